@@ -1,0 +1,135 @@
+/**
+ * The gateway client: the spec's three operations, streamed and not. Requests
+ * are validated before they leave; answers come back as plain typed results or
+ * as an async iterable of StreamEvent.
+ */
+import { z } from 'zod';
+import { ChatStreamDecoder } from './chatStreamDecoder';
+import { ProtocolError } from './errors';
+import { ResponsesStreamDecoder } from './responsesStreamDecoder';
+import { readSse, type StreamDecoder } from './sseReader';
+import { Transport, type Exchange, type RequestSpec, type TransportOptions } from './transport';
+import type { CallOptions, ChatParams, CompletionResult, ModelInfo, RespondParams, StreamEvent } from './types';
+import { normaliseUsage } from './usage';
+import { validateChatParams, validateRespondParams } from './validation';
+import { chatBody, estimateTokens, respondBody, resultFromChatCompletion, resultFromResponse } from './wireFormat';
+
+export type GatewayClientOptions = TransportOptions;
+
+const modelListSchema = z.object({
+  data: z.array(z.looseObject({ id: z.string(), owned_by: z.string().optional() })),
+});
+
+export class GatewayClient {
+  readonly transport: Transport;
+
+  constructor(options: GatewayClientOptions) {
+    this.transport = new Transport(options);
+  }
+
+  /** What the key's limits and balance look like now (for the status bar). */
+  get limits() {
+    return this.transport.limits;
+  }
+
+  async listModels(call: CallOptions): Promise<ModelInfo[]> {
+    const body = await this.json({ method: 'GET', path: '/models', stream: false, estimatedTokens: 0 }, call);
+    const parsed = modelListSchema.safeParse(body);
+    if (!parsed.success) throw new ProtocolError('The Gateway answered /models with something that is not a model list.');
+    return parsed.data.data.map((model) => ({ id: model.id, ownedBy: model.owned_by ?? '' }));
+  }
+
+  async chat(params: ChatParams, call: CallOptions): Promise<CompletionResult> {
+    validateChatParams(params);
+    const spec = this.spec('/chat/completions', chatBody(params, false), false, params.model);
+    const result = resultFromChatCompletion(await this.json(spec, call));
+    this.recordUsage(result.usage?.totalTokens);
+    return result;
+  }
+
+  chatStream(params: ChatParams, call: CallOptions): AsyncIterable<StreamEvent> {
+    validateChatParams(params);
+    const spec = this.spec('/chat/completions', chatBody(params, true), true, params.model);
+    return this.stream(spec, call, (exchange) => new ChatStreamDecoder({ ...exchange.errorContext }));
+  }
+
+  async respond(params: RespondParams, call: CallOptions): Promise<CompletionResult> {
+    validateRespondParams(params);
+    const spec = this.spec('/responses', respondBody(params, false), false, params.model);
+    const result = resultFromResponse(await this.json(spec, call));
+    this.recordUsage(result.usage?.totalTokens);
+    return result;
+  }
+
+  respondStream(params: RespondParams, call: CallOptions): AsyncIterable<StreamEvent> {
+    validateRespondParams(params);
+    const spec = this.spec('/responses', respondBody(params, true), true, params.model);
+    return this.stream(spec, call, (exchange) => new ResponsesStreamDecoder({ ...exchange.errorContext }));
+  }
+
+  private spec(path: string, body: Record<string, unknown>, stream: boolean, model: string): RequestSpec {
+    return { method: 'POST', path, body, stream, model, estimatedTokens: estimateTokens(body) };
+  }
+
+  private async json(spec: RequestSpec, call: CallOptions): Promise<unknown> {
+    const exchange = await this.transport.send(spec, call);
+    try {
+      const text = await readAllText(exchange);
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new ProtocolError(`The Gateway answered ${spec.path} with something that is not JSON. Try again.`);
+      }
+    } finally {
+      exchange.release();
+    }
+  }
+
+  /** Validation and errors before the first event are thrown from the first `next()`; nothing is retried after it. */
+  private async *stream(
+    spec: RequestSpec,
+    call: CallOptions,
+    makeDecoder: (exchange: Exchange) => StreamDecoder,
+  ): AsyncGenerator<StreamEvent, void, undefined> {
+    const exchange = await this.transport.send(spec, call);
+    const body = exchange.response.body;
+    try {
+      if (!body) throw new ProtocolError('The Gateway answered a stream request with an empty body. Try again.');
+      const events = readSse(body, makeDecoder(exchange), {
+        onActivity: exchange.touch,
+        mapReadError: exchange.mapReadError,
+      });
+      for await (const event of events) {
+        if (event.type === 'usage') this.recordUsage(event.usage.totalTokens);
+        yield event;
+      }
+    } finally {
+      exchange.release();
+    }
+  }
+
+  private recordUsage(tokens: number | undefined): void {
+    if (tokens) this.transport.limits.recordTokens(tokens);
+  }
+}
+
+async function readAllText(exchange: Exchange): Promise<string> {
+  const body = exchange.response.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      exchange.touch();
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch (error) {
+    throw exchange.mapReadError(error);
+  }
+  return text + decoder.decode();
+}
+
+export { normaliseUsage };

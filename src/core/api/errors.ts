@@ -1,0 +1,135 @@
+/**
+ * One error class per failure a user must tell apart. Every message says what to
+ * do next, and none ever contains the API key.
+ */
+
+export abstract class GatewayError extends Error {
+  abstract readonly kind: string;
+  /** HTTP status when the gateway answered with one. */
+  readonly status: number | undefined;
+  /** The gateway's `x-request-id`, for support requests. */
+  readonly requestId: string | undefined;
+  /** Whatever text had streamed before the failure: never thrown away. */
+  partialText = '';
+
+  constructor(message: string, options: { status?: number; requestId?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.status = options.status;
+    this.requestId = options.requestId;
+  }
+}
+
+/** No key has been stored yet. */
+export class MissingApiKeyError extends GatewayError {
+  readonly kind = 'missing_api_key';
+  constructor() {
+    super('No Gateway API key is set. Run "Gateway: Set API Key" to add one.');
+  }
+}
+
+/** 401: the key is wrong, revoked or malformed. */
+export class AuthError extends GatewayError {
+  readonly kind = 'auth';
+}
+
+/** 402: the account's balance is zero. */
+export class BalanceError extends GatewayError {
+  readonly kind = 'balance';
+  constructor(
+    message: string,
+    readonly billingUrl: string,
+    options: { status?: number; requestId?: string } = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/** 429 once retries are exhausted or the wait is longer than the caller allows. */
+export class RateLimitError extends GatewayError {
+  readonly kind = 'rate_limit';
+  constructor(
+    message: string,
+    /** How long the gateway asked us to wait. */
+    readonly retryAfterMs: number,
+    options: { status?: number; requestId?: string } = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/** 400: the gateway refused the request body; `param` names the field. */
+export class BadRequestError extends GatewayError {
+  readonly kind: string = 'bad_request';
+  constructor(
+    message: string,
+    readonly param: string | null,
+    readonly code: string | null,
+    options: { status?: number; requestId?: string } = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/** 400 model_not_found: the key may not use this model, or this endpoint does not serve it. */
+export class ModelNotFoundError extends BadRequestError {
+  override readonly kind = 'model_not_found';
+}
+
+/** 400 previous_response_not_found: the gateway lost the stored session; the caller replays its transcript. */
+export class PreviousResponseNotFoundError extends BadRequestError {
+  override readonly kind = 'previous_response_not_found';
+}
+
+/** A request that failed our own checks before it was sent (no round trip). */
+export class InvalidRequestError extends GatewayError {
+  readonly kind = 'invalid_request';
+  constructor(
+    message: string,
+    readonly param: string,
+  ) {
+    super(message);
+  }
+}
+
+/** 5xx after the retries the spec allows. */
+export class ServerError extends GatewayError {
+  readonly kind = 'server';
+}
+
+/** 404 or another answer that means the base URL does not point at the gateway. */
+export class EndpointError extends GatewayError {
+  readonly kind = 'endpoint';
+}
+
+/** The gateway could not be reached at all (DNS, refused connection, TLS). */
+export class ConnectionError extends GatewayError {
+  readonly kind = 'connection';
+}
+
+/** The stream ended, or broke, before its terminal event. */
+export class StreamInterruptedError extends GatewayError {
+  readonly kind: string = 'stream_interrupted';
+}
+
+/** The stream sent nothing for longer than the idle timeout. */
+export class StreamTimeoutError extends StreamInterruptedError {
+  override readonly kind = 'stream_timeout';
+}
+
+/** The stream carried something that is not the protocol (a payload that is not JSON, a delta of the wrong type). */
+export class ProtocolError extends StreamInterruptedError {
+  override readonly kind = 'protocol';
+}
+
+/** The caller cancelled. */
+export class AbortError extends GatewayError {
+  readonly kind = 'aborted';
+  constructor(message = 'The request was cancelled.') {
+    super(message);
+  }
+}
+
+export function isRetryable(error: unknown): boolean {
+  return error instanceof RateLimitError || error instanceof ServerError || error instanceof ConnectionError;
+}

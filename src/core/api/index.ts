@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './types';
+export { GatewayClient, type GatewayClientOptions } from './client';
+export { LimitTracker, DEFAULT_LIMITS, type LimitSnapshot, type ConfiguredLimits, type BalanceState } from './limits';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy';
+export { parseDuration } from './duration';

@@ -1,0 +1,260 @@
+/**
+ * One HTTP exchange with the gateway: key, headers, pacing, retries, typed
+ * errors, limit tracking, and an idle watchdog that also covers the body.
+ */
+import { silentLogger, systemClock, type ApiKeyProvider, type Clock, type FetchLike, type Logger } from '../ports';
+import { parseRetryAfter } from './duration';
+import { errorFromWire, parseWireError, type ErrorContext } from './errorMapping';
+import { AbortError, ConnectionError, GatewayError, MissingApiKeyError, StreamInterruptedError, StreamTimeoutError } from './errors';
+import { LimitTracker } from './limits';
+import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './retryPolicy';
+import type { CallOptions } from './types';
+
+export interface TransportOptions {
+  /** `{base_url}`, ending in /v1; read on every call so a changed setting applies at once. */
+  baseUrl: () => string;
+  /** `{site_url}`, for billing and limits links; defaults to the base URL's origin. */
+  siteUrl?: () => string | undefined;
+  apiKey: ApiKeyProvider;
+  userAgent: string;
+  fetch?: FetchLike;
+  clock?: Clock;
+  logger?: Logger;
+  random?: () => number;
+  retry?: Partial<RetryPolicy>;
+  limits?: LimitTracker;
+  /** Abort when nothing arrives for this long (headers or body). */
+  idleTimeoutMs?: number;
+}
+
+export interface Exchange {
+  response: Response;
+  /** Aborts the exchange: the consumer calls it when it stops reading. */
+  release(): void;
+  /** Resets the idle watchdog; call on every chunk of body. */
+  touch(): void;
+  /** Maps a body read failure to the typed error (timeout, cancel, cut connection). */
+  mapReadError(error: unknown): Error;
+  errorContext: ErrorContext;
+  startedAt: number;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  stream: boolean;
+  /** For the log and messages only. */
+  model?: string;
+  /** Rough size of the request in tokens, for pacing. */
+  estimatedTokens: number;
+}
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
+export class Transport {
+  readonly limits: LimitTracker;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly fetchFn: FetchLike;
+  private readonly random: () => number;
+  private readonly retry: RetryPolicy;
+  private readonly idleTimeoutMs: number;
+
+  constructor(private readonly options: TransportOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.logger = options.logger ?? silentLogger;
+    this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
+    this.random = options.random ?? Math.random;
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.limits = options.limits ?? new LimitTracker(this.clock);
+  }
+
+  siteUrl(): string {
+    const configured = this.options.siteUrl?.()?.trim();
+    if (configured) return configured.replace(/\/+$/, '');
+    try {
+      return new URL(this.options.baseUrl()).origin;
+    } catch {
+      return this.options.baseUrl();
+    }
+  }
+
+  /** Sends the request, retrying as the spec allows, and returns the first 2xx exchange. */
+  async send(spec: RequestSpec, call: CallOptions): Promise<Exchange> {
+    throwIfAborted(call.signal);
+    const key = await this.options.apiKey.getApiKey(call.signal);
+    if (!key) throw new MissingApiKeyError();
+    for (let attempt = 0; ; attempt++) {
+      await this.pace(spec, call);
+      const exchange = await this.attempt(spec, key, call);
+      if (exchange.response.ok) {
+        this.limits.recordSuccess();
+        return exchange;
+      }
+      const error = await this.errorOf(exchange, spec, key);
+      const retryAfterMs = parseRetryAfter(exchange.response.headers.get('retry-after'), this.clock.now());
+      const decision = decideRetry(error, attempt, retryAfterMs, this.retry, this.random);
+      if (error.status === 429) this.limits.recordRateLimited(decision?.delayMs ?? retryAfterMs ?? 1000);
+      if (!decision) throw error;
+      call.onRetry?.({ attempt: attempt + 1, delayMs: decision.delayMs, reason: decision.reason, message: error.message });
+      this.logger.info(`${spec.method} ${spec.path}: ${error.status ?? 'error'}, retry ${attempt + 1} in ${Math.round(decision.delayMs)} ms`);
+      await this.sleep(decision.delayMs, call.signal);
+    }
+  }
+
+  /** Waits when the client's own view of the limits says the next request would be refused. */
+  private async pace(spec: RequestSpec, call: CallOptions): Promise<void> {
+    const delayMs = this.limits.delayBeforeRequest(spec.estimatedTokens);
+    if (delayMs <= 0) return;
+    call.onRetry?.({ attempt: 0, delayMs, reason: 'pacing', message: 'Waiting for the rate limit window to free up.' });
+    this.logger.debug(`pacing ${spec.path} for ${delayMs} ms to stay under the key's limits`);
+    await this.sleep(delayMs, call.signal);
+  }
+
+  private async attempt(spec: RequestSpec, key: string, call: CallOptions): Promise<Exchange> {
+    const controller = new AbortController();
+    const abortFromCaller = () => controller.abort(call.signal.reason);
+    call.signal.addEventListener('abort', abortFromCaller, { once: true });
+    const watchdog = new IdleWatchdog(this.idleTimeoutMs, () =>
+      controller.abort(new StreamTimeoutError(`The Gateway sent nothing for ${Math.round(this.idleTimeoutMs / 1000)} s, so the request was stopped. Try again.`)),
+    );
+    const release = () => {
+      watchdog.stop();
+      call.signal.removeEventListener('abort', abortFromCaller);
+      if (!controller.signal.aborted) controller.abort(new AbortError());
+    };
+    const mapReadError = (error: unknown) => this.mapFailure(error, controller.signal, call.signal, 'body');
+    const startedAt = this.clock.now();
+    this.limits.recordRequestSent();
+    let response: Response;
+    try {
+      response = await this.fetchFn(this.url(spec.path), {
+        method: spec.method,
+        headers: this.headers(key, spec.stream),
+        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        signal: controller.signal,
+      });
+    } catch (error) {
+      release();
+      throw this.mapFailure(error, controller.signal, call.signal, 'connect');
+    }
+    this.limits.recordHeaders(response.headers);
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    this.logger.info(
+      `${spec.method} ${spec.path}${spec.model ? ` model=${spec.model}` : ''} → ${response.status} ` +
+        `request-id=${requestId ?? '-'} ${Math.round(this.clock.now() - startedAt)} ms${spec.stream ? ' (stream)' : ''}`,
+    );
+    return {
+      response,
+      release,
+      touch: () => watchdog.touch(),
+      mapReadError,
+      errorContext: { requestId, siteUrl: this.siteUrl(), model: spec.model, redact: [key] },
+      startedAt,
+    };
+  }
+
+  private async errorOf(exchange: Exchange, spec: RequestSpec, key: string): Promise<GatewayError> {
+    const { response } = exchange;
+    let body: unknown;
+    try {
+      body = JSON.parse(await response.text());
+    } catch {
+      body = undefined;
+    } finally {
+      exchange.release();
+    }
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.clock.now());
+    const error = errorFromWire(parseWireError(body), {
+      ...exchange.errorContext,
+      status: response.status,
+      retryAfterMs,
+      model: spec.model,
+      redact: [key],
+    });
+    if (response.status === 402) this.limits.recordBalance('depleted');
+    return error;
+  }
+
+  private mapFailure(error: unknown, internal: AbortSignal, caller: AbortSignal, phase: 'connect' | 'body'): Error {
+    if (internal.reason instanceof StreamTimeoutError) return internal.reason;
+    if (caller.aborted) return new AbortError();
+    if (error instanceof GatewayError) return error;
+    if (phase === 'body') {
+      return new StreamInterruptedError(
+        'The connection to the Gateway was cut before the answer was complete. The partial answer is kept; try again.',
+        { cause: error },
+      );
+    }
+    const detail = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    return new ConnectionError(
+      `Could not reach the Gateway at ${this.options.baseUrl()} (${detail}). Check the "gateway.baseUrl" setting and your network.`,
+      { cause: error },
+    );
+  }
+
+  private url(path: string): string {
+    return `${this.options.baseUrl().replace(/\/+$/, '')}${path}`;
+  }
+
+  private headers(key: string, stream: boolean): Record<string, string> {
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${key}`,
+      'Content-Type': 'application/json',
+      'User-Agent': this.options.userAgent,
+      Accept: stream ? 'text/event-stream' : 'application/json',
+    };
+    return headers;
+  }
+
+  private async sleep(ms: number, signal: AbortSignal): Promise<void> {
+    try {
+      await this.clock.sleep(ms, signal);
+    } catch {
+      throw new AbortError();
+    }
+  }
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new AbortError();
+}
+
+/**
+ * Fires when nothing happened for `timeoutMs`. One timer re-armed lazily instead
+ * of one per chunk, so a fast stream pays only a timestamp write per chunk.
+ */
+class IdleWatchdog {
+  private lastActivity = Date.now();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly onIdle: () => void,
+  ) {
+    this.arm(timeoutMs);
+  }
+
+  touch(): void {
+    this.lastActivity = Date.now();
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(ms: number): void {
+    this.timer = setTimeout(() => {
+      const idleFor = Date.now() - this.lastActivity;
+      if (idleFor >= this.timeoutMs) {
+        this.timer = undefined;
+        this.onIdle();
+      } else {
+        this.arm(this.timeoutMs - idleFor);
+      }
+    }, ms);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Checks a request against the spec's rules before it is sent, so a temperature
+ * of 3 is a clear local error naming the setting instead of a 400 round trip.
+ */
+import { z } from 'zod';
+import { InvalidRequestError } from './errors';
+import type { ChatParams, RespondParams } from './types';
+
+const modelId = z.string().trim().min(1, { error: 'choose a model (it is empty)' });
+const temperature = z
+  .number({ error: 'must be a number' })
+  .min(0, { error: 'must be between 0 and 2' })
+  .max(2, { error: 'must be between 0 and 2' });
+const topP = z
+  .number({ error: 'must be a number' })
+  .min(0, { error: 'must be between 0 and 1' })
+  .max(1, { error: 'must be between 0 and 1' });
+const positiveInt = z.number().int({ error: 'must be a whole number' }).positive({ error: 'must be at least 1' });
+const reasoningEffort = z.enum(['minimal', 'low', 'medium', 'high'], { error: 'must be one of minimal, low, medium, high' });
+const serviceTier = z.enum(['default', 'priority', 'flex'], { error: 'must be one of default, priority, flex' });
+
+const toolName = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1–64 letters, digits, _ or -' });
+const tool = z.object({
+  name: toolName,
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  strict: z.boolean().optional(),
+});
+const toolChoice = z.union([z.enum(['auto', 'none', 'required']), z.object({ name: toolName })], {
+  error: 'must be auto, none, required or {name}',
+});
+
+const chatMessage = z.discriminatedUnion(
+  'role',
+  [
+    z.object({ role: z.enum(['system', 'developer', 'user']), content: z.string({ error: 'must be text' }) }),
+    z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(z.unknown()).optional() }),
+    z.object({ role: z.literal('tool'), content: z.string(), tool_call_id: z.string().min(1) }),
+  ],
+  { error: 'role must be system, developer, user, assistant or tool' },
+);
+
+const chatParams = z.object({
+  model: modelId,
+  messages: z.array(chatMessage).min(1, { error: 'needs at least one message' }),
+  temperature: temperature.optional(),
+  topP: topP.optional(),
+  maxTokens: positiveInt.optional(),
+  reasoningEffort: reasoningEffort.optional(),
+  serviceTier: serviceTier.optional(),
+  tools: z.array(tool).optional(),
+  toolChoice: toolChoice.optional(),
+});
+
+const inputItem = z.union([
+  z.object({
+    type: z.literal('message').optional(),
+    role: z.enum(['user', 'assistant', 'system', 'developer']),
+    content: z.string(),
+  }),
+  z.object({ type: z.literal('function_call'), call_id: z.string().min(1), name: z.string().min(1), arguments: z.string() }),
+  z.object({ type: z.literal('function_call_output'), call_id: z.string().min(1), output: z.string() }),
+]);
+
+const respondParams = z.object({
+  model: modelId,
+  input: z.union([z.string().min(1, { error: 'is empty' }), z.array(inputItem).min(1, { error: 'is empty' })]),
+  instructions: z.string().optional(),
+  tools: z.array(tool).optional(),
+  toolChoice: toolChoice.optional(),
+  previousResponseId: z.string().min(1).optional(),
+  reasoningEffort: reasoningEffort.optional(),
+  serviceTier: serviceTier.optional(),
+  maxOutputTokens: positiveInt.optional(),
+  temperature: temperature.optional(),
+  topP: topP.optional(),
+});
+
+/** The wire's name for each parameter, so the message names what the user set. */
+const wireNames: Record<string, string> = {
+  topP: 'top_p',
+  maxTokens: 'max_tokens',
+  maxOutputTokens: 'max_output_tokens',
+  reasoningEffort: 'reasoning_effort',
+  serviceTier: 'service_tier',
+  toolChoice: 'tool_choice',
+  previousResponseId: 'previous_response_id',
+};
+
+export function validateChatParams(params: ChatParams): void {
+  check(chatParams, params);
+  checkToolChoiceNamesATool(params);
+}
+
+export function validateRespondParams(params: RespondParams): void {
+  check(respondParams, params);
+  checkToolChoiceNamesATool(params);
+}
+
+function check(schema: z.ZodType, value: unknown): void {
+  const result = schema.safeParse(value);
+  if (result.success) return;
+  const issue = result.error.issues[0];
+  const param = issue.path
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${wireNames[String(part)] ?? String(part)}`))
+    .join('');
+  const got = describeValue(issue.path.reduce<unknown>((obj, key) => (obj as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey], value));
+  throw new InvalidRequestError(`Invalid request: ${param || 'request'} ${issue.message}${got}.`, param);
+}
+
+function checkToolChoiceNamesATool(params: ChatParams | RespondParams): void {
+  const choice = params.toolChoice;
+  if (typeof choice !== 'object') return;
+  if (!params.tools?.some((t) => t.name === choice.name)) {
+    throw new InvalidRequestError(`Invalid request: tool_choice names "${choice.name}", which is not among the tools.`, 'tool_choice');
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'boolean') return ` (got ${String(value)})`;
+  if (typeof value === 'string' && value.length <= 40) return ` (got "${value}")`;
+  return '';
+}
