@@ -45,15 +45,18 @@ export async function* readSse(
       if (chunk.done) break;
       options.onActivity();
       parser.feed(text.decode(chunk.value, { stream: true }));
+      let failure: unknown;
       try {
         for (let i = 0; i < pending.length && !decoder.finished; i++) decoder.decode(pending[i], out);
       } catch (error) {
-        throw withPartial(error, decoder);
+        failure = withPartial(error, decoder);
       } finally {
         pending.length = 0;
       }
+      // Events decoded before a failure in the same chunk are still delivered, in order.
       for (let i = 0; i < out.length; i++) yield out[i];
       out.length = 0;
+      if (failure !== undefined) throw failure;
     }
     if (!decoder.finished) {
       throw withPartial(
