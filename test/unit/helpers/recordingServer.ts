@@ -13,7 +13,7 @@ export interface RecordingServer {
 }
 
 export async function startRecordingServer(): Promise<RecordingServer> {
-  let body = Buffer.alloc(0);
+  let body: Buffer = Buffer.alloc(0);
   let nextChunk = () => body.length;
   let statusCode = 200;
   const server: Server = createServer((req, res) => {

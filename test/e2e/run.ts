@@ -1,0 +1,57 @@
+// End-to-end tests in a real VS Code (code-server's extension host, driven through Chromium).
+//   node --import tsx test/e2e/run.ts
+// Env: GATEWAY_E2E_CACHE, E2E_SKIP_SETUP=1, E2E_SKIP_BUILD=1, E2E_EXTENSION_PATH, E2E_GREP,
+//      E2E_TIMEOUT_MS, E2E_VERBOSE=1 (server output), E2E_KEEP=1 (keep temp folders).
+import { rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { launchBrowser, type Browser } from './lib/browser';
+import { buildExtension, bundleSuite, ensureSetup } from './lib/build';
+import { startCodeServer, type CodeServer } from './lib/codeServer';
+import { runExtensionTests } from './lib/runExtensionTests';
+import { createSampleWorkspace } from './lib/workspace';
+
+const t0 = Date.now();
+const since = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+const step = (msg: string) => console.log(`[e2e ${since()}] ${msg}`);
+
+async function main(): Promise<number> {
+  if (process.env.E2E_SKIP_SETUP !== '1') ensureSetup();
+  const extensionPath = buildExtension();
+  const suite = await bundleSuite();
+  step(`extension ${extensionPath}, suite ${suite}`);
+
+  const ws = createSampleWorkspace();
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  try {
+    server = await startCodeServer({ workspace: ws.dir, env: { GATEWAY_E2E_WORKSPACE: ws.dir } });
+    step(`code-server up at ${server.url} (run folder ${server.runDir})`);
+    browser = await launchBrowser();
+    step('chromium up; loading the workbench with the extension tests');
+    const code = await runExtensionTests({
+      server,
+      page: browser.page,
+      extensionDevelopmentPath: extensionPath,
+      extensionTestsPath: suite,
+      workspace: ws.dir,
+    });
+    step(`extension tests finished with exit code ${code}`);
+    return code;
+  } finally {
+    await browser?.close();
+    await server?.stop();
+    ws.dispose();
+    if (process.env.E2E_KEEP !== '1') rmSync(path.dirname(suite), { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => {
+    step(code === 0 ? 'e2e passed' : 'e2e FAILED');
+    process.exit(code === 0 ? 0 : 1);
+  },
+  (err: unknown) => {
+    console.error(`[e2e ${since()}] error:`, err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

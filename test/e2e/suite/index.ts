@@ -1,0 +1,9 @@
+// Entry of the extension-host e2e suite: the standard `run()` of an extensionTestsPath
+// module. Bundled to CommonJS by test/e2e/run.ts (vscode external). Import each test file
+// here; they register with the harness, which runs them in order.
+import { runAll } from './harness';
+import './extension.test';
+
+export async function run(): Promise<void> {
+  await runAll();
+}
