@@ -2,7 +2,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { errorFromWire, parseWireError, type ErrorContext } from './errorMapping';
 import { ProtocolError } from './errors';
-import { parseJsonPayload, type StreamDecoder } from './sseReader';
+import { parseJsonPayload, pushText, type StreamDecoder } from './sseReader';
 import type { FinishReason, StreamEvent } from './types';
 import { normaliseUsage } from './usage';
 
@@ -51,7 +51,7 @@ export class ChatStreamDecoder implements StreamDecoder {
       if (typeof content === 'string') {
         if (content.length > 0) {
           this.partialText += content;
-          out.push({ type: 'text', text: content });
+          pushText(out, content);
         }
       } else if (content != null) {
         throw new ProtocolError('The Gateway sent a chat delta whose content is not text. Try again.');

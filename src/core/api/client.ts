@@ -85,27 +85,33 @@ export class GatewayClient {
     }
   }
 
-  /** Validation and errors before the first event are thrown from the first `next()`; nothing is retried after it. */
-  private async *stream(
+  /**
+   * Validation fails at the call; gateway errors before the first event come
+   * from the first `next()`; nothing is retried after it.
+   */
+  private stream(
     spec: RequestSpec,
     call: CallOptions,
     makeDecoder: (exchange: Exchange) => StreamDecoder,
-  ): AsyncGenerator<StreamEvent, void, undefined> {
-    const exchange = await this.transport.send(spec, call);
-    const body = exchange.response.body;
-    try {
-      if (!body) throw new ProtocolError('The Gateway answered a stream request with an empty body. Try again.');
-      const events = readSse(body, makeDecoder(exchange), {
+  ): AsyncIterable<StreamEvent> {
+    return readSse(async () => {
+      const exchange = await this.transport.send(spec, call);
+      const body = exchange.response.body;
+      if (!body) {
+        exchange.release();
+        throw new ProtocolError('The Gateway answered a stream request with an empty body. Try again.');
+      }
+      return {
+        body,
+        decoder: makeDecoder(exchange),
         onActivity: exchange.touch,
         mapReadError: exchange.mapReadError,
-      });
-      for await (const event of events) {
-        if (event.type === 'usage') this.recordUsage(event.usage.totalTokens);
-        yield event;
-      }
-    } finally {
-      exchange.release();
-    }
+        onEvent: (event) => {
+          if (event.type === 'usage') this.recordUsage(event.usage.totalTokens);
+        },
+        onClose: exchange.release,
+      };
+    });
   }
 
   private recordUsage(tokens: number | undefined): void {

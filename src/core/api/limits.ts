@@ -31,7 +31,6 @@ export interface ConfiguredLimits {
 }
 
 export const DEFAULT_LIMITS: ConfiguredLimits = { requestsPerMinute: 60, tokensPerMinute: 200_000 };
-const WINDOW_MS = 60_000;
 
 interface HeaderLimits {
   requestLimit: number;
@@ -44,8 +43,9 @@ interface HeaderLimits {
 }
 
 export class LimitTracker {
-  private readonly requestTimes: number[] = [];
-  private readonly tokenSpends: { at: number; tokens: number }[] = [];
+  /** Send times of the requests in the window, moved to the answer's arrival once it comes. */
+  private requestTimes: { at: number }[] = [];
+  private tokenSpends: { at: number; tokens: number }[] = [];
   private fromHeaders: HeaderLimits | undefined;
   /** Requests sent since the last header snapshot, so concurrent calls don't all see the same slot. */
   private sentSinceHeaders = 0;
@@ -56,6 +56,8 @@ export class LimitTracker {
   constructor(
     private readonly clock: Clock,
     private configured: ConfiguredLimits = DEFAULT_LIMITS,
+    /** The limits' window: a minute, as the spec says; shorter only in tests. */
+    private readonly windowMs = 60_000,
   ) {}
 
   setConfiguredLimits(limits: ConfiguredLimits): void {
@@ -74,7 +76,7 @@ export class LimitTracker {
     const spent = this.tokenSpends.reduce((sum, spend) => sum + spend.tokens, 0);
     const waiting = this.rateLimitedUntil !== undefined && this.rateLimitedUntil > now ? this.rateLimitedUntil : undefined;
     const headers = this.fromHeaders;
-    if (headers && now - headers.receivedAt < WINDOW_MS) {
+    if (headers && now - headers.receivedAt < this.windowMs) {
       // Past a reported reset the interface's window has refilled.
       const requestsReset = headers.requestsResetAt !== undefined && now >= headers.requestsResetAt;
       const tokensReset = headers.tokensResetAt !== undefined && now >= headers.tokensResetAt;
@@ -91,16 +93,16 @@ export class LimitTracker {
         balance: this.balance,
       };
     }
-    const oldestRequest = this.requestTimes[0];
+    const oldestRequest = this.requestTimes.reduce<number | undefined>((min, r) => (min === undefined || r.at < min ? r.at : min), undefined);
     const oldestSpend = this.tokenSpends[0];
     return {
       source: 'local',
       requestLimit: this.configured.requestsPerMinute,
       requestsRemaining: Math.max(0, this.configured.requestsPerMinute - this.requestTimes.length),
-      requestsResetAt: oldestRequest === undefined ? undefined : oldestRequest + WINDOW_MS,
+      requestsResetAt: oldestRequest === undefined ? undefined : oldestRequest + this.windowMs,
       tokenLimit: this.configured.tokensPerMinute,
       tokensRemaining: Math.max(0, this.configured.tokensPerMinute - spent),
-      tokensResetAt: oldestSpend === undefined ? undefined : oldestSpend.at + WINDOW_MS,
+      tokensResetAt: oldestSpend === undefined ? undefined : oldestSpend.at + this.windowMs,
       tokensSpentThisWindow: spent,
       rateLimitedUntil: waiting,
       balance: this.balance,
@@ -122,11 +124,19 @@ export class LimitTracker {
     return until - now;
   }
 
-  recordRequestSent(): void {
-    const now = this.clock.now();
-    this.requestTimes.push(now);
+  /**
+   * Counts a request as it leaves; call the returned function when its answer
+   * arrives. The gateway counted it somewhere in between, so dating it by the
+   * answer keeps the local window from freeing a slot before the gateway's does.
+   */
+  recordRequestSent(): () => void {
+    const entry = { at: this.clock.now() };
+    this.requestTimes.push(entry);
     this.sentSinceHeaders++;
     this.emit();
+    return () => {
+      entry.at = this.clock.now();
+    };
   }
 
   recordTokens(tokens: number): void {
@@ -179,8 +189,10 @@ export class LimitTracker {
   }
 
   private prune(now: number): void {
-    while (this.requestTimes.length > 0 && this.requestTimes[0] <= now - WINDOW_MS) this.requestTimes.shift();
-    while (this.tokenSpends.length > 0 && this.tokenSpends[0].at <= now - WINDOW_MS) this.tokenSpends.shift();
+    // Entries are few (one per request in a minute), so filtering is cheap and keeps out-of-order dates right.
+    const cutoff = now - this.windowMs;
+    if (this.requestTimes.some((r) => r.at <= cutoff)) this.requestTimes = this.requestTimes.filter((r) => r.at > cutoff);
+    if (this.tokenSpends.some((t) => t.at <= cutoff)) this.tokenSpends = this.tokenSpends.filter((t) => t.at > cutoff);
   }
 
   private emit(): void {

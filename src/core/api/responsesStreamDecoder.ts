@@ -5,7 +5,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { errorFromWire, parseWireError, type ErrorContext } from './errorMapping';
 import { ProtocolError } from './errors';
-import { parseJsonPayload, type StreamDecoder } from './sseReader';
+import { parseJsonPayload, pushText, type StreamDecoder } from './sseReader';
 import type { StreamEvent, ToolCall } from './types';
 import { normaliseUsage } from './usage';
 
@@ -76,7 +76,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     if (typeof delta !== 'string') throw new ProtocolError('The Gateway sent a text delta that is not text. Try again.');
     if (delta.length === 0) return;
     this.partialText += delta;
-    out.push({ type: 'text', text: delta });
+    pushText(out, delta);
   }
 
   private itemAdded(payload: Record<string, unknown>): void {

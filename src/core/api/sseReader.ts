@@ -1,8 +1,9 @@
 /**
  * Reads an SSE body and hands each event to a protocol decoder, yielding the
- * decoder's events. One async generator for the whole pipeline: the per-event
- * cost is one JSON.parse and a few type checks, which is what keeps the client
- * close to a bare parser's speed.
+ * decoder's events. One async generator for the whole pipeline (the caller's
+ * hooks run inside it rather than in a second generator around it): the
+ * per-event cost is one JSON.parse and a few type checks, which is what keeps
+ * the client close to a bare parser's speed.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProtocolError, StreamInterruptedError } from './errors';
@@ -17,33 +18,43 @@ export interface StreamDecoder {
   readonly partialText: string;
 }
 
-export interface ReadOptions {
+/** An opened stream: the body, its decoder, and the hooks of the exchange it came from. */
+export interface SseSource {
+  body: ReadableStream<Uint8Array>;
+  decoder: StreamDecoder;
   /** Called for every chunk received: keeps the idle watchdog quiet. */
   onActivity(): void;
   /** Maps a read failure (abort, timeout, socket reset) to the error to throw. */
   mapReadError(error: unknown): Error;
+  /** Sees every event before the consumer does (usage accounting). */
+  onEvent?(event: StreamEvent): void;
+  /** Runs once when the stream ends for any reason: releases the connection. */
+  onClose(): void;
 }
 
-export async function* readSse(
-  body: ReadableStream<Uint8Array>,
-  decoder: StreamDecoder,
-  options: ReadOptions,
-): AsyncGenerator<StreamEvent, void, undefined> {
+/**
+ * `open` runs on the first `next()`, so request errors surface there, and the
+ * request, the read loop and the decoding share this one generator.
+ */
+export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<StreamEvent, void, undefined> {
+  const source = await open();
+  const { decoder } = source;
   const pending: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (message) => pending.push(message) });
-  const reader = body.getReader();
+  const reader = source.body.getReader();
   const text = new TextDecoder();
   const out: StreamEvent[] = [];
+  const onEvent = source.onEvent;
   try {
     while (!decoder.finished) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         chunk = await reader.read();
       } catch (error) {
-        throw withPartial(options.mapReadError(error), decoder);
+        throw withPartial(source.mapReadError(error), decoder);
       }
       if (chunk.done) break;
-      options.onActivity();
+      source.onActivity();
       parser.feed(text.decode(chunk.value, { stream: true }));
       let failure: unknown;
       try {
@@ -54,7 +65,10 @@ export async function* readSse(
         pending.length = 0;
       }
       // Events decoded before a failure in the same chunk are still delivered, in order.
-      for (let i = 0; i < out.length; i++) yield out[i];
+      for (let i = 0; i < out.length; i++) {
+        onEvent?.(out[i]);
+        yield out[i];
+      }
       out.length = 0;
       if (failure !== undefined) throw failure;
     }
@@ -69,13 +83,12 @@ export async function* readSse(
   } finally {
     // Stop the download at once when the consumer stops early or an error ends the stream.
     reader.cancel().catch(() => undefined);
+    source.onClose();
   }
 }
 
 function withPartial(error: unknown, decoder: StreamDecoder): unknown {
-  if (error instanceof StreamInterruptedError || (error as { partialText?: unknown })?.partialText !== undefined) {
-    (error as { partialText: string }).partialText = decoder.partialText;
-  }
+  if (error instanceof Error && 'partialText' in error) (error as { partialText: string }).partialText = decoder.partialText;
   return error;
 }
 
@@ -91,4 +104,14 @@ export function parseJsonPayload(data: string): Record<string, unknown> {
     throw new ProtocolError('The Gateway sent a stream event that is not a JSON object. Try again.');
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * Text deltas that arrived in the same network read become one text event: the
+ * consumer gets the same text no later, and renders it once instead of per token.
+ */
+export function pushText(out: StreamEvent[], text: string): void {
+  const last = out.length > 0 ? out[out.length - 1] : undefined;
+  if (last !== undefined && last.type === 'text') last.text += text;
+  else out.push({ type: 'text', text });
 }

@@ -87,21 +87,39 @@ export class Transport {
     const key = await this.options.apiKey.getApiKey(call.signal);
     if (!key) throw new MissingApiKeyError();
     for (let attempt = 0; ; attempt++) {
-      await this.pace(spec, call);
-      const exchange = await this.attempt(spec, key, call);
-      if (exchange.response.ok) {
-        this.limits.recordSuccess();
-        return exchange;
-      }
-      const error = await this.errorOf(exchange, spec, key);
-      const retryAfterMs = parseRetryAfter(exchange.response.headers.get('retry-after'), this.clock.now());
+      // A retry has just waited what the gateway asked for; pacing is for first attempts.
+      if (attempt === 0) await this.pace(spec, call);
+      const outcome = await this.attemptOnce(spec, key, call);
+      if ('exchange' in outcome) return outcome.exchange;
+      const { error, retryAfterMs } = outcome;
       const decision = decideRetry(error, attempt, retryAfterMs, this.retry, this.random);
       if (error.status === 429) this.limits.recordRateLimited(decision?.delayMs ?? retryAfterMs ?? 1000);
       if (!decision) throw error;
       call.onRetry?.({ attempt: attempt + 1, delayMs: decision.delayMs, reason: decision.reason, message: error.message });
-      this.logger.info(`${spec.method} ${spec.path}: ${error.status ?? 'error'}, retry ${attempt + 1} in ${Math.round(decision.delayMs)} ms`);
+      this.logger.info(`${spec.method} ${spec.path}: ${error.status ?? error.kind}, retry ${attempt + 1} in ${Math.round(decision.delayMs)} ms`);
       await this.sleep(decision.delayMs, call.signal);
     }
+  }
+
+  /** One try: a 2xx exchange, or the typed error with the wait the gateway asked for. */
+  private async attemptOnce(
+    spec: RequestSpec,
+    key: string,
+    call: CallOptions,
+  ): Promise<{ exchange: Exchange } | { error: GatewayError; retryAfterMs: number | undefined }> {
+    let exchange: Exchange;
+    try {
+      exchange = await this.attempt(spec, key, call);
+    } catch (error) {
+      if (error instanceof ConnectionError) return { error, retryAfterMs: undefined };
+      throw error;
+    }
+    if (exchange.response.ok) {
+      this.limits.recordSuccess();
+      return { exchange };
+    }
+    const retryAfterMs = parseRetryAfter(exchange.response.headers.get('retry-after'), this.clock.now());
+    return { error: await this.errorOf(exchange, spec, key), retryAfterMs };
   }
 
   /** Waits when the client's own view of the limits says the next request would be refused. */
@@ -127,7 +145,7 @@ export class Transport {
     };
     const mapReadError = (error: unknown) => this.mapFailure(error, controller.signal, call.signal, 'body');
     const startedAt = this.clock.now();
-    this.limits.recordRequestSent();
+    const answered = this.limits.recordRequestSent();
     let response: Response;
     try {
       response = await this.fetchFn(this.url(spec.path), {
@@ -140,6 +158,7 @@ export class Transport {
       release();
       throw this.mapFailure(error, controller.signal, call.signal, 'connect');
     }
+    answered();
     this.limits.recordHeaders(response.headers);
     const requestId = response.headers.get('x-request-id') ?? undefined;
     this.logger.info(

@@ -1,0 +1,112 @@
+/**
+ * Stream throughput: how many text deltas per second each consumer gets through
+ * a long responses stream. The stream is produced once by the emulator (no delay)
+ * and then replayed byte for byte from memory in 64 KiB writes, so the figure is
+ * the consumer's cost, not the emulator's generation speed.
+ */
+import { createParser } from 'eventsource-parser';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import { GatewayClient } from '../../src/core/api';
+import type { Emulator } from '../emulator/server';
+import { median } from './stats';
+
+export interface ThroughputResult {
+  deltas: number;
+  bytes: number;
+  /** Median deltas per second per consumer. */
+  bare: number;
+  client: number;
+  openai: number;
+}
+
+export async function measureThroughput(emulator: Emulator, deltas: number, rounds: number): Promise<ThroughputResult> {
+  emulator.script('demo-key', [{ text: 'tok ', repeat: deltas, chunkChars: 4 }]);
+  const captured = Buffer.from(
+    await (
+      await fetch(`${emulator.baseUrl}/responses`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer demo-key', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ model: 'gw-code', input: 'bench', stream: true }),
+      })
+    ).arrayBuffer(),
+  );
+  const replay = await startReplay(captured);
+  try {
+    const consumers = {
+      bare: () => bareParser(replay.baseUrl),
+      client: () => viaClient(replay.baseUrl),
+      openai: () => viaOpenAI(replay.baseUrl),
+    };
+    const times: Record<keyof typeof consumers, number[]> = { bare: [], client: [], openai: [] };
+    for (const name of Object.keys(consumers) as (keyof typeof consumers)[]) {
+      const counted = await consumers[name]();
+      if (counted !== deltas) throw new Error(`${name} saw ${counted} deltas, expected ${deltas}`);
+    }
+    // Interleaved rounds, so drift of the machine hits every consumer alike.
+    for (let round = 0; round < rounds; round++) {
+      for (const name of Object.keys(consumers) as (keyof typeof consumers)[]) {
+        const started = performance.now();
+        await consumers[name]();
+        times[name].push(performance.now() - started);
+      }
+    }
+    const rate = (ms: number[]) => deltas / (median(ms) / 1000);
+    return { deltas, bytes: captured.length, bare: rate(times.bare), client: rate(times.client), openai: rate(times.openai) };
+  } finally {
+    await replay.close();
+  }
+}
+
+async function startReplay(bytes: Buffer) {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'req_bench' });
+      for (let offset = 0; offset < bytes.length; offset += 65536) res.write(bytes.subarray(offset, offset + 65536));
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const body = JSON.stringify({ model: 'gw-code', input: 'bench', stream: true });
+
+/** The practical limit: fetch, eventsource-parser and JSON.parse, nothing else. */
+async function bareParser(baseUrl: string): Promise<number> {
+  const res = await fetch(`${baseUrl}/responses`, { method: 'POST', headers: { Authorization: 'Bearer demo-key', 'Content-Type': 'application/json' }, body });
+  let count = 0;
+  const parser = createParser({
+    onEvent: (event) => {
+      const payload = JSON.parse(event.data) as { type: string; delta?: string };
+      if (payload.type === 'response.output_text.delta') count++;
+    },
+  });
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+  return count;
+}
+
+async function viaClient(baseUrl: string): Promise<number> {
+  const client = new GatewayClient({ baseUrl: () => baseUrl, apiKey: { getApiKey: async () => 'demo-key' }, userAgent: 'bench' });
+  // Deltas of one network read arrive merged into one text event; count the wire deltas by their text ('tok ').
+  let chars = 0;
+  for await (const event of client.respondStream({ model: 'gw-code', input: 'bench' }, { signal: new AbortController().signal })) {
+    if (event.type === 'text') chars += event.text.length;
+  }
+  return chars / 4;
+}
+
+async function viaOpenAI(baseUrl: string): Promise<number> {
+  const client = new OpenAI({ baseURL: baseUrl, apiKey: 'demo-key', maxRetries: 0 });
+  let count = 0;
+  const stream = await client.responses.create({ model: 'gw-code', input: 'bench', stream: true });
+  for await (const event of stream) if (event.type === 'response.output_text.delta') count++;
+  return count;
+}

@@ -1,0 +1,132 @@
+// The deterministic model: scripted turns per key, else a default echo; honours tool_choice and output limits.
+import type { ConvItem, ToolChoice, ToolDecl } from './conversation';
+import { lastInputText, promptText } from './conversation';
+import { callId, estimateTokens, tokensOrZero } from './ids';
+import { generateFromSchema } from './schema-args';
+import type { ScriptedTurn } from './types';
+
+export interface PlannedCall {
+  name: string;
+  arguments: string;
+  callId: string;
+}
+
+export interface Plan {
+  reasoning: string;
+  text: string;
+  calls: PlannedCall[];
+  finish: 'stop' | 'length' | 'content_filter' | 'tool_calls';
+  /** Output was cut by max_tokens / max_output_tokens. */
+  truncated: boolean;
+  delayMs: number;
+  chunkChars?: number;
+  usage: { input: number; output: number; reasoning: number; total: number };
+}
+
+export class ScriptQueues {
+  private readonly queues = new Map<string, ScriptedTurn[]>();
+
+  add(key: string, turns: ScriptedTurn[]): void {
+    const queue = this.queues.get(key) ?? [];
+    queue.push(...turns);
+    this.queues.set(key, queue);
+  }
+
+  /** Removes and returns the first turn that matches this model and endpoint. */
+  take(key: string, model: string, endpoint: 'chat' | 'responses'): ScriptedTurn | undefined {
+    const queue = this.queues.get(key);
+    if (!queue) return undefined;
+    const i = queue.findIndex((t) => (t.model === undefined || t.model === model) && (t.endpoint === undefined || t.endpoint === endpoint));
+    return i < 0 ? undefined : queue.splice(i, 1)[0];
+  }
+
+  /** Puts back a turn whose answer a fault broke, so that the retry gets it. */
+  putBack(key: string, turn: ScriptedTurn): void {
+    const queue = this.queues.get(key) ?? [];
+    queue.unshift(turn);
+    this.queues.set(key, queue);
+  }
+
+  clear(): void {
+    this.queues.clear();
+  }
+}
+
+export interface PlanInput {
+  turn?: ScriptedTurn;
+  items: ConvItem[];
+  instructions?: string | null;
+  tools: ToolDecl[];
+  toolChoice: ToolChoice;
+  maxTokens?: number;
+  defaultDelayMs: number;
+}
+
+const argsText = (args: unknown): string => (typeof args === 'string' ? args : JSON.stringify(args ?? {}));
+
+function generatedCall(tool: ToolDecl): PlannedCall {
+  const args = generateFromSchema(tool.parameters ?? { type: 'object', properties: {} });
+  return { name: tool.name, arguments: JSON.stringify(args), callId: callId() };
+}
+
+export function echoText(items: ConvItem[]): string {
+  return `Echo: ${lastInputText(items).trim().slice(0, 200)}`;
+}
+
+export function makePlan(input: PlanInput): Plan {
+  const { turn, toolChoice, tools } = input;
+  let text = turn ? (turn.text ?? '').repeat(Math.max(1, turn.repeat ?? 1)) : echoText(input.items);
+  let reasoning = turn?.reasoning ?? '';
+  let calls: PlannedCall[] = (turn?.toolCalls ?? []).map((c) => ({ name: c.name, arguments: argsText(c.arguments), callId: c.callId ?? callId() }));
+  if (toolChoice.mode === 'none') {
+    calls = [];
+    if (!text) text = echoText(input.items);
+  } else if (toolChoice.mode === 'named') {
+    const name = toolChoice.name;
+    calls = calls.filter((c) => c.name === name);
+    if (calls.length === 0) {
+      calls = [generatedCall(tools.find((t) => t.name === name)!)];
+      if (!turn) text = '';
+    }
+  } else if (toolChoice.mode === 'required' && calls.length === 0) {
+    calls = [generatedCall(tools[0])];
+    if (!turn) text = '';
+  }
+  let finish: Plan['finish'] = turn?.finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop');
+  let truncated = false;
+  const callTokens = tokensOrZero(calls.map((c) => c.name + c.arguments).join(''));
+  if (input.maxTokens !== undefined && tokensOrZero(reasoning) + tokensOrZero(text) + callTokens > input.maxTokens) {
+    truncated = true;
+    reasoning = reasoning.slice(0, input.maxTokens * 4);
+    text = text.slice(0, Math.max(0, input.maxTokens - tokensOrZero(reasoning)) * 4);
+    calls = [];
+    finish = 'length';
+  }
+  const reasoningTokens = tokensOrZero(reasoning);
+  const inputTokens = estimateTokens(promptText(input.items, input.instructions ?? undefined));
+  const output = Math.max(1, reasoningTokens + tokensOrZero(text) + tokensOrZero(calls.map((c) => c.name + c.arguments).join('')));
+  return {
+    reasoning,
+    text,
+    calls,
+    finish,
+    truncated,
+    delayMs: turn?.delayMs ?? input.defaultDelayMs,
+    chunkChars: turn?.chunkChars,
+    usage: { input: inputTokens, output, reasoning: reasoningTokens, total: inputTokens + output },
+  };
+}
+
+/** Splits a text into stream deltas: fixed-size pieces, or word-ish pieces (leading spaces + up to 4 other chars). */
+export function splitDeltas(text: string, chunkChars?: number): string[] {
+  if (text.length === 0) return [];
+  if (chunkChars && chunkChars > 0) {
+    const out: string[] = [];
+    for (let i = 0; i < text.length; i += chunkChars) out.push(text.slice(i, i + chunkChars));
+    return out;
+  }
+  return text.match(/\s*\S{1,4}|\s+/g) ?? [text];
+}
+
+/** Argument deltas: fixed pieces (chunkChars, default 8). */
+export const splitArguments = (args: string, chunkChars?: number): string[] => splitDeltas(args, chunkChars ?? 8);

@@ -1,0 +1,118 @@
+// Public types of the gateway emulator (see README.md in this folder).
+
+export const ALL_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini', 'gw-code'] as const;
+/** Models served on /v1/chat/completions; every model is served on /v1/responses. */
+export const CHAT_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini'];
+
+export interface EmulatorOptions {
+  /** 0 (default) = a random free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Address of the account web area; default `http://<host>:<port>` (the emulator serves /cabinet/* pages). */
+  siteUrl?: string;
+  /** Merged over the built-in keys (same key name replaces the built-in). */
+  keys?: KeyConfig[];
+  /** Defaults for keys that do not set their own: 60 and 200000. */
+  rpm?: number;
+  tpm?: number;
+  /** Sliding rate window in ms, default 60000. */
+  windowMs?: number;
+  /** Send x-ratelimit-* headers, default true. */
+  rateLimitHeaders?: boolean;
+  /** Delay between stream deltas, default 0. */
+  tokenDelayMs?: number;
+}
+
+export interface KeyConfig {
+  key: string;
+  /** Balance in tokens; default 1e12. */
+  balance?: number;
+  /** Default: all four models. */
+  models?: string[];
+  rpm?: number;
+  tpm?: number;
+  rateLimitHeaders?: boolean;
+}
+
+export interface ScriptedToolCall {
+  name: string;
+  /** An object is JSON.stringify'd, a string is sent as is. */
+  arguments: unknown;
+  callId?: string;
+}
+
+export interface ScriptedTurn {
+  text?: string;
+  reasoning?: string;
+  toolCalls?: ScriptedToolCall[];
+  finishReason?: 'stop' | 'length' | 'content_filter';
+  /** Delay between deltas (overrides tokenDelayMs). */
+  delayMs?: number;
+  /** Delta size in chars; default: word-ish pieces (leading spaces + up to 4 non-space chars). */
+  chunkChars?: number;
+  /** The text repeated N times (long outputs). */
+  repeat?: number;
+  /** Only consumed by requests for this model. */
+  model?: string;
+  /** Only consumed by requests on this endpoint. */
+  endpoint?: 'chat' | 'responses';
+}
+
+export type FaultKind = '500' | '503' | '429' | 'cut' | 'malformed' | 'stall' | 'stream-error';
+
+export interface Fault {
+  kind: FaultKind;
+  /** How many requests it hits; default 1. */
+  times?: number;
+  /** Seconds, sent as Retry-After for 503 and 429. */
+  retryAfter?: number;
+  /** For cut/malformed/stall/stream-error: content deltas sent before the fault; default 3. */
+  afterDeltas?: number;
+  /** Which endpoint consumes it; default: the next chat or responses request (GET /v1/models only takes faults with endpoint 'models'). */
+  endpoint?: 'chat' | 'responses' | 'models';
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** The bearer token presented (known or not); null when the header is missing or malformed. */
+  key: string | null;
+  /** Lower-case names; authorization replaced by 'Bearer ***'. */
+  headers: Record<string, string>;
+  /** Parsed JSON body; the raw text when it is not JSON; null when empty. */
+  body: unknown;
+  /** HTTP status sent; 0 when the socket was destroyed before any status. */
+  status: number;
+  /** Date.now() at receipt. */
+  time: number;
+  /** Fault applied to this request, if any. */
+  fault?: FaultKind;
+}
+
+export interface Emulator {
+  /** 'http://127.0.0.1:PORT/v1' */
+  baseUrl: string;
+  siteUrl: string;
+  /** Also destroys open sockets (streams in progress). */
+  close(): Promise<void>;
+  addKey(cfg: KeyConfig): void;
+  /** Appended to that key's FIFO queue. */
+  script(key: string, turns: ScriptedTurn[]): void;
+  /** Appended to that key's fault queue (consumed one per request). */
+  fault(key: string, fault: Fault): void;
+  /** Every request received, in order (control requests excluded). */
+  requests: RecordedRequest[];
+  /** Drops all stored responses. */
+  forgetResponses(): void;
+  balance(key: string): number;
+  /** Clears scripts, faults, request log, rate windows; restores balances. */
+  reset(): void;
+}
+
+export interface ApiErrorBody {
+  type: string;
+  code: string;
+  message: string;
+  param: string | null;
+}

@@ -1,0 +1,265 @@
+// Every failure the spec names becomes the right typed error, retried only as the spec allows.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import {
+  AbortError,
+  AuthError,
+  BalanceError,
+  ConnectionError,
+  GatewayClient,
+  LimitTracker,
+  MissingApiKeyError,
+  ModelNotFoundError,
+  PreviousResponseNotFoundError,
+  ProtocolError,
+  RateLimitError,
+  ServerError,
+  StreamInterruptedError,
+  StreamTimeoutError,
+  type RetryNotice,
+  type StreamEvent,
+} from '../../src/core/api';
+import { systemClock } from '../../src/core/ports';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { MemoryLogger, RecordingClock, collect, makeClient, signal } from './helpers/clients';
+
+let emulator: Emulator;
+before(async () => {
+  emulator = await startEmulator({
+    port: 0,
+    windowMs: 1000,
+    keys: [
+      { key: 'blind-key', rpm: 1, rateLimitHeaders: false },
+      { key: 'slow-key', rpm: 1 },
+    ],
+  });
+});
+after(() => emulator.close());
+beforeEach(() => emulator.reset());
+
+const chat = { model: 'gw-chat', messages: [{ role: 'user' as const, content: 'hello' }] };
+const respond = { model: 'gw-code', input: 'hello' };
+const statuses = () => emulator.requests.map((r) => r.status);
+
+describe('authentication and balance', () => {
+  test('no key: MissingApiKeyError, and nothing is sent', async () => {
+    await assert.rejects(makeClient(emulator.baseUrl, undefined).chat(chat, { signal: signal() }), MissingApiKeyError);
+    assert.equal(emulator.requests.length, 0);
+  });
+
+  test('a wrong key: AuthError that says to set the key, never shows it, and is not retried', async () => {
+    const logger = new MemoryLogger();
+    const secret = 'sk-live-very-secret-1234567890';
+    const error = await makeClient(emulator.baseUrl, secret, { logger }).chat(chat, { signal: signal() }).catch((e: unknown) => e);
+    assert.ok(error instanceof AuthError);
+    assert.equal(error.status, 401);
+    assert.match(error.message, /Gateway: Set API Key/);
+    assert.ok(!error.message.includes(secret));
+    assert.ok(logger.lines.length > 0 && logger.lines.every((line) => !line.includes(secret)));
+    assert.deepEqual(statuses(), [401]);
+  });
+
+  test('empty balance: BalanceError pointing at the billing page; the tracker says depleted until a success', async () => {
+    const limits = new LimitTracker(systemClock);
+    const error = await makeClient(emulator.baseUrl, 'empty-key', { limits }).chat(chat, { signal: signal() }).catch((e: unknown) => e);
+    assert.ok(error instanceof BalanceError);
+    assert.equal(error.billingUrl, 'https://gateway.example/cabinet/billing');
+    assert.match(error.message, /Top up at https:\/\/gateway\.example\/cabinet\/billing/);
+    assert.equal(limits.snapshot().balance, 'depleted');
+    assert.deepEqual(statuses(), [402]);
+    await makeClient(emulator.baseUrl, 'demo-key', { limits }).chat(chat, { signal: signal() });
+    assert.equal(limits.snapshot().balance, 'ok');
+  });
+});
+
+describe('bad requests', () => {
+  test('a model the key may not use: ModelNotFoundError naming the model', async () => {
+    const error = await makeClient(emulator.baseUrl, 'small-key').chat(chat, { signal: signal() }).catch((e: unknown) => e);
+    assert.ok(error instanceof ModelNotFoundError);
+    assert.equal(error.param, 'model');
+    assert.match(error.message, /"gw-chat" is not available.*Gateway: Select Model/);
+  });
+
+  test('the code model on chat completions: ModelNotFoundError', async () => {
+    await assert.rejects(makeClient(emulator.baseUrl, 'demo-key').chat({ ...chat, model: 'gw-code' }, { signal: signal() }), ModelNotFoundError);
+  });
+
+  test('an unknown previous_response_id: PreviousResponseNotFoundError', async () => {
+    const error = await makeClient(emulator.baseUrl, 'demo-key')
+      .respond({ ...respond, previousResponseId: 'resp_gone' }, { signal: signal() })
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof PreviousResponseNotFoundError);
+    assert.equal(error.param, 'previous_response_id');
+  });
+
+  test('a stored session that the gateway forgot: PreviousResponseNotFoundError on the next turn', async () => {
+    const client = makeClient(emulator.baseUrl, 'demo-key');
+    const first = await client.respond(respond, { signal: signal() });
+    emulator.forgetResponses();
+    await assert.rejects(client.respond({ ...respond, previousResponseId: first.id }, { signal: signal() }), PreviousResponseNotFoundError);
+  });
+});
+
+describe('retries', () => {
+  test('500: retried with exponential backoff and jitter, then succeeds', async () => {
+    emulator.fault('demo-key', { kind: '500', times: 2 });
+    const clock = new RecordingClock();
+    const notices: RetryNotice[] = [];
+    const result = await makeClient(emulator.baseUrl, 'demo-key', { clock, random: Math.random }).chat(chat, { signal: signal(), onRetry: (n) => notices.push(n) });
+    assert.equal(result.text, 'Echo: hello');
+    assert.deepEqual(statuses(), [500, 500, 200]);
+    assert.equal(clock.sleeps.length, 2);
+    assert.ok(clock.sleeps[0] >= 250 && clock.sleeps[0] <= 500, `first backoff ${clock.sleeps[0]}`);
+    assert.ok(clock.sleeps[1] >= 500 && clock.sleeps[1] <= 1000, `second backoff ${clock.sleeps[1]}`);
+    assert.deepEqual(notices.map((n) => [n.attempt, n.reason]), [[1, 'server_error'], [2, 'server_error']]);
+  });
+
+  test('500 every time: ServerError after a bounded number of retries', async () => {
+    emulator.fault('demo-key', { kind: '500', times: 10 });
+    const clock = new RecordingClock();
+    await assert.rejects(makeClient(emulator.baseUrl, 'demo-key', { clock }).chat(chat, { signal: signal() }), ServerError);
+    assert.deepEqual(statuses(), [500, 500, 500, 500]);
+    assert.deepEqual(clock.sleeps, [375, 750, 1500]);
+  });
+
+  test('503: retried after 5 to 30 seconds, honouring Retry-After within that window', async () => {
+    emulator.fault('demo-key', { kind: '503', times: 3 });
+    const clock = new RecordingClock();
+    await makeClient(emulator.baseUrl, 'demo-key', { clock, random: Math.random }).chat(chat, { signal: signal() });
+    assert.equal(clock.sleeps.length, 3);
+    for (const ms of clock.sleeps) assert.ok(ms >= 5000 && ms <= 30000, `503 wait ${ms}`);
+    emulator.reset();
+    emulator.fault('demo-key', { kind: '503', retryAfter: 12 });
+    emulator.fault('demo-key', { kind: '503', retryAfter: 90 });
+    const clock2 = new RecordingClock();
+    await makeClient(emulator.baseUrl, 'demo-key', { clock: clock2 }).chat(chat, { signal: signal() });
+    assert.deepEqual(clock2.sleeps, [12000, 30000]);
+  });
+
+  test('429: waits Retry-After (real time), tells the caller, and then answers', async () => {
+    const limits = new LimitTracker(systemClock);
+    const client = makeClient(emulator.baseUrl, 'blind-key', { clock: systemClock, limits });
+    await client.chat(chat, { signal: signal() });
+    const notices: RetryNotice[] = [];
+    let waitingSeen = false;
+    limits.onChange((snap) => (waitingSeen ||= snap.rateLimitedUntil !== undefined));
+    const result = await client.chat(chat, { signal: signal(), onRetry: (n) => notices.push(n) });
+    assert.equal(result.text, 'Echo: hello');
+    assert.deepEqual(statuses(), [200, 429, 200]);
+    assert.equal(notices.length, 1);
+    assert.equal(notices[0].reason, 'rate_limit');
+    assert.equal(notices[0].delayMs, 1000);
+    assert.ok(waitingSeen, 'the limit state showed the wait');
+    assert.equal(limits.snapshot().rateLimitedUntil, undefined);
+  });
+
+  test('429 asking for longer than the caller allows: RateLimitError with the wait', async () => {
+    const client = makeClient(emulator.baseUrl, 'blind-key', { retry: { maxRateLimitWaitMs: 500 } });
+    await client.chat(chat, { signal: signal() });
+    const error = await client.chat(chat, { signal: signal() }).catch((e: unknown) => e);
+    assert.ok(error instanceof RateLimitError);
+    assert.equal(error.retryAfterMs, 1000);
+    assert.match(error.message, /Wait 1 s/);
+    assert.match(error.message, /https:\/\/gateway\.example\/cabinet\/limits/);
+  });
+
+  test('a refused connection: ConnectionError naming the base URL, after bounded retries', async () => {
+    const port = await closedPort();
+    const clock = new RecordingClock();
+    const error = await makeClient(`http://127.0.0.1:${port}/v1`, 'demo-key', { clock }).chat(chat, { signal: signal() }).catch((e: unknown) => e);
+    assert.ok(error instanceof ConnectionError);
+    assert.match(error.message, /127\.0\.0\.1:\d+\/v1.*gateway\.baseUrl/);
+    assert.equal(clock.sleeps.length, 3);
+  });
+
+  test('cancelling during a retry wait ends the call at once', async () => {
+    emulator.fault('demo-key', { kind: '503' });
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = makeClient(emulator.baseUrl, 'demo-key', { clock: systemClock }).chat(chat, {
+      signal: controller.signal,
+      onRetry: () => setTimeout(() => controller.abort(), 50),
+    });
+    await assert.rejects(call, AbortError);
+    assert.ok(Date.now() - started < 2000);
+    assert.deepEqual(statuses(), [503]);
+  });
+});
+
+describe('broken streams', () => {
+  const partialOf = async (stream: AsyncIterable<StreamEvent>) => {
+    let text = '';
+    const error = await (async () => {
+      for await (const event of stream) if (event.type === 'text') text += event.text;
+    })().catch((e: unknown) => e);
+    return { text, error };
+  };
+
+  for (const endpoint of ['chat', 'responses'] as const) {
+    const open = (client: GatewayClient, options = { signal: signal() }) =>
+      endpoint === 'chat' ? client.chatStream(chat, options) : client.respondStream(respond, options);
+
+    test(`${endpoint}: a connection cut mid-stream keeps the partial text and is not retried`, async () => {
+      emulator.script('demo-key', [{ text: 'alpha beta gamma delta epsilon zeta eta theta' }]);
+      emulator.fault('demo-key', { kind: 'cut', afterDeltas: 3 });
+      const { text, error } = await partialOf(open(makeClient(emulator.baseUrl, 'demo-key')));
+      assert.ok(error instanceof StreamInterruptedError, String(error));
+      assert.ok(text.length > 0 && 'alpha beta gamma delta epsilon zeta eta theta'.startsWith(text));
+      assert.equal(error.partialText, text);
+      assert.equal(emulator.requests.length, 1);
+    });
+
+    test(`${endpoint}: a malformed event is a ProtocolError with the partial text`, async () => {
+      emulator.fault('demo-key', { kind: 'malformed', afterDeltas: 2 });
+      const { text, error } = await partialOf(open(makeClient(emulator.baseUrl, 'demo-key')));
+      assert.ok(error instanceof ProtocolError, String(error));
+      assert.equal(error.partialText, text);
+    });
+
+    test(`${endpoint}: a stalled stream is aborted after the idle timeout`, async () => {
+      emulator.fault('demo-key', { kind: 'stall', afterDeltas: 2 });
+      const started = Date.now();
+      const { text, error } = await partialOf(open(makeClient(emulator.baseUrl, 'demo-key', { idleTimeoutMs: 300 })));
+      assert.ok(error instanceof StreamTimeoutError, String(error));
+      assert.match(error.message, /sent nothing for/);
+      assert.ok(text.length > 0);
+      assert.ok(Date.now() - started < 3000);
+    });
+
+    test(`${endpoint}: an in-stream error is a typed error with the partial text`, async () => {
+      emulator.fault('demo-key', { kind: 'stream-error', afterDeltas: 2 });
+      const { text, error } = await partialOf(open(makeClient(emulator.baseUrl, 'demo-key')));
+      assert.ok(error instanceof ServerError, String(error));
+      assert.ok(text.length > 0);
+      assert.equal(error.partialText, text);
+    });
+
+    test(`${endpoint}: cancelling mid-stream stops at once with AbortError`, async () => {
+      emulator.script('demo-key', [{ text: 'x'.repeat(400), chunkChars: 1, delayMs: 20 }]);
+      const controller = new AbortController();
+      let count = 0;
+      const error = await (async () => {
+        for await (const event of open(makeClient(emulator.baseUrl, 'demo-key'), { signal: controller.signal })) {
+          if (event.type === 'text' && ++count === 3) controller.abort();
+        }
+      })().catch((e: unknown) => e);
+      assert.ok(error instanceof AbortError, String(error));
+      assert.equal(count, 3);
+    });
+  }
+
+  test('a slow but steady stream is not timed out', async () => {
+    emulator.script('demo-key', [{ text: 'abcdefghij', chunkChars: 1, delayMs: 60 }]);
+    const events = await collect(makeClient(emulator.baseUrl, 'demo-key', { idleTimeoutMs: 300 }).chatStream(chat, { signal: signal() }));
+    assert.equal(events.filter((e) => e.type === 'text').length, 10);
+  });
+});
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
