@@ -84,12 +84,14 @@ export class Transport {
   /** Sends the request, retrying as the spec allows, and returns the first 2xx exchange. */
   async send(spec: RequestSpec, call: CallOptions): Promise<Exchange> {
     throwIfAborted(call.signal);
+    // Settings errors (no base URL) surface as they are, before anything is sent.
+    const url = this.url(spec.path);
     const key = await this.options.apiKey.getApiKey(call.signal);
     if (!key) throw new MissingApiKeyError();
     for (let attempt = 0; ; attempt++) {
       // A retry has just waited what the gateway asked for; pacing is for first attempts.
       if (attempt === 0) await this.pace(spec, call);
-      const outcome = await this.attemptOnce(spec, key, call);
+      const outcome = await this.attemptOnce(url, spec, key, call);
       if ('exchange' in outcome) return outcome.exchange;
       const { error, retryAfterMs } = outcome;
       const decision = decideRetry(error, attempt, retryAfterMs, this.retry, this.random);
@@ -103,13 +105,14 @@ export class Transport {
 
   /** One try: a 2xx exchange, or the typed error with the wait the gateway asked for. */
   private async attemptOnce(
+    url: string,
     spec: RequestSpec,
     key: string,
     call: CallOptions,
   ): Promise<{ exchange: Exchange } | { error: GatewayError; retryAfterMs: number | undefined }> {
     let exchange: Exchange;
     try {
-      exchange = await this.attempt(spec, key, call);
+      exchange = await this.attempt(url, spec, key, call);
     } catch (error) {
       if (error instanceof ConnectionError) return { error, retryAfterMs: undefined };
       throw error;
@@ -131,7 +134,7 @@ export class Transport {
     await this.sleep(delayMs, call.signal);
   }
 
-  private async attempt(spec: RequestSpec, key: string, call: CallOptions): Promise<Exchange> {
+  private async attempt(url: string, spec: RequestSpec, key: string, call: CallOptions): Promise<Exchange> {
     const controller = new AbortController();
     const abortFromCaller = () => controller.abort(call.signal.reason);
     call.signal.addEventListener('abort', abortFromCaller, { once: true });
@@ -148,7 +151,7 @@ export class Transport {
     const answered = this.limits.recordRequestSent();
     let response: Response;
     try {
-      response = await this.fetchFn(this.url(spec.path), {
+      response = await this.fetchFn(url, {
         method: spec.method,
         headers: this.headers(key, spec.stream),
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
