@@ -1,11 +1,132 @@
 /**
- * Composition root: builds the objects and registers them with VS Code, nothing else.
- * The commands, chat participant and status bar are wired here as they land.
+ * Composition root: builds the objects, registers them with VS Code, nothing else.
  */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { GatewayClient, LimitTracker } from './core/api';
+import { ModelEndpoints } from './core/chat/modelEndpoints';
+import { systemClock } from './core/ports';
+import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
+import { ApiKeyStore } from './vscode/apiKeyStore';
+import { PARTICIPANT_ID } from './vscode/chat/context';
+import { createChatHandler, followupProvider, LM_VENDOR } from './vscode/chat/participant';
+import { ErrorPresenter } from './vscode/errorPresenter';
+import { GatewayLanguageModelProvider } from './vscode/languageModelProvider';
+import { channelLogger } from './vscode/logger';
+import { ModelCatalog } from './vscode/modelCatalog';
+import { ModelPicker } from './vscode/modelPicker';
+import { ModelSelection } from './vscode/modelSelection';
+import { readSettings, requireBaseUrl, SECTION, SettingError } from './vscode/settings';
+import { GatewayStatusBar } from './vscode/statusBar';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // Nothing is registered yet: the extension's features are added by the following work items.
+/** What the extension exports: read-only views for automation and the end-to-end tests. */
+export interface GatewayExtensionApi {
+  statusText(): string | undefined;
+  statusState(): string | undefined;
+  hasApiKey(): Promise<boolean>;
+  /** The text of the last answer @gateway finished. */
+  lastChatAnswer(): string | undefined;
+}
+
+export function activate(context: vscode.ExtensionContext): GatewayExtensionApi {
+  const channel = vscode.window.createOutputChannel('Gateway', { log: true });
+  const logger = channelLogger(channel);
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
+  const userAgent = `gateway-vscode/${version} vscode/${vscode.version}`;
+  const keys = new ApiKeyStore(context.secrets);
+  const limits = new LimitTracker(systemClock, readLimitsSafely());
+  const baseUrl = () => requireBaseUrl(readSettings());
+  const siteUrl = () => siteUrlSafely();
+  const clientOptions = { baseUrl, siteUrl, userAgent, logger, limits };
+  const client = new GatewayClient({ ...clientOptions, apiKey: keys });
+  const endpoints = new ModelEndpoints(client);
+  const catalog = new ModelCatalog(client);
+  const selection = new ModelSelection(catalog, context.globalState);
+  const errors = new ErrorPresenter(logger);
+  const picker = new ModelPicker(catalog, selection, errors);
+  const languageModels = new GatewayLanguageModelProvider(catalog, keys, endpoints, logger);
+  const statusBar = new GatewayStatusBar({
+    limits,
+    model: () => statusModel(),
+    hasKey: () => keys.hasKey(),
+    siteUrl,
+  });
+
+  catalog.onDidChange(() => void statusBar.refresh());
+  let lastAnswer: string | undefined;
+  const onKeyChanged = () => {
+    catalog.invalidate();
+    languageModels.refresh();
+    void statusBar.refresh();
+  };
+  const keyDeps: ApiKeyCommandDeps = {
+    store: keys,
+    clientWithKey: (key) => new GatewayClient({ ...clientOptions, apiKey: { getApiKey: async () => key } }),
+    errors,
+    onKeyChanged,
+  };
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createChatHandler({ endpoints, chooseModel: (picker, signal) => selection.forChatRequest(picker, signal), logger, onAnswer: (text) => (lastAnswer = text) }));
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
+  participant.followupProvider = followupProvider;
+
+  context.subscriptions.push(
+    channel,
+    catalog,
+    statusBar,
+    languageModels,
+    participant,
+    vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, languageModels),
+    vscode.commands.registerCommand('gateway.setApiKey', (key?: unknown) => setApiKey(keyDeps, key)),
+    vscode.commands.registerCommand('gateway.clearApiKey', () => clearApiKey(keyDeps)),
+    vscode.commands.registerCommand('gateway.selectModel', () => picker.pick('chat')),
+    vscode.commands.registerCommand('gateway.selectAgentModel', () => picker.pick('agent')),
+    vscode.commands.registerCommand('gateway.openBilling', () => vscode.env.openExternal(vscode.Uri.parse(`${siteUrl()}/cabinet/billing`))),
+    vscode.commands.registerCommand('gateway.openLimits', () => vscode.env.openExternal(vscode.Uri.parse(`${siteUrl()}/cabinet/limits`))),
+    vscode.commands.registerCommand('gateway.showLog', () => channel.show()),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!event.affectsConfiguration(SECTION)) return;
+      if (event.affectsConfiguration(`${SECTION}.baseUrl`)) onKeyChanged();
+      limits.setConfiguredLimits(readLimitsSafely());
+      void statusBar.refresh();
+      try {
+        readSettings();
+      } catch (error) {
+        void errors.show(error);
+      }
+    }),
+  );
+  logger.info(`activated ${userAgent}`);
+
+  return {
+    statusText: () => statusBar.current()?.text,
+    statusState: () => statusBar.current()?.state,
+    hasApiKey: () => keys.hasKey(),
+    lastChatAnswer: () => lastAnswer,
+  };
+
+  /** The model the status bar names: the configured one, or the default once a key can list models. */
+  async function statusModel(): Promise<string | undefined> {
+    const configured = selection.configured('chat');
+    if (configured || !(await keys.hasKey())) return configured || undefined;
+    return selection.resolve('chat', AbortSignal.timeout(15_000));
+  }
+
+  function readLimitsSafely() {
+    try {
+      return readSettings().limits;
+    } catch (error) {
+      if (error instanceof SettingError) return { requestsPerMinute: 60, tokensPerMinute: 200_000 };
+      throw error;
+    }
+  }
+
+  function siteUrlSafely(): string {
+    try {
+      const settings = readSettings();
+      return settings.siteUrl ?? (settings.baseUrl ? new URL(settings.baseUrl).origin : 'https://gateway.example');
+    } catch {
+      return 'https://gateway.example';
+    }
+  }
 }
 
 export function deactivate(): void {}

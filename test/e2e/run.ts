@@ -9,6 +9,7 @@ import { buildExtension, bundleSuite, ensureSetup } from './lib/build';
 import { startCodeServer, type CodeServer } from './lib/codeServer';
 import { runExtensionTests } from './lib/runExtensionTests';
 import { createSampleWorkspace } from './lib/workspace';
+import { startEmulator, type Emulator } from '../emulator/server';
 
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
@@ -23,8 +24,11 @@ async function main(): Promise<number> {
   const ws = createSampleWorkspace();
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
+  let emulator: Emulator | undefined;
   try {
-    server = await startCodeServer({ workspace: ws.dir, env: { GATEWAY_E2E_WORKSPACE: ws.dir } });
+    emulator = await startEmulator({ port: 0 });
+    step(`emulator up at ${emulator.baseUrl}`);
+    server = await startCodeServer({ workspace: ws.dir, env: { GATEWAY_E2E_WORKSPACE: ws.dir, GATEWAY_E2E_EMULATOR: emulator.baseUrl } });
     step(`code-server up at ${server.url} (run folder ${server.runDir})`);
     browser = await launchBrowser();
     step('chromium up; loading the workbench with the extension tests');
@@ -40,6 +44,7 @@ async function main(): Promise<number> {
   } finally {
     await browser?.close();
     await server?.stop();
+    await emulator?.close();
     ws.dispose();
     if (process.env.E2E_KEEP !== '1') rmSync(path.dirname(suite), { recursive: true, force: true });
   }

@@ -129,6 +129,8 @@ export class Transport {
   private async pace(spec: RequestSpec, call: CallOptions): Promise<void> {
     const delayMs = this.limits.delayBeforeRequest(spec.estimatedTokens);
     if (delayMs <= 0) return;
+    // Shown like a 429 wait (a countdown in the status bar): the user waits either way.
+    this.limits.recordRateLimited(delayMs);
     call.onRetry?.({ attempt: 0, delayMs, reason: 'pacing', message: 'Waiting for the rate limit window to free up.' });
     this.logger.debug(`pacing ${spec.path} for ${delayMs} ms to stay under the key's limits`);
     await this.sleep(delayMs, call.signal);

@@ -3,6 +3,7 @@
 // here; they register with the harness, which runs them in order.
 import { runAll } from './harness';
 import './extension.test';
+import './gateway.test';
 
 export async function run(): Promise<void> {
   await runAll();

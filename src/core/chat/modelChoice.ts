@@ -1,0 +1,32 @@
+/**
+ * Which model answers an `@gateway` request. The Chat view always has some
+ * model selected in its picker (with no other vendor installed, one of ours),
+ * and the API does not say whether the user picked it. So a gateway model in
+ * the picker counts as the user's choice when it differs from the one seen on
+ * the previous request; then it also becomes the configured chat model, so the
+ * status bar and the picker agree. Otherwise the configured model answers.
+ */
+export interface ModelChoiceInput {
+  /** The Chat view's selected model when it is one of the gateway's; undefined for other vendors. */
+  pickerModel: string | undefined;
+  /** The picker model seen on the previous request (persisted across reloads). */
+  lastSeenPickerModel: string | undefined;
+  /** `gateway.chatModel`, or the default when that is empty. */
+  configuredModel: string;
+}
+
+export interface ModelChoice {
+  model: string;
+  /** True when the user switched the Chat view's picker: store `model` as the chat model. */
+  adoptAsChatModel: boolean;
+  lastSeenPickerModel: string | undefined;
+}
+
+export function chooseModel(input: ModelChoiceInput): ModelChoice {
+  const { pickerModel, lastSeenPickerModel, configuredModel } = input;
+  const switched = pickerModel !== undefined && lastSeenPickerModel !== undefined && pickerModel !== lastSeenPickerModel;
+  if (switched && pickerModel !== configuredModel) {
+    return { model: pickerModel, adoptAsChatModel: true, lastSeenPickerModel: pickerModel };
+  }
+  return { model: configuredModel, adoptAsChatModel: false, lastSeenPickerModel: pickerModel ?? lastSeenPickerModel };
+}

@@ -1,0 +1,59 @@
+/** Turns the Chat view's history and attached references into the core's plain prompt input. */
+import * as vscode from 'vscode';
+import type { Attachment, ConversationTurn } from '../../core/chat/prompt';
+
+export const PARTICIPANT_ID = 'gateway.chat';
+
+export function historyOf(context: vscode.ChatContext): ConversationTurn[] {
+  const turns: ConversationTurn[] = [];
+  for (const turn of context.history) {
+    if (turn.participant !== PARTICIPANT_ID) continue;
+    if (turn instanceof vscode.ChatRequestTurn) {
+      turns.push({ role: 'user', text: turn.command ? `/${turn.command} ${turn.prompt}` : turn.prompt });
+    } else if (turn instanceof vscode.ChatResponseTurn) {
+      const text = turn.response
+        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+        .join('');
+      turns.push({ role: 'assistant', text });
+    }
+  }
+  return turns;
+}
+
+/** Files, selections and text the user attached; open documents are read with their unsaved edits. */
+export async function attachmentsOf(references: readonly vscode.ChatPromptReference[]): Promise<Attachment[]> {
+  const attachments: Attachment[] = [];
+  for (const reference of references) {
+    const value = reference.value;
+    if (value instanceof vscode.Uri) {
+      attachments.push(await fromDocument(value));
+    } else if (value instanceof vscode.Location) {
+      attachments.push(await fromDocument(value.uri, value.range));
+    } else if (typeof value === 'string') {
+      attachments.push({ label: reference.modelDescription ?? reference.id, content: value });
+    }
+  }
+  return attachments;
+}
+
+/** The active editor's selection (or whole file when nothing is selected), for /explain and /fix with nothing attached. */
+export function activeSelection(): Attachment | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return undefined;
+  const range = editor.selection.isEmpty ? undefined : editor.selection;
+  return attachment(editor.document, range);
+}
+
+async function fromDocument(uri: vscode.Uri, range?: vscode.Range): Promise<Attachment> {
+  try {
+    return attachment(await vscode.workspace.openTextDocument(uri), range);
+  } catch {
+    return { label: vscode.workspace.asRelativePath(uri), content: '(this file could not be read as text)' };
+  }
+}
+
+function attachment(document: vscode.TextDocument, range?: vscode.Range): Attachment {
+  const path = vscode.workspace.asRelativePath(document.uri);
+  const label = range ? `${path}:${range.start.line + 1}-${range.end.line + 1}` : path;
+  return { label, language: document.languageId, content: document.getText(range) };
+}

@@ -1,0 +1,113 @@
+/**
+ * The `@gateway` chat participant: streams the chat model's answer as markdown,
+ * with the conversation's history and the user's attachments as context.
+ */
+import * as vscode from 'vscode';
+import type { RetryNotice } from '../../core/api';
+import type { ModelEndpoints } from '../../core/chat/modelEndpoints';
+import { buildChatMessages, type Attachment, type SlashCommand } from '../../core/chat/prompt';
+import type { Logger } from '../../core/ports';
+import { toAbortSignal } from '../cancellation';
+import { actionsFor, messageOf } from '../errorActions';
+import { readSettings } from '../settings';
+import { activeSelection, attachmentsOf, historyOf } from './context';
+
+export const LM_VENDOR = 'gateway';
+
+export interface ParticipantDeps {
+  endpoints: ModelEndpoints;
+  /** The model to answer with, given the gateway model selected in the Chat view's picker (if any). */
+  chooseModel: (pickerModel: string | undefined, signal: AbortSignal) => Promise<string>;
+  logger: Logger;
+  /** Told the full text of every finished answer (kept for the extension's API). */
+  onAnswer?: (text: string) => void;
+}
+
+export interface GatewayChatResult extends vscode.ChatResult {
+  metadata: { model?: string; command?: string; failed?: boolean };
+}
+
+export function createChatHandler(deps: ParticipantDeps) {
+  return async (
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<GatewayChatResult> => {
+    if (request.command === 'agent') {
+      stream.markdown('`/agent` starts a code-agent session that works on your workspace with tools. It is not available in this version yet.');
+      return { metadata: { command: 'agent' } };
+    }
+    const signal = toAbortSignal(token);
+    let model: string | undefined;
+    try {
+      const settings = readSettings();
+      model = await deps.chooseModel(request.model?.vendor === LM_VENDOR ? request.model.id : undefined, signal);
+      const command = request.command === 'explain' || request.command === 'fix' ? (request.command as SlashCommand) : undefined;
+      const attachments = await contextFor(request, command);
+      const messages = buildChatMessages({ history: historyOf(context), attachments, prompt: request.prompt, command });
+      deps.logger.trace(`@gateway prompt (${model}): ${request.prompt}`);
+      const onRetry = (notice: RetryNotice) => stream.progress(retryText(notice));
+      const events = deps.endpoints.stream(
+        {
+          model,
+          messages,
+          temperature: settings.temperature,
+          topP: settings.topP,
+          maxTokens: settings.maxTokens,
+          reasoningEffort: settings.reasoningEffort,
+          serviceTier: settings.serviceTier,
+        },
+        { signal, onRetry },
+      );
+      let answer = '';
+      for await (const event of events) {
+        if (event.type === 'text') {
+          answer += event.text;
+          stream.markdown(event.text);
+        }
+        else if (event.type === 'done' && event.finishReason === 'length') stream.markdown('\n\n_The answer was cut at the maximum length (`gateway.maxTokens`)._');
+      }
+      deps.onAnswer?.(answer);
+      return { metadata: { model, command } };
+    } catch (error) {
+      if (token.isCancellationRequested) return { metadata: { model, failed: true } };
+      for (const action of actionsFor(error)) stream.button(action);
+      return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true } };
+    }
+  };
+}
+
+async function contextFor(request: vscode.ChatRequest, command: SlashCommand): Promise<Attachment[]> {
+  const attachments = await attachmentsOf(request.references);
+  if (command && attachments.length === 0) {
+    const selection = activeSelection();
+    if (selection) attachments.push(selection);
+  }
+  return attachments;
+}
+
+function retryText(notice: RetryNotice): string {
+  const seconds = Math.ceil(notice.delayMs / 1000);
+  switch (notice.reason) {
+    case 'rate_limit':
+      return `Rate limit reached — waiting ${seconds} s, then the answer follows.`;
+    case 'pacing':
+      return `Waiting ${seconds} s to stay within this key's limits…`;
+    case 'unavailable':
+      return `The Gateway is overloaded (503) — retrying in ${seconds} s (attempt ${notice.attempt}).`;
+    case 'server_error':
+      return `The Gateway had an error — retrying in ${seconds} s (attempt ${notice.attempt}).`;
+    case 'connection':
+      return `Could not reach the Gateway — retrying in ${seconds} s (attempt ${notice.attempt}).`;
+  }
+}
+
+export const followupProvider: vscode.ChatFollowupProvider = {
+  provideFollowups(result: GatewayChatResult) {
+    if (result.metadata?.failed) return [];
+    if (result.metadata?.command === 'explain') return [{ prompt: 'How could this code be improved?', label: 'Suggest improvements' }];
+    if (result.metadata?.command === 'fix') return [{ prompt: 'Write tests that cover this fix.', label: 'Write tests for the fix' }];
+    return [];
+  },
+};

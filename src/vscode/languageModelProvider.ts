@@ -1,0 +1,131 @@
+/**
+ * The gateway's models in VS Code's own model picker
+ * (`vscode.lm.registerLanguageModelChatProvider`): text and tool calls streamed.
+ */
+import * as vscode from 'vscode';
+import type { ChatMessage, ChatToolCall, ToolDefinition } from '../core/api';
+import type { ModelEndpoints } from '../core/chat/modelEndpoints';
+import type { Logger } from '../core/ports';
+import type { ApiKeyStore } from './apiKeyStore';
+import { toAbortSignal } from './cancellation';
+import type { ModelCatalog } from './modelCatalog';
+import { readSettings } from './settings';
+
+export class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+
+  constructor(
+    private readonly catalog: ModelCatalog,
+    private readonly keys: ApiKeyStore,
+    private readonly endpoints: ModelEndpoints,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Tells VS Code to ask again (key set or cleared, base URL changed). */
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  async provideLanguageModelChatInformation(
+    options: vscode.PrepareLanguageModelChatModelOptions,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelChatInformation[]> {
+    // With no key there is nothing to list, and nothing to complain about either.
+    if (!(await this.keys.hasKey())) return [];
+    try {
+      const models = await this.catalog.models(toAbortSignal(token));
+      return models.map((model) => ({
+        id: model.id,
+        name: model.id,
+        family: model.id,
+        version: '1',
+        detail: 'Gateway',
+        tooltip: `${model.id} via the Gateway`,
+        maxInputTokens: 128_000,
+        maxOutputTokens: 16_384,
+        capabilities: { toolCalling: true, imageInput: false },
+      }));
+    } catch (error) {
+      if (!options.silent) throw error;
+      this.logger.warn(`model list for VS Code's picker failed: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
+  }
+
+  async provideLanguageModelChatResponse(
+    model: vscode.LanguageModelChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const settings = readSettings();
+    const tools: ToolDefinition[] | undefined = options.tools?.length
+      ? options.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema as Record<string, unknown> | undefined }))
+      : undefined;
+    const events = this.endpoints.stream(
+      {
+        model: model.id,
+        messages: toChatMessages(messages),
+        tools,
+        toolChoice: tools && options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : undefined,
+        temperature: settings.temperature,
+        topP: settings.topP,
+        maxTokens: settings.maxTokens,
+        reasoningEffort: settings.reasoningEffort,
+        serviceTier: settings.serviceTier,
+      },
+      { signal: toAbortSignal(token) },
+    );
+    for await (const event of events) {
+      if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
+      else if (event.type === 'tool_call') progress.report(new vscode.LanguageModelToolCallPart(event.call.callId, event.call.name, parseArguments(event.call.arguments)));
+    }
+  }
+
+  async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    const content = typeof text === 'string' ? text : JSON.stringify(text.content);
+    // About four characters a token: VS Code uses this to budget prompts, not to bill.
+    return Math.ceil(content.length / 4);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** VS Code's request messages (text, tool calls, tool results) as chat-completions messages. */
+export function toChatMessages(messages: readonly vscode.LanguageModelChatRequestMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const message of messages) {
+    let text = '';
+    const toolCalls: ChatToolCall[] = [];
+    const toolResults: { callId: string; content: string }[] = [];
+    for (const part of message.content) {
+      if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+      else if (part instanceof vscode.LanguageModelToolCallPart) {
+        toolCalls.push({ id: part.callId, type: 'function', function: { name: part.name, arguments: JSON.stringify(part.input) } });
+      } else if (part instanceof vscode.LanguageModelToolResultPart) {
+        const content = part.content.map((piece) => (piece instanceof vscode.LanguageModelTextPart ? piece.value : JSON.stringify(piece))).join('');
+        toolResults.push({ callId: part.callId, content });
+      }
+    }
+    for (const result of toolResults) out.push({ role: 'tool', tool_call_id: result.callId, content: result.content });
+    if (message.role === vscode.LanguageModelChatMessageRole.Assistant) {
+      if (text || toolCalls.length > 0) out.push({ role: 'assistant', content: text || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
+    } else if (text) {
+      out.push({ role: 'user', content: text });
+    }
+  }
+  return out;
+}
+
+function parseArguments(text: string): object {
+  try {
+    const value: unknown = JSON.parse(text || '{}');
+    return value !== null && typeof value === 'object' ? value : { value };
+  } catch {
+    return { raw: text };
+  }
+}

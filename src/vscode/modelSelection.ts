@@ -1,0 +1,53 @@
+/**
+ * Which model answers: the chat model and the agent model, persisted in the
+ * `gateway.chatModel` / `gateway.agentModel` settings. When a setting is empty
+ * the first model the key may use is taken, so a new user gets answers at once.
+ */
+import * as vscode from 'vscode';
+import { readSettings, SECTION } from './settings';
+import type { ModelCatalog } from './modelCatalog';
+import { chooseModel } from '../core/chat/modelChoice';
+
+export type ModelRole = 'chat' | 'agent';
+
+const settingOf: Record<ModelRole, string> = { chat: 'chatModel', agent: 'agentModel' };
+
+const LAST_PICKER_MODEL = 'gateway.lastChatViewPickerModel';
+
+export class ModelSelection {
+  constructor(
+    private readonly catalog: ModelCatalog,
+    private readonly state: vscode.Memento,
+  ) {}
+
+  /** The model for an @gateway request, following the Chat view's picker when the user switched it. */
+  async forChatRequest(pickerModel: string | undefined, signal: AbortSignal): Promise<string> {
+    const choice = chooseModel({
+      pickerModel,
+      lastSeenPickerModel: this.state.get<string>(LAST_PICKER_MODEL),
+      configuredModel: await this.resolve('chat', signal),
+    });
+    await this.state.update(LAST_PICKER_MODEL, choice.lastSeenPickerModel);
+    if (choice.adoptAsChatModel) await this.choose('chat', choice.model);
+    return choice.model;
+  }
+
+  configured(role: ModelRole): string {
+    const settings = readSettings();
+    return role === 'chat' ? settings.chatModel : settings.agentModel;
+  }
+
+  /** The configured model, or the first listed one (the code-looking one first for agents). */
+  async resolve(role: ModelRole, signal: AbortSignal): Promise<string> {
+    const configured = this.configured(role);
+    if (configured) return configured;
+    const models = await this.catalog.models(signal);
+    if (models.length === 0) throw new Error('This key may not use any model. Check your plan at the Gateway\'s account area.');
+    const preferred = role === 'agent' ? models.find((m) => /code/i.test(m.id)) : models.find((m) => !/code/i.test(m.id));
+    return (preferred ?? models[0]).id;
+  }
+
+  async choose(role: ModelRole, model: string): Promise<void> {
+    await vscode.workspace.getConfiguration(SECTION).update(settingOf[role], model, vscode.ConfigurationTarget.Global);
+  }
+}

@@ -1,0 +1,126 @@
+// The chat participant's core: prompt assembly, model choice, and endpoint fallback against the emulator.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { ModelNotFoundError, type StreamEvent } from '../../src/core/api';
+import { ModelEndpoints, toRespondParams } from '../../src/core/chat/modelEndpoints';
+import { chooseModel } from '../../src/core/chat/modelChoice';
+import { buildChatMessages, MAX_ATTACHMENT_CHARS } from '../../src/core/chat/prompt';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { collect, makeClient, signal } from './helpers/clients';
+
+describe('buildChatMessages', () => {
+  test('system prompt, earlier turns, then attachments and the question', () => {
+    const messages = buildChatMessages({
+      history: [
+        { role: 'user', text: 'first question' },
+        { role: 'assistant', text: 'first answer' },
+      ],
+      attachments: [{ label: 'src/a.ts:1-2', language: 'typescript', content: 'const a = 1;' }],
+      prompt: 'and now?',
+      command: undefined,
+    });
+    assert.equal(messages[0].role, 'system');
+    assert.deepEqual(messages.slice(1, 3), [
+      { role: 'user', content: 'first question' },
+      { role: 'assistant', content: 'first answer' },
+    ]);
+    assert.equal(messages[3].role, 'user');
+    assert.equal(messages[3].content, 'Context attached by the user:\n\nsrc/a.ts:1-2:\n```typescript\nconst a = 1;\n```\n\nand now?');
+  });
+
+  test('/explain and /fix add their instruction', () => {
+    const explain = buildChatMessages({ history: [], attachments: [], prompt: '', command: 'explain' });
+    assert.match(String(explain.at(-1)!.content), /^Explain what the attached code does/);
+    const fix = buildChatMessages({ history: [], attachments: [], prompt: 'the loop', command: 'fix' });
+    assert.match(String(fix.at(-1)!.content), /Find the problems[\s\S]*\n\nthe loop$/);
+  });
+
+  test('a fence longer than any backtick run in the content, and large attachments cut', () => {
+    const content = '````\n' + 'x'.repeat(MAX_ATTACHMENT_CHARS + 10);
+    const [, user] = buildChatMessages({ history: [], attachments: [{ label: 'big.md', content }], prompt: 'q', command: undefined });
+    const text = String(user.content);
+    assert.ok(text.includes('big.md:\n`````\n'));
+    assert.ok(text.includes('… (cut: 15 more characters)'));
+  });
+
+  test('empty turns are skipped', () => {
+    const messages = buildChatMessages({ history: [{ role: 'assistant', text: '  ' }], attachments: [], prompt: 'hi', command: undefined });
+    assert.equal(messages.length, 2);
+  });
+});
+
+describe('chooseModel', () => {
+  test('the configured model answers when the picker was not touched', () => {
+    assert.deepEqual(chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: undefined, configuredModel: 'gw-chat-pro' }), {
+      model: 'gw-chat-pro',
+      adoptAsChatModel: false,
+      lastSeenPickerModel: 'gw-chat',
+    });
+    assert.equal(chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro' }).model, 'gw-chat-pro');
+  });
+
+  test('a switched picker wins and becomes the chat model', () => {
+    assert.deepEqual(chooseModel({ pickerModel: 'gw-chat-mini', lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro' }), {
+      model: 'gw-chat-mini',
+      adoptAsChatModel: true,
+      lastSeenPickerModel: 'gw-chat-mini',
+    });
+  });
+
+  test('another vendor in the picker leaves the configured model and the memory alone', () => {
+    assert.deepEqual(chooseModel({ pickerModel: undefined, lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro' }), {
+      model: 'gw-chat-pro',
+      adoptAsChatModel: false,
+      lastSeenPickerModel: 'gw-chat',
+    });
+  });
+});
+
+describe('ModelEndpoints', () => {
+  let emulator: Emulator;
+  before(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  after(() => emulator.close());
+  beforeEach(() => emulator.reset());
+  const text = (events: StreamEvent[]) => events.map((e) => (e.type === 'text' ? e.text : '')).join('');
+
+  test('a chat model answers on chat completions', async () => {
+    const endpoints = new ModelEndpoints(makeClient(emulator.baseUrl, 'demo-key'));
+    const events = await collect(endpoints.stream({ model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }] }, { signal: signal() }));
+    assert.equal(text(events), 'Echo: hi');
+    assert.deepEqual(emulator.requests.map((r) => r.path), ['/v1/chat/completions']);
+  });
+
+  test('the code model falls back to responses once, then goes there directly', async () => {
+    const endpoints = new ModelEndpoints(makeClient(emulator.baseUrl, 'demo-key'));
+    const params = { model: 'gw-code', messages: [{ role: 'system' as const, content: 'be terse' }, { role: 'user' as const, content: 'code?' }] };
+    assert.equal(text(await collect(endpoints.stream(params, { signal: signal() }))), 'Echo: code?');
+    assert.equal(endpoints.endpointOf('gw-code'), 'responses');
+    assert.equal(text(await collect(endpoints.stream(params, { signal: signal() }))), 'Echo: code?');
+    assert.deepEqual(emulator.requests.map((r) => `${r.path} ${r.status}`), ['/v1/chat/completions 400', '/v1/responses 200', '/v1/responses 200']);
+    assert.equal((emulator.requests[1].body as { instructions: string }).instructions, 'be terse');
+  });
+
+  test('a model the key may not use stays a ModelNotFoundError', async () => {
+    const endpoints = new ModelEndpoints(makeClient(emulator.baseUrl, 'small-key'));
+    await assert.rejects(collect(endpoints.stream({ model: 'gw-chat-pro', messages: [{ role: 'user', content: 'x' }] }, { signal: signal() })), ModelNotFoundError);
+  });
+
+  test('tool turns become function_call items and outputs', () => {
+    const params = toRespondParams({
+      model: 'gw-code',
+      messages: [
+        { role: 'user', content: 'read' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'file text' },
+      ],
+    });
+    assert.deepEqual(params.input, [
+      { role: 'user', content: 'read' },
+      { type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '{"path":"a"}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'file text' },
+    ]);
+    assert.equal(params.instructions, undefined);
+  });
+});

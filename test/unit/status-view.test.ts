@@ -1,0 +1,61 @@
+// What the status bar item says in each state.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { LimitSnapshot } from '../../src/core/api';
+import { compact, formatStatus } from '../../src/core/status/statusView';
+
+const now = 1_000_000;
+const snapshot = (over: Partial<LimitSnapshot> = {}): LimitSnapshot => ({
+  source: 'headers',
+  requestLimit: 60,
+  requestsRemaining: 57,
+  requestsResetAt: now + 3000,
+  tokenLimit: 200_000,
+  tokensRemaining: 195_500,
+  tokensResetAt: now + 1000,
+  tokensSpentThisWindow: 4500,
+  rateLimitedUntil: undefined,
+  balance: 'ok',
+  ...over,
+});
+const view = (over: Partial<LimitSnapshot> = {}, hasKey = true) =>
+  formatStatus({ model: 'gw-chat', hasKey, snapshot: snapshot(over), siteUrl: 'https://gateway.example/', now });
+
+describe('formatStatus', () => {
+  test('normal: model, requests and tokens left; tooltip with limits, spend and links', () => {
+    const v = view();
+    assert.equal(v.state, 'normal');
+    assert.equal(v.text, '$(sparkle) gw-chat · 57/60 req · 195k tok');
+    const tip = v.tooltip.join('\n');
+    assert.match(tip, /Requests this minute: 57 of 60 left \(frees in 3 s\)/);
+    assert.match(tip, /Tokens this minute: 195k of 200k left \(frees in 1 s\)/);
+    assert.match(tip, /Tokens spent in this window: 4,500/);
+    assert.match(tip, /\(https:\/\/gateway\.example\/cabinet\/limits\)/);
+    assert.match(tip, /\(https:\/\/gateway\.example\/cabinet\/billing\)/);
+  });
+
+  test('waiting: a countdown in whole seconds', () => {
+    const v = view({ rateLimitedUntil: now + 11_200 });
+    assert.equal(v.state, 'waiting');
+    assert.equal(v.text, '$(watch) gw-chat · rate limited, 12s');
+  });
+
+  test('a past wait is no longer shown', () => {
+    assert.equal(view({ rateLimitedUntil: now - 1 }).state, 'normal');
+  });
+
+  test('depleted wins over everything but a missing key', () => {
+    const v = view({ balance: 'depleted', rateLimitedUntil: now + 5000 });
+    assert.equal(v.state, 'depleted');
+    assert.equal(v.text, '$(error) gw-chat · Top up');
+    assert.equal(view({ balance: 'depleted' }, false).state, 'no-key');
+  });
+
+  test('local counting is labelled as such', () => {
+    assert.match(view({ source: 'local' }).tooltip.join('\n'), /Counted by the extension/);
+  });
+
+  test('compact numbers', () => {
+    assert.deepEqual([compact(950), compact(9999), compact(10_000), compact(200_000), compact(1_500_000), compact(2_000_000)], ['950', '9999', '10k', '200k', '1.5M', '2M']);
+  });
+});
