@@ -25,9 +25,12 @@ export interface GatewayExtensionApi {
   hasApiKey(): Promise<boolean>;
   /** The text of the last answer @gateway finished. */
   lastChatAnswer(): string | undefined;
+  /** How long activate() took, in milliseconds. */
+  activationMs(): number;
 }
 
 export function activate(context: vscode.ExtensionContext): GatewayExtensionApi {
+  const activationStarted = performance.now();
   const channel = vscode.window.createOutputChannel('Gateway', { log: true });
   const logger = channelLogger(channel);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
@@ -94,13 +97,15 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
       }
     }),
   );
-  logger.info(`activated ${userAgent}`);
+  const activationMs = performance.now() - activationStarted;
+  logger.info(`activated ${userAgent} in ${activationMs.toFixed(1)} ms`);
 
   return {
     statusText: () => statusBar.current()?.text,
     statusState: () => statusBar.current()?.state,
     hasApiKey: () => keys.hasKey(),
     lastChatAnswer: () => lastAnswer,
+    activationMs: () => activationMs,
   };
 
   /** The model the status bar names: the configured one, or the default once a key can list models. */

@@ -9,6 +9,7 @@ interface GatewayApi {
   statusState(): string | undefined;
   hasApiKey(): Promise<boolean>;
   lastChatAnswer(): string | undefined;
+  activationMs(): number;
 }
 
 async function api(): Promise<GatewayApi> {
@@ -19,6 +20,13 @@ async function api(): Promise<GatewayApi> {
 
 const config = () => vscode.workspace.getConfiguration('gateway');
 const setKey = (key: string) => vscode.commands.executeCommand<boolean>('gateway.setApiKey', key);
+
+test('activation is quick and reported', async () => {
+  const gateway = await api();
+  const ms = gateway.activationMs();
+  console.log(`  activation: ${ms.toFixed(1)} ms in activate()`);
+  assert(Number.isFinite(ms) && ms > 0, `activate() reported ${ms} ms`);
+});
 
 test('settings: the base URL points at the emulator', async () => {
   await resetEmulator();
