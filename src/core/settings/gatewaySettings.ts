@@ -1,0 +1,104 @@
+/**
+ * The `gateway.*` settings, checked in one place. A bad value gets a message
+ * that names the setting and says what it should be.
+ */
+import type { ConfiguredLimits, ReasoningEffort, ServiceTier } from '../api';
+
+export interface GatewaySettings {
+  baseUrl: string;
+  siteUrl: string | undefined;
+  chatModel: string;
+  agentModel: string;
+  temperature: number | undefined;
+  topP: number | undefined;
+  maxTokens: number | undefined;
+  reasoningEffort: ReasoningEffort | undefined;
+  serviceTier: ServiceTier | undefined;
+  limits: ConfiguredLimits;
+}
+
+/** A setting whose value cannot be used; the message names it. */
+export class SettingError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SettingError';
+  }
+}
+
+/** Reads one raw setting value by its name under `gateway.` (as VS Code's configuration does). */
+export type RawSettings = (name: string) => unknown;
+
+export function parseSettings(raw: RawSettings): GatewaySettings {
+  return {
+    baseUrl: checkedUrl(raw('baseUrl'), 'baseUrl', true) ?? '',
+    siteUrl: checkedUrl(raw('siteUrl'), 'siteUrl', false),
+    chatModel: text(raw('chatModel')),
+    agentModel: text(raw('agentModel')),
+    temperature: checkedNumber(raw('temperature'), 'temperature', 0, 2),
+    topP: checkedNumber(raw('topP'), 'topP', 0, 1),
+    maxTokens: checkedInteger(raw('maxTokens'), 'maxTokens'),
+    reasoningEffort: checkedEnum(raw('reasoningEffort'), 'reasoningEffort', ['minimal', 'low', 'medium', 'high'] as const),
+    serviceTier: checkedEnum(raw('serviceTier'), 'serviceTier', ['default', 'priority', 'flex'] as const),
+    limits: {
+      requestsPerMinute: checkedInteger(raw('limits.requestsPerMinute'), 'limits.requestsPerMinute') ?? 60,
+      tokensPerMinute: checkedInteger(raw('limits.tokensPerMinute'), 'limits.tokensPerMinute') ?? 200_000,
+    },
+  };
+}
+
+/** The base URL, or a SettingError that says how to set it. */
+export function requireBaseUrl(settings: GatewaySettings): string {
+  if (!settings.baseUrl) {
+    throw new SettingError('baseUrl', 'Set "gateway.baseUrl" to the Gateway\'s address (for example https://gateway.example/v1).');
+  }
+  return settings.baseUrl;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+function checkedUrl(raw: unknown, name: string, wantsV1: boolean): string | undefined {
+  const value = text(raw);
+  if (value === '') return undefined;
+  const example = `https://gateway.example${wantsV1 ? '/v1' : ''}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new SettingError(name, `"gateway.${name}" is not a full address: "${value}". Start it with https://, for example ${example}.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new SettingError(name, `"gateway.${name}" must start with https:// (or http:// for a local gateway), not ${url.protocol}//. For example ${example}.`);
+  }
+  if (url.username || url.password) {
+    throw new SettingError(name, `"gateway.${name}" must not contain credentials; the API key belongs in "Gateway: Set API Key".`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function checkedNumber(value: unknown, name: string, min: number, max: number): number | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw new SettingError(name, `"gateway.${name}" must be a number from ${min} to ${max} (it is ${JSON.stringify(value)}).`);
+  }
+  return value;
+}
+
+function checkedInteger(value: unknown, name: string): number | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new SettingError(name, `"gateway.${name}" must be a whole number of at least 1 (it is ${JSON.stringify(value)}).`);
+  }
+  return value;
+}
+
+function checkedEnum<T extends string>(raw: unknown, name: string, allowed: readonly T[]): T | undefined {
+  const value = text(raw);
+  if (!value) return undefined;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new SettingError(name, `"gateway.${name}" must be one of ${allowed.join(', ')} (it is "${value}").`);
+}

@@ -1,0 +1,55 @@
+// The gateway.* settings: good values through, bad ones a message naming the setting.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseSettings, requireBaseUrl, SettingError } from '../../src/core/settings/gatewaySettings';
+
+const from = (values: Record<string, unknown>) => parseSettings((name) => values[name]);
+
+describe('parseSettings', () => {
+  test('defaults when nothing is set', () => {
+    assert.deepEqual(from({}), {
+      baseUrl: '',
+      siteUrl: undefined,
+      chatModel: '',
+      agentModel: '',
+      temperature: undefined,
+      topP: undefined,
+      maxTokens: undefined,
+      reasoningEffort: undefined,
+      serviceTier: undefined,
+      limits: { requestsPerMinute: 60, tokensPerMinute: 200_000 },
+    });
+  });
+
+  test('good values are kept; a trailing slash is dropped', () => {
+    const settings = from({ baseUrl: 'https://gw.example/v1/', temperature: 0.7, topP: 1, maxTokens: 512, reasoningEffort: 'high', serviceTier: 'flex', 'limits.requestsPerMinute': 120, chatModel: ' gw-chat ' });
+    assert.equal(settings.baseUrl, 'https://gw.example/v1');
+    assert.equal(settings.temperature, 0.7);
+    assert.equal(settings.maxTokens, 512);
+    assert.equal(settings.reasoningEffort, 'high');
+    assert.equal(settings.serviceTier, 'flex');
+    assert.equal(settings.limits.requestsPerMinute, 120);
+    assert.equal(settings.chatModel, 'gw-chat');
+  });
+
+  const bad: [string, Record<string, unknown>, string, RegExp][] = [
+    ['a base URL without a scheme', { baseUrl: 'gateway.example/v1' }, 'baseUrl', /"gateway\.baseUrl" is not a full address: "gateway\.example\/v1"\. Start it with https:\/\//],
+    ['a base URL with another scheme', { baseUrl: 'ftp://gateway.example/v1' }, 'baseUrl', /must start with https:\/\//],
+    ['a base URL with credentials', { baseUrl: 'https://user:pw@gateway.example/v1' }, 'baseUrl', /must not contain credentials/],
+    ['a temperature of 3', { temperature: 3 }, 'temperature', /"gateway\.temperature" must be a number from 0 to 2 \(it is 3\)/],
+    ['a top_p of 1.5', { topP: 1.5 }, 'topP', /"gateway\.topP" must be a number from 0 to 1/],
+    ['max tokens of 0', { maxTokens: 0 }, 'maxTokens', /"gateway\.maxTokens" must be a whole number/],
+    ['an unknown reasoning effort', { reasoningEffort: 'extreme' }, 'reasoningEffort', /one of minimal, low, medium, high/],
+    ['an unknown service tier', { serviceTier: 'gold' }, 'serviceTier', /one of default, priority, flex/],
+    ['a fractional request limit', { 'limits.requestsPerMinute': 1.5 }, 'limits.requestsPerMinute', /whole number/],
+  ];
+  for (const [name, values, setting, message] of bad) {
+    test(`${name}: a SettingError naming gateway.${setting}`, () => {
+      assert.throws(() => from(values), (error: unknown) => error instanceof SettingError && error.setting === setting && message.test(error.message));
+    });
+  }
+
+  test('no base URL: a request says how to set it', () => {
+    assert.throws(() => requireBaseUrl(from({})), (error: unknown) => error instanceof SettingError && /Set "gateway\.baseUrl"/.test(error.message));
+  });
+});
