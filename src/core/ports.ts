@@ -53,3 +53,56 @@ export const silentLogger: Logger = {
   warn: () => undefined,
   error: () => undefined,
 };
+
+/**
+ * The workspace as the agent's tools see it. Paths are workspace-relative with
+ * `/` separators and have already passed the core's path policy; the host
+ * resolves them against its root.
+ */
+export interface WorkspaceFiles {
+  /** The file's text, including unsaved changes where the host has them (an open editor). */
+  readText(path: string, signal: AbortSignal): Promise<string>;
+  /** undefined when nothing is there. */
+  stat(path: string, signal: AbortSignal): Promise<FileStat | undefined>;
+  /** The entries of a folder, not recursive. */
+  list(path: string, signal: AbortSignal): Promise<DirectoryEntry[]>;
+  /**
+   * Where the path really leads once symlinks are followed, relative to the
+   * workspace root (`/`-separated), or undefined when that is outside the root.
+   * The nearest existing ancestor is resolved for a path that does not exist yet.
+   */
+  realPathInside(path: string, signal: AbortSignal): Promise<string | undefined>;
+  /** Whether the host's ignore rules (.gitignore, files.exclude) hide this path. */
+  isIgnored(path: string, signal: AbortSignal): Promise<boolean>;
+}
+
+export interface FileStat {
+  type: 'file' | 'directory';
+  size: number;
+}
+
+export interface DirectoryEntry {
+  name: string;
+  type: 'file' | 'directory' | 'symlink' | 'other';
+}
+
+/**
+ * Applies a change the user approved. In VS Code it is a WorkspaceEdit, so undo
+ * works and unsaved editors are never overwritten silently; in Node it writes the file.
+ */
+export interface FileChanges {
+  /** Replaces the file's whole content, creating it (and its folders) when missing. */
+  write(path: string, content: string, signal: AbortSignal): Promise<void>;
+}
+
+export interface CommandResult {
+  exitCode: number | undefined;
+  /** Combined stdout and stderr as the user would see it. */
+  output: string;
+  timedOut: boolean;
+}
+
+/** Runs a command line in a folder of the workspace, where the user can see it. */
+export interface CommandRunner {
+  run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult>;
+}
