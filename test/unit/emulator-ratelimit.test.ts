@@ -1,0 +1,69 @@
+// The gateway emulator's sliding-window rate limits (RPM and TPM), Retry-After, and the x-ratelimit-* headers.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { call, chatBody, json, post, sleep } from '../emulator/test-helpers';
+import { DURATION, RATE_HEADERS, expectError } from './helpers/emulator';
+
+void describe('rate limits', () => {
+  let rl: Emulator;
+  before(async () => {
+    rl = await startEmulator({ windowMs: 1500, rpm: 2, keys: [{ key: 'tok', tpm: 60, rpm: 100 }, { key: 'quiet', rateLimitHeaders: false }] });
+  });
+  after(() => rl.close());
+  beforeEach(() => rl.reset());
+
+  void it('answers 429 past the RPM with Retry-After and headers, then admits again once the oldest request leaves the window', async () => {
+    assert.equal((await call(rl, 'GET', '/v1/models')).status, 200);
+    const t1 = Date.now(); // the first request entered the window before this
+    const second = await post(rl, '/v1/chat/completions', chatBody('hi'));
+    assert.equal(second.status, 200);
+    assert.equal(second.headers.get('x-ratelimit-remaining-requests'), '0');
+    await sleep(300); // if this rejected request counted, it would still be in the window below
+    const third = await post(rl, '/v1/chat/completions', chatBody('hi'));
+    const retryAfter = Number(third.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 2, String(retryAfter));
+    assert.equal(third.headers.get('x-ratelimit-limit-requests'), '2');
+    assert.equal(third.headers.get('x-ratelimit-remaining-requests'), '0');
+    assert.match(third.headers.get('x-ratelimit-reset-requests')!, DURATION);
+    await expectError(third, 429, 'rate_limit_error', 'rate_limit_exceeded', null);
+    // a rejected request does not count: once the first request leaves the window, exactly one slot is free
+    await sleep(Math.max(0, t1 + 1500 - Date.now()) + 10);
+    assert.equal((await call(rl, 'GET', '/v1/models')).status, 200);
+  });
+
+  void it('counts 400s as requests but not 401s', async () => {
+    assert.equal((await post(rl, '/v1/chat/completions', { model: 'gw-chat' })).status, 400);
+    assert.equal((await call(rl, 'GET', '/v1/models', undefined, { key: 'bogus' })).status, 401);
+    assert.equal((await call(rl, 'GET', '/v1/models')).status, 200);
+    assert.equal((await call(rl, 'GET', '/v1/models')).status, 429);
+  });
+
+  void it('answers 429 when the tokens in the window plus the prompt estimate exceed the TPM', async () => {
+    const ok = await post(rl, '/v1/chat/completions', chatBody('a'.repeat(160)), { key: 'tok' });
+    const body = await json(ok);
+    assert.equal(body.usage.prompt_tokens, 40);
+    assert.equal(ok.headers.get('x-ratelimit-limit-tokens'), '60');
+    const remaining = Number(ok.headers.get('x-ratelimit-remaining-tokens'));
+    assert.equal(remaining, 20); // the prompt is reserved at admission
+    const res = await post(rl, '/v1/chat/completions', chatBody('b'.repeat(80)), { key: 'tok' });
+    assert.ok(Number(res.headers.get('retry-after')) >= 1);
+    assert.equal(res.headers.get('x-ratelimit-remaining-tokens'), String(Math.max(0, 60 - body.usage.total_tokens)));
+    await expectError(res, 429, 'rate_limit_error', 'rate_limit_exceeded', null);
+  });
+
+  void it('omits the headers when the key or the emulator turns them off', async () => {
+    const res = await call(rl, 'GET', '/v1/models', undefined, { key: 'quiet' });
+    assert.equal(res.status, 200);
+    for (const h of RATE_HEADERS) assert.equal(res.headers.get(h), null);
+    const off = await startEmulator({ rateLimitHeaders: false });
+    try {
+      const r = await call(off, 'GET', '/v1/models');
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get('x-ratelimit-limit-requests'), null);
+      assert.ok(r.headers.get('x-request-id'));
+    } finally {
+      await off.close();
+    }
+  });
+});

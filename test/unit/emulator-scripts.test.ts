@@ -1,0 +1,69 @@
+// The gateway emulator's scripted turns: order and filters, delta sizes and pacing, long streams, clients that leave.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { chatBody, json, post, readUntil } from '../emulator/test-helpers';
+import { contentDeltas, responseEvents } from './helpers/emulator';
+
+let emu: Emulator;
+before(async () => {
+  emu = await startEmulator({ port: 0 });
+});
+after(() => emu.close());
+beforeEach(() => emu.reset());
+
+void describe('scripted turns', () => {
+  void it('consumes turns in order, per key, honouring model and endpoint filters', async () => {
+    emu.script('demo-key', [{ text: 'for responses', endpoint: 'responses' }, { text: 'for pro', model: 'gw-chat-pro' }, { text: 'first' }, { text: 'second' }]);
+    const text = async (model: string): Promise<string> => (await json(await post(emu, '/v1/chat/completions', { ...chatBody('x'), model }))).choices[0].message.content;
+    assert.equal(await text('gw-chat'), 'first');
+    assert.equal(await text('gw-chat-pro'), 'for pro');
+    assert.equal(await text('gw-chat'), 'second');
+    assert.equal(await text('gw-chat'), 'Echo: x');
+    const r = await json(await post(emu, '/v1/responses', { model: 'gw-code', input: 'x' }));
+    assert.equal(r.output[0].content[0].text, 'for responses');
+    emu.script('small-key', [{ text: 'small only' }]);
+    assert.equal(await text('gw-chat'), 'Echo: x', 'another key’s script is not consumed');
+    const small = await json(await post(emu, '/v1/chat/completions', { ...chatBody('x'), model: 'gw-chat-mini' }, { key: 'small-key' }));
+    assert.equal(small.choices[0].message.content, 'small only');
+  });
+
+  void it('repeats text and cuts deltas to chunkChars', async () => {
+    emu.script('demo-key', [{ text: 'abcdefg', repeat: 3, chunkChars: 5 }]);
+    const deltas = contentDeltas(await (await post(emu, '/v1/chat/completions', chatBody('x', { stream: true }))).text());
+    assert.deepEqual(deltas, ['abcde', 'fgabc', 'defga', 'bcdef', 'g']);
+  });
+
+  void it('waits delayMs between deltas', async () => {
+    emu.script('demo-key', [{ text: 'aaaaa', chunkChars: 1, delayMs: 30 }]);
+    const t0 = Date.now();
+    const deltas = contentDeltas(await (await post(emu, '/v1/responses', { model: 'gw-code', input: 'x', stream: true })).text());
+    assert.equal(deltas.length, 5);
+    assert.ok(Date.now() - t0 >= 120, `took ${Date.now() - t0}ms`);
+  });
+
+  void it('streams 20000 deltas quickly on both endpoints', async () => {
+    emu.script('demo-key', [{ text: 'abc', repeat: 20000, chunkChars: 3 }, { text: 'abc', repeat: 20000, chunkChars: 3 }]);
+    const t0 = Date.now();
+    const chat = contentDeltas(await (await post(emu, '/v1/chat/completions', chatBody('x', { stream: true }))).text());
+    const resp = await (await post(emu, '/v1/responses', { model: 'gw-code', input: 'x', stream: true })).text();
+    assert.equal(chat.length, 20000);
+    assert.equal(contentDeltas(resp).length, 20000);
+    responseEvents(resp);
+    assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0}ms`);
+  });
+
+  void it('stops writing when the client goes away mid-stream and keeps serving', async () => {
+    const slow = await startEmulator({ tokenDelayMs: 20 });
+    try {
+      const abort = new AbortController();
+      const res = await post(slow, '/v1/chat/completions', chatBody('a b c d e f g h i j k l m n o p', { stream: true }), { signal: abort.signal });
+      const got = await readUntil(res, (t) => contentDeltas(t).length >= 2, abort);
+      assert.ok(!got.includes('[DONE]'));
+      const next = await json(await post(slow, '/v1/chat/completions', chatBody('after')));
+      assert.equal(next.choices[0].message.content, 'Echo: after');
+    } finally {
+      await slow.close();
+    }
+  });
+});
