@@ -3,7 +3,7 @@
  * are validated before they leave; answers come back as plain typed results or
  * as an async iterable of StreamEvent.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ChatStreamDecoder } from './chatStreamDecoder';
 import { ProtocolError } from './errors';
 import { ResponsesStreamDecoder } from './responsesStreamDecoder';
@@ -17,7 +17,7 @@ import { chatBody, estimateTokens, respondBody, resultFromChatCompletion, result
 export type GatewayClientOptions = TransportOptions;
 
 const modelListSchema = z.object({
-  data: z.array(z.looseObject({ id: z.string(), owned_by: z.string().optional() })),
+  data: z.array(z.looseObject({ id: z.string(), owned_by: z.optional(z.string()) })),
 });
 
 export class GatewayClient {

@@ -2,7 +2,7 @@
  * Turns the gateway's error answers (HTTP bodies and in-stream error events) into
  * the typed errors of errors.ts, with messages that say what to do.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   AuthError,
   BadRequestError,
@@ -16,13 +16,13 @@ import {
 } from './errors';
 
 const wireErrorSchema = z.looseObject({
-  type: z.string().nullish(),
-  code: z.union([z.string(), z.number()]).nullish(),
-  message: z.string().nullish(),
-  param: z.string().nullish(),
+  type: z.nullish(z.string()),
+  code: z.nullish(z.union([z.string(), z.number()])),
+  message: z.nullish(z.string()),
+  param: z.nullish(z.string()),
 });
 
-export type WireError = z.infer<typeof wireErrorSchema>;
+export type WireError = z.output<typeof wireErrorSchema>;
 
 /** Accepts `{error: {...}}` and the older flat shape with the four fields at the top. */
 export function parseWireError(body: unknown): WireError {

@@ -2,31 +2,35 @@
  * Checks a request against the spec's rules before it is sent, so a temperature
  * of 3 is a clear local error naming the setting instead of a 400 round trip.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { InvalidRequestError } from './errors';
 import type { ChatParams, RespondParams } from './types';
 
-const modelId = z.string().trim().min(1, { error: 'choose a model (it is empty)' });
+/**
+ * zod/mini ships no locale, so the default messages (for the checks without
+ * one of our own) come from the English locale, passed per parse rather than
+ * set globally: the same words classic zod uses.
+ */
+const english = en().localeError;
+
+const modelId = z.string().check(z.trim(), z.minLength(1, { error: 'choose a model (it is empty)' }));
 const temperature = z
   .number({ error: 'must be a number' })
-  .min(0, { error: 'must be between 0 and 2' })
-  .max(2, { error: 'must be between 0 and 2' });
+  .check(z.minimum(0, { error: 'must be between 0 and 2' }), z.maximum(2, { error: 'must be between 0 and 2' }));
 const topP = z
   .number({ error: 'must be a number' })
-  .min(0, { error: 'must be between 0 and 1' })
-  .max(1, { error: 'must be between 0 and 1' });
-const positiveInt = z.number().int({ error: 'must be a whole number' }).positive({ error: 'must be at least 1' });
+  .check(z.minimum(0, { error: 'must be between 0 and 1' }), z.maximum(1, { error: 'must be between 0 and 1' }));
+const positiveInt = z.number().check(z.int({ error: 'must be a whole number' }), z.positive({ error: 'must be at least 1' }));
 const reasoningEffort = z.enum(['minimal', 'low', 'medium', 'high'], { error: 'must be one of minimal, low, medium, high' });
 const serviceTier = z.enum(['default', 'priority', 'flex'], { error: 'must be one of default, priority, flex' });
 
-const toolName = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1–64 letters, digits, _ or -' });
+const toolName = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1–64 letters, digits, _ or -' }));
 const tool = z.object({
   name: toolName,
-  description: z.string().optional(),
-  parameters: z.record(z.string(), z.unknown()).optional(),
-  strict: z.boolean().optional(),
+  description: z.optional(z.string()),
+  parameters: z.optional(z.record(z.string(), z.unknown())),
+  strict: z.optional(z.boolean()),
 });
 const toolChoice = z.union([z.enum(['auto', 'none', 'required']), z.object({ name: toolName })], {
   error: 'must be auto, none, required or {name}',
@@ -36,46 +40,54 @@ const chatMessage = z.discriminatedUnion(
   'role',
   [
     z.object({ role: z.enum(['system', 'developer', 'user']), content: z.string({ error: 'must be text' }) }),
-    z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(z.unknown()).optional() }),
-    z.object({ role: z.literal('tool'), content: z.string(), tool_call_id: z.string().min(1) }),
+    z.object({ role: z.literal('assistant'), content: z.nullable(z.string()), tool_calls: z.optional(z.array(z.unknown())) }),
+    z.object({ role: z.literal('tool'), content: z.string(), tool_call_id: z.string().check(z.minLength(1)) }),
   ],
   { error: 'role must be system, developer, user, assistant or tool' },
 );
 
 const chatParams = z.object({
   model: modelId,
-  messages: z.array(chatMessage).min(1, { error: 'needs at least one message' }),
-  temperature: temperature.optional(),
-  topP: topP.optional(),
-  maxTokens: positiveInt.optional(),
-  reasoningEffort: reasoningEffort.optional(),
-  serviceTier: serviceTier.optional(),
-  tools: z.array(tool).optional(),
-  toolChoice: toolChoice.optional(),
+  messages: z.array(chatMessage).check(z.minLength(1, { error: 'needs at least one message' })),
+  temperature: z.optional(temperature),
+  topP: z.optional(topP),
+  maxTokens: z.optional(positiveInt),
+  reasoningEffort: z.optional(reasoningEffort),
+  serviceTier: z.optional(serviceTier),
+  tools: z.optional(z.array(tool)),
+  toolChoice: z.optional(toolChoice),
 });
 
 const inputItem = z.union([
   z.object({
-    type: z.literal('message').optional(),
+    type: z.optional(z.literal('message')),
     role: z.enum(['user', 'assistant', 'system', 'developer']),
     content: z.string(),
   }),
-  z.object({ type: z.literal('function_call'), call_id: z.string().min(1), name: z.string().min(1), arguments: z.string() }),
-  z.object({ type: z.literal('function_call_output'), call_id: z.string().min(1), output: z.string() }),
+  z.object({
+    type: z.literal('function_call'),
+    call_id: z.string().check(z.minLength(1)),
+    name: z.string().check(z.minLength(1)),
+    arguments: z.string(),
+  }),
+  z.object({ type: z.literal('function_call_output'), call_id: z.string().check(z.minLength(1)), output: z.string() }),
 ]);
 
 const respondParams = z.object({
   model: modelId,
-  input: z.union([z.string().min(1, { error: 'is empty' }), z.array(inputItem).min(1, { error: 'is empty' })]),
-  instructions: z.string().optional(),
-  tools: z.array(tool).optional(),
-  toolChoice: toolChoice.optional(),
-  previousResponseId: z.string().min(1).optional(),
-  reasoningEffort: reasoningEffort.optional(),
-  serviceTier: serviceTier.optional(),
-  maxOutputTokens: positiveInt.optional(),
-  temperature: temperature.optional(),
-  topP: topP.optional(),
+  input: z.union([
+    z.string().check(z.minLength(1, { error: 'is empty' })),
+    z.array(inputItem).check(z.minLength(1, { error: 'is empty' })),
+  ]),
+  instructions: z.optional(z.string()),
+  tools: z.optional(z.array(tool)),
+  toolChoice: z.optional(toolChoice),
+  previousResponseId: z.optional(z.string().check(z.minLength(1))),
+  reasoningEffort: z.optional(reasoningEffort),
+  serviceTier: z.optional(serviceTier),
+  maxOutputTokens: z.optional(positiveInt),
+  temperature: z.optional(temperature),
+  topP: z.optional(topP),
 });
 
 /** The wire's name for each parameter, so the message names what the user set. */
@@ -99,8 +111,8 @@ export function validateRespondParams(params: RespondParams): void {
   checkToolChoiceNamesATool(params);
 }
 
-function check(schema: z.ZodType, value: unknown): void {
-  const result = schema.safeParse(value);
+function check(schema: z.ZodMiniType, value: unknown): void {
+  const result = schema.safeParse(value, { error: english });
   if (result.success) return;
   const issue = result.error.issues[0];
   const param = issue.path

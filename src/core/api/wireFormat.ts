@@ -1,5 +1,5 @@
 /** Translation between the client's params/results and the wire's JSON. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ProtocolError } from './errors';
 import type { ChatParams, CompletionResult, RespondParams, ToolCall, ToolChoice, ToolDefinition } from './types';
 import { normaliseUsage } from './usage';
@@ -66,22 +66,22 @@ function dropUndefined<T extends Record<string, unknown>>(object: T): T {
 
 const chatCompletionSchema = z.looseObject({
   id: z.string(),
-  model: z.string().optional(),
+  model: z.optional(z.string()),
   choices: z
     .array(
       z.looseObject({
         message: z.looseObject({
-          content: z.string().nullish(),
-          reasoning_content: z.string().nullish(),
-          tool_calls: z
-            .array(z.looseObject({ id: z.string(), function: z.looseObject({ name: z.string(), arguments: z.string() }) }))
-            .nullish(),
+          content: z.nullish(z.string()),
+          reasoning_content: z.nullish(z.string()),
+          tool_calls: z.nullish(
+            z.array(z.looseObject({ id: z.string(), function: z.looseObject({ name: z.string(), arguments: z.string() }) })),
+          ),
         }),
-        finish_reason: z.string().nullish(),
+        finish_reason: z.nullish(z.string()),
       }),
     )
-    .min(1),
-  usage: z.unknown().optional(),
+    .check(z.minLength(1)),
+  usage: z.optional(z.unknown()),
 });
 
 export function resultFromChatCompletion(body: unknown): CompletionResult {
@@ -107,11 +107,11 @@ export function resultFromChatCompletion(body: unknown): CompletionResult {
 
 const responseSchema = z.looseObject({
   id: z.string(),
-  model: z.string().optional(),
-  status: z.string().optional(),
+  model: z.optional(z.string()),
+  status: z.optional(z.string()),
   output: z.array(z.looseObject({ type: z.string() })),
-  incomplete_details: z.looseObject({ reason: z.string().nullish() }).nullish(),
-  usage: z.unknown().optional(),
+  incomplete_details: z.nullish(z.looseObject({ reason: z.nullish(z.string()) })),
+  usage: z.optional(z.unknown()),
 });
 
 export function resultFromResponse(body: unknown): CompletionResult {
