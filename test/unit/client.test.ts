@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { InvalidRequestError, type StreamEvent } from '../../src/core/api';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { collect, makeClient, signal } from './helpers/clients';
+import { MemoryLogger, collect, makeClient, signal } from './helpers/clients';
 
 let emulator: Emulator;
 before(async () => {
@@ -211,5 +211,24 @@ describe('local validation', () => {
   test('responses input must not be empty', async () => {
     await assert.rejects(client().respond({ model: 'gw-code', input: '' }, { signal: signal() }), (e: unknown) => e instanceof InvalidRequestError && e.param === 'input');
     assert.match(String((() => { try { client().respondStream({ model: 'gw-code', input: 'x', temperature: 3 }, { signal: signal() }); return ''; } catch (e) { return (e as Error).message; } })()), /temperature must be between 0 and 2 \(got 3\)/);
+  });
+});
+
+describe('logging', () => {
+  test('each request is logged with model, status, request id, latency and tokens; never the key or the prompt', async () => {
+    const logger = new MemoryLogger();
+    const client = makeClient(emulator.baseUrl, 'demo-key', { logger });
+    await collect(client.chatStream({ model: 'gw-chat', messages: [{ role: 'user', content: 'my private prompt' }] }, { signal: signal() }));
+    await client.respond({ model: 'gw-code', input: 'another private prompt' }, { signal: signal() });
+    const requestLines = logger.lines.filter((line) => / → \d{3} /.test(line));
+    assert.equal(requestLines.length, 2);
+    for (const line of requestLines) assert.match(line, /model=gw-(chat|code) → 200 request-id=\S+ \d+ ms/);
+    const tokenLines = logger.lines.filter((line) => line.includes('tokens:'));
+    assert.equal(tokenLines.length, 2);
+    assert.match(tokenLines[0], /\/chat\/completions model=gw-chat request-id=\S+ tokens: \d+ in, \d+ out \(\d+ reasoning\), \d+ total/);
+    for (const line of logger.lines) {
+      assert.ok(!line.includes('private prompt'), line);
+      assert.ok(!line.includes('demo-key'), line);
+    }
   });
 });

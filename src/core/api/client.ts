@@ -9,7 +9,7 @@ import { ProtocolError } from './errors';
 import { ResponsesStreamDecoder } from './responsesStreamDecoder';
 import { readSse, type StreamDecoder } from './sseReader';
 import { Transport, type Exchange, type RequestSpec, type TransportOptions } from './transport';
-import type { CallOptions, ChatParams, CompletionResult, ModelInfo, RespondParams, StreamEvent } from './types';
+import type { CallOptions, ChatParams, CompletionResult, ModelInfo, RespondParams, StreamEvent, Usage } from './types';
 import { normaliseUsage } from './usage';
 import { validateChatParams, validateRespondParams } from './validation';
 import { chatBody, estimateTokens, respondBody, resultFromChatCompletion, resultFromResponse } from './wireFormat';
@@ -43,7 +43,7 @@ export class GatewayClient {
     validateChatParams(params);
     const spec = this.spec('/chat/completions', chatBody(params, false), false, params.model);
     const result = resultFromChatCompletion(await this.json(spec, call));
-    this.recordUsage(result.usage?.totalTokens);
+    this.recordUsage(spec, result.usage);
     return result;
   }
 
@@ -57,7 +57,7 @@ export class GatewayClient {
     validateRespondParams(params);
     const spec = this.spec('/responses', respondBody(params, false), false, params.model);
     const result = resultFromResponse(await this.json(spec, call));
-    this.recordUsage(result.usage?.totalTokens);
+    this.recordUsage(spec, result.usage);
     return result;
   }
 
@@ -107,16 +107,23 @@ export class GatewayClient {
         onActivity: exchange.touch,
         mapReadError: exchange.mapReadError,
         onEvent: (event) => {
-          if (event.type === 'usage') this.recordUsage(event.usage.totalTokens);
+          if (event.type === 'usage') this.recordUsage(spec, event.usage, exchange.errorContext.requestId);
         },
         onClose: exchange.release,
       };
     });
   }
 
-  private recordUsage(tokens: number | undefined): void {
-    if (tokens) this.transport.limits.recordTokens(tokens);
+  /** Counts the tokens against the window and logs them with the request (never the prompt). */
+  private recordUsage(spec: RequestSpec, usage: Usage | undefined, requestId?: string): void {
+    if (!usage) return;
+    this.transport.limits.recordTokens(usage.totalTokens);
+    this.transport.logger.info(
+      `${spec.path} model=${spec.model ?? '-'}${requestId ? ` request-id=${requestId}` : ''} tokens: ` +
+        `${usage.inputTokens} in, ${usage.outputTokens} out (${usage.reasoningTokens} reasoning), ${usage.totalTokens} total`,
+    );
   }
+
 }
 
 async function readAllText(exchange: Exchange): Promise<string> {

@@ -55,7 +55,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 export class Transport {
   readonly limits: LimitTracker;
   private readonly clock: Clock;
-  private readonly logger: Logger;
+  readonly logger: Logger;
   private readonly fetchFn: FetchLike;
   private readonly random: () => number;
   private readonly retry: RetryPolicy;
