@@ -1,0 +1,104 @@
+/**
+ * Holds the approvals the agent is waiting for. Whoever shows the session (the
+ * chat, or a notification for sessions run from the palette) presents them;
+ * the Approve / Deny buttons and commands answer them here. Edits are shown as
+ * a diff of the current and the proposed content before the user answers.
+ */
+import * as vscode from 'vscode';
+import type { ApprovalRequest, Approver } from '../../core/ports';
+
+export const PROPOSED_SCHEME = 'gateway-proposed';
+
+interface Pending {
+  request: ApprovalRequest;
+  resolve: (approved: boolean) => void;
+}
+
+export type ApprovalPresenter = (request: ApprovalRequest) => void;
+
+export class ApprovalBroker implements Approver, vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly pending = new Map<string, Pending>();
+  private readonly presenters = new Map<string, ApprovalPresenter>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangePending = this.changed.event;
+
+  constructor(private readonly workspaceRoot: vscode.Uri) {}
+
+  /** Who shows this session's approvals (the chat turn that runs it, or a notification). */
+  present(sessionId: string, presenter: ApprovalPresenter): vscode.Disposable {
+    this.presenters.set(sessionId, presenter);
+    return { dispose: () => this.presenters.get(sessionId) === presenter && this.presenters.delete(sessionId) };
+  }
+
+  approve(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
+    const key = keyOf(request.sessionId, request.callId);
+    return new Promise<boolean>((resolve) => {
+      const finish = (approved: boolean) => {
+        signal.removeEventListener('abort', onAbort);
+        this.pending.delete(key);
+        this.changed.fire();
+        resolve(approved);
+      };
+      const onAbort = () => finish(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(key, { request, resolve: finish });
+      this.changed.fire();
+      if (request.preview) void this.showDiff(request.sessionId, request.callId);
+      (this.presenters.get(request.sessionId) ?? notificationPresenter(this))(request);
+    });
+  }
+
+  /** Answers a waiting approval; false when there is none (already answered, or the session stopped). */
+  respond(sessionId: string, callId: string, approved: boolean): boolean {
+    const pending = this.pending.get(keyOf(sessionId, callId));
+    if (!pending) return false;
+    pending.resolve(approved);
+    return true;
+  }
+
+  waiting(sessionId?: string): ApprovalRequest[] {
+    return [...this.pending.values()].map((p) => p.request).filter((r) => sessionId === undefined || r.sessionId === sessionId);
+  }
+
+  async showDiff(sessionId: string, callId: string): Promise<void> {
+    const request = this.pending.get(keyOf(sessionId, callId))?.request;
+    if (!request?.preview) return;
+    const current = vscode.Uri.joinPath(this.workspaceRoot, request.preview.path);
+    const proposed = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${request.preview.path}`, query: keyOf(sessionId, callId) });
+    const left = request.preview.before === undefined ? proposed.with({ query: `${keyOf(sessionId, callId)}&empty` }) : current;
+    await vscode.commands.executeCommand('vscode.diff', left, proposed, `${request.preview.path}: proposed by the agent`, { preview: true, preserveFocus: true });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const [key, empty] = uri.query.split('&');
+    if (empty === 'empty') return '';
+    return this.pending.get(key)?.request.preview?.after ?? '';
+  }
+
+  dispose(): void {
+    for (const pending of this.pending.values()) pending.resolve(false);
+    this.changed.dispose();
+  }
+}
+
+function keyOf(sessionId: string, callId: string): string {
+  return `${sessionId}:${callId}`;
+}
+
+/** For sessions that run without a chat turn: a notification with the same choices. */
+function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter {
+  return (request) => {
+    const ask = async () => {
+      const choices = request.preview ? ['Approve', 'Deny', 'Show Diff'] : ['Approve', 'Deny'];
+      const detail = request.command ? `${request.command.line}  (in ${request.command.cwd})` : request.summary;
+      const choice = await vscode.window.showWarningMessage(`Gateway agent wants to: ${detail}`, ...choices);
+      if (choice === 'Show Diff') {
+        await broker.showDiff(request.sessionId, request.callId);
+        return ask();
+      }
+      // Dismissing the notification leaves the approval waiting: it stays answerable from the Sessions view.
+      if (choice === 'Approve' || choice === 'Deny') broker.respond(request.sessionId, request.callId, choice === 'Approve');
+    };
+    void ask();
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * Runs the agent's commands where the user sees them: in a terminal named after
+ * the session, through shell integration (output read from the execution, exit
+ * code from onDidEndTerminalShellExecution). When shell integration does not
+ * come up within a few seconds, the command runs as a child process and its
+ * output is shown in a terminal of the same name.
+ */
+import * as vscode from 'vscode';
+import type { CommandResult, CommandRunner } from '../../core/ports';
+
+const SHELL_INTEGRATION_WAIT_MS = 4000;
+const MAX_OUTPUT_CHARS = 200_000;
+
+export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
+  private terminal: vscode.Terminal | undefined;
+  private fallbackTerminal: { terminal: vscode.Terminal; write: (text: string) => void } | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly workspaceRoot: string,
+    /** Runs a command as a child process; streams its output to `onOutput`. */
+    private readonly childProcess: (command: string, cwd: string, timeoutMs: number, signal: AbortSignal, onOutput: (text: string) => void) => Promise<CommandResult>,
+  ) {}
+
+  async run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
+    const absoluteCwd = cwd === '.' || cwd === '' ? this.workspaceRoot : `${this.workspaceRoot}/${cwd}`;
+    const shell = await this.shellIntegration(absoluteCwd);
+    if (shell) return this.runIntegrated(shell.terminal, shell.integration, command, absoluteCwd, timeoutMs, signal);
+    return this.runAsChild(command, absoluteCwd, timeoutMs, signal);
+  }
+
+  private async shellIntegration(cwd: string): Promise<{ terminal: vscode.Terminal; integration: vscode.TerminalShellIntegration } | undefined> {
+    if (this.terminal && this.terminal.exitStatus === undefined && this.terminal.shellIntegration) {
+      return { terminal: this.terminal, integration: this.terminal.shellIntegration };
+    }
+    if (!this.terminal || this.terminal.exitStatus !== undefined) {
+      this.terminal = vscode.window.createTerminal({ name: this.name, cwd, iconPath: new vscode.ThemeIcon('hubot') });
+    }
+    const terminal = this.terminal;
+    terminal.show(true);
+    if (terminal.shellIntegration) return { terminal, integration: terminal.shellIntegration };
+    const integration = await new Promise<vscode.TerminalShellIntegration | undefined>((resolve) => {
+      const timer = setTimeout(() => {
+        listener.dispose();
+        resolve(undefined);
+      }, SHELL_INTEGRATION_WAIT_MS);
+      const listener = vscode.window.onDidChangeTerminalShellIntegration((event) => {
+        if (event.terminal !== terminal) return;
+        clearTimeout(timer);
+        listener.dispose();
+        resolve(event.shellIntegration);
+      });
+    });
+    return integration ? { terminal, integration } : undefined;
+  }
+
+  private async runIntegrated(
+    terminal: vscode.Terminal,
+    integration: vscode.TerminalShellIntegration,
+    command: string,
+    cwd: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<CommandResult> {
+    const line = `cd ${shellQuote(cwd)} && ${command}`;
+    const execution = integration.executeCommand(line);
+    const ended = new Promise<number | undefined>((resolve) => {
+      const listener = vscode.window.onDidEndTerminalShellExecution((event) => {
+        if (event.execution !== execution) return;
+        listener.dispose();
+        resolve(event.exitCode);
+      });
+    });
+    let output = '';
+    const reading = (async () => {
+      for await (const data of execution.read()) output = (output + data).slice(-MAX_OUTPUT_CHARS);
+    })();
+    let timedOut = false;
+    const interrupt = () => terminal.sendText('\u0003', false);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      interrupt();
+    }, timeoutMs);
+    signal.addEventListener('abort', interrupt, { once: true });
+    try {
+      const exitCode = await ended;
+      await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 500))]);
+      return { exitCode, output: stripAnsi(output), timedOut };
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', interrupt);
+    }
+  }
+
+  private async runAsChild(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
+    const shown = this.fallback();
+    shown.write(`\r\n\x1b[1m$ ${command}\x1b[0m\r\n`);
+    const result = await this.childProcess(command, cwd, timeoutMs, signal, (text) => shown.write(text.replace(/\r?\n/g, '\r\n')));
+    shown.write(`\r\n\x1b[2m[exit code ${result.exitCode ?? 'none'}${result.timedOut ? ', timed out' : ''}]\x1b[0m\r\n`);
+    return result;
+  }
+
+  /** A terminal that only displays what the child processes print. */
+  private fallback(): { write: (text: string) => void } {
+    if (this.fallbackTerminal && this.fallbackTerminal.terminal.exitStatus === undefined) return this.fallbackTerminal;
+    const writer = new vscode.EventEmitter<string>();
+    // A pseudoterminal ignores writes until it is opened: hold them until then.
+    let pending: string[] | undefined = [];
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: writer.event,
+      open: () => {
+        for (const text of pending ?? []) writer.fire(text);
+        pending = undefined;
+      },
+      close: () => writer.dispose(),
+    };
+    const terminal = vscode.window.createTerminal({ name: this.name, pty, iconPath: new vscode.ThemeIcon('hubot') });
+    terminal.show(true);
+    this.fallbackTerminal = { terminal, write: (text) => (pending ? pending.push(text) : writer.fire(text)) };
+    return this.fallbackTerminal;
+  }
+
+  dispose(): void {
+    this.terminal?.dispose();
+    this.fallbackTerminal?.terminal.dispose();
+  }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Terminal output carries colours and shell-integration sequences the model does not need. */
+function stripAnsi(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+}
