@@ -106,3 +106,27 @@ export interface CommandResult {
 export interface CommandRunner {
   run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult>;
 }
+
+/** Where agent sessions are kept between steps, reloads and crashes. */
+export interface SessionStore<T> {
+  save(state: T): Promise<void>;
+  load(id: string): Promise<T | undefined>;
+  list(): Promise<T[]>;
+}
+
+/** What the user is asked to approve. */
+export interface ApprovalRequest {
+  sessionId: string;
+  callId: string;
+  toolName: string;
+  /** One line: "Edit src/app.ts", "Run npm test". */
+  summary: string;
+  /** For writes: the file before and after, shown as a diff. */
+  preview?: { path: string; before: string | undefined; after: string };
+  command?: { line: string; cwd: string };
+}
+
+/** Asks the user; resolves when they answer (the session waits, saved, meanwhile). */
+export interface Approver {
+  approve(request: ApprovalRequest, signal: AbortSignal): Promise<boolean>;
+}

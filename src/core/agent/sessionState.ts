@@ -1,0 +1,88 @@
+/**
+ * A saved agent session: everything needed to show it, continue it after a
+ * reload, replay it when the gateway has lost its chain, and revert its changes.
+ */
+import type { ResponseInputItem, ToolCall } from '../api';
+
+export type SessionStatus =
+  /** A turn is in progress. */
+  | 'running'
+  /** Waiting for the user to approve or deny a tool call. */
+  | 'awaiting_approval'
+  /** Stopped by an error (402, 429, 5xx, a cut stream) or by the user; can continue. */
+  | 'paused'
+  /** A budget or the loop guard stopped it; can continue with a larger budget. */
+  | 'stopped'
+  /** The model answered without asking for a tool: the task is finished. */
+  | 'done';
+
+export interface SessionUsage {
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  totalTokens: number;
+}
+
+/** A file as it was before the session first changed it (undefined: it did not exist). */
+export interface OriginalFile {
+  path: string;
+  before: string | undefined;
+}
+
+export interface AgentSessionState {
+  id: string;
+  /** The task as the user gave it. */
+  title: string;
+  model: string;
+  createdAt: number;
+  updatedAt: number;
+  status: SessionStatus;
+  /** Why the session is paused or stopped, in words a user can act on. */
+  statusReason?: string;
+  /** The last completed response: the next request continues from it. */
+  previousResponseId?: string;
+  /** Every item of the conversation, sent or received, in order: replayed in full when the chain is lost. */
+  transcript: ResponseInputItem[];
+  /** Items added to the transcript but not yet accepted by the gateway: the next request sends them. */
+  unsent: ResponseInputItem[];
+  /** Function calls of the last response that have no output yet. */
+  pendingCalls: ToolCall[];
+  turns: number;
+  usage: SessionUsage;
+  /** Milliseconds spent running, across continues. */
+  activeMs: number;
+  originals: OriginalFile[];
+  commandsRun: string[];
+  /** The last call's name and arguments, and how many times in a row it came. */
+  lastCall?: { signature: string; repeats: number };
+}
+
+export function newSession(input: { id: string; title: string; model: string; now: number }): AgentSessionState {
+  return {
+    id: input.id,
+    title: input.title,
+    model: input.model,
+    createdAt: input.now,
+    updatedAt: input.now,
+    status: 'paused',
+    transcript: [],
+    unsent: [],
+    pendingCalls: [],
+    turns: 0,
+    usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, totalTokens: 0 },
+    activeMs: 0,
+    originals: [],
+    commandsRun: [],
+  };
+}
+
+/** Adds a user message to the session (the task, or a follow-up that steers it). */
+export function addUserMessage(state: AgentSessionState, text: string): void {
+  const item: ResponseInputItem = { role: 'user', content: text };
+  state.transcript.push(item);
+  state.unsent.push(item);
+}
+
+export function canContinue(state: AgentSessionState): boolean {
+  return state.status !== 'running' && (state.unsent.length > 0 || state.pendingCalls.length > 0);
+}

@@ -1,0 +1,103 @@
+/** Builds real agent engines for tests: the emulator as the gateway, a temp folder as the workspace. */
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { AgentEngine, type AgentEvent } from '../../../src/core/agent/engine';
+import { DEFAULT_BUDGETS, type AgentBudgets } from '../../../src/core/agent/budgets';
+import type { ApprovalPolicy } from '../../../src/core/agent/approvalPolicy';
+import { AGENT_INSTRUCTIONS } from '../../../src/core/agent/instructions';
+import { addUserMessage, newSession, type AgentSessionState } from '../../../src/core/agent/sessionState';
+import type { ApprovalRequest, Clock, SessionStore } from '../../../src/core/ports';
+import { systemClock } from '../../../src/core/ports';
+import { toolsFor } from '../../../src/core/tools/registry';
+import { defaultProtectedFiles } from '../../../src/core/tools/tool';
+import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../../src/node';
+import { makeClient } from './clients';
+
+/** Keeps a deep copy of every save, so a test can resume from any step. */
+export class RecordingStore implements SessionStore<AgentSessionState> {
+  readonly snapshots: AgentSessionState[] = [];
+  /** What `onSave` captured at each save (e.g. the workspace files), index for index with `snapshots`. */
+  readonly captured: unknown[] = [];
+  private readonly byId = new Map<string, AgentSessionState>();
+  constructor(private readonly onSave?: () => unknown) {}
+  async save(state: AgentSessionState): Promise<void> {
+    const copy = structuredClone(state);
+    this.snapshots.push(copy);
+    this.captured.push(this.onSave?.());
+    this.byId.set(state.id, copy);
+  }
+  async load(id: string): Promise<AgentSessionState | undefined> {
+    const state = this.byId.get(id);
+    return state && structuredClone(state);
+  }
+  async list(): Promise<AgentSessionState[]> {
+    return [...this.byId.values()].map((s) => structuredClone(s));
+  }
+}
+
+export class TempWorkspace {
+  readonly root = mkdtempSync(join(tmpdir(), 'gateway-agent-'));
+  write(path: string, content: string): void {
+    mkdirSync(dirname(join(this.root, path)), { recursive: true });
+    writeFileSync(join(this.root, path), content);
+  }
+  dispose(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+export interface EngineOptions {
+  baseUrl: string;
+  key?: string;
+  workspace: TempWorkspace;
+  store?: RecordingStore;
+  policy?: ApprovalPolicy;
+  budgets?: Partial<AgentBudgets>;
+  trusted?: boolean;
+  clock?: Clock;
+  /** Answers approvals; by default approves everything. */
+  approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
+}
+
+export function makeEngine(options: EngineOptions) {
+  const approvals: ApprovalRequest[] = [];
+  const store = options.store ?? new RecordingStore();
+  const clock = options.clock ?? systemClock;
+  const engine = new AgentEngine({
+    client: makeClient(options.baseUrl, options.key ?? 'demo-key', { clock: systemClock }),
+    store,
+    approver: {
+      approve: async (request) => {
+        approvals.push(request);
+        return (await options.approve?.(request)) ?? true;
+      },
+    },
+    tools: () => toolsFor(options.trusted ?? true),
+    toolContext: {
+      files: new NodeWorkspaceFiles(options.workspace.root),
+      changes: new NodeFileChanges(options.workspace.root),
+      commands: new NodeCommandRunner(options.workspace.root),
+      protectedFiles: defaultProtectedFiles,
+    },
+    policy: () => options.policy ?? { mode: 'auto', deniedCommands: ['rm -rf'] },
+    budgets: () => ({ ...DEFAULT_BUDGETS, ...options.budgets }),
+    instructions: AGENT_INSTRUCTIONS,
+    clock,
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+  });
+  return { engine, store, approvals };
+}
+
+let counter = 0;
+export function startSession(task: string, model = 'gw-code'): AgentSessionState {
+  const state = newSession({ id: `s${++counter}`, title: task, model, now: Date.now() });
+  addUserMessage(state, task);
+  return state;
+}
+
+export async function runToEnd(engine: AgentEngine, state: AgentSessionState, signal = new AbortController().signal) {
+  const events: AgentEvent[] = [];
+  await engine.run(state, signal, (event) => events.push(event));
+  return events;
+}
