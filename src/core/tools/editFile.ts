@@ -1,0 +1,141 @@
+/** edit_file: replaces one exact, unique piece of a file's text. */
+import * as z from 'zod/mini';
+import type { AgentTool } from './tool';
+import { displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { resolveWorkspacePath } from './pathPolicy';
+import { applyChange, currentText } from './fileWrites';
+
+const schema = z.object({
+  path: z.string().check(z.describe('File path relative to the workspace root.')),
+  old_text: z.string().check(z.describe('The exact text to replace, including whitespace and indentation; it must occur exactly once in the file.')),
+  new_text: z.string().check(z.describe('The text to put in its place.')),
+});
+
+export const editFileTool: AgentTool = {
+  name: 'edit_file',
+  description:
+    'Replace an exact piece of text in an existing file. old_text must match the file character for character and occur exactly once; ' +
+    'include a few surrounding lines to make it unique. To create a file or replace all of it, use write_file.',
+  kind: 'write',
+  parameters: parametersOf(schema),
+  prepare: guardedPrepare(
+    'edit_file',
+    schema,
+    (args) => `Edit ${displayPath(args.path)}`,
+    async (args, ctx, signal) => {
+      const checked = await resolveWorkspacePath(args.path, ctx, signal);
+      if (!checked.ok) return refused(checked.reason);
+      if (args.old_text === '') return refused('old_text is empty. To create a file or replace its whole content, use write_file.');
+      if (args.old_text === args.new_text) return refused('old_text and new_text are the same: there is nothing to change.');
+      const before = await currentText(checked.path, ctx, signal);
+      if (before === undefined) return refused(`No file at "${checked.path}". To create it, use write_file.`);
+      const replaced = replaceOnce(before, args.old_text, args.new_text, checked.path);
+      if (!replaced.ok) return refused(replaced.problem);
+      const preview = { path: checked.path, before, after: replaced.text };
+      return { preview, execute: (execSignal) => applyChange(preview, ctx, execSignal) };
+    },
+  ),
+};
+
+export type Replacement = { ok: true; text: string } | { ok: false; problem: string };
+
+/** The text with the one occurrence of `oldText` replaced, or why there is not exactly one. */
+export function replaceOnce(text: string, oldText: string, newText: string, path: string): Replacement {
+  let [find, replacement] = [oldText, newText];
+  // Models write \n; a file with \r\n line ends should still match, and keep its line ends.
+  if (!text.includes(find) && text.includes('\r\n')) [find, replacement] = [toCrlf(oldText), toCrlf(newText)];
+  const at = occurrences(text, find);
+  if (at.length === 0) return { ok: false, problem: notFoundMessage(text, oldText, path) };
+  if (at.length > 1) {
+    const lines = at.slice(0, 10).map((index) => lineOf(text, index));
+    return {
+      ok: false,
+      problem:
+        `old_text occurs ${at.length} times in "${path}" (at lines ${lines.join(', ')}${at.length > 10 ? ', …' : ''}). ` +
+        'Include more of the surrounding lines in old_text so that it matches exactly one place.',
+    };
+  }
+  // Slicing, not String.replace: a replacement string would give `$&` and `$1` special meanings.
+  return { ok: true, text: text.slice(0, at[0]) + replacement + text.slice(at[0] + find.length) };
+}
+
+function toCrlf(text: string): string {
+  return text.replace(/\r?\n/g, '\r\n');
+}
+
+function occurrences(text: string, find: string): number[] {
+  const found: number[] = [];
+  for (let at = text.indexOf(find); at >= 0; at = text.indexOf(find, at + 1)) found.push(at);
+  return found;
+}
+
+function lineOf(text: string, index: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < index; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/** Beyond this size, looking for the nearest lines costs more than it helps. */
+const similarSearchLimit = 2 * 1024 * 1024;
+
+/** Why old_text was not found, with the closest lines of the file when they are easy to find. */
+function notFoundMessage(text: string, oldText: string, path: string): string {
+  const base = `old_text was not found in "${path}".`;
+  const advice = 'Read the file again (read_file) and copy the text exactly, including indentation.';
+  if (text.length > similarSearchLimit) return `${base} ${advice}`;
+  const fileLines = text.split(/\r?\n/);
+  const wantedLines = oldText.split(/\r?\n/);
+  const whitespaceMatch = matchIgnoringIndentation(fileLines, wantedLines);
+  if (whitespaceMatch !== undefined) {
+    return `${base} It matches lines ${whitespaceMatch}–${whitespaceMatch + wantedLines.length - 1} except for whitespace or indentation. ${advice}`;
+  }
+  const nearest = mostSimilarLine(fileLines, wantedLines.find((line) => line.trim() !== '') ?? '');
+  if (nearest === undefined) return `${base} ${advice}`;
+  const from = Math.max(0, nearest - 1);
+  const to = Math.min(fileLines.length, nearest + Math.min(wantedLines.length, 8) + 1);
+  const excerpt = fileLines.slice(from, to).map((line, i) => `${from + i + 1}: ${line}`);
+  return `${base} The most similar lines in the file are:\n${excerpt.join('\n')}\n${advice}`;
+}
+
+/** The 1-based first line where the wanted lines match after trimming each line. */
+function matchIgnoringIndentation(fileLines: string[], wantedLines: string[]): number | undefined {
+  const wanted = wantedLines.map((line) => line.trim());
+  const trimmed = fileLines.map((line) => line.trim());
+  for (let start = 0; start + wanted.length <= trimmed.length; start++) {
+    if (wanted.every((line, i) => trimmed[start + i] === line)) return start + 1;
+  }
+  return undefined;
+}
+
+/** The 0-based index of the file line most like `wanted` (bigram similarity), if any is reasonably close. */
+function mostSimilarLine(fileLines: string[], wanted: string): number | undefined {
+  const target = bigrams(wanted.trim());
+  if (target.size === 0) return undefined;
+  let best: { index: number; score: number } | undefined;
+  fileLines.forEach((line, index) => {
+    const score = similarity(target, bigrams(line.trim()));
+    if (score > (best?.score ?? 0.5)) best = { index, score };
+  });
+  return best?.index;
+}
+
+function bigrams(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (let i = 0; i + 1 < text.length; i++) {
+    const pair = text.slice(i, i + 2);
+    counts.set(pair, (counts.get(pair) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Dice's coefficient over bigram counts: 1 for equal texts, 0 for nothing in common. */
+function similarity(a: Map<string, number>, b: Map<string, number>): number {
+  let shared = 0;
+  let total = 0;
+  for (const [pair, count] of a) {
+    shared += Math.min(count, b.get(pair) ?? 0);
+    total += count;
+  }
+  for (const count of b.values()) total += count;
+  return total === 0 ? 0 : (2 * shared) / total;
+}

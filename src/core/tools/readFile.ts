@@ -1,0 +1,91 @@
+/** read_file: a file's text, a page at a time so a large file cannot flood the context. */
+import * as z from 'zod/mini';
+import type { AgentTool, ToolContext } from './tool';
+import { ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { resolveWorkspacePath } from './pathPolicy';
+import { headBytes, looksBinary, utf8Length } from './textLimits';
+
+/** At most this many lines and bytes per call; the note says how to get the next page. */
+export const readPageLines = 400;
+export const readPageBytes = 32 * 1024;
+/** Beyond this, reading the file whole to show one page costs too much. */
+const largestReadableBytes = 20 * 1024 * 1024;
+
+const lineNumber = z.number().check(z.int(), z.minimum(1));
+
+const schema = z.object({
+  path: z.string().check(z.describe('File path relative to the workspace root, e.g. "src/index.ts".')),
+  startLine: z.optional(lineNumber.check(z.describe('First line to read, 1-based. Default 1.'))),
+  endLine: z.optional(lineNumber.check(z.describe('Last line to read, 1-based, inclusive. Default: the end of the file.'))),
+});
+
+export const readFileTool: AgentTool = {
+  name: 'read_file',
+  description:
+    `Read a text file of the workspace. Returns at most ${readPageLines} lines or ${readPageBytes / 1024} KB per call; ` +
+    'when there is more, a note at the end gives the startLine to continue from.',
+  kind: 'read',
+  parameters: parametersOf(schema),
+  prepare: guardedPrepare(
+    'read_file',
+    schema,
+    (args) => `Read ${displayPath(args.path)}`,
+    async (args, ctx, signal) => {
+      const checked = await resolveWorkspacePath(args.path, ctx, signal);
+      if (!checked.ok) return refused(checked.reason);
+      return { execute: async (execSignal) => ({ ok: true, output: await readPage(checked.path, args.startLine, args.endLine, ctx, execSignal) }) };
+    },
+  ),
+};
+
+async function readPage(path: string, startLine: number | undefined, endLine: number | undefined, ctx: ToolContext, signal: AbortSignal): Promise<string> {
+  const stat = await ctx.files.stat(path, signal);
+  if (!stat) throw new ToolFailure(`No file at "${path}". Use list_files to see what is there.`);
+  if (stat.type === 'directory') throw new ToolFailure(`"${path}" is a folder, not a file. Use list_files to see its contents.`);
+  if (stat.size > largestReadableBytes) throw new ToolFailure(`"${path}" is too large to read (${stat.size} bytes). Use search_text to find the part you need.`);
+  const text = await ctx.files.readText(path, signal);
+  if (looksBinary(text)) throw new ToolFailure(`"${path}" is a binary file (${stat.size} bytes); it cannot be shown as text.`);
+  const lines = splitLines(text);
+  if (lines.length === 0) return `("${path}" is empty)`;
+  const first = startLine ?? 1;
+  const last = Math.min(endLine ?? lines.length, lines.length);
+  if (first > lines.length) throw new ToolFailure(`startLine ${first} is past the end: "${path}" has ${lines.length} lines.`);
+  if (last < first) throw new ToolFailure(`endLine ${endLine} is before startLine ${first}.`);
+  return page(lines, first, last);
+}
+
+/** Lines without their terminators; a final newline does not make an extra empty line. */
+function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+function page(lines: string[], first: number, last: number): string {
+  const shown: string[] = [];
+  let bytes = 0;
+  let cutLine: number | undefined;
+  for (let n = first; n <= last && shown.length < readPageLines; n++) {
+    const line = lines[n - 1];
+    const size = utf8Length(line) + 1;
+    if (bytes + size > readPageBytes) {
+      // One enormous line (minified code) still shows its beginning rather than nothing.
+      if (shown.length === 0) {
+        shown.push(headBytes(line, readPageBytes));
+        cutLine = n;
+      }
+      break;
+    }
+    shown.push(line);
+    bytes += size;
+  }
+  const shownLast = first + shown.length - 1;
+  const notes: string[] = [];
+  if (cutLine !== undefined) notes.push(`line ${cutLine} is cut: it is longer than ${readPageBytes / 1024} KB`);
+  if (first > 1 || shownLast < lines.length) {
+    const more = shownLast < lines.length ? `; call again with startLine=${shownLast + 1} for more` : '';
+    notes.push(`lines ${first}–${shownLast} of ${lines.length}${more}`);
+  }
+  return notes.length > 0 ? `${shown.join('\n')}\n\n(${notes.join('; ')})` : shown.join('\n');
+}

@@ -1,0 +1,78 @@
+/** run_command: runs a shell command line in a workspace folder and reports its exit code and the end of its output. */
+import * as z from 'zod/mini';
+import type { AgentTool, ToolContext, ToolOutcome } from './tool';
+import { ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
+import { resolveWorkspacePath } from './pathPolicy';
+import { omittedNote, splitOmittedNote, tailBytes } from './textLimits';
+
+export const defaultTimeoutSeconds = 60;
+export const maxTimeoutSeconds = 600;
+/** The end of the output is what matters (the error, the summary line), so the tail is kept. */
+export const outputTailBytes = 8 * 1024;
+
+const schema = z.object({
+  command: z.string().check(z.minLength(1), z.describe("A shell command line, run with the user's shell in a non-interactive session.")),
+  cwd: z.optional(z.string().check(z.describe('Working folder relative to the workspace root. Default ".", the root.'))),
+  timeout: z.optional(
+    z.number().check(
+      z.positive(),
+      z.maximum(maxTimeoutSeconds),
+      z.describe(`Seconds before the command is stopped. Default ${defaultTimeoutSeconds}, at most ${maxTimeoutSeconds}.`),
+    ),
+  ),
+});
+
+export const runCommandTool: AgentTool = {
+  name: 'run_command',
+  description:
+    'Run a shell command in the workspace (build, test, git status …) and get its exit code and the last ' +
+    `${outputTailBytes / 1024} KB of its combined output. Nothing is read from standard input; ` +
+    'interactive commands get no answer and should be avoided.',
+  kind: 'command',
+  parameters: parametersOf(schema),
+  prepare: guardedPrepare(
+    'run_command',
+    schema,
+    (args) => `Run ${oneLine(args.command)}`,
+    async (args, ctx, signal) => {
+      const checked = await resolveWorkspacePath(args.cwd ?? '.', ctx, signal);
+      if (!checked.ok) return refused(checked.reason);
+      const stat = await ctx.files.stat(checked.path, signal);
+      if (stat?.type !== 'directory') return refused(`The working folder "${checked.path}" does not exist or is not a folder.`);
+      const timeoutSeconds = args.timeout ?? defaultTimeoutSeconds;
+      return {
+        command: { line: args.command, cwd: checked.path },
+        execute: (execSignal) => runIn(checked.path, args.command, timeoutSeconds, ctx, execSignal),
+      };
+    },
+  ),
+};
+
+/** The command's first line, short enough for a progress line. */
+function oneLine(command: string): string {
+  const trimmed = command.trim();
+  const first = trimmed.split('\n')[0];
+  if (first.length > 80) return `${first.slice(0, 79)}…`;
+  return first === trimmed ? first : `${first} …`;
+}
+
+async function runIn(cwd: string, command: string, timeoutSeconds: number, ctx: ToolContext, signal: AbortSignal): Promise<ToolOutcome> {
+  let result;
+  try {
+    result = await ctx.commands.run(command, cwd, timeoutSeconds * 1000, signal);
+  } catch (error) {
+    if (signal.aborted) return { ok: false, output: 'Stopped: the user cancelled the command; it was killed.' };
+    throw new ToolFailure(`The command could not be run: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const host = splitOmittedNote(result.output);
+  const tail = tailBytes(host.text, outputTailBytes);
+  const omitted = host.omittedBytes + tail.omittedBytes;
+  const output = `${omitted > 0 ? omittedNote(omitted) : ''}${tail.text}`;
+  const status = result.timedOut
+    ? `Timed out after ${timeoutSeconds} s; the command was killed.`
+    : result.exitCode === undefined
+      ? 'The command was killed before it exited (no exit code).'
+      : `Exit code ${result.exitCode}.`;
+  const body = output.trim() === '' ? '(no output)' : output;
+  return { ok: result.exitCode === 0 && !result.timedOut, output: `${status}\n${body}`, exitCode: result.exitCode };
+}

@@ -1,0 +1,107 @@
+/** search_text: lines of workspace files that match a text or a regular expression, as `path:line: text`. */
+import * as z from 'zod/mini';
+import type { AgentTool, ToolContext } from './tool';
+import { ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
+import { resolveWorkspacePath } from './pathPolicy';
+import { matchesGlob } from './glob';
+import { walkWorkspace } from './walk';
+import { clipLine, looksBinary, plural } from './textLimits';
+
+export const searchMatchLimit = 100;
+export const searchLineChars = 200;
+/** Larger files are skipped (and counted): they are rarely source and slow to scan. */
+export const searchFileBytes = 1024 * 1024;
+
+const schema = z.object({
+  pattern: z.string().check(
+    z.minLength(1),
+    z.describe('Text to find (exact, case-sensitive), or a regular expression written as /regex/ or /regex/i.'),
+  ),
+  glob: z.optional(z.string().check(z.describe('Only files matching this glob, e.g. "**/*.ts" or "*.md" (without "/": file names at any depth).'))),
+  folder: z.optional(z.string().check(z.describe('Folder to search, relative to the workspace root. Default ".", the whole workspace.'))),
+});
+
+export const searchTextTool: AgentTool = {
+  name: 'search_text',
+  description:
+    `Search the workspace's text files line by line. Returns up to ${searchMatchLimit} matches as "path:line: text". ` +
+    'Ignored, protected, binary and very large files are skipped.',
+  kind: 'read',
+  parameters: parametersOf(schema),
+  prepare: guardedPrepare(
+    'search_text',
+    schema,
+    (args) => `Search for ${args.pattern}${args.glob ? ` in ${args.glob}` : ''}`,
+    async (args, ctx, signal) => {
+      const matcher = lineMatcher(args.pattern);
+      if (typeof matcher === 'string') return refused(matcher);
+      const checked = await resolveWorkspacePath(args.folder ?? '.', ctx, signal);
+      if (!checked.ok) return refused(checked.reason);
+      return { execute: async (execSignal) => ({ ok: true, output: await search(checked.path, matcher, args, ctx, execSignal) }) };
+    },
+  ),
+};
+
+/** Where a line matches (the index of the match), or -1. */
+type LineMatcher = (line: string) => number;
+
+/** The matcher for `/regex/flags` or plain text, or why the regex is invalid. */
+function lineMatcher(pattern: string): LineMatcher | string {
+  const regex = /^\/(.+)\/([gimsuy]*)$/s.exec(pattern);
+  if (!regex) return (line) => line.indexOf(pattern);
+  // g and y would make test() stateful across lines; they mean nothing per line anyway.
+  const flags = regex[2].replace(/[gy]/g, '');
+  try {
+    const compiled = new RegExp(regex[1], flags);
+    return (line) => line.search(compiled);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return `Invalid regular expression ${pattern}: ${reason}. Fix it, or search for plain text without the slashes.`;
+  }
+}
+
+async function search(
+  folder: string,
+  matches: LineMatcher,
+  args: { pattern: string; glob?: string },
+  ctx: ToolContext,
+  signal: AbortSignal,
+): Promise<string> {
+  const stat = await ctx.files.stat(folder, signal);
+  if (!stat || stat.type !== 'directory') throw new ToolFailure(`No folder at "${folder}".`);
+  const results: string[] = [];
+  let filesSearched = 0;
+  let tooLarge = 0;
+  let limitReached = false;
+  const walk = walkWorkspace(folder, ctx, signal, { respectIgnore: true, onLimit: () => (limitReached = true) });
+  for await (const entry of walk) {
+    if (entry.type !== 'file') continue;
+    const relative = folder === '.' ? entry.path : entry.path.slice(folder.length + 1);
+    if (args.glob !== undefined && !matchesGlob(relative, args.glob)) continue;
+    const size = (await ctx.files.stat(entry.path, signal))?.size ?? 0;
+    if (size > searchFileBytes) {
+      tooLarge++;
+      continue;
+    }
+    const text = await ctx.files.readText(entry.path, signal);
+    if (looksBinary(text)) continue;
+    filesSearched++;
+    const lines = text.split(/\r?\n/);
+    for (let i = 0; i < lines.length; i++) {
+      const at = matches(lines[i]);
+      if (at < 0) continue;
+      if (results.length === searchMatchLimit) {
+        return [...results, `(stopped at ${searchMatchLimit} matches; use a more specific pattern, a glob or a folder to narrow it down)`].join('\n');
+      }
+      const indent = lines[i].length - lines[i].trimStart().length;
+      results.push(`${entry.path}:${i + 1}: ${clipLine(lines[i].trimStart(), searchLineChars, at - indent)}`);
+    }
+  }
+  const notes: string[] = [];
+  if (tooLarge > 0) notes.push(`(${plural(tooLarge, 'file')} larger than ${searchFileBytes / 1024} KB skipped)`);
+  if (limitReached) notes.push('(the workspace is too large to search whole; use a folder or a glob)');
+  if (results.length === 0) {
+    return [`No matches for ${args.pattern} in ${plural(filesSearched, 'file')}${args.glob ? ` matching "${args.glob}"` : ''}.`, ...notes].join('\n');
+  }
+  return [...results, ...notes].join('\n');
+}

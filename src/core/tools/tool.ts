@@ -1,0 +1,177 @@
+/**
+ * The common shape of the agent's tools. A call goes in two steps so the
+ * session can ask the user in between: `prepare` validates the arguments and
+ * works out what would happen (a one-line summary, a diff for writes, the
+ * command line); `execute` does it once approved. Neither step throws: every
+ * failure becomes text the model can read and act on.
+ */
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
+import type { CommandRunner, FileChanges, WorkspaceFiles } from '../ports';
+import { normalizeWorkspacePath } from './pathPolicy';
+
+export type ToolKind = 'read' | 'write' | 'command';
+
+/** What the tools act through, plus the user's protection settings. */
+export interface ToolContext {
+  files: WorkspaceFiles;
+  changes: FileChanges;
+  commands: CommandRunner;
+  /** Globs of files never read or written (`gateway.agent.protectedFiles`). */
+  protectedFiles: readonly string[];
+}
+
+/** `gateway.agent.protectedFiles` when the user has not set it. */
+export const defaultProtectedFiles: readonly string[] = ['.env*', '*.pem', '*.key', '.git/**'];
+
+export interface ToolOutcome {
+  ok: boolean;
+  /** What the model reads as the call's output. */
+  output: string;
+  /** Workspace-relative path of the file a write changed (for "revert session changes"). */
+  changedPath?: string;
+  /** run_command only; undefined when the process was killed. */
+  exitCode?: number;
+}
+
+export interface FilePreview {
+  path: string;
+  /** undefined when the file does not exist yet. */
+  before: string | undefined;
+  after: string;
+}
+
+export interface PreparedCall {
+  /** One line for the UI, e.g. "Edit src/a.ts". */
+  summary: string;
+  /**
+   * Set when the call was refused while preparing (bad arguments, a path outside
+   * the workspace, a missing file …): `execute` only returns this text with
+   * ok:false and changes nothing, so there is nothing to approve.
+   */
+  refusal?: string;
+  /** For writes: the change to show as a diff before approval. */
+  preview?: FilePreview;
+  /** For run_command: what will run, and where (workspace-relative). */
+  command?: { line: string; cwd: string };
+  /** Never rejects; an abort comes back as ok:false. */
+  execute(signal: AbortSignal): Promise<ToolOutcome>;
+}
+
+export interface AgentTool {
+  name: string;
+  description: string;
+  kind: ToolKind;
+  /** JSON schema of the arguments object, made from the tool's zod schema. */
+  parameters: Record<string, unknown>;
+  /**
+   * Never rejects. `rawArgs` is the arguments object or its JSON text, as the
+   * model sent it. `signal` cancels the reads prepare does (a diff needs the
+   * current file); without one they cannot be cancelled.
+   */
+  prepare(rawArgs: unknown, ctx: ToolContext, signal?: AbortSignal): Promise<PreparedCall>;
+}
+
+/** A call that was refused before anything happened. */
+export function refusedCall(summary: string, message: string): PreparedCall {
+  return { summary, refusal: message, execute: () => Promise.resolve({ ok: false, output: message }) };
+}
+
+/** A failure the tool anticipated (a missing file, a folder where a file was expected); its message is for the model. */
+export class ToolFailure extends Error {}
+
+/** What a tool's own prepare returns; the summary comes from the tool's `summarize`. */
+export type PreparedAction = Omit<PreparedCall, 'summary'>;
+
+export function refused(message: string): PreparedAction {
+  return { refusal: message, execute: () => Promise.resolve({ ok: false, output: message }) };
+}
+
+/**
+ * A tool's prepare with its arguments parsed and nothing escaping as an
+ * exception: bad arguments, port errors, aborts and bugs alike reach the model
+ * as a sentence, and the session carries on. `summarize` names the call for
+ * the UI from the arguments alone, so even a refused call has a useful line.
+ */
+export function guardedPrepare<Args>(
+  toolName: string,
+  schema: z.ZodMiniType<Args>,
+  summarize: (args: Args) => string,
+  prepare: (args: Args, ctx: ToolContext, signal: AbortSignal) => Promise<PreparedAction>,
+): AgentTool['prepare'] {
+  return async (rawArgs, ctx, signal = new AbortController().signal) => {
+    const parsed = parseArguments(toolName, schema, rawArgs);
+    if (!parsed.ok) return refusedCall(`${toolName} (invalid arguments)`, parsed.message);
+    const summary = summarize(parsed.args);
+    try {
+      const action = await prepare(parsed.args, ctx, signal);
+      return { ...action, summary, execute: guardedExecute(action.execute) };
+    } catch (error) {
+      return refusedCall(summary, describeError(error, signal));
+    }
+  };
+}
+
+function guardedExecute(execute: PreparedCall['execute']): PreparedCall['execute'] {
+  return async (signal) => {
+    try {
+      return await execute(signal);
+    } catch (error) {
+      return { ok: false, output: describeError(error, signal) };
+    }
+  };
+}
+
+export function describeError(error: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return 'Stopped: the user cancelled this call before it finished.';
+  if (error instanceof ToolFailure) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return `Failed: ${message}`;
+}
+
+/** zod/mini ships no locale; its English messages are passed per parse (as in api/validation.ts). */
+const english = en().localeError;
+
+type ParsedArguments<Args> = { ok: true; args: Args } | { ok: false; message: string };
+
+function parseArguments<Args>(toolName: string, schema: z.ZodMiniType<Args>, rawArgs: unknown): ParsedArguments<Args> {
+  let value = rawArgs;
+  if (typeof rawArgs === 'string') {
+    try {
+      value = rawArgs.trim() === '' ? {} : JSON.parse(rawArgs);
+    } catch {
+      return { ok: false, message: `Invalid arguments for ${toolName}: not valid JSON. Send one JSON object with the parameters the tool describes.` };
+    }
+  }
+  const result = schema.safeParse(value, { error: english });
+  if (result.success) return { ok: true, args: result.data };
+  const problems = result.error.issues.map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.join('.') : 'arguments';
+    return `${where}: ${issue.message}`;
+  });
+  return { ok: false, message: `Invalid arguments for ${toolName}: ${problems.join('; ')}.` };
+}
+
+/**
+ * The JSON schema the API gets for a tool: the zod schema's as a plain
+ * `{type:'object', properties, required, additionalProperties:false}`, without
+ * `$schema`, and without the safe-integer bounds zod gives every integer
+ * (noise the model pays for on every request).
+ */
+export function parametersOf(schema: z.ZodMiniType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, {
+    unrepresentable: 'throw',
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+    },
+  }) as Record<string, unknown>;
+  const { $schema: _dialect, ...parameters } = json;
+  return { ...parameters, required: parameters.required ?? [] };
+}
+
+/** A path as the UI shows it: normalized when it is valid, as written otherwise. */
+export function displayPath(raw: string): string {
+  const normalized = normalizeWorkspacePath(raw);
+  return normalized.ok ? normalized.path : raw;
+}

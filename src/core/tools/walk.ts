@@ -1,0 +1,72 @@
+/**
+ * The recursive walk behind list_files and search_text. It goes through the
+ * WorkspaceFiles port only, leaves out what the user's ignore rules hide and
+ * what is protected, and does not follow symlinked folders (a link to an
+ * ancestor would loop forever).
+ */
+import type { ToolContext } from './tool';
+import { protectingPattern } from './pathPolicy';
+
+export interface WalkEntry {
+  /** Workspace-relative. */
+  path: string;
+  type: 'file' | 'directory';
+  /** A symlink inside the workspace; folders reached this way are listed but not entered. */
+  symlink: boolean;
+}
+
+/** The most entries one walk visits, so a huge tree cannot stall a call. */
+export const walkLimit = 50_000;
+
+export interface WalkOptions {
+  /** false when the user asked for an ignored folder by name: list it anyway. */
+  respectIgnore: boolean;
+  /** Called when the walk stops early at `walkLimit`. */
+  onLimit?: () => void;
+}
+
+export async function* walkWorkspace(
+  folder: string,
+  ctx: ToolContext,
+  signal: AbortSignal,
+  options: WalkOptions,
+): AsyncGenerator<WalkEntry> {
+  let visited = 0;
+  const pending = [folder];
+  // Depth-first and sorted, so a folder's contents follow it as in a tree.
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    const entries = [...(await ctx.files.list(dir, signal))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subfolders: string[] = [];
+    for (const entry of entries) {
+      signal.throwIfAborted();
+      if (++visited > walkLimit) {
+        options.onLimit?.();
+        return;
+      }
+      const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;
+      const resolved = await admit(path, entry.type, ctx, signal, options);
+      if (resolved === undefined) continue;
+      yield resolved;
+      if (resolved.type === 'directory' && !resolved.symlink) subfolders.push(path);
+    }
+    pending.push(...subfolders.reverse());
+  }
+}
+
+async function admit(
+  path: string,
+  type: 'file' | 'directory' | 'symlink' | 'other',
+  ctx: ToolContext,
+  signal: AbortSignal,
+  options: WalkOptions,
+): Promise<WalkEntry | undefined> {
+  if (type === 'other') return undefined;
+  if (protectingPattern(path, ctx.protectedFiles) !== undefined) return undefined;
+  if (options.respectIgnore && (await ctx.files.isIgnored(path, signal))) return undefined;
+  if (type !== 'symlink') return { path, type, symlink: false };
+  const real = await ctx.files.realPathInside(path, signal);
+  if (real === undefined || protectingPattern(real, ctx.protectedFiles) !== undefined) return undefined;
+  const stat = await ctx.files.stat(path, signal);
+  return stat ? { path, type: stat.type, symlink: true } : undefined;
+}

@@ -1,0 +1,32 @@
+/** write_file: creates a file or replaces its whole content. */
+import * as z from 'zod/mini';
+import type { AgentTool } from './tool';
+import { displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { resolveWorkspacePath } from './pathPolicy';
+import { applyChange, currentText } from './fileWrites';
+
+const schema = z.object({
+  path: z.string().check(z.describe('File path relative to the workspace root; missing folders are created.')),
+  content: z.string().check(z.describe('The complete new content of the file.')),
+});
+
+export const writeFileTool: AgentTool = {
+  name: 'write_file',
+  description: 'Create a file, or replace the whole content of an existing one. For a small change to an existing file, prefer edit_file.',
+  kind: 'write',
+  parameters: parametersOf(schema),
+  prepare: guardedPrepare(
+    'write_file',
+    schema,
+    (args) => `Write ${displayPath(args.path)}`,
+    async (args, ctx, signal) => {
+      const checked = await resolveWorkspacePath(args.path, ctx, signal);
+      if (!checked.ok) return refused(checked.reason);
+      if (checked.path === '.') return refused('The path names the workspace folder itself; give a file path.');
+      const before = await currentText(checked.path, ctx, signal);
+      if (before === args.content) return refused(`"${checked.path}" already has exactly this content: there is nothing to change.`);
+      const preview = { path: checked.path, before, after: args.content };
+      return { preview, execute: (execSignal) => applyChange(preview, ctx, execSignal) };
+    },
+  ),
+};

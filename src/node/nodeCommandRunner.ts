@@ -1,0 +1,135 @@
+/**
+ * The CommandRunner port as a child process: the user's shell runs the line
+ * (`$SHELL -c`, cmd.exe on Windows) in its own process group, so a timeout or
+ * a stop kills everything the command started, not just the shell.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { CommandResult, CommandRunner } from '../core/ports';
+import { omittedNote } from '../core/tools/textLimits';
+import { absoluteInside } from './workspaceRoot';
+
+export interface NodeCommandRunnerOptions {
+  /** The shell to run lines with; default `$SHELL`, else /bin/sh (ComSpec on Windows). */
+  shell?: string;
+  /** Output kept in memory; older output is dropped and counted. Default 1 MiB. */
+  maxOutputBytes?: number;
+  /** Time between SIGTERM and SIGKILL when stopping a command. Default 2 s. */
+  killGraceMs?: number;
+  /** Time to wait for the output to close after the shell exits (a background job may hold it open). Default 500 ms. */
+  drainMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class NodeCommandRunner implements CommandRunner {
+  constructor(
+    readonly root: string,
+    private readonly options: NodeCommandRunnerOptions = {},
+  ) {}
+
+  async run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
+    signal.throwIfAborted();
+    const child = this.spawnShell(command, absoluteInside(this.root, cwd));
+    const output = new OutputTail(this.options.maxOutputBytes ?? 1024 * 1024);
+    child.stdout?.on('data', (chunk: Buffer) => output.add(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => output.add(chunk));
+    return await new Promise<CommandResult>((resolvePromise, rejectPromise) => {
+      let timedOut = false;
+      let settled = false;
+      const stop = () => this.killGroup(child);
+      const timer = setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, timeoutMs);
+      const onAbort = () => stop();
+      signal.addEventListener('abort', onAbort, { once: true });
+      const finish = (exitCode: number | undefined) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        // Let go of pipes a background job still holds, or they would keep this process alive.
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        if (signal.aborted) rejectPromise(signal.reason);
+        else resolvePromise({ exitCode, output: output.text(), timedOut });
+      };
+      child.on('error', (error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        rejectPromise(error);
+      });
+      child.on('close', (code) => finish(code ?? undefined));
+      // A background job (`server &`) can hold the output open long after the shell is done.
+      child.on('exit', (code) => {
+        setTimeout(() => finish(code ?? undefined), this.options.drainMs ?? 500).unref();
+      });
+    });
+  }
+
+  private spawnShell(command: string, cwd: string): ChildProcess {
+    const env = this.options.env ?? process.env;
+    // No stdin: a command that waits for input gets end-of-file instead of hanging until the timeout.
+    const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
+    if (process.platform === 'win32') {
+      const shell = this.options.shell ?? env.ComSpec ?? 'cmd.exe';
+      return spawn(shell, ['/d', '/s', '/c', `"${command}"`], { cwd, env, stdio, windowsVerbatimArguments: true, windowsHide: true });
+    }
+    const shell = this.options.shell ?? env.SHELL ?? '/bin/sh';
+    return spawn(shell, ['-c', command], { cwd, env, stdio, detached: true });
+  }
+
+  /** SIGTERM to the whole group, then SIGKILL after a grace period for whatever is left. */
+  private killGroup(child: ChildProcess): void {
+    const pid = child.pid;
+    if (pid === undefined) return;
+    if (process.platform === 'win32') {
+      spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => undefined);
+      return;
+    }
+    signalGroup(pid, 'SIGTERM');
+    setTimeout(() => signalGroup(pid, 'SIGKILL'), this.options.killGraceMs ?? 2000).unref();
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/** The last `maxBytes` of the combined output, and a count of what was dropped before it. */
+class OutputTail {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private dropped = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  add(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size - this.chunks[0].length >= this.maxBytes) {
+      const first = this.chunks.shift() as Buffer;
+      this.size -= first.length;
+      this.dropped += first.length;
+    }
+  }
+
+  text(): string {
+    let bytes = Buffer.concat(this.chunks);
+    let dropped = this.dropped;
+    if (bytes.length > this.maxBytes) {
+      dropped += bytes.length - this.maxBytes;
+      bytes = bytes.subarray(bytes.length - this.maxBytes);
+    }
+    // Start on a character boundary after a cut.
+    let start = 0;
+    while (dropped > 0 && start < bytes.length && (bytes[start] & 0xc0) === 0x80) start++;
+    const text = bytes.subarray(start).toString('utf8');
+    return dropped + start > 0 ? `${omittedNote(dropped + start)}${text}` : text;
+  }
+}

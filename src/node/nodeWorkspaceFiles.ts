@@ -1,0 +1,101 @@
+/** The WorkspaceFiles port on the local file system (tests, benchmarks, and VS Code's fallback). */
+import { lstat, readFile, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../core/ports';
+import { absoluteInside, workspaceRelative } from './workspaceRoot';
+import { isIgnoredBy, parseGitignore, type IgnoreRule } from './gitignore';
+
+/** Never worth showing the agent, whatever .gitignore says. */
+const alwaysIgnored = new Set(['node_modules', '.git']);
+
+/** Symlinks followed in a row before giving up (the kernel's own limit is 40). */
+const maxLinkHops = 40;
+
+export class NodeWorkspaceFiles implements WorkspaceFiles {
+  private ignoreRules: { mtimeMs: number; rules: IgnoreRule[] } | undefined;
+
+  constructor(readonly root: string) {}
+
+  async readText(path: string, signal: AbortSignal): Promise<string> {
+    return await readFile(absoluteInside(this.root, path), { encoding: 'utf8', signal });
+  }
+
+  async stat(path: string, signal: AbortSignal): Promise<FileStat | undefined> {
+    signal.throwIfAborted();
+    try {
+      const info = await stat(absoluteInside(this.root, path));
+      if (info.isDirectory()) return { type: 'directory', size: info.size };
+      // FIFOs, sockets and devices would block a read forever: they are not files the agent can use.
+      return info.isFile() ? { type: 'file', size: info.size } : undefined;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async list(path: string, signal: AbortSignal): Promise<DirectoryEntry[]> {
+    signal.throwIfAborted();
+    const entries = await readdir(absoluteInside(this.root, path), { withFileTypes: true });
+    return entries.map((entry) => ({
+      name: entry.name,
+      type: entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other',
+    }));
+  }
+
+  async realPathInside(path: string, signal: AbortSignal): Promise<string | undefined> {
+    signal.throwIfAborted();
+    const root = await realpath(this.root);
+    const real = await realPathOf(absoluteInside(this.root, path), 0);
+    if (real === undefined) return undefined;
+    const fromRoot = relative(root, real);
+    if (fromRoot === '..' || fromRoot.startsWith(`..${sep}`) || isAbsolute(fromRoot)) return undefined;
+    return workspaceRelative(root, real);
+  }
+
+  async isIgnored(path: string, signal: AbortSignal): Promise<boolean> {
+    signal.throwIfAborted();
+    if (path === '.') return false;
+    if (path.split('/').some((segment) => alwaysIgnored.has(segment))) return true;
+    const rules = await this.gitignoreRules();
+    if (rules.length === 0) return false;
+    const info = await stat(absoluteInside(this.root, path)).catch(() => undefined);
+    return isIgnoredBy(rules, path, info?.isDirectory() ?? false);
+  }
+
+  /** The root .gitignore's rules, read again only when the file changes. */
+  private async gitignoreRules(): Promise<IgnoreRule[]> {
+    const file = resolve(this.root, '.gitignore');
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return [];
+    if (this.ignoreRules?.mtimeMs !== info.mtimeMs) {
+      this.ignoreRules = { mtimeMs: info.mtimeMs, rules: parseGitignore(await readFile(file, 'utf8')) };
+    }
+    return this.ignoreRules.rules;
+  }
+}
+
+/**
+ * Where `absolute` really leads. For a path that does not exist yet, its
+ * nearest existing ancestor is resolved and the rest appended. A dangling
+ * symlink is followed to where its target would be, because writing through
+ * it would create that target: `link -> /outside/new` must count as outside.
+ */
+async function realPathOf(absolute: string, hops: number): Promise<string | undefined> {
+  if (hops > maxLinkHops) return undefined;
+  try {
+    return await realpath(absolute);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+  const info = await lstat(absolute).catch(() => undefined);
+  if (info?.isSymbolicLink()) return realPathOf(resolve(dirname(absolute), await readlink(absolute)), hops + 1);
+  const parent = dirname(absolute);
+  if (parent === absolute) return absolute;
+  const realParent = await realPathOf(parent, hops);
+  return realParent === undefined ? undefined : resolve(realParent, basename(absolute));
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

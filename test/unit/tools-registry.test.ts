@@ -1,0 +1,123 @@
+// The tool set as the API sees it: names, JSON schemas made from zod, read-only tools for untrusted workspaces.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { allTools, findTool, readOnlyTools, toolDefinitions, toolsFor, unknownToolOutput } from '../../src/core/tools/registry';
+import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
+import type { CommandRunner, FileChanges, WorkspaceFiles } from '../../src/core/ports';
+
+describe('registry', () => {
+  test('six tools, each kind as expected', () => {
+    assert.deepEqual(
+      allTools.map((tool) => [tool.name, tool.kind]),
+      [
+        ['read_file', 'read'],
+        ['list_files', 'read'],
+        ['search_text', 'read'],
+        ['edit_file', 'write'],
+        ['write_file', 'write'],
+        ['run_command', 'command'],
+      ],
+    );
+  });
+
+  test('an untrusted workspace gets only the read-only tools', () => {
+    assert.deepEqual(readOnlyTools.map((tool) => tool.name), ['read_file', 'list_files', 'search_text']);
+    assert.equal(toolsFor(false), readOnlyTools);
+    assert.equal(toolsFor(true), allTools);
+    assert.equal(findTool(readOnlyTools, 'write_file'), undefined);
+    assert.equal(findTool(allTools, 'write_file')?.name, 'write_file');
+    assert.equal(unknownToolOutput(readOnlyTools, 'write_file'), 'There is no tool named "write_file" in this session. The tools are: read_file, list_files, search_text.');
+  });
+
+  test('every schema is a plain object schema: properties, required, no extra properties, no $schema', () => {
+    for (const tool of allTools) {
+      const schema = tool.parameters;
+      assert.deepEqual(Object.keys(schema).sort(), ['additionalProperties', 'properties', 'required', 'type'], tool.name);
+      assert.equal(schema.type, 'object');
+      assert.equal(schema.additionalProperties, false);
+      assert.ok(Array.isArray(schema.required));
+      const properties = schema.properties as Record<string, { type: string; description?: string }>;
+      for (const [name, property] of Object.entries(properties)) {
+        assert.ok(['string', 'integer', 'number'].includes(property.type), `${tool.name}.${name}`);
+        assert.ok((property.description ?? '').length > 10, `${tool.name}.${name} has no description`);
+      }
+      assert.ok(tool.description.length > 30, tool.name);
+      assert.doesNotThrow(() => JSON.stringify(schema));
+    }
+  });
+
+  test('the schemas say exactly which arguments are required', () => {
+    const required = Object.fromEntries(allTools.map((tool) => [tool.name, tool.parameters.required]));
+    assert.deepEqual(required, {
+      read_file: ['path'],
+      list_files: [],
+      search_text: ['pattern'],
+      edit_file: ['path', 'old_text', 'new_text'],
+      write_file: ['path', 'content'],
+      run_command: ['command'],
+    });
+  });
+
+  test('read_file line numbers are integers from 1, without zod\'s safe-integer noise', () => {
+    const properties = findTool(allTools, 'read_file')!.parameters.properties as Record<string, Record<string, unknown>>;
+    assert.deepEqual(properties.startLine, { type: 'integer', minimum: 1, description: 'First line to read, 1-based. Default 1.' });
+  });
+
+  test('toolDefinitions gives name, description and parameters for the request', () => {
+    const definitions = toolDefinitions(readOnlyTools);
+    assert.deepEqual(
+      definitions.map((definition) => Object.keys(definition)),
+      [
+        ['name', 'description', 'parameters'],
+        ['name', 'description', 'parameters'],
+        ['name', 'description', 'parameters'],
+      ],
+    );
+    assert.equal(definitions[0].parameters, readOnlyTools[0].parameters);
+  });
+});
+
+describe('prepare never throws', () => {
+  const failing = () => Promise.reject(new Error('disk on fire'));
+  const brokenFiles: WorkspaceFiles = { readText: failing, stat: failing, list: failing, realPathInside: failing, isIgnored: failing };
+  const brokenChanges: FileChanges = { write: failing };
+  const brokenCommands: CommandRunner = { run: failing };
+  const ctx: ToolContext = { files: brokenFiles, changes: brokenChanges, commands: brokenCommands, protectedFiles: defaultProtectedFiles };
+  const validArgs: Record<string, unknown> = {
+    read_file: { path: 'a.ts' },
+    list_files: {},
+    search_text: { pattern: 'x' },
+    edit_file: { path: 'a.ts', old_text: 'a', new_text: 'b' },
+    write_file: { path: 'a.ts', content: 'x' },
+    run_command: { command: 'ls' },
+  };
+
+  for (const tool of allTools) {
+    test(`${tool.name}: a failing port becomes a refusal the model can read`, async () => {
+      const prepared = await tool.prepare(validArgs[tool.name], ctx);
+      assert.equal(prepared.refusal, 'Failed: disk on fire');
+      assert.deepEqual(await prepared.execute(new AbortController().signal), { ok: false, output: 'Failed: disk on fire' });
+    });
+
+    test(`${tool.name}: arguments that are not an object are refused with the tool's name`, async () => {
+      for (const raw of [42, null, ['a'], 'not json']) {
+        const prepared = await tool.prepare(raw, ctx);
+        assert.equal(prepared.summary, `${tool.name} (invalid arguments)`);
+        assert.match(prepared.refusal ?? '', new RegExp(`^Invalid arguments for ${tool.name}: `));
+      }
+    });
+  }
+
+  test('a port failing only at execute time comes back as ok:false', async () => {
+    const files: WorkspaceFiles = {
+      readText: failing,
+      stat: () => Promise.resolve({ type: 'file', size: 3 }),
+      list: failing,
+      realPathInside: (path) => Promise.resolve(path),
+      isIgnored: () => Promise.resolve(false),
+    };
+    const prepared = await findTool(allTools, 'read_file')!.prepare({ path: 'a.ts' }, { ...ctx, files });
+    assert.equal(prepared.refusal, undefined);
+    assert.deepEqual(await prepared.execute(new AbortController().signal), { ok: false, output: 'Failed: disk on fire' });
+  });
+});
