@@ -93,6 +93,8 @@ export interface DirectoryEntry {
 export interface FileChanges {
   /** Replaces the file's whole content, creating it (and its folders) when missing. */
   write(path: string, content: string, signal: AbortSignal): Promise<void>;
+  /** Removes a file the session created (for "Revert session changes"); nothing when it is already gone. */
+  delete(path: string, signal: AbortSignal): Promise<void>;
 }
 
 export interface CommandResult {

@@ -18,6 +18,8 @@ export interface NodeCommandRunnerOptions {
   /** Time to wait for the output to close after the shell exits (a background job may hold it open). Default 500 ms. */
   drainMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Sees the output as it arrives (the VS Code terminal shows it live). */
+  onOutput?: (text: string) => void;
 }
 
 export class NodeCommandRunner implements CommandRunner {
@@ -30,8 +32,13 @@ export class NodeCommandRunner implements CommandRunner {
     signal.throwIfAborted();
     const child = this.spawnShell(command, absoluteInside(this.root, cwd));
     const output = new OutputTail(this.options.maxOutputBytes ?? 1024 * 1024);
-    child.stdout?.on('data', (chunk: Buffer) => output.add(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => output.add(chunk));
+    const onOutput = this.options.onOutput;
+    const take = (chunk: Buffer) => {
+      output.add(chunk);
+      onOutput?.(chunk.toString('utf8'));
+    };
+    child.stdout?.on('data', take);
+    child.stderr?.on('data', take);
     return await new Promise<CommandResult>((resolvePromise, rejectPromise) => {
       let timedOut = false;
       let settled = false;

@@ -1,5 +1,5 @@
 /** The FileChanges port on the local file system. */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { FileChanges } from '../core/ports';
 import { absoluteInside } from './workspaceRoot';
@@ -16,5 +16,10 @@ export class NodeFileChanges implements FileChanges {
     const absolute = absoluteInside(this.root, path);
     await mkdir(dirname(absolute), { recursive: true });
     await writeFile(absolute, content, { encoding: 'utf8', signal });
+  }
+
+  async delete(path: string, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    await rm(absoluteInside(this.root, path), { force: true });
   }
 }

@@ -80,7 +80,7 @@ describe('registry', () => {
 describe('prepare never throws', () => {
   const failing = () => Promise.reject(new Error('disk on fire'));
   const brokenFiles: WorkspaceFiles = { readText: failing, stat: failing, list: failing, realPathInside: failing, isIgnored: failing };
-  const brokenChanges: FileChanges = { write: failing };
+  const brokenChanges: FileChanges = { write: failing, delete: failing };
   const brokenCommands: CommandRunner = { run: failing };
   const ctx: ToolContext = { files: brokenFiles, changes: brokenChanges, commands: brokenCommands, protectedFiles: defaultProtectedFiles };
   const validArgs: Record<string, unknown> = {
