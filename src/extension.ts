@@ -17,6 +17,13 @@ import { ModelPicker } from './vscode/modelPicker';
 import { ModelSelection } from './vscode/modelSelection';
 import { readSettings, requireBaseUrl, SECTION, SettingError } from './vscode/settings';
 import { GatewayStatusBar } from './vscode/statusBar';
+import { registerAgentCommands } from './vscode/agent/agentCommands';
+import { AgentSessions } from './vscode/agent/agentSessions';
+import { ApprovalBroker, PROPOSED_SCHEME } from './vscode/agent/approvalBroker';
+import { FileSessionStore } from './vscode/agent/sessionStore';
+import { SessionsTree } from './vscode/agent/sessionsTree';
+import { TRANSCRIPT_SCHEME, TranscriptProvider } from './vscode/agent/transcript';
+import { runAgentTurn } from './vscode/chat/agentTurn';
 
 /** What the extension exports: read-only views for automation and the end-to-end tests. */
 export interface GatewayExtensionApi {
@@ -27,6 +34,10 @@ export interface GatewayExtensionApi {
   lastChatAnswer(): string | undefined;
   /** How long activate() took, in milliseconds. */
   activationMs(): number;
+  /** Approvals the agent waits for: session and call ids with their one-line summary. */
+  pendingApprovals(): { sessionId: string; callId: string; summary: string }[];
+  /** The saved agent sessions, newest first. */
+  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string }[]>;
 }
 
 export function activate(context: vscode.ExtensionContext): GatewayExtensionApi {
@@ -55,6 +66,13 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   });
 
   catalog.onDidChange(() => void statusBar.refresh());
+  const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
+  const sessionStore = new FileSessionStore(sessionFolder);
+  const approvals = new ApprovalBroker(vscode.workspace.workspaceFolders?.[0]?.uri ?? context.globalStorageUri);
+  const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => selection.resolve('agent', signal), logger);
+  void sessions.recoverInterrupted();
+  const sessionsTree = new SessionsTree(sessions);
+  const transcripts = new TranscriptProvider(sessionStore);
   let lastAnswer: string | undefined;
   const onKeyChanged = () => {
     catalog.invalidate();
@@ -67,7 +85,11 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     errors,
     onKeyChanged,
   };
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createChatHandler({ endpoints, chooseModel: (picker, signal) => selection.forChatRequest(picker, signal), logger, onAnswer: (text) => (lastAnswer = text) }));
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createChatHandler({
+      endpoints,
+      chooseModel: (picker, signal) => selection.forChatRequest(picker, signal),
+      runAgent: (request, chatContext, stream, token) => runAgentTurn(sessions, request, chatContext, stream, token),
+      logger, onAnswer: (text) => (lastAnswer = text) }));
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
   participant.followupProvider = followupProvider;
 
@@ -85,6 +107,15 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     vscode.commands.registerCommand('gateway.openBilling', () => vscode.env.openExternal(vscode.Uri.parse(`${siteUrl()}/cabinet/billing`))),
     vscode.commands.registerCommand('gateway.openLimits', () => vscode.env.openExternal(vscode.Uri.parse(`${siteUrl()}/cabinet/limits`))),
     vscode.commands.registerCommand('gateway.showLog', () => channel.show()),
+    sessionStore,
+    approvals,
+    sessions,
+    sessionsTree,
+    transcripts,
+    vscode.window.registerTreeDataProvider('gateway.agentSessions', sessionsTree),
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
+    vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
+    ...registerAgentCommands(sessions, errors),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SECTION)) return;
       if (event.affectsConfiguration(`${SECTION}.baseUrl`)) onKeyChanged();
@@ -106,6 +137,8 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     hasApiKey: () => keys.hasKey(),
     lastChatAnswer: () => lastAnswer,
     activationMs: () => activationMs,
+    pendingApprovals: () => approvals.waiting().map((r) => ({ sessionId: r.sessionId, callId: r.callId, summary: r.summary })),
+    agentSessions: async () => (await sessionStore.list()).map((s) => ({ id: s.id, title: s.title, status: s.status, turns: s.turns, statusReason: s.statusReason })),
   };
 
   /** The model the status bar names: the configured one, or the default once a key can list models. */

@@ -3,6 +3,21 @@
  * that names the setting and says what it should be.
  */
 import type { ConfiguredLimits, ReasoningEffort, ServiceTier } from '../api';
+import type { ApprovalMode } from '../agent/approvalPolicy';
+import { DEFAULT_BUDGETS, type AgentBudgets } from '../agent/budgets';
+import { defaultProtectedFiles } from '../tools/tool';
+
+/** Commands that ask even under the `auto` approval policy. */
+export const DEFAULT_DENIED_COMMANDS: readonly string[] = [
+  'rm -rf', 'rm -r', 'sudo', 'git push', 'git reset --hard', 'git clean', 'curl', 'wget', 'ssh', 'scp', 'dd', 'mkfs', 'shutdown', 'reboot', 'npm publish', 'chmod -R', 'chown -R',
+];
+
+export interface AgentSettings {
+  approval: ApprovalMode;
+  deniedCommands: readonly string[];
+  protectedFiles: readonly string[];
+  budgets: AgentBudgets;
+}
 
 export interface GatewaySettings {
   baseUrl: string;
@@ -15,6 +30,7 @@ export interface GatewaySettings {
   reasoningEffort: ReasoningEffort | undefined;
   serviceTier: ServiceTier | undefined;
   limits: ConfiguredLimits;
+  agent: AgentSettings;
 }
 
 /** A setting whose value cannot be used; the message names it. */
@@ -46,7 +62,26 @@ export function parseSettings(raw: RawSettings): GatewaySettings {
       requestsPerMinute: checkedInteger(raw('limits.requestsPerMinute'), 'limits.requestsPerMinute') ?? 60,
       tokensPerMinute: checkedInteger(raw('limits.tokensPerMinute'), 'limits.tokensPerMinute') ?? 200_000,
     },
+    agent: {
+      approval: checkedEnum(raw('agent.approval'), 'agent.approval', ['ask', 'auto-edit', 'auto'] as const) ?? 'ask',
+      deniedCommands: checkedList(raw('agent.deniedCommands'), 'agent.deniedCommands') ?? DEFAULT_DENIED_COMMANDS,
+      protectedFiles: checkedList(raw('agent.protectedFiles'), 'agent.protectedFiles') ?? defaultProtectedFiles,
+      budgets: {
+        maxTurns: checkedInteger(raw('agent.maxTurns'), 'agent.maxTurns') ?? DEFAULT_BUDGETS.maxTurns,
+        maxTokens: checkedInteger(raw('agent.maxTokens'), 'agent.maxTokens') ?? DEFAULT_BUDGETS.maxTokens,
+        maxWallTimeMs: (checkedInteger(raw('agent.maxMinutes'), 'agent.maxMinutes') ?? DEFAULT_BUDGETS.maxWallTimeMs / 60_000) * 60_000,
+        maxRepeatedCalls: DEFAULT_BUDGETS.maxRepeatedCalls,
+      },
+    },
   };
+}
+
+function checkedList(value: unknown, name: string): readonly string[] | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+    throw new SettingError(name, `"gateway.${name}" must be a list of strings.`);
+  }
+  return value as string[];
 }
 
 /** The base URL, or a SettingError that says how to set it. */

@@ -9,11 +9,14 @@ import * as vscode from 'vscode';
 import type { CommandResult, CommandRunner } from '../../core/ports';
 
 const SHELL_INTEGRATION_WAIT_MS = 4000;
+/** How long a command sent through shell integration may take to start before the child process takes over. */
+const EXECUTION_START_WAIT_MS = 4000;
 const MAX_OUTPUT_CHARS = 200_000;
 
 export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private terminal: vscode.Terminal | undefined;
   private fallbackTerminal: { terminal: vscode.Terminal; write: (text: string) => void } | undefined;
+  private integrationWorks = true;
 
   constructor(
     private readonly name: string,
@@ -24,8 +27,13 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
 
   async run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
     const absoluteCwd = cwd === '.' || cwd === '' ? this.workspaceRoot : `${this.workspaceRoot}/${cwd}`;
-    const shell = await this.shellIntegration(absoluteCwd);
-    if (shell) return this.runIntegrated(shell.terminal, shell.integration, command, absoluteCwd, timeoutMs, signal);
+    const shell = this.integrationWorks ? await this.shellIntegration(absoluteCwd) : undefined;
+    if (shell) {
+      const result = await this.runIntegrated(shell.terminal, shell.integration, command, absoluteCwd, timeoutMs, signal);
+      if (result) return result;
+      // This terminal reports shell integration but did not run the command: use child processes from now on.
+      this.integrationWorks = false;
+    }
     return this.runAsChild(command, absoluteCwd, timeoutMs, signal);
   }
 
@@ -54,6 +62,11 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     return integration ? { terminal, integration } : undefined;
   }
 
+  /**
+   * Runs through shell integration; undefined when the terminal never started
+   * the command (some hosts report integration but do not run what is sent),
+   * so the caller can fall back to a child process.
+   */
   private async runIntegrated(
     terminal: vscode.Terminal,
     integration: vscode.TerminalShellIntegration,
@@ -61,34 +74,54 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     cwd: string,
     timeoutMs: number,
     signal: AbortSignal,
-  ): Promise<CommandResult> {
-    const line = `cd ${shellQuote(cwd)} && ${command}`;
+  ): Promise<CommandResult | undefined> {
+    // A subshell, so `exit 3` or `cd elsewhere` in the command cannot end or move the user's terminal.
+    const line = `(cd ${shellQuote(cwd)} && ${command})`;
+    const sameExecution = (event: { terminal: vscode.Terminal; execution: vscode.TerminalShellExecution }, execution: vscode.TerminalShellExecution) =>
+      // Some hosts hand events a different wrapper of the same execution: match the terminal and the line too.
+      event.execution === execution || (event.terminal === terminal && event.execution.commandLine.value === execution.commandLine.value);
+    const subscriptions: vscode.Disposable[] = [];
+    let resolveStarted: (started: boolean) => void = () => undefined;
+    let resolveEnded: (exitCode: number | undefined) => void = () => undefined;
+    const started = new Promise<boolean>((resolve) => (resolveStarted = resolve));
+    const ended = new Promise<number | undefined>((resolve) => (resolveEnded = resolve));
     const execution = integration.executeCommand(line);
-    const ended = new Promise<number | undefined>((resolve) => {
-      const listener = vscode.window.onDidEndTerminalShellExecution((event) => {
-        if (event.execution !== execution) return;
-        listener.dispose();
-        resolve(event.exitCode);
-      });
-    });
+    subscriptions.push(
+      vscode.window.onDidStartTerminalShellExecution((event) => sameExecution(event, execution) && resolveStarted(true)),
+      vscode.window.onDidEndTerminalShellExecution((event) => sameExecution(event, execution) && resolveEnded(event.exitCode)),
+      // The user closed the terminal: the command is over, with no exit code.
+      vscode.window.onDidCloseTerminal((closed) => closed === terminal && resolveEnded(undefined)),
+    );
     let output = '';
     const reading = (async () => {
-      for await (const data of execution.read()) output = (output + data).slice(-MAX_OUTPUT_CHARS);
+      for await (const data of execution.read()) {
+        resolveStarted(true);
+        output = (output + data).slice(-MAX_OUTPUT_CHARS);
+      }
     })();
+    void reading.then(() => resolveStarted(true), () => undefined);
     let timedOut = false;
     const interrupt = () => terminal.sendText('\u0003', false);
     const timer = setTimeout(() => {
       timedOut = true;
       interrupt();
+      // Give Ctrl-C a moment; then stop waiting whatever the terminal does.
+      setTimeout(() => resolveEnded(undefined), 5000);
     }, timeoutMs);
     signal.addEventListener('abort', interrupt, { once: true });
     try {
-      const exitCode = await ended;
-      await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 500))]);
+      if (!(await Promise.race([started, delay(EXECUTION_START_WAIT_MS).then(() => false)]))) {
+        interrupt();
+        return undefined;
+      }
+      // The output stream closes when the command ends; give the exit-code event a moment after that.
+      const exitCode = await Promise.race([ended, reading.then(() => Promise.race([ended, delay(2000).then(() => undefined)]))]);
+      await Promise.race([reading, delay(500)]);
       return { exitCode, output: stripAnsi(output), timedOut };
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', interrupt);
+      for (const subscription of subscriptions) subscription.dispose();
     }
   }
 
@@ -124,6 +157,10 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     this.terminal?.dispose();
     this.fallbackTerminal?.terminal.dispose();
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function shellQuote(text: string): string {

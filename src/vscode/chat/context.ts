@@ -8,6 +8,9 @@ export function historyOf(context: vscode.ChatContext): ConversationTurn[] {
   const turns: ConversationTurn[] = [];
   for (const turn of context.history) {
     if (turn.participant !== PARTICIPANT_ID) continue;
+    // Agent turns live in their own session, not in the chat model's history.
+    if (turn instanceof vscode.ChatRequestTurn && turn.command === 'agent') continue;
+    if (turn instanceof vscode.ChatResponseTurn && (turn.result.metadata as { sessionId?: unknown } | undefined)?.sessionId !== undefined) continue;
     if (turn instanceof vscode.ChatRequestTurn) {
       turns.push({ role: 'user', text: turn.command ? `/${turn.command} ${turn.prompt}` : turn.prompt });
     } else if (turn instanceof vscode.ChatResponseTurn) {

@@ -10,6 +10,7 @@ import type { Logger } from '../../core/ports';
 import { toAbortSignal } from '../cancellation';
 import { actionsFor, messageOf } from '../errorActions';
 import { readSettings } from '../settings';
+import { sessionOfConversation } from './agentTurn';
 import { activeSelection, attachmentsOf, historyOf } from './context';
 
 export const LM_VENDOR = 'gateway';
@@ -19,12 +20,13 @@ export interface ParticipantDeps {
   /** The model to answer with, given the gateway model selected in the Chat view's picker (if any). */
   chooseModel: (pickerModel: string | undefined, signal: AbortSignal) => Promise<string>;
   logger: Logger;
+  runAgent: (request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
   /** Told the full text of every finished answer (kept for the extension's API). */
   onAnswer?: (text: string) => void;
 }
 
 export interface GatewayChatResult extends vscode.ChatResult {
-  metadata: { model?: string; command?: string; failed?: boolean };
+  metadata?: { model?: string; command?: string; failed?: boolean; sessionId?: string };
 }
 
 export function createChatHandler(deps: ParticipantDeps) {
@@ -33,10 +35,10 @@ export function createChatHandler(deps: ParticipantDeps) {
     context: vscode.ChatContext,
     stream: vscode.ChatResponseStream,
     token: vscode.CancellationToken,
-  ): Promise<GatewayChatResult> => {
-    if (request.command === 'agent') {
-      stream.markdown('`/agent` starts a code-agent session that works on your workspace with tools. It is not available in this version yet.');
-      return { metadata: { command: 'agent' } };
+  ): Promise<vscode.ChatResult> => {
+    // /agent, or any follow-up in a conversation that runs an agent session, goes to that session.
+    if (request.command === 'agent' || (!request.command && sessionOfConversation(context))) {
+      return deps.runAgent(request, context, stream, token);
     }
     const signal = toAbortSignal(token);
     let model: string | undefined;

@@ -4,6 +4,7 @@
 import { runAll } from './harness';
 import './extension.test';
 import './gateway.test';
+import './agent.test';
 
 export async function run(): Promise<void> {
   await runAll();

@@ -1,0 +1,132 @@
+/**
+ * The agent from the command palette and the Sessions view: start, continue,
+ * stop, revert, open the transcript, and answer approvals. A session run from
+ * here writes its progress to the "Gateway Agent" output and asks for approvals
+ * with notifications.
+ */
+import * as vscode from 'vscode';
+import type { AgentEvent } from '../../core/agent/engine';
+import { canContinue, type AgentSessionState } from '../../core/agent/sessionState';
+import type { ErrorPresenter } from '../errorPresenter';
+import type { AgentSessions, SessionSink } from './agentSessions';
+import { transcriptUri } from './transcript';
+
+export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
+  const output = vscode.window.createOutputChannel('Gateway Agent');
+  const sink: SessionSink = { onEvent: (event) => writeEvent(output, event) };
+  const guarded = (run: (...args: unknown[]) => Promise<unknown>) => async (...args: unknown[]) => {
+    try {
+      return await run(...args);
+    } catch (error) {
+      void errors.show(error);
+      return undefined;
+    }
+  };
+  const runInBackground = (work: (signal: AbortSignal) => Promise<AgentSessionState>, title: string) =>
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
+      output.show(true);
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      const state = await work(controller.signal);
+      void vscode.window.showInformationMessage(`Gateway agent: "${state.title}" is ${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}.`);
+      return state;
+    });
+
+  return [
+    output,
+    vscode.commands.registerCommand('gateway.agent.start', guarded(async (taskArgument?: unknown) => {
+      const task = typeof taskArgument === 'string' ? taskArgument : await vscode.window.showInputBox({ title: 'Gateway: Start Agent Session', prompt: 'What should the agent do in this workspace?', placeHolder: 'e.g. add a unit test for parseDuration', ignoreFocusOut: true });
+      if (!task?.trim()) return undefined;
+      output.appendLine(`\n=== ${task.trim()}`);
+      return runInBackground((signal) => sessions.start(task, sink, signal), 'Gateway agent working… (cancel to stop)');
+    })),
+    vscode.commands.registerCommand('gateway.agent.continue', guarded(async (idArgument?: unknown, messageArgument?: unknown) => {
+      const id = typeof idArgument === 'string' ? idArgument : (await pickSession(sessions, (s) => !sessions.isRunning(s.id), 'Continue which session?'))?.id;
+      if (!id) return undefined;
+      const state = await sessions.store.load(id);
+      // A finished session needs something new to do; a paused one just goes on.
+      const needsMessage = state !== undefined && !canContinue(state);
+      const message = typeof messageArgument === 'string' ? messageArgument : needsMessage
+        ? await vscode.window.showInputBox({ title: 'Gateway: Continue Agent Session', prompt: 'What should the agent do next?', ignoreFocusOut: true })
+        : undefined;
+      output.appendLine(`\n=== continue ${state?.title ?? id}`);
+      return runInBackground((signal) => sessions.continue(id, message, sink, signal), 'Gateway agent working… (cancel to stop)');
+    })),
+    vscode.commands.registerCommand('gateway.agent.stop', guarded(async (idArgument?: unknown) => {
+      const id = typeof idArgument === 'string' ? idArgument : (await pickSession(sessions, (s) => sessions.isRunning(s.id), 'Stop which session?'))?.id;
+      if (id && !sessions.stop(id)) void vscode.window.showInformationMessage('That session is not running.');
+      return id;
+    })),
+    vscode.commands.registerCommand('gateway.agent.revert', guarded(async (idArgument?: unknown) => {
+      const id = typeof idArgument === 'string' ? idArgument : (await pickSession(sessions, (s) => s.originals.length > 0, 'Revert the changes of which session?'))?.id;
+      if (!id) return undefined;
+      const state = await sessions.store.load(id);
+      const files = state?.originals.map((o) => o.path).join(', ') || 'no files';
+      const confirm = await vscode.window.showWarningMessage(`Restore ${files} to what they were before the session changed them?`, { modal: true }, 'Revert');
+      if (confirm !== 'Revert') return undefined;
+      const reverted = await sessions.revert(id);
+      void vscode.window.showInformationMessage(`Gateway agent: reverted ${reverted.join(', ') || 'nothing'}.`);
+      return reverted;
+    })),
+    vscode.commands.registerCommand('gateway.agent.show', () => vscode.commands.executeCommand('gateway.agentSessions.focus')),
+    vscode.commands.registerCommand('gateway.agent.openTranscript', guarded(async (idArgument?: unknown) => {
+      const id = typeof idArgument === 'string' ? idArgument : (await pickSession(sessions, () => true, 'Open the transcript of which session?'))?.id;
+      if (!id) return undefined;
+      const document = await vscode.workspace.openTextDocument(transcriptUri(id));
+      await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+      return vscode.window.showTextDocument(document, { preview: true });
+    })),
+    vscode.commands.registerCommand('gateway.agent.approve', (sessionId: string, callId: string) => answer(sessions, sessionId, callId, true)),
+    vscode.commands.registerCommand('gateway.agent.deny', (sessionId: string, callId: string) => answer(sessions, sessionId, callId, false)),
+    vscode.commands.registerCommand('gateway.agent.showDiff', (sessionId: string, callId: string) => sessions.approvals.showDiff(sessionId, callId)),
+  ];
+}
+
+/** Approve / Deny from a button or the Sessions view; with no ids, the oldest waiting approval. */
+function answer(sessions: AgentSessions, sessionId: unknown, callId: unknown, approved: boolean): boolean {
+  const waiting = sessions.approvals.waiting(typeof sessionId === 'string' ? sessionId : undefined);
+  const target = typeof callId === 'string' ? waiting.find((r) => r.callId === callId) : waiting[0];
+  if (!target || !sessions.approvals.respond(target.sessionId, target.callId, approved)) {
+    void vscode.window.showInformationMessage('That approval is no longer waiting (already answered, or the session stopped).');
+    return false;
+  }
+  return true;
+}
+
+async function pickSession(sessions: AgentSessions, filter: (state: AgentSessionState) => boolean, placeHolder: string): Promise<AgentSessionState | undefined> {
+  const candidates = (await sessions.store.list()).filter(filter);
+  if (candidates.length === 0) {
+    void vscode.window.showInformationMessage('No agent session fits. Start one with "Gateway: Start Agent Session…".');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((state) => ({ label: state.title, description: `${state.status} · ${state.turns} turns`, detail: state.statusReason, state })),
+    { placeHolder },
+  );
+  return picked?.state;
+}
+
+function writeEvent(output: vscode.OutputChannel, event: AgentEvent): void {
+  switch (event.type) {
+    case 'text':
+      output.append(event.text);
+      return;
+    case 'tool_started':
+      output.appendLine(`\n▶ ${event.summary}`);
+      return;
+    case 'tool_finished':
+      output.appendLine(event.approved ? `  ${event.outcome.ok ? '✓' : '✗'} ${event.outcome.output.split('\n')[0].slice(0, 160)}` : '  ✗ denied by you');
+      return;
+    case 'approval_needed':
+      output.appendLine(`  ? waiting for your approval: ${event.request.summary}`);
+      return;
+    case 'status':
+      if (event.reason && event.status !== 'awaiting_approval') output.appendLine(`\n[${event.status}] ${event.reason}`);
+      return;
+    case 'retry':
+      output.appendLine(`  … ${event.notice.message} (retrying in ${Math.ceil(event.notice.delayMs / 1000)} s)`);
+      return;
+    default:
+      return;
+  }
+}

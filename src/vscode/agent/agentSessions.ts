@@ -1,0 +1,165 @@
+/**
+ * Starts, continues, stops and reverts agent sessions, and keeps them saved.
+ * Whoever shows a session (a chat turn, or the palette's output) passes an
+ * event sink and, optionally, an approval presenter.
+ */
+import * as vscode from 'vscode';
+import { AgentEngine, type AgentEvent } from '../../core/agent/engine';
+import { AGENT_INSTRUCTIONS } from '../../core/agent/instructions';
+import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../core/agent/sessionState';
+import type { GatewayClient } from '../../core/api';
+import type { Logger } from '../../core/ports';
+import { systemClock } from '../../core/ports';
+import { toolsFor } from '../../core/tools/registry';
+import { NodeCommandRunner, NodeWorkspaceFiles } from '../../node';
+import { readSettings } from '../settings';
+import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
+import type { FileSessionStore } from './sessionStore';
+import { TerminalCommandRunner } from './terminalCommandRunner';
+import { VsCodeFileChanges } from './vscodeFileChanges';
+import { VsCodeWorkspaceFiles } from './vscodeWorkspaceFiles';
+
+export interface SessionSink {
+  onEvent(event: AgentEvent): void;
+  presenter?: ApprovalPresenter;
+}
+
+export class AgentSessions implements vscode.Disposable {
+  private readonly running = new Map<string, AbortController>();
+  private readonly terminals = new Map<string, TerminalCommandRunner>();
+
+  constructor(
+    private readonly client: GatewayClient,
+    readonly store: FileSessionStore,
+    readonly approvals: ApprovalBroker,
+    private readonly resolveAgentModel: (signal: AbortSignal) => Promise<string>,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Sessions left running or waiting by a window that closed are paused: nothing runs without the user. */
+  async recoverInterrupted(): Promise<void> {
+    for (const state of await this.store.list()) {
+      if (state.status === 'running' || state.status === 'awaiting_approval') {
+        state.status = 'paused';
+        state.statusReason = 'Interrupted: the window closed or reloaded while it ran. Continue it to resume where it was.';
+        await this.store.save(state);
+      }
+    }
+  }
+
+  async start(task: string, sink: SessionSink, signal?: AbortSignal): Promise<AgentSessionState> {
+    const root = workspaceRoot();
+    const controller = new AbortController();
+    const model = await this.resolveAgentModel(controller.signal);
+    const state = newSession({ id: newSessionId(), title: task.trim().slice(0, 200), model, now: Date.now() });
+    addUserMessage(state, task);
+    await this.store.save(state);
+    this.logger.info(`agent session ${state.id} started in ${root.fsPath} with ${model}`);
+    return this.run(state, sink, controller, signal);
+  }
+
+  /** Continues a saved session, optionally with a message that steers it. */
+  async continue(id: string, message: string | undefined, sink: SessionSink, signal?: AbortSignal): Promise<AgentSessionState> {
+    if (this.running.has(id)) throw new Error('This session is already running. Stop it first, or wait for it.');
+    const state = await this.store.load(id);
+    if (!state) throw new Error(`There is no saved agent session ${id}.`);
+    if (message?.trim()) addUserMessage(state, message.trim());
+    if (!canContinue(state)) throw new Error('This session is finished. Send a message to give it more to do.');
+    return this.run(state, sink, new AbortController(), signal);
+  }
+
+  stop(id: string): boolean {
+    const controller = this.running.get(id);
+    controller?.abort();
+    return controller !== undefined;
+  }
+
+  isRunning(id: string): boolean {
+    return this.running.has(id);
+  }
+
+  /** Restores every file the session changed to what it was before the session first touched it. */
+  async revert(id: string): Promise<string[]> {
+    const state = await this.store.load(id);
+    if (!state) throw new Error(`There is no saved agent session ${id}.`);
+    if (this.running.has(id)) throw new Error('Stop the session before reverting its changes.');
+    const changes = new VsCodeFileChanges(workspaceRoot());
+    const signal = new AbortController().signal;
+    for (const original of state.originals) {
+      if (original.before === undefined) await changes.delete(original.path, signal);
+      else await changes.write(original.path, original.before, signal);
+    }
+    const reverted = state.originals.map((original) => original.path);
+    state.originals = [];
+    state.statusReason = `Reverted: ${reverted.join(', ') || 'nothing to revert'}.`;
+    await this.store.save(state);
+    return reverted;
+  }
+
+  private async run(state: AgentSessionState, sink: SessionSink, controller: AbortController, outer?: AbortSignal): Promise<AgentSessionState> {
+    const onOuterAbort = () => controller.abort();
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    this.running.set(state.id, controller);
+    const presentation = sink.presenter ? this.approvals.present(state.id, sink.presenter) : undefined;
+    try {
+      return await this.engineFor(state).run(state, controller.signal, (event) => sink.onEvent(event));
+    } finally {
+      presentation?.dispose();
+      this.running.delete(state.id);
+      outer?.removeEventListener('abort', onOuterAbort);
+    }
+  }
+
+  private engineFor(state: AgentSessionState): AgentEngine {
+    const root = workspaceRoot();
+    const settings = readSettings().agent;
+    const disk = new NodeWorkspaceFiles(root.fsPath);
+    return new AgentEngine({
+      client: this.client,
+      store: this.store,
+      approver: this.approvals,
+      tools: () => toolsFor(vscode.workspace.isTrusted),
+      toolContext: {
+        files: new VsCodeWorkspaceFiles(disk, root),
+        changes: new VsCodeFileChanges(root),
+        commands: this.terminalFor(state, root.fsPath),
+        protectedFiles: settings.protectedFiles,
+      },
+      policy: () => ({ mode: readSettings().agent.approval, deniedCommands: readSettings().agent.deniedCommands }),
+      budgets: () => readSettings().agent.budgets,
+      instructions: AGENT_INSTRUCTIONS,
+      clock: systemClock,
+      logger: this.logger,
+    });
+  }
+
+  private terminalFor(state: AgentSessionState, root: string): TerminalCommandRunner {
+    let runner = this.terminals.get(state.id);
+    if (!runner) {
+      runner = new TerminalCommandRunner(`Gateway Agent: ${state.title.slice(0, 40)}`, root, (command, cwd, timeoutMs, signal, onOutput) =>
+        new NodeCommandRunner(root, { onOutput }).run(command, relativeTo(root, cwd), timeoutMs, signal),
+      );
+      this.terminals.set(state.id, runner);
+    }
+    return runner;
+  }
+
+  dispose(): void {
+    for (const controller of this.running.values()) controller.abort();
+    for (const terminal of this.terminals.values()) terminal.dispose();
+  }
+}
+
+export function workspaceRoot(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('Open a folder first: agent sessions work on the files of a workspace folder.');
+  return folder.uri;
+}
+
+function newSessionId(): string {
+  return `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}
+
+function relativeTo(root: string, absolute: string): string {
+  return absolute === root ? '.' : absolute.startsWith(`${root}/`) ? absolute.slice(root.length + 1) : '.';
+}

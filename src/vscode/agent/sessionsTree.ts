@@ -1,0 +1,50 @@
+/** "Agent Sessions": every saved session with its state, turns and tokens. */
+import * as vscode from 'vscode';
+import type { AgentSessionState } from '../../core/agent/sessionState';
+import { compact } from '../../core/status/statusView';
+import type { AgentSessions } from './agentSessions';
+import { transcriptUri } from './transcript';
+
+const ICONS: Record<AgentSessionState['status'], string> = {
+  running: 'sync~spin',
+  awaiting_approval: 'question',
+  paused: 'debug-pause',
+  stopped: 'debug-stop',
+  done: 'pass',
+};
+
+export class SessionsTree implements vscode.TreeDataProvider<AgentSessionState>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly sessions: AgentSessions) {
+    this.subscriptions = [sessions.store.onDidChange(() => this.changed.fire()), sessions.approvals.onDidChangePending(() => this.changed.fire())];
+  }
+
+  getChildren(element?: AgentSessionState): Promise<AgentSessionState[]> | AgentSessionState[] {
+    return element ? [] : this.sessions.store.list();
+  }
+
+  getTreeItem(state: AgentSessionState): vscode.TreeItem {
+    const item = new vscode.TreeItem(state.title || state.id, vscode.TreeItemCollapsibleState.None);
+    item.id = state.id;
+    item.description = `${state.status.replace('_', ' ')} · ${state.turns} turns · ${compact(state.usage.totalTokens)} tok`;
+    item.tooltip = new vscode.MarkdownString(
+      `**${state.title}**\n\n${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}\n\nModel ${state.model} · ${state.turns} turns · ` +
+        `${state.usage.totalTokens.toLocaleString('en-US')} tokens\n\nFiles changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}`,
+    );
+    item.iconPath = new vscode.ThemeIcon(ICONS[state.status]);
+    const running = this.sessions.isRunning(state.id);
+    const waiting = this.sessions.approvals.waiting(state.id).length > 0;
+    item.contextValue = ['session', running ? 'running' : 'idle', state.originals.length > 0 ? 'changed' : 'unchanged', waiting ? 'waiting' : 'answered'].join('-');
+    item.command = { title: 'Open Transcript', command: 'gateway.agent.openTranscript', arguments: [state.id] };
+    item.resourceUri = transcriptUri(state.id);
+    return item;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+}

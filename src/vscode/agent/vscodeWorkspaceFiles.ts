@@ -1,0 +1,45 @@
+/**
+ * The workspace as the agent sees it in VS Code: the file system (through the
+ * Node port: this is a workspace extension, so the files are local to it),
+ * with what is open in an editor read from the editor, unsaved edits included,
+ * and `files.exclude` honoured on top of .gitignore.
+ */
+import * as vscode from 'vscode';
+import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../../core/ports';
+import { matchesGlob } from '../../core/tools/glob';
+import type { NodeWorkspaceFiles } from '../../node';
+
+export class VsCodeWorkspaceFiles implements WorkspaceFiles {
+  constructor(
+    private readonly disk: NodeWorkspaceFiles,
+    private readonly rootUri: vscode.Uri,
+  ) {}
+
+  async readText(path: string, signal: AbortSignal): Promise<string> {
+    const open = this.openDocument(path);
+    return open ? open.getText() : this.disk.readText(path, signal);
+  }
+
+  stat(path: string, signal: AbortSignal): Promise<FileStat | undefined> {
+    return this.disk.stat(path, signal);
+  }
+
+  list(path: string, signal: AbortSignal): Promise<DirectoryEntry[]> {
+    return this.disk.list(path, signal);
+  }
+
+  realPathInside(path: string, signal: AbortSignal): Promise<string | undefined> {
+    return this.disk.realPathInside(path, signal);
+  }
+
+  async isIgnored(path: string, signal: AbortSignal): Promise<boolean> {
+    const excluded = vscode.workspace.getConfiguration('files', this.rootUri).get<Record<string, boolean>>('exclude', {});
+    if (Object.entries(excluded).some(([glob, on]) => on && matchesGlob(path, glob))) return true;
+    return this.disk.isIgnored(path, signal);
+  }
+
+  private openDocument(path: string): vscode.TextDocument | undefined {
+    const uri = vscode.Uri.joinPath(this.rootUri, path).toString();
+    return vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri);
+  }
+}

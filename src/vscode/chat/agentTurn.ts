@@ -1,0 +1,104 @@
+/**
+ * `@gateway /agent <task>`: runs an agent session inside a chat turn. Text
+ * streams as markdown, each tool call gets a progress line, approvals become
+ * Approve / Deny buttons the turn waits on, and a summary closes the turn. A
+ * later message in the same conversation continues the same session.
+ */
+import * as vscode from 'vscode';
+import type { AgentEvent } from '../../core/agent/engine';
+import type { AgentSessionState } from '../../core/agent/sessionState';
+import type { ApprovalRequest } from '../../core/ports';
+import { compact } from '../../core/status/statusView';
+import type { AgentSessions } from '../agent/agentSessions';
+import { workspaceRoot } from '../agent/agentSessions';
+import { toAbortSignal } from '../cancellation';
+import { actionsFor, messageOf } from '../errorActions';
+import { PARTICIPANT_ID } from './context';
+
+export interface AgentChatResult extends vscode.ChatResult {
+  metadata: { command: 'agent'; sessionId?: string; failed?: boolean };
+}
+
+/** The session an earlier turn of this conversation ran, if any. */
+export function sessionOfConversation(context: vscode.ChatContext): string | undefined {
+  for (let i = context.history.length - 1; i >= 0; i--) {
+    const turn = context.history[i];
+    if (turn instanceof vscode.ChatResponseTurn && turn.participant === PARTICIPANT_ID) {
+      const sessionId = (turn.result.metadata as { sessionId?: unknown } | undefined)?.sessionId;
+      if (typeof sessionId === 'string') return sessionId;
+    }
+  }
+  return undefined;
+}
+
+export async function runAgentTurn(
+  sessions: AgentSessions,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<AgentChatResult> {
+  const previous = sessionOfConversation(context);
+  const task = request.prompt.trim();
+  if (!previous && !task) {
+    stream.markdown('Give the agent a task, for example `@gateway /agent add a test for parseDuration`. It reads and edits files and runs commands, asking you first as `gateway.agent.approval` says.');
+    return { metadata: { command: 'agent' } };
+  }
+  const sink = { onEvent: (event: AgentEvent) => render(event, stream), presenter: (approval: ApprovalRequest) => presentApproval(approval, stream) };
+  const signal = toAbortSignal(token);
+  let sessionId = previous;
+  try {
+    const state = previous ? await sessions.continue(previous, task, sink, signal) : await sessions.start(task, sink, signal);
+    sessionId = state.id;
+    summarize(state, stream);
+    return { metadata: { command: 'agent', sessionId: state.id, failed: state.status === 'paused' } };
+  } catch (error) {
+    for (const action of actionsFor(error)) stream.button(action);
+    return { errorDetails: { message: messageOf(error) }, metadata: { command: 'agent', sessionId, failed: true } };
+  }
+}
+
+function render(event: AgentEvent, stream: vscode.ChatResponseStream): void {
+  switch (event.type) {
+    case 'text':
+      stream.markdown(event.text);
+      return;
+    case 'tool_started':
+      stream.progress(`${event.summary}…`);
+      return;
+    case 'tool_finished':
+      if (!event.approved) stream.markdown(`\n\n> Denied: ${event.summary}\n\n`);
+      else if (event.outcome.changedPath) stream.reference(vscode.Uri.joinPath(workspaceRoot(), event.outcome.changedPath));
+      else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n\`${event.summary}\` exited with ${event.outcome.exitCode}.\n\n`);
+      return;
+    case 'retry':
+      stream.progress(`${event.notice.message} Retrying in ${Math.ceil(event.notice.delayMs / 1000)} s…`);
+      return;
+    case 'status':
+      if (event.status === 'stopped' || (event.status === 'paused' && event.reason)) stream.markdown(`\n\n**${event.status === 'stopped' ? 'Stopped' : 'Paused'}:** ${event.reason}\n\n`);
+      return;
+    default:
+      return;
+  }
+}
+
+function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseStream): void {
+  const what = approval.command ? `run \`${approval.command.line}\` in \`${approval.command.cwd}\`` : approval.summary;
+  stream.markdown(`\n\n**Approval needed:** ${what}\n\n`);
+  const args = [approval.sessionId, approval.callId];
+  if (approval.preview) stream.button({ title: 'Show Diff', command: 'gateway.agent.showDiff', arguments: args });
+  stream.button({ title: 'Approve', command: 'gateway.agent.approve', arguments: args });
+  stream.button({ title: 'Deny', command: 'gateway.agent.deny', arguments: args });
+}
+
+function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream): void {
+  const files = state.originals.map((original) => `\`${original.path}\``).join(', ') || 'none';
+  const commands = state.commandsRun.map((line) => `\`${line}\``).join(', ') || 'none';
+  stream.markdown(
+    `\n\n---\n**Session ${state.status}** · ${state.turns} turns · ${compact(state.usage.totalTokens)} tokens ` +
+      `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)\n\n` +
+      `Files changed: ${files}\n\nCommands run: ${commands}\n`,
+  );
+  if (state.originals.length > 0) stream.button({ title: 'Revert Session Changes', command: 'gateway.agent.revert', arguments: [state.id] });
+  if (state.status === 'paused' || state.status === 'stopped') stream.button({ title: 'Continue', command: 'gateway.agent.continue', arguments: [state.id] });
+}

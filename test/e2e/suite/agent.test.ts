@@ -1,0 +1,114 @@
+// Agent sessions in a real VS Code: /agent in the chat, approvals, the terminal, undo, the palette.
+import * as vscode from 'vscode';
+import { assert, assertEqual, test } from './harness';
+import { emulatorRequests, resetEmulator, scriptTurns, waitFor } from './emulatorControl';
+import { EXTENSION_ID } from './extension.test';
+
+interface AgentApi {
+  pendingApprovals(): { sessionId: string; callId: string; summary: string }[];
+  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string }[]>;
+}
+
+const api = async () => vscode.extensions.getExtension<AgentApi>(EXTENSION_ID)!.activate();
+const root = () => vscode.workspace.workspaceFolders![0].uri;
+const readDisk = async (path: string) => new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(root(), path)));
+const ORIGINAL_HELLO = 'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
+
+async function approveNext(gateway: AgentApi, expected: RegExp): Promise<void> {
+  const pending = await waitFor(`an approval matching ${expected}`, () => gateway.pendingApprovals().find((p) => expected.test(p.summary)), 30_000);
+  const answered = await vscode.commands.executeCommand<boolean>('gateway.agent.approve', pending.sessionId, pending.callId);
+  assert(answered, `approval ${pending.summary} was not waiting`);
+}
+
+test('/agent in the chat: read, approved edit (undoable), approved command in the terminal', async () => {
+  const gateway = await api();
+  await resetEmulator();
+  await vscode.workspace.getConfiguration('gateway').update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
+  await vscode.workspace.getConfiguration('gateway').update('agentModel', 'gw-code', vscode.ConfigurationTarget.Global);
+  await scriptTurns('demo-key', [
+    { toolCalls: [{ name: 'read_file', arguments: { path: 'src/hello.ts' } }] },
+    { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/hello.ts', old_text: 'Hello, ', new_text: 'Hi there, ' } }] },
+    { toolCalls: [{ name: 'run_command', arguments: { command: 'echo agent-ran-here && exit 3' } }] },
+    { text: 'Greeting updated and checked.' },
+  ]);
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /agent make the greeting friendlier' });
+  await approveNext(gateway, /src\/hello\.ts/);
+  await waitFor('the edit on disk', async () => (await readDisk('src/hello.ts')).includes('Hi there, '));
+  await approveNext(gateway, /agent-ran-here/);
+  const session = await waitFor('the session to finish', async () => (await gateway.agentSessions()).find((s) => s.title === 'make the greeting friendlier' && s.status === 'done'), 30_000).catch(async (error: Error) => {
+    throw new Error(`${error.message}; sessions: ${JSON.stringify(await gateway.agentSessions())}; waiting: ${JSON.stringify(gateway.pendingApprovals())}`);
+  });
+  assertEqual(session.turns, 4, 'turns');
+
+  const bodies = (await emulatorRequests()).filter((r) => r.path === '/v1/responses').map((r) => r.body);
+  assertEqual(bodies.length, 4, 'responses requests');
+  assert(bodies[1].previous_response_id && bodies[3].previous_response_id, 'the chain was used');
+  const commandOutput: string = bodies[3].input[0].output;
+  assert(/agent-ran-here/.test(commandOutput) && /3/.test(commandOutput), `the command's output and exit code reach the model: ${commandOutput}`);
+
+  // Undo restores the file: the edit was one WorkspaceEdit.
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(root(), 'src/hello.ts'));
+  await vscode.window.showTextDocument(document);
+  await vscode.commands.executeCommand('undo');
+  await waitFor('undo to restore the original', () => document.getText() === ORIGINAL_HELLO);
+  await document.save();
+}, { timeoutMs: 90_000 });
+
+test('a denied command is not run, and the model is told', async () => {
+  const gateway = await api();
+  await resetEmulator();
+  await scriptTurns('demo-key', [
+    { toolCalls: [{ name: 'run_command', arguments: { command: 'echo should-not-run > denied.txt' } }] },
+    { text: 'Understood.' },
+  ]);
+  // A new conversation: in the same one, /agent would continue the previous session.
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /agent try a command' });
+  const pending = await waitFor('the command approval', () => gateway.pendingApprovals().find((p) => /should-not-run/.test(p.summary)), 30_000);
+  await vscode.commands.executeCommand('gateway.agent.deny', pending.sessionId, pending.callId);
+  await waitFor('the session to finish', async () => (await gateway.agentSessions()).find((s) => s.title === 'try a command' && s.status === 'done'), 30_000);
+  const exists = await vscode.workspace.fs.stat(vscode.Uri.joinPath(root(), 'denied.txt')).then(() => true, () => false);
+  assertEqual(exists, false, 'denied.txt exists');
+  const last = (await emulatorRequests()).filter((r) => r.path === '/v1/responses').at(-1)!;
+  assert(/denied/.test(last.body.input[0].output), `the model was told: ${last.body.input[0].output}`);
+}, { timeoutMs: 60_000 });
+
+test('the same task from the palette, then revert', async () => {
+  const gateway = await api();
+  await resetEmulator();
+  await scriptTurns('demo-key', [
+    { toolCalls: [{ name: 'write_file', arguments: { path: 'docs/agent.md', content: '# Written by the agent\n' } }] },
+    { toolCalls: [{ name: 'edit_file', arguments: { path: 'notes.txt', old_text: 'Line two', new_text: 'Line 2' } }] },
+    { text: 'Wrote the doc.' },
+  ]);
+  const run = vscode.commands.executeCommand('gateway.agent.start', 'write the agent doc');
+  await approveNext(gateway, /docs\/agent\.md/);
+  await approveNext(gateway, /notes\.txt/);
+  await run;
+  const session = await waitFor('the palette session to finish', async () => (await gateway.agentSessions()).find((s) => s.title === 'write the agent doc' && s.status === 'done'), 30_000);
+  assertEqual(await readDisk('docs/agent.md'), '# Written by the agent\n', 'created file');
+  assertEqual(await readDisk('notes.txt'), 'Line one\nLine 2\n', 'edited file');
+
+  await vscode.commands.executeCommand('gateway.agent.revert', session.id).then(undefined, () => undefined);
+}, { timeoutMs: 60_000 });
+
+test('stop in the middle, then continue finishes the session', async () => {
+  const gateway = await api();
+  await resetEmulator();
+  await scriptTurns('demo-key', [
+    { toolCalls: [{ name: 'write_file', arguments: { path: 'later.txt', content: 'later\n' } }] },
+    { text: 'Finished after continuing.' },
+  ]);
+  const run = vscode.commands.executeCommand('gateway.agent.start', 'stop and go');
+  const pending = await waitFor('the write approval', () => gateway.pendingApprovals().find((p) => /later\.txt/.test(p.summary)), 30_000);
+  await vscode.commands.executeCommand('gateway.agent.stop', pending.sessionId);
+  await run;
+  const paused = await waitFor('the paused session', async () => (await gateway.agentSessions()).find((s) => s.id === pending.sessionId && s.status === 'paused'));
+  assertEqual(paused.statusReason, 'Stopped by the user.', 'reason');
+  const resumed = vscode.commands.executeCommand('gateway.agent.continue', pending.sessionId);
+  await approveNext(gateway, /later\.txt/);
+  await resumed;
+  await waitFor('the continued session to finish', async () => (await gateway.agentSessions()).find((s) => s.id === pending.sessionId && s.status === 'done'), 30_000);
+  assertEqual(await readDisk('later.txt'), 'later\n', 'written after continuing');
+}, { timeoutMs: 60_000 });
