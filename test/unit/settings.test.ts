@@ -1,7 +1,7 @@
 // The gateway.* settings: good values through, bad ones a message naming the setting.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSettings, requireBaseUrl, SettingError } from '../../src/core/settings/gatewaySettings';
+import { DEFAULT_DENIED_COMMANDS, parseSettings, requireBaseUrl, SettingError } from '../../src/core/settings/gatewaySettings';
 
 const from = (values: Record<string, unknown>) => parseSettings((name) => values[name]);
 
@@ -18,6 +18,12 @@ describe('parseSettings', () => {
       reasoningEffort: undefined,
       serviceTier: undefined,
       limits: { requestsPerMinute: 60, tokensPerMinute: 200_000 },
+      agent: {
+        approval: 'ask',
+        deniedCommands: DEFAULT_DENIED_COMMANDS,
+        protectedFiles: ['.env*', '*.pem', '*.key', '.git/**'],
+        budgets: { maxTurns: 30, maxTokens: 1_000_000, maxWallTimeMs: 1_800_000, maxRepeatedCalls: 3 },
+      },
     });
   });
 
@@ -41,6 +47,9 @@ describe('parseSettings', () => {
     ['max tokens of 0', { maxTokens: 0 }, 'maxTokens', /"gateway\.maxTokens" must be a whole number/],
     ['an unknown reasoning effort', { reasoningEffort: 'extreme' }, 'reasoningEffort', /one of minimal, low, medium, high/],
     ['an unknown service tier', { serviceTier: 'gold' }, 'serviceTier', /one of default, priority, flex/],
+    ['an unknown approval policy', { 'agent.approval': 'yolo' }, 'agent.approval', /one of ask, auto-edit, auto/],
+    ['denied commands that are not a list', { 'agent.deniedCommands': 'rm -rf' }, 'agent.deniedCommands', /must be a list of strings/],
+    ['a zero turn budget', { 'agent.maxTurns': 0 }, 'agent.maxTurns', /whole number of at least 1/],
     ['a fractional request limit', { 'limits.requestsPerMinute': 1.5 }, 'limits.requestsPerMinute', /whole number/],
   ];
   for (const [name, values, setting, message] of bad) {
