@@ -1,81 +1,114 @@
-// UI-level e2e checks in the web workbench (code-server + Chromium).
+// UI checks of the PACKAGED extension in the web workbench (code-server + Chromium),
+// against the gateway emulator, asserting on what a person sees.
 //   node --import tsx test/e2e/ui.ts
-// Screenshots go to test/e2e/screenshots/<step>.png. Env as in run.ts.
+// Screenshots: test/e2e/screenshots/ui/<scenario>.<step>.png (emptied at the start).
+// Logs: test/e2e/logs/code-server.log, test/e2e/logs/ui-gateway.log (the extension's output channel).
+// Env: E2E_SKIP_SETUP=1, E2E_VSIX=file.vsix (test that package instead of building one),
+//      E2E_GREP=id (run only scenarios whose id contains it), E2E_KEEP=1, E2E_VERBOSE=1.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
 import { launchBrowser, type Browser } from './lib/browser';
-import { buildExtension, ensureSetup } from './lib/build';
+import { ensureSetup } from './lib/build';
 import { startCodeServer, type CodeServer } from './lib/codeServer';
-import { screenshot } from './lib/runExtensionTests';
+import { LOGS_DIR } from './lib/paths';
+import { packageVsix } from './lib/vsix';
 import { Workbench } from './lib/workbench';
 import { createSampleWorkspace } from './lib/workspace';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
+import { neutral } from './ui/gateway';
+import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_DIR, type Scenario, type UiContext } from './ui/harness';
+import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
+import { chatModelPickerScenario } from './ui/modelPicker';
+
+const SCENARIOS: Scenario[] = [setKeyScenario, selectModelScenario, askScenario, emptyBalanceScenario, rateLimitScenario, chatModelPickerScenario];
 
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
 const log = (msg: string) => console.log(`[ui ${since()}] ${msg}`);
+const timings: [string, number][] = [];
+async function timed<T>(label: string, fn: () => T | Promise<T>): Promise<T> {
+  const started = Date.now();
+  try {
+    return await fn();
+  } finally {
+    timings.push([label, Date.now() - started]);
+  }
+}
 
-type Check = { name: string; fn: (wb: Workbench) => Promise<void> };
-
-const checks: Check[] = [
-  {
-    name: 'status bar toggles through the command palette',
-    async fn(wb) {
-      const items = await wb.statusBarItems();
-      log(`status bar: ${JSON.stringify(items)}`);
-      if (!(await wb.isStatusBarVisible())) throw new Error('status bar not visible at start');
-      let c = Date.now();
-      await wb.runCommand('View: Toggle Status Bar Visibility');
-      await wb.waitForStatusBar(false);
-      log(`status bar hidden (${Date.now() - c} ms)`);
-      await wb.screenshot('status-bar-hidden');
-      c = Date.now();
-      await wb.runCommand('View: Toggle Status Bar Visibility');
-      await wb.waitForStatusBar(true);
-      log(`status bar shown again (${Date.now() - c} ms)`);
-    },
-  },
-  {
-    name: 'chat view opens',
-    async fn(wb) {
-      await wb.runCommand('Chat: Open Chat');
-      await wb.page.waitForSelector('.interactive-session .interactive-input-part', { state: 'visible', timeout: 15_000 });
-      log(`chat screenshot: ${await wb.screenshot('chat')}`);
-    },
-  },
-];
+/** The extension's own log (its "Gateway" output channel) before the run folder goes away. */
+function keepGatewayLog(server: CodeServer): void {
+  const logsRoot = path.join(server.runDir, 'ud', 'logs');
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.name === 'Gateway.log' && p.includes('gateway.gateway-vscode')) found.push(p);
+    }
+  };
+  walk(logsRoot);
+  if (found.length === 0) return;
+  mkdirSync(LOGS_DIR, { recursive: true });
+  copyFileSync(found[found.length - 1], path.join(LOGS_DIR, 'ui-gateway.log'));
+}
 
 async function main(): Promise<number> {
-  if (process.env.E2E_SKIP_SETUP !== '1') ensureSetup();
-  const extensionPath = buildExtension();
+  if (process.env.E2E_SKIP_SETUP !== '1') await timed('setup.sh', () => ensureSetup());
+  resetScreenshots();
+  const vsix = process.env.E2E_VSIX
+    ? { file: path.resolve(process.env.E2E_VSIX), warnings: [] }
+    : await timed('build + vsce package', () => packageVsix());
+  log(`package: ${vsix.file}`);
+  for (const warning of vsix.warnings) log(`WARNING: ${warning}`);
+
+  const grep = process.env.E2E_GREP;
+  const scenarios = grep ? SCENARIOS.filter((s) => s.id.includes(grep)) : SCENARIOS;
   const ws = createSampleWorkspace();
+  let emulator: Emulator | undefined;
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   let passed = 0;
   let failed = 0;
   try {
-    server = await startCodeServer({ workspace: ws.dir });
-    browser = await launchBrowser();
-    log(`code-server ${server.url}; opening the workbench`);
-    const wb = await Workbench.open(browser.page, server, { workspace: ws.dir, extensionDevelopmentPath: extensionPath });
-    log(`workbench drawn: ${await wb.screenshot('workbench')}`);
-    for (const check of checks) {
-      const c0 = Date.now();
-      try {
-        await check.fn(wb);
-        passed++;
-        console.log(`  ok    ${check.name} (${Date.now() - c0} ms)`);
-      } catch (err) {
-        failed++;
-        const name = `failure-${check.name.replace(/\W+/g, '-')}`;
-        const shot = await screenshot(browser.page, name);
-        console.log(`  FAIL  ${check.name} (${Date.now() - c0} ms): ${err instanceof Error ? err.message : String(err)}${shot ? `\n        screenshot: ${shot}` : ''}`);
-        // Leave the workbench usable for the next check.
-        await browser.page.keyboard.press('Escape').catch(() => undefined);
-      }
+    // One request per 8 s window and no rate-limit headers for limited-key: the client
+    // cannot pace itself, so it meets a real 429 whose countdown is short.
+    emulator = await timed('emulator', () => startEmulator({ port: 0, keys: [{ key: 'limited-key', rpm: 1, rateLimitHeaders: false }], windowMs: 8000 }));
+    log(`emulator ${emulator.baseUrl}`);
+    const emu = emulator;
+    // Without the smoke-test driver: notification toasts show as they do for a person.
+    server = await timed('install vsix + code-server up', () =>
+      startCodeServer({ workspace: ws.dir, vsix: [vsix.file], settings: { 'gateway.baseUrl': emu.baseUrl }, smokeTestDriver: false }),
+    );
+    const installed = readdirSync(path.join(server.runDir, 'ext')).filter((d) => d.startsWith('gateway.gateway-vscode'));
+    if (installed.length !== 1) throw new Error(`the vsix did not install into ${server.runDir}/ext (found ${JSON.stringify(installed)})`);
+    log(`code-server ${server.url}, installed ${installed[0]}`);
+    browser = await timed('chromium', () => launchBrowser());
+    const srv = server;
+    const page = browser.page;
+    const wb = await timed('workbench drawn', () => Workbench.open(page, srv, { workspace: ws.dir }));
+    log(`workbench drawn; ${scenarios.length} scenario(s)`);
+
+    const ctx: UiContext = { wb, page, server, emulator, workspace: ws.dir };
+    const started = Date.now();
+    const results = await runScenarios(ctx, scenarios, neutral);
+    timings.push(['scenarios', Date.now() - started]);
+    for (const r of results) {
+      timings.push([`  ${r.scenario.id}`, r.attempts.reduce((sum, a) => sum + a.ms, 0)]);
+      if (r.passed) passed++;
+      else failed++;
     }
+    printReport(results);
+    keepGatewayLog(server);
   } finally {
     await browser?.close();
     await server?.stop();
+    await emulator?.close();
     ws.dispose();
+    if (!process.env.E2E_VSIX && process.env.E2E_KEEP !== '1') rmSync(path.dirname(vsix.file), { recursive: true, force: true });
   }
+  console.log(`\nTimings: ${timings.map(([label, ms]) => `${label.trim()} ${(ms / 1000).toFixed(1)} s`).join(', ')}; total ${since()}`);
+  console.log(`Screenshots: ${screenshotCount()} in ${path.relative(process.cwd(), UI_SHOTS_DIR) || UI_SHOTS_DIR}`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 && passed > 0 ? 0 : 1;
 }
@@ -84,6 +117,7 @@ main().then(
   (code) => process.exit(code),
   (err: unknown) => {
     console.error(`[ui ${since()}] error:`, err instanceof Error ? err.message : err);
+    console.log('0 passed, 1 failed');
     process.exit(1);
   },
 );

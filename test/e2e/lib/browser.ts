@@ -11,6 +11,7 @@ import { CHROMIUM, PLAYWRIGHT_CORE } from './paths';
 // so its own typings are not available to tsc.
 export interface Locator {
   first(): Locator;
+  last(): Locator;
   nth(index: number): Locator;
   count(): Promise<number>;
   click(options?: { timeout?: number }): Promise<void>;
@@ -22,6 +23,7 @@ export interface Locator {
   isVisible(): Promise<boolean>;
   waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   evaluateAll<R>(fn: (elements: Element[]) => R): Promise<R>;
+  evaluate<R>(fn: (element: Element) => R, arg?: unknown, options?: { timeout?: number }): Promise<R>;
   locator(selector: string): Locator;
   filter(options: { hasText?: string | RegExp }): Locator;
   screenshot(options?: { path?: string }): Promise<Buffer>;
@@ -37,7 +39,7 @@ export interface Page {
   waitForFunction(fn: string | (() => unknown), arg?: unknown, options?: { timeout?: number; polling?: number | 'raf' }): Promise<unknown>;
   locator(selector: string): Locator;
   getByRole(role: string, options?: { name?: string | RegExp; exact?: boolean }): Locator;
-  keyboard: { press(key: string): Promise<void>; type(text: string, options?: { delay?: number }): Promise<void> };
+  keyboard: { press(key: string): Promise<void>; type(text: string, options?: { delay?: number }): Promise<void>; insertText(text: string): Promise<void> };
   screenshot(options?: { path?: string; fullPage?: boolean }): Promise<Buffer>;
   evaluate<R>(fn: string | (() => R)): Promise<R>;
   on(event: 'console', listener: (msg: ConsoleMessage) => void): void;

@@ -1,6 +1,6 @@
 // Starts code-server (VS Code server + web workbench, installed by setup.sh) on a free
 // port with a fresh run folder, in its own process group, and stops the whole group.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -33,6 +33,16 @@ export interface StartOptions {
   keepRunDir?: boolean;
   /** Echo the server's output to stderr (default: E2E_VERBOSE=1). */
   verbose?: boolean;
+  /** Packaged extensions (.vsix) installed into RUN/ext before the server starts. */
+  vsix?: string[];
+  /** Port to listen on (default: a free one). */
+  port?: number;
+  /**
+   * `--vscode-option enable-smoke-test-driver` (default true): needed for the payload
+   * (extensionDevelopmentPath / extensionTestsPath), but it also keeps notification toasts
+   * from appearing, so UI checks and the sandbox turn it off.
+   */
+  smokeTestDriver?: boolean;
 }
 
 /** Quiet, offline-friendly defaults for a test profile. */
@@ -74,14 +84,28 @@ process.on('exit', () => {
 });
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.once(sig, () => {
+    // A driver that handles the signal itself (the sandbox) stops its servers in order.
+    if (process.listenerCount(sig) > 0) return;
     for (const child of live) killGroup(child, 'SIGKILL');
     process.exit(130);
   });
 }
 
+/** `code-server --install-extension FILE.vsix` into `extensionsDir` (under a second each). */
+export function installVsix(vsix: string, extensionsDir: string, userDataDir: string, env: NodeJS.ProcessEnv): string {
+  const r = spawnSync(
+    NODE24,
+    [CODE_SERVER_ENTRY, '--config', '/dev/null', '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix, '--force'],
+    { env, encoding: 'utf8', timeout: 120_000 },
+  );
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
+  if (r.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status ?? r.signal}):\n${out}`);
+  return out;
+}
+
 export async function startCodeServer(options: StartOptions = {}): Promise<CodeServer> {
   assertInstalled();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-e2e-run-'));
   for (const d of ['ud', 'ext', 'xdg-config', 'xdg-data', 'tmp']) mkdirSync(path.join(runDir, d), { recursive: true });
   mkdirSync(path.join(runDir, 'ud', 'User'), { recursive: true });
@@ -103,7 +127,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
     '--user-data-dir', path.join(runDir, 'ud'),
     '--extensions-dir', path.join(runDir, 'ext'),
     // Without it a released build ignores extensionDevelopmentPath/extensionTestsPath.
-    '--vscode-option', 'enable-smoke-test-driver',
+    ...(options.smokeTestDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
     ...(options.extraArgs ?? []),
     ...(options.workspace ? [options.workspace] : []),
   ];
@@ -120,6 +144,15 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
   // The repo's npm/tsx settings must not leak into Node 24 and the extension host.
   delete env.NODE_OPTIONS;
   delete env.npm_config_nodedir;
+  try {
+    for (const vsix of options.vsix ?? []) {
+      const out = installVsix(vsix, path.join(runDir, 'ext'), path.join(runDir, 'ud'), env);
+      writeFileSync(path.join(runDir, 'install.log'), `${out}\n`, { flag: 'a' });
+    }
+  } catch (err) {
+    if (!(options.keepRunDir || process.env.E2E_KEEP === '1')) rmSync(runDir, { recursive: true, force: true });
+    throw err;
+  }
 
   // detached: the child calls setsid(), so it leads a process group of its own and
   // everything it spawns (extension hosts, pty hosts) can be ended together.
