@@ -53,11 +53,11 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   const clientOptions = { baseUrl, siteUrl, userAgent, logger, limits };
   const client = new GatewayClient({ ...clientOptions, apiKey: keys });
   const endpoints = new ModelEndpoints(client);
-  const catalog = new ModelCatalog(client);
+  const catalog = new ModelCatalog(client, context.globalState, baseUrl);
   const selection = new ModelSelection(catalog, context.globalState);
   const errors = new ErrorPresenter(logger);
   const picker = new ModelPicker(catalog, selection, errors);
-  const languageModels = new GatewayLanguageModelProvider(catalog, keys, endpoints, logger);
+  const languageModels = new GatewayLanguageModelProvider(catalog, keys, endpoints, logger, () => selection.configured('chat') || catalog.lastKnown().find((m) => !/code/i.test(m.id))?.id);
   const statusBar = new GatewayStatusBar({
     limits,
     model: () => statusModel(),
@@ -81,13 +81,15 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   };
   const keyDeps: ApiKeyCommandDeps = {
     store: keys,
+    // What was learned of the old key's limits and balance does not apply to a new one.
+    beforeKeyCheck: () => limits.reset(),
     clientWithKey: (key) => new GatewayClient({ ...clientOptions, apiKey: { getApiKey: async () => key } }),
     errors,
     onKeyChanged,
   };
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createChatHandler({
       endpoints,
-      chooseModel: (picker, signal) => selection.forChatRequest(picker, signal),
+      chooseModel: (picker, signal) => selection.forChatRequest(picker, languageModels.defaultPickerModel(), signal),
       runAgent: (request, chatContext, stream, token) => runAgentTurn(sessions, request, chatContext, stream, token),
       logger, onAnswer: (text) => (lastAnswer = text) }));
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
@@ -119,6 +121,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SECTION)) return;
       if (event.affectsConfiguration(`${SECTION}.baseUrl`)) onKeyChanged();
+      if (event.affectsConfiguration(`${SECTION}.chatModel`)) languageModels.refresh();
       limits.setConfiguredLimits(readLimitsSafely());
       void statusBar.refresh();
       try {

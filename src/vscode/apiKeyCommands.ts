@@ -12,6 +12,8 @@ export interface ApiKeyCommandDeps {
   /** A client that uses the given key instead of the stored one. */
   clientWithKey: (key: string) => GatewayClient;
   errors: ErrorPresenter;
+  /** Runs before a new key is checked. */
+  beforeKeyCheck: () => void;
   onKeyChanged: () => void;
 }
 
@@ -19,6 +21,7 @@ export interface ApiKeyCommandDeps {
 export async function setApiKey(deps: ApiKeyCommandDeps, keyArgument?: unknown): Promise<boolean> {
   const key = typeof keyArgument === 'string' ? keyArgument.trim() : await askForKey();
   if (!key) return false;
+  deps.beforeKeyCheck();
   let models: ModelInfo[];
   try {
     models = await vscode.window.withProgress(

@@ -3,7 +3,7 @@
  * (`vscode.lm.registerLanguageModelChatProvider`): text and tool calls streamed.
  */
 import * as vscode from 'vscode';
-import type { ChatMessage, ChatToolCall, ToolDefinition } from '../core/api';
+import type { ChatMessage, ChatToolCall, ModelInfo, ToolDefinition } from '../core/api';
 import type { ModelEndpoints } from '../core/chat/modelEndpoints';
 import type { Logger } from '../core/ports';
 import type { ApiKeyStore } from './apiKeyStore';
@@ -14,12 +14,15 @@ import { readSettings } from './settings';
 export class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  private firstListed: string | undefined;
 
   constructor(
     private readonly catalog: ModelCatalog,
     private readonly keys: ApiKeyStore,
     private readonly endpoints: ModelEndpoints,
     private readonly logger: Logger,
+    /** The configured chat model, listed first. */
+    private readonly preferredModel: () => string | undefined,
   ) {}
 
   /** Tells VS Code to ask again (key set or cleared, base URL changed). */
@@ -33,24 +36,36 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
   ): Promise<vscode.LanguageModelChatInformation[]> {
     // With no key there is nothing to list, and nothing to complain about either.
     if (!(await this.keys.hasKey())) return [];
+    let models: ModelInfo[];
     try {
-      const models = await this.catalog.models(toAbortSignal(token));
-      return models.map((model) => ({
-        id: model.id,
-        name: model.id,
-        family: model.id,
-        version: '1',
-        detail: 'Gateway',
-        tooltip: `${model.id} via the Gateway`,
-        maxInputTokens: 128_000,
-        maxOutputTokens: 16_384,
-        capabilities: { toolCalling: true, imageInput: false },
-      }));
+      models = await this.catalog.models(toAbortSignal(token));
     } catch (error) {
-      if (!options.silent) throw error;
       this.logger.warn(`model list for VS Code's picker failed: ${error instanceof Error ? error.message : String(error)}`);
-      return [];
+      // Keep offering what the gateway listed before: a request then shows the real error (402, 401…) with its fix.
+      models = this.catalog.lastKnown();
+      if (models.length === 0 && !options.silent) throw error;
     }
+    const preferred = this.preferredModel();
+    // The configured chat model first: VS Code selects the first model by default, so the two agree.
+    const ordered = [...models].sort((a, b) => Number(b.id === preferred) - Number(a.id === preferred));
+    // VS Code selects a default once, from the first listing; later reorderings do not move it.
+    this.firstListed ??= ordered[0]?.id;
+    return ordered.map((model) => ({
+      id: model.id,
+      name: model.id,
+      family: model.id,
+      version: '1',
+      detail: 'Gateway',
+      tooltip: `${model.id} via the Gateway`,
+      maxInputTokens: 128_000,
+      maxOutputTokens: 16_384,
+      capabilities: { toolCalling: true, imageInput: false },
+    }));
+  }
+
+  /** The model VS Code selected when the user had not picked one: the first one of the first listing. */
+  defaultPickerModel(): string | undefined {
+    return this.firstListed;
   }
 
   async provideLanguageModelChatResponse(

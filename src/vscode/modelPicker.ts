@@ -29,7 +29,9 @@ export class ModelPicker {
     const load = async (refresh: boolean) => {
       quickPick.busy = true;
       try {
-        quickPick.items = this.items(await this.catalog.models(controller.signal, { refresh }), this.selection.configured(role));
+        // The model in use is marked even when the setting is empty (the default one).
+        const current = this.selection.configured(role) || (await this.selection.resolve(role, controller.signal));
+        quickPick.items = this.items(await this.catalog.models(controller.signal, { refresh }), current);
         quickPick.activeItems = quickPick.items.filter((item) => item.picked);
       } catch (error) {
         quickPick.hide();

@@ -21,11 +21,12 @@ export class ModelSelection {
   ) {}
 
   /** The model for an @gateway request, following the Chat view's picker when the user switched it. */
-  async forChatRequest(pickerModel: string | undefined, signal: AbortSignal): Promise<string> {
+  async forChatRequest(pickerModel: string | undefined, defaultPickerModel: string | undefined, signal: AbortSignal): Promise<string> {
     const choice = chooseModel({
       pickerModel,
       lastSeenPickerModel: this.state.get<string>(LAST_PICKER_MODEL),
       configuredModel: await this.resolve('chat', signal),
+      defaultPickerModel,
     });
     await this.state.update(LAST_PICKER_MODEL, choice.lastSeenPickerModel);
     if (choice.adoptAsChatModel) await this.choose('chat', choice.model);

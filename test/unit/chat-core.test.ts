@@ -51,24 +51,33 @@ describe('buildChatMessages', () => {
 
 describe('chooseModel', () => {
   test('the configured model answers when the picker was not touched', () => {
-    assert.deepEqual(chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: undefined, configuredModel: 'gw-chat-pro' }), {
+    assert.deepEqual(chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: undefined, configuredModel: 'gw-chat-pro', defaultPickerModel: undefined }), {
       model: 'gw-chat-pro',
       adoptAsChatModel: false,
       lastSeenPickerModel: 'gw-chat',
     });
-    assert.equal(chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro' }).model, 'gw-chat-pro');
+    assert.equal(chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro', defaultPickerModel: undefined }).model, 'gw-chat-pro');
   });
 
   test('a switched picker wins and becomes the chat model', () => {
-    assert.deepEqual(chooseModel({ pickerModel: 'gw-chat-mini', lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro' }), {
+    assert.deepEqual(chooseModel({ pickerModel: 'gw-chat-mini', lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro', defaultPickerModel: undefined }), {
       model: 'gw-chat-mini',
       adoptAsChatModel: true,
       lastSeenPickerModel: 'gw-chat-mini',
     });
   });
 
+  test('on the first request, a picker model other than the default one is the user\'s choice', () => {
+    assert.deepEqual(chooseModel({ pickerModel: 'gw-chat-mini', lastSeenPickerModel: undefined, configuredModel: 'gw-chat', defaultPickerModel: 'gw-chat' }), {
+      model: 'gw-chat-mini',
+      adoptAsChatModel: true,
+      lastSeenPickerModel: 'gw-chat-mini',
+    });
+    assert.equal(chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: undefined, configuredModel: 'gw-chat-pro', defaultPickerModel: 'gw-chat' }).model, 'gw-chat-pro');
+  });
+
   test('another vendor in the picker leaves the configured model and the memory alone', () => {
-    assert.deepEqual(chooseModel({ pickerModel: undefined, lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro' }), {
+    assert.deepEqual(chooseModel({ pickerModel: undefined, lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro', defaultPickerModel: undefined }), {
       model: 'gw-chat-pro',
       adoptAsChatModel: false,
       lastSeenPickerModel: 'gw-chat',

@@ -60,6 +60,17 @@ export class LimitTracker {
     private readonly windowMs = 60_000,
   ) {}
 
+  /** Forgets everything learned about the key (another key has other limits and another balance). */
+  reset(): void {
+    this.requestTimes = [];
+    this.tokenSpends = [];
+    this.fromHeaders = undefined;
+    this.sentSinceHeaders = 0;
+    this.rateLimitedUntil = undefined;
+    this.balance = 'unknown';
+    this.emit();
+  }
+
   setConfiguredLimits(limits: ConfiguredLimits): void {
     this.configured = limits;
     this.emit();

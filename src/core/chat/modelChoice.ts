@@ -3,8 +3,10 @@
  * model selected in its picker (with no other vendor installed, one of ours),
  * and the API does not say whether the user picked it. So a gateway model in
  * the picker counts as the user's choice when it differs from the one seen on
- * the previous request; then it also becomes the configured chat model, so the
- * status bar and the picker agree. Otherwise the configured model answers.
+ * the previous request (or, on the first request, from the model VS Code
+ * selects by default: the first one the extension lists, which is the
+ * configured chat model); then it also becomes the configured chat model, so
+ * the status bar and the picker agree. Otherwise the configured model answers.
  */
 export interface ModelChoiceInput {
   /** The Chat view's selected model when it is one of the gateway's; undefined for other vendors. */
@@ -13,6 +15,8 @@ export interface ModelChoiceInput {
   lastSeenPickerModel: string | undefined;
   /** `gateway.chatModel`, or the default when that is empty. */
   configuredModel: string;
+  /** The model VS Code's picker shows when nobody picked one (the first the extension listed). */
+  defaultPickerModel: string | undefined;
 }
 
 export interface ModelChoice {
@@ -23,8 +27,9 @@ export interface ModelChoice {
 }
 
 export function chooseModel(input: ModelChoiceInput): ModelChoice {
-  const { pickerModel, lastSeenPickerModel, configuredModel } = input;
-  const switched = pickerModel !== undefined && lastSeenPickerModel !== undefined && pickerModel !== lastSeenPickerModel;
+  const { pickerModel, lastSeenPickerModel, configuredModel, defaultPickerModel } = input;
+  const reference = lastSeenPickerModel ?? defaultPickerModel;
+  const switched = pickerModel !== undefined && reference !== undefined && pickerModel !== reference;
   if (switched && pickerModel !== configuredModel) {
     return { model: pickerModel, adoptAsChatModel: true, lastSeenPickerModel: pickerModel };
   }

@@ -9,14 +9,11 @@ import * as vscode from 'vscode';
 import type { CommandResult, CommandRunner } from '../../core/ports';
 
 const SHELL_INTEGRATION_WAIT_MS = 4000;
-/** How long a command sent through shell integration may take to start before the child process takes over. */
-const EXECUTION_START_WAIT_MS = 4000;
 const MAX_OUTPUT_CHARS = 200_000;
 
 export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private terminal: vscode.Terminal | undefined;
   private fallbackTerminal: { terminal: vscode.Terminal; write: (text: string) => void } | undefined;
-  private integrationWorks = true;
 
   constructor(
     private readonly name: string,
@@ -27,13 +24,8 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
 
   async run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
     const absoluteCwd = cwd === '.' || cwd === '' ? this.workspaceRoot : `${this.workspaceRoot}/${cwd}`;
-    const shell = this.integrationWorks ? await this.shellIntegration(absoluteCwd) : undefined;
-    if (shell) {
-      const result = await this.runIntegrated(shell.terminal, shell.integration, command, absoluteCwd, timeoutMs, signal);
-      if (result) return result;
-      // This terminal reports shell integration but did not run the command: use child processes from now on.
-      this.integrationWorks = false;
-    }
+    const shell = await this.shellIntegration(absoluteCwd);
+    if (shell) return this.runIntegrated(shell.terminal, shell.integration, command, absoluteCwd, timeoutMs, signal);
     return this.runAsChild(command, absoluteCwd, timeoutMs, signal);
   }
 
@@ -63,9 +55,9 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   }
 
   /**
-   * Runs through shell integration; undefined when the terminal never started
-   * the command (some hosts report integration but do not run what is sent),
-   * so the caller can fall back to a child process.
+   * Runs through shell integration. Once a command is sent it is never sent a
+   * second way (that could run it twice): the wait ends with the execution's
+   * end event, the close of its output, the terminal closing, or the timeout.
    */
   private async runIntegrated(
     terminal: vscode.Terminal,
@@ -74,48 +66,38 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     cwd: string,
     timeoutMs: number,
     signal: AbortSignal,
-  ): Promise<CommandResult | undefined> {
-    // A subshell, so `exit 3` or `cd elsewhere` in the command cannot end or move the user's terminal.
-    const line = `(cd ${shellQuote(cwd)} && ${command})`;
-    const sameExecution = (event: { terminal: vscode.Terminal; execution: vscode.TerminalShellExecution }, execution: vscode.TerminalShellExecution) =>
-      // Some hosts hand events a different wrapper of the same execution: match the terminal and the line too.
-      event.execution === execution || (event.terminal === terminal && event.execution.commandLine.value === execution.commandLine.value);
-    const subscriptions: vscode.Disposable[] = [];
-    let resolveStarted: (started: boolean) => void = () => undefined;
-    let resolveEnded: (exitCode: number | undefined) => void = () => undefined;
-    const started = new Promise<boolean>((resolve) => (resolveStarted = resolve));
-    const ended = new Promise<number | undefined>((resolve) => (resolveEnded = resolve));
+  ): Promise<CommandResult> {
+    // Not wrapped in a subshell: shell integration does not report a line that starts with "(".
+    // A command that exits the shell closes the terminal, which ends the wait; the next command gets a new one.
+    const line = `cd ${shellQuote(cwd)} && ${command}`;
     const execution = integration.executeCommand(line);
-    subscriptions.push(
-      vscode.window.onDidStartTerminalShellExecution((event) => sameExecution(event, execution) && resolveStarted(true)),
-      vscode.window.onDidEndTerminalShellExecution((event) => sameExecution(event, execution) && resolveEnded(event.exitCode)),
+    // Some hosts hand events a different wrapper of the same execution: match the terminal and the line too.
+    const isOurs = (event: { terminal: vscode.Terminal; execution: vscode.TerminalShellExecution }) =>
+      event.execution === execution || (event.terminal === terminal && event.execution.commandLine.value === execution.commandLine.value);
+    let resolveEnded: (exitCode: number | undefined) => void = () => undefined;
+    const ended = new Promise<number | undefined>((resolve) => (resolveEnded = resolve));
+    const subscriptions = [
+      vscode.window.onDidEndTerminalShellExecution((event) => isOurs(event) && resolveEnded(event.exitCode)),
       // The user closed the terminal: the command is over, with no exit code.
       vscode.window.onDidCloseTerminal((closed) => closed === terminal && resolveEnded(undefined)),
-    );
+    ];
     let output = '';
     const reading = (async () => {
-      for await (const data of execution.read()) {
-        resolveStarted(true);
-        output = (output + data).slice(-MAX_OUTPUT_CHARS);
-      }
+      for await (const data of execution.read()) output = (output + data).slice(-MAX_OUTPUT_CHARS);
     })();
-    void reading.then(() => resolveStarted(true), () => undefined);
+    // The output stream closes when the command ends; give the exit-code event a moment after that.
+    void reading.then(() => delay(2000)).then(() => resolveEnded(undefined), () => undefined);
     let timedOut = false;
     const interrupt = () => terminal.sendText('\u0003', false);
     const timer = setTimeout(() => {
       timedOut = true;
       interrupt();
-      // Give Ctrl-C a moment; then stop waiting whatever the terminal does.
+      // Give Ctrl-C a moment; then stop waiting, whatever the terminal does.
       setTimeout(() => resolveEnded(undefined), 5000);
     }, timeoutMs);
     signal.addEventListener('abort', interrupt, { once: true });
     try {
-      if (!(await Promise.race([started, delay(EXECUTION_START_WAIT_MS).then(() => false)]))) {
-        interrupt();
-        return undefined;
-      }
-      // The output stream closes when the command ends; give the exit-code event a moment after that.
-      const exitCode = await Promise.race([ended, reading.then(() => Promise.race([ended, delay(2000).then(() => undefined)]))]);
+      const exitCode = await ended;
       await Promise.race([reading, delay(500)]);
       return { exitCode, output: stripAnsi(output), timedOut };
     } finally {

@@ -28,7 +28,7 @@ test('/agent in the chat: read, approved edit (undoable), approved command in th
   await scriptTurns('demo-key', [
     { toolCalls: [{ name: 'read_file', arguments: { path: 'src/hello.ts' } }] },
     { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/hello.ts', old_text: 'Hello, ', new_text: 'Hi there, ' } }] },
-    { toolCalls: [{ name: 'run_command', arguments: { command: 'echo agent-ran-here && exit 3' } }] },
+    { toolCalls: [{ name: 'run_command', arguments: { command: 'echo agent-ran-here && (exit 3)' } }] },
     { text: 'Greeting updated and checked.' },
   ]);
   await vscode.commands.executeCommand('workbench.action.chat.newChat');
