@@ -24,6 +24,8 @@ import { FileSessionStore } from './vscode/agent/sessionStore';
 import { SessionsTree } from './vscode/agent/sessionsTree';
 import { TRANSCRIPT_SCHEME, TranscriptProvider } from './vscode/agent/transcript';
 import { runAgentTurn } from './vscode/chat/agentTurn';
+import { InlineEditController } from './vscode/inlineEdit/inlineEditController';
+import { PROPOSAL_SCHEME, ProposalDocuments } from './vscode/inlineEdit/proposalDocuments';
 
 /** What the extension exports: read-only views for automation and the end-to-end tests. */
 export interface GatewayExtensionApi {
@@ -36,6 +38,8 @@ export interface GatewayExtensionApi {
   activationMs(): number;
   /** Approvals the agent waits for: session and call ids with their one-line summary. */
   pendingApprovals(): { sessionId: string; callId: string; summary: string }[];
+  /** The inline edit waiting for Accept / Reject, if any. */
+  inlineEdit(): { streaming: boolean; proposal: string } | undefined;
   /** The saved agent sessions, newest first. */
   agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string }[]>;
 }
@@ -73,6 +77,8 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   void sessions.recoverInterrupted();
   const sessionsTree = new SessionsTree(sessions);
   const transcripts = new TranscriptProvider(sessionStore);
+  const proposals = new ProposalDocuments();
+  const inlineEdits = new InlineEditController(endpoints, (signal) => selection.resolve('chat', signal), proposals, errors, context.globalState);
   let lastAnswer: string | undefined;
   const onKeyChanged = () => {
     catalog.invalidate();
@@ -118,6 +124,13 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     ...registerAgentCommands(sessions, errors),
+    proposals,
+    inlineEdits,
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
+    vscode.commands.registerCommand('gateway.editSelection', (instruction?: unknown) => inlineEdits.editSelection(instruction)),
+    vscode.commands.registerCommand('gateway.inlineEdit.accept', () => inlineEdits.accept()),
+    vscode.commands.registerCommand('gateway.inlineEdit.reject', () => inlineEdits.reject()),
+    vscode.commands.registerCommand('gateway.explainSelection', () => vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /explain ' })),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SECTION)) return;
       if (event.affectsConfiguration(`${SECTION}.baseUrl`)) onKeyChanged();
@@ -140,6 +153,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     hasApiKey: () => keys.hasKey(),
     lastChatAnswer: () => lastAnswer,
     activationMs: () => activationMs,
+    inlineEdit: () => inlineEdits.status(),
     pendingApprovals: () => approvals.waiting().map((r) => ({ sessionId: r.sessionId, callId: r.callId, summary: r.summary })),
     agentSessions: async () => (await sessionStore.list()).map((s) => ({ id: s.id, title: s.title, status: s.status, turns: s.turns, statusReason: s.statusReason })),
   };

@@ -15,13 +15,14 @@ import { packageVsix } from './lib/vsix';
 import { Workbench } from './lib/workbench';
 import { createSampleWorkspace } from './lib/workspace';
 import { startEmulator, type Emulator } from '../emulator/server';
+import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './ui/agent';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
 import { neutral } from './ui/gateway';
 import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_DIR, type Scenario, type UiContext } from './ui/harness';
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
 
-const SCENARIOS: Scenario[] = [setKeyScenario, selectModelScenario, askScenario, emptyBalanceScenario, rateLimitScenario, chatModelPickerScenario];
+const SCENARIOS: Scenario[] = [setKeyScenario, selectModelScenario, askScenario, emptyBalanceScenario, rateLimitScenario, chatModelPickerScenario, agentChatScenario, agentPaletteScenario, agentReloadScenario];
 
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
@@ -78,7 +79,13 @@ async function main(): Promise<number> {
     const emu = emulator;
     // Without the smoke-test driver: notification toasts show as they do for a person.
     server = await timed('install vsix + code-server up', () =>
-      startCodeServer({ workspace: ws.dir, vsix: [vsix.file], settings: { 'gateway.baseUrl': emu.baseUrl }, smokeTestDriver: false }),
+      startCodeServer({ workspace: ws.dir, vsix: [vsix.file], settings: {
+        'gateway.baseUrl': emu.baseUrl,
+        // Agent sessions (scenarios 7–9) on the code model; approvals stay "ask" (the default).
+        'gateway.agentModel': 'gw-code',
+        // xterm's DOM renderer, so the terminal's text can be read from the page.
+        'terminal.integrated.gpuAcceleration': 'off',
+      }, smokeTestDriver: false }),
     );
     const installed = readdirSync(path.join(server.runDir, 'ext')).filter((d) => d.startsWith('gateway.gateway-vscode'));
     if (installed.length !== 1) throw new Error(`the vsix did not install into ${server.runDir}/ext (found ${JSON.stringify(installed)})`);

@@ -1,0 +1,399 @@
+// Scenarios 7–9: agent sessions as a person runs them. `/agent` in the Chat view with
+// Approve buttons, the diff, the terminal and undo; the same kind of task from the palette
+// with approval notifications, the "Gateway Agent" output and the Agent Sessions view; and
+// a page reload while an approval waits, then "Continue Agent Session…".
+// The emulator's scripted model plays the agent (gw-code on /v1/responses).
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Locator, Page } from '../lib/browser';
+import type { Scenario, UiContext } from './harness';
+import { ask, emulatorRequests, ensureKey, newChat, waitForResponse } from './gateway';
+
+const ORIGINAL_HELLO = 'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
+const CHAT = '.interactive-session';
+const QUICK_INPUT_BOX = '.quick-input-widget .quick-input-box input';
+const TOASTS = '.notifications-toasts .notification-toast';
+const SESSIONS_PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Agent Sessions"])';
+
+// page.reload and locator.hover exist in playwright-core; the rig's narrow types leave them out.
+type FullPage = Page & { reload(options?: { timeout?: number; waitUntil?: 'load' | 'domcontentloaded' }): Promise<unknown> };
+type Hoverable = Locator & { hover(options?: { timeout?: number }): Promise<void> };
+
+// ---- set-up outside the UI: the emulator's script --------------------------------------
+
+interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+type Turn = { toolCalls: ToolCall[] } | { text: string };
+
+/** POST /_emulator/reset, then /_emulator/script: the next gw-code responses of demo-key. */
+async function scriptAgent(ctx: UiContext, turns: Turn[]): Promise<void> {
+  const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
+  const post = async (route: string, body: unknown) => {
+    const res = await fetch(`${control}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5_000) });
+    if (!res.ok) throw new Error(`POST ${route} → ${res.status} ${await res.text()}`);
+  };
+  await post('/_emulator/reset', {});
+  await post('/_emulator/script', { key: 'demo-key', turns: turns.map((t) => ({ ...t, model: 'gw-code', endpoint: 'responses' })) });
+}
+
+/** Waits (polling the disk on this machine) until `file` satisfies `ok`; returns its text. */
+async function waitForDisk(file: string, ok: (text: string | undefined) => boolean, what: string, timeoutMs = 15_000): Promise<string | undefined> {
+  const read = () => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+  const deadline = Date.now() + timeoutMs;
+  while (!ok(read())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not so on disk within ${timeoutMs / 1000}s; ${path.basename(file)} holds ${JSON.stringify(read())}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return read();
+}
+
+/** A run counter per scenario: a retry gets another task text, so its session is told apart from the first attempt's. */
+const attempts = new Map<string, number>();
+function task(id: string, text: string): string {
+  const n = (attempts.get(id) ?? 0) + 1;
+  attempts.set(id, n);
+  return n === 1 ? text : `${text} (attempt ${n})`;
+}
+
+// ---- the UI ------------------------------------------------------------------------------
+
+/** The Approve / Deny / Show Diff buttons shown in the response to `prompt`. */
+function chatButton(ctx: UiContext, title: string): Locator {
+  return ctx.page.locator(`${CHAT} .interactive-response .monaco-button`).filter({ hasText: new RegExp(`^\\s*${title}\\s*$`) });
+}
+
+/** Waits until the response to `prompt` has `n` buttons titled `title`; returns the n-th. */
+async function waitForChatButton(ctx: UiContext, title: string, n: number, timeoutMs = 30_000): Promise<Locator> {
+  const buttons = chatButton(ctx, title);
+  const deadline = Date.now() + timeoutMs;
+  while ((await buttons.count()) < n) {
+    if (Date.now() > deadline) throw new Error(`the chat never showed ${n} "${title}" button(s) (it shows ${await buttons.count()})`);
+    await buttons.nth(n - 1).waitFor({ state: 'attached', timeout: Math.max(1, Math.min(2_000, deadline - Date.now())) }).catch(() => undefined);
+  }
+  const button = buttons.nth(n - 1);
+  await button.waitFor({ state: 'visible', timeout: 10_000 });
+  return button;
+}
+
+/** An editor tab whose label contains `text`. */
+function editorTab(ctx: UiContext, text: string | RegExp): Locator {
+  return ctx.page.locator('.part.editor .tabs-container .tab').filter({ hasText: text }).first();
+}
+
+/** The text of the active editor as shown (non-breaking spaces made plain). */
+async function activeEditorText(ctx: UiContext): Promise<string> {
+  return (await ctx.page.locator('.part.editor .editor-group-container.active .editor-container .monaco-editor .view-lines').first().innerText({ timeout: 5_000 })).replace(/\u00a0/g, ' ');
+}
+
+async function waitForActiveEditorText(ctx: UiContext, text: string, timeoutMs = 10_000): Promise<void> {
+  await ctx.page
+    .waitForFunction(
+      `(() => { const el = document.querySelector('.part.editor .editor-group-container.active .editor-container .monaco-editor .view-lines');
+        return !!el && el.innerText.replace(/\\u00a0/g, ' ').includes(${JSON.stringify(text)}); })()`,
+      undefined,
+      { timeout: timeoutMs, polling: 100 },
+    )
+    .catch(async () => {
+      throw new Error(`the editor never showed ${JSON.stringify(text)} within ${timeoutMs / 1000}s; it shows ${JSON.stringify(await activeEditorText(ctx).catch(() => '(no editor)'))}`);
+    });
+}
+
+/** Quick Open (F1, the ">" removed): types `name`, picks the row of `file`; waits for its tab to be active. */
+async function quickOpen(ctx: UiContext, name: string, tabLabel: string): Promise<void> {
+  const { page } = ctx;
+  await page.keyboard.press('F1');
+  await page.locator(QUICK_INPUT_BOX).waitFor({ state: 'visible', timeout: 10_000 });
+  await page.locator(QUICK_INPUT_BOX).fill(name, { timeout: 10_000 });
+  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: tabLabel }).first().click({ timeout: 15_000 });
+  await ctx.wb.waitForQuickInputClosed();
+  await page.locator('.part.editor .editor-group-container.active .tabs-container .tab.active').filter({ hasText: tabLabel }).first().waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+/** A terminal row (xterm's DOM renderer) that reads exactly `text`. */
+async function waitForTerminalLine(ctx: UiContext, text: string, timeoutMs = 30_000): Promise<void> {
+  await ctx.page
+    .waitForFunction(
+      `[...document.querySelectorAll('.part.panel .xterm-rows > div')].some((row) => row.innerText.replace(/\\u00a0/g, ' ').trim() === ${JSON.stringify(text)})`,
+      undefined,
+      { timeout: timeoutMs, polling: 200 },
+    )
+    .catch(async () => {
+      const rows = await ctx.page.evaluate<string>(`[...document.querySelectorAll('.part.panel .xterm-rows > div')].map((r) => r.innerText.trim()).filter(Boolean).join(' | ')`);
+      throw new Error(`the terminal never showed a line "${text}" within ${timeoutMs / 1000}s; it shows: ${JSON.stringify(rows.slice(0, 400)) || '(no terminal rows)'}`);
+    });
+}
+
+/** Starts a session from the palette: "Gateway: Start Agent Session…", the task typed in its input box, Enter. */
+async function startFromPalette(ctx: UiContext, taskText: string, submit: boolean): Promise<void> {
+  await ctx.wb.runCommand('Gateway: Start Agent Session…');
+  await ctx.wb.waitForQuickInput('Gateway: Start Agent Session');
+  await ctx.page.locator(QUICK_INPUT_BOX).fill(taskText, { timeout: 10_000 });
+  if (!submit) return;
+  await ctx.page.keyboard.press('Enter');
+  await ctx.wb.waitForQuickInputClosed();
+}
+
+/** The approval notification ("Gateway agent wants to: …") naming `what`; checks its buttons. */
+async function waitForApprovalToast(ctx: UiContext, what: string, timeoutMs = 30_000): Promise<{ toast: Locator; text: string; buttons: string[] }> {
+  const toast = ctx.page.locator(TOASTS).filter({ hasText: 'Gateway agent wants to:' }).filter({ hasText: what }).first();
+  await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+  await toast.locator('.monaco-button').filter({ hasText: /^\s*Approve\s*$/ }).first().waitFor({ state: 'visible', timeout: 5_000 });
+  const text = (await toast.innerText()).replace(/\s+/g, ' ').trim();
+  const buttons = (await toast.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter(Boolean);
+  return { toast, text, buttons };
+}
+
+async function clickToastButton(toast: Locator, title: string): Promise<void> {
+  await toast.locator('.monaco-button').filter({ hasText: new RegExp(`^\\s*${title}\\s*$`) }).first().click({ timeout: 10_000 });
+  await toast.waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+/** The Agent Sessions view in the side bar (the activity bar's "Gateway" icon, unless it is showing already). */
+async function showSessionsView(ctx: UiContext): Promise<void> {
+  const pane = ctx.page.locator(SESSIONS_PANE).first();
+  if (await pane.isVisible()) return;
+  await ctx.page.locator('.part.activitybar .action-item a.action-label[aria-label^="Gateway"]').first().click({ timeout: 10_000 });
+  await pane.waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+/** Waits until the Agent Sessions view lists `title` with a description matching `status`; returns the row's text. */
+async function waitForSessionRow(ctx: UiContext, title: string, status: RegExp, timeoutMs = 30_000): Promise<string> {
+  const rows = `${SESSIONS_PANE} .monaco-list-row`;
+  try {
+    const handle = (await ctx.page.waitForFunction(
+      `(() => { const row = [...document.querySelectorAll(${JSON.stringify(rows)})].find((r) => (r.querySelector('.label-name')?.innerText || '').trim() === ${JSON.stringify(title)});
+        const description = row ? (row.querySelector('.label-description')?.innerText || '').replace(/\\s+/g, ' ').trim() : '';
+        return row && new RegExp(${JSON.stringify(status.source)}).test(description) ? description : false; })()`,
+      undefined,
+      { timeout: timeoutMs, polling: 200 },
+    )) as { jsonValue(): Promise<string> };
+    return await handle.jsonValue();
+  } catch {
+    const seen = await ctx.page.locator(rows).allInnerTexts().catch(() => []);
+    throw new Error(`the Agent Sessions view never listed "${title}" as ${status} within ${timeoutMs / 1000}s; it lists ${JSON.stringify(seen.map((r) => r.replace(/\s+/g, ' ').trim()))}`);
+  }
+}
+
+function sessionRow(ctx: UiContext, title: string): Locator {
+  return ctx.page.locator(`${SESSIONS_PANE} .monaco-list-row`).filter({ hasText: title }).first();
+}
+
+/** The text of the Output panel's editor ("Gateway Agent" is the channel a palette session shows). */
+async function waitForOutput(ctx: UiContext, parts: (string | RegExp)[], timeoutMs = 30_000): Promise<string> {
+  const sel = '.part.panel .monaco-editor .view-lines';
+  const read = async () => (await ctx.page.locator(sel).allInnerTexts().catch(() => [])).join('\n').replace(/\u00a0/g, ' ');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await read();
+    if (parts.every((p) => (typeof p === 'string' ? text.includes(p) : p.test(text)))) return text;
+    if (Date.now() > deadline) throw new Error(`the Output panel never showed ${parts.map(String).join(' and ')} within ${timeoutMs / 1000}s; it shows ${JSON.stringify(text.slice(0, 600))}`);
+    await ctx.page.locator(sel).first().waitFor({ state: 'visible', timeout: Math.max(1, Math.min(500, deadline - Date.now())) }).catch(() => undefined);
+    await ctx.page.waitForFunction('true', undefined, { timeout: 1_000, polling: 200 }).catch(() => undefined);
+  }
+}
+
+// ---- 7: /agent in the Chat view ---------------------------------------------------------
+
+export const agentChatScenario: Scenario = {
+  id: '7-agent-chat',
+  title: '/agent in the Chat view: Approve buttons, the proposed diff, the edit on disk, the command in a terminal, the summary, undo',
+  async run(ctx, s) {
+    const hello = path.join(ctx.workspace, 'src', 'hello.ts');
+    writeFileSync(hello, ORIGINAL_HELLO); // a retry starts from the sample file
+    await ensureKey(ctx, 'demo-key');
+    // A retry: the first attempt's terminal (and its "agent-ran-here") goes.
+    if ((await ctx.page.locator('.part.panel .xterm').count()) > 0) {
+      await ctx.wb.runCommand('Terminal: Kill All Terminals');
+      await ctx.page.waitForSelector('.part.panel .xterm', { state: 'detached', timeout: 10_000 });
+    }
+    await scriptAgent(ctx, [
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'src/hello.ts' } }] },
+      { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/hello.ts', old_text: 'Hello, ', new_text: 'Hi there, ' } }] },
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'echo agent-ran-here && (exit 3)' } }] },
+      { text: 'Greeting updated.' },
+    ]);
+    const taskText = task('7', 'make the greeting friendlier');
+    const prompt = `@gateway /agent ${taskText}`;
+    const shown = prompt.replace(/^@gateway \/agent /, '');
+
+    await s.step('edit-approval', `"${prompt}" sent in a new chat: "Approval needed" with an Approve button, and the diff "src/hello.ts: proposed by the agent" opens`, async () => {
+      if (await ctx.page.locator('a.action-label[aria-label^="New Chat ("]').first().isVisible()) await newChat(ctx);
+      else {
+        await ctx.wb.runCommand('Chat: New Chat');
+        await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
+      }
+      await ask(ctx, prompt);
+      const response = await waitForResponse(ctx, shown, /Approval needed:/, 30_000, true);
+      s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
+      s.check(/src\/hello\.ts/.test(response.text), `the approval names src/hello.ts (the response shows "${response.text}")`);
+      await waitForChatButton(ctx, 'Approve', 1);
+      s.check((await chatButton(ctx, 'Deny').count()) >= 1, 'a Deny button sits next to Approve');
+      await editorTab(ctx, 'proposed by the agent').waitFor({ state: 'visible', timeout: 15_000 });
+      const tab = (await editorTab(ctx, 'proposed by the agent').innerText()).replace(/\s+/g, ' ').trim();
+      s.check(/src\/hello\.ts: proposed by the agent/.test(tab) || /hello\.ts/.test(tab), `the diff's tab names the file ("${tab}")`);
+      // Side by side or inline (a narrow editor): the proposed line is in one of the diff's view-lines.
+      const diffLines = `[...document.querySelectorAll('.part.editor .monaco-diff-editor .view-lines')].map((el) => el.innerText.replace(/\\u00a0/g, ' ')).join('\\n')`;
+      const diffShown = await ctx.page
+        .waitForFunction(`(() => { const t = ${diffLines}; return t.includes('Hi there, ') ? t : false; })()`, undefined, { timeout: 10_000, polling: 100 })
+        .then(() => 'Hi there, ')
+        .catch(() => ctx.page.evaluate<string>(diffLines));
+      s.check(diffShown.includes('Hi there, '), `the diff shows the proposed "Hi there, " (it shows ${JSON.stringify(diffShown.slice(0, 200))})`);
+      s.check(readFileSync(hello, 'utf8') === ORIGINAL_HELLO, 'nothing is written before the approval');
+    });
+
+    await s.step('edit-approved', 'Approve clicked in the chat: src/hello.ts on disk now says "Hi there, "; the command approval appears', async () => {
+      await (await waitForChatButton(ctx, 'Approve', 1)).click({ timeout: 10_000 });
+      await waitForDisk(hello, (t) => !!t?.includes('Hi there, ${name}'), 'the approved edit');
+      await waitForResponse(ctx, shown, /Approval needed: run echo agent-ran-here && \(exit 3\)/, 30_000);
+      await waitForChatButton(ctx, 'Approve', 2);
+    });
+
+    await s.step('command-ran', 'the second Approve clicked: the terminal "Gateway Agent: …" shows agent-ran-here', async () => {
+      await (await waitForChatButton(ctx, 'Approve', 2)).click({ timeout: 10_000 });
+      await waitForTerminalLine(ctx, 'agent-ran-here');
+      const panel = (await ctx.page.locator('.part.panel').first().innerText({ timeout: 5_000 })).replace(/\s+/g, ' ');
+      const tabs = await ctx.page.locator('.part.panel .terminal-tabs-entry, .part.panel .single-terminal-tab').allInnerTexts().catch(() => []);
+      const names = `${panel} ${tabs.join(' ')}`;
+      s.check(names.includes(`Gateway Agent: ${taskText.slice(0, 40)}`), `the terminal is named "Gateway Agent: ${taskText.slice(0, 40)}" (the panel shows ${JSON.stringify(tabs.length ? tabs : panel.slice(0, 300))})`);
+    });
+
+    await s.step('summary', 'the chat ends with "Session done" and "Files changed: src/hello.ts"; the model was told the output and the exit code 3', async () => {
+      const response = await waitForResponse(ctx, shown, /Session done[\s\S]*Commands run:/, 30_000, true);
+      s.check(/Greeting updated\./.test(response.text), `the model's closing text shows ("${response.text}")`);
+      s.check(/Files changed: src\/hello\.ts/.test(response.text), `the summary says "Files changed: src/hello.ts" ("${response.text}")`);
+      s.check(/exited with 3/.test(response.text), `the chat says the command exited with 3 ("${response.text}")`);
+      s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
+      const calls = (await emulatorRequests(ctx)).filter((r) => r.path === '/v1/responses');
+      const last = calls.at(-1)?.body as { input?: unknown } | undefined;
+      const inputs = Array.isArray(last?.input) ? (last.input as { type?: string; output?: unknown }[]) : [];
+      const output = inputs.filter((i) => i.type === 'function_call_output').map((i) => String(i.output)).join('\n');
+      s.check(/agent-ran-here/.test(output) && /\b3\b/.test(output), `the last /v1/responses input has a function_call_output with agent-ran-here and 3 (it has ${JSON.stringify(output.slice(0, 300))})`);
+      s.check(calls.length === 4, `four /v1/responses requests for four scripted turns (saw ${calls.length})`);
+    });
+
+    await s.step('undo', 'src/hello.ts opened with Quick Open, Ctrl+Z: the editor shows "Hello, " again; Ctrl+S puts it back on disk', async () => {
+      await quickOpen(ctx, 'hello.ts', 'hello.ts');
+      await waitForActiveEditorText(ctx, 'Hi there, ');
+      await ctx.page.locator('.part.editor .editor-group-container.active .editor-container .monaco-editor .view-lines').first().click({ timeout: 5_000 });
+      await ctx.page.keyboard.press('Control+Z');
+      await waitForActiveEditorText(ctx, 'return `Hello, ${name}!`;');
+      const text = await activeEditorText(ctx);
+      s.check(!text.includes('Hi there'), `the edit is gone from the editor (it shows ${JSON.stringify(text)})`);
+      await ctx.page.keyboard.press('Control+S');
+      await waitForDisk(hello, (t) => t === ORIGINAL_HELLO, 'the undone file saved');
+      await ctx.page.locator('.part.editor .tabs-container .tab.active.dirty').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    });
+  },
+};
+
+// ---- 8: the palette --------------------------------------------------------------------
+
+export const agentPaletteScenario: Scenario = {
+  id: '8-agent-palette',
+  title: '"Gateway: Start Agent Session…": the approval notification, the "Gateway Agent" output, the session done in the Agent Sessions view',
+  async run(ctx, s) {
+    const doc = path.join(ctx.workspace, 'docs', 'palette.md');
+    rmSync(doc, { force: true });
+    await ensureKey(ctx, 'demo-key');
+    await scriptAgent(ctx, [
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'docs/palette.md', content: '# Written from the palette\n' } }] },
+      { text: 'Wrote the palette doc.' },
+    ]);
+    const taskText = task('8', 'write the palette doc');
+
+    await s.step('task-typed', `F1 → "Gateway: Start Agent Session…": the input box asks for the task; "${taskText}" typed`, async () => {
+      await startFromPalette(ctx, taskText, false);
+      const prompt = await ctx.page.locator('.quick-input-widget .quick-input-message, .quick-input-widget .quick-input-header').first().innerText({ timeout: 5_000 }).catch(() => '');
+      s.check(/What should the agent do/.test(prompt), `the box asks "What should the agent do in this workspace?" (it says ${JSON.stringify(prompt)})`);
+    });
+
+    let toast!: Locator;
+    await s.step('approval-toast', 'Enter: a notification "Gateway agent wants to: …docs/palette.md" offers Approve and Deny', async () => {
+      await ctx.page.keyboard.press('Enter');
+      await ctx.wb.waitForQuickInputClosed();
+      const found = await waitForApprovalToast(ctx, 'docs/palette.md');
+      toast = found.toast;
+      s.check(found.buttons.includes('Approve') && found.buttons.includes('Deny'), `the notification offers Approve and Deny (buttons ${JSON.stringify(found.buttons)}; "${found.text}")`);
+      s.check(!existsSync(doc), 'nothing is written before the approval');
+    });
+
+    await s.step('approved-output', 'Approve clicked: the file is written; the "Gateway Agent" output shows the run; "… is done" is announced', async () => {
+      await clickToastButton(toast, 'Approve');
+      await waitForDisk(doc, (t) => t === '# Written from the palette\n', 'the approved write');
+      await ctx.page.locator(TOASTS).filter({ hasText: `Gateway agent: "${taskText}" is done.` }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      const out = await waitForOutput(ctx, [`=== ${taskText}`, '▶', '✓', 'Wrote the palette doc.']);
+      s.check(/waiting for your approval/.test(out), `the output notes the wait for approval (${JSON.stringify(out.slice(0, 400))})`);
+    });
+
+    await s.step('sessions-view', 'the activity bar\'s Gateway icon: the Agent Sessions view lists the session as done', async () => {
+      await ctx.wb.clearNotifications().catch(() => undefined);
+      await showSessionsView(ctx);
+      const description = await waitForSessionRow(ctx, taskText, /^done · 2 turns · \S+ tok$/);
+      s.check(/^done/.test(description), `the row's description says done ("${description}")`);
+    });
+  },
+};
+
+// ---- 9: a reload while an approval waits ---------------------------------------------------
+
+export const agentReloadScenario: Scenario = {
+  id: '9-agent-reload',
+  title: 'a reload while an approval waits: the session shows paused ("Interrupted…"); "Continue Agent Session…" finishes it',
+  async run(ctx, s) {
+    const later = path.join(ctx.workspace, 'later.txt');
+    rmSync(later, { force: true });
+    await ensureKey(ctx, 'demo-key');
+    await scriptAgent(ctx, [
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'later.txt', content: 'later\n' } }] },
+      { text: 'Finished after continuing.' },
+    ]);
+    const taskText = task('9', 'write later.txt across a reload');
+
+    await s.step('approval-waiting', `"${taskText}" started from the palette: the approval notification for later.txt waits`, async () => {
+      await startFromPalette(ctx, taskText, true);
+      const found = await waitForApprovalToast(ctx, 'later.txt');
+      s.check(found.buttons.includes('Approve'), `the notification offers Approve (${JSON.stringify(found.buttons)})`);
+      await showSessionsView(ctx);
+      await waitForSessionRow(ctx, taskText, /^awaiting approval\b/, 10_000);
+    });
+
+    await s.step('reloaded-paused', 'page reloaded: the workbench comes back; the Agent Sessions view shows the session paused, its tooltip says "Interrupted…"', async () => {
+      await (ctx.page as FullPage).reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
+      await ctx.page.waitForSelector('.monaco-workbench', { state: 'visible', timeout: 60_000 });
+      await ctx.page.waitForSelector('.part.statusbar .statusbar-item', { state: 'visible', timeout: 60_000 });
+      await showSessionsView(ctx);
+      const row = await waitForSessionRow(ctx, taskText, /^paused\b/, 30_000);
+      s.check(!existsSync(later), 'later.txt is not written: nobody approved it');
+      await (sessionRow(ctx, taskText) as Hoverable).hover({ timeout: 5_000 });
+      const hover = ctx.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Interrupted' }).first();
+      const tip = await hover
+        .waitFor({ state: 'visible', timeout: 10_000 })
+        .then(async () => (await hover.innerText()).replace(/\s+/g, ' ').trim())
+        .catch(() => '');
+      s.check(/Interrupted: the window closed or reloaded/.test(tip), `the row's tooltip says "Interrupted: the window closed or reloaded…" (tooltip ${JSON.stringify(tip)}; row "${row}")`);
+    });
+
+    await s.step('continue-picked', 'F1 → "Gateway: Continue Agent Session…": the session is offered as paused and picked; the approval notification comes back', async () => {
+      await ctx.wb.runCommand('Gateway: Continue Agent Session…', { timeoutMs: 30_000 });
+      const row = ctx.wb.quickPickRow(taskText);
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+      const text = (await row.innerText()).replace(/\s+/g, ' ').trim();
+      s.check(/paused/.test(text), `the pick says paused ("${text}")`);
+      await row.click({ timeout: 10_000 });
+      await ctx.wb.waitForQuickInputClosed();
+      await waitForApprovalToast(ctx, 'later.txt');
+    });
+
+    await s.step('finished', 'Approve clicked: later.txt holds "later"; the session is done in the Agent Sessions view', async () => {
+      const { toast } = await waitForApprovalToast(ctx, 'later.txt');
+      await clickToastButton(toast, 'Approve');
+      const written = await waitForDisk(later, (t) => t !== undefined, 'later.txt written');
+      s.check(written === 'later\n', `later.txt holds the scripted content (${JSON.stringify(written)})`);
+      await ctx.page.locator(TOASTS).filter({ hasText: `Gateway agent: "${taskText}" is done.` }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      await showSessionsView(ctx);
+      await waitForSessionRow(ctx, taskText, /^done\b/);
+    });
+  },
+};
