@@ -364,7 +364,7 @@ export const agentReloadScenario: Scenario = {
       await ctx.page.waitForSelector('.monaco-workbench', { state: 'visible', timeout: 60_000 });
       await ctx.page.waitForSelector('.part.statusbar .statusbar-item', { state: 'visible', timeout: 60_000 });
       await showSessionsView(ctx);
-      const row = await waitForSessionRow(ctx, taskText, /^paused\b/, 30_000);
+      const row = await waitForSessionRow(ctx, taskText, /^paused\b/, 60_000);
       s.check(!existsSync(later), 'later.txt is not written: nobody approved it');
       await (sessionRow(ctx, taskText) as Hoverable).hover({ timeout: 5_000 });
       const hover = ctx.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Interrupted' }).first();
