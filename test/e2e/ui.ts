@@ -18,11 +18,12 @@ import { startEmulator, type Emulator } from '../emulator/server';
 import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './ui/agent';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
 import { neutral } from './ui/gateway';
+import { inlineEditScenario } from './ui/inlineEdit';
 import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_DIR, type Scenario, type UiContext } from './ui/harness';
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
 
-const SCENARIOS: Scenario[] = [setKeyScenario, selectModelScenario, askScenario, emptyBalanceScenario, rateLimitScenario, chatModelPickerScenario, agentChatScenario, agentPaletteScenario, agentReloadScenario];
+const SCENARIOS: Scenario[] = [setKeyScenario, selectModelScenario, askScenario, emptyBalanceScenario, rateLimitScenario, chatModelPickerScenario, agentChatScenario, agentPaletteScenario, agentReloadScenario, inlineEditScenario];
 
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
