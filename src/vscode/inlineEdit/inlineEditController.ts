@@ -95,7 +95,7 @@ export class InlineEditController implements vscode.Disposable {
       }
       shown += cleaner.finish();
       if (this.pending !== pending) return;
-      pending.proposal = shown;
+      pending.proposal = withDocumentEol(document, shown);
       pending.streaming = false;
       this.proposals.set(proposalUri, this.fullProposal(pending, shown));
       await this.setContext();
@@ -143,6 +143,7 @@ export class InlineEditController implements vscode.Disposable {
   }
 
   private fullProposal(pending: PendingEdit, replacement: string): string {
+    replacement = withDocumentEol(pending.document, replacement);
     const text = pending.document.getText();
     return text.slice(0, pending.document.offsetAt(pending.range.start)) + replacement + text.slice(pending.document.offsetAt(pending.range.end));
   }
@@ -185,3 +186,7 @@ export class InlineEditController implements vscode.Disposable {
   }
 }
 
+/** The model answers with \n; a CRLF file keeps CRLF, so the diff shows only real changes. */
+function withDocumentEol(document: vscode.TextDocument, text: string): string {
+  return text.replace(/\r?\n/g, document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+}
