@@ -6,7 +6,8 @@ import { startEmulator } from '../emulator/server';
 import { measureFirstEvent } from './firstEvent';
 import { fmt } from './stats';
 import { measureThroughput } from './throughput';
-import { measureSessionBytes } from './sessionBytes';
+import { measureSessionBytes, type SessionBytesResult } from './sessionBytes';
+import { oneFilePerTurn, retryJitterTask } from './sessionWorkloads';
 
 async function main(): Promise<void> {
   const emulator = await startEmulator({ port: 0, keys: [{ key: 'bench-key', rpm: 1_000_000, tpm: 1_000_000_000 }], rpm: 1_000_000, tpm: 1_000_000_000 });
@@ -25,26 +26,35 @@ async function main(): Promise<void> {
     console.log(`  GatewayClient     median ${fmt(f.clientMedianMs, 3)} ms   ${fmt(f.clientMedianMs / f.bareMedianMs)}× bare`);
     console.log(`  overhead          median ${fmt(f.overheadMedianMs, 3)} ms, p90 ${fmt(f.overheadP90Ms, 3)} ms   (target < 1 ms median)`);
 
-    for (const lines of [60, 300]) printSessionBytes(await measureSessionBytes(emulator, 30, lines), 30, lines);
+    printSessionBytes(await measureSessionBytes(emulator, retryJitterTask), retryJitterTask.task);
+    console.log('\n  The same ratio when every turn reads one file of a given size (what each turn adds decides it):');
+    for (const lines of [30, 60, 150, 300, 400]) {
+      const b = await measureSessionBytes(emulator, oneFilePerTurn(lines));
+      console.log(`    ${String(lines).padStart(4)} lines (~${fmt((lines * 26) / 1024, 1)} KB) a turn: ratio ${fmt(sum(b.stateful) / sum(b.stateless), 3)}`);
+    }
   } finally {
     await emulator.close();
   }
 }
 
-function printSessionBytes(b: { stateful: number[]; stateless: number[] }, turns: number, lines: number): void {
-  const sum = (values: number[]) => values.reduce((a, v) => a + v, 0);
-  console.log(`\nBytes sent per request over a ${turns}-turn tool-using agent session, each turn reading a ${lines}-line file (~${Math.round((lines * 26) / 100) / 10} KB)`);
+function printSessionBytes(b: SessionBytesResult, task: string): void {
+  const turns = b.stateful.length;
+  console.log(`\nBytes sent per request over a ${turns}-turn agent session on real code ("${task}")`);
   console.log('  turn   stateful (previous_response_id)   stateless (full history)');
-  const max = b.stateless.at(-1)!;
-  for (let i = 0; i < b.stateful.length; i++) {
-    if (i < 3 || i % 5 === 4 || i === b.stateful.length - 1) {
-      console.log(`  ${String(i + 1).padStart(4)}   ${String(b.stateful[i]).padStart(12)} B ${bar(b.stateful[i], max)}   ${String(b.stateless[i]).padStart(9)} B ${bar(b.stateless[i], max)}`);
-    }
+  const max = Math.max(...b.stateless);
+  for (let i = 0; i < turns; i++) {
+    console.log(`  ${String(i + 1).padStart(4)}   ${String(b.stateful[i]).padStart(12)} B ${bar(b.stateful[i], max)}   ${String(b.stateless[i]).padStart(9)} B ${bar(b.stateless[i], max)}`);
   }
-  const later = b.stateful.slice(1);
-  console.log(`  totals: ${sum(b.stateful).toLocaleString('en-US')} B against ${sum(b.stateless).toLocaleString('en-US')} B: ratio ${fmt(sum(b.stateful) / sum(b.stateless), 3)} (target ≤ 0.100)`);
-  console.log(`  per-request size after the first: min ${Math.min(...later)} B, max ${Math.max(...later)} B (max/min ${fmt(Math.max(...later) / Math.min(...later))}×: flat)`);
-  console.log(`  every request also carries the instructions and the six tool definitions (${b.stateful[0] - 120} B or so), which the interface does not carry over`);
+  console.log(`  totals: ${sum(b.stateful).toLocaleString('en-US')} B against ${sum(b.stateless).toLocaleString('en-US')} B: ratio ${fmt(sum(b.stateful) / sum(b.stateless), 3)} (target ≤ 0.100 at 30 turns)`);
+  const fixed = [...new Set(b.fixed.slice(1))].join(' or ');
+  console.log(
+    `  flat: every later stateful request is ${fixed} B of model, instructions, tools and previous_response_id (the interface carries none of them over) plus only that turn's new items;` +
+      ` the stateless request grows by ${fmt((b.stateless.at(-1)! - b.stateless[0]) / (turns - 1), 0)} B a turn on average`,
+  );
+}
+
+function sum(values: number[]): number {
+  return values.reduce((a, v) => a + v, 0);
 }
 
 function bar(value: number, max: number): string {

@@ -60,7 +60,7 @@ describe('registry', () => {
 
   test('read_file line numbers are integers from 1, without zod\'s safe-integer noise', () => {
     const properties = findTool(allTools, 'read_file')!.parameters.properties as Record<string, Record<string, unknown>>;
-    assert.deepEqual(properties.startLine, { type: 'integer', minimum: 1, description: 'First line to read, 1-based. Default 1.' });
+    assert.deepEqual(properties.startLine, { type: 'integer', minimum: 1, description: 'First line, 1-based (default 1).' });
   });
 
   test('toolDefinitions gives name, description and parameters for the request', () => {

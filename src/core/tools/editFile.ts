@@ -6,16 +6,16 @@ import { resolveWorkspacePath } from './pathPolicy';
 import { applyChange, currentText } from './fileWrites';
 
 const schema = z.object({
-  path: z.string().check(z.describe('File path relative to the workspace root.')),
-  old_text: z.string().check(z.describe('The exact text to replace, including whitespace and indentation; it must occur exactly once in the file.')),
-  new_text: z.string().check(z.describe('The text to put in its place.')),
+  path: z.string().check(z.describe('The file to change.')),
+  old_text: z.string().check(z.describe('Exact text to replace, whitespace included.')),
+  new_text: z.string().check(z.describe('The replacement text.')),
 });
 
 export const editFileTool: AgentTool = {
   name: 'edit_file',
   description:
-    'Replace an exact piece of text in an existing file. old_text must match the file character for character and occur exactly once; ' +
-    'include a few surrounding lines to make it unique. To create a file or replace all of it, use write_file.',
+    'Replace text in an existing file. old_text must match exactly and occur once: add surrounding lines to make it unique. ' +
+    'For a new file or a full rewrite use write_file.',
   kind: 'write',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

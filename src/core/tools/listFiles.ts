@@ -10,10 +10,10 @@ import { walkWorkspace } from './walk';
 export const listLimit = 500;
 
 const schema = z.object({
-  folder: z.optional(z.string().check(z.describe('Folder relative to the workspace root. Default ".", the root.'))),
+  folder: z.optional(z.string().check(z.describe('Folder to list (default ".", the root).'))),
   glob: z.optional(
     z.string().check(
-      z.describe('Only files matching this glob, relative to the folder, e.g. "**/*.ts" or "*.md" (a pattern without "/" matches file names at any depth).'),
+      z.describe('Only files matching this glob, e.g. "**/*.ts"; without "/" it matches names at any depth.'),
     ),
   ),
 });
@@ -21,8 +21,8 @@ const schema = z.object({
 export const listFilesTool: AgentTool = {
   name: 'list_files',
   description:
-    'List the files and folders under a folder of the workspace, recursively (folders end with "/"). ' +
-    `Files hidden by .gitignore and protected files are left out. At most ${listLimit} paths per call.`,
+    'List files and folders under a folder, recursively (folders end with "/"), ' +
+    `without .gitignored and protected files; at most ${listLimit} paths.`,
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

@@ -14,16 +14,16 @@ const largestReadableBytes = 20 * 1024 * 1024;
 const lineNumber = z.number().check(z.int(), z.minimum(1));
 
 const schema = z.object({
-  path: z.string().check(z.describe('File path relative to the workspace root, e.g. "src/index.ts".')),
-  startLine: z.optional(lineNumber.check(z.describe('First line to read, 1-based. Default 1.'))),
-  endLine: z.optional(lineNumber.check(z.describe('Last line to read, 1-based, inclusive. Default: the end of the file.'))),
+  path: z.string().check(z.describe('File path, e.g. "src/index.ts".')),
+  startLine: z.optional(lineNumber.check(z.describe('First line, 1-based (default 1).'))),
+  endLine: z.optional(lineNumber.check(z.describe('Last line, inclusive (default: the end).'))),
 });
 
 export const readFileTool: AgentTool = {
   name: 'read_file',
   description:
-    `Read a text file of the workspace. Returns at most ${readPageLines} lines or ${readPageBytes / 1024} KB per call; ` +
-    'when there is more, a note at the end gives the startLine to continue from.',
+    `Read a text file, at most ${readPageLines} lines or ${readPageBytes / 1024} KB per call; ` +
+    'when there is more, a note at the end gives the startLine to go on from.',
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

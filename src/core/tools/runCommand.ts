@@ -11,13 +11,13 @@ export const maxTimeoutSeconds = 600;
 export const outputTailBytes = 8 * 1024;
 
 const schema = z.object({
-  command: z.string().check(z.minLength(1), z.describe("A shell command line, run with the user's shell in a non-interactive session.")),
-  cwd: z.optional(z.string().check(z.describe('Working folder relative to the workspace root. Default ".", the root.'))),
+  command: z.string().check(z.minLength(1), z.describe('Shell command line.')),
+  cwd: z.optional(z.string().check(z.describe('Working folder (default ".").'))),
   timeout: z.optional(
     z.number().check(
       z.positive(),
       z.maximum(maxTimeoutSeconds),
-      z.describe(`Seconds before the command is stopped. Default ${defaultTimeoutSeconds}, at most ${maxTimeoutSeconds}.`),
+      z.describe(`Seconds before it is stopped (default ${defaultTimeoutSeconds}).`),
     ),
   ),
 });
@@ -25,9 +25,8 @@ const schema = z.object({
 export const runCommandTool: AgentTool = {
   name: 'run_command',
   description:
-    'Run a shell command in the workspace (build, test, git status …) and get its exit code and the last ' +
-    `${outputTailBytes / 1024} KB of its combined output. Nothing is read from standard input; ` +
-    'interactive commands get no answer and should be avoided.',
+    'Run a non-interactive shell command (build, test, git …) with no input; ' +
+    `returns its exit code and the last ${outputTailBytes / 1024} KB of output.`,
   kind: 'command',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

@@ -15,17 +15,17 @@ export const searchFileBytes = 1024 * 1024;
 const schema = z.object({
   pattern: z.string().check(
     z.minLength(1),
-    z.describe('Text to find (exact, case-sensitive), or a regular expression written as /regex/ or /regex/i.'),
+    z.describe('Exact, case-sensitive text, or /regex/ or /regex/i.'),
   ),
-  glob: z.optional(z.string().check(z.describe('Only files matching this glob, e.g. "**/*.ts" or "*.md" (without "/": file names at any depth).'))),
-  folder: z.optional(z.string().check(z.describe('Folder to search, relative to the workspace root. Default ".", the whole workspace.'))),
+  glob: z.optional(z.string().check(z.describe('Only files matching this glob, e.g. "**/*.ts".'))),
+  folder: z.optional(z.string().check(z.describe('Folder to search (default: all).'))),
 });
 
 export const searchTextTool: AgentTool = {
   name: 'search_text',
   description:
-    `Search the workspace's text files line by line. Returns up to ${searchMatchLimit} matches as "path:line: text". ` +
-    'Ignored, protected, binary and very large files are skipped.',
+    `Search text files line by line; up to ${searchMatchLimit} matches as "path:line: text". ` +
+    'Ignored, protected, binary and huge files are skipped.',
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

@@ -6,13 +6,13 @@ import { resolveWorkspacePath } from './pathPolicy';
 import { applyChange, currentText } from './fileWrites';
 
 const schema = z.object({
-  path: z.string().check(z.describe('File path relative to the workspace root; missing folders are created.')),
-  content: z.string().check(z.describe('The complete new content of the file.')),
+  path: z.string().check(z.describe('The file to write.')),
+  content: z.string().check(z.describe('Its complete new content.')),
 });
 
 export const writeFileTool: AgentTool = {
   name: 'write_file',
-  description: 'Create a file, or replace the whole content of an existing one. For a small change to an existing file, prefer edit_file.',
+  description: 'Create a file (and its folders) or replace its whole content. For small changes prefer edit_file.',
   kind: 'write',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(
