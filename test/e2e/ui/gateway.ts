@@ -178,18 +178,26 @@ export async function chatPickerModel(ctx: UiContext): Promise<string> {
 export async function openChatModelPicker(ctx: UiContext, search = 'gw'): Promise<string[]> {
   const { page } = ctx;
   const filter = page.locator(`${ACTION_WIDGET} input.action-list-filter-input`);
-  // A click on the picker toggles its popup: click until the popup (its search box) shows.
-  const deadline = Date.now() + 15_000;
-  while (!(await filter.isVisible())) {
-    if (Date.now() > deadline) throw new Error("the Chat view's model picker did not open");
-    await page.locator(MODEL_PICKER).first().click({ timeout: 10_000 });
-    await filter.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
-  }
-  await filter.fill(search, { timeout: 10_000 });
   const gatewayRows = `${ACTION_ROWS}[aria-label*=", Gateway"]`;
-  await page
-    .waitForFunction(`document.querySelectorAll(${JSON.stringify(gatewayRows)}).length >= ${MODELS.length}`, undefined, { timeout: 10_000 })
-    .catch(() => undefined); // fewer rows: the caller's checks say which are missing
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    // A click on the picker toggles its popup: click until the popup (its search box) shows.
+    while (!(await filter.isVisible())) {
+      if (Date.now() > deadline) throw new Error("the Chat view's model picker did not open");
+      await page.locator(MODEL_PICKER).first().click({ timeout: 10_000 });
+      await filter.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
+    }
+    await filter.fill(search, { timeout: 10_000 });
+    const listed = await page
+      .waitForFunction(`document.querySelectorAll(${JSON.stringify(gatewayRows)}).length >= ${MODELS.length}`, undefined, { timeout: 5_000 })
+      .then(() => true, () => false);
+    // A popup opened while VS Code was re-reading the models (a key was just set) stays
+    // empty and detached from the picker; VS Code's next popup has the list. Fewer rows
+    // at the deadline: the caller's checks say which are missing.
+    if (listed || Date.now() > deadline) break;
+    await page.keyboard.press('Escape');
+    await filter.waitFor({ state: 'hidden', timeout: 3_000 }).catch(() => undefined);
+  }
   return page.locator(ACTION_ROWS).evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? '').filter(Boolean));
 }
 
