@@ -41,13 +41,16 @@ export const retryJitterTask: SessionWorkload = {
       { text: 'Running the related checks.', toolCalls: [run('wc -l src/core/api/*.ts && grep -rn "delay" src/core/api | head -40')] },
     ];
     // Then the VS Code side, a file a turn, until the 30th turn answers.
-    const followUps = typeScriptFilesIn(root, 'src/vscode').slice(0, 29 - exploring.length - changing.length);
-    return [
+    const followUps = typeScriptFilesIn(root, 'src/vscode').slice(0, Math.max(0, 29 - exploring.length - changing.length));
+    const turns = [
       ...exploring,
       ...changing,
       ...followUps.map((file) => ({ text: `Does ${file} need the option too?`, toolCalls: [read(file)] })),
       { text: 'Done: the retry delays now carry jitter, with a test.' },
     ];
+    // The figure is defined at 30 turns: say so when the sources this reads have grown or shrunk past that.
+    if (turns.length !== 30) throw new Error(`the real-code session has ${turns.length} turns, not 30: adjust retryJitterTask to the sources`);
+    return turns;
   },
 };
 
