@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { allTools, findTool, readOnlyTools, toolDefinitions, toolsFor, unknownToolOutput } from '../../src/core/tools/registry';
 import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
 import type { CommandRunner, FileChanges, WorkspaceFiles } from '../../src/core/ports';
+import { AGENT_INSTRUCTIONS } from '../../src/core/agent/instructions';
 
 describe('registry', () => {
   test('six tools, each kind as expected', () => {
@@ -61,6 +62,13 @@ describe('registry', () => {
   test('read_file line numbers are integers from 1, without zod\'s safe-integer noise', () => {
     const properties = findTool(allTools, 'read_file')!.parameters.properties as Record<string, Record<string, unknown>>;
     assert.deepEqual(properties.startLine, { type: 'integer', minimum: 1, description: 'First line, 1-based (default 1).' });
+  });
+
+  // Every agent request carries both (the interface carries neither over), so they are a
+  // budget: past it the bytes bench's 30-turn ratio and every request's token bill grow.
+  test('instructions and tool definitions together stay under 4 KB a request', () => {
+    const bytes = new TextEncoder().encode(AGENT_INSTRUCTIONS + JSON.stringify(toolDefinitions(allTools))).length;
+    assert.ok(bytes <= 4_000, `instructions + tools are ${bytes} B`);
   });
 
   test('toolDefinitions gives name, description and parameters for the request', () => {
