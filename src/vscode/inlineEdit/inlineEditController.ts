@@ -12,7 +12,7 @@ import { buildInlineEditMessages, surroundingContext } from '../../core/inlineEd
 import type { ErrorPresenter } from '../errorPresenter';
 import { readSettings } from '../settings';
 import { pickInstruction } from './instructionPicker';
-import type { ProposalDocuments } from './proposalDocuments';
+import { PROPOSAL_SCHEME, type ProposalDocuments } from './proposalDocuments';
 import { editRange } from './editRange';
 
 interface PendingEdit {
@@ -23,6 +23,8 @@ interface PendingEdit {
   proposal: string;
   proposalUri: vscode.Uri;
   streaming: boolean;
+  /** Why the answer ended early (token limit, content filter), shown with the proposal; undefined when complete. */
+  cutOff: string | undefined;
   controller: AbortController;
 }
 
@@ -60,19 +62,32 @@ export class InlineEditController implements vscode.Disposable {
       void vscode.window.showInformationMessage('Open a file and select the code to edit first.');
       return;
     }
+    if (editor.document.uri.scheme === PROPOSAL_SCHEME) {
+      void vscode.window.showInformationMessage('This is the proposed edit: accept it (Ctrl+Enter) or reject it (Esc) first, then select code in the file.');
+      return;
+    }
     // A second request replaces the first one at once.
     if (this.pending) await this.abandon(undefined);
+    const { document } = editor;
+    const versionAtSelection = document.version;
     const range = await editRange(editor);
     const instruction = typeof instructionArgument === 'string' ? instructionArgument : await pickInstruction(this.state);
     if (!instruction) return;
-    await this.run(editor.document, range, instruction);
+    // The instruction box does not lock the file: typed-in lines would shift what `range` points at.
+    if (document.version !== versionAtSelection) {
+      void vscode.window.showWarningMessage(
+        'The file changed while you wrote the instruction, so nothing was sent. Select the code again and run "Gateway: Edit Selection…": your instruction is under "recent".',
+      );
+      return;
+    }
+    await this.run(document, range, instruction);
   }
 
   private async run(document: vscode.TextDocument, range: vscode.Range, instruction: string): Promise<void> {
     const original = document.getText(range);
     const controller = new AbortController();
     const proposalUri = this.proposals.uriFor(document.uri);
-    const pending: PendingEdit = { document, range, original, version: document.version, proposal: original, proposalUri, streaming: true, controller };
+    const pending: PendingEdit = { document, range, original, version: document.version, proposal: original, proposalUri, streaming: true, cutOff: undefined, controller };
     this.pending = pending;
     this.proposals.set(proposalUri, this.fullProposal(pending, ''));
     await this.setContext();
@@ -80,6 +95,11 @@ export class InlineEditController implements vscode.Disposable {
       preview: true,
       selection: range,
     });
+    // Rejected (Escape, the file changed) while the diff was opening: that close found no tab yet.
+    if (this.pending !== pending) {
+      await this.closeDiff(pending);
+      return;
+    }
     this.lensChanged.fire();
     try {
       const settings = readSettings();
@@ -89,6 +109,7 @@ export class InlineEditController implements vscode.Disposable {
       const cleaner = new CodeAnswerCleaner({ selection: original, languageId: document.languageId });
       let shown = '';
       for await (const event of this.endpoints.stream({ model, messages, temperature: settings.temperature, topP: settings.topP, maxTokens: settings.maxTokens, reasoningEffort: settings.reasoningEffort, serviceTier: settings.serviceTier }, { signal: controller.signal })) {
+        if (event.type === 'done') pending.cutOff = cutOffReason(event.finishReason);
         if (event.type !== 'text') continue;
         shown += cleaner.push(event.text);
         if (this.pending === pending) this.proposals.set(proposalUri, this.fullProposal(pending, shown));
@@ -100,6 +121,7 @@ export class InlineEditController implements vscode.Disposable {
       this.proposals.set(proposalUri, this.fullProposal(pending, shown));
       await this.setContext();
       this.lensChanged.fire();
+      if (pending.cutOff) void vscode.window.showWarningMessage(`The rewrite is incomplete: ${pending.cutOff}. Check the diff before you accept it, or reject it.`);
     } catch (error) {
       if (this.pending !== pending) return;
       await this.abandon(undefined);
@@ -164,6 +186,7 @@ export class InlineEditController implements vscode.Disposable {
     const at = new vscode.Range(pending.range.start, pending.range.start);
     if (pending.streaming) return [new vscode.CodeLens(at, { title: '$(loading~spin) Gateway is rewriting… (Esc to cancel)', command: 'gateway.inlineEdit.reject' })];
     return [
+      ...(pending.cutOff ? [new vscode.CodeLens(at, { title: `$(warning) Incomplete: ${pending.cutOff}`, command: '' })] : []),
       new vscode.CodeLens(at, { title: '$(check) Accept (Ctrl+Enter)', command: 'gateway.inlineEdit.accept' }),
       new vscode.CodeLens(at, { title: '$(close) Reject (Esc)', command: 'gateway.inlineEdit.reject' }),
     ];
@@ -171,12 +194,14 @@ export class InlineEditController implements vscode.Disposable {
 
   private async setContext(): Promise<void> {
     await vscode.commands.executeCommand('setContext', 'gateway.inlineEditPending', this.pending !== undefined);
+    // Ctrl+Enter and Escape act only in the edited file or its diff (both have its path).
+    await vscode.commands.executeCommand('setContext', 'gateway.inlineEditPaths', this.pending ? [this.pending.document.uri.fsPath] : []);
     await vscode.commands.executeCommand('setContext', 'gateway.inlineEditStreaming', this.pending?.streaming === true);
   }
 
   /** For the extension's API: what is pending now. */
-  status(): { streaming: boolean; proposal: string } | undefined {
-    return this.pending && { streaming: this.pending.streaming, proposal: this.pending.proposal };
+  status(): { streaming: boolean; proposal: string; cutOff?: string } | undefined {
+    return this.pending && { streaming: this.pending.streaming, proposal: this.pending.proposal, cutOff: this.pending.cutOff };
   }
 
   dispose(): void {
@@ -189,4 +214,11 @@ export class InlineEditController implements vscode.Disposable {
 /** The model answers with \n; a CRLF file keeps CRLF, so the diff shows only real changes. */
 function withDocumentEol(document: vscode.TextDocument, text: string): string {
   return text.replace(/\r?\n/g, document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+}
+
+/** Why a finished answer is not the whole rewrite, in words for the user; undefined for a complete one. */
+function cutOffReason(finishReason: string): string | undefined {
+  if (finishReason === 'length') return 'the answer hit the token limit ("gateway.maxTokens")';
+  if (finishReason === 'content_filter') return "the gateway's content filter stopped the answer";
+  return undefined;
 }

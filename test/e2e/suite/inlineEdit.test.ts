@@ -5,7 +5,7 @@ import { injectFault, resetEmulator, scriptTurns, waitFor } from './emulatorCont
 import { EXTENSION_ID } from './extension.test';
 
 interface InlineApi {
-  inlineEdit(): { streaming: boolean; proposal: string } | undefined;
+  inlineEdit(): { streaming: boolean; proposal: string; cutOff?: string } | undefined;
 }
 
 const api = async () => vscode.extensions.getExtension<InlineApi>(EXTENSION_ID)!.activate();
@@ -78,6 +78,26 @@ test('the document changing under a pending edit drops the edit and keeps the us
   assertEqual(editor.document.getText(), HELLO + '// typed by the user\n', 'the user\'s text');
   await vscode.window.showTextDocument(editor.document);
   await vscode.commands.executeCommand('workbench.action.files.revert');
+});
+
+test('an answer cut off at the token limit is marked incomplete, and the file stays as it was', async () => {
+  const gateway = await api();
+  await resetEmulator();
+  await scriptTurns('demo-key', [{ text: 'export function hello(name: string): string {\n  return `Hi', finishReason: 'length' }]);
+  const editor = await openHello();
+  await vscode.commands.executeCommand('gateway.editSelection', 'shorter');
+  await proposalReady(gateway);
+  const cutOff = gateway.inlineEdit()?.cutOff ?? '';
+  assert(/token limit/.test(cutOff) && /gateway\.maxTokens/.test(cutOff), `the edit says why it is incomplete (${JSON.stringify(cutOff)})`);
+  const complete = REWRITE;
+  await scriptTurns('demo-key', [{ text: complete }]);
+  await openHello();
+  await vscode.commands.executeCommand('gateway.editSelection', 'shorter');
+  await waitFor('a complete proposal', () => gateway.inlineEdit()?.proposal === complete && !gateway.inlineEdit()?.streaming);
+  assertEqual(gateway.inlineEdit()?.cutOff, undefined, 'a complete answer is not marked');
+  await vscode.commands.executeCommand('gateway.inlineEdit.reject');
+  assertEqual(editor.document.getText(), HELLO, 'untouched');
+  assertEqual(editor.document.isDirty, false, 'not dirty');
 });
 
 test('a failed request leaves the original intact', async () => {
