@@ -138,6 +138,24 @@ const ANSWERS: AnswerCase[] = [
     expected: '  foo();\n',
   },
   {
+    name: 'an inner block with a language inside the fence, then a sentence still inside a string',
+    answer: '```ts\nconst help = `\n```js\nrun();\n```\nThat is all.\n`;\n```\nDone.\n',
+    options: { selection: 'const help = "";\n', languageId: 'typescript' },
+    expected: 'const help = `\n```js\nrun();\n```\nThat is all.\n`;\n',
+  },
+  {
+    name: 'a Markdown answer wrapped in ```markdown with an inner sh block',
+    answer: '```markdown\nInstall it:\n\n```sh\nnpm i\n```\n\nThen run it.\n```\n',
+    options: { selection: 'Install it.\n', languageId: 'markdown' },
+    expected: 'Install it:\n\n```sh\nnpm i\n```\n\nThen run it.\n',
+  },
+  {
+    name: 'in a Markdown file, prose and a code block are the new text, not a wrapper',
+    answer: 'To install, run:\n\n```sh\nnpm install gateway\n```\n\nThen restart VS Code.\n',
+    options: { selection: 'Install the package.\n', languageId: 'markdown' },
+    expected: 'To install, run:\n\n```sh\nnpm install gateway\n```\n\nThen restart VS Code.\n',
+  },
+  {
     name: 'closing fence glued to the last line',
     answer: '```js\nfoo();\nbar();```',
     options: { selection: 'foo();\n' },

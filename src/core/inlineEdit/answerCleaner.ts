@@ -14,8 +14,11 @@
  *     What follows is held: another bare closing fence means the first one was part of the code
  *     (e.g. a ``` line inside a string), so the held text is released; a prose line or a fence with a
  *     language means the answer has moved on, and the rest is dropped.
- *   - In Markdown-like files whose selection has fences of its own, only a fence longer than those
- *     (e.g. ```` around ```) is taken for the answer's wrapper.
+ *   - Inside the fence, a fence with a language opens an inner block (a ```js example in a string or a
+ *     Markdown answer): the next bare fence closes that block and is code, not the answer's end.
+ *   - In Markdown-like files, a fence with a language other than markdown is content, not a wrapper
+ *     ("To install, run:\n```sh…" is the new text); and when the selection has fences of its own,
+ *     only a fence longer than those (e.g. ```` around ```) is taken for the answer's wrapper.
  *   - The trailing newline follows the selection's: added when it had one, removed when it did not.
  *
  * `push` returns only text that no later input can take back; it holds back a line that may still turn
@@ -68,7 +71,10 @@ export class CodeAnswerCleaner {
   private held = '';
   private preambleLines = 0;
   private fenceTicks = 0;
+  /** Inside the answer's fence, an inner block opened by a fence with a language is open. */
+  private innerBlockOpen = false;
   private readonly minFenceTicks: number;
+  private readonly markdownLike: boolean;
   private readonly trailingNewline: 'keep' | 'add' | 'strip';
   private readonly eol: string;
   /** Line breaks at the end of the output, held while they may still be the answer's last characters. */
@@ -85,7 +91,8 @@ export class CodeAnswerCleaner {
     else this.trailingNewline = original.endsWith('\n') ? 'add' : 'strip';
     this.eol = original?.endsWith('\r\n') ? '\r\n' : '\n';
     this.minFenceTicks = 3;
-    if (original !== undefined && MARKDOWN_LIKE.has(options.languageId ?? '')) {
+    this.markdownLike = MARKDOWN_LIKE.has(options.languageId ?? '');
+    if (original !== undefined && this.markdownLike) {
       for (const match of original.matchAll(/^ {0,3}(`{3,})/gm)) this.minFenceTicks = Math.max(this.minFenceTicks, match[1].length + 1);
     }
   }
@@ -138,7 +145,7 @@ export class CodeAnswerCleaner {
           return '';
         }
         const opening = FENCE_OPENING.exec(content);
-        if (opening && opening[1].length >= this.minFenceTicks) {
+        if (opening && opening[1].length >= this.minFenceTicks && this.wraps(opening[2])) {
           this.mode = 'fenced';
           this.fenceTicks = opening[1].length;
           this.held = '';
@@ -156,6 +163,11 @@ export class CodeAnswerCleaner {
       case 'passthrough':
         return line.slice(shown);
       case 'fenced': {
+        if (this.innerBlockOpen || FENCE_OPENING.exec(content)?.[2]) {
+          // An inner block's opening or closing fence: a line of the code.
+          if (this.innerBlockOpen ? FENCE_BARE.test(content) : true) this.innerBlockOpen = !this.innerBlockOpen;
+          return line.slice(shown);
+        }
         if (isClosingFence(content, this.fenceTicks)) {
           this.mode = 'afterClose';
           this.held = line;
@@ -186,6 +198,12 @@ export class CodeAnswerCleaner {
       case 'closed':
         return '';
     }
+  }
+
+  /** Whether a fence with this info string wraps the answer (rather than being part of it). */
+  private wraps(info: string): boolean {
+    if (!this.markdownLike) return true;
+    return info === '' || /^(markdown|md)$/i.test(info);
   }
 
   /** What of the unfinished current line can be shown already. */
