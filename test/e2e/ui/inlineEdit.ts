@@ -154,7 +154,7 @@ async function waitForProposal(ctx: UiContext): Promise<{ tab: string; modified:
 
 export const inlineEditScenario: Scenario = {
   id: '10-inline-edit',
-  title: '"Gateway: Edit Selection…": the rewrite in a "Gateway edit" diff; Accept applies it as one undo step; the instruction comes back as recent; Escape rejects',
+  title: '"Gateway: Edit Selection…": the rewrite in a "Gateway edit" diff; Accept applies it as one undo step; the instruction comes back as recent; Escape rejects, but not from another file; Ctrl+Enter accepts; a file changed while the instruction was typed is not edited',
   async run(ctx, s) {
     const hello = path.join(ctx.workspace, 'src', 'hello.ts');
     await ensureKey(ctx, 'demo-key');
@@ -231,6 +231,56 @@ export const inlineEditScenario: Scenario = {
       s.check(text.includes('return `Hello, ${name}!`;') && !text.includes('Hi, '), `the editor still shows the original (it shows ${JSON.stringify(text)})`);
       s.check((await ctx.page.locator('.part.editor .tabs-container .tab.dirty').filter({ hasText: 'hello.ts' }).count()) === 0, 'the hello.ts tab is not dirty');
       s.check(readDisk(hello) === ORIGINAL_HELLO, `the file on disk is the original (it holds ${JSON.stringify(readDisk(hello))})`);
+    });
+
+    await s.step('keys-stay-local', 'a third proposal; README.md opened and Escape pressed there: the edit stays pending; back in the diff, Ctrl+Enter accepts it', async () => {
+      await scriptRewrite(ctx, false);
+      await openAndSelectHello(ctx);
+      await openInstructionPick(ctx);
+      await sendInstruction(ctx, INSTRUCTION);
+      await waitForProposal(ctx);
+      await quickOpen(ctx, 'README.md', 'README.md');
+      await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
+      await ctx.page.keyboard.press('Escape');
+      await new Promise((resolve) => setTimeout(resolve, 500)); // a rejected edit closes its diff at once; give it the chance to (wrongly) do so
+      s.check((await editorTab(ctx, 'Gateway edit').count()) === 1, 'Escape in another file left the "Gateway edit" diff open');
+      await editorTab(ctx, 'Gateway edit').click({ timeout: 5_000 });
+      await ctx.wb.runCommand('View: Focus Active Editor Group');
+      await ctx.page.keyboard.press('Control+Enter');
+      await editorTab(ctx, 'Gateway edit')
+        .waitFor({ state: 'detached', timeout: 10_000 })
+        .catch(async () => {
+          const focus = await ctx.page.evaluate<string>(`(() => { const e = document.activeElement; const ed = e && e.closest('.monaco-editor'); return (e ? e.tagName + '.' + e.className : 'none') + ' in ' + (ed ? ed.className : 'no editor') + ' / diff: ' + (e && e.closest('.monaco-diff-editor') ? 'yes' : 'no'); })()`);
+          throw new Error(`Ctrl+Enter in the diff did not accept the edit (focus: ${focus})`);
+        });
+      await waitForActiveEditorText(ctx, 'return `Hi, ${name}!`;');
+      await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
+      await ctx.page.keyboard.press('Control+Z');
+      await waitForActiveEditorText(ctx, 'return `Hello, ${name}!`;');
+      await ctx.page.keyboard.press('Control+S');
+      await waitForDisk(hello, (t) => t === ORIGINAL_HELLO, 'the undone file saved');
+    });
+
+    await s.step('changed-while-typing', 'the instruction typed, then a line typed into src/hello.ts before Enter: nothing is sent, a warning says the file changed; the typed line stays', async () => {
+      await scriptRewrite(ctx, false);
+      await openAndSelectHello(ctx);
+      await openInstructionPick(ctx);
+      await ctx.page.locator(QUICK_INPUT_BOX).fill(INSTRUCTION, { timeout: 10_000 });
+      // The QuickPick stays open (ignoreFocusOut) while the user types in the file.
+      await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
+      await ctx.page.keyboard.press('Control+Home');
+      await ctx.page.keyboard.type('// typed meanwhile\n');
+      await waitForActiveEditorText(ctx, '// typed meanwhile');
+      await ctx.page.locator(QUICK_INPUT_BOX).click({ timeout: 5_000 });
+      await ctx.page.keyboard.press('Enter');
+      await ctx.wb.waitForQuickInputClosed();
+      const toast = ctx.wb.notificationToast('The file changed while you wrote the instruction');
+      await toast.waitFor({ state: 'visible', timeout: 10_000 });
+      s.check((await editorTab(ctx, 'Gateway edit').count()) === 0, 'no "Gateway edit" diff opened');
+      const text = await activeEditorText(ctx);
+      s.check(text.includes('// typed meanwhile') && text.includes('return `Hello, ${name}!`;'), `the editor keeps the typed line and the original code (it shows ${JSON.stringify(text)})`);
+      await ctx.wb.runCommand('File: Revert File');
+      await waitForDisk(hello, (t) => t === ORIGINAL_HELLO, 'the file on disk untouched');
     });
   },
 };
