@@ -85,11 +85,17 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     languageModels.refresh();
     void statusBar.refresh();
   };
+  // A key set or cleared in another window: what was learned of the old key's limits and balance no longer applies.
+  keys.onDidChangeKey(() => {
+    limits.reset();
+    onKeyChanged();
+  });
   const keyDeps: ApiKeyCommandDeps = {
     store: keys,
-    // What was learned of the old key's limits and balance does not apply to a new one.
-    beforeKeyCheck: () => limits.reset(),
-    clientWithKey: (key) => new GatewayClient({ ...clientOptions, apiKey: { getApiKey: async () => key } }),
+    // The check has limits of its own, so a key the gateway refuses leaves the current key's state untouched.
+    clientWithKey: (key) =>
+      new GatewayClient({ ...clientOptions, limits: new LimitTracker(systemClock, readLimitsSafely()), apiKey: { getApiKey: async () => key } }),
+    limits,
     errors,
     onKeyChanged,
   };
@@ -103,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
 
   context.subscriptions.push(
     channel,
+    keys,
     catalog,
     statusBar,
     languageModels,

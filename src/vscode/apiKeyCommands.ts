@@ -3,17 +3,18 @@
  * GET /v1/models before it is stored; a rejected key is never stored.
  */
 import * as vscode from 'vscode';
-import { AuthError, BalanceError, GatewayClient, type ModelInfo } from '../core/api';
+import { apiKeyProblem, checkAndStoreKey, type GatewayClient, type KeyCheckOutcome, type LimitTracker } from '../core/api';
 import type { ApiKeyStore } from './apiKeyStore';
+import { toAbortSignal } from './cancellation';
 import type { ErrorPresenter } from './errorPresenter';
 
 export interface ApiKeyCommandDeps {
   store: ApiKeyStore;
-  /** A client that uses the given key instead of the stored one. */
+  /** A client that uses the given key instead of the stored one, with limits of its own. */
   clientWithKey: (key: string) => GatewayClient;
+  /** The current key's limit and balance state: reset once another key is stored. */
+  limits: LimitTracker;
   errors: ErrorPresenter;
-  /** Runs before a new key is checked. */
-  beforeKeyCheck: () => void;
   onKeyChanged: () => void;
 }
 
@@ -21,44 +22,46 @@ export interface ApiKeyCommandDeps {
 export async function setApiKey(deps: ApiKeyCommandDeps, keyArgument?: unknown): Promise<boolean> {
   const key = typeof keyArgument === 'string' ? keyArgument.trim() : await askForKey();
   if (!key) return false;
-  deps.beforeKeyCheck();
-  let models: ModelInfo[];
-  try {
-    models = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Gateway: checking the API key…', cancellable: true },
-      (_progress, token) => {
-        const controller = new AbortController();
-        token.onCancellationRequested(() => controller.abort());
-        return deps.clientWithKey(key).listModels({ signal: controller.signal });
-      },
-    );
-  } catch (error) {
-    if (error instanceof BalanceError) {
-      // The key is genuine (it authenticated); only the account is empty. Keep it and say what to do.
-      await deps.store.store(key);
-      deps.onKeyChanged();
-      void vscode.window.showWarningMessage(`Gateway: API key saved, but the balance is empty. Top up at ${error.billingUrl}.`, 'Top up').then((choice) => {
+  const problem = apiKeyProblem(key);
+  if (problem) {
+    void vscode.window.showErrorMessage(`Gateway: this API key was not stored. ${problem}`);
+    return false;
+  }
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Gateway: checking the API key…', cancellable: true },
+    (_progress, token) => checkAndStoreKey(key, { client: deps.clientWithKey(key), limits: deps.limits, store: (k) => deps.store.store(k) }, toAbortSignal(token)),
+  );
+  if (outcome.kind === 'accepted' || outcome.kind === 'empty_balance') deps.onKeyChanged();
+  report(outcome, deps);
+  return outcome.kind === 'accepted' || outcome.kind === 'empty_balance';
+}
+
+function report(outcome: KeyCheckOutcome, deps: ApiKeyCommandDeps): void {
+  switch (outcome.kind) {
+    case 'accepted': {
+      const { models } = outcome;
+      void vscode.window.showInformationMessage(`Gateway: API key saved. ${models.length} model${models.length === 1 ? '' : 's'} available: ${models.map((m) => m.id).join(', ')}.`);
+      return;
+    }
+    case 'empty_balance':
+      // The key is genuine (it authenticated); only the account is empty. It is kept; say what to do.
+      void vscode.window.showWarningMessage(`Gateway: API key saved, but the balance is empty. Top up at ${outcome.billingUrl}.`, 'Top up').then((choice) => {
         if (choice) void vscode.commands.executeCommand('gateway.openBilling');
       });
-      return true;
-    }
-    if (error instanceof AuthError) {
+      return;
+    case 'rejected':
       void vscode.window.showErrorMessage('The Gateway rejected this API key (401), so it was not stored. Check the key and try again.', 'Set API Key').then((choice) => {
         if (choice) void vscode.commands.executeCommand('gateway.setApiKey');
       });
-    } else {
-      void deps.errors.show(error);
-    }
-    return false;
+      return;
+    case 'failed':
+      void deps.errors.show(outcome.error);
   }
-  await deps.store.store(key);
-  deps.onKeyChanged();
-  void vscode.window.showInformationMessage(`Gateway: API key saved. ${models.length} model${models.length === 1 ? '' : 's'} available: ${models.map((m) => m.id).join(', ')}.`);
-  return true;
 }
 
 export async function clearApiKey(deps: ApiKeyCommandDeps): Promise<void> {
   await deps.store.clear();
+  deps.limits.reset();
   deps.onKeyChanged();
   void vscode.window.showInformationMessage('Gateway: API key removed from this machine.');
 }
@@ -70,6 +73,7 @@ function askForKey(): Thenable<string | undefined> {
     password: true,
     ignoreFocusOut: true,
     placeHolder: 'API key',
-    validateInput: (value) => (value.trim() === '' ? 'Enter a key' : /\s/.test(value.trim()) ? 'A key has no spaces' : undefined),
+    // Says what is wrong without echoing the key (the box is a password field).
+    validateInput: (value) => apiKeyProblem(value.trim()),
   }).then((value) => value?.trim());
 }

@@ -8,44 +8,38 @@
  */
 import * as vscode from 'vscode';
 import type { GatewayClient, ModelInfo } from '../core/api';
+import { SharedListing } from '../core/chat/sharedListing';
+import { systemClock } from '../core/ports';
 
 const LAST_GOOD = 'gateway.lastModelList';
 /** A failed listing is not asked again for this long, so pickers do not hammer a refusing gateway. */
 const FAILURE_PAUSE_MS = 15_000;
 
 export class ModelCatalog implements vscode.Disposable {
-  private cached: Promise<ModelInfo[]> | undefined;
-  private failedAt = 0;
-  private lastFailure: unknown;
+  /** One listing shared by all callers, on its own signal: a caller that gives up never cancels it for the others. */
+  private readonly listing: SharedListing<ModelInfo[]>;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
   constructor(
-    private readonly client: GatewayClient,
+    client: GatewayClient,
     private readonly state: vscode.Memento,
     private readonly baseUrl: () => string,
-  ) {}
+  ) {
+    this.listing = new SharedListing(
+      (signal) => client.listModels({ signal }),
+      (models) => {
+        void this.state.update(LAST_GOOD, { baseUrl: safe(this.baseUrl), models });
+        this.changed.fire();
+      },
+      systemClock,
+      FAILURE_PAUSE_MS,
+    );
+  }
 
-  async models(signal: AbortSignal, options: { refresh?: boolean } = {}): Promise<ModelInfo[]> {
-    if (!options.refresh && !this.cached && Date.now() - this.failedAt < FAILURE_PAUSE_MS) throw this.lastFailure;
-    if (options.refresh || !this.cached) {
-      const request = this.client.listModels({ signal });
-      this.cached = request;
-      request.then(
-        (models) => {
-          this.failedAt = 0;
-          void this.state.update(LAST_GOOD, { baseUrl: this.baseUrl(), models });
-          this.changed.fire();
-        },
-        (error: unknown) => {
-          // A failed listing is not cached: after a short pause the next call asks again.
-          if (this.cached === request) this.cached = undefined;
-          this.failedAt = Date.now();
-          this.lastFailure = error;
-        },
-      );
-    }
-    return this.cached;
+  /** Rejects with AbortError only when this caller's `signal` aborts. */
+  models(signal: AbortSignal, options: { refresh?: boolean } = {}): Promise<ModelInfo[]> {
+    return this.listing.get(signal, options);
   }
 
   /** The last list this gateway gave, from any window (empty when there never was one). */
@@ -55,12 +49,12 @@ export class ModelCatalog implements vscode.Disposable {
   }
 
   invalidate(): void {
-    this.cached = undefined;
-    this.failedAt = 0;
+    this.listing.invalidate();
     this.changed.fire();
   }
 
   dispose(): void {
+    this.listing.dispose();
     this.changed.dispose();
   }
 }

@@ -1,10 +1,10 @@
 // The key's limits: headers parsed, local counting without them, and pacing that avoids 429.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { LimitTracker, parseDuration, type RetryNotice } from '../../src/core/api';
+import { LimitTracker, parseDuration, type GatewayClient, type RetryNotice, type StreamEvent } from '../../src/core/api';
 import { systemClock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { makeClient, signal } from './helpers/clients';
+import { RecordingClock, collect, makeClient, signal } from './helpers/clients';
 
 describe('parseDuration', () => {
   const cases: [string, number | undefined][] = [
@@ -101,3 +101,59 @@ describe('pacing', () => {
     assert.deepEqual(statuses, [200, 200, 429]);
   });
 });
+
+describe('tokens: the headers already count the prompt', () => {
+  // A minute-long window, so what the gateway reports after the request is still the same window.
+  let gateway: Emulator;
+  before(async () => {
+    gateway = await startEmulator({ port: 0, keys: [{ key: 'tpm-key', tpm: 30_000 }, { key: 'tpm-blind-key', tpm: 30_000, rateLimitHeaders: false }] });
+  });
+  after(() => gateway.close());
+  beforeEach(() => gateway.reset());
+
+  const big = 'word '.repeat(9600); // about 12k prompt tokens: two fit in 30k, three do not
+  const bigChat = { model: 'gw-chat', messages: [{ role: 'user' as const, content: big }] };
+  const bigRespond = { model: 'gw-code', input: big };
+  const gatewayRemaining = async (key: string) =>
+    Number((await fetch(`${gateway.baseUrl}/models`, { headers: { Authorization: `Bearer ${key}` } })).headers.get('x-ratelimit-remaining-tokens'));
+  const usageOf = (events: StreamEvent[]) => events.find((e) => e.type === 'usage');
+
+  const calls: [string, (client: GatewayClient) => Promise<number | undefined>][] = [
+    ['chat', async (client) => (await client.chat(bigChat, { signal: signal() })).usage?.totalTokens],
+    ['chat stream', async (client) => totalOf(usageOf(await collect(client.chatStream(bigChat, { signal: signal() }))))],
+    ['responses', async (client) => (await client.respond(bigRespond, { signal: signal() })).usage?.totalTokens],
+    ['responses stream', async (client) => totalOf(usageOf(await collect(client.respondStream(bigRespond, { signal: signal() }))))],
+  ];
+  for (const [name, call] of calls) {
+    test(`${name}: tokens left match the gateway's count, the prompt subtracted once`, async () => {
+      const limits = new LimitTracker(systemClock);
+      const total = await call(makeClient(gateway.baseUrl, 'tpm-key', { limits }));
+      assert.ok(total !== undefined && total > 12_000);
+      assert.equal(limits.snapshot().source, 'headers');
+      assert.equal(limits.snapshot().tokensRemaining, 30_000 - total);
+      assert.equal(limits.snapshot().tokensRemaining, await gatewayRemaining('tpm-key'));
+    });
+  }
+
+  test('a second prompt that fits what the gateway has left is sent at once, and admitted', async () => {
+    const clock = new RecordingClock();
+    const limits = new LimitTracker(clock, { requestsPerMinute: 60, tokensPerMinute: 30_000 });
+    const client = makeClient(gateway.baseUrl, 'tpm-key', { clock, limits });
+    const notices: RetryNotice[] = [];
+    for (let i = 0; i < 2; i++) await collect(client.chatStream(bigChat, { signal: signal(), onRetry: (n) => notices.push(n) }));
+    assert.deepEqual(clock.sleeps, []);
+    assert.deepEqual(notices, []);
+    assert.deepEqual(gateway.requests.map((r) => r.status), [200, 200]);
+  });
+
+  test('without headers the whole total is counted locally', async () => {
+    const limits = new LimitTracker(systemClock, { requestsPerMinute: 60, tokensPerMinute: 30_000 });
+    const total = await calls[0][1](makeClient(gateway.baseUrl, 'tpm-blind-key', { limits }));
+    assert.equal(limits.snapshot().source, 'local');
+    assert.equal(limits.snapshot().tokensRemaining, 30_000 - (total ?? 0));
+  });
+});
+
+function totalOf(event: StreamEvent | undefined): number | undefined {
+  return event?.type === 'usage' ? event.usage.totalTokens : undefined;
+}

@@ -33,7 +33,7 @@ export class GatewayClient {
   }
 
   async listModels(call: CallOptions): Promise<ModelInfo[]> {
-    const body = await this.json({ method: 'GET', path: '/models', stream: false, estimatedTokens: 0 }, call);
+    const { body } = await this.json({ method: 'GET', path: '/models', stream: false, estimatedTokens: 0 }, call);
     const parsed = modelListSchema.safeParse(body);
     if (!parsed.success) throw new ProtocolError('The Gateway answered /models with something that is not a model list.');
     return parsed.data.data.map((model) => ({ id: model.id, ownedBy: model.owned_by ?? '' }));
@@ -42,8 +42,9 @@ export class GatewayClient {
   async chat(params: ChatParams, call: CallOptions): Promise<CompletionResult> {
     validateChatParams(params);
     const spec = this.spec('/chat/completions', chatBody(params, false), false, params.model);
-    const result = resultFromChatCompletion(await this.json(spec, call));
-    this.recordUsage(spec, result.usage);
+    const { body, answer } = await this.json(spec, call);
+    const result = resultFromChatCompletion(body);
+    this.recordUsage(spec, result.usage, answer);
     return result;
   }
 
@@ -56,8 +57,9 @@ export class GatewayClient {
   async respond(params: RespondParams, call: CallOptions): Promise<CompletionResult> {
     validateRespondParams(params);
     const spec = this.spec('/responses', respondBody(params, false), false, params.model);
-    const result = resultFromResponse(await this.json(spec, call));
-    this.recordUsage(spec, result.usage);
+    const { body, answer } = await this.json(spec, call);
+    const result = resultFromResponse(body);
+    this.recordUsage(spec, result.usage, answer);
     return result;
   }
 
@@ -71,12 +73,12 @@ export class GatewayClient {
     return { method: 'POST', path, body, stream, model, estimatedTokens: estimateTokens(body) };
   }
 
-  private async json(spec: RequestSpec, call: CallOptions): Promise<unknown> {
+  private async json(spec: RequestSpec, call: CallOptions): Promise<{ body: unknown; answer: AnswerInfo }> {
     const exchange = await this.transport.send(spec, call);
     try {
       const text = await readAllText(exchange);
       try {
-        return JSON.parse(text);
+        return { body: JSON.parse(text), answer: answerInfo(exchange) };
       } catch {
         throw new ProtocolError(`The Gateway answered ${spec.path} with something that is not JSON. Try again.`);
       }
@@ -107,7 +109,7 @@ export class GatewayClient {
         onActivity: exchange.touch,
         mapReadError: exchange.mapReadError,
         onEvent: (event) => {
-          if (event.type === 'usage') this.recordUsage(spec, event.usage, exchange.errorContext.requestId);
+          if (event.type === 'usage') this.recordUsage(spec, event.usage, answerInfo(exchange));
         },
         onClose: exchange.release,
       };
@@ -115,15 +117,26 @@ export class GatewayClient {
   }
 
   /** Counts the tokens against the window and logs them with the request (never the prompt). */
-  private recordUsage(spec: RequestSpec, usage: Usage | undefined, requestId?: string): void {
+  private recordUsage(spec: RequestSpec, usage: Usage | undefined, { requestId, limitHeaders }: AnswerInfo): void {
     if (!usage) return;
-    this.transport.limits.recordTokens(usage.totalTokens);
+    // Headers on the answer already count the prompt; without them the client's own count is all there is.
+    this.transport.limits.recordTokens(usage.totalTokens, limitHeaders ? usage.inputTokens : 0);
     this.transport.logger.info(
       `${spec.path} model=${spec.model ?? '-'}${requestId ? ` request-id=${requestId}` : ''} tokens: ` +
         `${usage.inputTokens} in, ${usage.outputTokens} out (${usage.reasoningTokens} reasoning), ${usage.totalTokens} total`,
     );
   }
 
+}
+
+/** What the usage accounting needs to know of the answer a usage came with. */
+interface AnswerInfo {
+  requestId: string | undefined;
+  limitHeaders: boolean;
+}
+
+function answerInfo(exchange: Exchange): AnswerInfo {
+  return { requestId: exchange.errorContext.requestId, limitHeaders: exchange.limitHeaders };
 }
 
 async function readAllText(exchange: Exchange): Promise<string> {

@@ -150,10 +150,17 @@ export class LimitTracker {
     };
   }
 
-  recordTokens(tokens: number): void {
+  /**
+   * Counts a finished request's tokens. The gateway subtracts a request's prompt
+   * from x-ratelimit-remaining-tokens when it admits it, so the headers of its own
+   * answer already hold `countedByHeaders` (the prompt) and only the rest (the
+   * completion) is still to come off them. The local count takes the whole total.
+   */
+  recordTokens(tokens: number, countedByHeaders = 0): void {
     if (tokens <= 0) return;
     this.tokenSpends.push({ at: this.clock.now(), tokens });
-    if (this.fromHeaders) this.fromHeaders.tokensRemaining = Math.max(0, this.fromHeaders.tokensRemaining - tokens);
+    const notInHeaders = tokens - Math.max(0, countedByHeaders);
+    if (this.fromHeaders && notInHeaders > 0) this.fromHeaders.tokensRemaining = Math.max(0, this.fromHeaders.tokensRemaining - notInHeaders);
     this.emit();
   }
 

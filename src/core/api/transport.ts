@@ -4,8 +4,18 @@
  */
 import { silentLogger, systemClock, type ApiKeyProvider, type Clock, type FetchLike, type Logger } from '../ports';
 import { parseRetryAfter } from './duration';
-import { errorFromWire, parseWireError, type ErrorContext } from './errorMapping';
-import { AbortError, ConnectionError, GatewayError, MissingApiKeyError, StreamInterruptedError, StreamTimeoutError } from './errors';
+import { apiKeyProblem } from './apiKey';
+import { errorFromWire, parseWireError, redact, type ErrorContext } from './errorMapping';
+import {
+  AbortError,
+  AuthError,
+  ConnectionError,
+  EndpointError,
+  GatewayError,
+  MissingApiKeyError,
+  StreamInterruptedError,
+  StreamTimeoutError,
+} from './errors';
 import { LimitTracker } from './limits';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './retryPolicy';
 import type { CallOptions } from './types';
@@ -37,6 +47,8 @@ export interface Exchange {
   mapReadError(error: unknown): Error;
   errorContext: ErrorContext;
   startedAt: number;
+  /** The answer carried x-ratelimit-* headers: the gateway had already counted this request's prompt in them. */
+  limitHeaders: boolean;
 }
 
 export interface RequestSpec {
@@ -86,8 +98,7 @@ export class Transport {
     throwIfAborted(call.signal);
     // Settings errors (no base URL) surface as they are, before anything is sent.
     const url = this.url(spec.path);
-    const key = await this.options.apiKey.getApiKey(call.signal);
-    if (!key) throw new MissingApiKeyError();
+    const key = await this.sendableKey(call.signal);
     for (let attempt = 0; ; attempt++) {
       // A retry has just waited what the gateway asked for; pacing is for first attempts.
       if (attempt === 0) await this.pace(spec, call);
@@ -101,6 +112,15 @@ export class Transport {
       this.logger.info(`${spec.method} ${spec.path}: ${error.status ?? error.kind}, retry ${attempt + 1} in ${Math.round(decision.delayMs)} ms`);
       await this.sleep(decision.delayMs, call.signal);
     }
+  }
+
+  /** The stored key, refused before any request when it cannot go in a header (fetch would fail, and its error would quote the key). */
+  private async sendableKey(signal: AbortSignal): Promise<string> {
+    const key = (await this.options.apiKey.getApiKey(signal))?.trim();
+    if (!key) throw new MissingApiKeyError();
+    const problem = apiKeyProblem(key);
+    if (problem) throw new AuthError(`The stored Gateway API key cannot be used. ${problem} Run "Gateway: Set API Key" and enter the key again.`);
+    return key;
   }
 
   /** One try: a 2xx exchange, or the typed error with the wait the gateway asked for. */
@@ -118,11 +138,27 @@ export class Transport {
       throw error;
     }
     if (exchange.response.ok) {
+      this.throwUnlessApiAnswer(exchange, spec);
       this.limits.recordSuccess();
       return { exchange };
     }
     const retryAfterMs = parseRetryAfter(exchange.response.headers.get('retry-after'), this.clock.now());
     return { error: await this.errorOf(exchange, spec, key), retryAfterMs };
+  }
+
+  /**
+   * A 2xx that is neither JSON nor an event stream comes from something that is not
+   * the API: typically a web site answering every path, when the base URL lacks /v1.
+   */
+  private throwUnlessApiAnswer(exchange: Exchange, spec: RequestSpec): void {
+    const mediaType = exchange.response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+    if (!mediaType || isApiMediaType(mediaType)) return;
+    exchange.release();
+    throw new EndpointError(
+      `${exchange.response.url || spec.path} answered with ${mediaType}, not the Gateway API's JSON. ` +
+        `Check the "gateway.baseUrl" setting: it should be the gateway's address ending in /v1.`,
+      { status: exchange.response.status, requestId: exchange.errorContext.requestId },
+    );
   }
 
   /** Waits when the client's own view of the limits says the next request would be refused. */
@@ -148,7 +184,7 @@ export class Transport {
       call.signal.removeEventListener('abort', abortFromCaller);
       if (!controller.signal.aborted) controller.abort(new AbortError());
     };
-    const mapReadError = (error: unknown) => this.mapFailure(error, controller.signal, call.signal, 'body');
+    const mapReadError = (error: unknown) => this.mapFailure(error, controller.signal, call.signal, 'body', key);
     const startedAt = this.clock.now();
     const answered = this.limits.recordRequestSent();
     let response: Response;
@@ -161,10 +197,10 @@ export class Transport {
       });
     } catch (error) {
       release();
-      throw this.mapFailure(error, controller.signal, call.signal, 'connect');
+      throw this.mapFailure(error, controller.signal, call.signal, 'connect', key);
     }
     answered();
-    this.limits.recordHeaders(response.headers);
+    const limitHeaders = this.limits.recordHeaders(response.headers);
     const requestId = response.headers.get('x-request-id') ?? undefined;
     this.logger.info(
       `${spec.method} ${spec.path}${spec.model ? ` model=${spec.model}` : ''} → ${response.status} ` +
@@ -177,6 +213,7 @@ export class Transport {
       mapReadError,
       errorContext: { requestId, siteUrl: this.siteUrl(), model: spec.model, redact: [key] },
       startedAt,
+      limitHeaders,
     };
   }
 
@@ -202,7 +239,7 @@ export class Transport {
     return error;
   }
 
-  private mapFailure(error: unknown, internal: AbortSignal, caller: AbortSignal, phase: 'connect' | 'body'): Error {
+  private mapFailure(error: unknown, internal: AbortSignal, caller: AbortSignal, phase: 'connect' | 'body', key: string): Error {
     if (internal.reason instanceof StreamTimeoutError) return internal.reason;
     if (caller.aborted) return new AbortError();
     if (error instanceof GatewayError) return error;
@@ -213,10 +250,9 @@ export class Transport {
       );
     }
     const detail = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    return new ConnectionError(
-      `Could not reach the Gateway at ${this.options.baseUrl()} (${detail}). Check the "gateway.baseUrl" setting and your network.`,
-      { cause: error },
-    );
+    // fetch's own error text can quote the request, header values included; no `cause` either, it holds that text unredacted.
+    const message = `Could not reach the Gateway at ${this.options.baseUrl()} (${detail}). Check the "gateway.baseUrl" setting and your network.`;
+    return new ConnectionError(redact(message, [key]));
   }
 
   private url(path: string): string {
@@ -240,6 +276,14 @@ export class Transport {
       throw new AbortError();
     }
   }
+}
+
+/**
+ * JSON (as the interface's own clients read it: application/json or any +json)
+ * or SSE. A missing Content-Type is tolerated by the caller, as those clients do.
+ */
+function isApiMediaType(mediaType: string): boolean {
+  return mediaType.includes('application/json') || mediaType.endsWith('+json') || mediaType === 'text/event-stream';
 }
 
 function throwIfAborted(signal: AbortSignal): void {

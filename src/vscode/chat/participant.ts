@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { RetryNotice } from '../../core/api';
+import { incompleteAnswerNote } from '../../core/chat/finishNote';
 import type { ModelEndpoints } from '../../core/chat/modelEndpoints';
 import { buildChatMessages, type Attachment, type SlashCommand } from '../../core/chat/prompt';
 import type { Logger } from '../../core/ports';
@@ -67,8 +68,10 @@ export function createChatHandler(deps: ParticipantDeps) {
         if (event.type === 'text') {
           answer += event.text;
           stream.markdown(event.text);
+        } else if (event.type === 'done') {
+          const note = incompleteAnswerNote(event.finishReason);
+          if (note) stream.markdown(note);
         }
-        else if (event.type === 'done' && event.finishReason === 'length') stream.markdown('\n\n_The answer was cut at the maximum length (`gateway.maxTokens`)._');
       }
       deps.onAnswer?.(answer);
       return { metadata: { model, command } };
