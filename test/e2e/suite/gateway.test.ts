@@ -47,6 +47,14 @@ test('a wrong key is checked against GET /v1/models and not stored', async () =>
   assertEqual(gateway.statusState(), 'no-key', 'status state');
 });
 
+test('a key with an invisible character is refused before any request', async () => {
+  const gateway = await api();
+  await resetEmulator();
+  assertEqual(await setKey('demo\u200bkey'), false, 'setApiKey result');
+  assertEqual(await gateway.hasApiKey(), false, 'key stored');
+  assertEqual((await emulatorRequests()).length, 0, 'requests sent with the bad key');
+});
+
 test('a good key is stored and the status bar shows the model and the limits', async () => {
   const gateway = await api();
   assertEqual(await setKey('demo-key'), true, 'setApiKey result');
@@ -113,6 +121,10 @@ test('an empty balance turns the status bar to the error state', async () => {
   assertEqual(await setKey('empty-key'), true, 'a key with an empty balance is still stored');
   await waitFor('the depleted state', () => gateway.statusState() === 'depleted');
   assert(gateway.statusText()?.includes('Top up'), `status text ${gateway.statusText()}`);
+  // A mistyped replacement is refused, and what is known of the stored key stays on show.
+  assertEqual(await setKey('wrong-key-123456'), false, 'a wrong key is not stored');
+  assertEqual(gateway.statusState(), 'depleted', 'still depleted after the refused key');
+  assert(gateway.statusText()?.includes('Top up'), `status text after the refused key: ${gateway.statusText()}`);
   assertEqual(await setKey('demo-key'), true, 'back to the funded key');
   await waitFor('the normal state after a success', () => gateway.statusState() === 'normal');
 });
