@@ -21,7 +21,7 @@ describe('parseSettings', () => {
       agent: {
         approval: 'ask',
         deniedCommands: DEFAULT_DENIED_COMMANDS,
-        protectedFiles: ['.env*', '*.pem', '*.key', '.git/**'],
+        protectedFiles: ['.env*', '*.pem', '*.key', '**/.git/**', '**/.git'],
         budgets: { maxTurns: 30, maxTokens: 1_000_000, maxWallTimeMs: 1_800_000, maxRepeatedCalls: 3 },
       },
     });

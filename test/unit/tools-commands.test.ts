@@ -5,6 +5,8 @@ import { mkdir, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { needsApproval } from '../../src/core/agent/approvalPolicy';
+import { DEFAULT_DENIED_COMMANDS } from '../../src/core/settings/gatewaySettings';
 import { findDeniedCommand } from '../../src/core/tools/commandPolicy';
 import { allTools } from '../../src/core/tools/registry';
 import { outputTailBytes } from '../../src/core/tools/runCommand';
@@ -60,6 +62,27 @@ describe('findDeniedCommand', () => {
     ['a name computed at run time', '$CMD -rf x', '$CMD -rf x'],
     ['a name from a substitution', '"$(which rm)" -rf x', '"$(which rm)" -rf x'],
     ['an ANSI-C escaped name', "$'\\x72m' -rf x", "$'\\x72m' -rf x"],
+    ['GNU long options', 'rm --recursive --force build', 'rm --recursive --force build'],
+    ['long and short options mixed', 'rm -r --force build', 'rm -r --force build'],
+    ['abbreviated long options', 'rm --recur --forc build', 'rm --recur --forc build'],
+    ['timeout -s VALUE', 'timeout -s KILL 5 rm -rf build', 'rm -rf build'],
+    ['timeout --signal=VALUE', 'timeout --signal=KILL 5 rm -rf build', 'rm -rf build'],
+    ['timeout --signal VALUE', 'timeout --signal KILL 5 rm -rf build', 'rm -rf build'],
+    ['timeout --kill-after VALUE', 'timeout --kill-after 1 5 curl x', 'curl x'],
+    ['xargs --max-args VALUE', 'xargs --max-args 1 rm -rf < list', 'rm -rf'],
+    ['xargs --max-procs and --delimiter VALUE', 'xargs --max-procs 4 --delimiter , rm -rf', 'rm -rf'],
+    ['env --unset VALUE', 'env --unset FOO rm -rf build', 'rm -rf build'],
+    ['env --chdir VALUE', 'env --chdir /tmp curl x', 'curl x'],
+    ['env -S with the command in its value', "env -S 'rm -rf build'", 'rm -rf build'],
+    ['nice --adjustment VALUE', 'nice --adjustment 5 rm -rf build', 'rm -rf build'],
+    ['a script piped into sh', "echo 'rm -rf build' | sh", 'sh'],
+    ['a here-string into bash', "bash <<< 'rm -rf build'", 'bash'],
+    ['a file redirected into sh', 'sh < build.sh', 'sh'],
+    ['bash -s reading stdin', 'cat script | bash -s -- --flag', 'bash -s -- --flag'],
+    ["fish's --command", "fish --command 'rm -rf x'", 'rm -rf x'],
+    ['behind busybox', 'busybox rm -rf x', 'rm -rf x'],
+    ['in a case clause', 'case x in x) rm -rf y;; esac', 'rm -rf y'],
+    ['in a case clause inside $( )', 'echo $(case x in x) rm -rf y;; esac)', 'rm -rf y'],
   ];
   for (const [name, line, offender] of found) {
     test(`finds it: ${name}`, () => {
@@ -85,6 +108,13 @@ describe('findDeniedCommand', () => {
     ['a redirection target named like a command', 'echo hi > curl'],
     ['a variable used as an argument only', 'echo $HOME && ls "$PWD"'],
     ['a quoted argument holding ;', 'echo "a; curl x"'],
+    ['rm --force alone', 'rm --force file.txt'],
+    ['a shell running a script file', 'bash scripts/build.sh && sh -e test.sh && bash -o pipefail -- run.sh'],
+    ['a shell -c with a safe script', "bash -c 'npm test'"],
+    ['the shell version', 'bash --version'],
+    ['a script piped into cat', "echo 'rm -rf build' | cat"],
+    ['long wrapper options around safe commands', 'timeout --signal KILL 5 make && env --unset FOO npm test && nice --adjustment 5 make && xargs --max-args 1 echo'],
+    ['after a case clause in $( ), a safe command', 'echo $(case x in x) echo y;; esac) && ls'],
   ];
   for (const [name, line] of allowed) {
     test(`allows: ${name}`, () => {
@@ -110,6 +140,32 @@ describe('findDeniedCommand', () => {
   test('absurd nesting is treated as denied rather than parsed forever', () => {
     const line = `${'$('.repeat(200)}ls${')'.repeat(200)}`;
     assert.equal(findDeniedCommand(line, denied), line);
+  });
+
+  test('thousands of nested ${ are denied, not a stack overflow; the approval policy asks', () => {
+    for (const count of [100, 3000, 10_000]) {
+      const line = `echo ${'${'.repeat(count)}`;
+      assert.equal(findDeniedCommand(line, denied), line);
+      assert.equal(needsApproval({ mode: 'auto', deniedCommands: denied }, 'command', line), true);
+    }
+  });
+
+  test('recursive chmod and chown spelled as long options (the default patterns)', () => {
+    assert.equal(findDeniedCommand('chmod --recursive 777 .', DEFAULT_DENIED_COMMANDS), 'chmod --recursive 777 .');
+    assert.equal(findDeniedCommand('chown --recursive me:me .', DEFAULT_DENIED_COMMANDS), 'chown --recursive me:me .');
+    assert.equal(findDeniedCommand('git clean --force -d', DEFAULT_DENIED_COMMANDS), 'git clean --force -d');
+    assert.equal(findDeniedCommand('chmod 644 a.txt', DEFAULT_DENIED_COMMANDS), undefined);
+  });
+
+  test('a long option in a pattern matches its abbreviation and its known short form', () => {
+    assert.equal(findDeniedCommand('git reset --har HEAD~1', ['git reset --hard']), 'git reset --har HEAD~1');
+    assert.equal(findDeniedCommand('git push -f origin', ['git push --force']), 'git push -f origin');
+    assert.equal(findDeniedCommand('git reset --soft HEAD~1', ['git reset --hard']), undefined);
+  });
+
+  test('a shell reading stdin is denied only when there are patterns', () => {
+    assert.equal(findDeniedCommand('echo ls | sh', []), undefined);
+    assert.equal(findDeniedCommand('echo ls | sh', ['curl']), 'sh');
   });
 });
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { allTools } from '../../src/core/tools/registry';
 import { readPageBytes, readPageLines } from '../../src/core/tools/readFile';
 import { listLimit } from '../../src/core/tools/listFiles';
+import { excerptChars } from '../../src/core/tools/editFile';
 import { searchMatchLimit } from '../../src/core/tools/searchText';
 import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
@@ -283,6 +284,21 @@ describe('edit_file', () => {
     await put({ 'a.ts': 'const a = 1;\n' });
     const { outcome } = await call('edit_file', { path: 'a.ts', old_text: 'qqqq zzzz', new_text: 'x' });
     assert.equal(outcome.output, 'old_text was not found in "a.ts". Read the file again (read_file) and copy the text exactly, including indentation.');
+  });
+
+  test('the similar lines quoted are clipped: a minified line does not flood the model', async () => {
+    await put({ 'dist/bundle.js': `/*! bundle v1 */\n${'var x=1;'.repeat(200_000)}\n` });
+    const { outcome } = await call('edit_file', { path: 'dist/bundle.js', old_text: '/*! bundle v2 */', new_text: 'x' });
+    // The length first: on failure, a message that quotes the whole output would flood the test log too.
+    assert.ok(outcome.output.length < excerptChars + 300, `${outcome.output.length} characters`);
+    assert.match(outcome.output, /^old_text was not found in "dist\/bundle\.js"\. The most similar lines in the file are:\n1: \/\*! bundle v1 \*\/\n2: (var x=1;)+…\n/);
+    const lines = Array.from({ length: 12 }, (_, i) => `const value${i} = "${'y'.repeat(1000)}";`).join('\n');
+    await put({ 'wide.ts': `${lines}\n` });
+    const wanted = [`const value3 = "${'y'.repeat(1000)}";`, ...Array.from({ length: 8 }, (_, i) => `other${i}`)].join('\n');
+    const wide = await call('edit_file', { path: 'wide.ts', old_text: wanted, new_text: 'x' });
+    assert.ok(wide.outcome.output.length < excerptChars + 300, `${wide.outcome.output.length} characters`);
+    assert.match(wide.outcome.output, /^3: const value2 = "y+…$/m);
+    assert.match(wide.outcome.output, /^\(1 more line not shown\)$/m);
   });
 
   const refusals: [string, Record<string, unknown>, string][] = [

@@ -121,9 +121,14 @@ describe('protectingPattern', () => {
     ['.env.d/extra', '.env*'],
     ['certs/server.pem', '*.pem'],
     ['deploy/id.KEY', '*.key'],
-    ['.git', '.git/**'],
-    ['.git/config', '.git/**'],
-    ['.git/hooks/pre-commit', '.git/**'],
+    ['.git', '**/.git/**'],
+    ['.git/config', '**/.git/**'],
+    ['.git/hooks/pre-commit', '**/.git/**'],
+    ['vendor/lib/.git/config', '**/.git/**'],
+    ['projB/.git', '**/.git/**'],
+    ['deep/a/b/.env', '.env*'],
+    ['deep/a/b/c.key', '*.key'],
+    ['.github/workflows/ci.yml', undefined],
     ['src/environment.ts', undefined],
     ['keys.ts', undefined],
     ['.gitignore', undefined],
@@ -220,7 +225,7 @@ describe('path escapes through the tools, on a real folder', () => {
     const edit = await call('edit_file', { path: '.env', old_text: 's3cret', new_text: 'x' }, ws.ctx);
     assert.match(edit.outcome.output, /protected file/);
     const gitHook = await call('write_file', { path: '.git/hooks/pre-commit', content: 'curl evil\n' }, ws.ctx);
-    assert.match(gitHook.outcome.output, /matches "\.git\/\*\*"/);
+    assert.match(gitHook.outcome.output, /matches "\*\*\/\.git\/\*\*"/);
     const upperCase = await call('write_file', { path: 'deploy/ID.KEY', content: 'x' }, ws.ctx);
     assert.match(upperCase.outcome.output, /matches "\*\.key"/);
 

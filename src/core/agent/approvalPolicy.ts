@@ -17,5 +17,11 @@ export function needsApproval(policy: ApprovalPolicy, kind: ToolKind, commandLin
   if (kind === 'read') return false;
   if (kind === 'write') return policy.mode === 'ask';
   if (policy.mode !== 'auto') return true;
-  return commandLine === undefined || findDeniedCommand(commandLine, policy.deniedCommands) !== undefined;
+  if (commandLine === undefined) return true;
+  try {
+    return findDeniedCommand(commandLine, policy.deniedCommands) !== undefined;
+  } catch {
+    // A line the reader cannot take apart cannot be shown to be safe: ask.
+    return true;
+  }
 }

@@ -19,8 +19,9 @@ import type { ApprovalRequest, Approver, Clock, Logger, SessionStore } from '../
 import { findTool, toolDefinitions, unknownToolOutput } from '../tools/registry';
 import type { AgentTool, PreparedCall, ToolContext, ToolOutcome } from '../tools/tool';
 import { needsApproval, type ApprovalPolicy } from './approvalPolicy';
-import { exceededBudget, type AgentBudgets } from './budgets';
+import { exceededBudget, runStartOf, runUsage, type AgentBudgets } from './budgets';
 import { recordCalls } from './loopGuard';
+import { recordOriginal } from './originals';
 import type { AgentSessionState, SessionStatus } from './sessionState';
 
 export type AgentEvent =
@@ -50,21 +51,25 @@ export interface AgentEngineDeps {
 export class AgentEngine {
   constructor(private readonly deps: AgentEngineDeps) {}
 
-  /** Runs the session until it is done, stopped, paused by an error, or cancelled through `signal`. */
+  /**
+   * Runs the session until it is done, stopped, paused by an error, or cancelled through `signal`.
+   * The budgets apply to this run alone, so continuing a stopped session gives it a full budget again.
+   */
   async run(state: AgentSessionState, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<AgentSessionState> {
-    const started = this.deps.clock.now();
+    const timer = new RunTimer(this.deps.clock);
+    const start = runStartOf(state);
     const activeBefore = state.activeMs;
-    const tick = () => (state.activeMs = activeBefore + (this.deps.clock.now() - started));
+    const tick = () => (state.activeMs = activeBefore + timer.activeMs());
     await this.setStatus(state, 'running', undefined, onEvent);
     try {
       for (;;) {
-        if (state.pendingCalls.length > 0) await this.runPendingCalls(state, signal, onEvent);
+        if (state.pendingCalls.length > 0) await this.runPendingCalls(state, timer, signal, onEvent);
         tick();
         if (state.unsent.length === 0) {
           await this.setStatus(state, 'done', undefined, onEvent);
           break;
         }
-        const overBudget = exceededBudget(state, this.deps.budgets());
+        const overBudget = exceededBudget(runUsage(state, start, timer.activeMs()), this.deps.budgets());
         if (overBudget) {
           await this.setStatus(state, 'stopped', overBudget, onEvent);
           break;
@@ -150,7 +155,7 @@ export class AgentEngine {
   }
 
   /** Runs each pending call in order, saving after each, so a reload resumes at the next one. */
-  private async runPendingCalls(state: AgentSessionState, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<void> {
+  private async runPendingCalls(state: AgentSessionState, timer: RunTimer, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<void> {
     while (state.pendingCalls.length > 0) {
       if (signal.aborted) throw new AbortError();
       const call = state.pendingCalls[0];
@@ -167,7 +172,7 @@ export class AgentEngine {
         // Refused while preparing: nothing would happen, so there is nothing to approve.
         outcome = await prepared.execute(signal);
       } else {
-        approved = !needsApproval(this.deps.policy(), tool.kind, prepared.command?.line) || (await this.ask(state, call, tool, prepared, signal, onEvent));
+        approved = !needsApproval(this.deps.policy(), tool.kind, prepared.command?.line) || (await timer.waiting(() => this.ask(state, call, tool, prepared, signal, onEvent)));
         outcome = approved ? await this.execute(state, tool, prepared, signal) : { ok: false, output: `The user denied this ${tool.kind === 'command' ? 'command' : 'change'}. Do not retry it; ask or try another way.` };
       }
       this.answer(state, call, outcome.output);
@@ -187,18 +192,20 @@ export class AgentEngine {
   }
 
   private async execute(state: AgentSessionState, tool: AgentTool, prepared: PreparedCall, signal: AbortSignal): Promise<ToolOutcome> {
-    // The first version of a file the session touches is kept, so "Revert session changes" can restore it.
-    if (prepared.preview && !state.originals.some((original) => original.path === prepared.preview!.path)) {
-      state.originals.push({ path: prepared.preview.path, before: prepared.preview.before });
-      await this.save(state);
-    }
     if (prepared.command) state.commandsRun.push(prepared.command.line);
+    let outcome: ToolOutcome;
     try {
-      return await prepared.execute(signal);
+      outcome = await prepared.execute(signal);
     } catch (error) {
       if (signal.aborted) throw new AbortError();
       return { ok: false, output: `${tool.name} failed: ${describe(error)}` };
     }
+    // Only a write that happened is recorded for "Revert session changes": a refused
+    // one (the file changed meanwhile) must not make a revert overwrite the user's work.
+    if (outcome.ok && outcome.changedPath !== undefined && prepared.preview) {
+      if (await recordOriginal(state, outcome.changedPath, prepared.preview.before, this.deps.toolContext.files, signal)) await this.save(state);
+    }
+    return outcome;
   }
 
   private answer(state: AgentSessionState, call: ToolCall, output: string): void {
@@ -222,6 +229,30 @@ export class AgentEngine {
   private async save(state: AgentSessionState): Promise<void> {
     state.updatedAt = this.deps.clock.now();
     await this.deps.store.save(state);
+  }
+}
+
+/** A run's working time: the clock since it started, less the time spent waiting for the user's approvals. */
+class RunTimer {
+  private readonly started: number;
+  private waitedMs = 0;
+
+  constructor(private readonly clock: Clock) {
+    this.started = clock.now();
+  }
+
+  activeMs(): number {
+    return this.clock.now() - this.started - this.waitedMs;
+  }
+
+  /** Runs `wait` (the user answering an approval) without charging its time to the run. */
+  async waiting<T>(wait: () => Promise<T>): Promise<T> {
+    const from = this.clock.now();
+    try {
+      return await wait();
+    } finally {
+      this.waitedMs += this.clock.now() - from;
+    }
   }
 }
 

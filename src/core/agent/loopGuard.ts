@@ -1,6 +1,7 @@
 /**
  * Stops a model that keeps making the same call with the same arguments: it is
- * stuck, and every repeat costs the user money.
+ * stuck, and every repeat costs the user money. A message from the user resets
+ * it (addUserMessage), so a call they asked for again runs.
  */
 import type { ToolCall } from '../api';
 import type { AgentSessionState } from './sessionState';

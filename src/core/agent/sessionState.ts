@@ -11,7 +11,7 @@ export type SessionStatus =
   | 'awaiting_approval'
   /** Stopped by an error (402, 429, 5xx, a cut stream) or by the user; can continue. */
   | 'paused'
-  /** A budget or the loop guard stopped it; can continue with a larger budget. */
+  /** A budget or the loop guard stopped it; continuing gives it a fresh budget (after the loop guard, steer it first). */
   | 'stopped'
   /** The model answered without asking for a tool: the task is finished. */
   | 'done';
@@ -47,9 +47,10 @@ export interface AgentSessionState {
   unsent: ResponseInputItem[];
   /** Function calls of the last response that have no output yet. */
   pendingCalls: ToolCall[];
+  /** Totals across all runs, for display; budgets count each run on its own. */
   turns: number;
   usage: SessionUsage;
-  /** Milliseconds spent running, across continues. */
+  /** Milliseconds spent running, across continues, without waits for the user's approval (shown; budgets count per run). */
   activeMs: number;
   originals: OriginalFile[];
   commandsRun: string[];
@@ -76,11 +77,16 @@ export function newSession(input: { id: string; title: string; model: string; no
   };
 }
 
-/** Adds a user message to the session (the task, or a follow-up that steers it). */
+/**
+ * Adds a user message to the session (the task, or a follow-up that steers it).
+ * It also resets the loop guard: after the user steers, the same call may be
+ * exactly what they asked for ("I fixed it, run it again"), so it must run.
+ */
 export function addUserMessage(state: AgentSessionState, text: string): void {
   const item: ResponseInputItem = { role: 'user', content: text };
   state.transcript.push(item);
   state.unsent.push(item);
+  state.lastCall = undefined;
 }
 
 export function canContinue(state: AgentSessionState): boolean {

@@ -4,10 +4,11 @@
  * `make && rm -rf build` or `echo $(curl …)`. It reads the line the way a
  * POSIX shell splits it (quotes, escapes, operators, substitutions) without
  * running anything, and errs on the side of asking: a command whose name is
- * computed at run time (`$CMD …`) counts as denied, since nobody can tell what
- * it is before it runs.
+ * computed at run time (`$CMD …`), or a shell reading its script from stdin
+ * (`… | sh`), counts as denied, since nobody can tell what it runs.
  */
 import { maxNesting, parseShell, TooDeeplyNested, type SimpleCommand, type Word } from './shellReader';
+import { afterOptions, envSplitScript, isShell, isWrapper, shellReadsStdin, shellScript } from './commandWrappers';
 
 /**
  * The first simple command in `line` that a pattern denies (its source text,
@@ -15,8 +16,9 @@ import { maxNesting, parseShell, TooDeeplyNested, type SimpleCommand, type Word 
  * matches a command named by its first word (`/bin/rm` counts as `rm`, after
  * `FOO=1` assignments) whose later words include the pattern's other words in
  * order, and whose options include the pattern's option letters in any
- * grouping (`rm -r -f`, `rm -fr`). Commands are found when chained (`&&`,
- * `||`, `;`, `|`, `&`, newlines), nested (`$(…)`, backticks, `( … )`,
+ * grouping (`rm -r -f`, `rm -fr`) or spelled as GNU long options
+ * (`rm --recursive --force`). Commands are found when chained (`&&`, `||`,
+ * `;`, `|`, `&`, newlines), nested (`$(…)`, backticks, `( … )`,
  * `bash -c '…'`, `eval`, `find -exec`) or behind wrappers (`sudo`, `env`,
  * `xargs`, `timeout` …). Text inside quotes is an argument, never a command.
  */
@@ -63,53 +65,49 @@ function matchesPattern(pattern: DeniedPattern, name: string, args: Word[]): boo
   let next = 0;
   for (const value of values) if (value === pattern.words[next]) next++;
   if (next < pattern.words.length) return false;
-  return pattern.options.every((option) => hasOption(values, option));
+  return pattern.options.every((option) => hasOption(name, values, option));
 }
 
-function hasOption(values: string[], option: string): boolean {
-  if (option.startsWith('--')) return values.some((value) => value === option || value.startsWith(`${option}=`));
+/**
+ * The short option letters of GNU long options whose letter is not simply the
+ * long name's first letter; any other long option counts as its first letter
+ * (`--recursive` as `-r`, `--force` as `-f`), which errs towards asking.
+ */
+const longOptionLetters: Record<string, Record<string, string>> = {
+  rm: { recursive: 'r', force: 'f' },
+  chmod: { recursive: 'r', silent: 'f', quiet: 'f' },
+  chown: { recursive: 'r', silent: 'f', quiet: 'f' },
+  chgrp: { recursive: 'r', silent: 'f', quiet: 'f' },
+  git: { force: 'f', 'dry-run': 'n' },
+};
+
+function letterOf(command: string, longName: string): string {
+  return longOptionLetters[command]?.[longName] ?? longName[0];
+}
+
+function hasOption(command: string, values: string[], option: string): boolean {
+  const longNames = values.filter((value) => /^--[^-=]/.test(value)).map((value) => value.slice(2).split('=')[0].toLowerCase());
+  if (option.startsWith('--')) {
+    // GNU and git take any unambiguous abbreviation (`--har` for `--hard`); its short form counts too (`git push -f`).
+    const wanted = option.slice(2).toLowerCase();
+    const known = longOptionLetters[command]?.[wanted];
+    return longNames.some((name) => wanted.startsWith(name)) || (known !== undefined && shortLetters(values).includes(known));
+  }
   // Short options group freely (`-rf`, `-fr`, `-r -f`); case is ignored so `rm -Rf` counts as `rm -rf`.
-  const present = values
+  const present = shortLetters(values) + longNames.map((name) => letterOf(command, name)).join('');
+  return [...option.slice(1).toLowerCase()].every((letter) => present.includes(letter));
+}
+
+function shortLetters(values: string[]): string {
+  return values
     .filter((value) => /^-[^-]/.test(value))
+    .map((value) => value.slice(1))
     .join('')
     .toLowerCase();
-  return [...option.slice(1).toLowerCase()].every((letter) => present.includes(letter));
 }
 
 // ---------------------------------------------------------------------------
 // Simple commands: wrappers, nested shells, assignments
-
-/** Words that run the rest of the command (or start a clause), with their options that take a separate value. */
-const wrappers = new Map<string, string[]>(Object.entries({
-  sudo: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T'],
-  doas: ['-u', '-C'],
-  env: ['-u', '-C', '-S'],
-  nice: ['-n'],
-  ionice: ['-c', '-n', '-p'],
-  timeout: ['-s', '-k'],
-  xargs: ['-I', '-n', '-P', '-L', '-d', '-E', '-s', '-a'],
-  stdbuf: ['-i', '-o', '-e'],
-  exec: ['-a'],
-  command: [],
-  builtin: [],
-  nohup: [],
-  setsid: [],
-  time: ['-f', '-o'],
-  then: [],
-  else: [],
-  elif: [],
-  do: [],
-  if: [],
-  while: [],
-  until: [],
-  '!': [],
-  '{': [],
-}));
-
-/** Wrappers whose first plain argument is a value (a duration, a priority), not the command. */
-const wrapperValueArgument = new Set(['timeout']);
-
-const shells = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish']);
 
 function deniedInCommand(command: SimpleCommand, patterns: DeniedPattern[], depth: number): string | undefined {
   const words = withoutAssignments(command);
@@ -119,10 +117,15 @@ function deniedInCommand(command: SimpleCommand, patterns: DeniedPattern[], dept
   if (first.dynamic) return source;
   const name = baseName(first.text);
   if (patterns.some((pattern) => matchesPattern(pattern, name, args))) return source;
-  if (wrappers.has(name)) return deniedInCommand(afterOptions(name, args), patterns, depth + 1);
-  if (shells.has(name)) {
+  if (name === 'env') {
+    const split = envSplitScript(args);
+    if (split !== undefined) return deniedInScript(split, patterns, depth + 1);
+  }
+  if (isWrapper(name)) return deniedInCommand(afterOptions(name, args), patterns, depth + 1);
+  if (isShell(name)) {
     const script = shellScript(args);
-    return script === undefined ? undefined : deniedInScript(script.text, patterns, depth + 1);
+    if (script !== undefined) return deniedInScript(script, patterns, depth + 1);
+    return shellReadsStdin(args) ? source : undefined;
   }
   if (name === 'eval') return deniedInScript(args.map((arg) => arg.text).join(' '), patterns, depth + 1);
   if (name === 'find') return deniedInFindActions(args, patterns, depth);
@@ -134,28 +137,6 @@ function withoutAssignments(words: Word[]): Word[] {
   let start = 0;
   while (start < words.length && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(words[start].raw)) start++;
   return words.slice(start);
-}
-
-/** A wrapper's arguments from the wrapped command on. */
-function afterOptions(wrapper: string, args: Word[]): Word[] {
-  const takesValue = wrappers.get(wrapper) ?? [];
-  let i = 0;
-  while (i < args.length && args[i].text.startsWith('-') && args[i].text !== '-') {
-    if (args[i].text === '--') {
-      i++;
-      break;
-    }
-    i += takesValue.includes(args[i].text) ? 2 : 1;
-  }
-  if (wrapperValueArgument.has(wrapper)) i++;
-  return args.slice(i);
-}
-
-/** The script of `bash -c 'script'` (also `-lc`, `-ec` …), if that is how the shell is called. */
-function shellScript(args: Word[]): Word | undefined {
-  const flag = args.findIndex((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg.text));
-  if (flag < 0) return undefined;
-  return args.slice(flag + 1).find((arg) => !arg.text.startsWith('-'));
 }
 
 /** `find … -exec rm -rf {} ;` runs `rm -rf {}` for every file found. */

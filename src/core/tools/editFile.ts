@@ -4,6 +4,7 @@ import type { AgentTool } from './tool';
 import { displayPath, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
 import { applyChange, currentText } from './fileWrites';
+import { clipLine, plural } from './textLimits';
 
 const schema = z.object({
   path: z.string().check(z.describe('The file to change.')),
@@ -93,8 +94,28 @@ function notFoundMessage(text: string, oldText: string, path: string): string {
   if (nearest === undefined) return `${base} ${advice}`;
   const from = Math.max(0, nearest - 1);
   const to = Math.min(fileLines.length, nearest + Math.min(wantedLines.length, 8) + 1);
-  const excerpt = fileLines.slice(from, to).map((line, i) => `${from + i + 1}: ${line}`);
-  return `${base} The most similar lines in the file are:\n${excerpt.join('\n')}\n${advice}`;
+  return `${base} The most similar lines in the file are:\n${excerpt(fileLines, from, to)}\n${advice}`;
+}
+
+/** Each quoted line is cut to this many characters: a minified line would otherwise send megabytes to the model. */
+export const excerptLineChars = 200;
+/** And the whole excerpt to this many. */
+export const excerptChars = 2000;
+
+/** Lines `from`..`to` (0-based, end excluded), numbered, each clipped, the whole bounded. */
+function excerpt(fileLines: string[], from: number, to: number): string {
+  const shown: string[] = [];
+  let length = 0;
+  for (let n = from; n < to; n++) {
+    const line = `${n + 1}: ${clipLine(fileLines[n], excerptLineChars)}`;
+    if (length + line.length > excerptChars) {
+      shown.push(`(${plural(to - n, 'more line')} not shown)`);
+      break;
+    }
+    shown.push(line);
+    length += line.length + 1;
+  }
+  return shown.join('\n');
 }
 
 /** The 1-based first line where the wanted lines match after trimming each line. */
@@ -111,8 +132,11 @@ function matchIgnoringIndentation(fileLines: string[], wantedLines: string[]): n
 function mostSimilarLine(fileLines: string[], wanted: string): number | undefined {
   const target = bigrams(wanted.trim());
   if (target.size === 0) return undefined;
+  const targetCount = wanted.trim().length - 1;
   let best: { index: number; score: number } | undefined;
   fileLines.forEach((line, index) => {
+    // Dice's coefficient is at most 2a/(a+b): a line with 3 times the bigrams cannot pass 0.5, so huge lines are skipped unread.
+    if (line.trim().length - 1 >= 3 * targetCount) return;
     const score = similarity(target, bigrams(line.trim()));
     if (score > (best?.score ?? 0.5)) best = { index, score };
   });

@@ -35,6 +35,10 @@ class WordBuilder {
 class ShellReader {
   readonly commands: SimpleCommand[] = [];
   private i = 0;
+  /** `${` inside `${`: read recursively, so it is bounded like the other nesting. */
+  private braceNesting = 0;
+  /** `case` clauses not yet closed by `esac`: their patterns end with a `)` that closes nothing. */
+  private openCases = 0;
 
   constructor(
     private readonly src: string,
@@ -54,7 +58,10 @@ class ShellReader {
       if (word === undefined) return;
       // The word after a redirection operator is a file name, not an argument.
       if (skipNextWord) skipNextWord = false;
-      else command.push({ text: word.text, raw: src.slice(word.start, this.i), dynamic: word.dynamic });
+      else {
+        if (command.length === 0) this.noteKeyword(word.text);
+        command.push({ text: word.text, raw: src.slice(word.start, this.i), dynamic: word.dynamic });
+      }
       word = undefined;
     };
     const endCommand = () => {
@@ -87,7 +94,8 @@ class ShellReader {
       } else if (c === ')') {
         endCommand();
         this.i++;
-        if (nested && parens === 0) return;
+        // In `$(case x in x) rm …;; esac)` the first `)` ends a pattern, not the substitution.
+        if (nested && parens === 0 && this.openCases === 0) return;
         parens = Math.max(0, parens - 1);
       } else if (c === '<' || c === '>') {
         // `2>&1`: a number right before the operator names a stream; it is no argument.
@@ -109,6 +117,12 @@ class ShellReader {
       }
     }
     endCommand();
+  }
+
+  /** Keeps count of open `case … esac` clauses from the first word of each command. */
+  private noteKeyword(first: string): void {
+    if (first === 'case') this.openCases++;
+    else if (first === 'esac') this.openCases = Math.max(0, this.openCases - 1);
   }
 
   /** One quoted string, escape, substitution or plain character of a word. */
@@ -193,6 +207,7 @@ class ShellReader {
 
   /** `${name:-$(cmd)}`: only the substitutions inside are commands. */
   private readBraces(): void {
+    if (this.depth + ++this.braceNesting > maxNesting) throw new TooDeeplyNested();
     const src = this.src;
     let depth = 1;
     const scratch = new WordBuilder(this.i);
@@ -208,6 +223,7 @@ class ShellReader {
         this.readWordPart(scratch);
       }
     }
+    this.braceNesting--;
   }
 
   /** Backticks hold a script of their own, with `\`` for a literal backtick. */

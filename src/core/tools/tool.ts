@@ -21,8 +21,12 @@ export interface ToolContext {
   protectedFiles: readonly string[];
 }
 
-/** `gateway.agent.protectedFiles` when the user has not set it. */
-export const defaultProtectedFiles: readonly string[] = ['.env*', '*.pem', '*.key', '.git/**'];
+// `gateway.agent.protectedFiles` when the user has not set it. A pattern
+// without "/" already matches a name at any depth (config/.env.local,
+// certs/site.pem); one with "/" is anchored at the root, so every repository's
+// .git (a nested one holds credentials and hooks too) needs the leading "**/".
+// "**/.git/**" also matches the .git folder (or file) itself; "**/.git" says so plainly.
+export const defaultProtectedFiles: readonly string[] = ['.env*', '*.pem', '*.key', '**/.git/**', '**/.git'];
 
 export interface ToolOutcome {
   ok: boolean;

@@ -2,7 +2,9 @@
  * The recursive walk behind list_files and search_text. It goes through the
  * WorkspaceFiles port only, leaves out what the user's ignore rules hide and
  * what is protected, and does not follow symlinked folders (a link to an
- * ancestor would loop forever).
+ * ancestor would loop forever). The folder walked may itself be reached through
+ * a symlink (`cfg -> config`): each entry is then checked for protection where
+ * it really is as well (`config/secrets/**` hides `cfg/secrets/db.txt`).
  */
 import type { ToolContext } from './tool';
 import { protectingPattern } from './pathPolicy';
@@ -31,6 +33,9 @@ export async function* walkWorkspace(
   signal: AbortSignal,
   options: WalkOptions,
 ): AsyncGenerator<WalkEntry> {
+  const realFolder = await ctx.files.realPathInside(folder, signal);
+  if (realFolder === undefined) return;
+  const realPathOf = (path: string) => reanchor(path, folder, realFolder);
   let visited = 0;
   const pending = [folder];
   // Depth-first and sorted, so a folder's contents follow it as in a tree.
@@ -45,7 +50,7 @@ export async function* walkWorkspace(
         return;
       }
       const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;
-      const resolved = await admit(path, entry.type, ctx, signal, options);
+      const resolved = await admit(path, realPathOf(path), entry.type, ctx, signal, options);
       if (resolved === undefined) continue;
       yield resolved;
       if (resolved.type === 'directory' && !resolved.symlink) subfolders.push(path);
@@ -54,19 +59,34 @@ export async function* walkWorkspace(
   }
 }
 
+/**
+ * `path` (inside `folder`) moved under `realFolder`, where the walked folder
+ * really is. Exact because the walk enters no symlinked folder below `folder`.
+ */
+function reanchor(path: string, folder: string, realFolder: string): string {
+  if (folder === realFolder) return path;
+  const inside = folder === '.' ? path : path.slice(folder.length + 1);
+  return realFolder === '.' ? inside : `${realFolder}/${inside}`;
+}
+
 async function admit(
   path: string,
+  realPath: string,
   type: 'file' | 'directory' | 'symlink' | 'other',
   ctx: ToolContext,
   signal: AbortSignal,
   options: WalkOptions,
 ): Promise<WalkEntry | undefined> {
   if (type === 'other') return undefined;
-  if (protectingPattern(path, ctx.protectedFiles) !== undefined) return undefined;
+  if (isProtected(path, ctx) || isProtected(realPath, ctx)) return undefined;
   if (options.respectIgnore && (await ctx.files.isIgnored(path, signal))) return undefined;
   if (type !== 'symlink') return { path, type, symlink: false };
   const real = await ctx.files.realPathInside(path, signal);
-  if (real === undefined || protectingPattern(real, ctx.protectedFiles) !== undefined) return undefined;
+  if (real === undefined || isProtected(real, ctx)) return undefined;
   const stat = await ctx.files.stat(path, signal);
   return stat ? { path, type: stat.type, symlink: true } : undefined;
+}
+
+function isProtected(path: string, ctx: ToolContext): boolean {
+  return protectingPattern(path, ctx.protectedFiles) !== undefined;
 }

@@ -9,6 +9,7 @@ import type { AgentEvent } from '../../core/agent/engine';
 import { canContinue, type AgentSessionState } from '../../core/agent/sessionState';
 import type { ErrorPresenter } from '../errorPresenter';
 import type { AgentSessions, SessionSink } from './agentSessions';
+import { approvalToAnswer, sessionIdOf } from './commandArguments';
 import { transcriptUri } from './transcript';
 
 export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
@@ -41,7 +42,7 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
       return runInBackground((signal) => sessions.start(task, sink, signal), 'Gateway agent working… (cancel to stop)');
     })),
     vscode.commands.registerCommand('gateway.agent.continue', guarded(async (idArgument?: unknown, messageArgument?: unknown) => {
-      const id = typeof idArgument === 'string' ? idArgument : (await pickSession(sessions, (s) => !sessions.isRunning(s.id), 'Continue which session?'))?.id;
+      const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, (s) => !sessions.isRunning(s.id), 'Continue which session?'))?.id;
       if (!id) return undefined;
       const state = await sessions.store.load(id);
       // A finished session needs something new to do; a paused one just goes on.
@@ -53,12 +54,12 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
       return runInBackground((signal) => sessions.continue(id, message, sink, signal), 'Gateway agent working… (cancel to stop)');
     })),
     vscode.commands.registerCommand('gateway.agent.stop', guarded(async (idArgument?: unknown) => {
-      const id = typeof idArgument === 'string' ? idArgument : (await pickSession(sessions, (s) => sessions.isRunning(s.id), 'Stop which session?'))?.id;
+      const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, (s) => sessions.isRunning(s.id), 'Stop which session?'))?.id;
       if (id && !sessions.stop(id)) void vscode.window.showInformationMessage('That session is not running.');
       return id;
     })),
     vscode.commands.registerCommand('gateway.agent.revert', guarded(async (idArgument?: unknown) => {
-      const id = typeof idArgument === 'string' ? idArgument : (await pickSession(sessions, (s) => s.originals.length > 0, 'Revert the changes of which session?'))?.id;
+      const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, (s) => s.originals.length > 0, 'Revert the changes of which session?'))?.id;
       if (!id) return undefined;
       const state = await sessions.store.load(id);
       const files = state?.originals.map((o) => o.path).join(', ') || 'no files';
@@ -70,22 +71,22 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
     })),
     vscode.commands.registerCommand('gateway.agent.show', () => vscode.commands.executeCommand('gateway.agentSessions.focus')),
     vscode.commands.registerCommand('gateway.agent.openTranscript', guarded(async (idArgument?: unknown) => {
-      const id = typeof idArgument === 'string' ? idArgument : (await pickSession(sessions, () => true, 'Open the transcript of which session?'))?.id;
+      const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, () => true, 'Open the transcript of which session?'))?.id;
       if (!id) return undefined;
       const document = await vscode.workspace.openTextDocument(transcriptUri(id));
       await vscode.languages.setTextDocumentLanguage(document, 'markdown');
       return vscode.window.showTextDocument(document, { preview: true });
     })),
-    vscode.commands.registerCommand('gateway.agent.approve', (sessionId: string, callId: string) => answer(sessions, sessionId, callId, true)),
-    vscode.commands.registerCommand('gateway.agent.deny', (sessionId: string, callId: string) => answer(sessions, sessionId, callId, false)),
+    // From a chat button: (sessionId, callId); from a Sessions view row: (the session, maybe the selected rows).
+    vscode.commands.registerCommand('gateway.agent.approve', (session?: unknown, callId?: unknown) => answer(sessions, session, callId, true)),
+    vscode.commands.registerCommand('gateway.agent.deny', (session?: unknown, callId?: unknown) => answer(sessions, session, callId, false)),
     vscode.commands.registerCommand('gateway.agent.showDiff', (sessionId: string, callId: string) => sessions.approvals.showDiff(sessionId, callId)),
   ];
 }
 
-/** Approve / Deny from a button or the Sessions view; with no ids, the oldest waiting approval. */
-function answer(sessions: AgentSessions, sessionId: unknown, callId: unknown, approved: boolean): boolean {
-  const waiting = sessions.approvals.waiting(typeof sessionId === 'string' ? sessionId : undefined);
-  const target = typeof callId === 'string' ? waiting.find((r) => r.callId === callId) : waiting[0];
+/** Approve / Deny from a button, a Sessions view row (that session's approval) or the palette (the oldest waiting one). */
+function answer(sessions: AgentSessions, session: unknown, callId: unknown, approved: boolean): boolean {
+  const target = approvalToAnswer(sessions.approvals.waiting(), session, callId);
   if (!target || !sessions.approvals.respond(target.sessionId, target.callId, approved)) {
     void vscode.window.showInformationMessage('That approval is no longer waiting (already answered, or the session stopped).');
     return false;

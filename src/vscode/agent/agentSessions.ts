@@ -6,6 +6,8 @@
 import * as vscode from 'vscode';
 import { AgentEngine, type AgentEvent } from '../../core/agent/engine';
 import { AGENT_INSTRUCTIONS } from '../../core/agent/instructions';
+import { revertOriginals } from '../../core/agent/originals';
+import { RunningSessions } from '../../core/agent/runningSessions';
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../core/agent/sessionState';
 import type { GatewayClient } from '../../core/api';
 import type { Logger } from '../../core/ports';
@@ -25,7 +27,7 @@ export interface SessionSink {
 }
 
 export class AgentSessions implements vscode.Disposable {
-  private readonly running = new Map<string, AbortController>();
+  private readonly runs = new RunningSessions();
   private readonly terminals = new Map<string, TerminalCommandRunner>();
 
   constructor(
@@ -49,63 +51,72 @@ export class AgentSessions implements vscode.Disposable {
 
   async start(task: string, sink: SessionSink, signal?: AbortSignal): Promise<AgentSessionState> {
     const root = workspaceRoot();
-    const controller = new AbortController();
-    const model = await this.resolveAgentModel(controller.signal);
+    const model = await this.resolveAgentModel(signal ?? new AbortController().signal);
     const state = newSession({ id: newSessionId(), title: task.trim().slice(0, 200), model, now: Date.now() });
     addUserMessage(state, task);
-    await this.store.save(state);
-    this.logger.info(`agent session ${state.id} started in ${root.fsPath} with ${model}`);
-    return this.run(state, sink, controller, signal);
+    return this.exclusively(state.id, 'This session is already running.', async (controller) => {
+      await this.store.save(state);
+      this.logger.info(`agent session ${state.id} started in ${root.fsPath} with ${model}`);
+      return this.run(state, sink, controller, signal);
+    });
   }
 
   /** Continues a saved session, optionally with a message that steers it. */
-  async continue(id: string, message: string | undefined, sink: SessionSink, signal?: AbortSignal): Promise<AgentSessionState> {
-    if (this.running.has(id)) throw new Error('This session is already running. Stop it first, or wait for it.');
-    const state = await this.store.load(id);
-    if (!state) throw new Error(`There is no saved agent session ${id}.`);
-    if (message?.trim()) addUserMessage(state, message.trim());
-    if (!canContinue(state)) throw new Error('This session is finished. Send a message to give it more to do.');
-    return this.run(state, sink, new AbortController(), signal);
+  continue(id: string, message: string | undefined, sink: SessionSink, signal?: AbortSignal): Promise<AgentSessionState> {
+    return this.exclusively(id, 'This session is already running. Stop it first, or wait for it.', async (controller) => {
+      const state = await this.store.load(id);
+      if (!state) throw new Error(`There is no saved agent session ${id}.`);
+      if (message?.trim()) addUserMessage(state, message.trim());
+      if (!canContinue(state)) throw new Error('This session is finished. Send a message to give it more to do.');
+      return this.run(state, sink, controller, signal);
+    });
   }
 
   stop(id: string): boolean {
-    const controller = this.running.get(id);
-    controller?.abort();
-    return controller !== undefined;
+    return this.runs.stop(id);
   }
 
   isRunning(id: string): boolean {
-    return this.running.has(id);
+    return this.runs.isRunning(id);
   }
 
   /** Restores every file the session changed to what it was before the session first touched it. */
-  async revert(id: string): Promise<string[]> {
-    const state = await this.store.load(id);
-    if (!state) throw new Error(`There is no saved agent session ${id}.`);
-    if (this.running.has(id)) throw new Error('Stop the session before reverting its changes.');
-    const changes = new VsCodeFileChanges(workspaceRoot());
-    const signal = new AbortController().signal;
-    for (const original of state.originals) {
-      if (original.before === undefined) await changes.delete(original.path, signal);
-      else await changes.write(original.path, original.before, signal);
+  revert(id: string): Promise<string[]> {
+    // Claimed like a run, so the session cannot start while its files are being put back.
+    return this.exclusively(id, 'Stop the session before reverting its changes.', async (controller) => {
+      const state = await this.store.load(id);
+      if (!state) throw new Error(`There is no saved agent session ${id}.`);
+      const reverted = await revertOriginals(state.originals, new VsCodeFileChanges(workspaceRoot()), controller.signal);
+      state.originals = [];
+      state.statusReason = `Reverted: ${reverted.join(', ') || 'nothing to revert'}.`;
+      await this.store.save(state);
+      return reverted;
+    });
+  }
+
+  /**
+   * Runs `work` holding the session's claim. The claim is taken synchronously,
+   * before any await, so a second call for the same session fails with `busy`
+   * instead of racing the first; it is released only if it is still this call's.
+   */
+  private async exclusively<T>(id: string, busy: string, work: (controller: AbortController) => Promise<T>): Promise<T> {
+    const controller = this.runs.claim(id);
+    if (!controller) throw new Error(busy);
+    try {
+      return await work(controller);
+    } finally {
+      this.runs.release(id, controller);
     }
-    const reverted = state.originals.map((original) => original.path);
-    state.originals = [];
-    state.statusReason = `Reverted: ${reverted.join(', ') || 'nothing to revert'}.`;
-    await this.store.save(state);
-    return reverted;
   }
 
   private async run(state: AgentSessionState, sink: SessionSink, controller: AbortController, outer?: AbortSignal): Promise<AgentSessionState> {
     const onOuterAbort = () => controller.abort();
     outer?.addEventListener('abort', onOuterAbort, { once: true });
-    this.running.set(state.id, controller);
     const presentation = sink.presenter ? this.approvals.present(state.id, sink.presenter) : undefined;
     try {
       return await this.engineFor(state).run(state, controller.signal, (event) => sink.onEvent(event));
     } finally {
       presentation?.dispose();
-      this.running.delete(state.id);
       outer?.removeEventListener('abort', onOuterAbort);
     }
   }
@@ -145,7 +156,7 @@ export class AgentSessions implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const controller of this.running.values()) controller.abort();
+    this.runs.stopAll();
     for (const terminal of this.terminals.values()) terminal.dispose();
   }
 }

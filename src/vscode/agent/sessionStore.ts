@@ -2,7 +2,8 @@
  * Agent sessions as JSON files in the extension's storage for this workspace,
  * written after every step so a reload or a crash loses nothing. Writes go
  * through a temporary file and a rename, so a crash mid-write never leaves a
- * half-written session.
+ * half-written session. Each save has its own temporary file: two saves at
+ * once (of one session or several) must not rename each other's file away.
  */
 import * as vscode from 'vscode';
 import type { AgentSessionState } from '../../core/agent/sessionState';
@@ -11,13 +12,15 @@ import type { SessionStore } from '../../core/ports';
 export class FileSessionStore implements SessionStore<AgentSessionState> {
   private readonly changed = new vscode.EventEmitter<AgentSessionState>();
   readonly onDidChange = this.changed.event;
+  /** Numbers the temporary files of this store's saves. */
+  private saves = 0;
 
   constructor(private readonly folder: vscode.Uri) {}
 
   async save(state: AgentSessionState): Promise<void> {
     await vscode.workspace.fs.createDirectory(this.folder);
     const target = this.fileOf(state.id);
-    const temporary = vscode.Uri.joinPath(this.folder, `${state.id}.json.tmp`);
+    const temporary = vscode.Uri.joinPath(this.folder, `${state.id}.json.${++this.saves}-${Math.random().toString(36).slice(2, 8)}.tmp`);
     await vscode.workspace.fs.writeFile(temporary, new TextEncoder().encode(JSON.stringify(state)));
     await vscode.workspace.fs.rename(temporary, target, { overwrite: true });
     this.changed.fire(state);

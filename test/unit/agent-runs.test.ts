@@ -1,0 +1,185 @@
+// Each run of a session on its own budget, the loop guard after steering, and what "Revert" may restore.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { revertOriginals } from '../../src/core/agent/originals';
+import { addUserMessage } from '../../src/core/agent/sessionState';
+import type { Clock } from '../../src/core/ports';
+import { NodeFileChanges } from '../../src/node';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
+
+let emulator: Emulator;
+let workspace: TempWorkspace;
+before(async () => {
+  emulator = await startEmulator({ port: 0 });
+});
+after(() => emulator.close());
+beforeEach(() => {
+  emulator.reset();
+  workspace = new TempWorkspace();
+  workspace.write('a.txt', 'v0\n');
+});
+afterEach(() => workspace.dispose());
+
+const responseBodies = () => emulator.requests.filter((r) => r.path === '/v1/responses').map((r) => r.body as Record<string, any>);
+const fileText = (path: string) => readFileSync(join(workspace.root, path), 'utf8');
+const read = { name: 'read_file', arguments: { path: 'a.txt' } };
+const list = { name: 'list_files', arguments: {} };
+const revert = (originals: Parameters<typeof revertOriginals>[0]) => revertOriginals(originals, new NodeFileChanges(workspace.root), new AbortController().signal);
+
+describe('budgets count each run', () => {
+  test('after a turn-budget stop, continuing with the same budget runs again', async () => {
+    emulator.script('demo-key', [{ toolCalls: [read] }, { toolCalls: [list] }, { toolCalls: [read] }, { text: 'done' }]);
+    const state = startSession('task');
+    const engine = () => makeEngine({ baseUrl: emulator.baseUrl, workspace, budgets: { maxTurns: 2 } }).engine;
+    await runToEnd(engine(), state);
+    assert.equal(state.status, 'stopped');
+    assert.match(state.statusReason!, /This run used its 2 turns .*Continue the session to allow 2 more/);
+    await runToEnd(engine(), state);
+    assert.equal(state.status, 'done', state.statusReason);
+    assert.equal(responseBodies().length, 4);
+    assert.equal(state.turns, 4, 'the session total still counts every turn');
+  });
+
+  test('after a token-budget stop, continuing runs again', async () => {
+    emulator.script('demo-key', [{ toolCalls: [read] }, { text: 'done' }]);
+    const state = startSession('task');
+    const engine = () => makeEngine({ baseUrl: emulator.baseUrl, workspace, budgets: { maxTokens: 5 } }).engine;
+    await runToEnd(engine(), state);
+    assert.equal(state.status, 'stopped');
+    assert.match(state.statusReason!, /This run used \d+ tokens, its budget is 5 .*Continue the session to allow 5 more/);
+    const spent = state.usage.totalTokens;
+    await runToEnd(engine(), state);
+    assert.equal(state.status, 'done', state.statusReason);
+    assert.equal(responseBodies().length, 2);
+    assert.ok(state.usage.totalTokens > spent, 'the session total still counts every token');
+  });
+
+  test('time waiting for the user\'s approval is not charged to the time budget', async () => {
+    let now = 0;
+    const clock: Clock = { now: () => now, sleep: async () => undefined };
+    emulator.script('demo-key', [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'v0', new_text: 'v1' } }] }, { text: 'done' }]);
+    const state = startSession('task');
+    const approve = () => {
+      now += 31 * 60_000;
+      return true;
+    };
+    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, clock, policy: { mode: 'ask', deniedCommands: [] }, approve }).engine, state);
+    assert.equal(state.status, 'done', state.statusReason);
+    assert.equal(state.activeMs, 0);
+  });
+
+  test('after a time-budget stop, continuing runs again', async () => {
+    let now = 0;
+    const clock: Clock = { now: () => now, sleep: async () => undefined };
+    emulator.script('demo-key', [{ toolCalls: [read] }, { toolCalls: [list] }, { text: 'done' }]);
+    const state = startSession('task');
+    // Every answer takes 31 minutes: over the 30-minute default, so each run stops after one turn.
+    const runOnce = () =>
+      makeEngine({ baseUrl: emulator.baseUrl, workspace, clock }).engine.run(state, new AbortController().signal, (event) => {
+        if (event.type === 'turn') now += 31 * 60_000;
+      });
+    await runOnce();
+    assert.equal(state.status, 'stopped');
+    assert.match(state.statusReason!, /This run ran for 31 min \(not counting waits for your approval\)/);
+    await runOnce();
+    assert.equal(responseBodies().length, 2);
+    assert.equal(state.status, 'stopped');
+    assert.equal(state.activeMs, 62 * 60_000, 'the session total still counts all the time');
+  });
+});
+
+describe('the loop guard after the user steers', () => {
+  test('the same call runs again once the user has added a message', async () => {
+    workspace.write('log.txt', '');
+    const append = { name: 'run_command', arguments: { command: 'echo run >> log.txt' } };
+    emulator.script('demo-key', [{ toolCalls: [append] }, { toolCalls: [append] }, { toolCalls: [append] }, { toolCalls: [append] }, { text: 'fixed' }]);
+    const state = startSession('task');
+    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace }).engine, state);
+    assert.equal(state.status, 'stopped');
+    assert.equal(fileText('log.txt'), 'run\nrun\n');
+    addUserMessage(state, 'I fixed the environment, run it again');
+    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace }).engine, state);
+    assert.equal(state.status, 'done', state.statusReason);
+    assert.equal(fileText('log.txt'), 'run\nrun\nrun\n');
+  });
+});
+
+describe('what Revert may restore', () => {
+  const askPolicy = { mode: 'ask' as const, deniedCommands: [] };
+
+  test('an edit refused because the user changed the file meanwhile is not recorded; revert keeps their work', async () => {
+    emulator.script('demo-key', [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'v0', new_text: 'agent' } }] }, { text: 'ok' }]);
+    const approve = () => {
+      writeFileSync(join(workspace.root, 'a.txt'), 'user work\n');
+      return true;
+    };
+    const state = startSession('task');
+    const events = await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: askPolicy, approve }).engine, state);
+    const finished = events.find((e) => e.type === 'tool_finished');
+    assert.ok(finished?.type === 'tool_finished' && !finished.outcome.ok);
+    assert.deepEqual(state.originals, []);
+    await revert(state.originals);
+    assert.equal(fileText('a.txt'), 'user work\n');
+  });
+
+  test('a create refused because the user created the file meanwhile is not recorded; revert keeps their file', async () => {
+    emulator.script('demo-key', [{ toolCalls: [{ name: 'write_file', arguments: { path: 'notes.md', content: 'agent\n' } }] }, { text: 'ok' }]);
+    const approve = () => {
+      writeFileSync(join(workspace.root, 'notes.md'), 'my notes\n');
+      return true;
+    };
+    const state = startSession('task');
+    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: askPolicy, approve }).engine, state);
+    assert.deepEqual(state.originals, []);
+    await revert(state.originals);
+    assert.equal(fileText('notes.md'), 'my notes\n');
+  });
+
+  test('a write that happened records the content from before it', async () => {
+    emulator.script('demo-key', [{ toolCalls: [{ name: 'write_file', arguments: { path: 'new/b.txt', content: 'b\n' } }, { name: 'edit_file', arguments: { path: 'a.txt', old_text: 'v0', new_text: 'v1' } }] }, { text: 'ok' }]);
+    const state = startSession('task');
+    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace }).engine, state);
+    assert.deepEqual(state.originals, [{ path: 'new/b.txt', before: undefined }, { path: 'a.txt', before: 'v0\n' }]);
+    await revert(state.originals);
+    assert.equal(fileText('a.txt'), 'v0\n');
+    assert.equal(existsSync(join(workspace.root, 'new/b.txt')), false);
+  });
+
+  test('one file changed through a symlink and its own path is recorded once, by its real path, and reverts to the first version', async () => {
+    symlinkSync('a.txt', join(workspace.root, 'alias.txt'));
+    emulator.script('demo-key', [
+      { toolCalls: [{ name: 'edit_file', arguments: { path: 'alias.txt', old_text: 'v0', new_text: 'v1' } }] },
+      { toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'v1', new_text: 'v2' } }] },
+      { text: 'ok' },
+    ]);
+    const state = startSession('task');
+    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace }).engine, state);
+    assert.equal(fileText('a.txt'), 'v2\n');
+    assert.deepEqual(state.originals, [{ path: 'a.txt', before: 'v0\n' }]);
+    await revert(state.originals);
+    assert.equal(fileText('a.txt'), 'v0\n');
+  });
+
+  test('revert goes newest first, so a file recorded twice (an older saved session) ends at its first version', async () => {
+    writeFileSync(join(workspace.root, 'a.txt'), 'v2\n');
+    const reverted = await revert([{ path: 'a.txt', before: 'v0\n' }, { path: 'A-alias.txt', before: undefined }, { path: 'a.txt', before: 'v1\n' }]);
+    assert.equal(fileText('a.txt'), 'v0\n');
+    assert.deepEqual(reverted, ['a.txt', 'A-alias.txt', 'a.txt']);
+  });
+});
+
+describe('a command line the parser cannot take apart', () => {
+  test('in auto mode it asks instead of pausing the session with a stack overflow', async () => {
+    const line = `echo ${'${'.repeat(5000)}`;
+    emulator.script('demo-key', [{ toolCalls: [{ name: 'run_command', arguments: { command: line } }] }, { text: 'ok' }]);
+    const state = startSession('task');
+    const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'auto', deniedCommands: ['rm -rf'] }, approve: () => false });
+    await runToEnd(engine, state);
+    assert.equal(state.status, 'done', state.statusReason);
+    assert.deepEqual(approvals.map((a) => a.command?.line), [line]);
+    assert.deepEqual(state.commandsRun, []);
+  });
+});
