@@ -1,15 +1,19 @@
 /**
  * The gateway's models in VS Code's own model picker
  * (`vscode.lm.registerLanguageModelChatProvider`): text and tool calls streamed.
+ * The message conversion is in languageModelMessages.ts.
  */
 import * as vscode from 'vscode';
-import type { ChatMessage, ChatToolCall, ModelInfo, ToolDefinition } from '../core/api';
+import type { ModelInfo, ToolDefinition } from '../core/api';
 import type { ModelEndpoints } from '../core/chat/modelEndpoints';
 import type { Logger } from '../core/ports';
 import type { ApiKeyStore } from './apiKeyStore';
 import { toAbortSignal } from './cancellation';
+import { estimateTokens, toChatMessages } from './languageModelMessages';
 import type { ModelCatalog } from './modelCatalog';
 import { readSettings } from './settings';
+
+export { toChatMessages } from './languageModelMessages';
 
 export class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -100,40 +104,13 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
   }
 
   async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
-    const content = typeof text === 'string' ? text : JSON.stringify(text.content);
-    // About four characters a token: VS Code uses this to budget prompts, not to bill.
-    return Math.ceil(content.length / 4);
+    // Counted on the text the request will carry, so budgets match what is sent (an image is a short placeholder).
+    return typeof text === 'string' ? estimateTokens([{ role: 'user', content: text }]) : estimateTokens(toChatMessages([text]));
   }
 
   dispose(): void {
     this.changed.dispose();
   }
-}
-
-/** VS Code's request messages (text, tool calls, tool results) as chat-completions messages. */
-export function toChatMessages(messages: readonly vscode.LanguageModelChatRequestMessage[]): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  for (const message of messages) {
-    let text = '';
-    const toolCalls: ChatToolCall[] = [];
-    const toolResults: { callId: string; content: string }[] = [];
-    for (const part of message.content) {
-      if (part instanceof vscode.LanguageModelTextPart) text += part.value;
-      else if (part instanceof vscode.LanguageModelToolCallPart) {
-        toolCalls.push({ id: part.callId, type: 'function', function: { name: part.name, arguments: JSON.stringify(part.input) } });
-      } else if (part instanceof vscode.LanguageModelToolResultPart) {
-        const content = part.content.map((piece) => (piece instanceof vscode.LanguageModelTextPart ? piece.value : JSON.stringify(piece))).join('');
-        toolResults.push({ callId: part.callId, content });
-      }
-    }
-    for (const result of toolResults) out.push({ role: 'tool', tool_call_id: result.callId, content: result.content });
-    if (message.role === vscode.LanguageModelChatMessageRole.Assistant) {
-      if (text || toolCalls.length > 0) out.push({ role: 'assistant', content: text || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
-    } else if (text) {
-      out.push({ role: 'user', content: text });
-    }
-  }
-  return out;
 }
 
 function parseArguments(text: string): object {

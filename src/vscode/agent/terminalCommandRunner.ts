@@ -2,18 +2,26 @@
  * Runs the agent's commands where the user sees them: in a terminal named after
  * the session, through shell integration (output read from the execution, exit
  * code from onDidEndTerminalShellExecution). When shell integration does not
- * come up within a few seconds, the command runs as a child process and its
- * output is shown in a terminal of the same name.
+ * come up within a few seconds, that and every later command of the session run
+ * as child processes, their output shown in a terminal of the same name.
  */
 import * as vscode from 'vscode';
 import type { CommandResult, CommandRunner } from '../../core/ports';
+import { superviseExecution } from './executionSupervisor';
+import { commandLineFor, shellKindOf } from './shellCommandLine';
 
 const SHELL_INTEGRATION_WAIT_MS = 4000;
+/** After Ctrl-C, how long a command may take to end before its terminal is given up. */
+const INTERRUPT_GRACE_MS = 2000;
 const MAX_OUTPUT_CHARS = 200_000;
 
 export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private terminal: vscode.Terminal | undefined;
   private fallbackTerminal: { terminal: vscode.Terminal; write: (text: string) => void } | undefined;
+  /** Shell integration did not come up once: later commands go straight to a child process, without the wait. */
+  private integrationUnavailable = false;
+  /** The last integrated command's end (or its terminal's abandonment): the next line must not be typed into it. */
+  private previousCommand: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly name: string,
@@ -24,40 +32,35 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
 
   async run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
     const absoluteCwd = cwd === '.' || cwd === '' ? this.workspaceRoot : `${this.workspaceRoot}/${cwd}`;
-    const shell = await this.shellIntegration(absoluteCwd);
+    await this.previousCommand;
+    signal.throwIfAborted();
+    const shell = this.integrationUnavailable ? undefined : await this.shellIntegration(absoluteCwd);
+    signal.throwIfAborted();
     if (shell) return this.runIntegrated(shell.terminal, shell.integration, command, absoluteCwd, timeoutMs, signal);
     return this.runAsChild(command, absoluteCwd, timeoutMs, signal);
   }
 
   private async shellIntegration(cwd: string): Promise<{ terminal: vscode.Terminal; integration: vscode.TerminalShellIntegration } | undefined> {
-    if (this.terminal && this.terminal.exitStatus === undefined && this.terminal.shellIntegration) {
-      return { terminal: this.terminal, integration: this.terminal.shellIntegration };
-    }
     if (!this.terminal || this.terminal.exitStatus !== undefined) {
-      this.terminal = vscode.window.createTerminal({ name: this.name, cwd, iconPath: new vscode.ThemeIcon('hubot') });
+      // No pager: it would wait for keys nobody presses, and ignores Ctrl-C.
+      const env = { PAGER: 'cat', GIT_PAGER: 'cat' };
+      this.terminal = vscode.window.createTerminal({ name: this.name, cwd, env, iconPath: new vscode.ThemeIcon('hubot') });
     }
     const terminal = this.terminal;
     terminal.show(true);
-    if (terminal.shellIntegration) return { terminal, integration: terminal.shellIntegration };
-    const integration = await new Promise<vscode.TerminalShellIntegration | undefined>((resolve) => {
-      const timer = setTimeout(() => {
-        listener.dispose();
-        resolve(undefined);
-      }, SHELL_INTEGRATION_WAIT_MS);
-      const listener = vscode.window.onDidChangeTerminalShellIntegration((event) => {
-        if (event.terminal !== terminal) return;
-        clearTimeout(timer);
-        listener.dispose();
-        resolve(event.shellIntegration);
-      });
-    });
-    return integration ? { terminal, integration } : undefined;
+    const integration = terminal.shellIntegration ?? (await waitForIntegration(terminal));
+    if (integration) return { terminal, integration };
+    // An idle shell next to the fallback's terminal of the same name would only confuse.
+    this.integrationUnavailable = true;
+    this.forget(terminal);
+    return undefined;
   }
 
   /**
    * Runs through shell integration. Once a command is sent it is never sent a
    * second way (that could run it twice): the wait ends with the execution's
-   * end event, the close of its output, the terminal closing, or the timeout.
+   * end event, the close of its output, the terminal closing, the timeout, or
+   * a stop (see superviseExecution).
    */
   private async runIntegrated(
     terminal: vscode.Terminal,
@@ -69,42 +72,44 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   ): Promise<CommandResult> {
     // Not wrapped in a subshell: shell integration does not report a line that starts with "(".
     // A command that exits the shell closes the terminal, which ends the wait; the next command gets a new one.
-    const line = `cd ${shellQuote(cwd)} && ${command}`;
+    const line = commandLineFor(shellKindOf(terminal.state.shell, vscode.env.shell), cwd, command);
     const execution = integration.executeCommand(line);
     // Some hosts hand events a different wrapper of the same execution: match the terminal and the line too.
     const isOurs = (event: { terminal: vscode.Terminal; execution: vscode.TerminalShellExecution }) =>
       event.execution === execution || (event.terminal === terminal && event.execution.commandLine.value === execution.commandLine.value);
     let resolveEnded: (exitCode: number | undefined) => void = () => undefined;
     const ended = new Promise<number | undefined>((resolve) => (resolveEnded = resolve));
+    this.previousCommand = ended;
     const subscriptions = [
       vscode.window.onDidEndTerminalShellExecution((event) => isOurs(event) && resolveEnded(event.exitCode)),
       // The user closed the terminal: the command is over, with no exit code.
       vscode.window.onDidCloseTerminal((closed) => closed === terminal && resolveEnded(undefined)),
     ];
+    // Kept past a stop, which returns at once: the end event still decides whether the terminal is abandoned.
+    void ended.then(() => subscriptions.forEach((subscription) => subscription.dispose()));
     let output = '';
     const reading = (async () => {
       for await (const data of execution.read()) output = (output + data).slice(-MAX_OUTPUT_CHARS);
     })();
     // The output stream closes when the command ends; give the exit-code event a moment after that.
     void reading.then(() => delay(2000)).then(() => resolveEnded(undefined), () => undefined);
-    let timedOut = false;
-    const interrupt = () => terminal.sendText('\u0003', false);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      interrupt();
-      // Give Ctrl-C a moment; then stop waiting, whatever the terminal does.
-      setTimeout(() => resolveEnded(undefined), 5000);
-    }, timeoutMs);
-    signal.addEventListener('abort', interrupt, { once: true });
-    try {
-      const exitCode = await ended;
-      await Promise.race([reading, delay(500)]);
-      return { exitCode, output: stripAnsi(output), timedOut };
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', interrupt);
-      for (const subscription of subscriptions) subscription.dispose();
-    }
+    const control = {
+      ended,
+      interrupt: () => terminal.sendText('\u0003', false),
+      abandon: () => {
+        this.forget(terminal);
+        resolveEnded(undefined);
+      },
+    };
+    const { exitCode, timedOut } = await superviseExecution(control, { timeoutMs, graceMs: INTERRUPT_GRACE_MS, signal });
+    await Promise.race([reading, delay(500)]);
+    return { exitCode, output: stripAnsi(output), timedOut };
+  }
+
+  /** Closes a terminal that is no longer usable; the next command creates a new one. */
+  private forget(terminal: vscode.Terminal): void {
+    if (this.terminal === terminal) this.terminal = undefined;
+    terminal.dispose();
   }
 
   private async runAsChild(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
@@ -145,8 +150,20 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
+/** The terminal's shell integration, or undefined when it does not come up within a few seconds. */
+function waitForIntegration(terminal: vscode.Terminal): Promise<vscode.TerminalShellIntegration | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      listener.dispose();
+      resolve(undefined);
+    }, SHELL_INTEGRATION_WAIT_MS);
+    const listener = vscode.window.onDidChangeTerminalShellIntegration((event) => {
+      if (event.terminal !== terminal) return;
+      clearTimeout(timer);
+      listener.dispose();
+      resolve(event.shellIntegration);
+    });
+  });
 }
 
 /** Terminal output carries colours and shell-integration sequences the model does not need. */

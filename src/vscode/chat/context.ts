@@ -1,26 +1,19 @@
 /** Turns the Chat view's history and attached references into the core's plain prompt input. */
 import * as vscode from 'vscode';
 import type { Attachment, ConversationTurn } from '../../core/chat/prompt';
+import { conversationTurns, type HistoryEntry } from './historyTurns';
 
 export const PARTICIPANT_ID = 'gateway.chat';
 
 export function historyOf(context: vscode.ChatContext): ConversationTurn[] {
-  const turns: ConversationTurn[] = [];
-  for (const turn of context.history) {
-    if (turn.participant !== PARTICIPANT_ID) continue;
-    // Agent turns live in their own session, not in the chat model's history.
-    if (turn instanceof vscode.ChatRequestTurn && turn.command === 'agent') continue;
-    if (turn instanceof vscode.ChatResponseTurn && (turn.result.metadata as { sessionId?: unknown } | undefined)?.sessionId !== undefined) continue;
-    if (turn instanceof vscode.ChatRequestTurn) {
-      turns.push({ role: 'user', text: turn.command ? `/${turn.command} ${turn.prompt}` : turn.prompt });
-    } else if (turn instanceof vscode.ChatResponseTurn) {
-      const text = turn.response
-        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-        .join('');
-      turns.push({ role: 'assistant', text });
-    }
-  }
-  return turns;
+  return conversationTurns(context.history.map(toEntry), PARTICIPANT_ID);
+}
+
+function toEntry(turn: vscode.ChatRequestTurn | vscode.ChatResponseTurn): HistoryEntry {
+  // By shape: the host may hand subclass-free variants of these classes (as with LanguageModelToolResultPart2).
+  if ('prompt' in turn) return { kind: 'request', participant: turn.participant, command: turn.command, text: turn.prompt };
+  const text = turn.response.map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : '')).join('');
+  return { kind: 'response', participant: turn.participant, command: turn.command, metadata: turn.result.metadata, text };
 }
 
 /** Files, selections and text the user attached; open documents are read with their unsaved edits. */

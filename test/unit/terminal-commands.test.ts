@@ -1,0 +1,131 @@
+// The agent terminal's command line per shell (shellCommandLine.ts) and the wait on a typed command:
+// timeout, Stop, and abandoning a terminal whose program ignores Ctrl-C (executionSupervisor.ts).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { superviseExecution, type ExecutionControl } from '../../src/vscode/agent/executionSupervisor';
+import { commandLineFor, shellKindOf } from '../../src/vscode/agent/shellCommandLine';
+
+void describe('shell kind', () => {
+  void it('follows the type VS Code detected', () => {
+    assert.equal(shellKindOf('pwsh', '/bin/bash'), 'powershell');
+    assert.equal(shellKindOf('cmd', undefined), 'cmd');
+    assert.equal(shellKindOf('fish', undefined), 'fish');
+    for (const detected of ['bash', 'zsh', 'sh', 'gitbash', 'ksh', 'csh']) assert.equal(shellKindOf(detected, undefined), 'posix');
+  });
+
+  void it('falls back to the shell executable while the type is unknown', () => {
+    assert.equal(shellKindOf(undefined, 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe'), 'powershell');
+    assert.equal(shellKindOf(undefined, 'C:\\Program Files\\PowerShell\\7\\pwsh.exe'), 'powershell');
+    assert.equal(shellKindOf(undefined, 'C:\\Windows\\System32\\cmd.exe'), 'cmd');
+    assert.equal(shellKindOf(undefined, '/usr/local/bin/fish'), 'fish');
+    assert.equal(shellKindOf(undefined, '/bin/zsh'), 'posix');
+    assert.equal(shellKindOf(undefined, undefined), 'posix');
+  });
+});
+
+void describe('command line per shell', () => {
+  const tricky = "/home/o'neil/my proj";
+
+  void it('PowerShell: Set-Location and `;` (5.1 rejects `&&`), quotes doubled', () => {
+    assert.equal(commandLineFor('powershell', 'C:\\work\\my proj', 'npm test'), "Set-Location -LiteralPath 'C:\\work\\my proj' -ErrorAction Stop; npm test");
+    assert.equal(commandLineFor('powershell', "C:\\O'Neil\\a\u2019b", 'dir'), "Set-Location -LiteralPath 'C:\\O''Neil\\a\u2019\u2019b' -ErrorAction Stop; dir");
+    assert.ok(!commandLineFor('powershell', 'C:\\x', 'a').includes('&&'));
+  });
+
+  void it('cmd.exe: cd /d with double quotes', () => {
+    assert.equal(commandLineFor('cmd', 'D:\\my proj', 'npm test'), 'cd /d "D:\\my proj" && npm test');
+  });
+
+  void it('POSIX and fish: cd with single quotes, `&&`', () => {
+    assert.equal(commandLineFor('posix', tricky, 'git log'), "cd '/home/o'\\''neil/my proj' && git log");
+    assert.equal(commandLineFor('fish', tricky, 'git log'), "cd '/home/o\\'neil/my proj' && git log");
+    assert.equal(commandLineFor('fish', '/a\\b', 'ls'), "cd '/a\\\\b' && ls");
+  });
+
+  void it('POSIX: bash enters a folder with spaces, quotes and $ in its name', () => {
+    const root = mkdtempSync(join(tmpdir(), 'gw-cmdline-'));
+    try {
+      const folder = join(root, "it's a $HOME `dir`");
+      mkdirSync(folder);
+      assert.equal(execFileSync('bash', ['-c', commandLineFor('posix', folder, 'pwd')], { encoding: 'utf8' }).trim(), folder);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A command under test: `end` finishes it; records Ctrl-C and abandonment. */
+function fakeExecution() {
+  let end: (exitCode: number | undefined) => void = () => undefined;
+  const calls: string[] = [];
+  const control: ExecutionControl = {
+    ended: new Promise((resolve) => (end = resolve)),
+    interrupt: () => calls.push('ctrl-c'),
+    abandon: () => calls.push('abandon'),
+  };
+  return { control, calls, end: (exitCode: number | undefined) => end(exitCode) };
+}
+
+const never = new AbortController().signal;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+void describe('supervising a typed command', () => {
+  void it('returns the exit code when the command ends in time', async () => {
+    const run = fakeExecution();
+    setTimeout(() => run.end(3), 5);
+    assert.deepEqual(await superviseExecution(run.control, { timeoutMs: 1000, graceMs: 1000, signal: never }), { exitCode: 3, timedOut: false });
+    assert.deepEqual(run.calls, []);
+  });
+
+  void it('on timeout sends Ctrl-C and keeps the terminal when the command then ends', async () => {
+    const run = fakeExecution();
+    const outcome = superviseExecution(run.control, { timeoutMs: 10, graceMs: 1000, signal: never });
+    await sleep(30);
+    run.end(130);
+    assert.deepEqual(await outcome, { exitCode: 130, timedOut: true });
+    assert.deepEqual(run.calls, ['ctrl-c']);
+  });
+
+  void it('on timeout abandons the terminal when Ctrl-C is ignored (a pager)', async () => {
+    const run = fakeExecution();
+    const started = Date.now();
+    assert.deepEqual(await superviseExecution(run.control, { timeoutMs: 10, graceMs: 30, signal: never }), { exitCode: undefined, timedOut: true });
+    assert.deepEqual(run.calls, ['ctrl-c', 'abandon']);
+    assert.ok(Date.now() - started < 500);
+  });
+
+  void it('on Stop rejects at once with the reason, then abandons the terminal if the command goes on', async () => {
+    const run = fakeExecution();
+    const stop = new AbortController();
+    const outcome = superviseExecution(run.control, { timeoutMs: 10_000, graceMs: 40, signal: stop.signal });
+    const reason = new Error('stopped by the user');
+    stop.abort(reason);
+    await assert.rejects(outcome, (error) => error === reason);
+    assert.deepEqual(run.calls, ['ctrl-c']);
+    await sleep(80);
+    assert.deepEqual(run.calls, ['ctrl-c', 'abandon']);
+  });
+
+  void it('on Stop keeps the terminal when Ctrl-C ends the command', async () => {
+    const run = fakeExecution();
+    const stop = new AbortController();
+    const outcome = superviseExecution(run.control, { timeoutMs: 10_000, graceMs: 40, signal: stop.signal });
+    stop.abort();
+    await assert.rejects(outcome, { name: 'AbortError' });
+    run.end(130);
+    await sleep(80);
+    assert.deepEqual(run.calls, ['ctrl-c']);
+  });
+
+  void it('rejects at once when already stopped', async () => {
+    const run = fakeExecution();
+    const stop = new AbortController();
+    stop.abort();
+    await assert.rejects(superviseExecution(run.control, { timeoutMs: 10_000, graceMs: 10, signal: stop.signal }), { name: 'AbortError' });
+    run.end(0);
+  });
+});
