@@ -74,6 +74,21 @@ test('a denied command is not run, and the model is told', async () => {
   assert(/denied/.test(last.body.input[0].output), `the model was told: ${last.body.input[0].output}`);
 }, { timeoutMs: 60_000 });
 
+test('a command that pages its output (git log, less) finishes in the terminal instead of waiting for a key', async () => {
+  const gateway = await api();
+  await resetEmulator();
+  await scriptTurns('demo-key', [
+    { toolCalls: [{ name: 'run_command', arguments: { command: "printf 'row%s\\n' $(seq 1 300) | ${PAGER:-less}", timeout: 20 } }] },
+    { text: 'Paged.' },
+  ]);
+  const run = vscode.commands.executeCommand('gateway.agent.start', 'page some output');
+  await approveNext(gateway, /PAGER/);
+  await run;
+  await waitFor('the session to finish', async () => (await gateway.agentSessions()).find((s) => s.title === 'page some output' && s.status === 'done'), 40_000);
+  const output = String((await emulatorRequests()).filter((r) => r.path === '/v1/responses').at(-1)!.body.input[0].output);
+  assert(/row300/.test(output) && /exit code 0/i.test(output) && !/timed out|killed/i.test(output), `the model got the whole output and exit code 0: ${output.slice(-300)}`);
+}, { timeoutMs: 60_000 });
+
 test('the same task from the palette, then revert', async () => {
   const gateway = await api();
   await resetEmulator();
