@@ -64,19 +64,24 @@ export class RateLimiter {
     return { ok: true, entry };
   }
 
-  /** Reset values: time until the oldest entry (request / entry with tokens) leaves the window, i.e. until capacity grows again. */
+  /**
+   * Reset values as the interface means them: time until the limit is fully
+   * replenished, i.e. until the newest entry (request / entry with tokens)
+   * leaves the window. Not until one slot frees: a client that trusted that
+   * would send the whole limit again and meet 429s.
+   */
   headers(key: KeyState, now = Date.now()): Record<string, string> {
     const list = this.entries(key.key, now);
     const used = list.reduce((sum, e) => sum + e.tokens, 0);
-    const oldest = list[0];
-    const oldestTokens = list.find((e) => e.tokens > 0);
+    const newest = list.at(-1);
+    const newestTokens = list.findLast((e) => e.tokens > 0);
     return {
       'x-ratelimit-limit-requests': String(key.rpm),
       'x-ratelimit-remaining-requests': String(Math.max(0, key.rpm - list.length)),
-      'x-ratelimit-reset-requests': formatDuration(oldest ? oldest.t + this.windowMs - now : 0),
+      'x-ratelimit-reset-requests': formatDuration(newest ? newest.t + this.windowMs - now : 0),
       'x-ratelimit-limit-tokens': String(key.tpm),
       'x-ratelimit-remaining-tokens': String(Math.max(0, key.tpm - used)),
-      'x-ratelimit-reset-tokens': formatDuration(oldestTokens ? oldestTokens.t + this.windowMs - now : 0),
+      'x-ratelimit-reset-tokens': formatDuration(newestTokens ? newestTokens.t + this.windowMs - now : 0),
     };
   }
 

@@ -1,4 +1,4 @@
-// Every recording in shared/conformance parses to the right events, whatever the byte chunking.
+// Every recording in shared/conformance parses to the right events, whatever the byte chunking and line endings.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +23,21 @@ const chunkings: { name: string; sizes: () => () => number }[] = [
   })),
 ];
 
+/**
+ * Each recording as recorded (LF), and with bare CR line endings, which SSE also
+ * allows: the parser holds a final CR back in case LF follows, so the client
+ * must flush it when the body ends or the terminal event is lost.
+ */
+const lineEndings: { name: string; convert: (bytes: Buffer) => Buffer }[] = [
+  { name: 'LF', convert: (bytes) => bytes },
+  { name: 'CR', convert: (bytes) => Buffer.from(bytes.toString('utf8').replace(/\r\n|\n/g, '\r'), 'utf8') },
+];
+
+/** Every line ending crossed with every chunking. */
+const variants = lineEndings.flatMap((ending) =>
+  chunkings.map((chunking) => ({ name: `${ending.name}, ${chunking.name}`, convert: ending.convert, sizes: chunking.sizes })),
+);
+
 let server: RecordingServer;
 before(async () => {
   server = await startRecordingServer();
@@ -34,9 +49,9 @@ const respondParams = { model: 'gw-code', input: 'weather?' };
 
 describe('chat-tool-call.sse', () => {
   const bytes = Buffer.from(recording('chat-tool-call.sse'), 'utf8');
-  for (const chunking of chunkings) {
-    test(`parses (${chunking.name})`, async () => {
-      server.serve(bytes, chunking.sizes());
+  for (const variant of variants) {
+    test(`parses (${variant.name})`, async () => {
+      server.serve(variant.convert(bytes), variant.sizes());
       const events = await collect(makeClient(server.baseUrl, 'k').chatStream(chatParams, { signal: signal() }));
       assert.deepEqual(events, [
         { type: 'response', id: 'chatcmpl-ABfw8AOXnoa2kzy11vVTSjuQhHCQr', model: 'gpt-4o-2024-08-06' },
@@ -57,9 +72,9 @@ describe('chat-tool-call.sse', () => {
 
 describe('responses-text.jsonl', () => {
   const bytes = frameJsonl(recording('responses-text.jsonl'));
-  for (const chunking of chunkings) {
-    test(`parses (${chunking.name})`, async () => {
-      server.serve(bytes, chunking.sizes());
+  for (const variant of variants) {
+    test(`parses (${variant.name})`, async () => {
+      server.serve(variant.convert(bytes), variant.sizes());
       const events = await collect(makeClient(server.baseUrl, 'k').respondStream(respondParams, { signal: signal() }));
       assert.deepEqual(events, [
         { type: 'response', id: 'resp_sanitized_streaming', model: 'gpt-4o-mini-2024-07-18' },
@@ -73,9 +88,9 @@ describe('responses-text.jsonl', () => {
 
 describe('responses-tool-call.jsonl', () => {
   const bytes = frameJsonl(recording('responses-tool-call.jsonl'));
-  for (const chunking of chunkings) {
-    test(`parses (${chunking.name})`, async () => {
-      server.serve(bytes, chunking.sizes());
+  for (const variant of variants) {
+    test(`parses (${variant.name})`, async () => {
+      server.serve(variant.convert(bytes), variant.sizes());
       const events = await collect(makeClient(server.baseUrl, 'k').respondStream(respondParams, { signal: signal() }));
       assert.deepEqual(events.slice(1), [
         { type: 'tool_call', call: { callId: 'call_2FQdm3Br7Qb35YUBSkDR7kue', name: 'get_weather', arguments: '{"city":"Beijing"}' } },
@@ -89,13 +104,14 @@ describe('responses-tool-call.jsonl', () => {
 
 describe('responses-error.jsonl', () => {
   const bytes = frameJsonl(recording('responses-error.jsonl'));
-  for (const chunking of chunkings) {
-    test(`becomes a typed error (${chunking.name})`, async () => {
-      server.serve(bytes, chunking.sizes());
+  for (const variant of variants) {
+    test(`becomes a typed error (${variant.name})`, async () => {
+      server.serve(variant.convert(bytes), variant.sizes());
       const seen: StreamEvent[] = [];
+      const client = makeClient(server.baseUrl, 'k');
       await assert.rejects(
         async () => {
-          for await (const event of makeClient(server.baseUrl, 'k').respondStream(respondParams, { signal: signal() })) seen.push(event);
+          for await (const event of client.respondStream(respondParams, { signal: signal() })) seen.push(event);
         },
         (error: unknown) => {
           assert.ok(error instanceof BalanceError, `expected BalanceError, got ${String(error)}`);
@@ -105,8 +121,18 @@ describe('responses-error.jsonl', () => {
         },
       );
       assert.deepEqual(seen.map((event) => event.type), ['response']);
+      // The stream's 200 said nothing of the balance; its error event did.
+      assert.equal(client.limits.snapshot().balance, 'depleted');
     });
   }
+
+  test('the same error in a chat stream also leaves the balance depleted', async () => {
+    const error = { type: 'insufficient_quota', code: 'balance_zero', message: 'Your balance is empty.', param: null };
+    server.serve(Buffer.from(`data: ${JSON.stringify({ error })}\n\n`), () => 1 << 30);
+    const client = makeClient(server.baseUrl, 'k');
+    await assert.rejects(collect(client.chatStream(chatParams, { signal: signal() })), BalanceError);
+    assert.equal(client.limits.snapshot().balance, 'depleted');
+  });
 });
 
 describe('truncated recordings', () => {

@@ -1,6 +1,8 @@
 // The gateway emulator's sliding-window rate limits (RPM and TPM), Retry-After, and the x-ratelimit-* headers.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import type { KeyState } from '../emulator/keys';
+import { RateLimiter } from '../emulator/ratelimit';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { call, chatBody, json, post, sleep } from '../emulator/test-helpers';
 import { DURATION, RATE_HEADERS, expectError } from './helpers/emulator';
@@ -65,5 +67,38 @@ void describe('rate limits', () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+void describe('x-ratelimit-reset-* (the limiter alone, on a fixed clock)', () => {
+  const key: KeyState = { key: 'k', models: [], initialBalance: 0, balance: 0, rpm: 3, tpm: 1000, rateLimitHeaders: true };
+
+  // The interface's reset is the time until the limit is fully replenished, not until one slot frees.
+  void it('counts to the newest entry leaving the window: a full refill', () => {
+    const limiter = new RateLimiter(60_000);
+    assert.ok(limiter.admit(key, 100, 0).ok);
+    assert.ok(limiter.admit(key, 200, 20_000).ok);
+    const headers = limiter.headers(key, 30_000);
+    assert.equal(headers['x-ratelimit-remaining-requests'], '1');
+    assert.equal(headers['x-ratelimit-reset-requests'], '50s');
+    assert.equal(headers['x-ratelimit-remaining-tokens'], '700');
+    assert.equal(headers['x-ratelimit-reset-tokens'], '50s');
+  });
+
+  void it('for tokens, counts to the newest entry that holds tokens', () => {
+    const limiter = new RateLimiter(60_000);
+    assert.ok(limiter.admit(key, 100, 0).ok);
+    assert.ok(limiter.admit(key, 0, 20_000).ok);
+    const headers = limiter.headers(key, 30_000);
+    assert.equal(headers['x-ratelimit-reset-requests'], '50s');
+    assert.equal(headers['x-ratelimit-reset-tokens'], '30s');
+  });
+
+  void it('is 0s once the window is empty', () => {
+    const limiter = new RateLimiter(60_000);
+    assert.ok(limiter.admit(key, 100, 0).ok);
+    const headers = limiter.headers(key, 60_000);
+    assert.equal(headers['x-ratelimit-reset-requests'], '0s');
+    assert.equal(headers['x-ratelimit-reset-tokens'], '0s');
   });
 });

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { ChatStreamDecoder } from './chatStreamDecoder';
-import { ProtocolError } from './errors';
+import { BalanceError, ProtocolError } from './errors';
 import { ResponsesStreamDecoder } from './responsesStreamDecoder';
 import { readSse, type StreamDecoder } from './sseReader';
 import { Transport, type Exchange, type RequestSpec, type TransportOptions } from './transport';
@@ -16,12 +16,21 @@ import { chatBody, estimateTokens, respondBody, resultFromChatCompletion, result
 
 export type GatewayClientOptions = TransportOptions;
 
+/** How many responses' sizes are kept for estimating the requests that continue them. */
+const REMEMBERED_RESPONSES = 100;
+
 const modelListSchema = z.object({
   data: z.array(z.looseObject({ id: z.string(), owned_by: z.optional(z.string()) })),
 });
 
 export class GatewayClient {
   readonly transport: Transport;
+  /**
+   * Total tokens of recent responses by id: the gateway bills a request with
+   * `previous_response_id` for the whole stored conversation, which is about
+   * the previous response's total, so pacing must count it too.
+   */
+  private readonly responseTokens = new Map<string, number>();
 
   constructor(options: GatewayClientOptions) {
     this.transport = new Transport(options);
@@ -56,21 +65,37 @@ export class GatewayClient {
 
   async respond(params: RespondParams, call: CallOptions): Promise<CompletionResult> {
     validateRespondParams(params);
-    const spec = this.spec('/responses', respondBody(params, false), false, params.model);
+    const spec = this.respondSpec(params, false);
     const { body, answer } = await this.json(spec, call);
     const result = resultFromResponse(body);
     this.recordUsage(spec, result.usage, answer);
+    this.rememberResponse(result.id, result.usage);
     return result;
   }
 
   respondStream(params: RespondParams, call: CallOptions): AsyncIterable<StreamEvent> {
     validateRespondParams(params);
-    const spec = this.spec('/responses', respondBody(params, true), true, params.model);
+    const spec = this.respondSpec(params, true);
     return this.stream(spec, call, (exchange) => new ResponsesStreamDecoder({ ...exchange.errorContext }));
   }
 
   private spec(path: string, body: Record<string, unknown>, stream: boolean, model: string): RequestSpec {
     return { method: 'POST', path, body, stream, model, estimatedTokens: estimateTokens(body) };
+  }
+
+  /** A responses request, its estimate grown by the stored conversation it continues (when the client saw it). */
+  private respondSpec(params: RespondParams, stream: boolean): RequestSpec {
+    const spec = this.spec('/responses', respondBody(params, stream), stream, params.model);
+    const history = params.previousResponseId === undefined ? undefined : this.responseTokens.get(params.previousResponseId);
+    return history === undefined ? spec : { ...spec, estimatedTokens: spec.estimatedTokens + history };
+  }
+
+  private rememberResponse(id: string | undefined, usage: Usage | undefined): void {
+    if (!id || !usage) return;
+    this.responseTokens.delete(id);
+    this.responseTokens.set(id, usage.totalTokens);
+    // A Map iterates in insertion order: the first key is the oldest.
+    if (this.responseTokens.size > REMEMBERED_RESPONSES) this.responseTokens.delete(this.responseTokens.keys().next().value as string);
   }
 
   private async json(spec: RequestSpec, call: CallOptions): Promise<{ body: unknown; answer: AnswerInfo }> {
@@ -103,13 +128,22 @@ export class GatewayClient {
         exchange.release();
         throw new ProtocolError('The Gateway answered a stream request with an empty body. Try again.');
       }
+      let responseId: string | undefined;
       return {
         body,
         decoder: makeDecoder(exchange),
         onActivity: exchange.touch,
         mapReadError: exchange.mapReadError,
         onEvent: (event) => {
-          if (event.type === 'usage') this.recordUsage(spec, event.usage, answerInfo(exchange));
+          if (event.type === 'response') responseId = event.id;
+          if (event.type !== 'usage') return;
+          this.recordUsage(spec, event.usage, answerInfo(exchange));
+          // Only stored responses can be continued; chat completion ids would just crowd them out.
+          if (spec.path === '/responses') this.rememberResponse(responseId, event.usage);
+        },
+        // The stream's 200 already recorded the balance as ok; an empty balance can still end it.
+        onError: (error) => {
+          if (error instanceof BalanceError) this.transport.limits.recordBalance('depleted');
         },
         onClose: exchange.release,
       };

@@ -121,10 +121,11 @@ export class LimitTracker {
   }
 
   /**
-   * How long to wait before sending a request of about `estimatedTokens`, so that
-   * a client alone on its key never causes a 429. Zero when it may go now.
+   * The epoch ms a request of about `estimatedTokens` may be sent so that a client
+   * alone on its key never causes a 429: `now` when it may go at once. A time,
+   * not a delay, so a caller can wait for it without drift.
    */
-  delayBeforeRequest(estimatedTokens: number): number {
+  readyAt(estimatedTokens: number): number {
     const now = this.clock.now();
     const snap = this.snapshot();
     let until = now;
@@ -132,7 +133,7 @@ export class LimitTracker {
     if (snap.requestsRemaining <= 0 && snap.requestsResetAt !== undefined) until = Math.max(until, snap.requestsResetAt);
     const tokensNeeded = Math.min(estimatedTokens, snap.tokenLimit);
     if (snap.tokensRemaining < tokensNeeded && snap.tokensResetAt !== undefined) until = Math.max(until, snap.tokensResetAt);
-    return until - now;
+    return until;
   }
 
   /**
@@ -189,7 +190,12 @@ export class LimitTracker {
   }
 
   recordRateLimited(retryAfterMs: number): void {
-    this.rateLimitedUntil = this.clock.now() + retryAfterMs;
+    this.recordRateLimitedUntil(this.clock.now() + retryAfterMs);
+  }
+
+  /** The same, to an epoch ms: a wait re-checked in a loop must not push its own end later by the time each check takes. */
+  recordRateLimitedUntil(at: number): void {
+    this.rateLimitedUntil = at;
     this.emit();
   }
 

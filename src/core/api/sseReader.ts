@@ -28,6 +28,8 @@ export interface SseSource {
   mapReadError(error: unknown): Error;
   /** Sees every event before the consumer does (usage accounting). */
   onEvent?(event: StreamEvent): void;
+  /** Sees an error the decoder raised from an event in the stream (before the consumer does). */
+  onError?(error: unknown): void;
   /** Runs once when the stream ends for any reason: releases the connection. */
   onClose(): void;
 }
@@ -45,6 +47,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   const text = new TextDecoder();
   const out: StreamEvent[] = [];
   const onEvent = source.onEvent;
+  let lastFed = '';
   try {
     while (!decoder.finished) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -53,14 +56,16 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       } catch (error) {
         throw withPartial(source.mapReadError(error), decoder);
       }
-      if (chunk.done) break;
-      source.onActivity();
-      parser.feed(text.decode(chunk.value, { stream: true }));
+      const input = chunk.done ? endOfBody(text, lastFed) : text.decode(chunk.value, { stream: true });
+      if (!chunk.done) source.onActivity();
+      if (input !== '') parser.feed(input);
+      lastFed = input || lastFed;
       let failure: unknown;
       try {
         for (let i = 0; i < pending.length && !decoder.finished; i++) decoder.decode(pending[i], out);
       } catch (error) {
         failure = withPartial(error, decoder);
+        source.onError?.(failure);
       } finally {
         pending.length = 0;
       }
@@ -71,6 +76,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       }
       out.length = 0;
       if (failure !== undefined) throw failure;
+      if (chunk.done) break;
     }
     if (!decoder.finished) {
       throw withPartial(
@@ -85,6 +91,16 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
     reader.cancel().catch(() => undefined);
     source.onClose();
   }
+}
+
+/**
+ * What is left to feed once the body ends: the decoder's held-back bytes, and a
+ * '\n' after a final '\r', which the parser holds back in case '\n' follows
+ * (a CR-only stream would otherwise lose its last event, the terminal one).
+ */
+function endOfBody(text: TextDecoder, lastFed: string): string {
+  const rest = text.decode();
+  return (rest || lastFed).endsWith('\r') ? `${rest}\n` : rest;
 }
 
 function withPartial(error: unknown, decoder: StreamDecoder): unknown {

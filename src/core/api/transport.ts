@@ -161,15 +161,27 @@ export class Transport {
     );
   }
 
-  /** Waits when the client's own view of the limits says the next request would be refused. */
+  /**
+   * Waits while the client's own view of the limits says the next request would
+   * be refused. Checked again after every wait: requests waiting together wake
+   * together when one slot frees, and only the first may take it.
+   */
   private async pace(spec: RequestSpec, call: CallOptions): Promise<void> {
-    const delayMs = this.limits.delayBeforeRequest(spec.estimatedTokens);
-    if (delayMs <= 0) return;
-    // Shown like a 429 wait (a countdown in the status bar): the user waits either way.
-    this.limits.recordRateLimited(delayMs);
-    call.onRetry?.({ attempt: 0, delayMs, reason: 'pacing', message: 'Waiting for the rate limit window to free up.' });
-    this.logger.debug(`pacing ${spec.path} for ${delayMs} ms to stay under the key's limits`);
-    await this.sleep(delayMs, call.signal);
+    let announcedUntil = 0;
+    for (;;) {
+      const readyAt = this.limits.readyAt(spec.estimatedTokens);
+      const delayMs = readyAt - this.clock.now();
+      if (delayMs <= 0) return;
+      // Shown like a 429 wait (a countdown in the status bar): the user waits either way.
+      this.limits.recordRateLimitedUntil(readyAt);
+      // The caller hears of a wait once; the rest of a wait already announced is not news.
+      if (readyAt > announcedUntil) {
+        call.onRetry?.({ attempt: 0, delayMs, reason: 'pacing', message: 'Waiting for the rate limit window to free up.' });
+        this.logger.debug(`pacing ${spec.path} for ${delayMs} ms to stay under the key's limits`);
+        announcedUntil = readyAt;
+      }
+      await this.sleep(delayMs, call.signal);
+    }
   }
 
   private async attempt(url: string, spec: RequestSpec, key: string, call: CallOptions): Promise<Exchange> {
