@@ -7,6 +7,7 @@ import { apiKeyProblem, checkAndStoreKey, type GatewayClient, type KeyCheckOutco
 import type { ApiKeyStore } from './apiKeyStore';
 import { toAbortSignal } from './cancellation';
 import type { ErrorPresenter } from './errorPresenter';
+import { readSettings, requireBaseUrl, SettingError } from './settings';
 
 export interface ApiKeyCommandDeps {
   store: ApiKeyStore;
@@ -20,6 +21,13 @@ export interface ApiKeyCommandDeps {
 
 /** Set API Key. `keyArgument` lets automation pass the key without the input box. */
 export async function setApiKey(deps: ApiKeyCommandDeps, keyArgument?: unknown): Promise<boolean> {
+  // The key is checked against the Gateway before it is stored, so without a usable base URL
+  // it could only be thrown away: say so before the user pastes it, not after.
+  const settingProblem = baseUrlProblem();
+  if (settingProblem) {
+    void deps.errors.show(new SettingError(settingProblem.setting, `${settingProblem.message} Then set the API key.`));
+    return false;
+  }
   const key = typeof keyArgument === 'string' ? keyArgument.trim() : await askForKey();
   if (!key) return false;
   const problem = apiKeyProblem(key);
@@ -64,6 +72,17 @@ export async function clearApiKey(deps: ApiKeyCommandDeps): Promise<void> {
   deps.limits.reset();
   deps.onKeyChanged();
   void vscode.window.showInformationMessage('Gateway: API key removed from this machine.');
+}
+
+/** Why no key can be checked yet (gateway.baseUrl unset or invalid), or undefined when one can. */
+function baseUrlProblem(): SettingError | undefined {
+  try {
+    requireBaseUrl(readSettings());
+    return undefined;
+  } catch (error) {
+    if (error instanceof SettingError) return error;
+    throw error;
+  }
 }
 
 function askForKey(): Thenable<string | undefined> {

@@ -41,6 +41,9 @@ describe('parseSettings', () => {
   const bad: [string, Record<string, unknown>, string, RegExp][] = [
     ['a base URL without a scheme', { baseUrl: 'gateway.example/v1' }, 'baseUrl', /"gateway\.baseUrl" is not a full address: "gateway\.example\/v1"\. Start it with https:\/\//],
     ['a base URL with another scheme', { baseUrl: 'ftp://gateway.example/v1' }, 'baseUrl', /must start with https:\/\//],
+    ['a plain-http base URL on another machine', { baseUrl: 'http://gateway.example/v1' }, 'baseUrl', /"gateway\.baseUrl" must start with https:\/\/ so the API key is sent encrypted/],
+    ['a plain-http base URL on a LAN address', { baseUrl: 'http://192.168.1.5:4010/v1' }, 'baseUrl', /must start with https:\/\//],
+    ['a plain-http base URL whose host only starts like localhost', { baseUrl: 'http://localhost.evil.example/v1' }, 'baseUrl', /must start with https:\/\//],
     ['a base URL with credentials', { baseUrl: 'https://user:pw@gateway.example/v1' }, 'baseUrl', /must not contain credentials/],
     ['a temperature of 3', { temperature: 3 }, 'temperature', /"gateway\.temperature" must be a number from 0 to 2 \(it is 3\)/],
     ['a top_p of 1.5', { topP: 1.5 }, 'topP', /"gateway\.topP" must be a number from 0 to 1/],
@@ -57,6 +60,14 @@ describe('parseSettings', () => {
       assert.throws(() => from(values), (error: unknown) => error instanceof SettingError && error.setting === setting && message.test(error.message));
     });
   }
+
+  test('http:// is accepted for a gateway on this machine (the emulator), and for the site link', () => {
+    for (const baseUrl of ['http://127.0.0.1:4010/v1', 'http://localhost:4010/v1', 'http://[::1]:4010/v1', 'HTTP://LOCALHOST/v1']) {
+      assert.equal(from({ baseUrl }).baseUrl, baseUrl, baseUrl);
+    }
+    // The site URL only opens pages in the browser; no key is sent to it.
+    assert.equal(from({ siteUrl: 'http://gateway.example' }).siteUrl, 'http://gateway.example');
+  });
 
   test('no base URL: a request says how to set it', () => {
     assert.throws(() => requireBaseUrl(from({})), (error: unknown) => error instanceof SettingError && /Set "gateway\.baseUrl"/.test(error.message));

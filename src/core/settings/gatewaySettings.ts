@@ -109,10 +109,19 @@ function checkedUrl(raw: unknown, name: string, wantsV1: boolean): string | unde
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new SettingError(name, `"gateway.${name}" must start with https:// (or http:// for a local gateway), not ${url.protocol}//. For example ${example}.`);
   }
+  if (wantsV1 && url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    // The API key travels with every request to the base URL: over http:// anyone on the way could read it.
+    throw new SettingError(name, `"gateway.${name}" must start with https:// so the API key is sent encrypted; http:// is only for a gateway on this machine (localhost, 127.0.0.1, [::1]). For example ${example}.`);
+  }
   if (url.username || url.password) {
     throw new SettingError(name, `"gateway.${name}" must not contain credentials; the API key belongs in "Gateway: Set API Key".`);
   }
   return value.replace(/\/+$/, '');
+}
+
+/** Hosts whose traffic never leaves this machine (the local emulator and the tests use them). */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
 }
 
 function checkedNumber(value: unknown, name: string, min: number, max: number): number | undefined {

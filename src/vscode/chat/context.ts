@@ -1,6 +1,7 @@
 /** Turns the Chat view's history and attached references into the core's plain prompt input. */
 import * as vscode from 'vscode';
 import type { Attachment, ConversationTurn } from '../../core/chat/prompt';
+import { TEXT_ONLY_REASON, type ReferenceContent } from './commandContext';
 import { conversationTurns, type HistoryEntry } from './historyTurns';
 
 export const PARTICIPANT_ID = 'gateway.chat';
@@ -16,20 +17,30 @@ function toEntry(turn: vscode.ChatRequestTurn | vscode.ChatResponseTurn): Histor
   return { kind: 'response', participant: turn.participant, command: turn.command, metadata: turn.result.metadata, text };
 }
 
-/** Files, selections and text the user attached; open documents are read with their unsaved edits. */
-export async function attachmentsOf(references: readonly vscode.ChatPromptReference[]): Promise<Attachment[]> {
-  const attachments: Attachment[] = [];
+/** Files, selections and text the user attached, read; open documents are read with their unsaved edits. */
+export async function referenceContents(references: readonly vscode.ChatPromptReference[]): Promise<ReferenceContent[]> {
+  const contents: ReferenceContent[] = [];
   for (const reference of references) {
     const value = reference.value;
     if (value instanceof vscode.Uri) {
-      attachments.push(await fromDocument(value));
+      contents.push(await fromDocument(value));
     } else if (value instanceof vscode.Location) {
-      attachments.push(await fromDocument(value.uri, value.range));
+      contents.push(await fromDocument(value.uri, value.range));
     } else if (typeof value === 'string') {
-      attachments.push({ label: reference.modelDescription ?? reference.id, content: value });
+      contents.push({ kind: 'text', attachment: { label: reference.modelDescription ?? reference.id, content: value } });
+    } else {
+      // Pasted images and other binary data: the chat endpoint here takes text only.
+      contents.push({ kind: 'unusable', name: referenceName(reference), reason: TEXT_ONLY_REASON });
     }
   }
-  return attachments;
+  return contents;
+}
+
+/** What the user would call a non-text reference (the host's name for it when it gives one). */
+function referenceName(reference: vscode.ChatPromptReference): string {
+  const name = (reference as { name?: unknown }).name;
+  if (typeof name === 'string' && name) return name;
+  return reference.modelDescription ?? reference.id;
 }
 
 /** The active editor's selection (or whole file when nothing is selected), for /explain and /fix with nothing attached. */
@@ -40,11 +51,12 @@ export function activeSelection(): Attachment | undefined {
   return attachment(editor.document, range);
 }
 
-async function fromDocument(uri: vscode.Uri, range?: vscode.Range): Promise<Attachment> {
+async function fromDocument(uri: vscode.Uri, range?: vscode.Range): Promise<ReferenceContent> {
   try {
-    return attachment(await vscode.workspace.openTextDocument(uri), range);
+    return { kind: 'text', attachment: attachment(await vscode.workspace.openTextDocument(uri), range) };
   } catch {
-    return { label: vscode.workspace.asRelativePath(uri), content: '(this file could not be read as text)' };
+    // openTextDocument refuses binary files (and unreadable ones): tell the user rather than send a placeholder.
+    return { kind: 'unusable', name: vscode.workspace.asRelativePath(uri), reason: TEXT_ONLY_REASON };
   }
 }
 

@@ -6,13 +6,14 @@ import * as vscode from 'vscode';
 import type { RetryNotice } from '../../core/api';
 import { incompleteAnswerNote } from '../../core/chat/finishNote';
 import type { ModelEndpoints } from '../../core/chat/modelEndpoints';
-import { buildChatMessages, type Attachment, type SlashCommand } from '../../core/chat/prompt';
+import { buildChatMessages, type SlashCommand } from '../../core/chat/prompt';
 import type { Logger } from '../../core/ports';
 import { toAbortSignal } from '../cancellation';
 import { actionsFor, messageOf } from '../errorActions';
 import { readSettings } from '../settings';
 import { sessionOfConversation } from './agentTurn';
-import { activeSelection, attachmentsOf, historyOf } from './context';
+import { requestContext } from './commandContext';
+import { activeSelection, historyOf, referenceContents } from './context';
 
 export const LM_VENDOR = 'gateway';
 
@@ -27,7 +28,8 @@ export interface ParticipantDeps {
 }
 
 export interface GatewayChatResult extends vscode.ChatResult {
-  metadata?: { model?: string; command?: string; failed?: boolean; sessionId?: string };
+  /** `unsent`: answered locally, without a request (nothing to follow up on). */
+  metadata?: { model?: string; command?: string; failed?: boolean; unsent?: boolean; sessionId?: string };
 }
 
 export function createChatHandler(deps: ParticipantDeps) {
@@ -45,9 +47,16 @@ export function createChatHandler(deps: ParticipantDeps) {
     let model: string | undefined;
     try {
       const settings = readSettings();
-      model = await deps.chooseModel(request.model?.vendor === LM_VENDOR ? request.model.id : undefined, signal);
       const command = request.command === 'explain' || request.command === 'fix' ? (request.command as SlashCommand) : undefined;
-      const attachments = await contextFor(request, command);
+      // Decided before choosing a model: a request with nothing to work on is not sent (or paid for).
+      const found = requestContext(await referenceContents(request.references), command, activeSelection);
+      for (const note of found.notes) stream.markdown(`${note}\n\n`);
+      if (found.kind === 'nothing') {
+        stream.markdown(found.hint);
+        return { metadata: { command, unsent: true } };
+      }
+      const attachments = found.attachments;
+      model = await deps.chooseModel(request.model?.vendor === LM_VENDOR ? request.model.id : undefined, signal);
       const messages = buildChatMessages({ history: historyOf(context), attachments, prompt: request.prompt, command });
       deps.logger.trace(`@gateway prompt (${model}): ${request.prompt}`);
       const onRetry = (notice: RetryNotice) => stream.progress(retryText(notice));
@@ -83,15 +92,6 @@ export function createChatHandler(deps: ParticipantDeps) {
   };
 }
 
-async function contextFor(request: vscode.ChatRequest, command: SlashCommand): Promise<Attachment[]> {
-  const attachments = await attachmentsOf(request.references);
-  if (command && attachments.length === 0) {
-    const selection = activeSelection();
-    if (selection) attachments.push(selection);
-  }
-  return attachments;
-}
-
 function retryText(notice: RetryNotice): string {
   const seconds = Math.ceil(notice.delayMs / 1000);
   switch (notice.reason) {
@@ -110,7 +110,7 @@ function retryText(notice: RetryNotice): string {
 
 export const followupProvider: vscode.ChatFollowupProvider = {
   provideFollowups(result: GatewayChatResult) {
-    if (result.metadata?.failed) return [];
+    if (result.metadata?.failed || result.metadata?.unsent) return [];
     if (result.metadata?.command === 'explain') return [{ prompt: 'How could this code be improved?', label: 'Suggest improvements' }];
     if (result.metadata?.command === 'fix') return [{ prompt: 'Write tests that cover this fix.', label: 'Write tests for the fix' }];
     return [];
