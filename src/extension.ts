@@ -71,10 +71,10 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
 
   catalog.onDidChange(() => void statusBar.refresh());
   const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
-  const sessionStore = new FileSessionStore(sessionFolder);
+  const sessionStore = new FileSessionStore(sessionFolder, logger);
   const approvals = new ApprovalBroker(vscode.workspace.workspaceFolders?.[0]?.uri ?? context.globalStorageUri);
   const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => selection.resolve('agent', signal), logger);
-  void sessions.recoverInterrupted();
+  sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);
   const transcripts = new TranscriptProvider(sessionStore);
   const proposals = new ProposalDocuments();

@@ -18,6 +18,14 @@ void describe('chat history for the prompt', () => {
     ]);
   });
 
+  void it('drops a turn answered without a request (an /explain with nothing to explain)', () => {
+    const history = [ask('', 'explain'), answer('Select code in an editor, or attach a file with #, then ask again.', { command: 'explain', unsent: true }), ask('what is this?'), answer('a parser', { model: 'gw-chat' })];
+    assert.deepEqual(conversationTurns(history, ME), [
+      { role: 'user', text: 'what is this?' },
+      { role: 'assistant', text: 'a parser' },
+    ]);
+  });
+
   void it('drops /agent turns and the follow-ups that went to the agent session, with their answers', () => {
     const history = [
       ask('add a test', 'agent'),

@@ -56,11 +56,18 @@ export interface AgentSessionState {
   commandsRun: string[];
   /** The last call's name and arguments, and how many times in a row it came. */
   lastCall?: { signature: string; repeats: number };
+  /**
+   * The workspace folder (URI string) the session works in, fixed when it starts:
+   * in a multi-root window its tools, Continue and Revert must stay in that folder
+   * even after folders are reordered. Absent in older files (the first folder).
+   */
+  rootUri?: string;
 }
 
-export function newSession(input: { id: string; title: string; model: string; now: number }): AgentSessionState {
+export function newSession(input: { id: string; title: string; model: string; now: number; rootUri?: string }): AgentSessionState {
   return {
     id: input.id,
+    ...(input.rootUri !== undefined ? { rootUri: input.rootUri } : {}),
     title: input.title,
     model: input.model,
     createdAt: input.now,

@@ -8,8 +8,9 @@ import * as vscode from 'vscode';
 import type { AgentEvent } from '../../core/agent/engine';
 import { canContinue, type AgentSessionState } from '../../core/agent/sessionState';
 import type { ErrorPresenter } from '../errorPresenter';
-import type { AgentSessions, SessionSink } from './agentSessions';
+import { openFolders, type AgentSessions, type SessionSink } from './agentSessions';
 import { approvalToAnswer, sessionIdOf } from './commandArguments';
+import { OPEN_FOLDER_COMMAND, rootForNewSession } from './sessionRoot';
 import { transcriptUri } from './transcript';
 
 export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
@@ -36,6 +37,8 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
   return [
     output,
     vscode.commands.registerCommand('gateway.agent.start', guarded(async (taskArgument?: unknown) => {
+      // Checked before asking for the task, so the user does not type it only to lose it.
+      if (!(await hasFolderOrOffersOne())) return undefined;
       const task = typeof taskArgument === 'string' ? taskArgument : await vscode.window.showInputBox({ title: 'Gateway: Start Agent Session', prompt: 'What should the agent do in this workspace?', placeHolder: 'e.g. add a unit test for parseDuration', ignoreFocusOut: true });
       if (!task?.trim()) return undefined;
       output.appendLine(`\n=== ${task.trim()}`);
@@ -82,6 +85,15 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
     vscode.commands.registerCommand('gateway.agent.deny', (session?: unknown, callId?: unknown) => answer(sessions, session, callId, false)),
     vscode.commands.registerCommand('gateway.agent.showDiff', (sessionId: string, callId: string) => sessions.approvals.showDiff(sessionId, callId)),
   ];
+}
+
+/** True when a folder is open; otherwise says so with an "Open Folder" button (opening one reloads the window). */
+async function hasFolderOrOffersOne(): Promise<boolean> {
+  const decision = rootForNewSession(openFolders());
+  if (decision.ok) return true;
+  const choice = await vscode.window.showWarningMessage(decision.message, 'Open Folder');
+  if (choice === 'Open Folder') await vscode.commands.executeCommand(OPEN_FOLDER_COMMAND);
+  return false;
 }
 
 /** Approve / Deny from a button, a Sessions view row (that session's approval) or the palette (the oldest waiting one). */

@@ -16,13 +16,15 @@ import { toolsFor } from '../../core/tools/registry';
 import { NodeCommandRunner, NodeWorkspaceFiles } from '../../node';
 import { readSettings } from '../settings';
 import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
+import { rootForNewSession, rootForSavedSession, type OpenFolder, type RootDecision } from './sessionRoot';
 import type { FileSessionStore } from './sessionStore';
 import { TerminalCommandRunner } from './terminalCommandRunner';
 import { VsCodeFileChanges } from './vscodeFileChanges';
 import { VsCodeWorkspaceFiles } from './vscodeWorkspaceFiles';
 
 export interface SessionSink {
-  onEvent(event: AgentEvent): void;
+  /** `root` is the session's workspace folder: the event's paths are relative to it. */
+  onEvent(event: AgentEvent, root: vscode.Uri): void;
   presenter?: ApprovalPresenter;
 }
 
@@ -40,24 +42,35 @@ export class AgentSessions implements vscode.Disposable {
 
   /** Sessions left running or waiting by a window that closed are paused: nothing runs without the user. */
   async recoverInterrupted(): Promise<void> {
-    for (const state of await this.store.list()) {
-      if (state.status === 'running' || state.status === 'awaiting_approval') {
-        state.status = 'paused';
-        state.statusReason = 'Interrupted: the window closed or reloaded while it ran. Continue it to resume where it was.';
-        await this.store.save(state);
+    for (const listed of await this.store.list()) {
+      if (listed.status !== 'running' && listed.status !== 'awaiting_approval') continue;
+      // Each session on its own: one that cannot be saved must not leave the others running forever.
+      try {
+        await this.pauseInterrupted(listed.id);
+      } catch (error) {
+        this.logger.warn(`agent session ${listed.id} could not be paused after an interruption: ${String(error)}`);
       }
     }
   }
 
+  private async pauseInterrupted(id: string): Promise<void> {
+    // Loaded afresh: list() results are shared with the store's cache and must not be changed.
+    const state = await this.store.load(id);
+    if (!state || (state.status !== 'running' && state.status !== 'awaiting_approval')) return;
+    state.status = 'paused';
+    state.statusReason = 'Interrupted: the window closed or reloaded while it ran. Continue it to resume where it was.';
+    await this.store.save(state);
+  }
+
   async start(task: string, sink: SessionSink, signal?: AbortSignal): Promise<AgentSessionState> {
-    const root = workspaceRoot();
+    const root = rootUri(rootForNewSession(openFolders()));
     const model = await this.resolveAgentModel(signal ?? new AbortController().signal);
-    const state = newSession({ id: newSessionId(), title: task.trim().slice(0, 200), model, now: Date.now() });
+    const state = newSession({ id: newSessionId(), title: task.trim().slice(0, 200), model, now: Date.now(), rootUri: root.toString() });
     addUserMessage(state, task);
     return this.exclusively(state.id, 'This session is already running.', async (controller) => {
       await this.store.save(state);
       this.logger.info(`agent session ${state.id} started in ${root.fsPath} with ${model}`);
-      return this.run(state, sink, controller, signal);
+      return this.run(state, root, sink, controller, signal);
     });
   }
 
@@ -66,9 +79,10 @@ export class AgentSessions implements vscode.Disposable {
     return this.exclusively(id, 'This session is already running. Stop it first, or wait for it.', async (controller) => {
       const state = await this.store.load(id);
       if (!state) throw new Error(`There is no saved agent session ${id}.`);
+      const root = rootUri(rootForSavedSession(state.rootUri, openFolders(), 'continue it'));
       if (message?.trim()) addUserMessage(state, message.trim());
       if (!canContinue(state)) throw new Error('This session is finished. Send a message to give it more to do.');
-      return this.run(state, sink, controller, signal);
+      return this.run(state, root, sink, controller, signal);
     });
   }
 
@@ -86,7 +100,8 @@ export class AgentSessions implements vscode.Disposable {
     return this.exclusively(id, 'Stop the session before reverting its changes.', async (controller) => {
       const state = await this.store.load(id);
       if (!state) throw new Error(`There is no saved agent session ${id}.`);
-      const reverted = await revertOriginals(state.originals, new VsCodeFileChanges(workspaceRoot()), controller.signal);
+      const root = rootUri(rootForSavedSession(state.rootUri, openFolders(), 'revert its changes'));
+      const reverted = await revertOriginals(state.originals, new VsCodeFileChanges(root), controller.signal);
       state.originals = [];
       state.statusReason = `Reverted: ${reverted.join(', ') || 'nothing to revert'}.`;
       await this.store.save(state);
@@ -109,20 +124,19 @@ export class AgentSessions implements vscode.Disposable {
     }
   }
 
-  private async run(state: AgentSessionState, sink: SessionSink, controller: AbortController, outer?: AbortSignal): Promise<AgentSessionState> {
+  private async run(state: AgentSessionState, root: vscode.Uri, sink: SessionSink, controller: AbortController, outer?: AbortSignal): Promise<AgentSessionState> {
     const onOuterAbort = () => controller.abort();
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     const presentation = sink.presenter ? this.approvals.present(state.id, sink.presenter) : undefined;
     try {
-      return await this.engineFor(state).run(state, controller.signal, (event) => sink.onEvent(event));
+      return await this.engineFor(state, root).run(state, controller.signal, (event) => sink.onEvent(event, root));
     } finally {
       presentation?.dispose();
       outer?.removeEventListener('abort', onOuterAbort);
     }
   }
 
-  private engineFor(state: AgentSessionState): AgentEngine {
-    const root = workspaceRoot();
+  private engineFor(state: AgentSessionState, root: vscode.Uri): AgentEngine {
     const settings = readSettings().agent;
     const disk = new NodeWorkspaceFiles(root.fsPath);
     return new AgentEngine({
@@ -161,10 +175,15 @@ export class AgentSessions implements vscode.Disposable {
   }
 }
 
-export function workspaceRoot(): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error('Open a folder first: agent sessions work on the files of a workspace folder.');
-  return folder.uri;
+/** The open workspace folders, as the vscode-free root decisions take them. */
+export function openFolders(): OpenFolder[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: folder.uri.toString(), name: folder.name }));
+}
+
+/** The decided folder, or the decision's message as an error (a session without its folder must not run). */
+function rootUri(decision: RootDecision): vscode.Uri {
+  if (!decision.ok) throw new Error(decision.message);
+  return vscode.Uri.parse(decision.uri);
 }
 
 function newSessionId(): string {

@@ -7,15 +7,22 @@
  */
 import * as vscode from 'vscode';
 import type { AgentSessionState } from '../../core/agent/sessionState';
-import type { SessionStore } from '../../core/ports';
+import type { Logger, SessionStore } from '../../core/ports';
+import { SessionFiles, type SessionFileSystem } from './sessionFiles';
 
 export class FileSessionStore implements SessionStore<AgentSessionState> {
   private readonly changed = new vscode.EventEmitter<AgentSessionState>();
   readonly onDidChange = this.changed.event;
   /** Numbers the temporary files of this store's saves. */
   private saves = 0;
+  private readonly files: SessionFiles;
 
-  constructor(private readonly folder: vscode.Uri) {}
+  constructor(
+    private readonly folder: vscode.Uri,
+    logger?: Pick<Logger, 'warn'>,
+  ) {
+    this.files = new SessionFiles(folderFileSystem(folder), logger);
+  }
 
   async save(state: AgentSessionState): Promise<void> {
     await vscode.workspace.fs.createDirectory(this.folder);
@@ -23,34 +30,42 @@ export class FileSessionStore implements SessionStore<AgentSessionState> {
     const temporary = vscode.Uri.joinPath(this.folder, `${state.id}.json.${++this.saves}-${Math.random().toString(36).slice(2, 8)}.tmp`);
     await vscode.workspace.fs.writeFile(temporary, new TextEncoder().encode(JSON.stringify(state)));
     await vscode.workspace.fs.rename(temporary, target, { overwrite: true });
+    this.files.invalidate(state.id);
     this.changed.fire(state);
   }
 
   async load(id: string): Promise<AgentSessionState | undefined> {
-    try {
-      return JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(this.fileOf(id)))) as AgentSessionState;
-    } catch {
-      return undefined;
-    }
+    return isSessionId(id) ? this.files.load(id) : undefined;
   }
 
-  async list(): Promise<AgentSessionState[]> {
-    let entries: [string, vscode.FileType][];
-    try {
-      entries = await vscode.workspace.fs.readDirectory(this.folder);
-    } catch {
-      return [];
-    }
-    const sessions = await Promise.all(entries.filter(([name]) => name.endsWith('.json')).map(([name]) => this.load(name.slice(0, -'.json'.length))));
-    return sessions.filter((s): s is AgentSessionState => s !== undefined).sort((a, b) => b.updatedAt - a.updatedAt);
+  /** Every readable session, newest first; damaged files are skipped. Do not change the results: load() a session to change it. */
+  list(): Promise<AgentSessionState[]> {
+    return this.files.list();
   }
 
   private fileOf(id: string): vscode.Uri {
-    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`Invalid session id ${id}`);
+    if (!isSessionId(id)) throw new Error(`Invalid session id ${id}`);
     return vscode.Uri.joinPath(this.folder, `${id}.json`);
   }
 
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+/** Ids are file names: anything else could reach outside the folder. */
+function isSessionId(id: string): boolean {
+  return /^[A-Za-z0-9_-]+$/.test(id);
+}
+
+function folderFileSystem(folder: vscode.Uri): SessionFileSystem {
+  const file = (name: string) => vscode.Uri.joinPath(folder, name);
+  return {
+    names: async () => (await vscode.workspace.fs.readDirectory(folder)).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name),
+    stat: async (name) => {
+      const { mtime, size } = await vscode.workspace.fs.stat(file(name));
+      return { mtime, size };
+    },
+    read: async (name) => new TextDecoder().decode(await vscode.workspace.fs.readFile(file(name))),
+  };
 }

@@ -13,13 +13,28 @@ const ICONS: Record<AgentSessionState['status'], string> = {
   done: 'pass',
 };
 
+/**
+ * A running session saves after every step; each save refreshes the view, and a
+ * refresh lists every session. Saves that come close together make one refresh.
+ */
+const REFRESH_DELAY_MS = 200;
+
 export class SessionsTree implements vscode.TreeDataProvider<AgentSessionState>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly sessions: AgentSessions) {
-    this.subscriptions = [sessions.store.onDidChange(() => this.changed.fire()), sessions.approvals.onDidChangePending(() => this.changed.fire())];
+    this.subscriptions = [sessions.store.onDidChange(() => this.refreshSoon()), sessions.approvals.onDidChangePending(() => this.refreshSoon())];
+  }
+
+  private refreshSoon(): void {
+    if (this.refreshTimer !== undefined) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      this.changed.fire();
+    }, REFRESH_DELAY_MS);
   }
 
   getChildren(element?: AgentSessionState): Promise<AgentSessionState[]> | AgentSessionState[] {
@@ -44,6 +59,7 @@ export class SessionsTree implements vscode.TreeDataProvider<AgentSessionState>,
   }
 
   dispose(): void {
+    clearTimeout(this.refreshTimer);
     this.changed.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
   }

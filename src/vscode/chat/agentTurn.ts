@@ -10,7 +10,8 @@ import type { AgentSessionState } from '../../core/agent/sessionState';
 import type { ApprovalRequest } from '../../core/ports';
 import { compact } from '../../core/status/statusView';
 import type { AgentSessions } from '../agent/agentSessions';
-import { workspaceRoot } from '../agent/agentSessions';
+import { openFolders } from '../agent/agentSessions';
+import { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND } from '../agent/sessionRoot';
 import { toAbortSignal } from '../cancellation';
 import { actionsFor, messageOf } from '../errorActions';
 import { PARTICIPANT_ID } from './context';
@@ -44,7 +45,13 @@ export async function runAgentTurn(
     stream.markdown('Give the agent a task, for example `@gateway /agent add a test for parseDuration`. It reads and edits files and runs commands, asking you first as `gateway.agent.approval` says.');
     return { metadata: { command: 'agent' } };
   }
-  const sink = { onEvent: (event: AgentEvent) => render(event, stream), presenter: (approval: ApprovalRequest) => presentApproval(approval, stream) };
+  if (openFolders().length === 0) {
+    // Said in the turn, with the way out, instead of failing after the task was typed.
+    stream.markdown(NO_FOLDER_MESSAGE);
+    stream.button({ title: 'Open Folder', command: OPEN_FOLDER_COMMAND });
+    return { metadata: { command: 'agent', sessionId: previous } };
+  }
+  const sink = { onEvent: (event: AgentEvent, root: vscode.Uri) => render(event, root, stream), presenter: (approval: ApprovalRequest) => presentApproval(approval, stream) };
   const signal = toAbortSignal(token);
   let sessionId = previous;
   try {
@@ -58,7 +65,7 @@ export async function runAgentTurn(
   }
 }
 
-function render(event: AgentEvent, stream: vscode.ChatResponseStream): void {
+function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponseStream): void {
   switch (event.type) {
     case 'text':
       stream.markdown(event.text);
@@ -68,7 +75,7 @@ function render(event: AgentEvent, stream: vscode.ChatResponseStream): void {
       return;
     case 'tool_finished':
       if (!event.approved) stream.markdown(`\n\n> Denied: ${event.summary}\n\n`);
-      else if (event.outcome.changedPath) stream.reference(vscode.Uri.joinPath(workspaceRoot(), event.outcome.changedPath));
+      else if (event.outcome.changedPath) stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
       else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n\`${event.summary}\` exited with ${event.outcome.exitCode}.\n\n`);
       return;
     case 'retry':

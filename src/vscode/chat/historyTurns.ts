@@ -1,7 +1,9 @@
 /**
  * Which turns of the Chat view's history go into the chat model's prompt. Agent
- * turns live in their own session: leaving out only their answers would leave
- * their prompts as unanswered user messages. Kept free of `vscode` so it can be tested.
+ * turns live in their own session, and turns answered locally (an /explain with
+ * nothing to explain) never reached the model: leaving out only their answers
+ * would leave their prompts as unanswered user messages. Kept free of `vscode`
+ * so it can be tested.
  */
 import type { ConversationTurn } from '../../core/chat/prompt';
 
@@ -10,26 +12,29 @@ export type HistoryEntry =
   | { kind: 'request'; participant: string; command?: string; text: string }
   | { kind: 'response'; participant: string; command?: string; metadata?: unknown; text: string };
 
-/** The participant's own turns, without agent requests and their answers. */
+/** The participant's own turns, without agent turns and turns answered without a request. */
 export function conversationTurns(history: readonly HistoryEntry[], participant: string): ConversationTurn[] {
   const own = history.filter((entry) => entry.participant === participant);
   const turns: ConversationTurn[] = [];
   own.forEach((entry, index) => {
     if (entry.kind === 'response') {
-      if (!isAgentResponse(entry)) turns.push({ role: 'assistant', text: entry.text });
+      if (!isOutsideConversation(entry)) turns.push({ role: 'assistant', text: entry.text });
       return;
     }
     // A follow-up without /agent still went to the session when its answer says so.
     const answer = own[index + 1];
-    if (entry.command === 'agent' || (answer?.kind === 'response' && isAgentResponse(answer))) return;
+    if (entry.command === 'agent' || (answer?.kind === 'response' && isOutsideConversation(answer))) return;
     turns.push({ role: 'user', text: entry.command ? `/${entry.command} ${entry.text}` : entry.text });
   });
   return turns;
 }
 
-/** agentTurn.ts marks its results with `command: 'agent'` and, once a session exists, its `sessionId`. */
-function isAgentResponse(entry: Extract<HistoryEntry, { kind: 'response' }>): boolean {
+/**
+ * agentTurn.ts marks its results with `command: 'agent'` and, once a session exists, its
+ * `sessionId`; the participant marks an answer given without a request `unsent`.
+ */
+function isOutsideConversation(entry: Extract<HistoryEntry, { kind: 'response' }>): boolean {
   if (entry.command === 'agent') return true;
-  const metadata = entry.metadata as { command?: unknown; sessionId?: unknown } | undefined;
-  return metadata?.sessionId !== undefined || metadata?.command === 'agent';
+  const metadata = entry.metadata as { command?: unknown; sessionId?: unknown; unsent?: unknown } | undefined;
+  return metadata?.sessionId !== undefined || metadata?.command === 'agent' || metadata?.unsent === true;
 }

@@ -1,0 +1,46 @@
+/**
+ * Which workspace folder a session works in, without VS Code. A session keeps
+ * the folder it started in: in a multi-root window, "the first folder" changes
+ * when folders are reordered or removed, and Revert would then write one
+ * project's old contents into another (and delete its same-named files).
+ */
+
+export interface OpenFolder {
+  /** The folder's URI as a string (`Uri.toString()`). */
+  uri: string;
+  name: string;
+}
+
+export type RootDecision = { ok: true; uri: string } | { ok: false; message: string };
+
+/** The built-in command behind an "Open Folder" button. */
+export const OPEN_FOLDER_COMMAND = 'workbench.action.files.openFolder';
+
+export const NO_FOLDER_MESSAGE = 'Open a folder first: agent sessions work on the files of a workspace folder.';
+
+/** The folder a new session starts in: the first open folder, as before. */
+export function rootForNewSession(open: readonly OpenFolder[]): RootDecision {
+  return open.length > 0 ? { ok: true, uri: open[0].uri } : { ok: false, message: NO_FOLDER_MESSAGE };
+}
+
+/**
+ * The folder a saved session goes on working in (Continue, Revert, its tools):
+ * the one it recorded, if it is still open. A session saved before folders were
+ * recorded worked in the first folder, so it keeps that. `action` names what is
+ * refused, e.g. "continue it".
+ */
+export function rootForSavedSession(savedUri: string | undefined, open: readonly OpenFolder[], action: string): RootDecision {
+  if (savedUri === undefined) return rootForNewSession(open);
+  if (open.some((folder) => folder.uri === savedUri)) return { ok: true, uri: savedUri };
+  return { ok: false, message: `This session worked in the folder ${describeFolder(savedUri)}, which is not open in this window. Add that folder to the workspace to ${action}.` };
+}
+
+/** A folder URI as a user reads it: the path of a local folder, the URI otherwise. */
+function describeFolder(uri: string): string {
+  if (!uri.startsWith('file://')) return uri;
+  try {
+    return decodeURIComponent(uri.slice('file://'.length));
+  } catch {
+    return uri;
+  }
+}
