@@ -59,3 +59,19 @@ describe('formatStatus', () => {
     assert.deepEqual([compact(950), compact(9999), compact(10_000), compact(200_000), compact(1_500_000), compact(2_000_000)], ['950', '9999', '10k', '200k', '1.5M', '2M']);
   });
 });
+
+describe('formatStatus with an unusual model name', () => {
+  test('a very long model name is shortened in the text, whole in the tooltip', () => {
+    const long = `gw-${'x'.repeat(200)}`;
+    const v = formatStatus({ model: long, hasKey: true, snapshot: snapshot(), siteUrl: 'https://gateway.example/', now });
+    assert.ok(v.text.length < 80, v.text);
+    assert.match(v.text, /…/);
+    assert.ok(v.tooltip[0]!.includes(long));
+  });
+
+  test('a model name cannot add links or icons', () => {
+    const v = formatStatus({ model: '$(alert) [x](command:gateway.setApiKey)', hasKey: true, snapshot: snapshot(), siteUrl: 'https://gateway.example/', now });
+    assert.doesNotMatch(v.text, /\$\(alert\)/);
+    assert.doesNotMatch(v.tooltip[0]!, /(?<!\\)\[x(?<!\\)\]/);
+  });
+});

@@ -15,10 +15,11 @@ export interface StatusView {
 
 export function formatStatus(input: { model: string | undefined; hasKey: boolean; snapshot: LimitSnapshot; siteUrl: string; now: number }): StatusView {
   const { snapshot, now } = input;
-  const model = input.model || 'no model';
+  const fullModel = input.model || 'no model';
+  const model = shortModel(fullModel);
   const site = input.siteUrl.replace(/\/+$/, '');
   const tooltip = [
-    `**Gateway** — ${model}`,
+    `**Gateway** — ${escapeMarkdown(fullModel)}`,
     '',
     `Requests this minute: ${snapshot.requestsRemaining} of ${snapshot.requestLimit} left${resetText(snapshot.requestsResetAt, now)}`,
     `Tokens this minute: ${compact(snapshot.tokensRemaining)} of ${compact(snapshot.tokenLimit)} left${resetText(snapshot.tokensResetAt, now)}`,
@@ -42,6 +43,20 @@ export function formatStatus(input: { model: string | undefined; hasKey: boolean
     text: `$(sparkle) ${model} · ${snapshot.requestsRemaining}/${snapshot.requestLimit} req · ${compact(snapshot.tokensRemaining)} tok`,
     tooltip,
   };
+}
+
+/** Longest model name the status bar text shows; the tooltip has the whole one. */
+export const MAX_MODEL_IN_TEXT = 32;
+
+/** The model as status bar text: bounded, and never read as a `$(icon)`. */
+function shortModel(model: string): string {
+  const flat = model.replace(/\s+/g, ' ').replace(/\$\(/g, '$\u200b(');
+  return flat.length > MAX_MODEL_IN_TEXT ? `${flat.slice(0, MAX_MODEL_IN_TEXT - 1)}…` : flat;
+}
+
+/** Text shown literally in a markdown tooltip (no links, emphasis or line breaks from it). */
+function escapeMarkdown(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/[\\`*_[\]<>|~]/g, '\\$&');
 }
 
 function resetText(at: number | undefined, now: number): string {

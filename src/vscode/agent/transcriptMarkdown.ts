@@ -1,0 +1,72 @@
+/** A saved agent session as markdown: pure (no vscode), so it is unit-tested. */
+import type { AgentSessionState } from '../../core/agent/sessionState';
+
+/** Characters shown of one tool output or call's arguments. */
+export const MAX_OUTPUT_SHOWN = 2000;
+/** Characters shown of one message. */
+export const MAX_MESSAGE_SHOWN = 20_000;
+/** Characters of the whole document; later items are left out past it. */
+export const MAX_TRANSCRIPT_CHARS = 1_000_000;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
+}
+
+/** A fenced block whose content cannot close the fence. */
+function fenced(text: string, language = 'text'): string[] {
+  return [`\`\`\`${language}`, text.replace(/```/g, '`\u200b``'), '```'];
+}
+
+/** Inline code that survives backticks and line breaks in `text`. */
+function code(text: string): string {
+  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const ticks = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${flat}${pad}${ticks}`;
+}
+
+/** Model text as markdown that cannot swallow what follows it: an open code fence is closed. */
+function message(text: string): string {
+  const clipped = clip(text, MAX_MESSAGE_SHOWN);
+  let open: string | undefined;
+  for (const line of clipped.split('\n')) {
+    const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (!fence) continue;
+    if (open === undefined) open = fence;
+    else if (fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) open = undefined;
+  }
+  return open === undefined ? clipped : `${clipped}\n${open}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+export function renderTranscript(state: AgentSessionState): string {
+  const lines = [
+    `# ${oneLine(state.title) || 'Agent session'}`,
+    '',
+    `Status: **${state.status}**${state.statusReason ? ` — ${oneLine(state.statusReason)}` : ''}  `,
+    `Model: ${code(state.model)} · ${state.turns} turns · ${state.usage.totalTokens.toLocaleString('en-US')} tokens ` +
+      `(${state.usage.inputTokens} in, ${state.usage.outputTokens} out, ${state.usage.reasoningTokens} reasoning)  `,
+    `Files changed: ${state.originals.map((o) => code(o.path)).join(', ') || 'none'}  `,
+    `Commands run: ${state.commandsRun.map((c) => code(c)).join(', ') || 'none'}`,
+    '',
+  ];
+  let size = lines.reduce((sum, line) => sum + line.length + 1, 0);
+  for (const [index, item] of state.transcript.entries()) {
+    let block: string[];
+    if (item.type === 'function_call') block = [`**→ ${oneLine(item.name)}**`, ...fenced(clip(item.arguments, MAX_OUTPUT_SHOWN), 'json'), ''];
+    else if (item.type === 'function_call_output') block = [...fenced(clip(item.output, MAX_OUTPUT_SHOWN)), ''];
+    else block = [`### ${item.role === 'user' ? 'You' : 'Agent'}`, '', message(item.content), ''];
+    const blockSize = block.reduce((sum, line) => sum + line.length + 1, 0);
+    if (size + blockSize > MAX_TRANSCRIPT_CHARS) {
+      lines.push(`_… ${state.transcript.length - index} more items not shown: the transcript is too large to display._`);
+      break;
+    }
+    size += blockSize;
+    lines.push(...block);
+  }
+  return lines.join('\n');
+}

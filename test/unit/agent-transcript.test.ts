@@ -1,0 +1,43 @@
+// The saved-session transcript document: model text cannot break it, and it stays bounded.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { AgentSessionState } from '../../src/core/agent/sessionState';
+import { MAX_TRANSCRIPT_CHARS, renderTranscript } from '../../src/vscode/agent/transcriptMarkdown';
+
+const state = (over: Partial<AgentSessionState>): AgentSessionState =>
+  ({
+    title: 'Fix tests',
+    status: 'done',
+    model: 'gw-code',
+    turns: 1,
+    usage: { totalTokens: 1, inputTokens: 1, outputTokens: 0, reasoningTokens: 0 },
+    originals: [],
+    commandsRun: [],
+    transcript: [],
+    ...over,
+  }) as AgentSessionState;
+
+describe('renderTranscript', () => {
+  test('an unclosed code fence in model text does not swallow the next items', () => {
+    const md = renderTranscript(state({ transcript: [{ role: 'assistant', content: 'see:\n```js\nlet a' }, { role: 'user', content: 'next' }] }));
+    const fences = md.split('\n').filter((line) => line.startsWith('```'));
+    assert.equal(fences.length % 2, 0);
+    const youAt = md.indexOf('### You');
+    assert.ok(youAt > md.lastIndexOf('```'));
+  });
+
+  test('a newline in the title cannot add a heading; backticks in commands stay in one code span', () => {
+    const md = renderTranscript(state({ title: 'T\n# injected', commandsRun: ['echo `x`'] }));
+    assert.doesNotMatch(md, /^# injected/m);
+    assert.match(md, /``\s?echo `x`\s?``/);
+  });
+
+  test('call arguments are bounded and the whole document is bounded', () => {
+    const huge = 'y'.repeat(100_000);
+    const items = Array.from({ length: 200 }, () => ({ role: 'assistant' as const, content: huge }));
+    const md = renderTranscript(state({ transcript: [{ type: 'function_call', call_id: 'c', name: 'run', arguments: huge }, ...items] }));
+    assert.ok(md.length <= MAX_TRANSCRIPT_CHARS + 1000, String(md.length));
+    assert.match(md, /more items not shown/);
+    assert.ok(!md.includes('y'.repeat(30_000)));
+  });
+});
