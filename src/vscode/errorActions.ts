@@ -13,7 +13,10 @@ import {
   ModelNotFoundError,
   RateLimitError,
 } from '../core/api';
-import { SettingError } from './settings';
+import { modelPickersFor, type ModelPickerCommand } from './modelErrorActions';
+import { readSettings, SettingError } from './settings';
+
+const PICKER_TITLES: Record<ModelPickerCommand, string> = { 'gateway.selectModel': 'Select Model', 'gateway.selectAgentModel': 'Select Agent Model' };
 
 export function actionsFor(error: unknown): vscode.Command[] {
   if (error instanceof MissingApiKeyError || error instanceof AuthError) {
@@ -21,7 +24,7 @@ export function actionsFor(error: unknown): vscode.Command[] {
   }
   if (error instanceof BalanceError) return [{ title: 'Top up', command: 'gateway.openBilling' }];
   if (error instanceof RateLimitError) return [{ title: 'View Limits', command: 'gateway.openLimits' }];
-  if (error instanceof ModelNotFoundError) return [{ title: 'Select Model', command: 'gateway.selectModel' }];
+  if (error instanceof ModelNotFoundError) return modelPickersFor(error.model, configuredModels()).map((command) => ({ title: PICKER_TITLES[command], command }));
   if (error instanceof SettingError) return [openSetting(error.setting)];
   if (error instanceof ConnectionError || error instanceof EndpointError) return [openSetting('baseUrl')];
   return [];
@@ -31,6 +34,16 @@ export function messageOf(error: unknown): string {
   if (error instanceof AbortError) return 'Cancelled.';
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** The chat and agent models the user chose; none when the settings cannot be read (their own error is shown elsewhere). */
+function configuredModels(): { chatModel: string; agentModel: string } {
+  try {
+    const { chatModel, agentModel } = readSettings();
+    return { chatModel, agentModel };
+  } catch {
+    return { chatModel: '', agentModel: '' };
+  }
 }
 
 function openSetting(setting: string): vscode.Command {

@@ -79,6 +79,7 @@ describe('bad requests', () => {
     assert.ok(error instanceof ModelNotFoundError);
     assert.equal(error.param, 'model');
     assert.match(error.message, /"gw-chat" is not available.*Gateway: Select Model/);
+    assert.equal(error.model, 'gw-chat', 'the model travels with the error, to pick the right picker');
   });
 
   test('the code model on chat completions: ModelNotFoundError', async () => {

@@ -99,13 +99,15 @@ function badRequest(
   const param = wire.param ?? null;
   if (code === 'model_not_found') {
     const model = ctx.model ? `"${ctx.model}"` : 'The model';
-    return new ModelNotFoundError(
-      `${model} is not available to this key here. Pick another with "Gateway: Select Model".` +
+    const error = new ModelNotFoundError(
+      `${model} is not available to this key here. Pick another with "Gateway: Select Model" (or "Gateway: Select Agent Model" for agent sessions).` +
         (serverText ? ` (${serverText})` : ''),
       param,
       code,
       meta,
     );
+    error.model = ctx.model;
+    return error;
   }
   if (code === 'previous_response_not_found') {
     return new PreviousResponseNotFoundError(

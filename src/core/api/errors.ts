@@ -74,6 +74,8 @@ export class BadRequestError extends GatewayError {
 /** 400 model_not_found: the key may not use this model, or this endpoint does not serve it. */
 export class ModelNotFoundError extends BadRequestError {
   override readonly kind = 'model_not_found';
+  /** The model the request asked for, when known: it decides which picker fixes this. */
+  model?: string;
 }
 
 /** 400 previous_response_not_found: the gateway lost the stored session; the caller replays its transcript. */

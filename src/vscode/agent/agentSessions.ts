@@ -14,6 +14,7 @@ import type { Logger } from '../../core/ports';
 import { systemClock } from '../../core/ports';
 import { toolsFor } from '../../core/tools/registry';
 import { NodeCommandRunner, NodeWorkspaceFiles } from '../../node';
+import { modelForContinuedSession } from '../modelErrorActions';
 import { readSettings } from '../settings';
 import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
 import { rootForNewSession, rootForSavedSession, type OpenFolder, type RootDecision } from './sessionRoot';
@@ -82,6 +83,11 @@ export class AgentSessions implements vscode.Disposable {
       const root = rootUri(rootForSavedSession(state.rootUri, openFolders(), 'continue it'));
       if (message?.trim()) addUserMessage(state, message.trim());
       if (!canContinue(state)) throw new Error('This session is finished. Send a message to give it more to do.');
+      const model = modelForContinuedSession(state.model, readSettings().agentModel);
+      if (model !== state.model) {
+        this.logger.info(`agent session ${state.id} continues with ${model} (was ${state.model})`);
+        state.model = model;
+      }
       return this.run(state, root, sink, controller, signal);
     });
   }
