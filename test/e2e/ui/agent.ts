@@ -154,7 +154,9 @@ async function clickToastButton(toast: Locator, title: string): Promise<void> {
 async function showSessionsView(ctx: UiContext): Promise<void> {
   const pane = ctx.page.locator(SESSIONS_PANE).first();
   if (await pane.isVisible()) return;
-  await ctx.page.locator('.part.activitybar .action-item a.action-label[aria-label^="Gateway"]').first().click({ timeout: 10_000 });
+  // The palette command, not the activity-bar icon: right after a reload the sidebar may still
+  // be restoring, and a click on the icon then toggles it closed again.
+  await ctx.wb.runCommand('Gateway: Show Agent Sessions', { timeoutMs: 30_000 });
   await pane.waitFor({ state: 'visible', timeout: 10_000 });
 }
 
