@@ -13,7 +13,7 @@ import {
   ModelNotFoundError,
   RateLimitError,
 } from '../core/api';
-import { modelPickersFor, type ModelPickerCommand } from './modelErrorActions';
+import { modelPickersFor, type ModelPickerCommand } from '../core/chat/modelErrorActions';
 import { readSettings, SettingError } from './settings';
 
 const PICKER_TITLES: Record<ModelPickerCommand, string> = { 'gateway.selectModel': 'Select Model', 'gateway.selectAgentModel': 'Select Agent Model' };

@@ -9,11 +9,11 @@ import type { ModelEndpoints } from '../core/chat/modelEndpoints';
 import type { Logger } from '../core/ports';
 import type { ApiKeyStore } from './apiKeyStore';
 import { toAbortSignal } from './cancellation';
-import { estimateTokens, toChatMessages } from './languageModelMessages';
+import { estimateTokens, toChatMessages } from '../core/chat/languageModelMessages';
 import type { ModelCatalog } from './modelCatalog';
 import { readSettings } from './settings';
 
-export { toChatMessages } from './languageModelMessages';
+export { toChatMessages } from '../core/chat/languageModelMessages';
 
 export class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
   private readonly changed = new vscode.EventEmitter<void>();

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseSavedSession, parseSavedSessionText } from '../../src/core/agent/savedSession';
 import { newSession } from '../../src/core/agent/sessionState';
-import { SessionFiles, type SessionFileSystem } from '../../src/vscode/agent/sessionFiles';
-import { NO_FOLDER_MESSAGE, rootForNewSession, rootForSavedSession } from '../../src/vscode/agent/sessionRoot';
+import { SessionFiles, type SessionFileSystem } from '../../src/core/agent/sessionFiles';
+import { NO_FOLDER_MESSAGE, rootForNewSession, rootForSavedSession } from '../../src/core/agent/sessionRoot';
 
 const valid = () => {
   const state = newSession({ id: 'good', title: 'a task', model: 'gw-code', now: 10, rootUri: 'file:///work/api' });

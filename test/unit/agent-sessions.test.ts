@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { RunningSessions } from '../../src/core/agent/runningSessions';
 import { newSession } from '../../src/core/agent/sessionState';
 import type { ApprovalRequest } from '../../src/core/ports';
-import { approvalToAnswer, sessionIdOf } from '../../src/vscode/agent/commandArguments';
+import { approvalToAnswer, sessionIdOf } from '../../src/core/agent/commandArguments';
 
 describe('RunningSessions', () => {
   test('a second claim of a running session is refused, synchronously', () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AgentSessionState } from '../../src/core/agent/sessionState';
-import { MAX_TRANSCRIPT_CHARS, renderTranscript } from '../../src/vscode/agent/transcriptMarkdown';
+import { MAX_TRANSCRIPT_CHARS, renderTranscript } from '../../src/core/agent/transcriptMarkdown';
 
 const state = (over: Partial<AgentSessionState>): AgentSessionState =>
   ({

@@ -1,4 +1,4 @@
-// Every recording in shared/conformance parses to the right events, whatever the byte chunking and line endings.
+// Every recording in test/conformance (copied from real traffic, see its README) parses to the right events, whatever the byte chunking and line endings.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { BalanceError, StreamInterruptedError, type StreamEvent } from '../../sr
 import { collect, makeClient, signal } from './helpers/clients';
 import { frameJsonl, seededRandom, startRecordingServer, type RecordingServer } from './helpers/recordingServer';
 
-const conformance = join(__dirname, '..', '..', '..', 'shared', 'conformance');
+const conformance = join(__dirname, '..', 'conformance');
 const recording = (name: string) => readFileSync(join(conformance, name), 'utf8');
 
 /** Whole body; one byte at a time; and 30 random chunkings from fixed seeds. */

@@ -1,8 +1,11 @@
-// The core must stay host-free: no 'vscode', no node: built-ins, no sibling layers.
+// The core must stay host-free: no 'vscode', no node: built-ins, no sibling layers; and the
+// lint rule that guards every layer's imports really fails on a forbidden one.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import type { Linter } from 'eslint';
 
 const root = join(__dirname, '..', '..');
 
@@ -54,4 +57,37 @@ test('the import check catches each form of forbidden import', () => {
     'node:os',
     '../../vscode/statusBar',
   ]);
+});
+
+describe('the lint rule checks every layer', () => {
+  // The same rule entries the lint config uses, without its type-aware parts, so a
+  // snippet can be linted as if it were a file of each layer.
+  const lint = async (file: string, source: string): Promise<string[]> => {
+    const { ESLint } = await import('eslint');
+    const { layerConfigs } = (await import(pathToFileURL(join(root, 'test', 'lint', 'layers.mjs')).href)) as { layerConfigs: Linter.Config[] };
+    const tsParser = (await import('typescript-eslint')).parser;
+    const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tsParser } }, ...layerConfigs] });
+    const [result] = await eslint.lintText(source, { filePath: join(root, file) });
+    return result.messages.map((message) => `${message.ruleId}: ${message.message}`);
+  };
+  const forbiddenIn: Record<string, string[]> = {
+    'src/core/agent/x.ts': ["import * as vscode from 'vscode';", "import { readFile } from 'node:fs/promises';", "import * as path from 'path';", "import { NodeCommandRunner } from '../../node';", "import { readSettings } from '../../vscode/settings';", "import { activate } from '../../extension';"],
+    'src/node/x.ts': ["import * as vscode from 'vscode';", "import { readSettings } from '../vscode/settings';"],
+    'src/vscode/agent/x.ts': ["import { spawn } from 'node:child_process';", "import { readFileSync } from 'fs';", "import { NodeWorkspaceFiles } from '../../node';", "import { NodeWorkspaceFiles } from '../../node/nodeWorkspaceFiles';"],
+  };
+  for (const [file, imports] of Object.entries(forbiddenIn)) {
+    for (const line of imports) {
+      test(`${file}: ${line}`, async () => {
+        const messages = await lint(file, `${line}\nexport {};\n`);
+        assert.ok(messages.length > 0, 'the import passed the lint rule');
+        for (const message of messages) assert.match(message, /^no-restricted-imports: /);
+      });
+    }
+  }
+  test('allowed imports pass in each layer', async () => {
+    assert.deepEqual(await lint('src/core/agent/x.ts', "import { ok } from '../api/errors';\nimport { z } from 'zod/mini';\nexport {};\n"), []);
+    assert.deepEqual(await lint('src/node/x.ts', "import { spawn } from 'node:child_process';\nimport type { Clock } from '../core/ports';\nexport {};\n"), []);
+    assert.deepEqual(await lint('src/vscode/agent/x.ts', "import * as vscode from 'vscode';\nimport { AgentEngine } from '../../core/agent/engine';\nexport {};\n"), []);
+    assert.deepEqual(await lint('src/extension.ts', "import * as vscode from 'vscode';\nimport { NodeWorkspaceFiles } from './node';\nexport {};\n"), []);
+  });
 });

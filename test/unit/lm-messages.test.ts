@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { ChatMessage } from '../../src/core/api';
 import { ModelEndpoints } from '../../src/core/chat/modelEndpoints';
-import { dataText, estimateTokens, toChatMessages, type RequestMessageLike } from '../../src/vscode/languageModelMessages';
+import { dataText, estimateTokens, toChatMessages, type RequestMessageLike } from '../../src/core/chat/languageModelMessages';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient } from './helpers/clients';
 

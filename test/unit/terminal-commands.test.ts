@@ -6,8 +6,8 @@ import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { superviseExecution, type ExecutionControl } from '../../src/vscode/agent/executionSupervisor';
-import { commandLineFor, shellKindOf } from '../../src/vscode/agent/shellCommandLine';
+import { superviseExecution, type ExecutionControl } from '../../src/core/terminal/executionSupervisor';
+import { commandLineFor, shellKindOf } from '../../src/core/terminal/shellCommandLine';
 
 void describe('shell kind', () => {
   void it('follows the type VS Code detected', () => {

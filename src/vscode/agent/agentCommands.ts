@@ -9,8 +9,8 @@ import type { AgentEvent } from '../../core/agent/engine';
 import { canContinue, type AgentSessionState } from '../../core/agent/sessionState';
 import type { ErrorPresenter } from '../errorPresenter';
 import { openFolders, type AgentSessions, type SessionSink } from './agentSessions';
-import { approvalToAnswer, sessionIdOf } from './commandArguments';
-import { OPEN_FOLDER_COMMAND, rootForNewSession } from './sessionRoot';
+import { approvalToAnswer, sessionIdOf } from '../../core/agent/commandArguments';
+import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../../core/agent/sessionRoot';
 import { transcriptUri } from './transcript';
 
 export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {

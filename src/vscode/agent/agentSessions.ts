@@ -10,14 +10,13 @@ import { revertOriginals } from '../../core/agent/originals';
 import { RunningSessions } from '../../core/agent/runningSessions';
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../core/agent/sessionState';
 import type { GatewayClient } from '../../core/api';
-import type { Logger } from '../../core/ports';
+import type { CommandResult, Logger, WorkspaceFiles } from '../../core/ports';
 import { systemClock } from '../../core/ports';
 import { toolsFor } from '../../core/tools/registry';
-import { NodeCommandRunner, NodeWorkspaceFiles } from '../../node';
-import { modelForContinuedSession } from '../modelErrorActions';
+import { modelForContinuedSession } from '../../core/chat/modelErrorActions';
 import { readSettings } from '../settings';
 import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
-import { rootForNewSession, rootForSavedSession, type OpenFolder, type RootDecision } from './sessionRoot';
+import { rootForNewSession, rootForSavedSession, type OpenFolder, type RootDecision } from '../../core/agent/sessionRoot';
 import type { FileSessionStore } from './sessionStore';
 import { TerminalCommandRunner } from './terminalCommandRunner';
 import { VsCodeFileChanges } from './vscodeFileChanges';
@@ -27,6 +26,17 @@ export interface SessionSink {
   /** `root` is the session's workspace folder: the event's paths are relative to it. */
   onEvent(event: AgentEvent, root: vscode.Uri): void;
   presenter?: ApprovalPresenter;
+}
+
+/**
+ * What a session needs from the machine its files are on. This is a workspace
+ * extension, so they are local: the composition root passes the Node implementations.
+ */
+export interface LocalMachine {
+  /** The folder's files on disk (unsaved editors are layered on top here). */
+  files(rootPath: string): WorkspaceFiles;
+  /** Runs a command as a child process in `cwd` (relative to the root); streams its output to `onOutput`. */
+  runChildProcess(rootPath: string, command: string, cwd: string, timeoutMs: number, signal: AbortSignal, onOutput: (text: string) => void): Promise<CommandResult>;
 }
 
 export class AgentSessions implements vscode.Disposable {
@@ -39,6 +49,7 @@ export class AgentSessions implements vscode.Disposable {
     readonly approvals: ApprovalBroker,
     private readonly resolveAgentModel: (signal: AbortSignal) => Promise<string>,
     private readonly logger: Logger,
+    private readonly machine: LocalMachine,
   ) {}
 
   /** Sessions left running or waiting by a window that closed are paused: nothing runs without the user. */
@@ -144,7 +155,7 @@ export class AgentSessions implements vscode.Disposable {
 
   private engineFor(state: AgentSessionState, root: vscode.Uri): AgentEngine {
     const settings = readSettings().agent;
-    const disk = new NodeWorkspaceFiles(root.fsPath);
+    const disk = this.machine.files(root.fsPath);
     return new AgentEngine({
       client: this.client,
       store: this.store,
@@ -168,7 +179,7 @@ export class AgentSessions implements vscode.Disposable {
     let runner = this.terminals.get(state.id);
     if (!runner) {
       runner = new TerminalCommandRunner(`Gateway Agent: ${state.title.slice(0, 40)}`, root, (command, cwd, timeoutMs, signal, onOutput) =>
-        new NodeCommandRunner(root, { onOutput }).run(command, relativeTo(root, cwd), timeoutMs, signal),
+        this.machine.runChildProcess(root, command, relativeTo(root, cwd), timeoutMs, signal, onOutput),
       );
       this.terminals.set(state.id, runner);
     }

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { AgentSessionState } from '../../core/agent/sessionState';
 import type { Logger, SessionStore } from '../../core/ports';
-import { SessionFiles, type SessionFileSystem } from './sessionFiles';
+import { SessionFiles, type SessionFileSystem } from '../../core/agent/sessionFiles';
 
 export class FileSessionStore implements SessionStore<AgentSessionState> {
   private readonly changed = new vscode.EventEmitter<AgentSessionState>();

@@ -7,8 +7,8 @@
  */
 import * as vscode from 'vscode';
 import type { CommandResult, CommandRunner } from '../../core/ports';
-import { superviseExecution } from './executionSupervisor';
-import { commandLineFor, shellKindOf } from './shellCommandLine';
+import { superviseExecution } from '../../core/terminal/executionSupervisor';
+import { commandLineFor, shellKindOf } from '../../core/terminal/shellCommandLine';
 
 const SHELL_INTEGRATION_WAIT_MS = 4000;
 /** After Ctrl-C, how long a command may take to end before its terminal is given up. */

@@ -1,7 +1,7 @@
 /** A saved session as a readable markdown document (read-only, virtual). */
 import * as vscode from 'vscode';
 import type { FileSessionStore } from './sessionStore';
-import { renderTranscript } from './transcriptMarkdown';
+import { renderTranscript } from '../../core/agent/transcriptMarkdown';
 
 export { renderTranscript };
 

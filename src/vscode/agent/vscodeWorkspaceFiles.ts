@@ -1,17 +1,16 @@
 /**
- * The workspace as the agent sees it in VS Code: the file system (through the
- * Node port: this is a workspace extension, so the files are local to it),
+ * The workspace as the agent sees it in VS Code: the file system (the files are
+ * local to this workspace extension; the composition root passes the Node port),
  * with what is open in an editor read from the editor, unsaved edits included,
  * and `files.exclude` honoured on top of .gitignore.
  */
 import * as vscode from 'vscode';
 import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../../core/ports';
 import { matchesGlob } from '../../core/tools/glob';
-import type { NodeWorkspaceFiles } from '../../node';
 
 export class VsCodeWorkspaceFiles implements WorkspaceFiles {
   constructor(
-    private readonly disk: NodeWorkspaceFiles,
+    private readonly disk: WorkspaceFiles,
     private readonly rootUri: vscode.Uri,
   ) {}
 

@@ -11,7 +11,7 @@ import type { ApprovalRequest } from '../../core/ports';
 import { compact } from '../../core/status/statusView';
 import type { AgentSessions } from '../agent/agentSessions';
 import { openFolders } from '../agent/agentSessions';
-import { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND } from '../agent/sessionRoot';
+import { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND } from '../../core/agent/sessionRoot';
 import { toAbortSignal } from '../cancellation';
 import { actionsFor, messageOf } from '../errorActions';
 import { PARTICIPANT_ID } from './context';

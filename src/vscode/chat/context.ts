@@ -1,8 +1,8 @@
 /** Turns the Chat view's history and attached references into the core's plain prompt input. */
 import * as vscode from 'vscode';
 import type { Attachment, ConversationTurn } from '../../core/chat/prompt';
-import { TEXT_ONLY_REASON, type ReferenceContent } from './commandContext';
-import { conversationTurns, type HistoryEntry } from './historyTurns';
+import { TEXT_ONLY_REASON, type ReferenceContent } from '../../core/chat/commandContext';
+import { conversationTurns, type HistoryEntry } from '../../core/chat/historyTurns';
 
 export const PARTICIPANT_ID = 'gateway.chat';
 

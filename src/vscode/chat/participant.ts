@@ -12,7 +12,7 @@ import { toAbortSignal } from '../cancellation';
 import { actionsFor, messageOf } from '../errorActions';
 import { readSettings } from '../settings';
 import { sessionOfConversation } from './agentTurn';
-import { requestContext } from './commandContext';
+import { requestContext } from '../../core/chat/commandContext';
 import { activeSelection, historyOf, referenceContents } from './context';
 
 export const LM_VENDOR = 'gateway';

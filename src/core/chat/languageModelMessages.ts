@@ -5,7 +5,7 @@
  * class separate from `LanguageModelToolResultPart`, and system messages with a
  * role (3) its stable enum does not have. Parts are therefore told apart by shape.
  */
-import type { ChatMessage, ChatToolCall } from '../core/api';
+import type { ChatMessage, ChatToolCall } from '../api';
 
 /** What this module reads of `vscode.LanguageModelChatRequestMessage`. */
 export interface RequestMessageLike {

@@ -1,10 +1,12 @@
 // Lint: type-aware rules, so that a forgotten await (no-floating-promises) fails the build.
 // Kept under test/ so the repository's top level stays as planned; `npm run lint` points at it.
+// The layering (which layer may import what) is checked here for every layer: layers.mjs.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { dirname } from 'node:path';
+import { layerConfigs } from './layers.mjs';
 
-const root = dirname(import.meta.dirname);
+const root = dirname(dirname(import.meta.dirname));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '*.vsix', 'test/e2e/.cache/**', '**/*.mjs'] },
@@ -25,6 +27,7 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
+  ...layerConfigs,
   {
     files: ['test/**/*.ts'],
     rules: {

@@ -8,9 +8,9 @@
  *   time cost ~200 ms per list with 300 sessions. A file is re-read only when its
  *   modification time or size changed, or when this store saved it.
  */
-import { parseSavedSessionText } from '../../core/agent/savedSession';
-import type { AgentSessionState } from '../../core/agent/sessionState';
-import type { Logger } from '../../core/ports';
+import { parseSavedSessionText } from './savedSession';
+import type { AgentSessionState } from './sessionState';
+import type { Logger } from '../ports';
 
 export interface SessionFileSystem {
   /** The names of the files in the sessions folder; [] when there is no folder yet. */

@@ -1,5 +1,5 @@
 /** A saved agent session as markdown: pure (no vscode), so it is unit-tested. */
-import type { AgentSessionState } from '../../core/agent/sessionState';
+import type { AgentSessionState } from './sessionState';
 
 /** Characters shown of one tool output or call's arguments. */
 export const MAX_OUTPUT_SHOWN = 2000;

@@ -4,7 +4,7 @@
  * are answered locally instead. Kept free of `vscode` so it can be tested
  * (context.ts maps VS Code's references to `ReferenceContent`).
  */
-import type { Attachment, SlashCommand } from '../../core/chat/prompt';
+import type { Attachment, SlashCommand } from './prompt';
 
 /** One reference the user attached, once read: text to send, or why it cannot be sent. */
 export type ReferenceContent =

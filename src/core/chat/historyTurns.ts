@@ -5,7 +5,7 @@
  * would leave their prompts as unanswered user messages. Kept free of `vscode`
  * so it can be tested.
  */
-import type { ConversationTurn } from '../../core/chat/prompt';
+import type { ConversationTurn } from './prompt';
 
 /** A history turn reduced to what the choice needs (see context.ts for the mapping from VS Code's turns). */
 export type HistoryEntry =
