@@ -95,10 +95,12 @@ export function createChatHandler(deps: ParticipantDeps) {
 function retryText(notice: RetryNotice): string {
   const seconds = Math.ceil(notice.delayMs / 1000);
   switch (notice.reason) {
+    // A paced wait reads as a 429's: the user waits for the key's limit either way.
     case 'rate_limit':
-      return `Rate limit reached — waiting ${seconds} s, then the answer follows.`;
     case 'pacing':
-      return `Waiting ${seconds} s to stay within this key's limits…`;
+      return `Rate limit reached — waiting ${seconds} s, then the answer follows.`;
+    case 'too_large':
+      return notice.message;
     case 'unavailable':
       return `The Gateway is overloaded (503) — retrying in ${seconds} s (attempt ${notice.attempt}).`;
     case 'server_error':
