@@ -13,7 +13,6 @@ import {
   ModelNotFoundError,
   PreviousResponseNotFoundError,
   ProtocolError,
-  RateLimitError,
   RateLimitWaitTooLongError,
   ServerError,
   StreamInterruptedError,

@@ -114,6 +114,8 @@ export class LimitTracker {
   private fromHeaders: HeaderLimits | undefined;
   /** The limits the gateway last reported, which outlive the snapshot they came with. */
   private learned: ConfiguredLimits | undefined;
+  /** An answer came without x-ratelimit-* headers: this gateway does not send them. */
+  private headerless = false;
   private rateLimitedUntil: number | undefined;
   private balance: BalanceState = 'unknown';
   private queue: Waiter[] = [];
@@ -138,6 +140,7 @@ export class LimitTracker {
     this.entries = [];
     this.fromHeaders = undefined;
     this.learned = undefined;
+    this.headerless = false;
     this.rateLimitedUntil = undefined;
     this.balance = 'unknown';
     this.changed();
@@ -218,13 +221,23 @@ export class LimitTracker {
     });
   }
 
-  /** Reads `x-ratelimit-*`; returns false when the gateway sent none (local counting stays in charge). */
-  recordHeaders(headers: Headers): boolean {
+  /**
+   * Reads `x-ratelimit-*`; returns false when the gateway sent none (local counting stays in charge).
+   * `success`: the answer was a 2xx, whose lack of headers means the gateway does not send them
+   * (a 401 has none anyway).
+   */
+  recordHeaders(headers: Headers, success = true): boolean {
     const requestLimit = numberHeader(headers, 'x-ratelimit-limit-requests');
     const requestsRemaining = numberHeader(headers, 'x-ratelimit-remaining-requests');
     const tokenLimit = numberHeader(headers, 'x-ratelimit-limit-tokens') ?? this.configured.tokensPerMinute;
     const tokensRemaining = numberHeader(headers, 'x-ratelimit-remaining-tokens') ?? tokenLimit;
-    if (requestLimit === undefined || requestsRemaining === undefined) return false;
+    if (requestLimit === undefined || requestsRemaining === undefined) {
+      if (success && !this.headerless) {
+        this.headerless = true;
+        this.changed();
+      }
+      return false;
+    }
     const now = this.clock.now();
     this.fromHeaders = {
       requestLimit,
@@ -324,6 +337,9 @@ export class LimitTracker {
   /** The first time from `now` at which one more request of `tokens` fits (a request larger than the limit: an empty window). */
   private readyAtFor(tokens: number, now: number, use: WindowUse): number {
     const notBefore = Math.max(now, this.rateLimitedUntil ?? now);
+    // Until the first answer says whether the gateway reports its limits, one request goes alone:
+    // a burst then waits one round trip instead of meeting 429s under limits lower than configured.
+    if (this.learned === undefined && !this.headerless && this.entries.some((entry) => entry.answeredAt === undefined)) return Infinity;
     const needed = Math.min(tokens, use.tokenLimit);
     let { requests, tokens: used } = use;
     const fits = () => requests + 1 <= use.requestLimit && used + needed <= use.tokenLimit;

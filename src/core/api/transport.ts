@@ -248,7 +248,7 @@ export class Transport {
       throw this.mapFailure(error, controller.signal, call.signal, 'connect', key);
     }
     reservation.answered();
-    const limitHeaders = this.limits.recordHeaders(response.headers);
+    const limitHeaders = this.limits.recordHeaders(response.headers, response.ok);
     if (NOT_COUNTED.has(response.status)) reservation.release();
     const requestId = response.headers.get('x-request-id') ?? undefined;
     this.logger.info(
