@@ -65,7 +65,8 @@ describe('a hostile gateway', () => {
     const clock = new VirtualClock();
     const limits = new LimitTracker(clock);
     const client = makeClient(baseUrl, 'demo-key', { clock, limits, fetch: clock.fetch });
-    answer = (path) => (path.endsWith('/chat/completions') ? { status: 429, headers: { 'retry-after': 'Fri, 31 Dec 9999 23:59:59 GMT' } } : { status: 200, headers: {} });
+    const farFuture: Record<string, string> = { 'retry-after': 'Fri, 31 Dec 9999 23:59:59 GMT' };
+    answer = (path) => (path.endsWith('/chat/completions') ? { status: 429, headers: farFuture } : { status: 200, headers: {} });
     const error = await client.chat(chat, { signal: signal() }).catch((e: unknown) => e);
     assert.ok(error instanceof RateLimitWaitTooLongError, String(error));
     assert.match(error.message, /asked to wait 7,\d{3} years/);
