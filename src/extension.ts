@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { GatewayClient, LimitTracker } from './core/api';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock } from './core/ports';
-import { NodeCommandRunner, NodeWorkspaceFiles } from './node';
+import { FileSharedWindow, NodeCommandRunner, NodeWorkspaceFiles } from './node';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { PARTICIPANT_ID } from './vscode/chat/context';
@@ -52,7 +52,9 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
   const userAgent = `gateway-vscode/${version} vscode/${vscode.version}`;
   const keys = new ApiKeyStore(context.secrets);
-  const limits = new LimitTracker(systemClock, readLimitsSafely());
+  // The windows of this machine share the key's rate window through a file in global storage (see LimitTracker).
+  const sharedWindow = new FileSharedWindow(vscode.Uri.joinPath(context.globalStorageUri, 'rate-window.json').fsPath);
+  const limits = new LimitTracker(systemClock, readLimitsSafely(), undefined, sharedWindow);
   const baseUrl = () => requireBaseUrl(readSettings());
   const siteUrl = () => siteUrlSafely();
   const clientOptions = { baseUrl, siteUrl, userAgent, logger, limits };

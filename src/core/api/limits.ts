@@ -17,6 +17,12 @@
  * a big one only until it goes, which is at most one window after the requests
  * before it were answered (a request larger than the whole TPM goes when the
  * window is empty). Everything behind a second request that cannot go waits its turn.
+ *
+ * Several VS Code windows on one key each have a tracker; measured, two bursting
+ * together meet 429s with the gateway's headers or without (the headers only tell
+ * each window what the gateway had counted when it last answered). So with a
+ * `SharedWindow` the trackers also see each other's reservations: every decision
+ * to send is taken under its lock, with the other windows' entries read fresh.
  */
 import type { Clock } from '../ports';
 import { parseDuration } from './duration';
@@ -74,6 +80,27 @@ export interface AcquireOptions {
   onWait?: (until: number) => void;
 }
 
+/** A reservation as the other windows on the machine see it. */
+export interface SharedWindowEntry {
+  owner: string;
+  requests: number;
+  tokens: number;
+  sentAt: number;
+  /** null while in flight. */
+  answeredAt: number | null;
+}
+
+/** The reservations of every window on this machine, behind a lock they all take (a file in the extension's global storage). */
+export interface SharedWindow {
+  /** This window's name among them. */
+  readonly owner: string;
+  /** Under the lock: hands `change` every window's entries and stores what it returns. */
+  update(change: (entries: SharedWindowEntry[]) => SharedWindowEntry[]): Promise<void>;
+}
+
+/** While requests wait on a shared window, how often the other windows' answers are looked for (at most; a twentieth of a short window). */
+const SHARED_POLL_MS = 250;
+
 interface HeaderLimits {
   requestLimit: number;
   requestsRemaining: number;
@@ -82,11 +109,14 @@ interface HeaderLimits {
   tokensRemaining: number;
   tokensResetAt: number;
   receivedAt: number;
+  /** The reservations known here that these headers count (answered before they came), so the rest of their count is someone else's. */
+  counted: Reserved[];
 }
 
 interface Reserved {
   requests: number;
   tokens: number;
+  sentAt: number;
   /** When the answer arrived; undefined while in flight (a request in flight never leaves the window). */
   answeredAt: number | undefined;
   /** Answered before the latest header snapshot, so counted in it. */
@@ -111,6 +141,10 @@ interface WindowUse {
 
 export class LimitTracker {
   private entries: Reserved[] = [];
+  /** Other windows' reservations, as last read from the shared window. */
+  private others: (Reserved & { owner: string })[] = [];
+  private syncing = false;
+  private syncAgain = false;
   private fromHeaders: HeaderLimits | undefined;
   /** The limits the gateway last reported, which outlive the snapshot they came with. */
   private learned: ConfiguredLimits | undefined;
@@ -133,6 +167,8 @@ export class LimitTracker {
     private configured: ConfiguredLimits = DEFAULT_LIMITS,
     /** The limits' window: a minute, as the spec says; shorter only in tests. */
     private readonly windowMs = 60_000,
+    /** The other windows on this machine that use the key, when they can be seen. */
+    private readonly shared?: SharedWindow,
   ) {}
 
   /** Forgets everything learned about the key (another key has other limits and another balance). */
@@ -239,6 +275,9 @@ export class LimitTracker {
       return false;
     }
     const now = this.clock.now();
+    // Whatever was answered before these headers left is in their count.
+    const counted = [...this.entries, ...this.others].filter((entry) => entry.answeredAt !== undefined);
+    for (const entry of counted) entry.inHeaders = true;
     this.fromHeaders = {
       requestLimit,
       requestsRemaining,
@@ -247,10 +286,9 @@ export class LimitTracker {
       tokensRemaining,
       tokensResetAt: now + this.resetDelay(headers.get('x-ratelimit-reset-tokens')),
       receivedAt: now,
+      counted,
     };
     this.learned = { requestsPerMinute: requestLimit, tokensPerMinute: tokenLimit };
-    // Whatever was answered before these headers left is in their count.
-    for (const entry of this.entries) if (entry.answeredAt !== undefined) entry.inHeaders = true;
     this.changed();
     return true;
   }
@@ -315,19 +353,28 @@ export class LimitTracker {
       use.tokens += entry.tokens;
       if (entry.answeredAt !== undefined) use.frees.push({ at: entry.answeredAt + this.windowMs, requests: entry.requests, tokens: entry.tokens });
     };
-    for (const entry of this.entries) if (!headers || !entry.inHeaders) add(entry);
+    // Every reservation known here counts, each leaving at its own time.
+    for (const entry of this.entries) add(entry);
+    for (const entry of this.others) add(entry);
     if (extra) add(extra);
     if (headers) {
-      // The gateway's count, which frees all at once at the reported reset (a full refill, as the interface means it).
+      // What the gateway counted beyond the reservations known here (other clients of the key) frees
+      // all at once at the reported reset: a full refill, as the interface means it.
+      // Known ones count even once they have left: they left the gateway's window no later.
+      const known = { requests: 0, tokens: 0 };
+      for (const entry of headers.counted) {
+        known.requests += entry.requests;
+        known.tokens += entry.tokens;
+      }
       if (headers.requestsResetAt > now) {
-        const used = Math.max(0, headers.requestLimit - headers.requestsRemaining);
-        use.requests += used;
-        use.frees.push({ at: headers.requestsResetAt, requests: used, tokens: 0 });
+        const unknown = Math.max(0, headers.requestLimit - headers.requestsRemaining - known.requests);
+        use.requests += unknown;
+        use.frees.push({ at: headers.requestsResetAt, requests: unknown, tokens: 0 });
       }
       if (headers.tokensResetAt > now) {
-        const used = Math.max(0, headers.tokenLimit - headers.tokensRemaining);
-        use.tokens += used;
-        use.frees.push({ at: headers.tokensResetAt, requests: 0, tokens: used });
+        const unknown = Math.max(0, headers.tokenLimit - headers.tokensRemaining - known.tokens);
+        use.tokens += unknown;
+        use.frees.push({ at: headers.tokensResetAt, requests: 0, tokens: unknown });
       }
     }
     use.frees.sort((a, b) => a.at - b.at);
@@ -390,13 +437,15 @@ export class LimitTracker {
     this.queue = waiting;
     this.pacedUntil = head && Number.isFinite(head.readyAt) ? head.readyAt : undefined;
     this.announce(now);
-    this.setTimer(this.pacedUntil);
+    // Other windows' answers are not pushed here: while requests wait, they are looked for now and then.
+    const poll = this.shared && this.queue.length > 0 ? now + Math.min(SHARED_POLL_MS, this.windowMs / 20) : undefined;
+    this.setTimer(poll === undefined ? this.pacedUntil : Math.min(poll, this.pacedUntil ?? Infinity));
   }
 
   /** Whether one more request of `tokens` sent now leaves the first waiting request's time where it is. */
   private keepsTime(head: { tokens: number; readyAt: number }, tokens: number, now: number): boolean {
     if (!Number.isFinite(head.readyAt)) return false;
-    const candidate: Reserved = { requests: 1, tokens, answeredAt: now, inHeaders: false };
+    const candidate: Reserved = { requests: 1, tokens, sentAt: now, answeredAt: now, inHeaders: false };
     return this.readyAtFor(head.tokens, now, this.windowUse(now, candidate)) <= head.readyAt;
   }
 
@@ -409,7 +458,7 @@ export class LimitTracker {
     for (const waiter of this.queue) {
       const until = this.readyAtFor(waiter.tokens, now, this.windowUseWith(now, planned));
       if (!Number.isFinite(until)) break;
-      planned.push({ requests: 1, tokens: waiter.tokens, answeredAt: until, inHeaders: false });
+      planned.push({ requests: 1, tokens: waiter.tokens, sentAt: until, answeredAt: until, inHeaders: false });
       if (until > waiter.announced && until > now) {
         waiter.announced = until;
         waiter.onWait?.(until);
@@ -429,7 +478,7 @@ export class LimitTracker {
   }
 
   private reserve(tokens: number): Reservation {
-    const entry: Reserved = { requests: 1, tokens, answeredAt: undefined, inHeaders: false };
+    const entry: Reserved = { requests: 1, tokens, sentAt: this.clock.now(), answeredAt: undefined, inHeaders: false };
     this.entries.push(entry);
     let released = false;
     return {
@@ -452,6 +501,8 @@ export class LimitTracker {
         if (released) return;
         released = true;
         this.entries = this.entries.filter((other) => other !== entry);
+        // The gateway did not count it, so the headers that came with its answer do not either.
+        if (this.fromHeaders) this.fromHeaders.counted = this.fromHeaders.counted.filter((other) => other !== entry);
         this.changed();
       },
     };
@@ -483,12 +534,55 @@ export class LimitTracker {
     if (this.entries.some((entry) => entry.answeredAt !== undefined && entry.answeredAt <= cutoff)) {
       this.entries = this.entries.filter((entry) => entry.answeredAt === undefined || entry.answeredAt > cutoff);
     }
+    if (this.others.some((entry) => !this.othersLive(entry, now))) this.others = this.others.filter((entry) => this.othersLive(entry, now));
+  }
+
+  /**
+   * Another window's entry still counts: answered within the window, or in flight for
+   * less than two windows (a window that closed mid-request does not hold the key forever).
+   */
+  private othersLive(entry: Reserved, now: number): boolean {
+    return entry.answeredAt !== undefined ? entry.answeredAt + this.windowMs > now : entry.sentAt + 2 * this.windowMs > now;
   }
 
   /** Something changed: waiting requests may go, and listeners hear of it when what they see differs. */
   private changed(): void {
-    this.pump();
+    if (this.shared) this.sync(this.shared);
+    else this.pump();
     this.emit();
+  }
+
+  /**
+   * Under the shared lock: reads the other windows' entries, lets waiting requests go
+   * as far as the window allows, and writes this window's entries back. One at a time;
+   * a change meanwhile brings another round.
+   */
+  private sync(shared: SharedWindow): void {
+    if (this.syncing) {
+      this.syncAgain = true;
+      return;
+    }
+    this.syncing = true;
+    this.syncAgain = false;
+    const owner = shared.owner;
+    void shared
+      .update((stored) => {
+        const now = this.clock.now();
+        this.others = stored.filter((entry) => entry.owner !== owner).map(fromShared);
+        this.pump();
+        return [...this.others.map((entry) => toShared(entry, entry.owner)), ...this.entries.map((entry) => toShared(entry, owner))].filter(
+          (entry) => entry.owner === owner || this.othersLive(fromShared(entry), now),
+        );
+      })
+      .catch(() => {
+        // The storage failed (full disk, no permission): pace on what this window knows.
+        this.pump();
+      })
+      .finally(() => {
+        this.syncing = false;
+        if (this.syncAgain) this.sync(shared);
+        this.emit();
+      });
   }
 
   private emit(): void {
@@ -500,6 +594,21 @@ export class LimitTracker {
     this.lastEmitted = seen;
     for (const listener of this.listeners) listener(snap);
   }
+}
+
+function fromShared(entry: SharedWindowEntry): Reserved & { owner: string } {
+  return {
+    owner: entry.owner,
+    requests: entry.requests,
+    tokens: entry.tokens,
+    sentAt: entry.sentAt,
+    answeredAt: entry.answeredAt ?? undefined,
+    inHeaders: false,
+  };
+}
+
+function toShared(entry: Reserved, owner: string): SharedWindowEntry {
+  return { owner, requests: entry.requests, tokens: entry.tokens, sentAt: entry.sentAt, answeredAt: entry.answeredAt ?? null };
 }
 
 function numberHeader(headers: Headers, name: string): number | undefined {

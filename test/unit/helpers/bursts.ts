@@ -3,7 +3,7 @@
  * pacing tests and `npm run bench`: how many 429s they met and how close the
  * finish came to the ideal schedule.
  */
-import { GatewayClient, LimitTracker, type ConfiguredLimits } from '../../../src/core/api';
+import { GatewayClient, LimitTracker, type ConfiguredLimits, type SharedWindow } from '../../../src/core/api';
 import { startEmulator, type Emulator, type KeyConfig } from '../../emulator/server';
 import { VirtualClock } from './virtualClock';
 
@@ -21,8 +21,8 @@ export async function startBurstRig(keys: KeyConfig[], windowMs: number): Promis
   return { clock, emulator, windowMs, close: () => emulator.close() };
 }
 
-/** A client as one extension host has it: its own tracker, on the rig's clock, through the real HTTP stack. */
-export function burstClient(rig: BurstRig, key: string, limits: ConfiguredLimits): GatewayClient {
+/** A client as one extension host has it: its own tracker (sharing `shared` when given), on the rig's clock, through the real HTTP stack. */
+export function burstClient(rig: BurstRig, key: string, limits: ConfiguredLimits, shared?: SharedWindow): GatewayClient {
   return new GatewayClient({
     baseUrl: () => rig.emulator.baseUrl,
     siteUrl: () => 'https://gateway.example',
@@ -30,7 +30,7 @@ export function burstClient(rig: BurstRig, key: string, limits: ConfiguredLimits
     userAgent: 'gateway-vscode-tests/0.0.0',
     clock: rig.clock,
     fetch: rig.clock.fetch,
-    limits: new LimitTracker(rig.clock, limits, rig.windowMs),
+    limits: new LimitTracker(rig.clock, limits, rig.windowMs, shared),
     random: () => 0.5,
     // A 429 retried at once would hide nothing: the retry waits Retry-After like the real client.
     retry: { maxRetries: 10 },

@@ -53,15 +53,18 @@ export class VirtualClock implements Clock {
   }
 
   /** Real fetch; virtual time stands still until the answer's headers are in. */
-  readonly fetch: FetchLike = async (url, init) => {
+  readonly fetch: FetchLike = (url, init) => this.hold(fetch(url, init));
+
+  /** Virtual time stands still while `work` (real I/O such as a shared file's update) runs. */
+  async hold<T>(work: Promise<T>): Promise<T> {
     this.inFlight++;
     try {
-      return await fetch(url, init);
+      return await work;
     } finally {
       this.inFlight--;
       this.schedule();
     }
-  };
+  }
 
   private schedule(): void {
     if (this.scheduled) return;
