@@ -3,8 +3,12 @@
  * burst meets and how close it finishes to the ideal schedule (requests sent the
  * moment the window has room). The same burst sent unpaced is the control.
  */
-import { GatewayClient, LimitTracker, type ConfiguredLimits } from '../../src/core/api';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GatewayClient, LimitTracker, type ConfiguredLimits, type SharedWindow } from '../../src/core/api';
 import { systemClock } from '../../src/core/ports';
+import { FileSharedWindow } from '../../src/node';
 import { startEmulator, type Emulator } from '../emulator/server';
 
 export const PACING_WINDOW_MS = 1000;
@@ -40,6 +44,51 @@ const BURSTS: Burst[] = [
   { name: '4 responses at once, 40 % of TPM each, with headers', key: 'tpm-key', requests: 4, perWindow: 2, body: bigResponse },
   { name: '4 responses at once, 40 % of TPM each, no headers', key: 'tpm-blind-key', requests: 4, perWindow: 2, body: bigResponse },
 ];
+
+/**
+ * Two extension hosts (each a client with its own tracker) bursting together on one
+ * key, 15 chats each at a 10-request limit: alone each paces only its own requests;
+ * sharing the window through a file in (a temporary) global storage they pace together.
+ */
+export async function measureTwoHosts(): Promise<BurstFigures[]> {
+  const emulator = await startEmulator({
+    port: 0,
+    windowMs: PACING_WINDOW_MS,
+    keys: [
+      { key: 'rpm-key', rpm: RPM },
+      { key: 'rpm-blind-key', rpm: RPM, rateLimitHeaders: false },
+    ],
+  });
+  const storage = await mkdtemp(join(tmpdir(), 'gateway-bench-shared-'));
+  try {
+    const figures: BurstFigures[] = [];
+    const limits = { requestsPerMinute: RPM, tokensPerMinute: 1_000_000 };
+    for (const [key, headers] of [['rpm-key', 'with headers'], ['rpm-blind-key', 'no headers']] as const) {
+      for (const shared of [false, true]) {
+        emulator.reset();
+        const file = join(storage, `${key}-${String(shared)}.json`);
+        const hosts = [0, 1].map(() => pacedClient(emulator, key, limits, shared ? new FileSharedWindow(file) : undefined));
+        const from = emulator.requests.length;
+        const start = performance.now();
+        await Promise.all(hosts.flatMap((host) => Array.from({ length: 15 }, (_, i) => send(host, chatBody(i)))));
+        const elapsedMs = performance.now() - start;
+        figures.push({
+          name: `2 hosts × 15 chats, ${RPM}-request limit, ${headers}, ${shared ? 'sharing the file' : 'each alone'}`,
+          requests: 30,
+          tooMany: emulator.requests.slice(from).filter((r) => r.status === 429).length,
+          elapsedMs,
+          idealMs: 2 * PACING_WINDOW_MS,
+          unpacedTooMany: 20,
+        });
+        await sleep(PACING_WINDOW_MS + 50);
+      }
+    }
+    return figures;
+  } finally {
+    await emulator.close();
+    await rm(storage, { recursive: true, force: true });
+  }
+}
 
 export async function measurePacing(): Promise<BurstFigures[]> {
   const emulator = await startEmulator({
@@ -95,13 +144,13 @@ async function measureBurst(emulator: Emulator, burst: Burst): Promise<BurstFigu
   };
 }
 
-function pacedClient(emulator: Emulator, key: string, limits: ConfiguredLimits): GatewayClient {
+function pacedClient(emulator: Emulator, key: string, limits: ConfiguredLimits, shared?: SharedWindow): GatewayClient {
   return new GatewayClient({
     baseUrl: () => emulator.baseUrl,
     apiKey: { getApiKey: async () => key },
     userAgent: 'gateway-vscode-bench/0.0.0',
     clock: systemClock,
-    limits: new LimitTracker(systemClock, limits, PACING_WINDOW_MS),
+    limits: new LimitTracker(systemClock, limits, PACING_WINDOW_MS, shared),
     retry: { maxRetries: 10 },
   });
 }
