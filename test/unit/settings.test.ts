@@ -1,5 +1,6 @@
 // The gateway.* settings: good values through, bad ones a message naming the setting.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { DEFAULT_DENIED_COMMANDS, parseSettings, requireBaseUrl, SettingError } from '../../src/core/settings/gatewaySettings';
 
@@ -25,6 +26,15 @@ describe('parseSettings', () => {
         budgets: { maxTurns: 30, maxTokens: 1_000_000, maxWallTimeMs: 1_800_000, maxRepeatedCalls: 3 },
       },
     });
+  });
+
+  test("the defaults package.json shows in the Settings editor are the ones the code falls back to", () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+    };
+    const declared = Object.fromEntries(Object.entries(manifest.contributes.configuration.properties).map(([key, value]) => [key.replace(/^gateway\./, ''), value.default]));
+    assert.ok('limits.requestsPerMinute' in declared && 'agent.maxMinutes' in declared);
+    assert.deepEqual(from(declared), from({}));
   });
 
   test('good values are kept; a trailing slash is dropped', () => {

@@ -2,7 +2,7 @@
  * The `gateway.*` settings, checked in one place. A bad value gets a message
  * that names the setting and says what it should be.
  */
-import type { ConfiguredLimits, ReasoningEffort, ServiceTier } from '../api';
+import { DEFAULT_LIMITS, type ConfiguredLimits, type ReasoningEffort, type ServiceTier } from '../api';
 import type { ApprovalMode } from '../agent/approvalPolicy';
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../agent/budgets';
 import { defaultProtectedFiles } from '../tools/tool';
@@ -59,8 +59,8 @@ export function parseSettings(raw: RawSettings): GatewaySettings {
     reasoningEffort: checkedEnum(raw('reasoningEffort'), 'reasoningEffort', ['minimal', 'low', 'medium', 'high'] as const),
     serviceTier: checkedEnum(raw('serviceTier'), 'serviceTier', ['default', 'priority', 'flex'] as const),
     limits: {
-      requestsPerMinute: checkedInteger(raw('limits.requestsPerMinute'), 'limits.requestsPerMinute') ?? 60,
-      tokensPerMinute: checkedInteger(raw('limits.tokensPerMinute'), 'limits.tokensPerMinute') ?? 200_000,
+      requestsPerMinute: checkedInteger(raw('limits.requestsPerMinute'), 'limits.requestsPerMinute') ?? DEFAULT_LIMITS.requestsPerMinute,
+      tokensPerMinute: checkedInteger(raw('limits.tokensPerMinute'), 'limits.tokensPerMinute') ?? DEFAULT_LIMITS.tokensPerMinute,
     },
     agent: {
       approval: checkedEnum(raw('agent.approval'), 'agent.approval', ['ask', 'auto-edit', 'auto'] as const) ?? 'ask',
