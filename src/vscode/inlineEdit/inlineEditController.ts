@@ -10,6 +10,7 @@ import type { ModelEndpoints } from '../../core/chat/modelEndpoints';
 import { CodeAnswerCleaner } from '../../core/inlineEdit/answerCleaner';
 import { buildInlineEditMessages, surroundingContext } from '../../core/inlineEdit/prompt';
 import type { ErrorPresenter } from '../errorPresenter';
+import { requestParameters } from '../../core/settings/requestParameters';
 import { readSettings } from '../settings';
 import { pickInstruction } from './instructionPicker';
 import { PROPOSAL_SCHEME, type ProposalDocuments } from './proposalDocuments';
@@ -108,7 +109,7 @@ export class InlineEditController implements vscode.Disposable {
       const model = await this.chatModel(controller.signal);
       const cleaner = new CodeAnswerCleaner({ selection: original, languageId: document.languageId });
       let shown = '';
-      for await (const event of this.endpoints.stream({ model, messages, temperature: settings.temperature, topP: settings.topP, maxTokens: settings.maxTokens, reasoningEffort: settings.reasoningEffort, serviceTier: settings.serviceTier }, { signal: controller.signal })) {
+      for await (const event of this.endpoints.stream({ model, messages, ...requestParameters(settings) }, { signal: controller.signal })) {
         if (event.type === 'done') pending.cutOff = cutOffReason(event.finishReason);
         if (event.type !== 'text') continue;
         shown += cleaner.push(event.text);
