@@ -138,23 +138,15 @@ function createModels(context: vscode.ExtensionContext, gateway: Gateway): Model
 
 function createStatusBar(context: vscode.ExtensionContext, gateway: Gateway, models: Models): GatewayStatusBar {
   const { keys, limits } = gateway;
-  const { catalog, selection } = models;
   const statusBar = new GatewayStatusBar({
     limits,
-    model: () => statusModel(),
+    model: () => models.selection.shownChatModel(() => keys.hasKey()),
     hasKey: () => keys.hasKey(),
     siteUrl: () => settingOrUndefined(gateway.siteUrl),
   });
-  catalog.onDidChange(() => void statusBar.refresh());
+  models.catalog.onDidChange(() => void statusBar.refresh());
   context.subscriptions.push(statusBar);
   return statusBar;
-
-  /** The model the status bar names: the configured one, or the default once a key can list models. */
-  async function statusModel(): Promise<string | undefined> {
-    const configured = selection.configured('chat');
-    if (configured || !(await keys.hasKey())) return configured || undefined;
-    return selection.resolve('chat', AbortSignal.timeout(15_000));
-  }
 }
 
 function registerKeyCommands(context: vscode.ExtensionContext, gateway: Gateway, onKeyChanged: () => void): void {

@@ -13,6 +13,8 @@ export type { ModelRole } from '../core/chat/modelChoice';
 const settingOf: Record<ModelRole, string> = { chat: 'chatModel', agent: 'agentModel' };
 
 const LAST_PICKER_MODEL = 'gateway.lastChatViewPickerModel';
+/** How long the status bar waits for the model list to name the default model. */
+const STATUS_LISTING_TIMEOUT_MS = 15_000;
 
 export class ModelSelection {
   constructor(
@@ -50,6 +52,13 @@ export class ModelSelection {
   /** `resolve` without asking the gateway: the default comes from the last list it gave (undefined before any). */
   resolveFromLastList(role: ModelRole): string | undefined {
     return this.configured(role) || defaultModel(role, this.catalog.lastKnown());
+  }
+
+  /** The chat model the status bar names: the configured one, or the default once a key can list models. */
+  async shownChatModel(hasKey: () => Promise<boolean>): Promise<string | undefined> {
+    const configured = this.configured('chat');
+    if (configured || !(await hasKey())) return configured || undefined;
+    return this.resolve('chat', AbortSignal.timeout(STATUS_LISTING_TIMEOUT_MS));
   }
 
   async choose(role: ModelRole, model: string): Promise<void> {
