@@ -258,6 +258,22 @@ export class LimitTracker {
   }
 
   /**
+   * Counts tokens spent outside any reservation (the requests this client sends are
+   * settled through theirs). `countedByHeaders`: as in `Reservation.settle`.
+   */
+  recordTokens(tokens: number, countedByHeaders = 0): void {
+    if (!(tokens > 0)) return;
+    const now = this.clock.now();
+    const headers = this.freshHeaders(now);
+    // Not marked as counted in the headers: they may count the same tokens again, which errs on the safe side.
+    this.entries.push({ requests: 0, tokens, sentAt: now, answeredAt: now, inHeaders: false });
+    if (headers) {
+      headers.tokensRemaining = Math.max(0, headers.tokensRemaining - Math.max(0, tokens - Math.max(0, countedByHeaders)));
+    }
+    this.changed();
+  }
+
+  /**
    * Reads `x-ratelimit-*`; returns false when the gateway sent none (local counting stays in charge).
    * `success`: the answer was a 2xx, whose lack of headers means the gateway does not send them
    * (a 401 has none anyway).

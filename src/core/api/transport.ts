@@ -209,7 +209,7 @@ export class Transport {
         front: retry,
         onWait: (until) => {
           const delayMs = until - this.clock.now();
-          call.onRetry?.({ attempt: 0, delayMs, reason: 'pacing', message: `Waiting ${Math.ceil(delayMs / 1000)} s for the key's rate limit window.` });
+          call.onRetry?.({ attempt: 0, delayMs, reason: 'pacing', message: "The key's rate limit window is full." });
           this.logger.debug(`pacing ${spec.path} for ${Math.round(delayMs)} ms to stay under the key's limits`);
         },
       });
