@@ -30,6 +30,7 @@ before(async () => {
       { key: 'tpm', rpm: 100, tpm: 10_000 },
       { key: 'tpm-blind', rpm: 100, tpm: 10_000, rateLimitHeaders: false },
       { key: 'small-tpm-blind', rpm: 100, tpm: 1000, rateLimitHeaders: false },
+      { key: 'chain-blind', rpm: 100, tpm: 3000, rateLimitHeaders: false },
     ],
     WINDOW_MS,
   );
@@ -88,6 +89,31 @@ describe('bursts on a short window (virtual time): no 429, close to the ideal sc
     const outcome = await runBurst(rig, chats(burstClient(rig, 'ten', { requestsPerMinute: 60, tokensPerMinute: 200_000 }), 30));
     assert.equal(outcome.tooMany, 0);
     assert.ok(utilisation(idealMs(30, 10, WINDOW_MS), outcome.elapsedMs) >= 0.9, `took ${outcome.elapsedMs} ms`);
+  });
+});
+
+describe('a chained responses request reserves the stored conversation it continues', () => {
+  const big = 'lorem ipsum '.repeat(400); // about 1,200 tokens
+
+  test('a continuation and a new request of the same size at once: the second waits rather than meet a 429', async () => {
+    const client = burstClient(rig, 'chain-blind', limits(100, 3000));
+    const first = await client.respond({ model: 'gw-code', input: big }, { signal: signal() });
+    const outcome = await runBurst(rig, [
+      () => client.respond({ model: 'gw-code', input: '[next] go on', previousResponseId: first.id }, { signal: signal() }),
+      () => client.respond({ model: 'gw-code', input: `[other] ${big}` }, { signal: signal() }),
+    ]);
+    assert.deepEqual(outcome.statuses, [200, 200]);
+    assert.equal(outcome.elapsedMs, WINDOW_MS, 'one of them waited for the first turn to leave the window');
+  });
+
+  test('control: the same two sent unpaced meet a 429', async () => {
+    const client = burstClient(rig, 'chain-blind', limits(100, 3000));
+    const first = await client.respond({ model: 'gw-code', input: big }, { signal: signal() });
+    const statuses = await unpacedBurst(rig, 'chain-blind', [
+      { path: '/responses', body: { model: 'gw-code', input: '[next] go on', previous_response_id: first.id } },
+      { path: '/responses', body: { model: 'gw-code', input: `[other] ${big}` } },
+    ]);
+    assert.equal(refused(statuses), 1);
   });
 });
 
