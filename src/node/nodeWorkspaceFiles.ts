@@ -3,7 +3,7 @@ import { lstat, readFile, readdir, readlink, realpath, stat } from 'node:fs/prom
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../core/ports';
 import { absoluteInside, workspaceRelative } from './workspaceRoot';
-import { isIgnoredBy, parseGitignore, type IgnoreRule } from './gitignore';
+import { IgnoreFiles } from './gitignore';
 
 /** Never worth showing the agent, whatever .gitignore says. */
 const alwaysIgnored = new Set(['node_modules', '.git']);
@@ -12,9 +12,11 @@ const alwaysIgnored = new Set(['node_modules', '.git']);
 const maxLinkHops = 40;
 
 export class NodeWorkspaceFiles implements WorkspaceFiles {
-  private ignoreRules: { mtimeMs: number; rules: IgnoreRule[] } | undefined;
+  private readonly ignoreFiles: IgnoreFiles;
 
-  constructor(readonly root: string) {}
+  constructor(readonly root: string) {
+    this.ignoreFiles = new IgnoreFiles(root);
+  }
 
   async readText(path: string, signal: AbortSignal): Promise<string> {
     return await readFile(absoluteInside(this.root, path), { encoding: 'utf8', signal });
@@ -56,21 +58,8 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
     signal.throwIfAborted();
     if (path === '.') return false;
     if (path.split('/').some((segment) => alwaysIgnored.has(segment))) return true;
-    const rules = await this.gitignoreRules();
-    if (rules.length === 0) return false;
     const info = await stat(absoluteInside(this.root, path)).catch(() => undefined);
-    return isIgnoredBy(rules, path, info?.isDirectory() ?? false);
-  }
-
-  /** The root .gitignore's rules, read again only when the file changes. */
-  private async gitignoreRules(): Promise<IgnoreRule[]> {
-    const file = resolve(this.root, '.gitignore');
-    const info = await stat(file).catch(() => undefined);
-    if (!info?.isFile()) return [];
-    if (this.ignoreRules?.mtimeMs !== info.mtimeMs) {
-      this.ignoreRules = { mtimeMs: info.mtimeMs, rules: parseGitignore(await readFile(file, 'utf8')) };
-    }
-    return this.ignoreRules.rules;
+    return this.ignoreFiles.isIgnored(path, info?.isDirectory() ?? false, signal);
   }
 }
 
