@@ -102,6 +102,8 @@ export interface CommandResult {
   /** Combined stdout and stderr as the user would see it. */
   output: string;
   timedOut: boolean;
+  /** Set when the command ran in the `auto` mode's sandbox. */
+  sandboxed?: { network: boolean };
 }
 
 /** Runs a command line in a folder of the workspace, where the user can see it. */

@@ -176,7 +176,7 @@ describe('a command line the parser cannot take apart', () => {
     const line = `echo ${'${'.repeat(5000)}`;
     emulator.script('demo-key', [{ toolCalls: [{ name: 'run_command', arguments: { command: line } }] }, { text: 'ok' }]);
     const state = startSession('task');
-    const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'auto', deniedCommands: ['rm -rf'] }, approve: () => false });
+    const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'auto', deniedCommands: ['rm -rf'], commandsSandboxed: true }, approve: () => false });
     await runToEnd(engine, state);
     assert.equal(state.status, 'done', state.statusReason);
     assert.deepEqual(approvals.map((a) => a.command?.line), [line]);

@@ -18,7 +18,7 @@ import { readSettings } from '../settings';
 import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
 import { rootForNewSession, rootForSavedSession, type OpenFolder, type RootDecision } from '../../core/agent/sessionRoot';
 import type { FileSessionStore } from './sessionStore';
-import { TerminalCommandRunner } from './terminalCommandRunner';
+import { TerminalCommandRunner, type CommandSandbox } from './terminalCommandRunner';
 import { VsCodeFileChanges } from './vscodeFileChanges';
 import { VsCodeWorkspaceFiles } from './vscodeWorkspaceFiles';
 
@@ -35,13 +35,33 @@ export interface SessionSink {
 export interface LocalMachine {
   /** The folder's files on disk (unsaved editors are layered on top here). */
   files(rootPath: string): WorkspaceFiles;
-  /** Runs a command as a child process in `cwd` (relative to the root); streams its output to `onOutput`. */
-  runChildProcess(rootPath: string, command: string, cwd: string, timeoutMs: number, signal: AbortSignal, onOutput: (text: string) => void): Promise<CommandResult>;
+  /** Runs a command as a child process in `cwd` (relative to the root); streams its output to `onOutput`; in `sandbox` when given. */
+  runChildProcess(
+    rootPath: string,
+    command: string,
+    cwd: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+    onOutput: (text: string) => void,
+    sandbox?: CommandSandbox,
+  ): Promise<CommandResult>;
+  /** The `auto` mode's sandbox on this machine. */
+  sandbox: {
+    /** Whether it works here, and why not (probed once). */
+    available(): Promise<{ ok: true } | { ok: false; reason: string }>;
+    /** The argv running a command line (its last argument) sandboxed for `rootPath`, starting in the absolute `cwd`. */
+    commandPrefix(rootPath: string, cwd: string, protectedFiles: readonly string[], network: boolean, signal: AbortSignal): Promise<string[]>;
+  };
 }
+
+
 
 export class AgentSessions implements vscode.Disposable {
   private readonly runs = new RunningSessions();
   private readonly terminals = new Map<string, TerminalCommandRunner>();
+  /** Whether commands run unasked in `auto` are sandboxed; known once the probe has answered. */
+  private sandboxed = false;
+  private warnedNoSandbox = false;
 
   constructor(
     private readonly client: GatewayClient,
@@ -146,6 +166,7 @@ export class AgentSessions implements vscode.Disposable {
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     const presentation = sink.presenter ? this.approvals.present(state.id, sink.presenter) : undefined;
     try {
+      await this.checkSandbox();
       return await this.engineFor(state, root).run(state, controller.signal, (event) => sink.onEvent(event, root));
     } finally {
       presentation?.dispose();
@@ -167,7 +188,7 @@ export class AgentSessions implements vscode.Disposable {
         commands: this.terminalFor(state, root.fsPath),
         protectedFiles: settings.protectedFiles,
       },
-      policy: () => ({ mode: readSettings().agent.approval, deniedCommands: readSettings().agent.deniedCommands }),
+      policy: () => ({ mode: readSettings().agent.approval, deniedCommands: readSettings().agent.deniedCommands, commandsSandboxed: this.sandboxed }),
       budgets: () => readSettings().agent.budgets,
       instructions: AGENT_INSTRUCTIONS,
       clock: systemClock,
@@ -175,11 +196,36 @@ export class AgentSessions implements vscode.Disposable {
     });
   }
 
+  /**
+   * Probes the sandbox (once) and, when `auto` cannot use it, says so once per
+   * window: the user chose `auto` expecting commands to run unasked, and they will ask.
+   */
+  private async checkSandbox(): Promise<void> {
+    const availability = await this.machine.sandbox.available();
+    this.sandboxed = availability.ok;
+    if (availability.ok || this.warnedNoSandbox || readSettings().agent.approval !== 'auto') return;
+    this.warnedNoSandbox = true;
+    const message = `Gateway: in the auto mode, agent commands will ask before they run: there is no sandbox here (${availability.reason}).`;
+    this.logger.warn(message);
+    void vscode.window.showWarningMessage(message);
+  }
+
+  /** The sandbox for a command about to run: only in `auto`, where commands run unasked. */
+  private async sandboxFor(root: string, cwd: string, signal: AbortSignal): Promise<CommandSandbox | undefined> {
+    const settings = readSettings().agent;
+    if (settings.approval !== 'auto' || !this.sandboxed) return undefined;
+    const prefix = await this.machine.sandbox.commandPrefix(root, cwd, settings.protectedFiles, settings.sandboxNetwork, signal);
+    return { prefix, network: settings.sandboxNetwork };
+  }
+
   private terminalFor(state: AgentSessionState, root: string): TerminalCommandRunner {
     let runner = this.terminals.get(state.id);
     if (!runner) {
-      runner = new TerminalCommandRunner(`Gateway Agent: ${state.title.slice(0, 40)}`, root, (command, cwd, timeoutMs, signal, onOutput) =>
-        this.machine.runChildProcess(root, command, relativeTo(root, cwd), timeoutMs, signal, onOutput),
+      runner = new TerminalCommandRunner(
+        `Gateway Agent: ${state.title.slice(0, 40)}`,
+        root,
+        (command, cwd, timeoutMs, signal, onOutput, sandbox) => this.machine.runChildProcess(root, command, relativeTo(root, cwd), timeoutMs, signal, onOutput, sandbox),
+        (cwd, signal) => this.sandboxFor(root, cwd, signal),
       );
       this.terminals.set(state.id, runner);
     }
