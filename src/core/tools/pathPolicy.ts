@@ -58,7 +58,7 @@ export function protectingPattern(path: string, patterns: readonly string[]): st
  * outside the workspace (lexically or through a symlink), or protected
  * (directly or as a symlink's target).
  */
-export async function resolveWorkspacePath(raw: string, ctx: ToolContext, signal: AbortSignal): Promise<PathCheck> {
+export async function resolveWorkspacePath(raw: string, ctx: Pick<ToolContext, 'files' | 'protectedFiles'>, signal: AbortSignal): Promise<PathCheck> {
   const lexical = normalizeWorkspacePath(raw);
   if (!lexical.ok) return lexical;
   const shown = JSON.stringify(raw);

@@ -138,7 +138,8 @@ export class AgentSessions implements vscode.Disposable {
       const state = await this.store.load(id);
       if (!state) throw new Error(`There is no saved agent session ${id}.`);
       const root = rootUri(rootForSavedSession(state.rootUri, openFolders(), 'revert its changes'));
-      const reverted = await revertOriginals(state.originals, new VsCodeFileChanges(root), controller.signal);
+      const workspace = { files: this.machine.files(root.fsPath), protectedFiles: readSettings().agent.protectedFiles };
+      const reverted = await revertOriginals(state.originals, new VsCodeFileChanges(root), controller.signal, workspace);
       state.originals = [];
       state.statusReason = `Reverted: ${reverted.join(', ') || 'nothing to revert'}.`;
       await this.store.save(state);
