@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { GatewayClient, LimitTracker } from './core/api';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock } from './core/ports';
-import { NodeCommandRunner, NodeWorkspaceFiles } from './node';
+import { NodeCommandRunner, NodeWorkspaceFiles, checkWriteTarget } from './node';
 import { BubblewrapSandbox } from './node/bubblewrap';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
@@ -81,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, sandbox) =>
       new NodeCommandRunner(rootPath, { onOutput, sandbox: sandbox && { prefix: () => Promise.resolve(sandbox.prefix), network: sandbox.network } }).run(command, cwd, timeoutMs, signal),
     sandbox,
+    checkWriteTarget,
   });
   sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);

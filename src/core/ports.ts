@@ -79,6 +79,12 @@ export interface WorkspaceFiles {
 export interface FileStat {
   type: 'file' | 'directory';
   size: number;
+  /**
+   * How many names (hard links) the file has, where the host knows. The tools
+   * refuse a file with more than one: its other name may be `.env` or a key,
+   * and finding every name would mean searching the whole disk.
+   */
+  links?: number;
 }
 
 export interface DirectoryEntry {

@@ -90,13 +90,20 @@ async function search(
   const results: string[] = [];
   let filesSearched = 0;
   let tooLarge = 0;
+  let hardLinked = 0;
   let limitReached = false;
   const walk = walkWorkspace(folder, ctx, signal, { respectIgnore: true, onLimit: () => (limitReached = true) });
   for await (const entry of walk) {
     if (entry.type !== 'file') continue;
     const relative = folder === '.' ? entry.path : entry.path.slice(folder.length + 1);
     if (inGlob !== undefined && !inGlob(relative)) continue;
-    const size = (await ctx.files.stat(entry.path, signal))?.size ?? 0;
+    const stat = await ctx.files.stat(entry.path, signal);
+    // A hard link may be a protected file under another name (see hardLinkRefusal).
+    if ((stat?.links ?? 1) > 1) {
+      hardLinked++;
+      continue;
+    }
+    const size = stat?.size ?? 0;
     if (size > searchFileBytes) {
       tooLarge++;
       continue;
@@ -119,6 +126,7 @@ async function search(
   }
   const notes: string[] = [];
   if (tooLarge > 0) notes.push(`(${plural(tooLarge, 'file')} larger than ${searchFileBytes / 1024} KB skipped)`);
+  if (hardLinked > 0) notes.push(`(${plural(hardLinked, 'hard-linked file')} skipped: one may be a protected file under another name)`);
   if (limitReached) notes.push('(the workspace is too large to search whole; use a folder or a glob)');
   if (results.length === 0) {
     return [`No matches for ${args.pattern} in ${plural(filesSearched, 'file')}${args.glob ? ` matching "${args.glob}"` : ''}.`, ...notes].join('\n');

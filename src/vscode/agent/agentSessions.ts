@@ -45,6 +45,8 @@ export interface LocalMachine {
     onOutput: (text: string) => void,
     sandbox?: CommandSandbox,
   ): Promise<CommandResult>;
+  /** The last check before a write, with the path resolved now: inside the root, not a hard link; throws to refuse. */
+  checkWriteTarget(rootPath: string, path: string, signal: AbortSignal): Promise<void>;
   /** The `auto` mode's sandbox on this machine. */
   sandbox: {
     /** Whether it works here, and why not (probed once). */
@@ -139,7 +141,7 @@ export class AgentSessions implements vscode.Disposable {
       if (!state) throw new Error(`There is no saved agent session ${id}.`);
       const root = rootUri(rootForSavedSession(state.rootUri, openFolders(), 'revert its changes'));
       const workspace = { files: this.machine.files(root.fsPath), protectedFiles: readSettings().agent.protectedFiles };
-      const reverted = await revertOriginals(state.originals, new VsCodeFileChanges(root), controller.signal, workspace);
+      const reverted = await revertOriginals(state.originals, this.fileChanges(root), controller.signal, workspace);
       state.originals = [];
       state.statusReason = `Reverted: ${reverted.join(', ') || 'nothing to revert'}.`;
       await this.store.save(state);
@@ -185,7 +187,7 @@ export class AgentSessions implements vscode.Disposable {
       tools: () => toolsFor(vscode.workspace.isTrusted),
       toolContext: {
         files: new VsCodeWorkspaceFiles(disk, root),
-        changes: new VsCodeFileChanges(root),
+        changes: this.fileChanges(root),
         commands: this.terminalFor(state, root.fsPath),
         protectedFiles: settings.protectedFiles,
       },
@@ -195,6 +197,10 @@ export class AgentSessions implements vscode.Disposable {
       clock: systemClock,
       logger: this.logger,
     });
+  }
+
+  private fileChanges(root: vscode.Uri): VsCodeFileChanges {
+    return new VsCodeFileChanges(root, (path, signal) => this.machine.checkWriteTarget(root.fsPath, path, signal));
   }
 
   /**

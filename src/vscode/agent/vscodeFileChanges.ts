@@ -9,7 +9,11 @@ import type { FileChanges } from '../../core/ports';
 import { normalizeWorkspacePath } from '../../core/tools/pathPolicy';
 
 export class VsCodeFileChanges implements FileChanges {
-  constructor(private readonly rootUri: vscode.Uri) {}
+  constructor(
+    private readonly rootUri: vscode.Uri,
+    /** The host's last check of the path, resolved at write time (symlinks re-pointed, hard links); throws to refuse. */
+    private readonly checkTarget: (path: string, signal: AbortSignal) => Promise<void> = () => Promise.resolve(),
+  ) {}
 
   private inside(path: string): vscode.Uri {
     return insideRoot(this.rootUri, path);
@@ -18,6 +22,7 @@ export class VsCodeFileChanges implements FileChanges {
   async write(path: string, content: string, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
     const uri = this.inside(path);
+    await this.checkTarget(path, signal);
     const edit = new vscode.WorkspaceEdit();
     if (!(await exists(uri))) {
       edit.createFile(uri, { contents: new TextEncoder().encode(content), ignoreIfExists: false });
