@@ -2,7 +2,7 @@
  * What `auto` means for commands: they run in a bubblewrap sandbox, not after a
  * deny list (no parser reads `{rm,-rf,x}`, `/bin/r[m]` or `python3 -c` the way
  * the shell will). Inside it the whole file system is read-only except the
- * workspace and a private temp folder; the workspace's protected files and the
+ * workspace and a private temp folder ($TMPDIR); the workspace's protected files and the
  * home folder's secrets are covered by empty ones; `.git` and `.vscode` (what
  * decides what runs next) are read-only; and there is no network unless the
  * user allows it. This module builds bwrap's arguments and nothing else: the
@@ -33,7 +33,7 @@ export const readOnlyWorkspaceFolders: readonly string[] = ['.git', '.vscode'];
 export interface SandboxSpec {
   /** Absolute: the only folder (with `tempDir`) a command may write to. */
   workspace: string;
-  /** Absolute: a private folder mounted as /tmp inside the sandbox. */
+  /** Absolute: a private folder, writable inside the sandbox and given to the command as TMPDIR. */
   tempDir: string;
   /** Absolute: where the command starts, inside the workspace. */
   cwd: string;
@@ -51,7 +51,9 @@ export interface SandboxSpec {
  */
 export function bubblewrapArguments(spec: SandboxSpec): string[] {
   const args = ['--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
-  args.push('--bind', spec.tempDir, '/tmp', '--setenv', 'TMPDIR', '/tmp');
+  // The temp folder at its own path, not over /tmp: a workspace under /tmp keeps its siblings
+  // visible (read-only), so `touch ../x` says "Read-only file system" rather than "No such file".
+  args.push('--bind', spec.tempDir, spec.tempDir, '--setenv', 'TMPDIR', spec.tempDir);
   args.push('--bind', spec.workspace, spec.workspace);
   for (const folder of spec.readOnly) args.push('--ro-bind', folder, folder);
   for (const { path, directory } of spec.hidden) {
@@ -66,7 +68,7 @@ export function bubblewrapArguments(spec: SandboxSpec): string[] {
 /** What the model is told after a sandboxed command, so a failure reads as the sandbox, not a mystery. */
 export function sandboxNote(network: boolean): string {
   return (
-    '(Ran in the sandbox of the auto approval mode: only the workspace and /tmp are writable, not .git, .vscode or protected files; ' +
+    '(Ran in the sandbox of the auto approval mode: only the workspace and $TMPDIR are writable, not .git, .vscode or protected files; ' +
     `protected files and the home folder's credentials cannot be read${network ? '' : '; there is no network'}. ` +
     'A command that needs more must be run by the user, or in the ask or auto-edit mode.)'
   );
