@@ -111,9 +111,13 @@ async function protectedPathsIn(
       const absolute = join(root, ...relative.split('/'));
       const directory = entry.isDirectory();
       if (directory && readOnlyWorkspaceFolders.includes(entry.name)) readOnly.push(absolute);
-      // A link is covered where it leads (bwrap mounts through it), so what it leads to decides file or folder.
-      else if (protectingPattern(relative, patterns) !== undefined) hidden.push({ path: absolute, directory: entry.isSymbolicLink() ? await isFolder(absolute) : directory });
-      else if (directory && !notSearched.has(entry.name)) pending.push(relative);
+      else if (protectingPattern(relative, patterns) !== undefined) {
+        // A link is covered where it leads (bwrap mounts through it): what it leads to decides file or folder,
+        // and a dangling one is left alone (there is nothing to read, and bwrap could not mount on it).
+        const target = entry.isSymbolicLink() ? await stat(absolute).catch(() => undefined) : undefined;
+        if (!entry.isSymbolicLink()) hidden.push({ path: absolute, directory });
+        else if (target) hidden.push({ path: absolute, directory: target.isDirectory() });
+      } else if (directory && !notSearched.has(entry.name)) pending.push(relative);
     }
   }
   return { hidden, readOnly };

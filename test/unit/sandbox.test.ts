@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -98,6 +98,8 @@ describe('commands in the real sandbox (bubblewrap)', async () => {
     await writeFile(join(root, '.git/hooks/pre-commit'), '#!/bin/sh\nexit 0\n');
     await writeFile(join(root, 'package.json'), '{"scripts":{"test":"node -e \\"require(\'fs\').writeFileSync(\'out.txt\',\'ok\')\\""}}\n');
     await writeFile(join(base, 'outside/keep.txt'), 'keep\n');
+    // A hostile repository's dangling protected link must not make every sandboxed command fail.
+    await symlink('/nonexistent/secret', join(root, 'dangling.pem'));
     const sandbox = new BubblewrapSandbox({ home, shell: '/bin/bash' });
     runner = new NodeCommandRunner(root, {
       shell: '/bin/bash',

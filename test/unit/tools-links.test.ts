@@ -35,7 +35,7 @@ describe('a symlink re-pointed while the agent writes', () => {
   // Another process flips `dir` (a folder link) and `f.txt` (a file link) between inside and outside,
   // atomically (rename over the link), as fast as it can, while the port writes through them.
   // Before the write re-checked the opened file, more than a third of these writes landed outside (the port wrote wherever the path led).
-  test('1,000 writes through flipping links never reach outside', async () => {
+  test('500 writes through flipping links never reach outside', async () => {
     const flipper = spawn(
       'bash',
       ['-c', 'while :; do ln -sfn real a; mv -T a dir; ln -sfn ../outside b; mv -T b dir; ln -sfn real/f.txt c; mv -T c f.txt; ln -sfn ../outside/file.txt d; mv -T d f.txt; done'],
@@ -44,7 +44,7 @@ describe('a symlink re-pointed while the agent writes', () => {
     try {
       const changes = new NodeFileChanges(root);
       let written = 0;
-      for (let i = 0; i < 500; i++) {
+      for (let i = 0; i < 250; i++) {
         for (const path of ['dir/file.txt', 'f.txt']) {
           try {
             await changes.write(path, `agent ${i}\n`, signal);
