@@ -63,13 +63,28 @@ function compile(pattern: string, options: GlobOptions): CompiledGlob {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
   for (const lookaround of lookaroundsForDotSegments) source = source.replace(lookaround, '');
+  const subject = (path: string) => (wholePath ? path : path.slice(path.lastIndexOf('/') + 1));
+  if (wildcardRuns(anchored) <= fastWildcardRuns) {
+    // Few wildcards cannot backtrack far (at most quadratic in the path), and V8's engine is several
+    // times faster than re2js: protection checks run for every entry of a 50,000-entry walk.
+    const fast = new RegExp(source, options.ignoreCase ? 'i' : '');
+    return { ok: true, matches: (path) => fast.test(subject(path)) };
+  }
   let regex: RE2JS;
   try {
     regex = RE2JS.compile(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (error) {
     return { ok: false, reason: `picomatch reads it as a regular expression re2 cannot run (${error instanceof Error ? error.message : String(error)})` };
   }
-  return { ok: true, matches: (path) => regex.test(wholePath ? path : path.slice(path.lastIndexOf('/') + 1)) };
+  return { ok: true, matches: (path) => regex.test(subject(path)) };
+}
+
+/** Globs with at most this many runs of `*` (or `**`) go to V8's engine; more to re2js. */
+const fastWildcardRuns = 2;
+
+/** How many runs of `*` the glob has (`**` counts once); a brace may multiply them, so it counts as many. */
+function wildcardRuns(pattern: string): number {
+  return (pattern.match(/\*+/g)?.length ?? 0) + (pattern.includes('{') ? fastWildcardRuns + 1 : 0);
 }
 
 /**
