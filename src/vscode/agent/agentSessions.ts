@@ -64,6 +64,8 @@ export class AgentSessions implements vscode.Disposable {
   /** Whether commands run unasked in `auto` are sandboxed; known once the probe has answered. */
   private sandboxed = false;
   private warnedNoSandbox = false;
+  /** Per session, the approval mode of the last decision whether to ask. */
+  private readonly decidedModes = new Map<string, string>();
 
   constructor(
     private readonly client: GatewayClient,
@@ -191,7 +193,13 @@ export class AgentSessions implements vscode.Disposable {
         commands: this.terminalFor(state, root.fsPath),
         protectedFiles: settings.protectedFiles,
       },
-      policy: () => ({ mode: readSettings().agent.approval, deniedCommands: readSettings().agent.deniedCommands, commandsSandboxed: this.sandboxed }),
+      policy: () => {
+        const agent = readSettings().agent;
+        // Remembered for the command about to run: a switch out of auto between this decision and the
+        // run must not let a command that was not asked about run outside the sandbox.
+        this.decidedModes.set(state.id, agent.approval);
+        return { mode: agent.approval, deniedCommands: agent.deniedCommands, commandsSandboxed: this.sandboxed };
+      },
       budgets: () => readSettings().agent.budgets,
       instructions: AGENT_INSTRUCTIONS,
       clock: systemClock,
@@ -217,10 +225,11 @@ export class AgentSessions implements vscode.Disposable {
     void vscode.window.showWarningMessage(message);
   }
 
-  /** The sandbox for a command about to run: only in `auto`, where commands run unasked. */
-  private async sandboxFor(root: string, cwd: string, signal: AbortSignal): Promise<CommandSandbox | undefined> {
+  /** The sandbox for a command about to run: in `auto` (now, or when it was decided not to ask), where commands run unasked. */
+  private async sandboxFor(sessionId: string, root: string, cwd: string, signal: AbortSignal): Promise<CommandSandbox | undefined> {
     const settings = readSettings().agent;
-    if (settings.approval !== 'auto' || !this.sandboxed) return undefined;
+    const auto = settings.approval === 'auto' || this.decidedModes.get(sessionId) === 'auto';
+    if (!auto || !this.sandboxed) return undefined;
     const prefix = await this.machine.sandbox.commandPrefix(root, cwd, settings.protectedFiles, settings.sandboxNetwork, signal);
     return { prefix, network: settings.sandboxNetwork };
   }
@@ -232,7 +241,7 @@ export class AgentSessions implements vscode.Disposable {
         `Gateway Agent: ${state.title.slice(0, 40)}`,
         root,
         (command, cwd, timeoutMs, signal, onOutput, sandbox) => this.machine.runChildProcess(root, command, relativeTo(root, cwd), timeoutMs, signal, onOutput, sandbox),
-        (cwd, signal) => this.sandboxFor(root, cwd, signal),
+        (cwd, signal) => this.sandboxFor(state.id, root, cwd, signal),
       );
       this.terminals.set(state.id, runner);
     }
