@@ -2,7 +2,8 @@
 import type { GenContext } from './generation';
 import { deliverJson, errorPayload } from './generation';
 import { serverError } from './errors';
-import { hex, nowSec } from './ids';
+import { estimateTokens, hex, nowSec } from './ids';
+import { promptText } from './conversation';
 import { type Plan, makePlan, splitArguments, splitDeltas } from './scripted-model';
 import { type Frame, StreamWriter, runStream } from './sse';
 import { validateChat } from './validate-chat';
@@ -61,6 +62,7 @@ function* chatFrames(id: string, created: number, model: string, plan: Plan, inc
 export async function handleChat(ctx: GenContext): Promise<void> {
   const req = validateChat(ctx.body);
   ctx.checkModel(req.model, 'chat');
+  ctx.checkWindow(req.model, estimateTokens(promptText(req.items)), 'messages');
   const fault = ctx.takeFault('chat');
   const turn = ctx.scripts.take(ctx.key.key, req.model, 'chat');
   const plan = makePlan({ turn, items: req.items, tools: req.tools, toolChoice: req.toolChoice, maxTokens: req.maxTokens, defaultDelayMs: ctx.tokenDelayMs });

@@ -1,9 +1,9 @@
 // POST /v1/responses, and the store behind previous_response_id.
-import type { ConvItem } from './conversation';
+import { promptText, type ConvItem } from './conversation';
 import { badValue, previousNotFound, serverError } from './errors';
 import type { GenContext } from './generation';
 import { deliverJson } from './generation';
-import { hex, nowSec } from './ids';
+import { estimateTokens, hex, nowSec } from './ids';
 import { makePlan } from './scripted-model';
 import { type OutputItem, type ResponseMeta, Sequencer, errorFrames, finalResponse, outputItems, responseFrames } from './responses-stream';
 import { StreamWriter, runStream } from './sse';
@@ -73,8 +73,9 @@ export async function handleResponses(ctx: GenContext, store: ResponseStore): Pr
   }
   checkToolPairs(previous, req.items);
   const conversation = [...previous, ...req.items];
+  ctx.checkWindow(req.model, estimateTokens(promptText(conversation, req.instructions ?? undefined)), 'input');
   const fault = ctx.takeFault('responses');
-  const turn = ctx.scripts.take(ctx.key.key, req.model, 'responses');
+  const turn = ctx.scripts.take(ctx.key.key, req.model, 'responses', req.tools.length > 0);
   const plan = makePlan({
     turn,
     items: conversation,

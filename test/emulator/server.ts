@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { handleChat } from './chat';
 import { handleControl } from './control';
-import { HttpError, balanceZero, modelNotFound, notFound, overloaded, rateLimited, serverError, unauthorized, invalid } from './errors';
+import { HttpError, contextLengthExceeded, balanceZero, modelNotFound, notFound, overloaded, rateLimited, serverError, unauthorized, invalid } from './errors';
 import { estimatePrompt } from './estimate';
 import { FaultQueues, faultFromHeader, type FaultEndpoint } from './faults';
 import { type GenContext, deliverJson, errorPayload } from './generation';
@@ -12,7 +12,7 @@ import { KeyStore, MODEL_CREATED, type KeyState } from './keys';
 import { RateLimiter, type WindowEntry } from './ratelimit';
 import { ResponseStore, handleResponses } from './responses';
 import { ScriptQueues } from './scripted-model';
-import { CHAT_MODELS, type Emulator, type EmulatorOptions, type Fault, type RecordedRequest } from './types';
+import { CHAT_MODELS, DEFAULT_CONTEXT_WINDOWS, type Emulator, type EmulatorOptions, type Fault, type RecordedRequest } from './types';
 import { isObj } from './validate-common';
 
 export type { Emulator, EmulatorOptions, KeyConfig, ScriptedTurn, Fault, RecordedRequest } from './types';
@@ -59,6 +59,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let siteUrl = options.siteUrl ?? '';
+  const contextWindows: Record<string, number> = { ...DEFAULT_CONTEXT_WINDOWS, ...options.contextWindows };
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, path: string, raw: string): Promise<void> {
     let parsed: unknown = null;
@@ -112,6 +113,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           if (ep === 'chat' && !CHAT_MODELS.includes(model)) {
             throw modelNotFound(model, `The model '${model}' is not served on this endpoint; use /v1/responses.`);
           }
+        },
+        checkWindow(model, promptTokens, param) {
+          const window = contextWindows[model];
+          if (window !== undefined && promptTokens > window) throw contextLengthExceeded(window, promptTokens, param);
         },
         succeed(total) {
           admission.entry.tokens = total;

@@ -3,6 +3,8 @@
 export const ALL_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini', 'gw-code'] as const;
 /** Models served on /v1/chat/completions; every model is served on /v1/responses. */
 export const CHAT_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini'];
+/** Context windows of the built-in models, in tokens (input as the emulator counts it). */
+export const DEFAULT_CONTEXT_WINDOWS: Record<string, number> = { 'gw-chat': 128_000, 'gw-chat-pro': 200_000, 'gw-chat-mini': 32_000, 'gw-code': 128_000 };
 
 export interface EmulatorOptions {
   /** 0 (default) = a random free port. */
@@ -22,6 +24,8 @@ export interface EmulatorOptions {
   rateLimitHeaders?: boolean;
   /** Delay between stream deltas, default 0. */
   tokenDelayMs?: number;
+  /** Context window per model id, in tokens, over DEFAULT_CONTEXT_WINDOWS; a longer input answers 400 context_length_exceeded. */
+  contextWindows?: Record<string, number>;
 }
 
 export interface KeyConfig {
@@ -45,6 +49,7 @@ export interface ScriptedToolCall {
 export interface ScriptedTurn {
   text?: string;
   reasoning?: string;
+  /** On /v1/responses a turn with calls is only consumed by a request that declares tools (one without tools, a summary, cannot get calls). */
   toolCalls?: ScriptedToolCall[];
   finishReason?: 'stop' | 'length' | 'content_filter';
   /** Delay between deltas (overrides tokenDelayMs). */
