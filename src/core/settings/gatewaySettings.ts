@@ -2,7 +2,7 @@
  * The `gateway.*` settings, checked in one place. A bad value gets a message
  * that names the setting and says what it should be.
  */
-import type { ConfiguredLimits, ReasoningEffort, ServiceTier } from '../api';
+import type { ConfiguredLimits, ConfiguredModel, ReasoningEffort, ServiceTier } from '../api';
 import type { ApprovalMode } from '../agent/approvalPolicy';
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../agent/budgets';
 import { defaultProtectedFiles } from '../tools/tool';
@@ -17,6 +17,8 @@ export interface AgentSettings {
   deniedCommands: readonly string[];
   protectedFiles: readonly string[];
   budgets: AgentBudgets;
+  /** Seconds of the key's tokens-per-minute one request may need before the session compacts. */
+  maxRequestTpmSeconds: number;
 }
 
 export interface GatewaySettings {
@@ -30,6 +32,8 @@ export interface GatewaySettings {
   reasoningEffort: ReasoningEffort | undefined;
   serviceTier: ServiceTier | undefined;
   limits: ConfiguredLimits;
+  /** `gateway.models`: context window and output limit per model id. */
+  models: Readonly<Record<string, ConfiguredModel>>;
   agent: AgentSettings;
 }
 
@@ -62,6 +66,7 @@ export function parseSettings(raw: RawSettings): GatewaySettings {
       requestsPerMinute: checkedInteger(raw('limits.requestsPerMinute'), 'limits.requestsPerMinute') ?? 60,
       tokensPerMinute: checkedInteger(raw('limits.tokensPerMinute'), 'limits.tokensPerMinute') ?? 200_000,
     },
+    models: checkedModels(raw('models')),
     agent: {
       approval: checkedEnum(raw('agent.approval'), 'agent.approval', ['ask', 'auto-edit', 'auto'] as const) ?? 'ask',
       deniedCommands: checkedList(raw('agent.deniedCommands'), 'agent.deniedCommands') ?? DEFAULT_DENIED_COMMANDS,
@@ -72,6 +77,7 @@ export function parseSettings(raw: RawSettings): GatewaySettings {
         maxWallTimeMs: (checkedInteger(raw('agent.maxMinutes'), 'agent.maxMinutes') ?? DEFAULT_BUDGETS.maxWallTimeMs / 60_000) * 60_000,
         maxRepeatedCalls: DEFAULT_BUDGETS.maxRepeatedCalls,
       },
+      maxRequestTpmSeconds: Math.min(60, checkedInteger(raw('agent.maxRequestTpmSeconds'), 'agent.maxRequestTpmSeconds') ?? 30),
     },
   };
 }
@@ -82,6 +88,27 @@ function checkedList(value: unknown, name: string): readonly string[] | undefine
     throw new SettingError(name, `"gateway.${name}" must be a list of strings.`);
   }
   return value as string[];
+}
+
+/** Bounds what a workspace's settings can make this read. */
+const MAX_CONFIGURED_MODELS = 500;
+
+function checkedModels(value: unknown): Record<string, ConfiguredModel> {
+  if (value === null || value === undefined) return {};
+  const example = 'for example {"my-model": {"contextWindow": 32000, "maxOutputTokens": 4096}}';
+  if (typeof value !== 'object' || Array.isArray(value)) throw new SettingError('models', `"gateway.models" must map model ids to their limits, ${example}.`);
+  const models: Record<string, ConfiguredModel> = {};
+  for (const [id, entry] of Object.entries(value as Record<string, unknown>).slice(0, MAX_CONFIGURED_MODELS)) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new SettingError('models', `"gateway.models" entry "${id}" must be an object, ${example}.`);
+    const limits = entry as Record<string, unknown>;
+    const contextWindow = checkedInteger(limits.contextWindow, `models.${id}.contextWindow`);
+    const maxOutputTokens = checkedInteger(limits.maxOutputTokens, `models.${id}.maxOutputTokens`);
+    if (contextWindow !== undefined && contextWindow < 1_024) {
+      throw new SettingError('models', `"gateway.models.${id}.contextWindow" must be at least 1024 tokens (it is ${contextWindow}).`);
+    }
+    models[id] = { ...(contextWindow !== undefined ? { contextWindow } : {}), ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}) };
+  }
+  return models;
 }
 
 /** The base URL, or a SettingError that says how to set it. */
