@@ -69,7 +69,7 @@ export async function handleChat(ctx: GenContext): Promise<void> {
   const id = `chatcmpl-${hex()}`;
   const created = nowSec();
   if (!req.stream) {
-    if (await deliverJson(ctx, completion(id, created, req.model, plan), fault)) ctx.succeed(plan.usage.total);
+    if (await deliverJson(ctx, completion(id, created, req.model, plan), fault)) ctx.succeed(plan.usage.total, plan.usage.input);
     else if (turn) ctx.scripts.putBack(ctx.key.key, turn);
     return;
   }
@@ -82,6 +82,6 @@ export async function handleChat(ctx: GenContext): Promise<void> {
     errorFrames: () => [{ data: JSON.stringify(errorPayload(serverError().body)) }],
     malformed: `data: {"id":"${id}","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":\n\n`,
   });
-  if (outcome === 'done') ctx.succeed(plan.usage.total);
+  if (outcome === 'done') ctx.succeed(plan.usage.total, plan.usage.input);
   else if (turn && outcome !== 'aborted') ctx.scripts.putBack(ctx.key.key, turn);
 }

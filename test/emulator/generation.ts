@@ -22,7 +22,7 @@ export interface GenContext {
   /** 400 context_length_exceeded when `promptTokens` passes the model's context window. */
   checkWindow(model: string, promptTokens: number, param: 'input' | 'messages'): void;
   /** Records a success: charges the balance and counts the tokens in the rate window. */
-  succeed(totalTokens: number): void;
+  succeed(totalTokens: number, inputTokens: number): void;
   sendJson(status: number, payload: unknown): void;
 }
 

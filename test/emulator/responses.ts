@@ -89,7 +89,7 @@ export async function handleResponses(ctx: GenContext, store: ResponseStore): Pr
   const output = outputItems(plan);
   const done = (): void => {
     if (ctx.body.store !== false) store.set(meta.id, { key: ctx.key.key, conversation: [...conversation, ...conversationOf(output)] });
-    ctx.succeed(plan.usage.total);
+    ctx.succeed(plan.usage.total, plan.usage.input);
   };
   if (!req.stream) {
     if (await deliverJson(ctx, finalResponse(meta, plan, output), fault)) done();

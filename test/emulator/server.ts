@@ -118,7 +118,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           const window = contextWindows[model];
           if (window !== undefined && promptTokens > window) throw contextLengthExceeded(window, promptTokens, param);
         },
-        succeed(total) {
+        succeed(total, input) {
+          record.inputTokens = input;
           admission.entry.tokens = total;
           keys.charge(k.key, total);
         },
@@ -133,9 +134,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ctx.body = parsed;
       const succeeded = ctx.succeed;
       let ok = false;
-      ctx.succeed = (total) => {
+      ctx.succeed = (total, input) => {
         ok = true;
-        succeeded(total);
+        succeeded(total, input);
       };
       try {
         await (endpoint === 'chat' ? handleChat(ctx) : handleResponses(ctx, store));

@@ -93,6 +93,8 @@ export interface RecordedRequest {
   time: number;
   /** Fault applied to this request, if any. */
   fault?: FaultKind;
+  /** Input tokens billed (as the usage reports them), set on a completed answer. */
+  inputTokens?: number;
 }
 
 export interface Emulator {
