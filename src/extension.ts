@@ -2,7 +2,7 @@
  * Composition root: builds the objects, registers them with VS Code, nothing else.
  */
 import * as vscode from 'vscode';
-import { GatewayClient, LimitTracker } from './core/api';
+import { GatewayClient, LimitTracker, ModelWindows, type ConfiguredModel, type LearnedWindowStore } from './core/api';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock } from './core/ports';
 import { NodeCommandRunner, NodeWorkspaceFiles } from './node';
@@ -62,7 +62,8 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   const selection = new ModelSelection(catalog, context.globalState);
   const errors = new ErrorPresenter(logger);
   const picker = new ModelPicker(catalog, selection, errors);
-  const languageModels = new GatewayLanguageModelProvider(catalog, keys, endpoints, logger, () => selection.configured('chat') || catalog.lastKnown().find((m) => !/code/i.test(m.id))?.id);
+  const windows = new ModelWindows(readModelsSafely, baseUrlOrEmpty, learnedWindows(context.globalState));
+  const languageModels = new GatewayLanguageModelProvider(catalog, keys, endpoints, logger, () => selection.configured('chat') || catalog.lastKnown().find((m) => !/code/i.test(m.id))?.id, windows);
   const statusBar = new GatewayStatusBar({
     limits,
     model: () => statusModel(),
@@ -77,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => selection.resolve('agent', signal), logger, {
     files: (rootPath) => new NodeWorkspaceFiles(rootPath),
     runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput) => new NodeCommandRunner(rootPath, { onOutput }).run(command, cwd, timeoutMs, signal),
-  });
+  }, { windows, tokensPerMinute: () => limits.snapshot().tokenLimit });
   sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);
   const transcripts = new TranscriptProvider(sessionStore);
@@ -107,7 +108,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
       endpoints,
       chooseModel: (picker, signal) => selection.forChatRequest(picker, languageModels.defaultPickerModel(), signal),
       runAgent: (request, chatContext, stream, token) => runAgentTurn(sessions, request, chatContext, stream, token),
-      logger, onAnswer: (text) => (lastAnswer = text) }));
+      logger, windows, onAnswer: (text) => (lastAnswer = text) }));
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
   participant.followupProvider = followupProvider;
 
@@ -145,7 +146,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SECTION)) return;
       if (event.affectsConfiguration(`${SECTION}.baseUrl`)) onKeyChanged();
-      if (event.affectsConfiguration(`${SECTION}.chatModel`)) languageModels.refresh();
+      if (event.affectsConfiguration(`${SECTION}.chatModel`) || event.affectsConfiguration(`${SECTION}.models`)) languageModels.refresh();
       limits.setConfiguredLimits(readLimitsSafely());
       void statusBar.refresh();
       try {
@@ -176,6 +177,23 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     return selection.resolve('chat', AbortSignal.timeout(15_000));
   }
 
+  function readModelsSafely(): Readonly<Record<string, ConfiguredModel>> {
+    try {
+      return readSettings().models;
+    } catch (error) {
+      if (error instanceof SettingError) return {};
+      throw error;
+    }
+  }
+
+  function baseUrlOrEmpty(): string {
+    try {
+      return baseUrl();
+    } catch {
+      return '';
+    }
+  }
+
   function readLimitsSafely() {
     try {
       return readSettings().limits;
@@ -196,3 +214,16 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
 }
 
 export function deactivate(): void {}
+
+/** Windows learned from the gateway's own errors, kept across sessions per model and base URL. */
+function learnedWindows(state: vscode.Memento): LearnedWindowStore {
+  const key = 'gateway.learnedContextWindows';
+  return {
+    get: () => {
+      const value = state.get<unknown>(key);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+      return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, number] => typeof entry[1] === 'number' && Number.isFinite(entry[1])));
+    },
+    set: (windows) => Promise.resolve(state.update(key, windows)),
+  };
+}

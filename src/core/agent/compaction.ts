@@ -4,6 +4,7 @@
  * transcript is kept on disk; only the chain the gateway bills is replaced.
  */
 import type { ResponseInputItem } from '../api';
+import { shortTokens } from './contextBudget';
 import type { AgentSessionState } from './sessionState';
 
 /** Characters of the summary kept: a model that rambles must not refill the window. */
@@ -77,4 +78,17 @@ export function compactedOpening(state: AgentSessionState, summary: string): Res
 /** "Compacted: 61,200 → 7,900 tokens" */
 export function compactionNotice(before: number, after: number): string {
   return `Compacted: ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens`;
+}
+
+/** "context 23k / 32k": what the gateway holds for the session's chain against the model's window; undefined before the first request. */
+export function contextUsage(state: AgentSessionState): string | undefined {
+  const used = state.contextTokens ?? state.compactions?.at(-1)?.after;
+  if (used === undefined || state.contextWindow === undefined) return undefined;
+  return `context ${shortTokens(used)} / ${shortTokens(state.contextWindow)}`;
+}
+
+/** The last compaction's notice, for the views. */
+export function lastCompactionNotice(state: AgentSessionState): string | undefined {
+  const last = state.compactions?.at(-1);
+  return last ? compactionNotice(last.before, last.after) : undefined;
 }
