@@ -8,6 +8,7 @@ import { fmt } from './stats';
 import { measureThroughput } from './throughput';
 import { measureSessionBytes, type SessionBytesResult } from './sessionBytes';
 import { oneFilePerTurn, retryJitterTask } from './sessionWorkloads';
+import { LONG_TURNS, SMALL_WINDOW, measureLongSession, type LongSessionResult } from './longSession';
 
 async function main(): Promise<void> {
   const emulator = await startEmulator({ port: 0, keys: [{ key: 'bench-key', rpm: 1_000_000, tpm: 1_000_000_000 }], rpm: 1_000_000, tpm: 1_000_000_000 });
@@ -35,6 +36,16 @@ async function main(): Promise<void> {
   } finally {
     await emulator.close();
   }
+  printLongSession(await measureLongSession());
+}
+
+function printLongSession(r: LongSessionResult): void {
+  const { compacted: c, uncompacted: u } = r;
+  console.log(`\nLong session: ${LONG_TURNS} scripted turns, each reading a 3 KB file, on a model with a ${SMALL_WINDOW.toLocaleString('en-US')}-token window`);
+  console.log(`  with compaction     ${c.status} after ${c.turns} turns, ${c.requests} requests, ${c.compactions} compactions, ${c.contextErrors} context errors, ${c.otherErrors} other errors`);
+  console.log(`  largest request     ${c.largestInput.toLocaleString('en-US')} input tokens   (threshold ${r.threshold.toLocaleString('en-US')}: 80 % of the window)`);
+  console.log(`  without compaction  ${u.status} after ${u.turns} turns on a ${(1_000_000).toLocaleString('en-US')}-token window, largest request ${u.largestInput.toLocaleString('en-US')} tokens`);
+  console.log(`  billed input        ${c.billedInput.toLocaleString('en-US')} against ${u.billedInput.toLocaleString('en-US')} tokens: ratio ${fmt(c.billedInput / u.billedInput, 3)}   (target ≤ 0.35)`);
 }
 
 function printSessionBytes(b: SessionBytesResult, task: string): void {

@@ -148,6 +148,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (res.headersSent || res.destroyed) return;
       const e = err instanceof HttpError ? err : serverError();
       if (!(err instanceof HttpError)) console.error('[emulator] internal error:', err);
+      record.errorCode = e.body.code;
       sendJson(e.status, errorPayload(e.body), e.headers);
     }
   }

@@ -95,6 +95,8 @@ export interface RecordedRequest {
   fault?: FaultKind;
   /** Input tokens billed (as the usage reports them), set on a completed answer. */
   inputTokens?: number;
+  /** The error answer's `code`, when the emulator answered with an error. */
+  errorCode?: string;
 }
 
 export interface Emulator {
