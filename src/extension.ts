@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { GatewayClient, LimitTracker, ModelWindows, type ConfiguredModel, type LearnedWindowStore } from './core/api';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock } from './core/ports';
-import { NodeCommandRunner, NodeWorkspaceFiles } from './node';
+import { NodeCommandRunner, NodeJournalFolder, NodeWorkspaceFiles } from './node';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { PARTICIPANT_ID } from './vscode/chat/context';
@@ -73,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
 
   catalog.onDidChange(() => void statusBar.refresh());
   const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
-  const sessionStore = new FileSessionStore(sessionFolder, logger);
+  const sessionStore = new FileSessionStore(sessionFolder, logger, sessionFolder.scheme === 'file' ? new NodeJournalFolder(sessionFolder.fsPath) : undefined);
   const approvals = new ApprovalBroker(vscode.workspace.workspaceFolders?.[0]?.uri ?? context.globalStorageUri);
   const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => selection.resolve('agent', signal), logger, {
     files: (rootPath) => new NodeWorkspaceFiles(rootPath),
