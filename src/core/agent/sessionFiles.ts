@@ -47,7 +47,7 @@ export class SessionFiles {
     } catch {
       return undefined;
     }
-    const state = await this.parse(`${id}${SUFFIX}`, raw);
+    const state = await this.parse(`${id}${SUFFIX}`, raw, await this.journalSize(`${id}${SUFFIX}`));
     if (state?.id === id) return state;
     this.logger?.warn(`agent session file ${id}${SUFFIX} is not a saved session; skipped`);
     return undefined;
@@ -75,8 +75,8 @@ export class SessionFiles {
   }
 
   /** The snapshot with its journal's records applied (see sessionJournal.ts); undefined when it is not a session. */
-  private async parse(name: string, raw: string): Promise<AgentSessionState | undefined> {
-    const journal = await this.fs.read(journalOf(name)).catch(() => undefined);
+  private async parse(name: string, raw: string, journalSize: number): Promise<AgentSessionState | undefined> {
+    const journal = journalSize > 0 ? await this.fs.read(journalOf(name)).catch(() => undefined) : undefined;
     try {
       return parseSavedSession(replayJournal(raw, journal));
     } catch {
@@ -84,13 +84,21 @@ export class SessionFiles {
     }
   }
 
+  /** The size of a snapshot's journal; 0 when it has none. */
+  private journalSize(snapshot: string): Promise<number> {
+    return this.fs.stat(journalOf(snapshot)).then(
+      (stat) => stat.size,
+      () => 0,
+    );
+  }
+
   private async cached(name: string): Promise<AgentSessionState | undefined> {
     try {
       const { mtime, size } = await this.fs.stat(name);
-      const journalSize = await this.fs.stat(journalOf(name)).then((stat) => stat.size, () => 0);
+      const journalSize = await this.journalSize(name);
       const hit = this.cache.get(name);
       if (hit && hit.mtime === mtime && hit.size === size && hit.journalSize === journalSize) return hit.state;
-      const state = await this.parse(name, await this.fs.read(name));
+      const state = await this.parse(name, await this.fs.read(name), journalSize);
       // A file whose name is not its id would be loaded (and saved) under another name.
       const usable = state && `${state.id}${SUFFIX}` === name ? state : undefined;
       if (!usable) this.logger?.warn(`agent session file ${name} is not a saved session; skipped`);
