@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { ModelWindows, memoryWindowStore } from '../../src/core/api';
-import { chainItems, compactionNotice } from '../../src/core/agent/compaction';
+import { chainItems, compactionNotice, contextUsage } from '../../src/core/agent/compaction';
+import { renderTranscript } from '../../src/core/agent/transcriptMarkdown';
 import { cutPoints, tokensOfItems, trimToFit } from '../../src/core/agent/contextBudget';
 import type { AgentEvent } from '../../src/core/agent/engine';
 import { startEmulator, type Emulator } from '../emulator/server';
@@ -82,6 +83,11 @@ describe('compaction on a 32k-window model', () => {
     const summary = bodyOf(responses().at(-1)!);
     assert.equal(summary.tools, undefined);
     assert.ok(events.some((e) => e.type === 'compacted'));
+    // The transcript view keeps every item and shows where the compaction happened.
+    const markdown = renderTranscript(state);
+    assert.match(markdown, /> \*\*Compacted: [\d,]+ → [\d,]+ tokens\*\*/);
+    assert.equal(markdown.match(/```json/g)?.length, 3, 'every call still shown');
+    assert.match(contextUsage(state) ?? '', /^context [\d.]+k? \/ 32k$/);
     state.transcript.push({ role: 'user', content: 'and now?' });
     state.unsent.push({ role: 'user', content: 'and now?' });
     emulator.script('demo-key', [{ text: 'Done.' }]);
