@@ -69,6 +69,10 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     model: () => statusModel(),
     hasKey: () => keys.hasKey(),
     siteUrl,
+    lastRequest: () => {
+      const last = client.lastRequest;
+      return last && { inputTokens: last.inputTokens, contextWindow: last.model ? windows.limitsOf(last.model).contextWindow : undefined };
+    },
   });
 
   catalog.onDidChange(() => void statusBar.refresh());

@@ -11,6 +11,8 @@ export interface StatusSources {
   model: () => Promise<string | undefined>;
   hasKey: () => Promise<boolean>;
   siteUrl: () => string;
+  /** The last request's input tokens and its model's window. */
+  lastRequest?: () => { inputTokens: number; contextWindow?: number } | undefined;
 }
 
 export class GatewayStatusBar implements vscode.Disposable {
@@ -38,6 +40,7 @@ export class GatewayStatusBar implements vscode.Disposable {
       snapshot: this.sources.limits.snapshot(),
       siteUrl: this.sources.siteUrl(),
       now: Date.now(),
+      lastRequest: this.sources.lastRequest?.(),
     });
     this.view = view;
     this.item.text = view.text;
