@@ -10,7 +10,8 @@ export interface StatusSources {
   limits: LimitTracker;
   model: () => Promise<string | undefined>;
   hasKey: () => Promise<boolean>;
-  siteUrl: () => string;
+  /** Undefined while the settings give no site (see formatStatus). */
+  siteUrl: () => string | undefined;
   /** The last request's input tokens and its model's window. */
   lastRequest?: () => { inputTokens: number; contextWindow?: number } | undefined;
 }

@@ -49,8 +49,11 @@ export class ModelWindows {
   ) {}
 
   limitsOf(model: string): ModelLimits {
-    const setting = this.configured()[model];
-    const learned = this.learned?.get()[this.keyOf(model)];
+    const configured = this.configured();
+    const setting = Object.hasOwn(configured, model) ? configured[model] : undefined;
+    const learnedWindows = this.learned?.get() ?? {};
+    const key = this.keyOf(model);
+    const learned = Object.hasOwn(learnedWindows, key) ? learnedWindows[key] : undefined;
     const maxOutputTokens = setting?.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
     if (setting?.contextWindow !== undefined) return { contextWindow: setting.contextWindow, maxOutputTokens, source: 'setting' };
     if (learned !== undefined && learned >= MIN_CONTEXT_WINDOW) return { contextWindow: learned, maxOutputTokens, source: 'learned' };

@@ -2,8 +2,8 @@
  * The `gateway.*` settings, checked in one place. A bad value gets a message
  * that names the setting and says what it should be.
  */
-import type { ConfiguredLimits, ConfiguredModel, ReasoningEffort, ServiceTier } from '../api';
-import type { ApprovalMode } from '../agent/approvalPolicy';
+import { DEFAULT_LIMITS, REASONING_EFFORTS, SERVICE_TIERS, type ConfiguredLimits, type ConfiguredModel, type ReasoningEffort, type ServiceTier } from '../api';
+import { APPROVAL_MODES, type ApprovalMode } from '../agent/approvalPolicy';
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../agent/budgets';
 import { defaultProtectedFiles } from '../tools/tool';
 
@@ -16,6 +16,8 @@ export interface AgentSettings {
   approval: ApprovalMode;
   deniedCommands: readonly string[];
   protectedFiles: readonly string[];
+  /** Whether commands in the `auto` mode's sandbox may use the network. */
+  sandboxNetwork: boolean;
   budgets: AgentBudgets;
   /** Seconds of the key's tokens-per-minute one request may need before the session compacts. */
   maxRequestTpmSeconds: number;
@@ -60,17 +62,18 @@ export function parseSettings(raw: RawSettings): GatewaySettings {
     temperature: checkedNumber(raw('temperature'), 'temperature', 0, 2),
     topP: checkedNumber(raw('topP'), 'topP', 0, 1),
     maxTokens: checkedInteger(raw('maxTokens'), 'maxTokens'),
-    reasoningEffort: checkedEnum(raw('reasoningEffort'), 'reasoningEffort', ['minimal', 'low', 'medium', 'high'] as const),
-    serviceTier: checkedEnum(raw('serviceTier'), 'serviceTier', ['default', 'priority', 'flex'] as const),
+    reasoningEffort: checkedEnum(raw('reasoningEffort'), 'reasoningEffort', REASONING_EFFORTS),
+    serviceTier: checkedEnum(raw('serviceTier'), 'serviceTier', SERVICE_TIERS),
     limits: {
-      requestsPerMinute: checkedInteger(raw('limits.requestsPerMinute'), 'limits.requestsPerMinute') ?? 60,
-      tokensPerMinute: checkedInteger(raw('limits.tokensPerMinute'), 'limits.tokensPerMinute') ?? 200_000,
+      requestsPerMinute: checkedInteger(raw('limits.requestsPerMinute'), 'limits.requestsPerMinute') ?? DEFAULT_LIMITS.requestsPerMinute,
+      tokensPerMinute: checkedInteger(raw('limits.tokensPerMinute'), 'limits.tokensPerMinute') ?? DEFAULT_LIMITS.tokensPerMinute,
     },
     models: checkedModels(raw('models')),
     agent: {
-      approval: checkedEnum(raw('agent.approval'), 'agent.approval', ['ask', 'auto-edit', 'auto'] as const) ?? 'ask',
+      approval: checkedEnum(raw('agent.approval'), 'agent.approval', APPROVAL_MODES) ?? 'ask',
       deniedCommands: checkedList(raw('agent.deniedCommands'), 'agent.deniedCommands') ?? DEFAULT_DENIED_COMMANDS,
       protectedFiles: checkedList(raw('agent.protectedFiles'), 'agent.protectedFiles') ?? defaultProtectedFiles,
+      sandboxNetwork: raw('agent.sandboxNetwork') === true,
       budgets: {
         maxTurns: checkedInteger(raw('agent.maxTurns'), 'agent.maxTurns') ?? DEFAULT_BUDGETS.maxTurns,
         maxTokens: checkedInteger(raw('agent.maxTokens'), 'agent.maxTokens') ?? DEFAULT_BUDGETS.maxTokens,
@@ -97,7 +100,8 @@ function checkedModels(value: unknown): Record<string, ConfiguredModel> {
   if (value === null || value === undefined) return {};
   const example = 'for example {"my-model": {"contextWindow": 32000, "maxOutputTokens": 4096}}';
   if (typeof value !== 'object' || Array.isArray(value)) throw new SettingError('models', `"gateway.models" must map model ids to their limits, ${example}.`);
-  const models: Record<string, ConfiguredModel> = {};
+  // No prototype: a model id such as "__proto__" from a workspace's settings is just a key.
+  const models = Object.create(null) as Record<string, ConfiguredModel>;
   for (const [id, entry] of Object.entries(value as Record<string, unknown>).slice(0, MAX_CONFIGURED_MODELS)) {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new SettingError('models', `"gateway.models" entry "${id}" must be an object, ${example}.`);
     const limits = entry as Record<string, unknown>;
