@@ -97,7 +97,7 @@ function checkedList(value: unknown, name: string): readonly string[] | undefine
 const MAX_CONFIGURED_MODELS = 500;
 
 function checkedModels(value: unknown): Record<string, ConfiguredModel> {
-  if (value === null || value === undefined) return {};
+  if (value === null || value === undefined) return Object.create(null) as Record<string, ConfiguredModel>;
   const example = 'for example {"my-model": {"contextWindow": 32000, "maxOutputTokens": 4096}}';
   if (typeof value !== 'object' || Array.isArray(value)) throw new SettingError('models', `"gateway.models" must map model ids to their limits, ${example}.`);
   // No prototype: a model id such as "__proto__" from a workspace's settings is just a key.
