@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { GatewayClient, LimitTracker, ModelWindows, type LearnedWindowStore } from './core/api';
+import { contextUsage, lastCompactionNotice } from './core/agent/compaction';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock, type Logger } from './core/ports';
 import { NodeCommandRunner, NodeJournalFolder, NodeWorkspaceFiles, checkWriteTarget } from './node';
@@ -46,7 +47,8 @@ export interface GatewayExtensionApi {
   /** The inline edit waiting for Accept / Reject, if any. */
   inlineEdit(): { streaming: boolean; proposal: string } | undefined;
   /** The saved agent sessions, newest first. */
-  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string }[]>;
+  /** `compacted`: the last compaction's notice ("Compacted: 61,200 → 7,900 tokens"); `context`: "context 23k / 32k". */
+  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string; compacted?: string; context?: string }[]>;
 }
 
 /** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
@@ -102,7 +104,15 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     inlineEdit: () => inlineEdits.status(),
     pendingApprovals: () => agent.approvals.waiting().map((r) => ({ sessionId: r.sessionId, callId: r.callId, summary: r.summary })),
     agentSessions: async () =>
-      (await agent.sessionStore.list()).map((s) => ({ id: s.id, title: s.title, status: s.status, turns: s.turns, statusReason: s.statusReason })),
+      (await agent.sessionStore.list()).map((s) => ({
+        id: s.id,
+        title: s.title,
+        status: s.status,
+        turns: s.turns,
+        statusReason: s.statusReason,
+        compacted: lastCompactionNotice(s),
+        context: contextUsage(s),
+      })),
   };
 }
 
