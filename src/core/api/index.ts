@@ -14,3 +14,13 @@ export {
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy';
 export { parseDuration } from './duration';
 export { apiKeyProblem, checkAndStoreKey, type KeyCheckOutcome, type KeyCheckDeps } from './apiKey';
+export {
+  ModelWindows,
+  memoryWindowStore,
+  windowFromErrorText,
+  DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  type ModelLimits,
+  type ConfiguredModel,
+  type LearnedWindowStore,
+} from './modelWindows';
