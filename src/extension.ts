@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { GatewayClient, LimitTracker } from './core/api';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock, type Logger } from './core/ports';
+import { instructionsForChat } from './core/agent/projectInstructions';
 import { NodeCommandRunner, NodeWorkspaceFiles } from './node';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
@@ -216,6 +217,7 @@ function registerChatParticipant(context: vscode.ExtensionContext, gateway: Gate
     chooseModel: (pickerModel, signal) => models.selection.forChatRequest(pickerModel, models.languageModels.defaultPickerModel(), signal),
     runAgent: (request, chatContext, stream, token) => runAgentTurn(sessions, request, chatContext, stream, token),
     logger: gateway.logger,
+    projectInstructions: (labels, signal) => chatProjectInstructions(labels, signal),
     onAnswer: (text) => (lastAnswer = text),
   });
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
@@ -226,6 +228,14 @@ function registerChatParticipant(context: vscode.ExtensionContext, gateway: Gate
     vscode.commands.registerCommand('gateway.explainSelection', () => vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /explain ' })),
   );
   return { lastAnswer: () => lastAnswer };
+}
+
+/** The first folder's AGENTS.md files for a chat request; none without a folder, or when they cannot be read. */
+async function chatProjectInstructions(labels: string[], signal: AbortSignal): Promise<string | undefined> {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (root?.scheme !== 'file') return undefined;
+  const found = await instructionsForChat(new NodeWorkspaceFiles(root.fsPath), labels, readSettings().agent.protectedFiles, signal);
+  return found.text;
 }
 
 function registerInlineEdit(context: vscode.ExtensionContext, gateway: Gateway, models: Models): InlineEditController {

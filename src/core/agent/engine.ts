@@ -22,6 +22,7 @@ import { needsApproval, type ApprovalPolicy } from './approvalPolicy';
 import { exceededBudget, runStartOf, runUsage, type AgentBudgets } from './budgets';
 import { recordCalls } from './loopGuard';
 import { recordOriginal } from './originals';
+import { InstructionTracker } from './projectInstructions';
 import type { AgentSessionState, SessionStatus } from './sessionState';
 
 export type AgentEvent =
@@ -44,12 +45,18 @@ export interface AgentEngineDeps {
   policy: () => ApprovalPolicy;
   budgets: () => AgentBudgets;
   instructions: string;
+  /** Whether the workspace's AGENTS.md files are sent (`gateway.agent.projectInstructions`). */
+  projectInstructions?: boolean;
   clock: Clock;
   logger: Logger;
 }
 
 export class AgentEngine {
-  constructor(private readonly deps: AgentEngineDeps) {}
+  private readonly projectInstructions: InstructionTracker | undefined;
+
+  constructor(private readonly deps: AgentEngineDeps) {
+    this.projectInstructions = deps.projectInstructions ? new InstructionTracker(deps.toolContext.files, deps.toolContext.protectedFiles) : undefined;
+  }
 
   /**
    * Runs the session until it is done, stopped, paused by an error, or cancelled through `signal`.
@@ -74,6 +81,7 @@ export class AgentEngine {
           await this.setStatus(state, 'stopped', overBudget, onEvent);
           break;
         }
+        await this.addProjectInstructions(state, signal);
         const result = await this.requestTurn(state, signal, onEvent);
         const loopReason = this.acceptTurn(state, result);
         tick();
@@ -95,6 +103,15 @@ export class AgentEngine {
       await this.setStatus(state, 'paused', reason, onEvent);
     }
     return state;
+  }
+
+  /** The project instructions that now apply and were not sent yet, as an item of the next request (kept in the chain, so sent once). */
+  private async addProjectInstructions(state: AgentSessionState, signal: AbortSignal): Promise<void> {
+    const text = await this.projectInstructions?.next(state, signal);
+    if (text === undefined) return;
+    const item = { role: 'developer' as const, content: text };
+    state.transcript.push(item);
+    state.unsent.push(item);
   }
 
   /** One request: the unsent items after the last response, or the whole transcript when the gateway lost the chain. */

@@ -53,6 +53,11 @@ function lastCallOf(value: unknown): AgentSessionState['lastCall'] {
   return isObject(value) && typeof value.signature === 'string' ? { signature: value.signature, repeats: count(value.repeats) } : undefined;
 }
 
+function sentInstructionsOf(value: unknown): AgentSessionState['projectInstructions'] {
+  if (!isObject(value)) return undefined;
+  return { files: listOf(value.files, (f): f is string => typeof f === 'string'), bytes: count(value.bytes) };
+}
+
 /** The session in `json`, with defaults for what is missing; undefined when it has no string id or no known status. */
 export function parseSavedSession(json: unknown): AgentSessionState | undefined {
   if (!isObject(json) || typeof json.id !== 'string' || json.id === '' || !STATUSES.includes(json.status as SessionStatus)) return undefined;
@@ -77,6 +82,7 @@ export function parseSavedSession(json: unknown): AgentSessionState | undefined 
     commandsRun: listOf(json.commandsRun, (c): c is string => typeof c === 'string'),
     lastCall: lastCallOf(json.lastCall),
     rootUri: typeof json.rootUri === 'string' ? json.rootUri : undefined,
+    projectInstructions: sentInstructionsOf(json.projectInstructions),
   };
 }
 

@@ -3,6 +3,7 @@
  * reload, replay it when the gateway has lost its chain, and revert its changes.
  */
 import type { ResponseInputItem, ToolCall, Usage } from '../api';
+import type { SentInstructions } from './projectInstructions';
 
 export type SessionStatus =
   /** A turn is in progress. */
@@ -58,6 +59,8 @@ export interface AgentSessionState {
    * even after folders are reordered. Absent in older files (the first folder).
    */
   rootUri?: string;
+  /** The project instruction files (AGENTS.md …) sent so far, and their bytes. */
+  projectInstructions?: SentInstructions;
 }
 
 export function newSession(input: { id: string; title: string; model: string; now: number; rootUri?: string }): AgentSessionState {

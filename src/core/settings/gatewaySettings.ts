@@ -17,6 +17,10 @@ export interface AgentSettings {
   deniedCommands: readonly string[];
   protectedFiles: readonly string[];
   budgets: AgentBudgets;
+  /** Send the workspace's AGENTS.md files (`gateway.agent.projectInstructions`). */
+  projectInstructions: boolean;
+  /** VS Code tools that run without asking under `auto` (`gateway.agent.allowedTools`). */
+  allowedTools: readonly string[];
 }
 
 export interface GatewaySettings {
@@ -72,6 +76,8 @@ export function parseSettings(raw: RawSettings): GatewaySettings {
         maxWallTimeMs: (checkedInteger(raw('agent.maxMinutes'), 'agent.maxMinutes') ?? DEFAULT_BUDGETS.maxWallTimeMs / 60_000) * 60_000,
         maxRepeatedCalls: DEFAULT_BUDGETS.maxRepeatedCalls,
       },
+      projectInstructions: raw('agent.projectInstructions') !== false,
+      allowedTools: checkedList(raw('agent.allowedTools'), 'agent.allowedTools') ?? [],
     },
   };
 }

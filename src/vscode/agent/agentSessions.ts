@@ -170,6 +170,7 @@ export class AgentSessions implements vscode.Disposable {
       policy: () => ({ mode: readSettings().agent.approval, deniedCommands: readSettings().agent.deniedCommands }),
       budgets: () => readSettings().agent.budgets,
       instructions: AGENT_INSTRUCTIONS,
+      projectInstructions: settings.projectInstructions,
       clock: systemClock,
       logger: this.logger,
     });

@@ -104,7 +104,8 @@ function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream):
   stream.markdown(
     `\n\n---\n**Session ${state.status}** · ${state.turns} turns · ${compact(state.usage.totalTokens)} tokens ` +
       `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)\n\n` +
-      `Files changed: ${files}\n\nCommands run: ${commands}\n`,
+      `Files changed: ${files}\n\nCommands run: ${commands}\n` +
+      `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n`,
   );
   if (state.originals.length > 0) stream.button({ title: 'Revert Session Changes', command: 'gateway.agent.revert', arguments: [state.id] });
   if (state.status === 'paused' || state.status === 'stopped') stream.button({ title: 'Continue', command: 'gateway.agent.continue', arguments: [state.id] });

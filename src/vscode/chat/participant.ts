@@ -24,6 +24,8 @@ export interface ParticipantDeps {
   chooseModel: (pickerModel: string | undefined, signal: AbortSignal) => Promise<string>;
   logger: Logger;
   runAgent: (request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
+  /** The workspace's project instructions for a request with these attachments (labels), when the setting allows them. */
+  projectInstructions?: (attachmentLabels: string[], signal: AbortSignal) => Promise<string | undefined>;
   /** Told the full text of every finished answer (kept for the extension's API). */
   onAnswer?: (text: string) => void;
 }
@@ -58,7 +60,8 @@ export function createChatHandler(deps: ParticipantDeps) {
       }
       const attachments = found.attachments;
       model = await deps.chooseModel(request.model?.vendor === LM_VENDOR ? request.model.id : undefined, signal);
-      const messages = buildChatMessages({ history: historyOf(context), attachments, prompt: request.prompt, command });
+      const projectInstructions = settings.agent.projectInstructions ? await deps.projectInstructions?.(attachments.map((a) => a.label), signal) : undefined;
+      const messages = buildChatMessages({ history: historyOf(context), attachments, prompt: request.prompt, command, projectInstructions });
       deps.logger.trace(`@gateway prompt (${model}): ${request.prompt}`);
       const onRetry = (notice: RetryNotice) => stream.progress(retryText(notice));
       const events = deps.endpoints.stream(

@@ -56,6 +56,9 @@ export interface EngineOptions {
   budgets?: Partial<AgentBudgets>;
   trusted?: boolean;
   clock?: Clock;
+  /** Send the workspace's AGENTS.md files (off by default, so other tests see only their own items). */
+  projectInstructions?: boolean;
+  protectedFiles?: readonly string[];
   /** Answers approvals; by default approves everything. */
   approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
 }
@@ -78,11 +81,12 @@ export function makeEngine(options: EngineOptions) {
       files: new NodeWorkspaceFiles(options.workspace.root),
       changes: new NodeFileChanges(options.workspace.root),
       commands: new NodeCommandRunner(options.workspace.root),
-      protectedFiles: defaultProtectedFiles,
+      protectedFiles: options.protectedFiles ?? defaultProtectedFiles,
     },
     policy: () => options.policy ?? { mode: 'auto', deniedCommands: ['rm -rf'] },
     budgets: () => ({ ...DEFAULT_BUDGETS, ...options.budgets }),
     instructions: AGENT_INSTRUCTIONS,
+    projectInstructions: options.projectInstructions,
     clock,
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
   });
