@@ -18,6 +18,7 @@ import {
 import type { ApprovalRequest, Approver, Clock, Logger, SessionStore } from '../ports';
 import { findTool, toolDefinitions, unknownToolOutput } from '../tools/registry';
 import type { AgentTool, PreparedCall, ToolContext, ToolOutcome } from '../tools/tool';
+import type { PlanStep } from '../tools/updatePlan';
 import { needsApproval, type ApprovalPolicy } from './approvalPolicy';
 import { exceededBudget, runStartOf, runUsage, type AgentBudgets } from './budgets';
 import { recordCalls } from './loopGuard';
@@ -33,6 +34,7 @@ export type AgentEvent =
   | { type: 'approval_needed'; request: ApprovalRequest }
   | { type: 'tool_started'; call: ToolCall; summary: string }
   | { type: 'tool_finished'; call: ToolCall; summary: string; outcome: ToolOutcome; approved: boolean }
+  | { type: 'plan'; plan: PlanStep[] }
   | { type: 'turn'; turn: number; usage: Usage | undefined };
 
 export interface AgentEngineDeps {
@@ -193,8 +195,10 @@ export class AgentEngine {
         outcome = approved ? await this.execute(state, tool, prepared, signal) : { ok: false, output: `The user denied this ${tool.kind === 'command' ? 'command' : 'change'}. Do not retry it; ask or try another way.` };
       }
       this.answer(state, call, outcome.output);
+      if (outcome.plan) state.plan = outcome.plan;
       await this.save(state);
       onEvent({ type: 'tool_finished', call, summary, outcome, approved });
+      if (outcome.plan) onEvent({ type: 'plan', plan: outcome.plan });
     }
   }
 

@@ -6,6 +6,7 @@
  * undefined, and a session with missing or malformed parts gets defaults.
  */
 import type { ResponseInputItem, ToolCall } from '../api';
+import { parsePlan } from '../tools/updatePlan';
 import type { AgentSessionState, OriginalFile, SessionStatus, SessionUsage } from './sessionState';
 
 const STATUSES: readonly SessionStatus[] = ['running', 'awaiting_approval', 'paused', 'stopped', 'done'];
@@ -83,6 +84,7 @@ export function parseSavedSession(json: unknown): AgentSessionState | undefined 
     lastCall: lastCallOf(json.lastCall),
     rootUri: typeof json.rootUri === 'string' ? json.rootUri : undefined,
     projectInstructions: sentInstructionsOf(json.projectInstructions),
+    plan: parsePlan(json.plan),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { ResponseInputItem, ToolCall, Usage } from '../api';
 import type { SentInstructions } from './projectInstructions';
+import type { PlanStep } from '../tools/updatePlan';
 
 export type SessionStatus =
   /** A turn is in progress. */
@@ -61,6 +62,8 @@ export interface AgentSessionState {
   rootUri?: string;
   /** The project instruction files (AGENTS.md …) sent so far, and their bytes. */
   projectInstructions?: SentInstructions;
+  /** The model's plan as it last sent it with update_plan (shown as a checklist). */
+  plan?: PlanStep[];
 }
 
 export function newSession(input: { id: string; title: string; model: string; now: number; rootUri?: string }): AgentSessionState {

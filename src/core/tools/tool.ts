@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import type { CommandRunner, FileChanges, WorkspaceFiles } from '../ports';
 import { normalizeWorkspacePath } from './pathPolicy';
+import type { PlanStep } from './updatePlan';
 
 export type ToolKind = 'read' | 'write' | 'command';
 
@@ -36,6 +37,8 @@ export interface ToolOutcome {
   changedPath?: string;
   /** run_command only; undefined when the process was killed. */
   exitCode?: number;
+  /** update_plan only: the plan as it now stands. */
+  plan?: PlanStep[];
 }
 
 export interface FilePreview {

@@ -9,6 +9,7 @@ import type { AgentEvent } from '../../core/agent/engine';
 import type { AgentSessionState } from '../../core/agent/sessionState';
 import type { ApprovalRequest } from '../../core/ports';
 import { compact } from '../../core/status/statusView';
+import { planChecklist } from '../../core/tools/updatePlan';
 import type { AgentSessions } from '../agent/agentSessions';
 import { openFolders } from '../agent/agentSessions';
 import { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND } from '../../core/agent/sessionRoot';
@@ -77,6 +78,9 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
       if (!event.approved) stream.markdown(`\n\n> Denied: ${event.summary}\n\n`);
       else if (event.outcome.changedPath) stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
       else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n\`${event.summary}\` exited with ${event.outcome.exitCode}.\n\n`);
+      return;
+    case 'plan':
+      stream.markdown(`\n\n**Plan**\n\n${planChecklist(event.plan)}\n\n`);
       return;
     case 'retry':
       stream.progress(`${event.notice.message} Retrying in ${Math.ceil(event.notice.delayMs / 1000)} s…`);
