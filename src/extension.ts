@@ -23,6 +23,7 @@ import { ModelSelection } from './vscode/modelSelection';
 import { readLimits, readSettings, requireBaseUrl, SECTION, settingOrUndefined } from './vscode/settings';
 import { GatewayStatusBar } from './vscode/statusBar';
 import { registerAgentCommands } from './vscode/agent/agentCommands';
+import { chooseHostTools } from './vscode/agent/hostTools';
 import { AgentSessions } from './vscode/agent/agentSessions';
 import { ApprovalBroker, PROPOSED_SCHEME } from './vscode/agent/approvalBroker';
 import { FileSessionStore } from './vscode/agent/sessionStore';
@@ -192,7 +193,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
   const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => models.selection.resolve('agent', signal), logger, {
     files: (rootPath) => new NodeWorkspaceFiles(rootPath),
     runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput) => new NodeCommandRunner(rootPath, { onOutput }).run(command, cwd, timeoutMs, signal),
-  });
+  }, context.workspaceState);
   sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);
   const transcripts = new TranscriptProvider(sessionStore);
@@ -206,6 +207,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     ...registerAgentCommands(sessions, errors),
+    vscode.commands.registerCommand('gateway.agent.chooseTools', () => chooseHostTools(context.workspaceState)),
   );
   return { sessionStore, approvals, sessions };
 }

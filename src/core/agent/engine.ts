@@ -191,8 +191,10 @@ export class AgentEngine {
         // Refused while preparing: nothing would happen, so there is nothing to approve.
         outcome = await prepared.execute(signal);
       } else {
-        approved = !needsApproval(this.deps.policy(), tool.kind, prepared.command?.line) || (await timer.waiting(() => this.ask(state, call, tool, prepared, signal, onEvent)));
-        outcome = approved ? await this.execute(state, tool, prepared, signal) : { ok: false, output: `The user denied this ${tool.kind === 'command' ? 'command' : 'change'}. Do not retry it; ask or try another way.` };
+        const policy = this.deps.policy();
+        const asks = tool.needsApproval ? tool.needsApproval(policy.mode) : needsApproval(policy, tool.kind, prepared.command?.line);
+        approved = !asks || (await timer.waiting(() => this.ask(state, call, tool, prepared, signal, onEvent)));
+        outcome = approved ? await this.execute(state, tool, prepared, signal) : { ok: false, output: `The user denied this ${deniedWhat[tool.kind]}. Do not retry it; ask or try another way.` };
       }
       this.answer(state, call, outcome.output);
       if (outcome.plan) state.plan = outcome.plan;
@@ -276,6 +278,8 @@ class RunTimer {
     }
   }
 }
+
+const deniedWhat: Record<AgentTool['kind'], string> = { read: 'call', write: 'change', command: 'command', external: 'tool call' };
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

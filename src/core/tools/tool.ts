@@ -10,8 +10,10 @@ import { en } from 'zod/locales';
 import type { CommandRunner, FileChanges, WorkspaceFiles } from '../ports';
 import { normalizeWorkspacePath } from './pathPolicy';
 import type { PlanStep } from './updatePlan';
+import type { ApprovalMode } from '../agent/approvalPolicy';
 
-export type ToolKind = 'read' | 'write' | 'command';
+/** `external`: a tool of the host (another extension, an MCP server), which may do anything. */
+export type ToolKind = 'read' | 'write' | 'command' | 'external';
 
 /** What the tools act through, plus the user's protection settings. */
 export interface ToolContext {
@@ -71,6 +73,8 @@ export interface AgentTool {
   kind: ToolKind;
   /** JSON schema of the arguments object, made from the tool's zod schema. */
   parameters: Record<string, unknown>;
+  /** Whether a call asks the user under this approval mode, when the tool decides that itself (host tools). */
+  needsApproval?: (mode: ApprovalMode) => boolean;
   /**
    * Never rejects. `rawArgs` is the arguments object or its JSON text, as the
    * model sent it. `signal` cancels the reads prepare does (a diff needs the

@@ -56,7 +56,8 @@ export async function runAgentTurn(
   const signal = toAbortSignal(token);
   let sessionId = previous;
   try {
-    const state = previous ? await sessions.continue(previous, task, sink, signal) : await sessions.start(task, sink, signal);
+    const referencedTools = request.toolReferences.map((reference) => reference.name);
+    const state = previous ? await sessions.continue(previous, task, sink, signal, referencedTools) : await sessions.start(task, sink, signal, referencedTools);
     sessionId = state.id;
     summarize(state, stream);
     return { metadata: { command: 'agent', sessionId: state.id, failed: state.status === 'paused' } };

@@ -10,7 +10,7 @@ import { addUserMessage, newSession, type AgentSessionState } from '../../../src
 import type { ApprovalRequest, Clock, SessionStore } from '../../../src/core/ports';
 import { systemClock } from '../../../src/core/ports';
 import { toolsFor } from '../../../src/core/tools/registry';
-import { defaultProtectedFiles } from '../../../src/core/tools/tool';
+import { defaultProtectedFiles, type AgentTool } from '../../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../../src/node';
 import { makeClient } from './clients';
 
@@ -59,6 +59,8 @@ export interface EngineOptions {
   /** Send the workspace's AGENTS.md files (off by default, so other tests see only their own items). */
   projectInstructions?: boolean;
   protectedFiles?: readonly string[];
+  /** Tools offered besides the built-in ones (host tools). */
+  extraTools?: readonly AgentTool[];
   /** Answers approvals; by default approves everything. */
   approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
 }
@@ -76,7 +78,7 @@ export function makeEngine(options: EngineOptions) {
         return (await options.approve?.(request)) ?? true;
       },
     },
-    tools: () => toolsFor(options.trusted ?? true),
+    tools: () => [...toolsFor(options.trusted ?? true), ...(options.extraTools ?? [])],
     toolContext: {
       files: new NodeWorkspaceFiles(options.workspace.root),
       changes: new NodeFileChanges(options.workspace.root),
