@@ -121,6 +121,19 @@ describe('a session sends them once, as input items', () => {
     assert.deepEqual(parseSavedSession(JSON.parse(JSON.stringify(state)))?.projectInstructions, state.projectInstructions);
   });
 
+  test('a scripted model that checks an AGENTS.md rule follows it only when the file was sent', async () => {
+    workspace.write('AGENTS.md', 'Always sign off with: -- checked by AGENTS.md');
+    const turn = { text: 'Done. -- checked by AGENTS.md', requires: { text: 'Always sign off with', otherwise: { text: 'Done.' } } };
+    for (const [projectInstructions, answer] of [[true, 'Done. -- checked by AGENTS.md'], [false, 'Done.']] as const) {
+      emulator.reset();
+      emulator.script('demo-key', [turn]);
+      const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, projectInstructions });
+      const state = startSession('finish');
+      await runToEnd(engine, state);
+      assert.deepEqual(state.transcript.at(-1), { role: 'assistant', content: answer });
+    }
+  });
+
   test('with the setting off nothing is read or sent', async () => {
     workspace.write('AGENTS.md', 'Run npm test after every change.');
     emulator.script('demo-key', [{ text: 'done' }]);
