@@ -47,7 +47,7 @@ export interface GatewayExtensionApi {
   /** The inline edit waiting for Accept / Reject, if any. */
   inlineEdit(): { streaming: boolean; proposal: string } | undefined;
   /** The saved agent sessions, newest first. */
-  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string }[]>;
+  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string; plan?: { step: string; status: string }[]; projectInstructions?: string[] }[]>;
 }
 
 /** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
@@ -101,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     inlineEdit: () => inlineEdits.status(),
     pendingApprovals: () => agent.approvals.waiting().map((r) => ({ sessionId: r.sessionId, callId: r.callId, summary: r.summary })),
     agentSessions: async () =>
-      (await agent.sessionStore.list()).map((s) => ({ id: s.id, title: s.title, status: s.status, turns: s.turns, statusReason: s.statusReason })),
+      (await agent.sessionStore.list()).map((s) => ({ id: s.id, title: s.title, status: s.status, turns: s.turns, statusReason: s.statusReason, plan: s.plan, projectInstructions: s.projectInstructions?.files })),
   };
 }
 
@@ -207,7 +207,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     ...registerAgentCommands(sessions, errors),
-    vscode.commands.registerCommand('gateway.agent.chooseTools', () => chooseHostTools(context.workspaceState)),
+    vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, names)),
   );
   return { sessionStore, approvals, sessions };
 }

@@ -37,6 +37,8 @@ async function main(): Promise<number> {
       page: browser.page,
       extensionDevelopmentPath: extensionPath,
       extensionTestsPath: suite,
+      // A tool registered through vscode.lm.registerTool, for the agent's VS Code tools (suite/agentTools.test.ts).
+      extraExtensionPaths: [path.join(__dirname, 'fixtures', 'lm-tool-extension')],
       workspace: ws.dir,
     });
     step(`extension tests finished with exit code ${code}`);

@@ -23,9 +23,17 @@ export function enabledHostTools(state: vscode.Memento): string[] {
   return Array.isArray(value) ? value.filter((name): name is string => typeof name === 'string') : [];
 }
 
-/** "Gateway: Choose Agent Tools…": a multi-select of VS Code's tools, remembered per workspace. */
-export async function chooseHostTools(state: vscode.Memento): Promise<void> {
+/**
+ * "Gateway: Choose Agent Tools…": a multi-select of VS Code's tools, remembered
+ * per workspace. Given a list of tool names (a keybinding's or a test's
+ * arguments), it enables exactly those that exist, without asking.
+ */
+export async function chooseHostTools(state: vscode.Memento, names?: unknown): Promise<void> {
   const tools = availableHostTools();
+  if (Array.isArray(names)) {
+    await state.update(ENABLED_KEY, tools.map((tool) => tool.name).filter((name) => names.includes(name)));
+    return;
+  }
   if (tools.length === 0) {
     void vscode.window.showInformationMessage('VS Code has no language-model tools to offer (install an extension that contributes some, or configure an MCP server).');
     return;
