@@ -16,8 +16,6 @@ export interface RunExtensionTestsOptions {
   extensionDevelopmentPath: string;
   /** Absolute path of the JS module with `run()`. */
   extensionTestsPath: string;
-  /** More extension folders loaded as under development (test fixtures). */
-  extraExtensionPaths?: string[];
   /** Absolute path of the folder to open. */
   workspace: string;
   /** Default 180 s, or E2E_TIMEOUT_MS. */
@@ -55,11 +53,10 @@ export function isWorkbenchNoise(text: string): boolean {
 }
 
 /** The workbench URL that loads `extensionDevelopmentPath` and, if given, runs `extensionTestsPath`. */
-export function workbenchUrl(server: CodeServer, workspace: string, dev?: { extensionDevelopmentPath: string; extensionTestsPath?: string; extraExtensionPaths?: string[] }): string {
+export function workbenchUrl(server: CodeServer, workspace: string, dev?: { extensionDevelopmentPath: string; extensionTestsPath?: string }): string {
   let url = `${server.url}/?folder=${encodeURIComponent(workspace)}`;
   if (dev) {
     const payload: [string, string][] = [['extensionDevelopmentPath', server.remoteUri(dev.extensionDevelopmentPath)]];
-    for (const extra of dev.extraExtensionPaths ?? []) payload.push(['extensionDevelopmentPath', server.remoteUri(extra)]);
     if (dev.extensionTestsPath) payload.push(['extensionTestsPath', server.remoteUri(dev.extensionTestsPath)]);
     url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   }
@@ -142,7 +139,6 @@ export async function runExtensionTests(options: RunExtensionTestsOptions): Prom
   const url = workbenchUrl(server, options.workspace, {
     extensionDevelopmentPath: options.extensionDevelopmentPath,
     extensionTestsPath: options.extensionTestsPath,
-    extraExtensionPaths: options.extraExtensionPaths,
   });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<number>((resolve) => {

@@ -3,7 +3,7 @@
 // and an AGENTS.md rule the scripted model checks for.
 import * as vscode from 'vscode';
 import { assert, assertEqual, test } from './harness';
-import { emulatorRequests, resetEmulator, scriptTurns, waitFor } from './emulatorControl';
+import { EMULATOR_BASE_URL, emulatorRequests, resetEmulator, scriptTurns, waitFor } from './emulatorControl';
 import { EXTENSION_ID } from './extension.test';
 
 interface AgentApi {
@@ -23,6 +23,9 @@ test('/agent: an AGENTS.md rule, a visible plan, and a VS Code tool from another
   await vscode.workspace.fs.writeFile(agentsMd, new TextEncoder().encode(`# Rules\n\n${RULE}\n`));
   try {
     await resetEmulator();
+    // Set here too, so the test also runs alone (E2E_GREP).
+    await vscode.workspace.getConfiguration('gateway').update('baseUrl', EMULATOR_BASE_URL, vscode.ConfigurationTarget.Global);
+    assert(await vscode.commands.executeCommand<boolean>('gateway.setApiKey', 'demo-key'), 'the key is accepted');
     await vscode.workspace.getConfiguration('gateway').update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('gateway').update('agentModel', 'gw-code', vscode.ConfigurationTarget.Global);
     const steps = (first: string, second: string) => [
