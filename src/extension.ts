@@ -9,7 +9,8 @@ import { GatewayClient, LimitTracker } from './core/api';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock, type Logger } from './core/ports';
 import { instructionsForChat } from './core/agent/projectInstructions';
-import { NodeCommandRunner, NodeWorkspaceFiles } from './node';
+import { NodeCommandRunner, NodeWorkspaceFiles, checkWriteTarget } from './node';
+import { BubblewrapSandbox } from './node/bubblewrap';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { PARTICIPANT_ID } from './vscode/chat/context';
@@ -190,9 +191,13 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
   const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
   const sessionStore = new FileSessionStore(sessionFolder, logger);
   const approvals = new ApprovalBroker(vscode.workspace.workspaceFolders?.[0]?.uri ?? context.globalStorageUri);
+  const sandbox = new BubblewrapSandbox();
   const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => models.selection.resolve('agent', signal), logger, {
     files: (rootPath) => new NodeWorkspaceFiles(rootPath),
-    runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput) => new NodeCommandRunner(rootPath, { onOutput }).run(command, cwd, timeoutMs, signal),
+    runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, sandbox) =>
+      new NodeCommandRunner(rootPath, { onOutput, sandbox: sandbox && { prefix: () => Promise.resolve(sandbox.prefix), network: sandbox.network } }).run(command, cwd, timeoutMs, signal),
+    sandbox,
+    checkWriteTarget,
   }, context.workspaceState);
   sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);
