@@ -66,6 +66,13 @@ describe('reading them', () => {
     assert.equal(none.text, undefined);
   });
 
+  test('a file over 1 MB is skipped without being read whole', async () => {
+    workspace.write('AGENTS.md', 'x'.repeat(1024 * 1024 + 1));
+    workspace.write('.github/copilot-instructions.md', 'Small rules.');
+    const found = await readInstructions(new NodeWorkspaceFiles(workspace.root), instructionCandidates([]), new Set(), defaultProtectedFiles, 0, signal);
+    assert.deepEqual(found.used, ['.github/copilot-instructions.md']);
+  });
+
   test('a protected file is never read, named directly or through a symlink', async () => {
     workspace.write('secret/AGENTS.md', 'leak me');
     workspace.write('.env', 'API_KEY=sk-secret');

@@ -91,9 +91,12 @@ export async function readInstructions(
   const used: string[] = [];
   let bytes = 0;
   for (const path of candidates) {
-    if (skip.has(path) || !(await readable(files, path, protectedFiles, signal))) continue;
+    const size = skip.has(path) ? undefined : await readableSize(files, path, protectedFiles, signal);
+    if (size === undefined) continue;
     const room = Math.min(limits.maxFileBytes, limits.maxTotalBytes - usedBytes - bytes);
     if (room <= 0) break;
+    // Not read whole only to be cut: a file this large is no set of instructions.
+    if (size > MAX_READ_BYTES) continue;
     let content: string;
     try {
       content = (await files.readText(path, signal)).trim();
@@ -118,17 +121,20 @@ function coverage(path: string): string {
   return `applies in ${path.slice(0, path.length - AGENTS_FILE.length)}`;
 }
 
-/** A regular file inside the workspace that no protected pattern covers, as written or through a symlink. */
-async function readable(files: WorkspaceFiles, path: string, protectedFiles: readonly string[], signal: AbortSignal): Promise<boolean> {
-  if (protectingPattern(path, protectedFiles) !== undefined) return false;
+/** Files larger than this are skipped, not read. */
+const MAX_READ_BYTES = 1024 * 1024;
+
+/** The size of a regular file inside the workspace that no protected pattern covers (as written or through a symlink); undefined for anything else. */
+async function readableSize(files: WorkspaceFiles, path: string, protectedFiles: readonly string[], signal: AbortSignal): Promise<number | undefined> {
+  if (protectingPattern(path, protectedFiles) !== undefined) return undefined;
   try {
     const stat = await files.stat(path, signal);
-    if (stat?.type !== 'file') return false;
+    if (stat?.type !== 'file') return undefined;
     const real = await files.realPathInside(path, signal);
-    return real !== undefined && protectingPattern(real, protectedFiles) === undefined;
+    return real !== undefined && protectingPattern(real, protectedFiles) === undefined ? stat.size : undefined;
   } catch {
     if (signal.aborted) throw signal.reason;
-    return false;
+    return undefined;
   }
 }
 
