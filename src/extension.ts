@@ -9,6 +9,7 @@ import { GatewayClient, LimitTracker, ModelWindows, type LearnedWindowStore } fr
 import { contextUsage, lastCompactionNotice } from './core/agent/compaction';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock, type Logger } from './core/ports';
+import { instructionsForChat } from './core/agent/projectInstructions';
 import { FileSharedWindow, NodeCommandRunner, NodeJournalFolder, NodeWorkspaceFiles, checkWriteTarget } from './node';
 import { BubblewrapSandbox } from './node/bubblewrap';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
@@ -24,6 +25,7 @@ import { ModelSelection } from './vscode/modelSelection';
 import { readLimits, readSettings, requireBaseUrl, SECTION, settingOrUndefined } from './vscode/settings';
 import { GatewayStatusBar } from './vscode/statusBar';
 import { registerAgentCommands } from './vscode/agent/agentCommands';
+import { chooseHostTools } from './vscode/agent/hostTools';
 import { AgentSessions } from './vscode/agent/agentSessions';
 import { ApprovalBroker, PROPOSED_SCHEME } from './vscode/agent/approvalBroker';
 import { FileSessionStore } from './vscode/agent/sessionStore';
@@ -48,7 +50,7 @@ export interface GatewayExtensionApi {
   inlineEdit(): { streaming: boolean; proposal: string } | undefined;
   /** The saved agent sessions, newest first. */
   /** `compacted`: the last compaction's notice ("Compacted: 61,200 → 7,900 tokens"); `context`: "context 23k / 32k". */
-  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string; compacted?: string; context?: string }[]>;
+  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string; compacted?: string; context?: string; plan?: { step: string; status: string }[]; projectInstructions?: string[] }[]>;
 }
 
 /** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
@@ -112,6 +114,8 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
         statusReason: s.statusReason,
         compacted: lastCompactionNotice(s),
         context: contextUsage(s),
+        plan: s.plan,
+        projectInstructions: s.projectInstructions?.files,
       })),
   };
 }
@@ -217,7 +221,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
       new NodeCommandRunner(rootPath, { onOutput, sandbox: sandbox && { prefix: () => Promise.resolve(sandbox.prefix), network: sandbox.network } }).run(command, cwd, timeoutMs, signal),
     sandbox,
     checkWriteTarget,
-  }, { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit });
+  }, { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit }, context.workspaceState);
   sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);
   const transcripts = new TranscriptProvider(sessionStore);
@@ -231,6 +235,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     ...registerAgentCommands(sessions, errors),
+    vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, names)),
   );
   return { sessionStore, approvals, sessions };
 }
@@ -243,6 +248,7 @@ function registerChatParticipant(context: vscode.ExtensionContext, gateway: Gate
     runAgent: (request, chatContext, stream, token) => runAgentTurn(sessions, request, chatContext, stream, token),
     logger: gateway.logger,
     windows: models.windows,
+    projectInstructions: (labels, signal) => chatProjectInstructions(labels, signal),
     onAnswer: (text) => (lastAnswer = text),
   });
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
@@ -253,6 +259,14 @@ function registerChatParticipant(context: vscode.ExtensionContext, gateway: Gate
     vscode.commands.registerCommand('gateway.explainSelection', () => vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /explain ' })),
   );
   return { lastAnswer: () => lastAnswer };
+}
+
+/** The first folder's AGENTS.md files for a chat request; none without a folder, or when they cannot be read. */
+async function chatProjectInstructions(labels: string[], signal: AbortSignal): Promise<string | undefined> {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (root?.scheme !== 'file') return undefined;
+  const found = await instructionsForChat(new NodeWorkspaceFiles(root.fsPath), labels, readSettings().agent.protectedFiles, signal);
+  return found.text;
 }
 
 function registerInlineEdit(context: vscode.ExtensionContext, gateway: Gateway, models: Models): InlineEditController {

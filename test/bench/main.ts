@@ -2,7 +2,7 @@
  * `npm run bench`: speed figures as ratios against baselines measured in the
  * same run, so they mean the same on any machine. Prints; never fails on a figure.
  */
-import { startEmulator } from '../emulator/server';
+import { startEmulator, type Emulator } from '../emulator/server';
 import { measureFirstEvent } from './firstEvent';
 import { PACING_WINDOW_MS, measurePacing, measureTwoHosts, type BurstFigures } from './pacing';
 import { fmt } from './stats';
@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     console.log(`  overhead          median ${fmt(f.overheadMedianMs, 3)} ms, p90 ${fmt(f.overheadP90Ms, 3)} ms   (target < 1 ms median)`);
 
     printSessionBytes(await measureSessionBytes(emulator, retryJitterTask), retryJitterTask.task);
+    await printProjectInstructionBytes(emulator);
     console.log('\n  The same ratio when every turn reads one file of a given size (what each turn adds decides it):');
     for (const lines of [30, 60, 150, 300, 400]) {
       const b = await measureSessionBytes(emulator, oneFilePerTurn(lines));
@@ -85,6 +86,31 @@ function printSessionBytes(b: SessionBytesResult, task: string): void {
     `  flat: every later stateful request is ${fixed} B of model, instructions, tools and previous_response_id (the interface carries none of them over) plus only that turn's new items;` +
       ` the stateless request grows by ${fmt((b.stateless.at(-1)! - b.stateless[0]) / (turns - 1), 0)} B a turn on average`,
   );
+}
+
+/** Where a project's AGENTS.md goes: one input item (kept in the chain) against `instructions` (sent again with every request). */
+async function printProjectInstructionBytes(emulator: Emulator): Promise<void> {
+  const agentsMd = sampleAgentsMd();
+  const asItem = await measureSessionBytes(emulator, retryJitterTask, { agentsMd, via: 'input' });
+  const inInstructions = await measureSessionBytes(emulator, retryJitterTask, { agentsMd, via: 'instructions' });
+  console.log(`\n  With a ${fmt(agentsMd.length / 1024, 1)} KB AGENTS.md in the same session:`);
+  console.log(`    sent once as an input item (what the extension does)  ${sum(asItem.stateful).toLocaleString('en-US')} B, ratio ${fmt(sum(asItem.stateful) / sum(asItem.stateless), 3)}`);
+  console.log(`    in \`instructions\` with every request                   ${sum(inInstructions.stateful).toLocaleString('en-US')} B, ratio ${fmt(sum(inInstructions.stateful) / sum(inInstructions.stateless), 3)}`);
+}
+
+/** A plausible project AGENTS.md of about 2 KB. */
+function sampleAgentsMd(): string {
+  const rules = [
+    '# Working in this repository',
+    '- Run `npm run lint` and `npm test` after every change; both must pass.',
+    '- TypeScript strict mode; no `any` outside tests. Prefer small functions with names that say what they do.',
+    '- Every async function takes an AbortSignal and passes it on.',
+    '- Errors the user must tell apart get their own class in src/core/api/errors.ts.',
+    '- Tests run against the local emulator over real HTTP; never mock fetch.',
+    '- Do not reformat code you do not otherwise change.',
+    '- Comments say why, not what. Keep the README in step with user-visible changes.',
+  ];
+  return `${rules.join('\n')}\n`.repeat(3);
 }
 
 function sum(values: number[]): number {

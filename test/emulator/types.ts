@@ -67,6 +67,12 @@ export interface ScriptedTurn {
   model?: string;
   /** Only consumed by requests on this endpoint. */
   endpoint?: 'chat' | 'responses';
+  /**
+   * A model that checks a rule: this turn is played only when the conversation
+   * so far (instructions and every item, the chain's earlier ones included)
+   * contains `text`; otherwise `otherwise` is played in its place.
+   */
+  requires?: { text: string; otherwise: ScriptedTurn };
 }
 
 export type FaultKind = '500' | '503' | '429' | 'cut' | 'malformed' | 'stall' | 'stream-error';

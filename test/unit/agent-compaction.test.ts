@@ -97,6 +97,25 @@ describe('compaction on a 32k-window model', () => {
     assert.match(next.input[0].content, /^\[This session was compacted/);
     assert.deepEqual(next.input.at(-1), { role: 'user', content: 'and now?' });
   });
+  test('the project instructions are sent again in the new chain a summary starts', async () => {
+    workspace.write('AGENTS.md', 'Run npm test after every change.');
+    // Enough steps that the developer item is not among the recent items a summary keeps.
+    emulator.script('demo-key', readingSession(12, 3_000));
+    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, projectInstructions: true, windows: windowsOf({ 'gw-code': { contextWindow: 32_000 } }) });
+    const state = startSession('Read twelve modules.');
+    await runToEnd(engine, state);
+    assert.deepEqual(state.projectInstructions?.files, ['AGENTS.md']);
+    await engine.compact(state, new AbortController().signal, () => undefined);
+    state.transcript.push({ role: 'user', content: 'and now?' });
+    state.unsent.push({ role: 'user', content: 'and now?' });
+    emulator.script('demo-key', [{ text: 'Done.' }]);
+    await runToEnd(engine, state);
+    const next = bodyOf(responses().at(-1)!);
+    assert.equal(next.previous_response_id, undefined);
+    const developer = next.input.filter((item: any) => item.role === 'developer');
+    assert.equal(developer.length, 1, JSON.stringify(next.input).slice(0, 500));
+    assert.match(developer[0].content, /Run npm test after every change/);
+  });
 });
 
 describe('when the window is not known', () => {

@@ -41,8 +41,17 @@ describe('parseSettings', () => {
         sandboxNetwork: false,
         budgets: { maxTurns: 30, maxTokens: 1_000_000, maxWallTimeMs: 1_800_000, maxRepeatedCalls: 3 },
         maxRequestTpmSeconds: 30,
+        projectInstructions: true,
+        allowedTools: [],
       },
     });
+  });
+
+  test('project instructions can be turned off; allowed VS Code tools are a list of names', () => {
+    const agent = from({ 'agent.projectInstructions': false, 'agent.allowedTools': ['mcp_github_search'] }).agent;
+    assert.equal(agent.projectInstructions, false);
+    assert.deepEqual(agent.allowedTools, ['mcp_github_search']);
+    assert.throws(() => from({ 'agent.allowedTools': 'mcp_github_search' }), SettingError);
   });
 
   test("the defaults package.json shows in the Settings editor are the ones the code falls back to", () => {

@@ -30,6 +30,7 @@ import {
 import type { ApprovalRequest, Approver, Clock, Logger, SessionStore } from '../ports';
 import { findTool, toolDefinitions, unknownToolOutput } from '../tools/registry';
 import type { AgentTool, PreparedCall, ToolContext, ToolOutcome } from '../tools/tool';
+import type { PlanStep } from '../tools/updatePlan';
 import { needsApproval, type ApprovalPolicy } from './approvalPolicy';
 import { exceededBudget, runStartOf, runUsage, type AgentBudgets } from './budgets';
 import { recordCalls } from './loopGuard';
@@ -47,6 +48,7 @@ import {
   tokensOfItems,
   trimToFit,
 } from './contextBudget';
+import { InstructionTracker } from './projectInstructions';
 import type { AgentSessionState, Compaction, SessionStatus } from './sessionState';
 
 export type AgentEvent =
@@ -57,6 +59,7 @@ export type AgentEvent =
   | { type: 'approval_needed'; request: ApprovalRequest }
   | { type: 'tool_started'; call: ToolCall; summary: string }
   | { type: 'tool_finished'; call: ToolCall; summary: string; outcome: ToolOutcome; approved: boolean }
+  | { type: 'plan'; plan: PlanStep[] }
   | { type: 'turn'; turn: number; usage: Usage | undefined }
   | { type: 'compacting' }
   | { type: 'compacted'; compaction: Compaction };
@@ -71,6 +74,8 @@ export interface AgentEngineDeps {
   policy: () => ApprovalPolicy;
   budgets: () => AgentBudgets;
   instructions: string;
+  /** Whether the workspace's AGENTS.md files are sent (`gateway.agent.projectInstructions`). */
+  projectInstructions?: boolean;
   clock: Clock;
   logger: Logger;
   /** The model's context window and output limit (gateway.models, learned, or the default). */
@@ -87,7 +92,11 @@ export interface AgentEngineDeps {
 type CompactionCause = 'threshold' | 'manual' | 'resume';
 
 export class AgentEngine {
-  constructor(private readonly deps: AgentEngineDeps) {}
+  private readonly projectInstructions: InstructionTracker | undefined;
+
+  constructor(private readonly deps: AgentEngineDeps) {
+    this.projectInstructions = deps.projectInstructions ? new InstructionTracker(deps.toolContext.files, deps.toolContext.protectedFiles) : undefined;
+  }
 
   /**
    * Runs the session until it is done, stopped, paused by an error, or cancelled through `signal`.
@@ -115,6 +124,7 @@ export class AgentEngine {
         if (state.compacting || this.nextRequestTokens(state) > this.compactAt(state)) {
           await this.compactNow(state, state.compacting ? 'resume' : 'threshold', signal, onEvent);
         }
+        await this.addProjectInstructions(state, signal);
         const result = await this.requestTurn(state, signal, onEvent);
         const loopReason = this.acceptTurn(state, result);
         tick();
@@ -136,6 +146,15 @@ export class AgentEngine {
       await this.setStatus(state, 'paused', reason, onEvent);
     }
     return state;
+  }
+
+  /** The project instructions that now apply and were not sent yet, as an item of the next request (kept in the chain, so sent once). */
+  private async addProjectInstructions(state: AgentSessionState, signal: AbortSignal): Promise<void> {
+    const text = await this.projectInstructions?.next(state, signal);
+    if (text === undefined) return;
+    const item = { role: 'developer' as const, content: text };
+    state.transcript.push(item);
+    state.unsent.push(item);
   }
 
   /**
@@ -293,6 +312,9 @@ export class AgentEngine {
     state.unsent = items;
     state.previousResponseId = undefined;
     state.contextTokens = undefined;
+    // The project instructions went as a developer item of the old chain: a new chain that
+    // no longer holds one (a summary replaced it) needs them sent again.
+    if (!items.some((item) => 'role' in item && item.role === 'developer')) state.projectInstructions = undefined;
   }
 
   private finishCompaction(
@@ -358,12 +380,16 @@ export class AgentEngine {
         // Refused while preparing: nothing would happen, so there is nothing to approve.
         outcome = await prepared.execute(signal);
       } else {
-        approved = !needsApproval(this.deps.policy(), tool.kind, prepared.command?.line) || (await timer.waiting(() => this.ask(state, call, tool, prepared, signal, onEvent)));
-        outcome = approved ? await this.execute(state, tool, prepared, signal) : { ok: false, output: `The user denied this ${tool.kind === 'command' ? 'command' : 'change'}. Do not retry it; ask or try another way.` };
+        const policy = this.deps.policy();
+        const asks = tool.needsApproval ? tool.needsApproval(policy.mode) : needsApproval(policy, tool.kind, prepared.command?.line);
+        approved = !asks || (await timer.waiting(() => this.ask(state, call, tool, prepared, signal, onEvent)));
+        outcome = approved ? await this.execute(state, tool, prepared, signal) : { ok: false, output: `The user denied this ${deniedWhat[tool.kind]}. Do not retry it; ask or try another way.` };
       }
       this.answer(state, call, outcome.output);
+      if (outcome.plan) state.plan = outcome.plan;
       await this.save(state);
       onEvent({ type: 'tool_finished', call, summary, outcome, approved });
+      if (outcome.plan) onEvent({ type: 'plan', plan: outcome.plan });
     }
   }
 
@@ -448,6 +474,7 @@ function lastStepStart(state: AgentSessionState): number {
   const points = cutPoints(state.transcript);
   return points.length >= 2 ? points[points.length - 2] : 0;
 }
+const deniedWhat: Record<AgentTool['kind'], string> = { read: 'call', write: 'change', command: 'command', external: 'tool call' };
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

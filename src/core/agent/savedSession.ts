@@ -6,6 +6,7 @@
  * undefined, and a session with missing or malformed parts gets defaults.
  */
 import type { ResponseInputItem, ToolCall } from '../api';
+import { parsePlan } from '../tools/updatePlan';
 import type { AgentSessionState, Compaction, OriginalFile, SessionStatus, SessionUsage } from './sessionState';
 
 const STATUSES: readonly SessionStatus[] = ['running', 'awaiting_approval', 'paused', 'stopped', 'done'];
@@ -72,6 +73,11 @@ function chainOf(json: Json, transcriptLength: number): Pick<AgentSessionState, 
   return { chainBase: listOf(json.chainBase, isInputItem), chainFrom };
 }
 
+function sentInstructionsOf(value: unknown): AgentSessionState['projectInstructions'] {
+  if (!isObject(value)) return undefined;
+  return { files: listOf(value.files, (f): f is string => typeof f === 'string'), bytes: count(value.bytes) };
+}
+
 /** The session in `json`, with defaults for what is missing; undefined when it has no string id or no known status. */
 export function parseSavedSession(json: unknown): AgentSessionState | undefined {
   if (!isObject(json) || typeof json.id !== 'string' || json.id === '' || !STATUSES.includes(json.status as SessionStatus)) return undefined;
@@ -102,6 +108,8 @@ export function parseSavedSession(json: unknown): AgentSessionState | undefined 
     contextWindow: count(json.contextWindow) || undefined,
     compacting: isObject(json.compacting) ? { before: count(json.compacting.before) } : undefined,
     compactions: Array.isArray(json.compactions) ? listOf(json.compactions, isCompaction).map((c) => ({ ...c, at: count(c.at) })) : undefined,
+    projectInstructions: sentInstructionsOf(json.projectInstructions),
+    plan: parsePlan(json.plan),
   };
 }
 

@@ -3,6 +3,8 @@
  * reload, replay it when the gateway has lost its chain, and revert its changes.
  */
 import type { ResponseInputItem, ToolCall, Usage } from '../api';
+import type { SentInstructions } from './projectInstructions';
+import type { PlanStep } from '../tools/updatePlan';
 
 export type SessionStatus =
   /** A turn is in progress. */
@@ -58,6 +60,10 @@ export interface AgentSessionState {
    * even after folders are reordered. Absent in older files (the first folder).
    */
   rootUri?: string;
+  /** The project instruction files (AGENTS.md …) sent so far, and their bytes. */
+  projectInstructions?: SentInstructions;
+  /** The model's plan as it last sent it with update_plan (shown as a checklist). */
+  plan?: PlanStep[];
   /**
    * The current chain's input since the last compaction: `chainBase` (the
    * compacted opening, or a trimmed conversation) then `transcript` from

@@ -21,6 +21,10 @@ export interface AgentSettings {
   budgets: AgentBudgets;
   /** Seconds of the key's tokens-per-minute one request may need before the session compacts. */
   maxRequestTpmSeconds: number;
+  /** Send the workspace's AGENTS.md files (`gateway.agent.projectInstructions`). */
+  projectInstructions: boolean;
+  /** VS Code tools that run without asking under `auto` (`gateway.agent.allowedTools`). */
+  allowedTools: readonly string[];
 }
 
 export interface GatewaySettings {
@@ -81,6 +85,8 @@ export function parseSettings(raw: RawSettings): GatewaySettings {
         maxRepeatedCalls: DEFAULT_BUDGETS.maxRepeatedCalls,
       },
       maxRequestTpmSeconds: Math.min(60, checkedInteger(raw('agent.maxRequestTpmSeconds'), 'agent.maxRequestTpmSeconds') ?? 30),
+      projectInstructions: raw('agent.projectInstructions') !== false,
+      allowedTools: checkedList(raw('agent.allowedTools'), 'agent.allowedTools') ?? [],
     },
   };
 }

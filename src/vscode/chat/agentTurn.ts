@@ -10,6 +10,7 @@ import type { AgentEvent } from '../../core/agent/engine';
 import type { AgentSessionState } from '../../core/agent/sessionState';
 import type { ApprovalRequest } from '../../core/ports';
 import { compact } from '../../core/status/statusView';
+import { planChecklist } from '../../core/tools/updatePlan';
 import type { AgentSessions } from '../agent/agentSessions';
 import { openFolders } from '../agent/agentSessions';
 import { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND } from '../../core/agent/sessionRoot';
@@ -57,7 +58,8 @@ export async function runAgentTurn(
   const signal = toAbortSignal(token);
   let sessionId = previous;
   try {
-    const state = previous ? await sessions.continue(previous, task, sink, signal) : await sessions.start(task, sink, signal);
+    const referencedTools = request.toolReferences.map((reference) => reference.name);
+    const state = previous ? await sessions.continue(previous, task, sink, signal, referencedTools) : await sessions.start(task, sink, signal, referencedTools);
     sessionId = state.id;
     summarize(state, stream);
     return { metadata: { command: 'agent', sessionId: state.id, failed: state.status === 'paused' } };
@@ -97,6 +99,9 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
       else if (event.outcome.changedPath) stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
       else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n\`${event.summary}\` exited with ${event.outcome.exitCode}.\n\n`);
       return;
+    case 'plan':
+      stream.markdown(`\n\n**Plan**\n\n${planChecklist(event.plan)}\n\n`);
+      return;
     case 'retry':
       stream.progress(`${event.notice.message} Retrying in ${Math.ceil(event.notice.delayMs / 1000)} s…`);
       return;
@@ -131,7 +136,8 @@ function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream):
     `\n\n---\n**Session ${state.status}** · ${state.turns} turns · ${compact(state.usage.totalTokens)} tokens ` +
       `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)` +
       `${context ? ` · ${context}` : ''}\n\n` +
-      `Files changed: ${files}\n\nCommands run: ${commands}\n`,
+      `Files changed: ${files}\n\nCommands run: ${commands}\n` +
+      `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n`,
   );
   if (state.originals.length > 0) stream.button({ title: 'Revert Session Changes', command: 'gateway.agent.revert', arguments: [state.id] });
   if (state.status === 'paused' || state.status === 'stopped') stream.button({ title: 'Continue', command: 'gateway.agent.continue', arguments: [state.id] });

@@ -10,7 +10,7 @@ import { addUserMessage, newSession, type AgentSessionState } from '../../../src
 import type { ApprovalRequest, Clock, SessionStore } from '../../../src/core/ports';
 import { systemClock } from '../../../src/core/ports';
 import { toolsFor } from '../../../src/core/tools/registry';
-import { defaultProtectedFiles } from '../../../src/core/tools/tool';
+import { defaultProtectedFiles, type AgentTool } from '../../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../../src/node';
 import { makeClient } from './clients';
 import { ModelWindows, memoryWindowStore } from '../../../src/core/api';
@@ -57,6 +57,11 @@ export interface EngineOptions {
   budgets?: Partial<AgentBudgets>;
   trusted?: boolean;
   clock?: Clock;
+  /** Send the workspace's AGENTS.md files (off by default, so other tests see only their own items). */
+  projectInstructions?: boolean;
+  protectedFiles?: readonly string[];
+  /** Tools offered besides the built-in ones (host tools). */
+  extraTools?: readonly AgentTool[];
   /** Answers approvals; by default approves everything. */
   approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
   /** Context windows: by default gateway.models empty and nothing learned (the conservative default). */
@@ -78,16 +83,17 @@ export function makeEngine(options: EngineOptions) {
         return (await options.approve?.(request)) ?? true;
       },
     },
-    tools: () => toolsFor(options.trusted ?? true),
+    tools: () => [...toolsFor(options.trusted ?? true), ...(options.extraTools ?? [])],
     toolContext: {
       files: new NodeWorkspaceFiles(options.workspace.root),
       changes: new NodeFileChanges(options.workspace.root),
       commands: new NodeCommandRunner(options.workspace.root),
-      protectedFiles: defaultProtectedFiles,
+      protectedFiles: options.protectedFiles ?? defaultProtectedFiles,
     },
     policy: () => options.policy ?? { mode: 'auto', deniedCommands: ['rm -rf'] },
     budgets: () => ({ ...DEFAULT_BUDGETS, ...options.budgets }),
     instructions: AGENT_INSTRUCTIONS,
+    projectInstructions: options.projectInstructions,
     clock,
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
     modelLimits: (model) => windows.limitsOf(model),
