@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { GatewayClient, LimitTracker } from './core/api';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock } from './core/ports';
-import { NodeCommandRunner, NodeWorkspaceFiles } from './node';
+import { NodeCommandRunner, NodeWorkspaceFiles, plainTerminalText } from './node';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { PARTICIPANT_ID } from './vscode/chat/context';
@@ -77,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => selection.resolve('agent', signal), logger, {
     files: (rootPath) => new NodeWorkspaceFiles(rootPath),
     runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput) => new NodeCommandRunner(rootPath, { onOutput }).run(command, cwd, timeoutMs, signal),
+    plainTerminalText,
   });
   sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);

@@ -2,3 +2,4 @@
 export { NodeWorkspaceFiles } from './nodeWorkspaceFiles';
 export { NodeFileChanges } from './nodeFileChanges';
 export { NodeCommandRunner, type NodeCommandRunnerOptions } from './nodeCommandRunner';
+export { plainTerminalText } from './terminalText';

@@ -4,6 +4,13 @@ export const ALL_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini', 'gw-code'] 
 /** Models served on /v1/chat/completions; every model is served on /v1/responses. */
 export const CHAT_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini'];
 
+/** Time as the emulator reads it: the shape of the client's Clock port, so a test can share one. */
+export interface EmulatorClock {
+  now(): number;
+  /** Resolves after `ms`, or when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
 export interface EmulatorOptions {
   /** 0 (default) = a random free port. */
   port?: number;
@@ -18,6 +25,8 @@ export interface EmulatorOptions {
   tpm?: number;
   /** Sliding rate window in ms, default 60000. */
   windowMs?: number;
+  /** The time rate windows and stream delays are counted in, default real time; tests pass their virtual clock. */
+  clock?: EmulatorClock;
   /** Send x-ratelimit-* headers, default true. */
   rateLimitHeaders?: boolean;
   /** Delay between stream deltas, default 0. */

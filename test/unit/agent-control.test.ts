@@ -50,7 +50,7 @@ describe('budgets and the loop guard', () => {
   test('the wall-time budget stops the session', async () => {
     emulator.script('demo-key', [{ toolCalls: [read] }, { text: 'done' }]);
     let now = 0;
-    const clock: Clock = { now: () => (now += 60_000), sleep: async () => undefined };
+    const clock: Clock = { now: () => (now += 60_000), sleep: async () => undefined, after: () => undefined };
     const state = startSession('task');
     await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, clock, budgets: { maxWallTimeMs: 120_000 } }).engine, state);
     assert.equal(state.status, 'stopped');

@@ -59,7 +59,7 @@ describe('budgets count each run', () => {
 
   test('time waiting for the user\'s approval is not charged to the time budget', async () => {
     let now = 0;
-    const clock: Clock = { now: () => now, sleep: async () => undefined };
+    const clock: Clock = { now: () => now, sleep: async () => undefined, after: () => undefined };
     emulator.script('demo-key', [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'v0', new_text: 'v1' } }] }, { text: 'done' }]);
     const state = startSession('task');
     const approve = () => {
@@ -73,7 +73,7 @@ describe('budgets count each run', () => {
 
   test('after a time-budget stop, continuing runs again', async () => {
     let now = 0;
-    const clock: Clock = { now: () => now, sleep: async () => undefined };
+    const clock: Clock = { now: () => now, sleep: async () => undefined, after: () => undefined };
     emulator.script('demo-key', [{ toolCalls: [read] }, { toolCalls: [list] }, { text: 'done' }]);
     const state = startSession('task');
     // Every answer takes 31 minutes: over the 30-minute default, so each run stops after one turn.

@@ -37,6 +37,8 @@ export interface LocalMachine {
   files(rootPath: string): WorkspaceFiles;
   /** Runs a command as a child process in `cwd` (relative to the root); streams its output to `onOutput`. */
   runChildProcess(rootPath: string, command: string, cwd: string, timeoutMs: number, signal: AbortSignal, onOutput: (text: string) => void): Promise<CommandResult>;
+  /** Terminal output without colours and shell-integration sequences. */
+  plainTerminalText(output: string): string;
 }
 
 export class AgentSessions implements vscode.Disposable {
@@ -178,8 +180,12 @@ export class AgentSessions implements vscode.Disposable {
   private terminalFor(state: AgentSessionState, root: string): TerminalCommandRunner {
     let runner = this.terminals.get(state.id);
     if (!runner) {
-      runner = new TerminalCommandRunner(`Gateway Agent: ${state.title.slice(0, 40)}`, root, (command, cwd, timeoutMs, signal, onOutput) =>
-        this.machine.runChildProcess(root, command, relativeTo(root, cwd), timeoutMs, signal, onOutput),
+      runner = new TerminalCommandRunner(
+        `Gateway Agent: ${state.title.slice(0, 40)}`,
+        root,
+        (command, cwd, timeoutMs, signal, onOutput) => this.machine.runChildProcess(root, command, relativeTo(root, cwd), timeoutMs, signal, onOutput),
+        systemClock,
+        (output) => this.machine.plainTerminalText(output),
       );
       this.terminals.set(state.id, runner);
     }
