@@ -6,11 +6,16 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import type { Clock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, RecordingStore, runToEnd, startSession, TempWorkspace } from './helpers/agent';
+import { VirtualClock } from './helpers/clock';
+
+/** The emulator's time: a stream with delays sends its first delta and then waits, as no test moves it on. */
+const streamTime = new VirtualClock();
+streamTime.manual = true;
 
 let emulator: Emulator;
 let workspace: TempWorkspace;
 before(async () => {
-  emulator = await startEmulator({ port: 0 });
+  emulator = await startEmulator({ port: 0, clock: streamTime });
 });
 after(() => emulator.close());
 beforeEach(() => {

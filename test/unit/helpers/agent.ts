@@ -65,7 +65,7 @@ export function makeEngine(options: EngineOptions) {
   const store = options.store ?? new RecordingStore();
   const clock = options.clock ?? systemClock;
   const engine = new AgentEngine({
-    client: makeClient(options.baseUrl, options.key ?? 'demo-key', { clock: systemClock }),
+    client: makeClient(options.baseUrl, options.key ?? 'demo-key'),
     store,
     approver: {
       approve: async (request) => {

@@ -85,7 +85,8 @@ export class VirtualClock implements Clock {
     }
   };
 
-  private passTo(target: number): void {
+  /** Fires the timers and wakes the sleepers due by `target`, in time order; `onlyOneSleeper` stops after the first sleeper. */
+  private passTo(target: number, onlyOneSleeper = false): void {
     for (let wakes = 0; ; wakes++) {
       if (wakes >= MAX_WAKES_PER_STEP) throw new Error('VirtualClock: timers keep firing without time moving');
       this.timers = this.timers.filter((timer) => !timer.signal.aborted);
@@ -100,12 +101,17 @@ export class VirtualClock implements Clock {
       } else if (sleeper) {
         this.sleepers.splice(this.sleepers.indexOf(sleeper), 1);
         sleeper.wake();
+        if (onlyOneSleeper) return;
       }
     }
     this.time = Math.max(this.time, target);
   }
 
-  /** Two macrotask turns, so a woken sleeper's continuation has sent its request before time moves again. */
+  /**
+   * Wakes the earliest sleeper once nothing is on its way to the server, one per
+   * two macrotask turns: as with real timers, a woken waiter has sent its request
+   * (and counted it) before the next one wakes and looks at the limits.
+   */
   private scheduleDrain(): void {
     if (this.drainScheduled || this.manual) return;
     this.drainScheduled = true;
@@ -114,7 +120,7 @@ export class VirtualClock implements Clock {
         this.drainScheduled = false;
         const next = earliest(this.sleepers);
         if (!next || this.inFlight > 0) return;
-        this.passTo(next.at);
+        this.passTo(next.at, true);
         if (this.sleepers.length > 0) this.scheduleDrain();
       }),
     );
