@@ -43,7 +43,9 @@ describe('registry', () => {
         assert.ok((property.description ?? '').length > 10, `${tool.name}.${name} has no description`);
       }
       assert.ok(tool.description.length > 30, tool.name);
-      assert.doesNotThrow(() => JSON.stringify(schema));
+      // What goes on the wire is the schema itself: nothing undefined, no class instances, no cycles.
+      assert.deepStrictEqual(JSON.parse(JSON.stringify(schema)), schema, tool.name);
+      for (const name of schema.required as string[]) assert.ok(name in properties, `${tool.name} requires an undeclared ${name}`);
     }
   });
 
