@@ -168,6 +168,7 @@ export class AgentSessions implements vscode.Disposable {
         changes: new VsCodeFileChanges(root),
         commands: this.terminalFor(state, root.fsPath),
         protectedFiles: settings.protectedFiles,
+        logger: this.logger,
       },
       policy: () => ({ mode: readSettings().agent.approval, deniedCommands: readSettings().agent.deniedCommands }),
       budgets: () => readSettings().agent.budgets,
