@@ -24,6 +24,7 @@ export class SessionsTree implements vscode.TreeDataProvider<AgentSessionState>,
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private reportedFailure: string | undefined;
 
   constructor(private readonly sessions: AgentSessions) {
     this.subscriptions = [sessions.store.onDidChange(() => this.refreshSoon()), sessions.approvals.onDidChangePending(() => this.refreshSoon())];
@@ -38,7 +39,21 @@ export class SessionsTree implements vscode.TreeDataProvider<AgentSessionState>,
   }
 
   getChildren(element?: AgentSessionState): Promise<AgentSessionState[]> | AgentSessionState[] {
-    return element ? [] : this.sessions.store.list();
+    return element ? [] : this.listSessions();
+  }
+
+  /** An unreadable sessions folder is said once (the view refreshes after every save), not shown as "no sessions". */
+  private async listSessions(): Promise<AgentSessionState[]> {
+    try {
+      const sessions = await this.sessions.store.list();
+      this.reportedFailure = undefined;
+      return sessions;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== this.reportedFailure) void vscode.window.showErrorMessage(message);
+      this.reportedFailure = message;
+      return [];
+    }
   }
 
   getTreeItem(state: AgentSessionState): vscode.TreeItem {
