@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { appliedOrThrow, EditRefusedError } from '../../src/core/agent/editRefusal';
 import { revertOriginals } from '../../src/core/agent/originals';
 import { addUserMessage } from '../../src/core/agent/sessionState';
-import type { Clock } from '../../src/core/ports';
+import type { Clock, FileChanges } from '../../src/core/ports';
 import { NodeFileChanges } from '../../src/node';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
@@ -168,6 +169,17 @@ describe('what Revert may restore', () => {
     const reverted = await revert([{ path: 'a.txt', before: 'v0\n' }, { path: 'A-alias.txt', before: undefined }, { path: 'a.txt', before: 'v1\n' }]);
     assert.equal(fileText('a.txt'), 'v0\n');
     assert.deepEqual(reverted, ['a.txt', 'A-alias.txt', 'a.txt']);
+  });
+
+  test('a delete the host refuses (applyEdit answering false) fails the revert instead of reporting it done', async () => {
+    // The host's side as VsCodeFileChanges has it: an edit API that answers false for a refusal.
+    const refusingHost: FileChanges = {
+      write: (path) => appliedOrThrow(Promise.resolve(true), `VS Code refused the edit of ${path}.`),
+      delete: (path) => appliedOrThrow(Promise.resolve(false), `VS Code refused to delete ${path}.`),
+    };
+    const reverting = revertOriginals([{ path: 'a.txt', before: 'v0\n' }, { path: 'new.txt', before: undefined }], refusingHost, new AbortController().signal);
+    await assert.rejects(reverting, (error) => error instanceof EditRefusedError && error.message === 'VS Code refused to delete new.txt.');
+    await appliedOrThrow(Promise.resolve(true), 'not thrown when applied');
   });
 });
 
