@@ -73,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   catalog.onDidChange(() => void statusBar.refresh());
   const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
   const sessionStore = new FileSessionStore(sessionFolder, logger);
-  const approvals = new ApprovalBroker(vscode.workspace.workspaceFolders?.[0]?.uri ?? context.globalStorageUri);
+  const approvals = new ApprovalBroker();
   const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => selection.resolve('agent', signal), logger, {
     files: (rootPath) => new NodeWorkspaceFiles(rootPath),
     runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput) => new NodeCommandRunner(rootPath, { onOutput }).run(command, cwd, timeoutMs, signal),

@@ -161,7 +161,7 @@ export class AgentSessions implements vscode.Disposable {
     return new AgentEngine({
       client: this.client,
       store: this.store,
-      approver: this.approvals,
+      approver: this.approvals.forSession(root),
       tools: () => toolsFor(vscode.workspace.isTrusted),
       toolContext: {
         files: new VsCodeWorkspaceFiles(disk, root),
