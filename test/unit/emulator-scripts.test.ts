@@ -47,15 +47,16 @@ void describe('scripted turns', () => {
     assert.ok(time.now() - t0 >= 120, `took ${time.now() - t0} ms`);
   });
 
-  void it('streams 20000 deltas quickly on both endpoints', async () => {
+  void it('streams 20000 deltas without pausing on both endpoints', async () => {
     emu.script('demo-key', [{ text: 'abc', repeat: 20000, chunkChars: 3 }, { text: 'abc', repeat: 20000, chunkChars: 3 }]);
-    const t0 = Date.now();
+    const waits = time.sleeps.length;
     const chat = contentDeltas(await (await post(emu, '/v1/chat/completions', chatBody('x', { stream: true }))).text());
     const resp = await (await post(emu, '/v1/responses', { model: 'gw-code', input: 'x', stream: true })).text();
     assert.equal(chat.length, 20000);
     assert.equal(contentDeltas(resp).length, 20000);
     responseEvents(resp);
-    assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0}ms`);
+    // No wait between deltas (how fast the emulator streams is measured in npm run bench, not here).
+    assert.deepEqual(time.sleeps.slice(waits), []);
   });
 
   void it('stops writing when the client goes away mid-stream and keeps serving', async () => {
