@@ -43,6 +43,8 @@ export async function measureSessionBytes(emulator: Emulator, workload: SessionW
     addUserMessage(state, workload.task);
     await benchEngine(emulator, root, turns.length).run(state, new AbortController().signal, () => undefined);
     if (state.status !== 'done' || state.turns !== turns.length) throw new Error(`bench session ended ${state.status} after ${state.turns} turns: ${state.statusReason}`);
+    // The figure is the chain's: a compaction would start a new chain and measure something else.
+    if (state.compactions?.length) throw new Error(`the ${turns.length}-turn bytes session compacted; it must fit gw-code's window`);
     const bodies = emulator.requests.slice(before).filter((r) => r.path === '/v1/responses').map((r) => r.body as Record<string, unknown>);
     return {
       stateful: bodies.map((body) => JSON.stringify(body).length),
@@ -66,6 +68,8 @@ function benchEngine(emulator: Emulator, root: string, turns: number): AgentEngi
     // Unbounded tokens: the emulator bills each turn for the whole conversation, and the bench measures bytes, not budgets.
     budgets: () => ({ ...DEFAULT_BUDGETS, maxTurns: turns + 1, maxTokens: Number.MAX_SAFE_INTEGER }),
     instructions: AGENT_INSTRUCTIONS,
+    // gw-code's window on the emulator: the 30-turn session fits under its threshold, so it never compacts.
+    modelLimits: () => ({ contextWindow: 128_000, maxOutputTokens: 4_096, source: 'setting' }),
     clock: systemClock,
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
   });

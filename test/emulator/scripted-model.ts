@@ -32,11 +32,16 @@ export class ScriptQueues {
     this.queues.set(key, queue);
   }
 
-  /** Removes and returns the first turn that matches this model and endpoint. */
-  take(key: string, model: string, endpoint: 'chat' | 'responses'): ScriptedTurn | undefined {
+  /**
+   * Removes and returns the first turn that matches this model and endpoint. With `hasTools` false (a
+   * responses request without tools: a session's summary) a turn with tool calls is left for a later request.
+   */
+  take(key: string, model: string, endpoint: 'chat' | 'responses', hasTools = true): ScriptedTurn | undefined {
     const queue = this.queues.get(key);
     if (!queue) return undefined;
-    const i = queue.findIndex((t) => (t.model === undefined || t.model === model) && (t.endpoint === undefined || t.endpoint === endpoint));
+    const i = queue.findIndex(
+      (t) => (t.model === undefined || t.model === model) && (t.endpoint === undefined || t.endpoint === endpoint) && (hasTools || !t.toolCalls?.length),
+    );
     return i < 0 ? undefined : queue.splice(i, 1)[0];
   }
 

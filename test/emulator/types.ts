@@ -3,6 +3,8 @@
 export const ALL_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini', 'gw-code'] as const;
 /** Models served on /v1/chat/completions; every model is served on /v1/responses. */
 export const CHAT_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini'];
+/** Context windows of the built-in models, in tokens (input as the emulator counts it). */
+export const DEFAULT_CONTEXT_WINDOWS: Record<string, number> = { 'gw-chat': 128_000, 'gw-chat-pro': 200_000, 'gw-chat-mini': 32_000, 'gw-code': 128_000 };
 
 /** Time as the emulator reads it: the shape of the client's Clock port, so a test can share one. */
 export interface EmulatorClock {
@@ -25,12 +27,19 @@ export interface EmulatorOptions {
   tpm?: number;
   /** Sliding rate window in ms, default 60000. */
   windowMs?: number;
-  /** The time rate windows and stream delays are counted in, default real time; tests pass their virtual clock. */
+  /** The time rate windows and stream delays are counted in (over `now`), default real time; tests pass their virtual clock. */
   clock?: EmulatorClock;
   /** Send x-ratelimit-* headers, default true. */
   rateLimitHeaders?: boolean;
   /** Delay between stream deltas, default 0. */
   tokenDelayMs?: number;
+  /**
+   * The rate window's clock (epoch ms), default Date.now: a test drives it with the
+   * client's virtual clock, so windows pass without real waiting.
+   */
+  now?: () => number;
+  /** Context window per model id, in tokens, over DEFAULT_CONTEXT_WINDOWS; a longer input answers 400 context_length_exceeded. */
+  contextWindows?: Record<string, number>;
 }
 
 export interface KeyConfig {
@@ -54,6 +63,7 @@ export interface ScriptedToolCall {
 export interface ScriptedTurn {
   text?: string;
   reasoning?: string;
+  /** On /v1/responses a turn with calls is only consumed by a request that declares tools (one without tools, a summary, cannot get calls). */
   toolCalls?: ScriptedToolCall[];
   finishReason?: 'stop' | 'length' | 'content_filter';
   /** Delay between deltas (overrides tokenDelayMs). */
@@ -93,10 +103,14 @@ export interface RecordedRequest {
   body: unknown;
   /** HTTP status sent; 0 when the socket was destroyed before any status. */
   status: number;
-  /** Date.now() at receipt. */
+  /** The emulator's clock (`now`, default Date.now()) at receipt. */
   time: number;
   /** Fault applied to this request, if any. */
   fault?: FaultKind;
+  /** Input tokens billed (as the usage reports them), set on a completed answer. */
+  inputTokens?: number;
+  /** The error answer's `code`, when the emulator answered with an error. */
+  errorCode?: string;
 }
 
 export interface Emulator {

@@ -11,7 +11,8 @@
  * a failing disk) is an error: logged, and for a session the user asked for by
  * name, a SessionReadError rather than "no such session".
  */
-import { parseSavedSessionText } from './savedSession';
+import { parseSavedSession } from './savedSession';
+import { journalName, replayJournal } from './sessionJournal';
 import type { AgentSessionState } from './sessionState';
 import type { Logger } from '../ports';
 
@@ -36,6 +37,8 @@ export class SessionReadError extends Error {
 interface Cached {
   mtime: number;
   size: number;
+  /** The journal's size: appends change it, not the snapshot's. */
+  journalSize: number;
   /** Undefined: the file is not a session (already logged). */
   state: AgentSessionState | undefined;
 }
@@ -59,7 +62,7 @@ export class SessionFiles {
       throw this.readFailure(`agent session file ${id}${SUFFIX}`, error);
     }
     if (raw === undefined) return undefined;
-    const state = parseSavedSessionText(raw);
+    const state = this.parse(raw, await this.readJournal(`${id}${SUFFIX}`));
     if (state?.id === id) return state;
     this.logger?.warn(`agent session file ${id}${SUFFIX} is not a saved session; skipped`);
     return undefined;
@@ -86,21 +89,45 @@ export class SessionFiles {
     this.cache.delete(`${id}${SUFFIX}`);
   }
 
+  /** The snapshot with its journal's records applied (see sessionJournal.ts); undefined when it is not a session. */
+  private parse(raw: string, journal: string | undefined): AgentSessionState | undefined {
+    try {
+      return parseSavedSession(replayJournal(raw, journal));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A snapshot's journal; undefined when it has none. A journal that cannot be read is a SessionReadError. */
+  private async readJournal(snapshot: string): Promise<string | undefined> {
+    try {
+      return (await this.journalSize(snapshot)) > 0 ? await this.fs.read(journalOf(snapshot)) : undefined;
+    } catch (error) {
+      throw this.readFailure(`the journal of agent session file ${snapshot}`, error);
+    }
+  }
+
+  /** The size of a snapshot's journal; 0 when it has none. */
+  private async journalSize(snapshot: string): Promise<number> {
+    return (await this.fs.stat(journalOf(snapshot)))?.size ?? 0;
+  }
+
   private async cached(name: string): Promise<AgentSessionState | undefined> {
     try {
       const stat = await this.fs.stat(name);
       // Deleted or renamed between the listing and the read: not there any more.
       if (!stat) return this.forget(name);
       const { mtime, size } = stat;
+      const journalSize = await this.journalSize(name);
       const hit = this.cache.get(name);
-      if (hit && hit.mtime === mtime && hit.size === size) return hit.state;
+      if (hit && hit.mtime === mtime && hit.size === size && hit.journalSize === journalSize) return hit.state;
       const raw = await this.fs.read(name);
       if (raw === undefined) return this.forget(name);
-      const state = parseSavedSessionText(raw);
+      const state = this.parse(raw, journalSize > 0 ? await this.fs.read(journalOf(name)) : undefined);
       // A file whose name is not its id would be loaded (and saved) under another name.
       const usable = state && `${state.id}${SUFFIX}` === name ? state : undefined;
       if (!usable) this.logger?.warn(`agent session file ${name} is not a saved session; skipped`);
-      this.cache.set(name, { mtime, size, state: usable });
+      this.cache.set(name, { mtime, size, journalSize, state: usable });
       return usable;
     } catch (error) {
       // One unreadable file must not hide the others: logged, and left out of the list.
@@ -119,4 +146,8 @@ export class SessionFiles {
     this.logger?.error(failure.message);
     return failure;
   }
+}
+
+function journalOf(snapshot: string): string {
+  return journalName(snapshot.slice(0, -SUFFIX.length));
 }

@@ -58,6 +58,33 @@ export interface AgentSessionState {
    * even after folders are reordered. Absent in older files (the first folder).
    */
   rootUri?: string;
+  /**
+   * The current chain's input since the last compaction: `chainBase` (the
+   * compacted opening, or a trimmed conversation) then `transcript` from
+   * `chainFrom` on. Absent: the chain is the whole transcript. A replay after
+   * the gateway lost the chain sends this, bounded, never the whole transcript.
+   */
+  chainBase?: ResponseInputItem[];
+  chainFrom?: number;
+  /** Tokens the gateway holds for the current chain (the last request's input and output): what the next request carries before its new items. */
+  contextTokens?: number;
+  /** The model's context window when the last request was made, for "context 23k / 32k". */
+  contextWindow?: number;
+  /** Set while a compaction is under way (saved): a reload in the middle resumes it. */
+  compacting?: { before: number };
+  /** The compactions so far, for the transcript and the views. */
+  compactions?: Compaction[];
+}
+
+export interface Compaction {
+  /** Transcript length when it happened: the transcript view shows it there. */
+  atItem: number;
+  at: number;
+  before: number;
+  after: number;
+  /** `summary`: the model summarised; `trim`: old tool outputs became notes (the summary failed, or the gateway said the window was passed). */
+  how: 'summary' | 'trim';
+  summary?: string;
 }
 
 export function newSession(input: { id: string; title: string; model: string; now: number; rootUri?: string }): AgentSessionState {

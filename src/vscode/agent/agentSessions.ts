@@ -9,7 +9,7 @@ import { AGENT_INSTRUCTIONS } from '../../core/agent/instructions';
 import { revertOriginals } from '../../core/agent/originals';
 import { RunningSessions } from '../../core/agent/runningSessions';
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../core/agent/sessionState';
-import type { GatewayClient } from '../../core/api';
+import type { GatewayClient, ModelWindows } from '../../core/api';
 import type { CommandResult, Logger, WorkspaceFiles } from '../../core/ports';
 import { systemClock } from '../../core/ports';
 import { toolsFor } from '../../core/tools/registry';
@@ -58,7 +58,12 @@ export interface LocalMachine {
   };
 }
 
-
+/** What sessions need to know of context windows and the key's token budget. */
+export interface ContextLimits {
+  windows: ModelWindows;
+  /** The key's tokens per minute as the client knows it now. */
+  tokensPerMinute: () => number | undefined;
+}
 
 export class AgentSessions implements vscode.Disposable {
   private readonly runs = new RunningSessions();
@@ -76,6 +81,7 @@ export class AgentSessions implements vscode.Disposable {
     private readonly resolveAgentModel: (signal: AbortSignal) => Promise<string>,
     private readonly logger: Logger,
     private readonly machine: LocalMachine,
+    private readonly context?: ContextLimits,
   ) {}
 
   /** Sessions left running or waiting by a window that closed are paused: nothing runs without the user. */
@@ -126,6 +132,22 @@ export class AgentSessions implements vscode.Disposable {
         state.model = model;
       }
       return this.run(state, root, sink, controller, signal);
+    });
+  }
+
+  /** Compacts a session that is not running now: a summary replaces the chain the gateway bills; the transcript stays whole. */
+  compact(id: string, sink: SessionSink, signal?: AbortSignal): Promise<AgentSessionState> {
+    return this.exclusively(id, 'This session is running; it compacts by itself when it needs to. Stop it first to compact now.', async (controller) => {
+      const state = await this.store.load(id);
+      if (!state) throw new Error(`There is no saved agent session ${id}.`);
+      const root = rootUri(rootForSavedSession(state.rootUri, openFolders(), 'compact it'));
+      const onOuterAbort = () => controller.abort();
+      signal?.addEventListener('abort', onOuterAbort, { once: true });
+      try {
+        return await this.engineFor(state, root).compact(state, controller.signal, (event) => sink.onEvent(event, root));
+      } finally {
+        signal?.removeEventListener('abort', onOuterAbort);
+      }
     });
   }
 
@@ -207,6 +229,14 @@ export class AgentSessions implements vscode.Disposable {
       instructions: AGENT_INSTRUCTIONS,
       clock: systemClock,
       logger: this.logger,
+      ...(this.context
+        ? {
+            modelLimits: (model: string) => this.context!.windows.limitsOf(model),
+            learnContextWindow: (model: string, window: number) => this.context!.windows.learn(model, window),
+            tokensPerMinute: this.context.tokensPerMinute,
+          }
+        : {}),
+      maxRequestTpmSeconds: () => readSettings().agent.maxRequestTpmSeconds,
     });
   }
 

@@ -1,6 +1,7 @@
 /** "Agent Sessions": every saved session with its state, turns and tokens. */
 import * as vscode from 'vscode';
 import type { AgentSessionState } from '../../core/agent/sessionState';
+import { contextUsage, lastCompactionNotice } from '../../core/agent/compaction';
 import { compact } from '../../core/status/statusView';
 import type { AgentSessions } from './agentSessions';
 import { transcriptUri } from './transcript';
@@ -59,10 +60,13 @@ export class SessionsTree implements vscode.TreeDataProvider<AgentSessionState>,
   getTreeItem(state: AgentSessionState): vscode.TreeItem {
     const item = new vscode.TreeItem(state.title || state.id, vscode.TreeItemCollapsibleState.None);
     item.id = state.id;
-    item.description = `${state.status.replace('_', ' ')} · ${state.turns} turns · ${compact(state.usage.totalTokens)} tok`;
+    const context = contextUsage(state);
+    const compacted = lastCompactionNotice(state);
+    item.description = `${state.status.replace('_', ' ')} · ${state.turns} turns · ${compact(state.usage.totalTokens)} tok${context ? ` · ${context}` : ''}`;
     item.tooltip = new vscode.MarkdownString(
       `**${state.title}**\n\n${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}\n\nModel ${state.model} · ${state.turns} turns · ` +
-        `${state.usage.totalTokens.toLocaleString('en-US')} tokens\n\nFiles changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}`,
+        `${state.usage.totalTokens.toLocaleString('en-US')} tokens${context ? ` · ${context}` : ''}\n\n` +
+        `${compacted ? `${compacted} (${state.compactions?.length ?? 0} compactions)\n\n` : ''}Files changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}`,
     );
     item.iconPath = new vscode.ThemeIcon(ICONS[state.status]);
     const running = this.sessions.isRunning(state.id);

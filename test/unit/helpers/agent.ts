@@ -13,6 +13,7 @@ import { toolsFor } from '../../../src/core/tools/registry';
 import { defaultProtectedFiles } from '../../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../../src/node';
 import { makeClient } from './clients';
+import { ModelWindows, memoryWindowStore } from '../../../src/core/api';
 
 /** Keeps a deep copy of every save, so a test can resume from any step. */
 export class RecordingStore implements SessionStore<AgentSessionState> {
@@ -58,12 +59,16 @@ export interface EngineOptions {
   clock?: Clock;
   /** Answers approvals; by default approves everything. */
   approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
+  /** Context windows: by default gateway.models empty and nothing learned (the conservative default). */
+  windows?: ModelWindows;
+  tokensPerMinute?: number;
 }
 
 export function makeEngine(options: EngineOptions) {
   const approvals: ApprovalRequest[] = [];
   const store = options.store ?? new RecordingStore();
   const clock = options.clock ?? systemClock;
+  const windows = options.windows ?? new ModelWindows(() => ({}), () => options.baseUrl, memoryWindowStore());
   const engine = new AgentEngine({
     client: makeClient(options.baseUrl, options.key ?? 'demo-key'),
     store,
@@ -86,8 +91,11 @@ export function makeEngine(options: EngineOptions) {
     instructions: AGENT_INSTRUCTIONS,
     clock,
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    modelLimits: (model) => windows.limitsOf(model),
+    learnContextWindow: (model, window) => windows.learn(model, window),
+    tokensPerMinute: () => options.tokensPerMinute,
   });
-  return { engine, store, approvals };
+  return { engine, store, approvals, windows };
 }
 
 let counter = 0;
