@@ -10,7 +10,7 @@ import { contextUsage, lastCompactionNotice } from './core/agent/compaction';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock, type Logger } from './core/ports';
 import { instructionsForChat } from './core/agent/projectInstructions';
-import { FileSharedWindow, NodeCommandRunner, NodeJournalFolder, NodeWorkspaceFiles, checkWriteTarget } from './node';
+import { FileSharedWindow, NodeCommandRunner, NodeJournalFolder, NodeWorkspaceFiles, checkWriteTarget, plainTerminalText } from './node';
 import { BubblewrapSandbox } from './node/bubblewrap';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
@@ -213,7 +213,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
   const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
   // The journal appends each step (VS Code's file system cannot append): only for a session folder on this machine.
   const sessionStore = new FileSessionStore(sessionFolder, logger, sessionFolder.scheme === 'file' ? new NodeJournalFolder(sessionFolder.fsPath) : undefined);
-  const approvals = new ApprovalBroker(vscode.workspace.workspaceFolders?.[0]?.uri ?? context.globalStorageUri);
+  const approvals = new ApprovalBroker();
   const sandbox = new BubblewrapSandbox();
   const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => models.selection.resolve('agent', signal), logger, {
     files: (rootPath) => new NodeWorkspaceFiles(rootPath),
@@ -221,6 +221,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
       new NodeCommandRunner(rootPath, { onOutput, sandbox: sandbox && { prefix: () => Promise.resolve(sandbox.prefix), network: sandbox.network } }).run(command, cwd, timeoutMs, signal),
     sandbox,
     checkWriteTarget,
+    plainTerminalText,
   }, { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit }, context.workspaceState);
   sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);

@@ -9,6 +9,12 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Calls `onFire` once, `ms` from now, unless `signal` aborts first. For
+   * watchdogs and deadlines that run beside other work, where `sleep` would
+   * read as a wait of its own (tests record sleeps and pass them at once).
+   */
+  after(ms: number, onFire: () => void, signal: AbortSignal): void;
 }
 
 export interface Logger {
@@ -53,6 +59,15 @@ export const systemClock: Clock = {
       }, timerDelay(ms));
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
+  after: (ms, onFire, signal) => {
+    if (signal.aborted) return;
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', cancel);
+      onFire();
+    }, timerDelay(ms));
+    const cancel = () => clearTimeout(timer);
+    signal.addEventListener('abort', cancel, { once: true });
+  },
 };
 
 export const silentLogger: Logger = {

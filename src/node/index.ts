@@ -2,5 +2,6 @@
 export { NodeWorkspaceFiles } from './nodeWorkspaceFiles';
 export { NodeFileChanges, checkWriteTarget } from './nodeFileChanges';
 export { NodeCommandRunner, type NodeCommandRunnerOptions } from './nodeCommandRunner';
+export { plainTerminalText } from './terminalText';
 export { FileSharedWindow } from './fileSharedWindow';
 export { NodeJournalFolder } from './nodeJournalFolder';

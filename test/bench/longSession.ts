@@ -13,7 +13,7 @@ import { AGENT_INSTRUCTIONS } from '../../src/core/agent/instructions';
 import { addUserMessage, newSession, type AgentSessionState } from '../../src/core/agent/sessionState';
 import { GatewayClient, ModelWindows } from '../../src/core/api';
 import { SessionJournal } from '../../src/core/agent/sessionJournal';
-import { systemClock, type SessionStore } from '../../src/core/ports';
+import { silentLogger, systemClock, type SessionStore } from '../../src/core/ports';
 import { allTools } from '../../src/core/tools/registry';
 import { defaultProtectedFiles } from '../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeJournalFolder, NodeWorkspaceFiles } from '../../src/node';
@@ -75,7 +75,7 @@ async function runOnce(emulator: Emulator, root: string, model: string, contextW
     store: noStore,
     approver: { approve: async () => true },
     tools: () => allTools,
-    toolContext: { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles: defaultProtectedFiles },
+    toolContext: { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles: defaultProtectedFiles, logger: silentLogger },
     policy: () => ({ mode: 'auto', deniedCommands: [] }),
     budgets: () => ({ ...DEFAULT_BUDGETS, maxTurns: LONG_TURNS + 10, maxTokens: Number.MAX_SAFE_INTEGER, maxWallTimeMs: Number.MAX_SAFE_INTEGER }),
     instructions: AGENT_INSTRUCTIONS,

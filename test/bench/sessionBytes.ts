@@ -11,7 +11,7 @@ import { DEFAULT_BUDGETS } from '../../src/core/agent/budgets';
 import { AGENT_INSTRUCTIONS } from '../../src/core/agent/instructions';
 import { addUserMessage, newSession, type AgentSessionState } from '../../src/core/agent/sessionState';
 import { GatewayClient, type ResponseInputItem } from '../../src/core/api';
-import { systemClock, type SessionStore } from '../../src/core/ports';
+import { silentLogger, systemClock, type SessionStore } from '../../src/core/ports';
 import { allTools } from '../../src/core/tools/registry';
 import { defaultProtectedFiles } from '../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
@@ -70,7 +70,7 @@ function benchEngine(emulator: Emulator, root: string, turns: number, project?: 
     store,
     approver: { approve: async () => true },
     tools: () => allTools,
-    toolContext: { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles: defaultProtectedFiles },
+    toolContext: { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles: defaultProtectedFiles, logger: silentLogger },
     policy: () => ({ mode: 'auto', deniedCommands: [] }),
     // Unbounded tokens: the emulator bills each turn for the whole conversation, and the bench measures bytes, not budgets.
     budgets: () => ({ ...DEFAULT_BUDGETS, maxTurns: turns + 1, maxTokens: Number.MAX_SAFE_INTEGER }),

@@ -73,7 +73,7 @@ export async function handleChat(ctx: GenContext): Promise<void> {
     else if (turn) ctx.scripts.putBack(ctx.key.key, turn);
     return;
   }
-  const writer = new StreamWriter(ctx.res);
+  const writer = new StreamWriter(ctx.res, ctx.clock);
   ctx.record.status = 200;
   writer.start(ctx.headers());
   const outcome = await runStream(writer, chatFrames(id, created, req.model, plan, req.includeUsage), {

@@ -1,6 +1,6 @@
 // What an endpoint handler gets from the server once a request is authenticated, funded and admitted.
 import type { ServerResponse } from 'node:http';
-import type { ApiErrorBody, Fault, RecordedRequest } from './types';
+import type { ApiErrorBody, EmulatorClock, Fault, RecordedRequest } from './types';
 import type { KeyState } from './keys';
 import type { ScriptQueues } from './scripted-model';
 import type { Obj } from './validate-common';
@@ -13,6 +13,8 @@ export interface GenContext {
   record: RecordedRequest;
   scripts: ScriptQueues;
   tokenDelayMs: number;
+  /** Waits between stream deltas go through it. */
+  clock: EmulatorClock;
   /** x-request-id and the rate-limit headers, computed now. */
   headers(): Record<string, string>;
   /** 400 model_not_found unless the key has the model and the endpoint serves it. */

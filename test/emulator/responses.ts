@@ -96,7 +96,7 @@ export async function handleResponses(ctx: GenContext, store: ResponseStore): Pr
     else if (turn) ctx.scripts.putBack(ctx.key.key, turn);
     return;
   }
-  const writer = new StreamWriter(ctx.res);
+  const writer = new StreamWriter(ctx.res, ctx.clock);
   ctx.record.status = 200;
   writer.start(ctx.headers());
   const seq = new Sequencer();

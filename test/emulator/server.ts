@@ -1,6 +1,7 @@
 // The gateway emulator: an HTTP server speaking the gateway's wire protocol (see README.md).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { handleChat } from './chat';
 import { handleControl } from './control';
 import { HttpError, contextLengthExceeded, balanceZero, modelNotFound, notFound, overloaded, rateLimited, serverError, unauthorized, invalid } from './errors';
@@ -12,8 +13,10 @@ import { KeyStore, MODEL_CREATED, type KeyState } from './keys';
 import { RateLimiter, type WindowEntry } from './ratelimit';
 import { ResponseStore, handleResponses } from './responses';
 import { ScriptQueues } from './scripted-model';
-import { CHAT_MODELS, DEFAULT_CONTEXT_WINDOWS, type Emulator, type EmulatorOptions, type Fault, type RecordedRequest } from './types';
+import { CHAT_MODELS, DEFAULT_CONTEXT_WINDOWS, type Emulator, type EmulatorClock, type EmulatorOptions, type Fault, type RecordedRequest } from './types';
 import { isObj } from './validate-common';
+
+const realClock: EmulatorClock = { now: () => Date.now(), sleep: (ms, signal) => delay(ms, undefined, { signal }) };
 
 export type { Emulator, EmulatorOptions, KeyConfig, ScriptedTurn, Fault, RecordedRequest } from './types';
 
@@ -52,7 +55,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     { rpm: options.rpm ?? 60, tpm: options.tpm ?? 200000, rateLimitHeaders: options.rateLimitHeaders ?? true },
     options.keys ?? [],
   );
-  const now = options.now ?? Date.now;
+  const clock: EmulatorClock = options.clock ?? (options.now ? { ...realClock, now: options.now } : realClock);
+  const now = () => clock.now();
   const limiter = new RateLimiter(options.windowMs ?? 60000, now);
   const scripts = new ScriptQueues();
   const faults = new FaultQueues();
@@ -79,7 +83,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requests.push(record);
     let key: KeyState | undefined;
     let entry: WindowEntry | undefined;
-    const headers = (): Record<string, string> => (key && key.rateLimitHeaders ? limiter.headers(key) : {});
+    const headers = (): Record<string, string> => (key && key.rateLimitHeaders ? limiter.headers(key, now()) : {});
     const sendJson = (status: number, payload: unknown, extra: Record<string, string> = {}): void => {
       record.status = status;
       res.writeHead(status, { 'content-type': 'application/json', ...headers(), ...extra });
@@ -95,7 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (k.balance <= 0) throw balanceZero(siteUrl);
       const prevId = isObj(parsed) && typeof parsed.previous_response_id === 'string' ? parsed.previous_response_id : undefined;
       const previous = prevId ? (store.get(prevId, k.key)?.conversation ?? []) : [];
-      const admission = limiter.admit(k, endpoint === 'models' ? 0 : estimatePrompt(parsed, previous));
+      const admission = limiter.admit(k, endpoint === 'models' ? 0 : estimatePrompt(parsed, previous), now());
       if (!admission.ok) throw rateLimited(admission.retryAfterSec, admission.what);
       entry = admission.entry;
       const takeFault = (ep: FaultEndpoint): Fault | undefined => {
@@ -111,7 +115,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return fault;
       };
       const ctx: GenContext = {
-        key: k, body: {}, res, record, scripts, tokenDelayMs: options.tokenDelayMs ?? 0, headers, sendJson, takeFault,
+        key: k, body: {}, res, record, scripts, tokenDelayMs: options.tokenDelayMs ?? 0, clock, headers, sendJson, takeFault,
         checkModel(model, ep) {
           if (!k.models.includes(model)) throw modelNotFound(model);
           if (ep === 'chat' && !CHAT_MODELS.includes(model)) {

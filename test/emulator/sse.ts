@@ -1,6 +1,6 @@
 // Server-Sent Events output: batched writes with backpressure, client-disconnect detection, delays and stream faults.
 import type { ServerResponse } from 'node:http';
-import type { Fault } from './types';
+import type { EmulatorClock, Fault } from './types';
 
 export interface Frame {
   /** `event:` line (responses streams); chat streams are data-only. */
@@ -21,7 +21,10 @@ export class StreamWriter {
   private buffer = '';
   private readonly closeWaiters = new Set<() => void>();
 
-  constructor(private readonly res: ServerResponse) {
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly clock: EmulatorClock,
+  ) {
     res.on('close', () => {
       this.closed = true;
       for (const wake of this.closeWaiters) wake();
@@ -71,17 +74,14 @@ export class StreamWriter {
     return this.until('never');
   }
 
-  sleep(ms: number): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.closeWaiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.closeWaiters.add(done);
-    });
+  /** Resolves after `ms`, or at once when the connection closes. */
+  async sleep(ms: number): Promise<void> {
+    if (this.closed) return;
+    const closed = new AbortController();
+    const onClose = (): void => closed.abort();
+    this.closeWaiters.add(onClose);
+    await this.clock.sleep(ms, closed.signal).catch(() => undefined);
+    this.closeWaiters.delete(onClose);
   }
 
   end(): void {

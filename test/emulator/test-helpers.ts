@@ -67,7 +67,10 @@ export const chatBody = (content: string, extra: Record<string, unknown> = {}): 
   ...extra,
 });
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Resolves after `turns` rounds of the event loop, each with its I/O: what a local server was about to send has arrived by then. */
+export async function eventLoopTurns(turns: number): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
 
 type Schema = Record<string, any>;
 

@@ -6,6 +6,13 @@ export const CHAT_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini'];
 /** Context windows of the built-in models, in tokens (input as the emulator counts it). */
 export const DEFAULT_CONTEXT_WINDOWS: Record<string, number> = { 'gw-chat': 128_000, 'gw-chat-pro': 200_000, 'gw-chat-mini': 32_000, 'gw-code': 128_000 };
 
+/** Time as the emulator reads it: the shape of the client's Clock port, so a test can share one. */
+export interface EmulatorClock {
+  now(): number;
+  /** Resolves after `ms`, or when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
 export interface EmulatorOptions {
   /** 0 (default) = a random free port. */
   port?: number;
@@ -20,6 +27,8 @@ export interface EmulatorOptions {
   tpm?: number;
   /** Sliding rate window in ms, default 60000. */
   windowMs?: number;
+  /** The time rate windows and stream delays are counted in (over `now`), default real time; tests pass their virtual clock. */
+  clock?: EmulatorClock;
   /** Send x-ratelimit-* headers, default true. */
   rateLimitHeaders?: boolean;
   /** Delay between stream deltas, default 0. */

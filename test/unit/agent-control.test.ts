@@ -6,11 +6,16 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import type { Clock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, RecordingStore, runToEnd, startSession, TempWorkspace } from './helpers/agent';
+import { VirtualClock } from './helpers/clock';
+
+/** The emulator's time: a stream with delays sends its first delta and then waits, as no test moves it on. */
+const streamTime = new VirtualClock();
+streamTime.manual = true;
 
 let emulator: Emulator;
 let workspace: TempWorkspace;
 before(async () => {
-  emulator = await startEmulator({ port: 0 });
+  emulator = await startEmulator({ port: 0, clock: streamTime });
 });
 after(() => emulator.close());
 beforeEach(() => {
@@ -50,7 +55,7 @@ describe('budgets and the loop guard', () => {
   test('the wall-time budget stops the session', async () => {
     emulator.script('demo-key', [{ toolCalls: [read] }, { text: 'done' }]);
     let now = 0;
-    const clock: Clock = { now: () => (now += 60_000), sleep: async () => undefined };
+    const clock: Clock = { now: () => (now += 60_000), sleep: async () => undefined, after: () => undefined };
     const state = startSession('task');
     await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, clock, budgets: { maxWallTimeMs: 120_000 } }).engine, state);
     assert.equal(state.status, 'stopped');

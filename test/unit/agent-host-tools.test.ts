@@ -90,8 +90,8 @@ describe('a session calling a host tool', () => {
   afterEach(() => workspace.dispose());
   const bodies = () => emulator.requests.filter((r) => r.path === '/v1/responses').map((r) => r.body as Record<string, any>);
   /** A clock whose waits end at once: the time limit is reached as soon as it is awaited. */
-  const instantTimeout: Clock = { now: () => 0, sleep: () => Promise.resolve() };
-  const neverEnding: Clock = { now: () => 0, sleep: (_ms, signal) => new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted')))) };
+  const instantTimeout: Clock = { now: () => 0, sleep: () => Promise.resolve(), after: (_ms, onFire) => onFire() };
+  const neverEnding: Clock = { now: () => 0, sleep: (_ms, signal) => new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted')))), after: () => undefined };
 
   async function runWith(invoke: HostToolInvoker, mode: ApprovalMode, options: { clock?: Clock; allowed?: string[]; approve?: boolean } = {}) {
     const [selected] = selectHostTools([info('mcp.weather')], ['mcp.weather'], [], builtIns).offered;

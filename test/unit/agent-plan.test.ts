@@ -8,6 +8,7 @@ import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/to
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
+import { silentLogger } from '../../src/core/ports';
 
 let workspace: TempWorkspace;
 beforeEach(() => {
@@ -18,6 +19,7 @@ const context = (): ToolContext => ({
   files: new NodeWorkspaceFiles(workspace.root),
   changes: new NodeFileChanges(workspace.root),
   commands: new NodeCommandRunner(workspace.root),
+  logger: silentLogger,
   protectedFiles: defaultProtectedFiles,
 });
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { appliedOrThrow, EditRefusedError } from '../../src/core/agent/editRefusal';
 import { revertOriginals } from '../../src/core/agent/originals';
 import { addUserMessage } from '../../src/core/agent/sessionState';
 import type { Clock } from '../../src/core/ports';
@@ -63,7 +64,7 @@ describe('budgets count each run', () => {
 
   test('time waiting for the user\'s approval is not charged to the time budget', async () => {
     let now = 0;
-    const clock: Clock = { now: () => now, sleep: async () => undefined };
+    const clock: Clock = { now: () => now, sleep: async () => undefined, after: () => undefined };
     emulator.script('demo-key', [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'v0', new_text: 'v1' } }] }, { text: 'done' }]);
     const state = startSession('task');
     const approve = () => {
@@ -77,7 +78,7 @@ describe('budgets count each run', () => {
 
   test('after a time-budget stop, continuing runs again', async () => {
     let now = 0;
-    const clock: Clock = { now: () => now, sleep: async () => undefined };
+    const clock: Clock = { now: () => now, sleep: async () => undefined, after: () => undefined };
     emulator.script('demo-key', [{ toolCalls: [read] }, { toolCalls: [list] }, { text: 'done' }]);
     const state = startSession('task');
     // Every answer takes 31 minutes: over the 30-minute default, so each run stops after one turn.
@@ -191,6 +192,20 @@ describe('what Revert may restore', () => {
     const reverted = await revert([{ path: 'a.txt', before: 'v0\n' }, { path: 'A-alias.txt', before: undefined }, { path: 'a.txt', before: 'v1\n' }]);
     assert.equal(fileText('a.txt'), 'v0\n');
     assert.deepEqual(reverted, ['a.txt', 'A-alias.txt', 'a.txt']);
+  });
+
+  test('a delete the host refuses (applyEdit answering false) fails the revert instead of reporting it done', async () => {
+    // The host's side as VsCodeFileChanges has it: an edit API that answers false for a refusal.
+    const refusingHost: FileChanges = {
+      write: (path) => appliedOrThrow(Promise.resolve(true), `VS Code refused the edit of ${path}.`),
+      delete: (path) => appliedOrThrow(Promise.resolve(false), `VS Code refused to delete ${path}.`),
+    };
+    const reverting = revertOriginals([{ path: 'a.txt', before: 'v0\n' }, { path: 'new.txt', before: undefined }], refusingHost, new AbortController().signal, {
+      files: new NodeWorkspaceFiles(workspace.root),
+      protectedFiles: defaultProtectedFiles,
+    });
+    await assert.rejects(reverting, (error) => error instanceof EditRefusedError && error.message === 'VS Code refused to delete new.txt.');
+    await appliedOrThrow(Promise.resolve(true), 'not thrown when applied');
   });
 });
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseSavedSession, parseSavedSessionText } from '../../src/core/agent/savedSession';
 import { newSession } from '../../src/core/agent/sessionState';
-import { SessionFiles, type SessionFileSystem } from '../../src/core/agent/sessionFiles';
+import { SessionFiles, SessionReadError, type SessionFileSystem } from '../../src/core/agent/sessionFiles';
 import { NO_FOLDER_MESSAGE, rootForNewSession, rootForSavedSession } from '../../src/core/agent/sessionRoot';
 
 const valid = () => {
@@ -50,20 +50,17 @@ describe('parseSavedSession', () => {
   });
 });
 
-/** An in-memory sessions folder that counts reads. */
-function memoryFolder(files: Record<string, string>) {
+/** An in-memory sessions folder that counts reads; the names in `unreadable` exist but fail to read (EACCES). */
+function memoryFolder(files: Record<string, string>, unreadable: readonly string[] = []) {
   const mtimes = new Map<string, number>(Object.keys(files).map((name) => [name, 1]));
   const reads: string[] = [];
   const fs: SessionFileSystem = {
     names: async () => Object.keys(files),
-    stat: async (name) => {
-      if (!(name in files)) throw new Error('ENOENT');
-      return { mtime: mtimes.get(name) ?? 1, size: files[name].length };
-    },
+    stat: async (name) => (name in files ? { mtime: mtimes.get(name) ?? 1, size: files[name].length } : undefined),
     read: async (name) => {
       reads.push(name);
-      if (!(name in files)) throw new Error('ENOENT');
-      return files[name];
+      if (unreadable.includes(name)) throw new Error(`EACCES: permission denied, open '${name}'`);
+      return name in files ? files[name] : undefined;
     },
   };
   const write = (name: string, body: string) => {
@@ -77,11 +74,31 @@ describe('SessionFiles', () => {
   test('a damaged file is skipped and logged; the others still list', async () => {
     const warnings: string[] = [];
     const { fs } = memoryFolder({ 'good.json': JSON.stringify(valid()), 'null.json': 'null', 'empty.json': '{}', 'cut.json': '{"id":', 'notes.txt': 'x' });
-    const files = new SessionFiles(fs, { warn: (message) => warnings.push(message) });
+    const files = new SessionFiles(fs, { warn: (message) => warnings.push(message), error: (message) => warnings.push(message) });
     assert.deepEqual((await files.list()).map((s) => s.id), ['good']);
     assert.equal(warnings.length, 3);
     assert.equal(await files.load('null'), undefined);
     assert.equal(await files.load('missing'), undefined);
+  });
+
+  test('a file that exists but cannot be read is an error, not "no session": logged, and thrown by load', async () => {
+    const log: string[] = [];
+    const { fs } = memoryFolder({ 'good.json': JSON.stringify(valid()), 'locked.json': JSON.stringify({ ...valid(), id: 'locked' }) }, ['locked.json']);
+    const files = new SessionFiles(fs, { warn: (message) => log.push(`warn ${message}`), error: (message) => log.push(`error ${message}`) });
+    await assert.rejects(files.load('locked'), (error) => error instanceof SessionReadError && /locked\.json.*EACCES/.test(error.message));
+    assert.equal(await files.load('missing'), undefined, 'a file that is not there is no session, silently');
+    assert.deepEqual((await files.list()).map((s) => s.id), ['good'], 'the other sessions still list');
+    assert.equal(log.length, 2);
+    assert.ok(log.every((line) => /^error Could not read agent session file locked\.json: EACCES/.test(line)), log.join('\n'));
+  });
+
+  test('a sessions folder that cannot be read is an error, not an empty list', async () => {
+    const log: string[] = [];
+    const { fs } = memoryFolder({});
+    fs.names = () => Promise.reject(new Error('EIO: i/o error, scandir'));
+    const files = new SessionFiles(fs, { warn: (message) => log.push(message), error: (message) => log.push(message) });
+    await assert.rejects(files.list(), SessionReadError);
+    assert.deepEqual(log, ['Could not read the agent sessions folder: EIO: i/o error, scandir']);
   });
 
   test('a file whose name is not its id is skipped', async () => {

@@ -17,14 +17,20 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The port's contract: what is not there is undefined, any other failure throws. */
 function folderFiles(folder: string): SessionFileSystem {
+  const unlessMissing = <T>(read: () => Promise<T>): Promise<T | undefined> =>
+    read().catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
   return {
     names: async () => readdirSync(folder),
-    stat: async (name) => {
+    stat: (name) => unlessMissing(async () => {
       const stat = statSync(join(folder, name));
       return { mtime: stat.mtimeMs, size: stat.size };
-    },
-    read: (name) => readFile(join(folder, name), 'utf8'),
+    }),
+    read: (name) => unlessMissing(() => readFile(join(folder, name), 'utf8')),
   };
 }
 

@@ -1,7 +1,7 @@
 // Every failure the spec names becomes the right typed error, retried only as the spec allows.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import {
   AbortError,
   AuthError,
@@ -20,14 +20,16 @@ import {
   type RetryNotice,
   type StreamEvent,
 } from '../../src/core/api';
-import { systemClock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { MemoryLogger, RecordingClock, collect, makeClient, signal } from './helpers/clients';
+import { MemoryLogger, RecordingClock, makeClient, signal } from './helpers/clients';
 
+/** The emulator's time (rate windows, stream delays); a client that shares it waits in it too. */
+const time = new RecordingClock();
 let emulator: Emulator;
 before(async () => {
   emulator = await startEmulator({
     port: 0,
+    clock: time,
     windowMs: 1000,
     keys: [
       { key: 'blind-key', rpm: 1, rateLimitHeaders: false },
@@ -37,6 +39,9 @@ before(async () => {
 });
 after(() => emulator.close());
 beforeEach(() => emulator.reset());
+afterEach(() => {
+  time.manual = false;
+});
 
 const chat = { model: 'gw-chat', messages: [{ role: 'user' as const, content: 'hello' }] };
 const respond = { model: 'gw-code', input: 'hello' };
@@ -61,7 +66,7 @@ describe('authentication and balance', () => {
   });
 
   test('empty balance: BalanceError pointing at the billing page; the tracker says depleted until a success', async () => {
-    const limits = new LimitTracker(systemClock);
+    const limits = new LimitTracker(time);
     const error = await makeClient(emulator.baseUrl, 'empty-key', { limits }).chat(chat, { signal: signal() }).catch((e: unknown) => e);
     assert.ok(error instanceof BalanceError);
     assert.equal(error.billingUrl, 'https://gateway.example/cabinet/billing');
@@ -138,9 +143,10 @@ describe('retries', () => {
     assert.deepEqual(clock2.sleeps, [12000, 30000]);
   });
 
-  test('429: waits Retry-After (real time), tells the caller, and then answers', async () => {
-    const limits = new LimitTracker(systemClock);
-    const client = makeClient(emulator.baseUrl, 'blind-key', { clock: systemClock, limits });
+  test('429: waits Retry-After, tells the caller, and then answers', async () => {
+    const limits = new LimitTracker(time);
+    const client = makeClient(emulator.baseUrl, 'blind-key', { clock: time, limits });
+    const started = time.now();
     await client.chat(chat, { signal: signal() });
     const notices: RetryNotice[] = [];
     let waitingSeen = false;
@@ -153,6 +159,7 @@ describe('retries', () => {
     assert.equal(notices[0].delayMs, 1000);
     assert.ok(waitingSeen, 'the limit state showed the wait');
     assert.equal(limits.snapshot().rateLimitedUntil, undefined);
+    assert.equal(time.now() - started, 1000, 'the window, 1 s, passed in the emulator too');
   });
 
   test('429 asking for longer than the caller allows: RateLimitError with the wait', async () => {
@@ -177,13 +184,14 @@ describe('retries', () => {
   test('cancelling during a retry wait ends the call at once', async () => {
     emulator.fault('demo-key', { kind: '503' });
     const controller = new AbortController();
-    const started = Date.now();
-    const call = makeClient(emulator.baseUrl, 'demo-key', { clock: systemClock }).chat(chat, {
-      signal: controller.signal,
-      onRetry: () => setTimeout(() => controller.abort(), 50),
-    });
+    const clock = new RecordingClock();
+    clock.manual = true; // the 5 s or more of the wait would not pass by themselves
+    const started = clock.now();
+    const call = makeClient(emulator.baseUrl, 'demo-key', { clock }).chat(chat, { signal: controller.signal });
+    clock.onSleep = () => setImmediate(() => controller.abort());
     await assert.rejects(call, AbortError);
-    assert.ok(Date.now() - started < 2000);
+    assert.equal(clock.sleeps.length, 1);
+    assert.equal(clock.now(), started, 'no time passed');
     assert.deepEqual(statuses(), [503]);
   });
 });
@@ -220,12 +228,22 @@ describe('broken streams', () => {
 
     test(`${endpoint}: a stalled stream is aborted after the idle timeout`, async () => {
       emulator.fault('demo-key', { kind: 'stall', afterDeltas: 2 });
-      const started = Date.now();
-      const { text, error } = await partialOf(open(makeClient(emulator.baseUrl, 'demo-key', { idleTimeoutMs: 300 })));
+      const clock = new RecordingClock();
+      let text = '';
+      let texts = 0;
+      const error = await (async () => {
+        for await (const event of open(makeClient(emulator.baseUrl, 'demo-key', { clock, idleTimeoutMs: 300 }))) {
+          if (event.type !== 'text') continue;
+          text += event.text;
+          texts++;
+          clock.advance(300); // 300 ms with nothing more: the stream stalled (a steady one survives 250 ms gaps, below)
+        }
+      })().catch((e: unknown) => e);
+      assert.equal(texts, 1);
       assert.ok(error instanceof StreamTimeoutError, String(error));
       assert.match(error.message, /sent nothing for/);
+      assert.equal(error.partialText, text);
       assert.ok(text.length > 0);
-      assert.ok(Date.now() - started < 3000);
     });
 
     test(`${endpoint}: an in-stream error is a typed error with the partial text`, async () => {
@@ -238,11 +256,14 @@ describe('broken streams', () => {
 
     test(`${endpoint}: cancelling mid-stream stops at once with AbortError`, async () => {
       emulator.script('demo-key', [{ text: 'x'.repeat(400), chunkChars: 1, delayMs: 20 }]);
+      time.manual = true; // the emulator sends a delta each time the test moves its time on
       const controller = new AbortController();
       let count = 0;
       const error = await (async () => {
         for await (const event of open(makeClient(emulator.baseUrl, 'demo-key'), { signal: controller.signal })) {
-          if (event.type === 'text' && ++count === 3) controller.abort();
+          if (event.type !== 'text') continue;
+          if (++count === 3) controller.abort();
+          else time.advance(20);
         }
       })().catch((e: unknown) => e);
       assert.ok(error instanceof AbortError, String(error));
@@ -251,9 +272,17 @@ describe('broken streams', () => {
   }
 
   test('a slow but steady stream is not timed out', async () => {
-    emulator.script('demo-key', [{ text: 'abcdefghij', chunkChars: 1, delayMs: 60 }]);
-    const events = await collect(makeClient(emulator.baseUrl, 'demo-key', { idleTimeoutMs: 300 }).chatStream(chat, { signal: signal() }));
-    assert.equal(events.filter((e) => e.type === 'text').length, 10);
+    emulator.script('demo-key', [{ text: 'abcdefghij', chunkChars: 1, delayMs: 250 }]);
+    time.manual = true; // the emulator sends a delta each time the test moves its time on
+    const started = time.now();
+    let texts = 0;
+    for await (const event of makeClient(emulator.baseUrl, 'demo-key', { clock: time, idleTimeoutMs: 300 }).chatStream(chat, { signal: signal() })) {
+      if (event.type !== 'text') continue;
+      texts++;
+      time.advance(250); // the next delta comes 250 ms after this one: 2.5 s in all, well past 300 ms
+    }
+    assert.equal(texts, 10);
+    assert.ok(time.now() - started >= 2500);
   });
 });
 

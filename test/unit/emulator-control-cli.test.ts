@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { call, chatBody, json, post, sleep } from '../emulator/test-helpers';
+import { call, chatBody, json, post } from '../emulator/test-helpers';
 import { contentDeltas, readAll } from './helpers/emulator';
 
 let emu: Emulator;
@@ -56,8 +56,10 @@ void describe('request log and control API', () => {
     const e2 = await startEmulator();
     e2.fault('demo-key', { kind: 'stall', afterDeltas: 1 });
     const res = await post(e2, '/v1/responses', { model: 'gw-code', input: 'a b c', stream: true });
-    const reading = readAll(res);
-    await sleep(50);
+    let firstDelta = () => undefined as void;
+    const firstDeltaArrived = new Promise<void>((resolve) => (firstDelta = resolve));
+    const reading = readAll(res, (text) => contentDeltas(text).length > 0 && firstDelta());
+    await firstDeltaArrived;
     await e2.close();
     const got = await reading;
     assert.equal(got.failed, true);

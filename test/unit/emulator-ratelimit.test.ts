@@ -4,24 +4,27 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { KeyState } from '../emulator/keys';
 import { RateLimiter } from '../emulator/ratelimit';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { call, chatBody, json, post, sleep } from '../emulator/test-helpers';
+import { call, chatBody, json, post } from '../emulator/test-helpers';
+import { VirtualClock } from './helpers/clock';
 import { DURATION, RATE_HEADERS, expectError } from './helpers/emulator';
 
 void describe('rate limits', () => {
   let rl: Emulator;
+  const time = new VirtualClock();
+  time.manual = true; // the test moves the windows' time itself
   before(async () => {
-    rl = await startEmulator({ windowMs: 1500, rpm: 2, keys: [{ key: 'tok', tpm: 60, rpm: 100 }, { key: 'quiet', rateLimitHeaders: false }] });
+    rl = await startEmulator({ clock: time, windowMs: 1500, rpm: 2, keys: [{ key: 'tok', tpm: 60, rpm: 100 }, { key: 'quiet', rateLimitHeaders: false }] });
   });
   after(() => rl.close());
   beforeEach(() => rl.reset());
 
   void it('answers 429 past the RPM with Retry-After and headers, then admits again once the oldest request leaves the window', async () => {
     assert.equal((await call(rl, 'GET', '/v1/models')).status, 200);
-    const t1 = Date.now(); // the first request entered the window before this
+    time.advance(100);
     const second = await post(rl, '/v1/chat/completions', chatBody('hi'));
     assert.equal(second.status, 200);
     assert.equal(second.headers.get('x-ratelimit-remaining-requests'), '0');
-    await sleep(300); // if this rejected request counted, it would still be in the window below
+    time.advance(200); // if this rejected request counted, it would still be in the window below
     const third = await post(rl, '/v1/chat/completions', chatBody('hi'));
     const retryAfter = Number(third.headers.get('retry-after'));
     assert.ok(retryAfter >= 1 && retryAfter <= 2, String(retryAfter));
@@ -30,7 +33,9 @@ void describe('rate limits', () => {
     assert.match(third.headers.get('x-ratelimit-reset-requests')!, DURATION);
     await expectError(third, 429, 'rate_limit_error', 'rate_limit_exceeded', null);
     // a rejected request does not count: once the first request leaves the window, exactly one slot is free
-    await sleep(Math.max(0, t1 + 1500 - Date.now()) + 10);
+    time.advance(1199); // 1 ms before the first request leaves the window
+    assert.equal((await call(rl, 'GET', '/v1/models')).status, 429);
+    time.advance(1);
     assert.equal((await call(rl, 'GET', '/v1/models')).status, 200);
   });
 

@@ -1,17 +1,20 @@
-// Pacing against the emulator in real time: concurrent waiters, the reset headers' meaning, and chained responses.
+// Pacing against the emulator: concurrent waiters, the reset headers' meaning, and chained responses. The client and the
+// emulator share a virtual clock: waits pass in the order real ones would, and the emulator's windows move with them.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { AbortError, LimitTracker, type CallOptions, type GatewayClient, type RespondParams, type RetryNotice } from '../../src/core/api';
-import { systemClock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient } from './helpers/clients';
+import { VirtualClock } from './helpers/clock';
 
 const WINDOW_MS = 1500;
 
+const time = new VirtualClock();
 let emulator: Emulator;
 before(async () => {
   emulator = await startEmulator({
     port: 0,
+    clock: time,
     windowMs: WINDOW_MS,
     keys: [
       { key: 'three-key', rpm: 3 },
@@ -24,17 +27,19 @@ before(async () => {
 });
 after(() => emulator.close());
 beforeEach(() => emulator.reset());
+afterEach(() => {
+  time.onSleep = () => undefined;
+});
 
 const chat = { model: 'gw-chat', messages: [{ role: 'user' as const, content: 'hello' }] };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tracker = (limits: { requestsPerMinute?: number; tokensPerMinute?: number } = {}) =>
-  new LimitTracker(systemClock, { requestsPerMinute: 60, tokensPerMinute: 200_000, ...limits }, WINDOW_MS);
+  new LimitTracker(time, { requestsPerMinute: 60, tokensPerMinute: 200_000, ...limits }, WINDOW_MS);
 const statuses = () => emulator.requests.map((r) => r.status);
 
 /** Fills a 3-request window with requests 300 ms apart (so its slots free one at a time), then sends 3 at once. */
 async function fillThenBurst(client: GatewayClient): Promise<void> {
   for (let i = 0; i < 3; i++) {
-    if (i > 0) await sleep(300);
+    if (i > 0) await time.sleep(300);
     await client.chat(chat, { signal: AbortSignal.timeout(10_000) });
   }
   await Promise.all([0, 1, 2].map(() => client.chat(chat, { signal: AbortSignal.timeout(10_000) })));
@@ -42,24 +47,28 @@ async function fillThenBurst(client: GatewayClient): Promise<void> {
 
 describe('requests waiting on pacing', () => {
   test('without headers: they take the freed slots one at a time, and none meets a 429', async () => {
-    const client = makeClient(emulator.baseUrl, 'three-blind-key', { clock: systemClock, limits: tracker({ requestsPerMinute: 3 }) });
+    const client = makeClient(emulator.baseUrl, 'three-blind-key', { clock: time, limits: tracker({ requestsPerMinute: 3 }) });
     await fillThenBurst(client);
     assert.deepEqual(statuses(), [200, 200, 200, 200, 200, 200]);
   });
 
   test('paced by the reset headers (a full refill): none meets a 429', async () => {
-    const client = makeClient(emulator.baseUrl, 'three-key', { clock: systemClock, limits: tracker() });
+    const client = makeClient(emulator.baseUrl, 'three-key', { clock: time, limits: tracker() });
     await fillThenBurst(client);
     assert.deepEqual(statuses(), [200, 200, 200, 200, 200, 200]);
   });
 
   test('a cancelled wait ends at once with AbortError, and nothing is sent', async () => {
-    const limits = new LimitTracker(systemClock, { requestsPerMinute: 1, tokensPerMinute: 200_000 }, 60_000);
-    const client = makeClient(emulator.baseUrl, 'one-blind-key', { clock: systemClock, limits });
+    const limits = new LimitTracker(time, { requestsPerMinute: 1, tokensPerMinute: 200_000 }, 60_000);
+    const client = makeClient(emulator.baseUrl, 'one-blind-key', { clock: time, limits });
     await client.chat(chat, { signal: AbortSignal.timeout(10_000) });
-    const started = Date.now();
-    await assert.rejects(client.chat(chat, { signal: AbortSignal.timeout(50) }), AbortError);
-    assert.ok(Date.now() - started < 1000);
+    const cancel = new AbortController();
+    const waits = time.sleeps.length;
+    time.onSleep = () => setImmediate(() => cancel.abort());
+    const started = time.now();
+    await assert.rejects(client.chat(chat, { signal: cancel.signal }), AbortError);
+    assert.ok(time.sleeps.length > waits, 'it was waiting');
+    assert.equal(time.now(), started, 'and it ended before any of the wait passed');
     assert.deepEqual(statuses(), [200]);
   });
 });
@@ -76,7 +85,7 @@ describe('a chain of responses is paced by the whole stored conversation', () =>
   ];
   for (const [name, key, turn] of cases) {
     test(`${name}: three chained turns meet no 429`, async () => {
-      const client = makeClient(emulator.baseUrl, key, { clock: systemClock, limits: tracker({ tokensPerMinute: 3000 }) });
+      const client = makeClient(emulator.baseUrl, key, { clock: time, limits: tracker({ tokensPerMinute: 3000 }) });
       const notices: RetryNotice[] = [];
       const call = { signal: AbortSignal.timeout(10_000), onRetry: (notice: RetryNotice) => notices.push(notice) };
       let previousResponseId: string | undefined;

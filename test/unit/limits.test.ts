@@ -6,6 +6,9 @@ import { systemClock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { RecordingClock, collect, makeClient, signal } from './helpers/clients';
 
+/** The first emulator's time; the pacing tests wait in it, so its windows pass without real waiting. */
+const time = new RecordingClock();
+
 describe('parseDuration', () => {
   const cases: [string, number | undefined][] = [
     ['1s', 1000],
@@ -26,6 +29,7 @@ let emulator: Emulator;
 before(async () => {
   emulator = await startEmulator({
     port: 0,
+    clock: time,
     windowMs: 1000,
     keys: [
       { key: 'five-key', rpm: 5, tpm: 100_000 },
@@ -77,8 +81,8 @@ describe('limit state', () => {
 
 describe('pacing', () => {
   test('with headers: six requests on a 2-per-window key cause no 429', async () => {
-    const limits = new LimitTracker(systemClock);
-    const client = makeClient(emulator.baseUrl, 'two-key', { clock: systemClock, limits });
+    const limits = new LimitTracker(time);
+    const client = makeClient(emulator.baseUrl, 'two-key', { clock: time, limits });
     const notices: RetryNotice[] = [];
     for (let i = 0; i < 6; i++) await client.chat(chat, { signal: signal(), onRetry: (n) => notices.push(n) });
     assert.deepEqual(emulator.requests.map((r) => r.status), [200, 200, 200, 200, 200, 200]);
@@ -86,8 +90,8 @@ describe('pacing', () => {
   });
 
   test('without headers: local counting against the configured limits causes no 429', async () => {
-    const limits = new LimitTracker(systemClock, { requestsPerMinute: 2, tokensPerMinute: 200_000 }, 1000);
-    const client = makeClient(emulator.baseUrl, 'two-blind-key', { clock: systemClock, limits });
+    const limits = new LimitTracker(time, { requestsPerMinute: 2, tokensPerMinute: 200_000 }, 1000);
+    const client = makeClient(emulator.baseUrl, 'two-blind-key', { clock: time, limits });
     for (let i = 0; i < 5; i++) await client.chat(chat, { signal: signal() });
     assert.deepEqual(emulator.requests.map((r) => r.status), [200, 200, 200, 200, 200]);
   });

@@ -13,6 +13,7 @@ import { NodeCommandRunner } from '../../src/node';
 import { allTools } from '../../src/core/tools/registry';
 import type { ToolContext } from '../../src/core/tools/tool';
 import { NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
+import { silentLogger } from '../../src/core/ports';
 
 const signal = new AbortController().signal;
 
@@ -105,7 +106,7 @@ describe('commands in the real sandbox (bubblewrap)', async () => {
       shell: '/bin/bash',
       sandbox: { prefix: (cwd, s) => sandbox.commandPrefix(root, cwd, defaultProtectedFiles, false, s), network: false },
     });
-    ctx = { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: runner, protectedFiles: defaultProtectedFiles };
+    ctx = { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: runner, protectedFiles: defaultProtectedFiles, logger: silentLogger };
     server = createServer((_request, response) => response.end('reached'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;

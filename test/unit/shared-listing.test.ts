@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { AbortError, AuthError, type GatewayClient, type ModelInfo } from '../../src/core/api';
 import { SharedListing } from '../../src/core/chat/sharedListing';
-import { systemClock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeClient, signal } from './helpers/clients';
+import { VirtualClock } from './helpers/clock';
 
 let emulator: Emulator;
 before(async () => {
@@ -16,10 +16,16 @@ beforeEach(() => emulator.reset());
 
 const statuses = () => emulator.requests.map((r) => r.status);
 
-/** Real time, with the 503 retry wait cut to 300 ms, so a listing stays in flight long enough to give up on. */
-function listingFor(key: string, results: ModelInfo[][] = []): SharedListing<ModelInfo[]> {
-  const client: GatewayClient = makeClient(emulator.baseUrl, key, { clock: systemClock, retry: { unavailableMinMs: 300, unavailableMaxMs: 300 } });
-  return new SharedListing((s) => client.listModels({ signal: s }), (models) => results.push(models), systemClock, 15_000);
+/**
+ * A listing whose 503 retry wait (300 ms) passes only when `duringRetryWait` says
+ * so: the listing stays in flight while a test gives up on it, invalidates or disposes it.
+ */
+function listingFor(key: string, results: ModelInfo[][] = [], duringRetryWait: (clock: VirtualClock) => void = (clock) => clock.advance(300)): SharedListing<ModelInfo[]> {
+  const clock = new VirtualClock();
+  clock.manual = true;
+  clock.onSleep = () => setImmediate(() => duringRetryWait(clock));
+  const client: GatewayClient = makeClient(emulator.baseUrl, key, { clock, retry: { unavailableMinMs: 300, unavailableMaxMs: 300 } });
+  return new SharedListing((s) => client.listModels({ signal: s }), (models) => results.push(models), clock, 15_000);
 }
 
 const slowListing = () => emulator.fault('demo-key', { kind: '503', endpoint: 'models' });
@@ -27,11 +33,13 @@ const slowListing = () => emulator.fault('demo-key', { kind: '503', endpoint: 'm
 describe('shared model listing', () => {
   test('a caller that gives up gets AbortError; the others still get the list from the same request', async () => {
     slowListing();
-    const listing = listingFor('demo-key');
     const quitter = new AbortController();
+    const listing = listingFor('demo-key', [], (clock) => {
+      quitter.abort();
+      clock.advance(300);
+    });
     const first = listing.get(quitter.signal);
     const second = listing.get(signal());
-    setTimeout(() => quitter.abort(), 50);
     await assert.rejects(first, AbortError);
     assert.ok((await second).some((m) => m.id === 'gw-chat'));
     assert.deepEqual(statuses(), [503, 200]);
@@ -62,9 +70,8 @@ describe('shared model listing', () => {
   test('invalidate stops the old listing; a caller waiting for it gets the new one, not AbortError', async () => {
     slowListing();
     const results: ModelInfo[][] = [];
-    const listing = listingFor('demo-key', results);
+    const listing: SharedListing<ModelInfo[]> = listingFor('demo-key', results, () => listing.invalidate());
     const waiting = listing.get(signal());
-    setTimeout(() => listing.invalidate(), 50);
     assert.ok((await waiting).length > 0);
     assert.equal(results.length, 1);
     // The first listing stopped in its retry wait; the second asked afresh.
@@ -73,9 +80,8 @@ describe('shared model listing', () => {
 
   test('dispose ends the waits with AbortError', async () => {
     slowListing();
-    const listing = listingFor('demo-key');
+    const listing: SharedListing<ModelInfo[]> = listingFor('demo-key', [], () => listing.dispose());
     const waiting = listing.get(signal());
-    setTimeout(() => listing.dispose(), 50);
     await assert.rejects(waiting, AbortError);
     await assert.rejects(listing.get(signal()), AbortError);
   });

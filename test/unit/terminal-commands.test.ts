@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { superviseExecution, type ExecutionControl } from '../../src/core/terminal/executionSupervisor';
 import { commandLineFor, shellKindOf } from '../../src/core/terminal/shellCommandLine';
+import { plainTerminalText } from '../../src/node/terminalText';
+import { VirtualClock } from './helpers/clock';
 
 void describe('shell kind', () => {
   void it('follows the type VS Code detected', () => {
@@ -71,53 +73,78 @@ function fakeExecution() {
 }
 
 const never = new AbortController().signal;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Lets the supervisor see a command's end (a promise settling) before time moves. */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 void describe('supervising a typed command', () => {
   void it('returns the exit code when the command ends in time', async () => {
     const run = fakeExecution();
-    setTimeout(() => run.end(3), 5);
-    assert.deepEqual(await superviseExecution(run.control, { timeoutMs: 1000, graceMs: 1000, signal: never }), { exitCode: 3, timedOut: false });
+    const clock = new VirtualClock();
+    const outcome = superviseExecution(run.control, { timeoutMs: 1000, graceMs: 1000, signal: never, clock });
+    clock.advance(999);
+    run.end(3);
+    await settle();
+    clock.advance(5000);
+    assert.deepEqual(await outcome, { exitCode: 3, timedOut: false });
     assert.deepEqual(run.calls, []);
   });
 
   void it('on timeout sends Ctrl-C and keeps the terminal when the command then ends', async () => {
     const run = fakeExecution();
-    const outcome = superviseExecution(run.control, { timeoutMs: 10, graceMs: 1000, signal: never });
-    await sleep(30);
+    const clock = new VirtualClock();
+    const outcome = superviseExecution(run.control, { timeoutMs: 10, graceMs: 1000, signal: never, clock });
+    clock.advance(9);
+    assert.deepEqual(run.calls, []);
+    clock.advance(1);
+    assert.deepEqual(run.calls, ['ctrl-c']);
+    clock.advance(20);
     run.end(130);
+    await settle();
+    clock.advance(5000);
     assert.deepEqual(await outcome, { exitCode: 130, timedOut: true });
     assert.deepEqual(run.calls, ['ctrl-c']);
   });
 
   void it('on timeout abandons the terminal when Ctrl-C is ignored (a pager)', async () => {
     const run = fakeExecution();
-    const started = Date.now();
-    assert.deepEqual(await superviseExecution(run.control, { timeoutMs: 10, graceMs: 30, signal: never }), { exitCode: undefined, timedOut: true });
+    const clock = new VirtualClock();
+    const started = clock.now();
+    const outcome = superviseExecution(run.control, { timeoutMs: 10, graceMs: 30, signal: never, clock });
+    clock.advance(39);
+    assert.deepEqual(run.calls, ['ctrl-c']);
+    clock.advance(1);
+    assert.deepEqual(await outcome, { exitCode: undefined, timedOut: true });
     assert.deepEqual(run.calls, ['ctrl-c', 'abandon']);
-    assert.ok(Date.now() - started < 500);
+    assert.equal(clock.now() - started, 40);
   });
 
   void it('on Stop rejects at once with the reason, then abandons the terminal if the command goes on', async () => {
     const run = fakeExecution();
     const stop = new AbortController();
-    const outcome = superviseExecution(run.control, { timeoutMs: 10_000, graceMs: 40, signal: stop.signal });
+    const clock = new VirtualClock();
+    const outcome = superviseExecution(run.control, { timeoutMs: 10_000, graceMs: 40, signal: stop.signal, clock });
     const reason = new Error('stopped by the user');
     stop.abort(reason);
     await assert.rejects(outcome, (error) => error === reason);
     assert.deepEqual(run.calls, ['ctrl-c']);
-    await sleep(80);
+    clock.advance(39);
+    assert.deepEqual(run.calls, ['ctrl-c']);
+    clock.advance(1);
     assert.deepEqual(run.calls, ['ctrl-c', 'abandon']);
+    clock.advance(20_000);
+    assert.deepEqual(run.calls, ['ctrl-c', 'abandon'], 'the cancelled timeout does not send a second Ctrl-C');
   });
 
   void it('on Stop keeps the terminal when Ctrl-C ends the command', async () => {
     const run = fakeExecution();
     const stop = new AbortController();
-    const outcome = superviseExecution(run.control, { timeoutMs: 10_000, graceMs: 40, signal: stop.signal });
+    const clock = new VirtualClock();
+    const outcome = superviseExecution(run.control, { timeoutMs: 10_000, graceMs: 40, signal: stop.signal, clock });
     stop.abort();
     await assert.rejects(outcome, { name: 'AbortError' });
     run.end(130);
-    await sleep(80);
+    await settle();
+    clock.advance(20_000);
     assert.deepEqual(run.calls, ['ctrl-c']);
   });
 
@@ -125,7 +152,14 @@ void describe('supervising a typed command', () => {
     const run = fakeExecution();
     const stop = new AbortController();
     stop.abort();
-    await assert.rejects(superviseExecution(run.control, { timeoutMs: 10_000, graceMs: 10, signal: stop.signal }), { name: 'AbortError' });
+    await assert.rejects(superviseExecution(run.control, { timeoutMs: 10_000, graceMs: 10, signal: stop.signal, clock: new VirtualClock() }), { name: 'AbortError' });
     run.end(0);
+  });
+});
+
+void describe('terminal output for the model', () => {
+  void it('drops colours, shell-integration marks (their command line too), titles and carriage returns', () => {
+    const output = '\x1b]633;E;ls -la /tmp;nonce-1\x07\x1b]633;C\x07\x1b[01;34mhello\x1b[0m world\r\n\x1b]0;a title\x1b\\\x1b(Bdone\x1b[?25h';
+    assert.equal(plainTerminalText(output), 'hello world\ndone');
   });
 });

@@ -12,6 +12,7 @@ import { allTools } from '../../src/core/tools/registry';
 import { outputTailBytes } from '../../src/core/tools/runCommand';
 import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
+import { silentLogger } from '../../src/core/ports';
 
 const denied = ['rm -rf', 'git push', 'curl', 'sudo'];
 
@@ -188,6 +189,7 @@ describe('run_command', () => {
       changes: new NodeFileChanges(root),
       commands: new NodeCommandRunner(root, { shell: '/bin/sh', killGraceMs: 300, drainMs: 200 }),
       protectedFiles: defaultProtectedFiles,
+      logger: silentLogger,
     };
   });
   after(() => rm(join(root, '..'), { recursive: true, force: true }));

@@ -11,6 +11,7 @@ import { excerptChars } from '../../src/core/tools/editFile';
 import { searchMatchLimit } from '../../src/core/tools/searchText';
 import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
+import { silentLogger } from '../../src/core/ports';
 
 const signal = new AbortController().signal;
 
@@ -35,7 +36,7 @@ const numbered = (count: number) => Array.from({ length: count }, (_, i) => `lin
 
 beforeEach(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), 'tools-files-')));
-  ctx = { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles: defaultProtectedFiles };
+  ctx = { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles: defaultProtectedFiles, logger: silentLogger };
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { allTools } from '../../src/core/tools/registry';
 import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles, checkWriteTarget } from '../../src/node';
+import { silentLogger } from '../../src/core/ports';
 
 const signal = new AbortController().signal;
 let base: string;
@@ -27,7 +28,7 @@ beforeEach(async () => {
   await mkdir(join(root, 'real'), { recursive: true });
   await mkdir(outside, { recursive: true });
   await writeFile(join(outside, 'file.txt'), 'outside\n');
-  ctx = { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles: defaultProtectedFiles };
+  ctx = { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles: defaultProtectedFiles, logger: silentLogger };
 });
 afterEach(() => rm(base, { recursive: true, force: true }));
 

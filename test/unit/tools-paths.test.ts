@@ -9,6 +9,7 @@ import { normalizeWorkspacePath, protectingPattern } from '../../src/core/tools/
 import { allTools } from '../../src/core/tools/registry';
 import { defaultProtectedFiles, type AgentTool, type ToolContext } from '../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
+import { silentLogger } from '../../src/core/ports';
 
 const signal = new AbortController().signal;
 const tool = (name: string): AgentTool => allTools.find((candidate) => candidate.name === name)!;
@@ -30,6 +31,7 @@ async function makeWorkspace(files: Record<string, string>) {
     changes: new NodeFileChanges(root),
     commands: new NodeCommandRunner(root),
     protectedFiles: defaultProtectedFiles,
+    logger: silentLogger,
   };
   return { root, outside, ctx, cleanup: () => rm(base, { recursive: true, force: true }) };
 }

@@ -9,6 +9,7 @@ import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/to
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
+import { silentLogger } from '../../src/core/ports';
 
 const signal = new AbortController().signal;
 let root: string;
@@ -21,7 +22,7 @@ async function put(files: Record<string, string>): Promise<void> {
 }
 
 function contextWith(protectedFiles: readonly string[]): ToolContext {
-  return { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles };
+  return { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles, logger: silentLogger };
 }
 
 async function call(name: string, args: unknown, ctx: ToolContext) {

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { allTools, findTool, readOnlyTools, toolDefinitions, toolsFor, unknownToolOutput } from '../../src/core/tools/registry';
 import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
 import type { CommandRunner, FileChanges, WorkspaceFiles } from '../../src/core/ports';
+import { MemoryLogger } from './helpers/clients';
 import { AGENT_INSTRUCTIONS } from '../../src/core/agent/instructions';
 
 describe('registry', () => {
@@ -49,7 +50,9 @@ describe('registry', () => {
         assert.ok((property.description ?? '').length > 10, `${tool.name}.${name} has no description`);
       }
       assert.ok(tool.description.length > 30, tool.name);
-      assert.doesNotThrow(() => JSON.stringify(schema));
+      // What goes on the wire is the schema itself: nothing undefined, no class instances, no cycles.
+      assert.deepStrictEqual(JSON.parse(JSON.stringify(schema)), schema, tool.name);
+      for (const name of schema.required as string[]) assert.ok(name in properties, `${tool.name} requires an undeclared ${name}`);
     }
   });
 
@@ -98,7 +101,8 @@ describe('prepare never throws', () => {
   const brokenFiles: WorkspaceFiles = { readText: failing, stat: failing, list: failing, realPathInside: failing, isIgnored: failing };
   const brokenChanges: FileChanges = { write: failing, delete: failing };
   const brokenCommands: CommandRunner = { run: failing };
-  const ctx: ToolContext = { files: brokenFiles, changes: brokenChanges, commands: brokenCommands, protectedFiles: defaultProtectedFiles };
+  const logger = new MemoryLogger();
+  const ctx: ToolContext = { files: brokenFiles, changes: brokenChanges, commands: brokenCommands, protectedFiles: defaultProtectedFiles, logger };
   const validArgs: Record<string, unknown> = {
     read_file: { path: 'a.ts' },
     list_files: {},
@@ -137,5 +141,27 @@ describe('prepare never throws', () => {
     const prepared = await findTool(allTools, 'read_file')!.prepare({ path: 'a.ts' }, { ...ctx, files });
     assert.equal(prepared.refusal, undefined);
     assert.deepEqual(await prepared.execute(new AbortController().signal), { ok: false, output: 'Failed: disk on fire' });
+  });
+
+  test('an unexpected failure is logged with its stack; a ToolFailure and a stop are not', async () => {
+    const bugLog = new MemoryLogger();
+    const reachable = { ...brokenFiles, realPathInside: (path: string) => Promise.resolve(path), isIgnored: () => Promise.resolve(false) };
+    const buggy: WorkspaceFiles = { ...reachable, stat: () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'size')")) };
+    const prepared = await findTool(allTools, 'read_file')!.prepare({ path: 'a.ts' }, { ...ctx, files: buggy, logger: bugLog });
+    const outcome = await prepared.execute(new AbortController().signal);
+    assert.deepEqual(outcome, { ok: false, output: "Failed: Cannot read properties of undefined (reading 'size')" });
+    assert.equal(bugLog.lines.length, 1);
+    assert.match(bugLog.lines[0], /^error tool call "Read a\.ts" failed unexpectedly: TypeError: Cannot read properties/);
+    assert.match(bugLog.lines[0], /\n\s+at /, 'the stack is in the log');
+
+    const quietLog = new MemoryLogger();
+    const missing: WorkspaceFiles = { ...reachable, stat: () => Promise.resolve(undefined) };
+    const refusedRead = await findTool(allTools, 'read_file')!.prepare({ path: 'a.ts' }, { ...ctx, files: missing, logger: quietLog });
+    assert.match((await refusedRead.execute(new AbortController().signal)).output, /^No file at "a\.ts"/);
+    const stop = new AbortController();
+    stop.abort();
+    const stopped = await findTool(allTools, 'read_file')!.prepare({ path: 'a.ts' }, { ...ctx, logger: quietLog }, stop.signal);
+    assert.match(stopped.refusal ?? '', /^Stopped/);
+    assert.deepEqual(quietLog.lines, []);
   });
 });

@@ -7,17 +7,31 @@
  *   save, and sessions grow to hundreds of kilobytes: parsing all of them each
  *   time cost ~200 ms per list with 300 sessions. A file is re-read only when its
  *   modification time or size changed, or when this store saved it.
+ * A file that is not there is no session; a file that cannot be read (permissions,
+ * a failing disk) is an error: logged, and for a session the user asked for by
+ * name, a SessionReadError rather than "no such session".
  */
 import { parseSavedSession } from './savedSession';
 import { journalName, replayJournal } from './sessionJournal';
 import type { AgentSessionState } from './sessionState';
 import type { Logger } from '../ports';
 
+/** Rejects only for a real failure: what is not there comes back as [] or undefined. */
 export interface SessionFileSystem {
   /** The names of the files in the sessions folder; [] when there is no folder yet. */
   names(): Promise<string[]>;
-  stat(name: string): Promise<{ mtime: number; size: number }>;
-  read(name: string): Promise<string>;
+  /** undefined when the file is not there. */
+  stat(name: string): Promise<{ mtime: number; size: number } | undefined>;
+  /** undefined when the file is not there. */
+  read(name: string): Promise<string | undefined>;
+}
+
+/** A saved session, or the sessions folder, exists but could not be read. */
+export class SessionReadError extends Error {
+  constructor(what: string, cause: unknown) {
+    super(`Could not read ${what}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'SessionReadError';
+  }
 }
 
 interface Cached {
@@ -36,18 +50,19 @@ export class SessionFiles {
 
   constructor(
     private readonly fs: SessionFileSystem,
-    private readonly logger?: Pick<Logger, 'warn'>,
+    private readonly logger?: Pick<Logger, 'warn' | 'error'>,
   ) {}
 
-  /** A fresh copy of one session, read from its file (callers change and save it). */
+  /** A fresh copy of one session, read from its file (callers change and save it); undefined when there is none. */
   async load(id: string): Promise<AgentSessionState | undefined> {
-    let raw: string;
+    let raw: string | undefined;
     try {
       raw = await this.fs.read(`${id}${SUFFIX}`);
-    } catch {
-      return undefined;
+    } catch (error) {
+      throw this.readFailure(`agent session file ${id}${SUFFIX}`, error);
     }
-    const state = await this.parse(`${id}${SUFFIX}`, raw, await this.journalSize(`${id}${SUFFIX}`));
+    if (raw === undefined) return undefined;
+    const state = this.parse(raw, await this.readJournal(`${id}${SUFFIX}`));
     if (state?.id === id) return state;
     this.logger?.warn(`agent session file ${id}${SUFFIX} is not a saved session; skipped`);
     return undefined;
@@ -61,8 +76,8 @@ export class SessionFiles {
     let names: string[];
     try {
       names = (await this.fs.names()).filter((name) => name.endsWith(SUFFIX));
-    } catch {
-      return [];
+    } catch (error) {
+      throw this.readFailure('the agent sessions folder', error);
     }
     for (const name of this.cache.keys()) if (!names.includes(name)) this.cache.delete(name);
     const sessions = await Promise.all(names.map((name) => this.cached(name)));
@@ -75,8 +90,7 @@ export class SessionFiles {
   }
 
   /** The snapshot with its journal's records applied (see sessionJournal.ts); undefined when it is not a session. */
-  private async parse(name: string, raw: string, journalSize: number): Promise<AgentSessionState | undefined> {
-    const journal = journalSize > 0 ? await this.fs.read(journalOf(name)).catch(() => undefined) : undefined;
+  private parse(raw: string, journal: string | undefined): AgentSessionState | undefined {
     try {
       return parseSavedSession(replayJournal(raw, journal));
     } catch {
@@ -84,31 +98,53 @@ export class SessionFiles {
     }
   }
 
+  /** A snapshot's journal; undefined when it has none. A journal that cannot be read is a SessionReadError. */
+  private async readJournal(snapshot: string): Promise<string | undefined> {
+    try {
+      return (await this.journalSize(snapshot)) > 0 ? await this.fs.read(journalOf(snapshot)) : undefined;
+    } catch (error) {
+      throw this.readFailure(`the journal of agent session file ${snapshot}`, error);
+    }
+  }
+
   /** The size of a snapshot's journal; 0 when it has none. */
-  private journalSize(snapshot: string): Promise<number> {
-    return this.fs.stat(journalOf(snapshot)).then(
-      (stat) => stat.size,
-      () => 0,
-    );
+  private async journalSize(snapshot: string): Promise<number> {
+    return (await this.fs.stat(journalOf(snapshot)))?.size ?? 0;
   }
 
   private async cached(name: string): Promise<AgentSessionState | undefined> {
     try {
-      const { mtime, size } = await this.fs.stat(name);
+      const stat = await this.fs.stat(name);
+      // Deleted or renamed between the listing and the read: not there any more.
+      if (!stat) return this.forget(name);
+      const { mtime, size } = stat;
       const journalSize = await this.journalSize(name);
       const hit = this.cache.get(name);
       if (hit && hit.mtime === mtime && hit.size === size && hit.journalSize === journalSize) return hit.state;
-      const state = await this.parse(name, await this.fs.read(name), journalSize);
+      const raw = await this.fs.read(name);
+      if (raw === undefined) return this.forget(name);
+      const state = this.parse(raw, journalSize > 0 ? await this.fs.read(journalOf(name)) : undefined);
       // A file whose name is not its id would be loaded (and saved) under another name.
       const usable = state && `${state.id}${SUFFIX}` === name ? state : undefined;
       if (!usable) this.logger?.warn(`agent session file ${name} is not a saved session; skipped`);
       this.cache.set(name, { mtime, size, journalSize, state: usable });
       return usable;
-    } catch {
-      // Deleted or renamed between the listing and the read: not there any more.
-      this.cache.delete(name);
-      return undefined;
+    } catch (error) {
+      // One unreadable file must not hide the others: logged, and left out of the list.
+      this.readFailure(`agent session file ${name}`, error);
+      return this.forget(name);
     }
+  }
+
+  private forget(name: string): undefined {
+    this.cache.delete(name);
+    return undefined;
+  }
+
+  private readFailure(what: string, error: unknown): SessionReadError {
+    const failure = new SessionReadError(what, error);
+    this.logger?.error(failure.message);
+    return failure;
   }
 }
 

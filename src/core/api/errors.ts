@@ -158,7 +158,3 @@ export class AbortError extends GatewayError {
     super(message);
   }
 }
-
-export function isRetryable(error: unknown): boolean {
-  return error instanceof RateLimitError || error instanceof ServerError || error instanceof ConnectionError;
-}

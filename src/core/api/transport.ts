@@ -2,7 +2,7 @@
  * One HTTP exchange with the gateway: key, headers, pacing, retries, typed
  * errors, limit tracking, and an idle watchdog that also covers the body.
  */
-import { silentLogger, systemClock, timerDelay, type ApiKeyProvider, type Clock, type FetchLike, type Logger } from '../ports';
+import { silentLogger, systemClock, type ApiKeyProvider, type Clock, type FetchLike, type Logger } from '../ports';
 import { describeWait, parseRetryAfter } from './duration';
 import { apiKeyProblem } from './apiKey';
 import { errorFromWire, parseWireError, redact, type ErrorContext } from './errorMapping';
@@ -222,7 +222,7 @@ export class Transport {
     const controller = new AbortController();
     const abortFromCaller = () => controller.abort(call.signal.reason);
     call.signal.addEventListener('abort', abortFromCaller, { once: true });
-    const watchdog = new IdleWatchdog(this.idleTimeoutMs, () =>
+    const watchdog = new IdleWatchdog(this.clock, this.idleTimeoutMs, () =>
       controller.abort(new StreamTimeoutError(`The Gateway sent nothing for ${Math.round(this.idleTimeoutMs / 1000)} s, so the request was stopped. Try again.`)),
     );
     const release = () => {
@@ -355,36 +355,38 @@ function throwIfAborted(signal: AbortSignal): void {
 /**
  * Fires when nothing happened for `timeoutMs`. One timer re-armed lazily instead
  * of one per chunk, so a fast stream pays only a timestamp write per chunk.
+ * Time comes from the client's Clock, so tests pass it without waiting.
  */
 class IdleWatchdog {
-  private lastActivity = Date.now();
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastActivity: number;
+  private readonly stopped = new AbortController();
 
   constructor(
+    private readonly clock: Clock,
     private readonly timeoutMs: number,
     private readonly onIdle: () => void,
   ) {
+    this.lastActivity = clock.now();
     this.arm(timeoutMs);
   }
 
   touch(): void {
-    this.lastActivity = Date.now();
+    this.lastActivity = this.clock.now();
   }
 
   stop(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.stopped.abort();
   }
 
   private arm(ms: number): void {
-    this.timer = setTimeout(() => {
-      const idleFor = Date.now() - this.lastActivity;
-      if (idleFor >= this.timeoutMs) {
-        this.timer = undefined;
-        this.onIdle();
-      } else {
-        this.arm(this.timeoutMs - idleFor);
-      }
-    }, timerDelay(ms));
+    this.clock.after(
+      ms,
+      () => {
+        const idleFor = this.clock.now() - this.lastActivity;
+        if (idleFor >= this.timeoutMs) this.onIdle();
+        else this.arm(this.timeoutMs - idleFor);
+      },
+      this.stopped.signal,
+    );
   }
 }

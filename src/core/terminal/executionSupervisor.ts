@@ -4,8 +4,10 @@
  * a program that ignores it (a pager such as `less`) would otherwise keep the
  * terminal and take every later command as its input, so when the command has
  * not ended shortly after Ctrl-C the terminal is abandoned. Kept free of `vscode`
- * so it can be tested.
+ * so it can be tested; its timers go through the Clock port for the same reason.
  */
+
+import type { Clock } from '../ports';
 
 export interface ExecutionControl {
   /** Resolves when the command ends, with its exit code when known. */
@@ -21,6 +23,7 @@ export interface SuperviseOptions {
   /** How long a command may take to end after Ctrl-C before its terminal is abandoned. */
   graceMs: number;
   signal: AbortSignal;
+  clock: Clock;
 }
 
 export interface ExecutionOutcome {
@@ -34,37 +37,48 @@ export interface ExecutionOutcome {
  * CommandRunner contract for a stop), while Ctrl-C and, if needed, abandoning
  * the terminal still happen in the background.
  */
-export function superviseExecution(control: ExecutionControl, { timeoutMs, graceMs, signal }: SuperviseOptions): Promise<ExecutionOutcome> {
+export function superviseExecution(control: ExecutionControl, { timeoutMs, graceMs, signal, clock }: SuperviseOptions): Promise<ExecutionOutcome> {
   return new Promise<ExecutionOutcome>((resolve, reject) => {
     let timedOut = false;
     let over = false;
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    let interrupted = false;
+    const timeoutTimer = new AbortController();
+    const graceTimer = new AbortController();
     const end = (exitCode: number | undefined) => {
       if (over) return;
       over = true;
-      clearTimeout(timeoutTimer);
-      clearTimeout(graceTimer);
+      timeoutTimer.abort();
+      graceTimer.abort();
       signal.removeEventListener('abort', onAbort);
       // After a rejection for a stop this does nothing: a promise settles once.
       resolve({ exitCode, timedOut });
     };
     const interrupt = () => {
-      if (over || graceTimer !== undefined) return;
+      if (over || interrupted) return;
+      interrupted = true;
       control.interrupt();
-      graceTimer = setTimeout(() => {
-        control.abandon();
-        end(undefined);
-      }, graceMs);
+      clock.after(
+        graceMs,
+        () => {
+          control.abandon();
+          end(undefined);
+        },
+        graceTimer.signal,
+      );
     };
     const onAbort = () => {
-      clearTimeout(timeoutTimer);
+      timeoutTimer.abort();
       interrupt();
       reject(signal.reason);
     };
-    const timeoutTimer = setTimeout(() => {
-      timedOut = true;
-      interrupt();
-    }, timeoutMs);
+    clock.after(
+      timeoutMs,
+      () => {
+        timedOut = true;
+        interrupt();
+      },
+      timeoutTimer.signal,
+    );
     control.ended.then(end, () => end(undefined));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });

@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import type { CommandRunner, FileChanges, WorkspaceFiles } from '../ports';
+import type { CommandRunner, FileChanges, Logger, WorkspaceFiles } from '../ports';
 import { normalizeWorkspacePath } from './pathPolicy';
 import type { PlanStep } from './updatePlan';
 import type { ApprovalMode } from '../agent/approvalPolicy';
@@ -22,6 +22,8 @@ export interface ToolContext {
   commands: CommandRunner;
   /** Globs of files never read or written (`gateway.agent.protectedFiles`). */
   protectedFiles: readonly string[];
+  /** Where a failure nobody anticipated (a bug, an I/O error) is written, with its stack. */
+  logger: Logger;
 }
 
 // `gateway.agent.protectedFiles` when the user has not set it. A pattern
@@ -107,7 +109,8 @@ export function refused(message: string): PreparedAction {
 /**
  * A tool's prepare with its arguments parsed and nothing escaping as an
  * exception: bad arguments, port errors, aborts and bugs alike reach the model
- * as a sentence, and the session carries on. `summarize` names the call for
+ * as a sentence, and the session carries on; what no tool anticipated is also
+ * logged with its stack, so a bug does not pass as the model's problem. `summarize` names the call for
  * the UI from the arguments alone, so even a refused call has a useful line.
  */
 export function guardedPrepare<Args>(
@@ -122,26 +125,29 @@ export function guardedPrepare<Args>(
     const summary = summarize(parsed.args);
     try {
       const action = await prepare(parsed.args, ctx, signal);
-      return { ...action, summary, execute: guardedExecute(action.execute) };
+      return { ...action, summary, execute: guardedExecute(action.execute, summary, ctx.logger) };
     } catch (error) {
-      return refusedCall(summary, describeError(error, signal));
+      return refusedCall(summary, describeFailure(error, signal, summary, ctx.logger));
     }
   };
 }
 
-function guardedExecute(execute: PreparedCall['execute']): PreparedCall['execute'] {
+function guardedExecute(execute: PreparedCall['execute'], summary: string, logger: Logger): PreparedCall['execute'] {
   return async (signal) => {
     try {
       return await execute(signal);
     } catch (error) {
-      return { ok: false, output: describeError(error, signal) };
+      return { ok: false, output: describeFailure(error, signal, summary, logger) };
     }
   };
 }
 
-export function describeError(error: unknown, signal: AbortSignal): string {
+/** The sentence the model reads; a failure that is neither a stop nor a ToolFailure is logged with its stack first. */
+function describeFailure(error: unknown, signal: AbortSignal, summary: string, logger: Logger): string {
   if (signal.aborted) return 'Stopped: the user cancelled this call before it finished.';
   if (error instanceof ToolFailure) return error.message;
+  const stack = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  logger.error(`tool call "${summary}" failed unexpectedly: ${stack}`);
   const message = error instanceof Error ? error.message : String(error);
   return `Failed: ${message}`;
 }

@@ -48,6 +48,8 @@ export interface LocalMachine {
   ): Promise<CommandResult>;
   /** The last check before a write, with the path resolved now: inside the root, not a hard link; throws to refuse. */
   checkWriteTarget(rootPath: string, path: string, signal: AbortSignal): Promise<void>;
+  /** Terminal output without colours and shell-integration sequences. */
+  plainTerminalText(output: string): string;
   /** The `auto` mode's sandbox on this machine. */
   sandbox: {
     /** Whether it works here, and why not (probed once). */
@@ -214,13 +216,14 @@ export class AgentSessions implements vscode.Disposable {
     return new AgentEngine({
       client: this.client,
       store: this.store,
-      approver: this.approvals,
+      approver: this.approvals.forSession(root),
       tools: () => (vscode.workspace.isTrusted ? [...builtIns, ...hostTools] : toolsFor(false)),
       toolContext: {
         files: new VsCodeWorkspaceFiles(disk, root),
         changes: this.fileChanges(root),
         commands: this.terminalFor(state, root.fsPath),
         protectedFiles: settings.protectedFiles,
+        logger: this.logger,
       },
       policy: () => {
         const agent = readSettings().agent;
@@ -280,6 +283,8 @@ export class AgentSessions implements vscode.Disposable {
         root,
         (command, cwd, timeoutMs, signal, onOutput, sandbox) => this.machine.runChildProcess(root, command, relativeTo(root, cwd), timeoutMs, signal, onOutput, sandbox),
         (cwd, signal) => this.sandboxFor(state.id, root, cwd, signal),
+        systemClock,
+        (output) => this.machine.plainTerminalText(output),
       );
       this.terminals.set(state.id, runner);
     }

@@ -5,24 +5,18 @@
  * a diff of the current and the proposed content before the user answers.
  */
 import * as vscode from 'vscode';
+import { keyOf, PendingApprovals, type PendingApproval } from '../../core/agent/pendingApprovals';
 import type { ApprovalRequest, Approver } from '../../core/ports';
 
 export const PROPOSED_SCHEME = 'gateway-proposed';
 
-interface Pending {
-  request: ApprovalRequest;
-  resolve: (approved: boolean) => void;
-}
-
 export type ApprovalPresenter = (request: ApprovalRequest) => void;
 
-export class ApprovalBroker implements Approver, vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly pending = new Map<string, Pending>();
+export class ApprovalBroker implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly presenters = new Map<string, ApprovalPresenter>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangePending = this.changed.event;
-
-  constructor(private readonly workspaceRoot: vscode.Uri) {}
+  private readonly pending = new PendingApprovals(() => this.changed.fire());
 
   /** Who shows this session's approvals (the chat turn that runs it, or a notification). */
   present(sessionId: string, presenter: ApprovalPresenter): vscode.Disposable {
@@ -30,19 +24,9 @@ export class ApprovalBroker implements Approver, vscode.TextDocumentContentProvi
     return { dispose: () => this.presenters.get(sessionId) === presenter && this.presenters.delete(sessionId) };
   }
 
-  approve(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
-    const key = keyOf(request.sessionId, request.callId);
-    return new Promise<boolean>((resolve) => {
-      const finish = (approved: boolean) => {
-        signal.removeEventListener('abort', onAbort);
-        this.pending.delete(key);
-        this.changed.fire();
-        resolve(approved);
-      };
-      const onAbort = () => finish(false);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(key, { request, resolve: finish });
-      this.changed.fire();
+  /** The approver for a session running in `root`: its diffs compare against the files there. */
+  forSession(root: vscode.Uri): Approver {
+    return this.pending.forSession(root.toString(), ({ request }) => {
       if (request.preview) void this.showDiff(request.sessionId, request.callId);
       (this.presenters.get(request.sessionId) ?? notificationPresenter(this))(request);
     });
@@ -50,39 +34,39 @@ export class ApprovalBroker implements Approver, vscode.TextDocumentContentProvi
 
   /** Answers a waiting approval; false when there is none (already answered, or the session stopped). */
   respond(sessionId: string, callId: string, approved: boolean): boolean {
-    const pending = this.pending.get(keyOf(sessionId, callId));
-    if (!pending) return false;
-    pending.resolve(approved);
-    return true;
+    return this.pending.respond(sessionId, callId, approved);
   }
 
   waiting(sessionId?: string): ApprovalRequest[] {
-    return [...this.pending.values()].map((p) => p.request).filter((r) => sessionId === undefined || r.sessionId === sessionId);
+    return this.pending.waiting(sessionId);
   }
 
   async showDiff(sessionId: string, callId: string): Promise<void> {
-    const request = this.pending.get(keyOf(sessionId, callId))?.request;
-    if (!request?.preview) return;
-    const current = vscode.Uri.joinPath(this.workspaceRoot, request.preview.path);
-    const proposed = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${request.preview.path}`, query: keyOf(sessionId, callId) });
-    const left = request.preview.before === undefined ? proposed.with({ query: `${keyOf(sessionId, callId)}&empty` }) : current;
-    await vscode.commands.executeCommand('vscode.diff', left, proposed, `${request.preview.path}: proposed by the agent`, { preview: true, preserveFocus: true });
+    const approval = this.pending.find(sessionId, callId);
+    if (!approval?.request.preview) return;
+    const { preview } = approval.request;
+    const current = currentFileOf(approval);
+    const proposed = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${preview.path}`, query: keyOf(sessionId, callId) });
+    const left = preview.before === undefined ? proposed.with({ query: `${keyOf(sessionId, callId)}&empty` }) : current;
+    await vscode.commands.executeCommand('vscode.diff', left, proposed, `${preview.path}: proposed by the agent`, { preview: true, preserveFocus: true });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const [key, empty] = uri.query.split('&');
     if (empty === 'empty') return '';
-    return this.pending.get(key)?.request.preview?.after ?? '';
+    const separator = key.indexOf(':');
+    return this.pending.find(key.slice(0, separator), key.slice(separator + 1))?.request.preview?.after ?? '';
   }
 
   dispose(): void {
-    for (const pending of this.pending.values()) pending.resolve(false);
+    this.pending.denyAll();
     this.changed.dispose();
   }
 }
 
-function keyOf(sessionId: string, callId: string): string {
-  return `${sessionId}:${callId}`;
+/** The file as it is now, in the asking session's folder. */
+function currentFileOf({ request, rootUri }: PendingApproval): vscode.Uri {
+  return vscode.Uri.joinPath(vscode.Uri.parse(rootUri), request.preview?.path ?? '');
 }
 
 /** For sessions that run without a chat turn: a notification with the same choices. */

@@ -24,7 +24,7 @@ export class FileSessionStore implements SessionStore<AgentSessionState> {
 
   constructor(
     private readonly folder: vscode.Uri,
-    logger?: Pick<Logger, 'warn'>,
+    logger?: Pick<Logger, 'warn' | 'error'>,
     journalFolder?: JournalFolder,
   ) {
     this.files = new SessionFiles(folderFileSystem(folder), logger);
@@ -75,11 +75,25 @@ function isSessionId(id: string): boolean {
 function folderFileSystem(folder: vscode.Uri): SessionFileSystem {
   const file = (name: string) => vscode.Uri.joinPath(folder, name);
   return {
-    names: async () => (await vscode.workspace.fs.readDirectory(folder)).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name),
+    names: async () =>
+      (await unlessNotFound(vscode.workspace.fs.readDirectory(folder)))?.filter(([, type]) => type === vscode.FileType.File).map(([name]) => name) ?? [],
     stat: async (name) => {
-      const { mtime, size } = await vscode.workspace.fs.stat(file(name));
-      return { mtime, size };
+      const stat = await unlessNotFound(vscode.workspace.fs.stat(file(name)));
+      return stat && { mtime: stat.mtime, size: stat.size };
     },
-    read: async (name) => new TextDecoder().decode(await vscode.workspace.fs.readFile(file(name))),
+    read: async (name) => {
+      const bytes = await unlessNotFound(vscode.workspace.fs.readFile(file(name)));
+      return bytes && new TextDecoder().decode(bytes);
+    },
   };
+}
+
+/** undefined when the file or folder is not there; any other failure is thrown. */
+async function unlessNotFound<T>(operation: Thenable<T>): Promise<T | undefined> {
+  try {
+    return await operation;
+  } catch (error) {
+    if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
+    throw error;
+  }
 }

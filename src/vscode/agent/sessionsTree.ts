@@ -41,6 +41,7 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private reportedFailure: string | undefined;
 
   constructor(private readonly sessions: AgentSessions) {
     this.subscriptions = [sessions.store.onDidChange(() => this.refreshSoon()), sessions.approvals.onDidChangePending(() => this.refreshSoon())];
@@ -55,9 +56,23 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
   }
 
   getChildren(element?: Node): Promise<Node[]> | Node[] {
-    if (!element) return this.sessions.store.list();
+    if (!element) return this.listSessions();
     if (isPlanNode(element)) return [];
     return (element.plan ?? []).map((step, index) => ({ sessionId: element.id, index, step }));
+  }
+
+  /** An unreadable sessions folder is said once (the view refreshes after every save), not shown as "no sessions". */
+  private async listSessions(): Promise<AgentSessionState[]> {
+    try {
+      const sessions = await this.sessions.store.list();
+      this.reportedFailure = undefined;
+      return sessions;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== this.reportedFailure) void vscode.window.showErrorMessage(message);
+      this.reportedFailure = message;
+      return [];
+    }
   }
 
   getTreeItem(node: Node): vscode.TreeItem {

@@ -6,7 +6,7 @@
  * as child processes, their output shown in a terminal of the same name.
  */
 import * as vscode from 'vscode';
-import type { CommandResult, CommandRunner } from '../../core/ports';
+import type { Clock, CommandResult, CommandRunner } from '../../core/ports';
 import { superviseExecution } from '../../core/terminal/executionSupervisor';
 import { commandLineFor, posixQuote, shellKindOf } from '../../core/terminal/shellCommandLine';
 
@@ -42,7 +42,10 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       sandbox?: CommandSandbox,
     ) => Promise<CommandResult>,
     /** The sandbox a command about to run in `cwd` (absolute) goes into, if any (the `auto` mode). */
-    private readonly sandboxFor: (cwd: string, signal: AbortSignal) => Promise<CommandSandbox | undefined> = () => Promise.resolve(undefined),
+    private readonly sandboxFor: (cwd: string, signal: AbortSignal) => Promise<CommandSandbox | undefined>,
+    private readonly clock: Clock,
+    /** The output without colours and shell-integration sequences, which the model does not need (a Node function, passed in). */
+    private readonly plainText: (output: string) => string,
   ) {}
 
   async run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
@@ -112,7 +115,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       for await (const data of execution.read()) output = (output + data).slice(-MAX_OUTPUT_CHARS);
     })();
     // The output stream closes when the command ends; give the exit-code event a moment after that.
-    void reading.then(() => delay(2000)).then(() => resolveEnded(undefined), () => undefined);
+    void reading.then(() => this.clock.sleep(2000)).then(() => resolveEnded(undefined), () => undefined);
     const control = {
       ended,
       interrupt: () => terminal.sendText('\u0003', false),
@@ -121,9 +124,9 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
         resolveEnded(undefined);
       },
     };
-    const { exitCode, timedOut } = await superviseExecution(control, { timeoutMs, graceMs: INTERRUPT_GRACE_MS, signal });
-    await Promise.race([reading, delay(500)]);
-    return { exitCode, output: stripAnsi(output), timedOut };
+    const { exitCode, timedOut } = await superviseExecution(control, { timeoutMs, graceMs: INTERRUPT_GRACE_MS, signal, clock: this.clock });
+    await Promise.race([reading, this.clock.sleep(500)]);
+    return { exitCode, output: this.plainText(output), timedOut };
   }
 
   /** Closes a terminal that is no longer usable; the next command creates a new one. */
@@ -166,10 +169,6 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** The terminal's shell integration, or undefined when it does not come up within a few seconds. */
 function waitForIntegration(terminal: vscode.Terminal): Promise<vscode.TerminalShellIntegration | undefined> {
   return new Promise((resolve) => {
@@ -184,10 +183,4 @@ function waitForIntegration(terminal: vscode.Terminal): Promise<vscode.TerminalS
       resolve(event.shellIntegration);
     });
   });
-}
-
-/** Terminal output carries colours and shell-integration sequences the model does not need. */
-function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
 }

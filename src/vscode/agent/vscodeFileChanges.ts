@@ -5,6 +5,7 @@
  * behind their back); a file that was clean is saved, so builds and tests see it.
  */
 import * as vscode from 'vscode';
+import { appliedOrThrow } from '../../core/agent/editRefusal';
 import type { FileChanges } from '../../core/ports';
 import { normalizeWorkspacePath } from '../../core/tools/pathPolicy';
 
@@ -26,14 +27,14 @@ export class VsCodeFileChanges implements FileChanges {
     const edit = new vscode.WorkspaceEdit();
     if (!(await exists(uri))) {
       edit.createFile(uri, { contents: new TextEncoder().encode(content), ignoreIfExists: false });
-      if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused to create ${path}.`);
+      await appliedOrThrow(vscode.workspace.applyEdit(edit), `VS Code refused to create ${path}.`);
       return;
     }
     const document = await vscode.workspace.openTextDocument(uri);
     const wasDirty = document.isDirty;
     const whole = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
     edit.replace(uri, whole, content);
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused the edit of ${path}.`);
+    await appliedOrThrow(vscode.workspace.applyEdit(edit), `VS Code refused the edit of ${path}.`);
     if (!wasDirty && !(await document.save())) throw new Error(`The edit of ${path} was made but could not be saved.`);
   }
 
@@ -41,7 +42,7 @@ export class VsCodeFileChanges implements FileChanges {
     signal.throwIfAborted();
     const edit = new vscode.WorkspaceEdit();
     edit.deleteFile(this.inside(path), { ignoreIfNotExists: true });
-    await vscode.workspace.applyEdit(edit);
+    await appliedOrThrow(vscode.workspace.applyEdit(edit), `VS Code refused to delete ${path}.`);
   }
 }
 

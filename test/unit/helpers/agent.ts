@@ -8,7 +8,7 @@ import type { ApprovalPolicy } from '../../../src/core/agent/approvalPolicy';
 import { AGENT_INSTRUCTIONS } from '../../../src/core/agent/instructions';
 import { addUserMessage, newSession, type AgentSessionState } from '../../../src/core/agent/sessionState';
 import type { ApprovalRequest, Clock, SessionStore } from '../../../src/core/ports';
-import { systemClock } from '../../../src/core/ports';
+import { silentLogger, systemClock } from '../../../src/core/ports';
 import { toolsFor } from '../../../src/core/tools/registry';
 import { defaultProtectedFiles, type AgentTool } from '../../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../../src/node';
@@ -75,7 +75,7 @@ export function makeEngine(options: EngineOptions) {
   const clock = options.clock ?? systemClock;
   const windows = options.windows ?? new ModelWindows(() => ({}), () => options.baseUrl, memoryWindowStore());
   const engine = new AgentEngine({
-    client: makeClient(options.baseUrl, options.key ?? 'demo-key', { clock: systemClock }),
+    client: makeClient(options.baseUrl, options.key ?? 'demo-key'),
     store,
     approver: {
       approve: async (request) => {
@@ -89,6 +89,7 @@ export function makeEngine(options: EngineOptions) {
       changes: new NodeFileChanges(options.workspace.root),
       commands: new NodeCommandRunner(options.workspace.root),
       protectedFiles: options.protectedFiles ?? defaultProtectedFiles,
+      logger: silentLogger,
     },
     policy: () => options.policy ?? { mode: 'auto', deniedCommands: ['rm -rf'] },
     budgets: () => ({ ...DEFAULT_BUDGETS, ...options.budgets }),

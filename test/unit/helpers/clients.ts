@@ -1,20 +1,10 @@
-/** Builds real GatewayClients for tests, with a clock that records waits instead of sleeping through them. */
+/** Builds real GatewayClients for tests, with a virtual clock that records waits instead of sleeping through them. */
 import { GatewayClient, LimitTracker, type GatewayClientOptions } from '../../../src/core/api';
-import type { Clock, Logger } from '../../../src/core/ports';
+import type { Logger } from '../../../src/core/ports';
+import { VirtualClock } from './clock';
 
-/** Real time, but `sleep` returns at once (still honouring abort) and remembers how long it was asked to wait. */
-export class RecordingClock implements Clock {
-  readonly sleeps: number[] = [];
-  now(): number {
-    return Date.now();
-  }
-  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    this.sleeps.push(ms);
-    if (signal?.aborted) throw signal.reason;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (signal?.aborted) throw signal.reason;
-  }
-}
+/** The clock tests give a client: virtual time that records every wait (see VirtualClock). */
+export { VirtualClock as RecordingClock } from './clock';
 
 export class MemoryLogger implements Logger {
   readonly lines: string[] = [];
@@ -30,7 +20,7 @@ export function makeClient(
   key: string | undefined,
   overrides: Partial<GatewayClientOptions> = {},
 ): GatewayClient {
-  const clock = overrides.clock ?? new RecordingClock();
+  const clock = overrides.clock ?? new VirtualClock();
   return new GatewayClient({
     baseUrl: () => baseUrl,
     siteUrl: () => 'https://gateway.example',
@@ -39,6 +29,7 @@ export function makeClient(
     clock,
     limits: overrides.limits ?? new LimitTracker(clock),
     random: () => 0.5,
+    ...(clock instanceof VirtualClock ? { fetch: clock.fetch } : {}),
     ...overrides,
   });
 }

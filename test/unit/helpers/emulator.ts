@@ -40,7 +40,7 @@ export function responseEvents(raw: string): any[] {
 }
 
 /** Reads a body chunk by chunk; returns the text received and whether the stream failed (socket destroyed). */
-export async function readAll(res: Response): Promise<{ text: string; failed: boolean }> {
+export async function readAll(res: Response, onText: (text: string) => void = () => undefined): Promise<{ text: string; failed: boolean }> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let text = '';
@@ -49,6 +49,7 @@ export async function readAll(res: Response): Promise<{ text: string; failed: bo
       const { done, value } = await reader.read();
       if (done) return { text, failed: false };
       text += decoder.decode(value, { stream: true });
+      onText(text);
     }
   } catch {
     return { text, failed: true };

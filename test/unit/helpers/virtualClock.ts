@@ -15,6 +15,8 @@ interface Sleeper {
 export class VirtualClock implements Clock {
   private time: number;
   private sleepers: Sleeper[] = [];
+  /** `after` timers: they fire as time passes them, and never move time themselves. */
+  private timers: { at: number; onFire: () => void; signal: AbortSignal }[] = [];
   private inFlight = 0;
   private scheduled = false;
   /** Every delay asked of `sleep`, in order. */
@@ -52,6 +54,10 @@ export class VirtualClock implements Clock {
     });
   }
 
+  after(ms: number, onFire: () => void, signal: AbortSignal): void {
+    if (!signal.aborted) this.timers.push({ at: this.time + timerDelay(ms), onFire, signal });
+  }
+
   /** Real fetch; virtual time stands still until the answer's headers are in. */
   readonly fetch: FetchLike = (url, init) => this.hold(fetch(url, init));
 
@@ -78,6 +84,9 @@ export class VirtualClock implements Clock {
     if (this.inFlight > 0 || this.sleepers.length === 0) return;
     const next = Math.min(...this.sleepers.map((s) => s.at));
     if (next > this.time) this.time = next;
+    const firing = this.timers.filter((t) => t.at <= this.time && !t.signal.aborted);
+    this.timers = this.timers.filter((t) => t.at > this.time && !t.signal.aborted);
+    for (const timer of firing) timer.onFire();
     const due = this.sleepers.filter((s) => s.at <= this.time);
     this.sleepers = this.sleepers.filter((s) => s.at > this.time);
     for (const sleeper of due) sleeper.resolve();
