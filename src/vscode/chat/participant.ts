@@ -10,6 +10,7 @@ import { buildChatMessages, type SlashCommand } from '../../core/chat/prompt';
 import type { Logger } from '../../core/ports';
 import { toAbortSignal } from '../cancellation';
 import { actionsFor, messageOf } from '../errorActions';
+import { requestParameters } from '../../core/settings/requestParameters';
 import { readSettings } from '../settings';
 import { sessionOfConversation } from './agentTurn';
 import { requestContext } from '../../core/chat/commandContext';
@@ -49,7 +50,7 @@ export function createChatHandler(deps: ParticipantDeps) {
       const settings = readSettings();
       const command = request.command === 'explain' || request.command === 'fix' ? (request.command as SlashCommand) : undefined;
       // Decided before choosing a model: a request with nothing to work on is not sent (or paid for).
-      const found = requestContext(await referenceContents(request.references), command, activeSelection);
+      const found = requestContext(await referenceContents(request.references), command, activeSelection, settings.agent.protectedFiles);
       for (const note of found.notes) stream.markdown(`${note}\n\n`);
       if (found.kind === 'nothing') {
         stream.markdown(found.hint);
@@ -64,11 +65,7 @@ export function createChatHandler(deps: ParticipantDeps) {
         {
           model,
           messages,
-          temperature: settings.temperature,
-          topP: settings.topP,
-          maxTokens: settings.maxTokens,
-          reasoningEffort: settings.reasoningEffort,
-          serviceTier: settings.serviceTier,
+          ...requestParameters(settings),
         },
         { signal, onRetry },
       );
