@@ -4,7 +4,8 @@
 // newest).
 // Env: GATEWAY_E2E_CACHE, E2E_SKIP_SETUP=1, E2E_SKIP_BUILD=1, E2E_EXTENSION_PATH, E2E_GREP,
 //      E2E_TIMEOUT_MS, E2E_VERBOSE=1 (server output), E2E_KEEP=1 (keep temp folders).
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { launchBrowser, type Browser } from './lib/browser';
 import { buildExtension, bundleSuite, ensureSetup } from './lib/build';
@@ -33,6 +34,7 @@ async function main(): Promise<number> {
   const suite = await bundleSuite();
   step(`extension ${extensionPath}, suite ${suite}`);
 
+  const extensionsUnderTest = withFixtureExtensions(extensionPath);
   const ws = createSampleWorkspace();
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
@@ -47,8 +49,8 @@ async function main(): Promise<number> {
     const code = await runExtensionTests({
       server,
       page: browser.page,
-      extensionDevelopmentPath: extensionPath,
       extensionTestsPath: suite,
+      extensionDevelopmentPath: extensionsUnderTest,
       workspace: ws.dir,
       // Logs and the failure screenshot of an older VS Code are kept apart from the newest's.
       ...(install.isDefault ? {} : { logName: `extension-tests-${install.version}`, failureScreenshot: `ext-tests-failure-${install.version}` }),
@@ -60,8 +62,21 @@ async function main(): Promise<number> {
     await server?.stop();
     await emulator?.close();
     ws.dispose();
+    rmSync(extensionsUnderTest, { recursive: true, force: true });
     if (process.env.E2E_KEEP !== '1') rmSync(path.dirname(suite), { recursive: true, force: true });
   }
+}
+
+/**
+ * A folder holding the extension and the test fixtures' extensions (as links): code-server
+ * loads only one extensionDevelopmentPath, and a folder without a package.json is scanned
+ * for several. The fixture registers a tool through vscode.lm.registerTool (suite/agentTools.test.ts).
+ */
+function withFixtureExtensions(extensionPath: string): string {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'gateway-e2e-extensions-'));
+  symlinkSync(extensionPath, path.join(folder, 'gateway-vscode'), 'dir');
+  symlinkSync(path.join(__dirname, 'fixtures', 'lm-tool-extension'), path.join(folder, 'lm-tool-fixture'), 'dir');
+  return folder;
 }
 
 main().then(

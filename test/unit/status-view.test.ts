@@ -15,6 +15,7 @@ const snapshot = (over: Partial<LimitSnapshot> = {}): LimitSnapshot => ({
   tokensResetAt: now + 1000,
   tokensSpentThisWindow: 4500,
   rateLimitedUntil: undefined,
+  requestsWaiting: 0,
   balance: 'ok',
   ...over,
 });
@@ -79,5 +80,14 @@ describe('formatStatus with an unusual model name', () => {
     const v = formatStatus({ model: '$(alert) [x](command:gateway.setApiKey)', hasKey: true, snapshot: snapshot(), siteUrl: 'https://gateway.example/', now });
     assert.doesNotMatch(v.text, /\$\(alert\)/);
     assert.doesNotMatch(v.tooltip[0]!, /(?<!\\)\[x(?<!\\)\]/);
+  });
+});
+
+describe('formatStatus and the last request', () => {
+  test('the tooltip shows the size of the last request against its model\'s window', () => {
+    const v = formatStatus({ model: 'gw-code', hasKey: true, snapshot: snapshot(), siteUrl: 'https://gateway.example/', now, lastRequest: { inputTokens: 23_456, contextWindow: 32_000 } });
+    assert.ok(v.tooltip.includes('Last request: 23,456 input tokens of a 32k window'), v.tooltip.join('\n'));
+    const none = formatStatus({ model: 'gw-code', hasKey: true, snapshot: snapshot(), siteUrl: 'https://gateway.example/', now });
+    assert.ok(!none.tooltip.some((line) => line.startsWith('Last request')));
   });
 });

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { ChatStreamDecoder } from './chatStreamDecoder';
+import type { Reservation } from './limits';
 import { BalanceError, ProtocolError } from './errors';
 import { ResponsesStreamDecoder } from './responsesStreamDecoder';
 import { readSse, type StreamDecoder } from './sseReader';
@@ -151,10 +152,14 @@ export class GatewayClient {
   }
 
   /** Counts the tokens against the window and logs them with the request (never the prompt). */
-  private recordUsage(spec: RequestSpec, usage: Usage | undefined, { requestId, limitHeaders }: AnswerInfo): void {
+  /** The last completed request's size: its model and input tokens (the status bar's tooltip shows it). */
+  lastRequest: { model: string | undefined; inputTokens: number } | undefined;
+
+  private recordUsage(spec: RequestSpec, usage: Usage | undefined, { requestId, limitHeaders, reservation }: AnswerInfo): void {
     if (!usage) return;
+    this.lastRequest = { model: spec.model, inputTokens: usage.inputTokens };
     // Headers on the answer already count the prompt; without them the client's own count is all there is.
-    this.transport.limits.recordTokens(usage.totalTokens, limitHeaders ? usage.inputTokens : 0);
+    reservation.settle(usage.totalTokens, limitHeaders ? usage.inputTokens : 0);
     this.transport.logger.info(
       `${spec.path} model=${spec.model ?? '-'}${requestId ? ` request-id=${requestId}` : ''} tokens: ` +
         `${usage.inputTokens} in, ${usage.outputTokens} out (${usage.reasoningTokens} reasoning), ${usage.totalTokens} total`,
@@ -167,10 +172,11 @@ export class GatewayClient {
 interface AnswerInfo {
   requestId: string | undefined;
   limitHeaders: boolean;
+  reservation: Reservation;
 }
 
 function answerInfo(exchange: Exchange): AnswerInfo {
-  return { requestId: exchange.errorContext.requestId, limitHeaders: exchange.limitHeaders };
+  return { requestId: exchange.errorContext.requestId, limitHeaders: exchange.limitHeaders, reservation: exchange.reservation };
 }
 
 async function readAllText(exchange: Exchange): Promise<string> {

@@ -58,6 +58,22 @@ export class RateLimitError extends GatewayError {
   }
 }
 
+/**
+ * A wait for the rate limit longer than the client waits (a Retry-After of years, a date far
+ * ahead): this request fails at once, and nothing is held back for the requests after it.
+ */
+export class RateLimitWaitTooLongError extends RateLimitError {
+  constructor(
+    message: string,
+    retryAfterMs: number,
+    /** The longest wait the client accepts. */
+    readonly maxWaitMs: number,
+    options: { status?: number; requestId?: string } = {},
+  ) {
+    super(message, retryAfterMs, options);
+  }
+}
+
 /** 400: the gateway refused the request body; `param` names the field. */
 export class BadRequestError extends GatewayError {
   readonly kind: string = 'bad_request';
@@ -81,6 +97,17 @@ export class ModelNotFoundError extends BadRequestError {
 /** 400 previous_response_not_found: the gateway lost the stored session; the caller replays its transcript. */
 export class PreviousResponseNotFoundError extends BadRequestError {
   override readonly kind = 'previous_response_not_found';
+}
+
+/**
+ * 400 context_length_exceeded: the request (for a chain, the stored conversation plus the new items)
+ * is longer than the model's context window. `contextWindow` is the window the gateway named, when it did.
+ */
+export class ContextLengthExceededError extends BadRequestError {
+  override readonly kind = 'context_length_exceeded';
+  /** The model the request asked for, when known: the window learned belongs to it. */
+  model?: string;
+  contextWindow?: number;
 }
 
 /** A request that failed our own checks before it was sent (no round trip). */

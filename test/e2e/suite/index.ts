@@ -5,6 +5,7 @@ import { runAll } from './harness';
 import './extension.test';
 import './gateway.test';
 import './agent.test';
+import './agentTools.test';
 import './inlineEdit.test';
 
 export async function run(): Promise<void> {
