@@ -1,5 +1,5 @@
-// `npm test`: every stage in order (build, lint, unit, end-to-end in VS Code, UI checks in the
-// browser), streaming their output, then one closing line with the totals.
+// `npm test`: every stage in order (build, lint, unit, end-to-end in VS Code, UI
+// checks in the browser, the sandbox), streaming their output, then one closing line with the totals.
 import { spawn } from 'node:child_process';
 
 interface Stage {
@@ -9,6 +9,9 @@ interface Stage {
   /** Reads passed/failed counts from the stage's output; build and lint have none. */
   counts?: (output: string) => { passed: number; failed: number } | undefined;
 }
+
+/** "Retries used: N" (the UI suite retries a failed scenario once): shown in the summary. */
+const retriesUsed = (output: string) => /^Retries used: (\d+.*)$/m.exec(output)?.[1];
 
 const nodeTestCounts = (output: string) => {
   const passed = /^ℹ pass (\d+)$/m.exec(output);
@@ -28,6 +31,8 @@ const stages: Stage[] = [
   { name: 'unit', command: 'npm', args: ['run', 'test:unit'], counts: nodeTestCounts },
   { name: 'e2e', command: 'npm', args: ['run', 'test:e2e'], counts: closingLineCounts },
   { name: 'ui', command: 'npm', args: ['run', 'test:e2e:ui'], counts: closingLineCounts },
+  // `npm run sandbox` as a person meets it: the note in the window, then the first @gateway answer.
+  { name: 'sandbox', command: 'npm', args: ['run', 'sandbox', '--', '--check'], counts: closingLineCounts },
 ];
 
 function run(stage: Stage): Promise<{ code: number; output: string }> {
@@ -57,7 +62,7 @@ async function main(): Promise<number> {
       failed += counts.failed;
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    summary.push(`${stage.name.padEnd(6)} ${code === 0 ? 'ok    ' : 'FAILED'} ${seconds.padStart(6)} s${counts ? `  ${counts.passed} passed, ${counts.failed} failed` : ''}`);
+    summary.push(`${stage.name.padEnd(9)} ${code === 0 ? 'ok    ' : 'FAILED'} ${seconds.padStart(6)} s${counts ? `  ${counts.passed} passed, ${counts.failed} failed` : ''}${retriesUsed(output) ? `, retries used: ${retriesUsed(output)}` : ''}`);
     if (code !== 0 || (stage.counts && !counts)) {
       if (code === 0) summary.push(`${stage.name}: exited 0 but printed no test counts`);
       console.log(`\n${summary.join('\n')}`);

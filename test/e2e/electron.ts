@@ -14,7 +14,7 @@ async function main(): Promise<number> {
   const emulator = await startEmulator({ port: 0 });
   try {
     await runTests({
-      version: process.env.E2E_VSCODE_VERSION ?? '1.104.0',
+      version: process.env.E2E_VSCODE_VERSION ?? '1.139.0',
       extensionDevelopmentPath,
       extensionTestsPath: path.resolve(extensionTestsPath),
       launchArgs: [workspace.dir, '--disable-extensions', '--disable-workspace-trust'],

@@ -1,5 +1,7 @@
 // End-to-end tests in a real VS Code (code-server's extension host, driven through Chromium).
-//   node --import tsx test/e2e/run.ts
+//   node --import tsx test/e2e/run.ts [--code-server VERSION]
+// --code-server: one of test/e2e/code-servers.json (default E2E_CODE_SERVER_VERSION, else the
+// newest).
 // Env: GATEWAY_E2E_CACHE, E2E_SKIP_SETUP=1, E2E_SKIP_BUILD=1, E2E_EXTENSION_PATH, E2E_GREP,
 //      E2E_TIMEOUT_MS, E2E_VERBOSE=1 (server output), E2E_KEEP=1 (keep temp folders).
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -8,6 +10,7 @@ import * as path from 'node:path';
 import { launchBrowser, type Browser } from './lib/browser';
 import { buildExtension, bundleSuite, ensureSetup } from './lib/build';
 import { startCodeServer, type CodeServer } from './lib/codeServer';
+import { codeServerInstall } from './lib/paths';
 import { runExtensionTests } from './lib/runExtensionTests';
 import { createSampleWorkspace } from './lib/workspace';
 import { startEmulator, type Emulator } from '../emulator/server';
@@ -16,7 +19,16 @@ const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
 const step = (msg: string) => console.log(`[e2e ${since()}] ${msg}`);
 
+function codeServerArgument(): string | undefined {
+  const i = process.argv.indexOf('--code-server');
+  if (i < 0) return undefined;
+  const version = process.argv[i + 1];
+  if (!version) throw new Error('--code-server needs a version, e.g. --code-server 4.139.1');
+  return version;
+}
+
 async function main(): Promise<number> {
+  const install = codeServerInstall(codeServerArgument());
   if (process.env.E2E_SKIP_SETUP !== '1') ensureSetup();
   const extensionPath = buildExtension();
   const suite = await bundleSuite();
@@ -30,8 +42,8 @@ async function main(): Promise<number> {
   try {
     emulator = await startEmulator({ port: 0 });
     step(`emulator up at ${emulator.baseUrl}`);
-    server = await startCodeServer({ workspace: ws.dir, env: { GATEWAY_E2E_WORKSPACE: ws.dir, GATEWAY_E2E_EMULATOR: emulator.baseUrl } });
-    step(`code-server up at ${server.url} (run folder ${server.runDir})`);
+    server = await startCodeServer({ install, workspace: ws.dir, env: { GATEWAY_E2E_WORKSPACE: ws.dir, GATEWAY_E2E_EMULATOR: emulator.baseUrl } });
+    step(`code-server ${install.version} (VS Code ${install.vscode}) up at ${server.url} (run folder ${server.runDir})`);
     browser = await launchBrowser();
     step('chromium up; loading the workbench with the extension tests');
     const code = await runExtensionTests({
@@ -40,6 +52,8 @@ async function main(): Promise<number> {
       extensionTestsPath: suite,
       extensionDevelopmentPath: extensionsUnderTest,
       workspace: ws.dir,
+      // Logs and the failure screenshot of an older VS Code are kept apart from the newest's.
+      ...(install.isDefault ? {} : { logName: `extension-tests-${install.version}`, failureScreenshot: `ext-tests-failure-${install.version}` }),
     });
     step(`extension tests finished with exit code ${code}`);
     return code;

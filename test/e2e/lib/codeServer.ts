@@ -5,9 +5,12 @@ import { copyFileSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, 
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { assertInstalled, CODE_SERVER_ENTRY, LOGS_DIR, NODE24 } from './paths';
+import { isolatedEnv } from './env';
+import { assertInstalled, codeServerInstall, LOGS_DIR, type CodeServerInstall } from './paths';
 
 export interface CodeServer {
+  /** Which code-server (and VS Code) this is. */
+  install: CodeServerInstall;
   port: number;
   /** http://127.0.0.1:PORT */
   url: string;
@@ -43,6 +46,8 @@ export interface StartOptions {
    * from appearing, so UI checks and the sandbox turn it off.
    */
   smokeTestDriver?: boolean;
+  /** Which code-server to run (default: codeServerInstall(), i.e. E2E_CODE_SERVER_VERSION or the newest). */
+  install?: CodeServerInstall;
 }
 
 /** Quiet, offline-friendly defaults for a test profile. */
@@ -92,10 +97,10 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /** `code-server --install-extension FILE.vsix` into `extensionsDir` (under a second each). */
-export function installVsix(vsix: string, extensionsDir: string, userDataDir: string, env: NodeJS.ProcessEnv): string {
+export function installVsix(vsix: string, extensionsDir: string, userDataDir: string, env: NodeJS.ProcessEnv, install = codeServerInstall()): string {
   const r = spawnSync(
-    NODE24,
-    [CODE_SERVER_ENTRY, '--config', '/dev/null', '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix, '--force'],
+    install.node,
+    [install.entry, '--config', '/dev/null', '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix, '--force'],
     { env, encoding: 'utf8', timeout: 120_000 },
   );
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
@@ -104,7 +109,8 @@ export function installVsix(vsix: string, extensionsDir: string, userDataDir: st
 }
 
 export async function startCodeServer(options: StartOptions = {}): Promise<CodeServer> {
-  assertInstalled();
+  const install = options.install ?? codeServerInstall();
+  assertInstalled(install);
   const port = options.port ?? (await freePort());
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-e2e-run-'));
   for (const d of ['ud', 'ext', 'xdg-config', 'xdg-data', 'tmp']) mkdirSync(path.join(runDir, d), { recursive: true });
@@ -115,7 +121,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
   const verbose = options.verbose ?? process.env.E2E_VERBOSE === '1';
 
   const args = [
-    CODE_SERVER_ENTRY,
+    install.entry,
     '--config', '/dev/null',
     '--bind-addr', `127.0.0.1:${port}`,
     '--auth', 'none',
@@ -132,7 +138,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
     ...(options.workspace ? [options.workspace] : []),
   ];
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...isolatedEnv(),
     ...options.env,
     XDG_CONFIG_HOME: path.join(runDir, 'xdg-config'),
     XDG_DATA_HOME: path.join(runDir, 'xdg-data'),
@@ -141,12 +147,9 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
     TMPDIR: path.join(runDir, 'tmp'),
     XDG_RUNTIME_DIR: path.join(runDir, 'tmp'),
   };
-  // The repo's npm/tsx settings must not leak into Node 24 and the extension host.
-  delete env.NODE_OPTIONS;
-  delete env.npm_config_nodedir;
   try {
     for (const vsix of options.vsix ?? []) {
-      const out = installVsix(vsix, path.join(runDir, 'ext'), path.join(runDir, 'ud'), env);
+      const out = installVsix(vsix, path.join(runDir, 'ext'), path.join(runDir, 'ud'), env, install);
       writeFileSync(path.join(runDir, 'install.log'), `${out}\n`, { flag: 'a' });
     }
   } catch (err) {
@@ -156,7 +159,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
 
   // detached: the child calls setsid(), so it leads a process group of its own and
   // everything it spawns (extension hosts, pty hosts) can be ended together.
-  const child = spawn(NODE24, args, { cwd: runDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(install.node, args, { cwd: runDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   for (const stream of [child.stdout!, child.stderr!]) {
     stream.on('data', (chunk: Buffer) => {
@@ -228,6 +231,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
   }
 
   return {
+    install,
     port,
     url,
     runDir,

@@ -26,16 +26,10 @@ export function packageVsix(outDir = mkdtempSync(path.join(os.tmpdir(), 'gateway
   const build = run(process.execPath, ['esbuild.mjs', '--production']);
   if (!build.ok) throw new Error(`node esbuild.mjs --production failed:\n${build.out}`);
   const file = path.join(outDir, 'gateway.vsix');
-  const base = ['package', '--no-dependencies', '--allow-missing-repository', '-o', file];
+  // The arguments of `npm run package`. --no-rewrite-relative-links: vsce cannot rewrite the
+  // README's relative links without a repository URL, and they are not shipped anyway.
+  const pack = run(VSCE, ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', file]);
   const warnings: string[] = [];
-  let pack = run(VSCE, base);
-  // vsce refuses relative links in README.md when it cannot tell the repository; the
-  // links are not shipped anyway, so package without rewriting them and say so.
-  if (!pack.ok && /relative|will be broken/i.test(pack.out)) {
-    const why = pack.out.split('\n').find((l) => /ERROR/.test(l))?.trim() ?? pack.out.trim();
-    warnings.push(`vsce package (= npm run package) failed: ${why} — packaged with --no-rewrite-relative-links instead`);
-    pack = run(VSCE, [...base, '--no-rewrite-relative-links']);
-  }
   if (!pack.ok || !existsSync(file)) throw new Error(`vsce package failed:\n${pack.out}`);
   return { file, warnings };
 }
