@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { INTERRUPTED_REASON, RunningSessions } from '../../src/core/agent/runningSessions';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { Clock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
@@ -168,6 +169,18 @@ describe('errors pause, nothing is lost', () => {
     });
     assert.equal(state.status, 'paused');
     assert.equal(state.statusReason, 'Stopped by the user.');
+  });
+
+  test('a window closing under a run pauses it as interrupted, not as stopped by the user', async () => {
+    emulator.script('demo-key', [{ text: 'slow '.repeat(200), chunkChars: 5, delayMs: 10 }]);
+    const runs = new RunningSessions();
+    const state = startSession('task');
+    const controller = runs.claim(state.id)!;
+    await makeEngine({ baseUrl: emulator.baseUrl, workspace }).engine.run(state, controller.signal, (event) => {
+      if (event.type === 'text') runs.stopAll(INTERRUPTED_REASON);
+    });
+    assert.equal(state.status, 'paused');
+    assert.equal(state.statusReason, INTERRUPTED_REASON);
   });
 });
 

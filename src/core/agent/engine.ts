@@ -142,7 +142,7 @@ export class AgentEngine {
       }
     } catch (error) {
       tick();
-      const reason = signal.aborted || error instanceof AbortError ? 'Stopped by the user.' : describe(error);
+      const reason = signal.aborted || error instanceof AbortError ? stopReason(signal) : describe(error);
       await this.setStatus(state, 'paused', reason, onEvent);
     }
     return state;
@@ -475,6 +475,11 @@ function lastStepStart(state: AgentSessionState): number {
   return points.length >= 2 ? points[points.length - 2] : 0;
 }
 const deniedWhat: Record<AgentTool['kind'], string> = { read: 'call', write: 'change', command: 'command', external: 'tool call' };
+
+/** The reason a run was stopped with (a window that closed says so), else the user's Stop. */
+function stopReason(signal: AbortSignal): string {
+  return signal.aborted && typeof signal.reason === 'string' ? signal.reason : 'Stopped by the user.';
+}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -4,6 +4,9 @@
  * two continues of one session (a double click, the chat and the palette at
  * once) cannot both pass the check and run the same session twice.
  */
+/** Why a session paused when its window closed or reloaded under it (not the user's Stop). */
+export const INTERRUPTED_REASON = 'Interrupted: the window closed or reloaded while it ran. Continue it to resume where it was.';
+
 export class RunningSessions {
   private readonly running = new Map<string, AbortController>();
 
@@ -31,7 +34,8 @@ export class RunningSessions {
     return controller !== undefined;
   }
 
-  stopAll(): void {
-    for (const controller of this.running.values()) controller.abort();
+  /** Stops every run; `reason` becomes each session's status reason (the engine reads a string abort reason). */
+  stopAll(reason?: string): void {
+    for (const controller of this.running.values()) controller.abort(reason);
   }
 }

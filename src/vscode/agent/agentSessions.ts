@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { AgentEngine, type AgentEvent } from '../../core/agent/engine';
 import { AGENT_INSTRUCTIONS } from '../../core/agent/instructions';
 import { revertOriginals } from '../../core/agent/originals';
-import { RunningSessions } from '../../core/agent/runningSessions';
+import { INTERRUPTED_REASON, RunningSessions } from '../../core/agent/runningSessions';
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../core/agent/sessionState';
 import type { GatewayClient, ModelWindows } from '../../core/api';
 import type { CommandResult, Logger, WorkspaceFiles } from '../../core/ports';
@@ -105,7 +105,7 @@ export class AgentSessions implements vscode.Disposable {
     const state = await this.store.load(id);
     if (!state || (state.status !== 'running' && state.status !== 'awaiting_approval')) return;
     state.status = 'paused';
-    state.statusReason = 'Interrupted: the window closed or reloaded while it ran. Continue it to resume where it was.';
+    state.statusReason = INTERRUPTED_REASON;
     await this.store.save(state);
   }
 
@@ -292,7 +292,8 @@ export class AgentSessions implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.runs.stopAll();
+    // The window is closing or reloading: the sessions pause as interrupted, not as stopped by the user.
+    this.runs.stopAll(INTERRUPTED_REASON);
     for (const terminal of this.terminals.values()) terminal.dispose();
   }
 }

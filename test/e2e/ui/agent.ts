@@ -332,7 +332,7 @@ export const agentPaletteScenario: Scenario = {
     await s.step('sessions-view', 'the activity bar\'s Gateway icon: the Agent Sessions view lists the session as done', async () => {
       await ctx.wb.clearNotifications().catch(() => undefined);
       await showSessionsView(ctx);
-      const description = await waitForSessionRow(ctx, taskText, /^done · 2 turns · \S+ tok$/);
+      const description = await waitForSessionRow(ctx, taskText, /^done · 2 turns · \S+ tok( · context \S+ \/ \S+)?$/);
       s.check(/^done/.test(description), `the row's description says done ("${description}")`);
     });
   },
