@@ -8,6 +8,7 @@ import { systemClock } from './core/ports';
 import { NodeCommandRunner, NodeWorkspaceFiles } from './node';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
+import { CONFIRM_KEY_ORIGIN_COMMAND, configuredOrigin, confirmKeyOrigin } from './vscode/keyOriginPrompt';
 import { PARTICIPANT_ID } from './vscode/chat/context';
 import { createChatHandler, followupProvider, LM_VENDOR } from './vscode/chat/participant';
 import { ErrorPresenter } from './vscode/errorPresenter';
@@ -51,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   const logger = channelLogger(channel);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
   const userAgent = `gateway-vscode/${version} vscode/${vscode.version}`;
-  const keys = new ApiKeyStore(context.secrets);
+  const keys = new ApiKeyStore(context.secrets, configuredOrigin);
   const limits = new LimitTracker(systemClock, readLimitsSafely());
   const baseUrl = () => requireBaseUrl(readSettings());
   const siteUrl = () => siteUrlSafely();
@@ -121,6 +122,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, languageModels),
     vscode.commands.registerCommand('gateway.setApiKey', (key?: unknown) => setApiKey(keyDeps, key)),
     vscode.commands.registerCommand('gateway.clearApiKey', () => clearApiKey(keyDeps)),
+    vscode.commands.registerCommand(CONFIRM_KEY_ORIGIN_COMMAND, () => confirmKeyOrigin(keys, onKeyChanged)),
     vscode.commands.registerCommand('gateway.selectModel', () => picker.pick('chat')),
     vscode.commands.registerCommand('gateway.selectAgentModel', () => picker.pick('agent')),
     vscode.commands.registerCommand('gateway.openBilling', () => vscode.env.openExternal(vscode.Uri.parse(`${siteUrl()}/cabinet/billing`))),
@@ -144,7 +146,11 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     vscode.commands.registerCommand('gateway.explainSelection', () => vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /explain ' })),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SECTION)) return;
-      if (event.affectsConfiguration(`${SECTION}.baseUrl`)) onKeyChanged();
+      if (event.affectsConfiguration(`${SECTION}.baseUrl`)) {
+        onKeyChanged();
+        // The key stays with the origin it was set for until the user says otherwise.
+        void confirmKeyOrigin(keys, onKeyChanged);
+      }
       if (event.affectsConfiguration(`${SECTION}.chatModel`)) languageModels.refresh();
       limits.setConfiguredLimits(readLimitsSafely());
       void statusBar.refresh();

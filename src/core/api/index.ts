@@ -5,3 +5,4 @@ export { LimitTracker, DEFAULT_LIMITS, type LimitSnapshot, type ConfiguredLimits
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy';
 export { parseDuration } from './duration';
 export { apiKeyProblem, checkAndStoreKey, type KeyCheckOutcome, type KeyCheckDeps } from './apiKey';
+export { checkKeyOrigin, KeyOriginError, originOf, type BoundKey } from './keyOrigin';

@@ -5,6 +5,7 @@
 import { silentLogger, systemClock, type ApiKeyProvider, type Clock, type FetchLike, type Logger } from '../ports';
 import { parseRetryAfter } from './duration';
 import { apiKeyProblem } from './apiKey';
+import { checkKeyOrigin, originOf } from './keyOrigin';
 import { errorFromWire, parseWireError, redact, type ErrorContext } from './errorMapping';
 import {
   AbortError,
@@ -83,6 +84,11 @@ export class Transport {
     this.limits = options.limits ?? new LimitTracker(this.clock);
   }
 
+  /** The origin requests go to now, or undefined while the base URL is unset or invalid. */
+  baseOrigin(): string | undefined {
+    return originOf(this.options.baseUrl());
+  }
+
   siteUrl(): string {
     const configured = this.options.siteUrl?.()?.trim();
     if (configured) return configured.replace(/\/+$/, '');
@@ -99,6 +105,7 @@ export class Transport {
     // Settings errors (no base URL) surface as they are, before anything is sent.
     const url = this.url(spec.path);
     const key = await this.sendableKey(call.signal);
+    checkKeyOrigin(await this.options.apiKey.keyOrigin?.(call.signal), url);
     for (let attempt = 0; ; attempt++) {
       // A retry has just waited what the gateway asked for; pacing is for first attempts.
       if (attempt === 0) await this.pace(spec, call);
