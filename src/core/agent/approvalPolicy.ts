@@ -1,9 +1,11 @@
 /**
  * Which tool calls need the user's approval: `ask` (every write and command),
  * `auto-edit` (edits apply, commands ask), `auto` (both run, but a denied
- * command still asks, wherever it hides in the command line).
+ * command still asks, wherever it hides in the command line). A write to a
+ * file that changes what runs or who decides asks in every mode.
  */
 import { findDeniedCommand } from '../tools/commandPolicy';
+import { protectingPattern } from '../tools/pathPolicy';
 import type { ToolKind } from '../tools/tool';
 
 export type ApprovalMode = 'ask' | 'auto-edit' | 'auto';
@@ -11,11 +13,35 @@ export type ApprovalMode = 'ask' | 'auto-edit' | 'auto';
 export interface ApprovalPolicy {
   mode: ApprovalMode;
   deniedCommands: readonly string[];
+  /** `gateway.agent.protectedFiles`: a write there asks in every mode (the file tools refuse it anyway). */
+  protectedFiles?: readonly string[];
 }
 
-export function needsApproval(policy: ApprovalPolicy, kind: ToolKind, commandLine?: string): boolean {
+/**
+ * Folders whose files change what runs or who decides: VS Code's settings,
+ * tasks, launch configurations, extensions and MCP servers (`.vscode`), Git's
+ * config and hooks (`.git`, at any depth, as submodules have their own), and
+ * hooks run by Git through husky.
+ */
+const CONTROL_FOLDERS = new Set(['.vscode', '.git', '.husky']);
+
+/**
+ * True when a write to `path` (workspace-relative, `/`-separated) must ask in
+ * every approval mode: it is in a control folder, is a `.code-workspace` file
+ * (which holds settings too), or matches the protected list. Case-insensitive,
+ * as on the file systems of macOS and Windows.
+ */
+export function needsApprovalAlways(path: string, protectedFiles: readonly string[]): boolean {
+  const segments = path.toLowerCase().split('/');
+  if (segments.some((segment) => CONTROL_FOLDERS.has(segment))) return true;
+  if (segments[segments.length - 1]?.endsWith('.code-workspace')) return true;
+  return protectingPattern(path, protectedFiles) !== undefined;
+}
+
+/** `writePaths`: every path the write touches (as named, and where links lead), checked with needsApprovalAlways. */
+export function needsApproval(policy: ApprovalPolicy, kind: ToolKind, commandLine?: string, writePaths: readonly string[] = []): boolean {
   if (kind === 'read') return false;
-  if (kind === 'write') return policy.mode === 'ask';
+  if (kind === 'write') return policy.mode === 'ask' || writePaths.some((path) => needsApprovalAlways(path, policy.protectedFiles ?? []));
   if (policy.mode !== 'auto') return true;
   if (commandLine === undefined) return true;
   try {

@@ -172,13 +172,22 @@ export class AgentEngine {
         // Refused while preparing: nothing would happen, so there is nothing to approve.
         outcome = await prepared.execute(signal);
       } else {
-        approved = !needsApproval(this.deps.policy(), tool.kind, prepared.command?.line) || (await timer.waiting(() => this.ask(state, call, tool, prepared, signal, onEvent)));
+        const writePaths = await this.writePaths(prepared, signal);
+        approved = !needsApproval(this.deps.policy(), tool.kind, prepared.command?.line, writePaths) || (await timer.waiting(() => this.ask(state, call, tool, prepared, signal, onEvent)));
         outcome = approved ? await this.execute(state, tool, prepared, signal) : { ok: false, output: `The user denied this ${tool.kind === 'command' ? 'command' : 'change'}. Do not retry it; ask or try another way.` };
       }
       this.answer(state, call, outcome.output);
       await this.save(state);
       onEvent({ type: 'tool_finished', call, summary, outcome, approved });
     }
+  }
+
+  /** The path a write names and the one it really leads to: either may be a file that always asks. */
+  private async writePaths(prepared: PreparedCall, signal: AbortSignal): Promise<string[]> {
+    const path = prepared.preview?.path;
+    if (path === undefined) return [];
+    const real = await this.deps.toolContext.files.realPathInside(path, signal).catch(() => undefined);
+    return real === undefined || real === path ? [path] : [path, real];
   }
 
   private async ask(state: AgentSessionState, call: ToolCall, tool: AgentTool, prepared: PreparedCall, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<boolean> {

@@ -167,7 +167,10 @@ export class AgentSessions implements vscode.Disposable {
         commands: this.terminalFor(state, root.fsPath),
         protectedFiles: settings.protectedFiles,
       },
-      policy: () => ({ mode: readSettings().agent.approval, deniedCommands: readSettings().agent.deniedCommands }),
+      policy: () => {
+        const { approval, deniedCommands, protectedFiles } = readSettings().agent;
+        return { mode: approval, deniedCommands, protectedFiles };
+      },
       budgets: () => readSettings().agent.budgets,
       instructions: AGENT_INSTRUCTIONS,
       clock: systemClock,
