@@ -101,7 +101,7 @@ export class GatewayClient {
   private async json(spec: RequestSpec, call: CallOptions): Promise<{ body: unknown; answer: AnswerInfo }> {
     const exchange = await this.transport.send(spec, call);
     try {
-      const text = await readAllText(exchange);
+      const text = exchange.redact(await readAllText(exchange));
       try {
         return { body: JSON.parse(text), answer: answerInfo(exchange) };
       } catch {
@@ -133,6 +133,7 @@ export class GatewayClient {
         body,
         decoder: makeDecoder(exchange),
         onActivity: exchange.touch,
+        redact: exchange.redact,
         mapReadError: exchange.mapReadError,
         onEvent: (event) => {
           if (event.type === 'response') responseId = event.id;

@@ -24,6 +24,8 @@ export interface SseSource {
   decoder: StreamDecoder;
   /** Called for every chunk received: keeps the idle watchdog quiet. */
   onActivity(): void;
+  /** Takes the key out of an event's text before anything decodes it (see redaction.ts). */
+  redact?(text: string): string;
   /** Maps a read failure (abort, timeout, socket reset) to the error to throw. */
   mapReadError(error: unknown): Error;
   /** Sees every event before the consumer does (usage accounting). */
@@ -42,7 +44,10 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   const source = await open();
   const { decoder } = source;
   const pending: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (message) => pending.push(message) });
+  const redact = source.redact;
+  const parser = createParser({
+    onEvent: (message) => pending.push(redact ? { ...message, event: message.event && redact(message.event), data: redact(message.data) } : message),
+  });
   const reader = source.body.getReader();
   const text = new TextDecoder();
   const out: StreamEvent[] = [];

@@ -50,6 +50,8 @@ export interface Exchange {
   startedAt: number;
   /** The answer carried x-ratelimit-* headers: the gateway had already counted this request's prompt in them. */
   limitHeaders: boolean;
+  /** Takes the key, in any of its encodings, out of text from this answer: everything read from the gateway passes here first. */
+  redact(text: string): string;
 }
 
 export interface RequestSpec {
@@ -220,7 +222,10 @@ export class Transport {
     }
     answered();
     const limitHeaders = this.limits.recordHeaders(response.headers);
-    const requestId = response.headers.get('x-request-id') ?? undefined;
+    const redactKey = (text: string) => redact(text, [key]);
+    const requestIdHeader = response.headers.get('x-request-id');
+    // A header is gateway text like any other: it goes to the log, to errors and to saved sessions.
+    const requestId = requestIdHeader === null ? undefined : redactKey(requestIdHeader);
     this.logger.info(
       `${spec.method} ${spec.path}${spec.model ? ` model=${spec.model}` : ''} → ${response.status} ` +
         `request-id=${requestId ?? '-'} ${Math.round(this.clock.now() - startedAt)} ms${spec.stream ? ' (stream)' : ''}`,
@@ -233,6 +238,7 @@ export class Transport {
       errorContext: { requestId, siteUrl: this.siteUrl(), model: spec.model, redact: [key] },
       startedAt,
       limitHeaders,
+      redact: redactKey,
     };
   }
 
@@ -240,7 +246,7 @@ export class Transport {
     const { response } = exchange;
     let body: unknown;
     try {
-      body = JSON.parse(await response.text());
+      body = JSON.parse(exchange.redact(await response.text()));
     } catch {
       body = undefined;
     } finally {
