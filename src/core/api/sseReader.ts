@@ -6,6 +6,7 @@
  * the client close to a bare parser's speed.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { tooLarge } from './bodyLimits';
 import { ProtocolError, StreamInterruptedError } from './errors';
 import type { StreamEvent } from './types';
 
@@ -22,8 +23,16 @@ export interface StreamDecoder {
 export interface SseSource {
   body: ReadableStream<Uint8Array>;
   decoder: StreamDecoder;
-  /** Called for every chunk received: keeps the idle watchdog quiet. */
+  /**
+   * Called when a chunk completed at least one event: keeps the idle watchdog
+   * quiet. Comments (`: keep-alive`) and blank lines do not count, so a server
+   * that only ever sends those still times out.
+   */
   onActivity(): void;
+  /** Ceiling on the bytes of the whole stream (events and comments alike). */
+  maxBytes?: number;
+  /** Ceiling on the answer text the decoder builds. */
+  maxAnswerChars?: number;
   /** Takes the key out of an event's text before anything decodes it (see redaction.ts). */
   redact?(text: string): string;
   /** Maps a read failure (abort, timeout, socket reset) to the error to throw. */
@@ -53,6 +62,9 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   const out: StreamEvent[] = [];
   const onEvent = source.onEvent;
   let lastFed = '';
+  let received = 0;
+  const maxBytes = source.maxBytes ?? Number.POSITIVE_INFINITY;
+  const maxAnswerChars = source.maxAnswerChars ?? Number.POSITIVE_INFINITY;
   try {
     while (!decoder.finished) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -61,9 +73,13 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       } catch (error) {
         throw withPartial(source.mapReadError(error), decoder);
       }
+      if (!chunk.done) {
+        received += chunk.value.byteLength;
+        if (received > maxBytes) throw withPartial(tooLarge('stream', maxBytes), decoder);
+      }
       const input = chunk.done ? endOfBody(text, lastFed) : text.decode(chunk.value, { stream: true });
-      if (!chunk.done) source.onActivity();
       if (input !== '') parser.feed(input);
+      if (pending.length > 0) source.onActivity();
       lastFed = input || lastFed;
       let failure: unknown;
       try {
@@ -81,6 +97,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       }
       out.length = 0;
       if (failure !== undefined) throw failure;
+      if (decoder.partialText.length > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), decoder);
       if (chunk.done) break;
     }
     if (!decoder.finished) {

@@ -17,6 +17,7 @@ import {
   StreamInterruptedError,
   StreamTimeoutError,
 } from './errors';
+import { DEFAULT_BODY_LIMITS, readBoundedText, type BodyLimits } from './bodyLimits';
 import { LimitTracker } from './limits';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './retryPolicy';
 import type { CallOptions } from './types';
@@ -36,6 +37,8 @@ export interface TransportOptions {
   limits?: LimitTracker;
   /** Abort when nothing arrives for this long (headers or body). */
   idleTimeoutMs?: number;
+  /** Ceilings on body sizes (bodyLimits.ts); tests lower them. */
+  bodyLimits?: Partial<BodyLimits>;
 }
 
 export interface Exchange {
@@ -69,6 +72,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 export class Transport {
   readonly limits: LimitTracker;
+  readonly bodyLimits: BodyLimits;
   private readonly clock: Clock;
   readonly logger: Logger;
   private readonly fetchFn: FetchLike;
@@ -84,6 +88,7 @@ export class Transport {
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.limits = options.limits ?? new LimitTracker(this.clock);
+    this.bodyLimits = { ...DEFAULT_BODY_LIMITS, ...options.bodyLimits };
   }
 
   /** The origin requests go to now, or undefined while the base URL is unset or invalid. */
@@ -246,7 +251,9 @@ export class Transport {
     const { response } = exchange;
     let body: unknown;
     try {
-      body = JSON.parse(exchange.redact(await response.text()));
+      // Only the message is used: a huge error body is as good as none.
+      const text = await readBoundedText(response.body, this.bodyLimits.errorBytes, 'error answer', exchange.touch, exchange.mapReadError);
+      body = JSON.parse(exchange.redact(text));
     } catch {
       body = undefined;
     } finally {
