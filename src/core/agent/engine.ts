@@ -60,6 +60,12 @@ export class AgentEngine {
     const start = runStartOf(state);
     const activeBefore = state.activeMs;
     const tick = () => (state.activeMs = activeBefore + timer.activeMs());
+    // The time budget also ends a turn or a command in progress, not only the next request.
+    const overTime = new AbortController();
+    const userSignal = signal;
+    const stopWatching = new AbortController();
+    const watching = watchTimeBudget(this.deps.clock, timer, () => this.deps.budgets().maxWallTimeMs, overTime, stopWatching.signal);
+    signal = AbortSignal.any([userSignal, overTime.signal]);
     await this.setStatus(state, 'running', undefined, onEvent);
     try {
       for (;;) {
@@ -91,8 +97,15 @@ export class AgentEngine {
       }
     } catch (error) {
       tick();
-      const reason = signal.aborted || error instanceof AbortError ? 'Stopped by the user.' : describe(error);
-      await this.setStatus(state, 'paused', reason, onEvent);
+      if (overTime.signal.aborted && !userSignal.aborted) {
+        await this.setStatus(state, 'stopped', exceededBudget(runUsage(state, start, timer.activeMs()), this.deps.budgets()) ?? describe(overTime.signal.reason), onEvent);
+      } else {
+        const reason = userSignal.aborted || error instanceof AbortError ? 'Stopped by the user.' : describe(error);
+        await this.setStatus(state, 'paused', reason, onEvent);
+      }
+    } finally {
+      stopWatching.abort();
+      await watching;
     }
     return state;
   }
@@ -250,18 +263,55 @@ class RunTimer {
     this.started = clock.now();
   }
 
+  private waitingSince: number | undefined;
+
   activeMs(): number {
-    return this.clock.now() - this.started - this.waitedMs;
+    const until = this.waitingSince ?? this.clock.now();
+    return until - this.started - this.waitedMs;
+  }
+
+  /** The user is being asked: the run's time stands still. */
+  get isWaiting(): boolean {
+    return this.waitingSince !== undefined;
   }
 
   /** Runs `wait` (the user answering an approval) without charging its time to the run. */
   async waiting<T>(wait: () => Promise<T>): Promise<T> {
     const from = this.clock.now();
+    this.waitingSince = from;
     try {
       return await wait();
     } finally {
+      this.waitingSince = undefined;
       this.waitedMs += this.clock.now() - from;
     }
+  }
+}
+
+/** How often the watch looks again while the user is being asked (the run's time stands still then). */
+const WAITING_RECHECK_MS = 1_000;
+
+/**
+ * Aborts `overTime` once the run's active time reaches its budget, so a turn
+ * or a command in progress ends then, not after it. Ends when `stop` aborts,
+ * or when the clock does not keep time (a test clock whose sleeps return at once).
+ */
+async function watchTimeBudget(clock: Clock, timer: RunTimer, budgetMs: () => number, overTime: AbortController, stop: AbortSignal): Promise<void> {
+  for (;;) {
+    const remaining = budgetMs() - timer.activeMs();
+    if (remaining <= 0 && !timer.isWaiting) {
+      overTime.abort(new AbortError('The run reached its time budget.'));
+      return;
+    }
+    const asked = timer.isWaiting ? Math.max(remaining, WAITING_RECHECK_MS) : remaining;
+    const before = clock.now();
+    try {
+      await clock.sleep(asked, stop);
+    } catch {
+      return;
+    }
+    // A clock whose sleeps return long before their time (as some tests' do) would make this a busy loop.
+    if (stop.aborted || clock.now() - before < asked / 2) return;
   }
 }
 
