@@ -5,9 +5,11 @@
  * a diff of the current and the proposed content before the user answers.
  */
 import * as vscode from 'vscode';
+import { notificationCommand, visibleText } from '../../core/agent/commandDisplay';
 import type { ApprovalRequest, Approver } from '../../core/ports';
 
 export const PROPOSED_SCHEME = 'gateway-proposed';
+const SHOW_FULL_COMMAND = 'Show Full Command';
 
 interface Pending {
   request: ApprovalRequest;
@@ -85,15 +87,32 @@ function keyOf(sessionId: string, callId: string): string {
   return `${sessionId}:${callId}`;
 }
 
+/**
+ * Opens the whole command in an editor (plain text, nothing interpreted), for
+ * when a notification or a row of the Sessions view can show only its start.
+ */
+export async function showFullCommand(command: { line: string; cwd: string }): Promise<void> {
+  const content = `# Runs in: ${visibleText(command.cwd)}\n# Exactly this, character for character (invisible characters written as ⟨U+XXXX⟩):\n\n${visibleText(command.line)}\n`;
+  const document = await vscode.workspace.openTextDocument({ content, language: 'shellscript' });
+  await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true });
+}
+
 /** For sessions that run without a chat turn: a notification with the same choices. */
 function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter {
   return (request) => {
+    const shown = request.command ? notificationCommand(request.command.line) : undefined;
     const ask = async () => {
-      const choices = request.preview ? ['Approve', 'Deny', 'Show Diff'] : ['Approve', 'Deny'];
-      const detail = request.command ? `${request.command.line}  (in ${request.command.cwd})` : request.summary;
-      const choice = await vscode.window.showWarningMessage(`Gateway agent wants to: ${detail}`, ...choices);
+      const choices = ['Approve', 'Deny'];
+      if (request.preview) choices.push('Show Diff');
+      if (shown && !shown.complete) choices.push(SHOW_FULL_COMMAND);
+      const detail = request.command && shown ? `run ${shown.text}  (in ${visibleText(request.command.cwd)})` : request.summary;
+      const choice = await vscode.window.showWarningMessage(`Gateway agent wants to ${detail}`, ...choices);
       if (choice === 'Show Diff') {
         await broker.showDiff(request.sessionId, request.callId);
+        return ask();
+      }
+      if (choice === SHOW_FULL_COMMAND && request.command) {
+        await showFullCommand(request.command);
         return ask();
       }
       // Dismissing the notification leaves the approval waiting: it stays answerable from the Sessions view.
