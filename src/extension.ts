@@ -1,10 +1,13 @@
 /**
  * Composition root: builds the objects, registers them with VS Code, nothing else.
+ * Each rule it wires lives in its module (model defaults in modelChoice.ts, limit
+ * defaults in limits.ts, the site URL in the transport); the functions below only
+ * connect them, one area of the extension each.
  */
 import * as vscode from 'vscode';
 import { GatewayClient, LimitTracker } from './core/api';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
-import { systemClock } from './core/ports';
+import { systemClock, type Logger } from './core/ports';
 import { NodeCommandRunner, NodeWorkspaceFiles } from './node';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
@@ -17,7 +20,7 @@ import { channelLogger } from './vscode/logger';
 import { ModelCatalog } from './vscode/modelCatalog';
 import { ModelPicker } from './vscode/modelPicker';
 import { ModelSelection } from './vscode/modelSelection';
-import { readSettings, requireBaseUrl, SECTION, SettingError } from './vscode/settings';
+import { readLimits, readSettings, requireBaseUrl, SECTION, settingOrUndefined } from './vscode/settings';
 import { GatewayStatusBar } from './vscode/statusBar';
 import { registerAgentCommands } from './vscode/agent/agentCommands';
 import { AgentSessions } from './vscode/agent/agentSessions';
@@ -46,88 +49,155 @@ export interface GatewayExtensionApi {
   agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string }[]>;
 }
 
+/** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
+interface Gateway {
+  channel: vscode.LogOutputChannel;
+  logger: Logger;
+  userAgent: string;
+  keys: ApiKeyStore;
+  limits: LimitTracker;
+  client: GatewayClient;
+  /** A client that checks `key` instead of the stored one, with limits of its own. */
+  clientWithKey: (key: string) => GatewayClient;
+  /** `{site_url}` by the transport's rule; throws the SettingError while no base URL is set. */
+  siteUrl: () => string;
+  errors: ErrorPresenter;
+}
+
+/** Which model answers: the catalog of the key's models, the configured choice, VS Code's model picker. */
+interface Models {
+  endpoints: ModelEndpoints;
+  catalog: ModelCatalog;
+  selection: ModelSelection;
+  languageModels: GatewayLanguageModelProvider;
+}
+
 export function activate(context: vscode.ExtensionContext): GatewayExtensionApi {
   const activationStarted = performance.now();
+  const gateway = createGateway(context);
+  const models = createModels(context, gateway);
+  const statusBar = createStatusBar(context, gateway, models);
+  const onKeyChanged = () => {
+    models.catalog.invalidate();
+    models.languageModels.refresh();
+    void statusBar.refresh();
+  };
+  registerKeyCommands(context, gateway, onKeyChanged);
+  registerModelAndSiteCommands(context, gateway, models);
+  const agent = registerAgent(context, gateway, models);
+  const chat = registerChatParticipant(context, gateway, models, agent.sessions);
+  const inlineEdits = registerInlineEdit(context, gateway, models);
+  watchSettings(context, gateway, models, statusBar, onKeyChanged);
+  const activationMs = performance.now() - activationStarted;
+  gateway.logger.info(`activated ${gateway.userAgent} in ${activationMs.toFixed(1)} ms`);
+
+  return {
+    statusText: () => statusBar.current()?.text,
+    statusState: () => statusBar.current()?.state,
+    hasApiKey: () => gateway.keys.hasKey(),
+    lastChatAnswer: () => chat.lastAnswer(),
+    activationMs: () => activationMs,
+    inlineEdit: () => inlineEdits.status(),
+    pendingApprovals: () => agent.approvals.waiting().map((r) => ({ sessionId: r.sessionId, callId: r.callId, summary: r.summary })),
+    agentSessions: async () =>
+      (await agent.sessionStore.list()).map((s) => ({ id: s.id, title: s.title, status: s.status, turns: s.turns, statusReason: s.statusReason })),
+  };
+}
+
+export function deactivate(): void {}
+
+function createGateway(context: vscode.ExtensionContext): Gateway {
   const channel = vscode.window.createOutputChannel('Gateway', { log: true });
   const logger = channelLogger(channel);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
   const userAgent = `gateway-vscode/${version} vscode/${vscode.version}`;
   const keys = new ApiKeyStore(context.secrets, configuredOrigin);
-  const limits = new LimitTracker(systemClock, readLimitsSafely());
-  const baseUrl = () => requireBaseUrl(readSettings());
-  const siteUrl = () => siteUrlSafely();
-  const clientOptions = { baseUrl, siteUrl, userAgent, logger, limits };
-  const client = new GatewayClient({ ...clientOptions, apiKey: keys });
+  const limits = new LimitTracker(systemClock, readLimits());
+  const clientOptions = {
+    baseUrl: () => requireBaseUrl(readSettings()),
+    siteUrl: () => settingOrUndefined(readSettings)?.siteUrl,
+    userAgent,
+    logger,
+  };
+  const client = new GatewayClient({ ...clientOptions, limits, apiKey: keys });
+  const clientWithKey = (key: string) =>
+    new GatewayClient({ ...clientOptions, limits: new LimitTracker(systemClock, readLimits()), apiKey: { getApiKey: async () => key } });
+  context.subscriptions.push(channel, keys);
+  return { channel, logger, userAgent, keys, limits, client, clientWithKey, siteUrl: () => client.transport.siteUrl(), errors: new ErrorPresenter(logger) };
+}
+
+function createModels(context: vscode.ExtensionContext, gateway: Gateway): Models {
+  const { client, keys, logger } = gateway;
   const endpoints = new ModelEndpoints(client);
-  const catalog = new ModelCatalog(client, context.globalState, baseUrl);
+  const catalog = new ModelCatalog(client, context.globalState, () => requireBaseUrl(readSettings()));
   const selection = new ModelSelection(catalog, context.globalState);
-  const errors = new ErrorPresenter(logger);
-  const picker = new ModelPicker(catalog, selection, errors);
-  const languageModels = new GatewayLanguageModelProvider(catalog, keys, endpoints, logger, () => selection.configured('chat') || catalog.lastKnown().find((m) => !/code/i.test(m.id))?.id);
+  // The configured chat model (or its default) is listed first, so VS Code's picker selects the model @gateway uses.
+  const languageModels = new GatewayLanguageModelProvider(catalog, keys, endpoints, logger, () => selection.resolveFromLastList('chat'));
+  context.subscriptions.push(catalog, languageModels, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, languageModels));
+  return { endpoints, catalog, selection, languageModels };
+}
+
+function createStatusBar(context: vscode.ExtensionContext, gateway: Gateway, models: Models): GatewayStatusBar {
+  const { keys, limits } = gateway;
   const statusBar = new GatewayStatusBar({
     limits,
-    model: () => statusModel(),
+    model: () => models.selection.shownChatModel(() => keys.hasKey()),
     hasKey: () => keys.hasKey(),
-    siteUrl,
+    siteUrl: () => settingOrUndefined(gateway.siteUrl),
   });
+  models.catalog.onDidChange(() => void statusBar.refresh());
+  context.subscriptions.push(statusBar);
+  return statusBar;
+}
 
-  catalog.onDidChange(() => void statusBar.refresh());
+function registerKeyCommands(context: vscode.ExtensionContext, gateway: Gateway, onKeyChanged: () => void): void {
+  const { keys, limits, errors, clientWithKey } = gateway;
+  // A key set or cleared in another window: what was learned of the old key's limits and balance no longer applies.
+  keys.onDidChangeKey(() => {
+    limits.reset();
+    onKeyChanged();
+  });
+  // The check has limits of its own, so a key the gateway refuses leaves the current key's state untouched.
+  const deps: ApiKeyCommandDeps = { store: keys, clientWithKey, limits, errors, onKeyChanged };
+  context.subscriptions.push(
+    vscode.commands.registerCommand('gateway.setApiKey', (key?: unknown) => setApiKey(deps, key)),
+    vscode.commands.registerCommand('gateway.clearApiKey', () => clearApiKey(deps)),
+    vscode.commands.registerCommand(CONFIRM_KEY_ORIGIN_COMMAND, () => confirmKeyOrigin(keys, onKeyChanged)),
+  );
+}
+
+function registerModelAndSiteCommands(context: vscode.ExtensionContext, gateway: Gateway, models: Models): void {
+  const picker = new ModelPicker(models.catalog, models.selection, gateway.errors);
+  const openSitePage = async (page: string) => {
+    try {
+      await vscode.env.openExternal(vscode.Uri.parse(`${gateway.siteUrl()}/cabinet/${page}`));
+    } catch (error) {
+      // No base URL yet: the message says which setting to fill in, rather than opening a made-up address.
+      await gateway.errors.show(error);
+    }
+  };
+  context.subscriptions.push(
+    vscode.commands.registerCommand('gateway.selectModel', () => picker.pick('chat')),
+    vscode.commands.registerCommand('gateway.selectAgentModel', () => picker.pick('agent')),
+    vscode.commands.registerCommand('gateway.openBilling', () => openSitePage('billing')),
+    vscode.commands.registerCommand('gateway.openLimits', () => openSitePage('limits')),
+    vscode.commands.registerCommand('gateway.showLog', () => gateway.channel.show()),
+  );
+}
+
+function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, models: Models) {
+  const { client, logger, errors } = gateway;
   const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
   const sessionStore = new FileSessionStore(sessionFolder, logger);
   const approvals = new ApprovalBroker(vscode.workspace.workspaceFolders?.[0]?.uri ?? context.globalStorageUri);
-  const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => selection.resolve('agent', signal), logger, {
+  const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => models.selection.resolve('agent', signal), logger, {
     files: (rootPath) => new NodeWorkspaceFiles(rootPath),
     runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput) => new NodeCommandRunner(rootPath, { onOutput }).run(command, cwd, timeoutMs, signal),
   });
   sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);
   const transcripts = new TranscriptProvider(sessionStore);
-  const proposals = new ProposalDocuments();
-  const inlineEdits = new InlineEditController(endpoints, (signal) => selection.resolve('chat', signal), proposals, errors, context.globalState);
-  let lastAnswer: string | undefined;
-  const onKeyChanged = () => {
-    catalog.invalidate();
-    languageModels.refresh();
-    void statusBar.refresh();
-  };
-  // A key set or cleared in another window: what was learned of the old key's limits and balance no longer applies.
-  keys.onDidChangeKey(() => {
-    limits.reset();
-    onKeyChanged();
-  });
-  const keyDeps: ApiKeyCommandDeps = {
-    store: keys,
-    // The check has limits of its own, so a key the gateway refuses leaves the current key's state untouched.
-    clientWithKey: (key) =>
-      new GatewayClient({ ...clientOptions, limits: new LimitTracker(systemClock, readLimitsSafely()), apiKey: { getApiKey: async () => key } }),
-    limits,
-    errors,
-    onKeyChanged,
-  };
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createChatHandler({
-      endpoints,
-      chooseModel: (picker, signal) => selection.forChatRequest(picker, languageModels.defaultPickerModel(), signal),
-      runAgent: (request, chatContext, stream, token) => runAgentTurn(sessions, request, chatContext, stream, token),
-      logger, onAnswer: (text) => (lastAnswer = text) }));
-  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
-  participant.followupProvider = followupProvider;
-
   context.subscriptions.push(
-    channel,
-    keys,
-    catalog,
-    statusBar,
-    languageModels,
-    participant,
-    vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, languageModels),
-    vscode.commands.registerCommand('gateway.setApiKey', (key?: unknown) => setApiKey(keyDeps, key)),
-    vscode.commands.registerCommand('gateway.clearApiKey', () => clearApiKey(keyDeps)),
-    vscode.commands.registerCommand(CONFIRM_KEY_ORIGIN_COMMAND, () => confirmKeyOrigin(keys, onKeyChanged)),
-    vscode.commands.registerCommand('gateway.selectModel', () => picker.pick('chat')),
-    vscode.commands.registerCommand('gateway.selectAgentModel', () => picker.pick('agent')),
-    vscode.commands.registerCommand('gateway.openBilling', () => vscode.env.openExternal(vscode.Uri.parse(`${siteUrl()}/cabinet/billing`))),
-    vscode.commands.registerCommand('gateway.openLimits', () => vscode.env.openExternal(vscode.Uri.parse(`${siteUrl()}/cabinet/limits`))),
-    vscode.commands.registerCommand('gateway.showLog', () => channel.show()),
     sessionStore,
     approvals,
     sessions,
@@ -137,68 +207,61 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     ...registerAgentCommands(sessions, errors),
+  );
+  return { sessionStore, approvals, sessions };
+}
+
+function registerChatParticipant(context: vscode.ExtensionContext, gateway: Gateway, models: Models, sessions: AgentSessions) {
+  let lastAnswer: string | undefined;
+  const handler = createChatHandler({
+    endpoints: models.endpoints,
+    chooseModel: (pickerModel, signal) => models.selection.forChatRequest(pickerModel, models.languageModels.defaultPickerModel(), signal),
+    runAgent: (request, chatContext, stream, token) => runAgentTurn(sessions, request, chatContext, stream, token),
+    logger: gateway.logger,
+    onAnswer: (text) => (lastAnswer = text),
+  });
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
+  participant.followupProvider = followupProvider;
+  context.subscriptions.push(
+    participant,
+    vscode.commands.registerCommand('gateway.explainSelection', () => vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /explain ' })),
+  );
+  return { lastAnswer: () => lastAnswer };
+}
+
+function registerInlineEdit(context: vscode.ExtensionContext, gateway: Gateway, models: Models): InlineEditController {
+  const proposals = new ProposalDocuments();
+  const inlineEdits = new InlineEditController(models.endpoints, (signal) => models.selection.resolve('chat', signal), proposals, gateway.errors, context.globalState);
+  context.subscriptions.push(
     proposals,
     inlineEdits,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
     vscode.commands.registerCommand('gateway.editSelection', (instruction?: unknown) => inlineEdits.editSelection(instruction)),
     vscode.commands.registerCommand('gateway.inlineEdit.accept', () => inlineEdits.accept()),
     vscode.commands.registerCommand('gateway.inlineEdit.reject', () => inlineEdits.reject()),
-    vscode.commands.registerCommand('gateway.explainSelection', () => vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /explain ' })),
+  );
+  return inlineEdits;
+}
+
+/** A changed `gateway.*` setting applies at once; a bad value is shown when it is set, not at the next request. */
+function watchSettings(context: vscode.ExtensionContext, gateway: Gateway, models: Models, statusBar: GatewayStatusBar, onKeyChanged: () => void): void {
+  context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SECTION)) return;
       if (event.affectsConfiguration(`${SECTION}.baseUrl`)) {
         onKeyChanged();
         // The key stays with the origin it was set for until the user says otherwise.
-        void confirmKeyOrigin(keys, onKeyChanged);
+        void confirmKeyOrigin(gateway.keys, onKeyChanged);
       }
-      if (event.affectsConfiguration(`${SECTION}.chatModel`)) languageModels.refresh();
-      limits.setConfiguredLimits(readLimitsSafely());
+      if (event.affectsConfiguration(`${SECTION}.chatModel`)) models.languageModels.refresh();
+      gateway.limits.setConfiguredLimits(readLimits());
       void statusBar.refresh();
       try {
         readSettings();
       } catch (error) {
-        void errors.show(error);
+        void gateway.errors.show(error);
       }
     }),
   );
-  const activationMs = performance.now() - activationStarted;
-  logger.info(`activated ${userAgent} in ${activationMs.toFixed(1)} ms`);
-
-  return {
-    statusText: () => statusBar.current()?.text,
-    statusState: () => statusBar.current()?.state,
-    hasApiKey: () => keys.hasKey(),
-    lastChatAnswer: () => lastAnswer,
-    activationMs: () => activationMs,
-    inlineEdit: () => inlineEdits.status(),
-    pendingApprovals: () => approvals.waiting().map((r) => ({ sessionId: r.sessionId, callId: r.callId, summary: r.summary })),
-    agentSessions: async () => (await sessionStore.list()).map((s) => ({ id: s.id, title: s.title, status: s.status, turns: s.turns, statusReason: s.statusReason })),
-  };
-
-  /** The model the status bar names: the configured one, or the default once a key can list models. */
-  async function statusModel(): Promise<string | undefined> {
-    const configured = selection.configured('chat');
-    if (configured || !(await keys.hasKey())) return configured || undefined;
-    return selection.resolve('chat', AbortSignal.timeout(15_000));
-  }
-
-  function readLimitsSafely() {
-    try {
-      return readSettings().limits;
-    } catch (error) {
-      if (error instanceof SettingError) return { requestsPerMinute: 60, tokensPerMinute: 200_000 };
-      throw error;
-    }
-  }
-
-  function siteUrlSafely(): string {
-    try {
-      const settings = readSettings();
-      return settings.siteUrl ?? (settings.baseUrl ? new URL(settings.baseUrl).origin : 'https://gateway.example');
-    } catch {
-      return 'https://gateway.example';
-    }
-  }
 }
-
-export function deactivate(): void {}

@@ -49,11 +49,16 @@ export class NodeCommandRunner implements CommandRunner {
       }, timeoutMs);
       const onAbort = () => stop();
       signal.addEventListener('abort', onAbort, { once: true });
-      const finish = (exitCode: number | undefined) => {
-        if (settled) return;
+      /** Marks the run settled and lets go of the timer and the abort listener; false when it already was. */
+      const settle = () => {
+        if (settled) return false;
         settled = true;
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
+        return true;
+      };
+      const finish = (exitCode: number | undefined) => {
+        if (!settle()) return;
         // Let go of pipes a background job still holds, or they would keep this process alive.
         child.stdout?.destroy();
         child.stderr?.destroy();
@@ -61,11 +66,7 @@ export class NodeCommandRunner implements CommandRunner {
         else resolvePromise({ exitCode, output: output.text(), timedOut });
       };
       child.on('error', (error) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        rejectPromise(error);
+        if (settle()) rejectPromise(error);
       });
       child.on('close', (code) => finish(code ?? undefined));
       // A background job (`server &`) can hold the output open long after the shell is done.

@@ -11,6 +11,7 @@ import type { ApiKeyStore } from './apiKeyStore';
 import { toAbortSignal } from './cancellation';
 import { estimateTokens, toChatMessages } from '../core/chat/languageModelMessages';
 import type { ModelCatalog } from './modelCatalog';
+import { requestParameters } from '../core/settings/requestParameters';
 import { readSettings } from './settings';
 
 export { toChatMessages } from '../core/chat/languageModelMessages';
@@ -89,11 +90,7 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
         messages: toChatMessages(messages),
         tools,
         toolChoice: tools && options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : undefined,
-        temperature: settings.temperature,
-        topP: settings.topP,
-        maxTokens: settings.maxTokens,
-        reasoningEffort: settings.reasoningEffort,
-        serviceTier: settings.serviceTier,
+        ...requestParameters(settings),
       },
       { signal: toAbortSignal(token) },
     );

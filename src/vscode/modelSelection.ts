@@ -6,13 +6,15 @@
 import * as vscode from 'vscode';
 import { readSettings, SECTION } from './settings';
 import type { ModelCatalog } from './modelCatalog';
-import { chooseModel } from '../core/chat/modelChoice';
+import { chooseModel, defaultModel, type ModelRole } from '../core/chat/modelChoice';
 
-export type ModelRole = 'chat' | 'agent';
+export type { ModelRole } from '../core/chat/modelChoice';
 
 const settingOf: Record<ModelRole, string> = { chat: 'chatModel', agent: 'agentModel' };
 
 const LAST_PICKER_MODEL = 'gateway.lastChatViewPickerModel';
+/** How long the status bar waits for the model list to name the default model. */
+const STATUS_LISTING_TIMEOUT_MS = 15_000;
 
 export class ModelSelection {
   constructor(
@@ -38,14 +40,25 @@ export class ModelSelection {
     return role === 'chat' ? settings.chatModel : settings.agentModel;
   }
 
-  /** The configured model, or the first listed one (the code-looking one first for agents). */
+  /** The configured model, or the default of the models the key may use (see `defaultModel`). */
   async resolve(role: ModelRole, signal: AbortSignal): Promise<string> {
     const configured = this.configured(role);
     if (configured) return configured;
-    const models = await this.catalog.models(signal);
-    if (models.length === 0) throw new Error('This key may not use any model. Check your plan at the Gateway\'s account area.');
-    const preferred = role === 'agent' ? models.find((m) => /code/i.test(m.id)) : models.find((m) => !/code/i.test(m.id));
-    return (preferred ?? models[0]).id;
+    const model = defaultModel(role, await this.catalog.models(signal));
+    if (model === undefined) throw new Error('This key may not use any model. Check your plan at the Gateway\'s account area.');
+    return model;
+  }
+
+  /** `resolve` without asking the gateway: the default comes from the last list it gave (undefined before any). */
+  resolveFromLastList(role: ModelRole): string | undefined {
+    return this.configured(role) || defaultModel(role, this.catalog.lastKnown());
+  }
+
+  /** The chat model the status bar names: the configured one, or the default once a key can list models. */
+  async shownChatModel(hasKey: () => Promise<boolean>): Promise<string | undefined> {
+    const configured = this.configured('chat');
+    if (configured || !(await hasKey())) return configured || undefined;
+    return this.resolve('chat', AbortSignal.timeout(STATUS_LISTING_TIMEOUT_MS));
   }
 
   async choose(role: ModelRole, model: string): Promise<void> {

@@ -1,6 +1,7 @@
 /** Reads the `gateway.*` settings from VS Code and checks them with the core's rules. */
 import * as vscode from 'vscode';
-import { effectiveValue, parseSettings, type GatewaySettings } from '../core/settings/gatewaySettings';
+import { DEFAULT_LIMITS, type ConfiguredLimits } from '../core/api';
+import { effectiveValue, parseSettings, SettingError, type GatewaySettings } from '../core/settings/gatewaySettings';
 
 export { requireBaseUrl, SettingError, type GatewaySettings } from '../core/settings/gatewaySettings';
 
@@ -15,4 +16,19 @@ export const SECTION = 'gateway';
 export function readSettings(): GatewaySettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   return parseSettings((name) => effectiveValue(name, config.inspect(name)));
+}
+
+/** The configured limits; the defaults while a setting is invalid (the requests show that error, pacing goes on). */
+export function readLimits(): ConfiguredLimits {
+  return settingOrUndefined(() => readSettings().limits) ?? DEFAULT_LIMITS;
+}
+
+/** What `read` gives, or undefined while the settings it needs are missing or invalid. */
+export function settingOrUndefined<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof SettingError) return undefined;
+    throw error;
+  }
 }

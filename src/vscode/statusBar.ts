@@ -10,7 +10,8 @@ export interface StatusSources {
   limits: LimitTracker;
   model: () => Promise<string | undefined>;
   hasKey: () => Promise<boolean>;
-  siteUrl: () => string;
+  /** Undefined while the settings give no site (see formatStatus). */
+  siteUrl: () => string | undefined;
 }
 
 export class GatewayStatusBar implements vscode.Disposable {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { ModelNotFoundError, type StreamEvent } from '../../src/core/api';
 import { ModelEndpoints, toRespondParams } from '../../src/core/chat/modelEndpoints';
-import { chooseModel } from '../../src/core/chat/modelChoice';
+import { chooseModel, defaultModel } from '../../src/core/chat/modelChoice';
 import { buildChatMessages, MAX_ATTACHMENT_CHARS } from '../../src/core/chat/prompt';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient, signal } from './helpers/clients';
@@ -82,6 +82,32 @@ describe('chooseModel', () => {
       adoptAsChatModel: false,
       lastSeenPickerModel: 'gw-chat',
     });
+  });
+});
+
+describe('defaultModel', () => {
+  let emulator: Emulator;
+  before(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  after(() => emulator.close());
+  const listed = (key: string) => makeClient(emulator.baseUrl, key).listModels({ signal: signal() });
+
+  test('chat takes the first model that does not look like a code model, the agent the first that does', async () => {
+    const models = await listed('demo-key');
+    assert.ok(models.findIndex((m) => m.id === 'gw-code') > 0, 'the code model is not listed first, so the rule is what picks it');
+    assert.equal(defaultModel('chat', models), models.find((m) => !m.id.includes('code'))?.id);
+    assert.equal(defaultModel('agent', models), 'gw-code');
+  });
+
+  test('a key without a model of the preferred kind gets the first listed one', async () => {
+    assert.equal(defaultModel('agent', await listed('small-key')), 'gw-chat-mini');
+    assert.equal(defaultModel('chat', [{ id: 'gw-code' }, { id: 'other-code' }]), 'gw-code');
+  });
+
+  test('no models, no default', () => {
+    assert.equal(defaultModel('chat', []), undefined);
+    assert.equal(defaultModel('agent', []), undefined);
   });
 });
 

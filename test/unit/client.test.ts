@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { InvalidRequestError, type StreamEvent } from '../../src/core/api';
+import { responsesFinishReason } from '../../src/core/api/wireFormat';
 import { startEmulator, type Emulator } from '../emulator/server';
+import type { ScriptedTurn } from '../emulator/types';
 import { MemoryLogger, collect, makeClient, signal } from './helpers/clients';
 
 let emulator: Emulator;
@@ -151,6 +153,30 @@ describe('responses', () => {
       service_tier: 'flex',
       stream: false,
     });
+  });
+
+  test('streamed or not, an answer ends with the same chat-style finish reason', async () => {
+    const endings: [string, ScriptedTurn, number | undefined][] = [
+      ['stop', { text: 'done.' }, undefined],
+      ['length', { text: 'cut here', finishReason: 'length' }, undefined],
+      ['length', { text: 'word '.repeat(100) }, 5],
+      ['content_filter', { text: 'filtered', finishReason: 'content_filter' }, undefined],
+      ['tool_calls', { toolCalls: [{ name: 'noop', arguments: {} }] }, undefined],
+    ];
+    const tools = [{ name: 'noop', parameters: { type: 'object', properties: {} } }];
+    for (const [expected, turn, maxOutputTokens] of endings) {
+      emulator.script('demo-key', [turn, turn]);
+      const params = { model: 'gw-code', input: 'go', tools, maxOutputTokens };
+      const whole = await client().respond(params, { signal: signal() });
+      const streamed = await collect(client().respondStream(params, { signal: signal() }));
+      assert.equal(whole.finishReason, expected, `respond: ${JSON.stringify(turn)}`);
+      assert.deepEqual(streamed.at(-1), { type: 'done', finishReason: expected }, `respondStream: ${JSON.stringify(turn)}`);
+    }
+  });
+
+  test('an incomplete answer without a readable reason is "incomplete"', () => {
+    for (const details of [undefined, null, {}, { reason: null }, { reason: 7 }]) assert.equal(responsesFinishReason(true, details, false), 'incomplete');
+    assert.equal(responsesFinishReason(false, { reason: 'max_output_tokens' }, true), 'tool_calls', 'details of a complete answer are not read');
   });
 
   test('a function call answered through previous_response_id continues the session', async () => {

@@ -1,11 +1,21 @@
 // The gateway.* settings: good values through, bad ones a message naming the setting.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
 import { join } from 'node:path';
+import { REASONING_EFFORTS, SERVICE_TIERS } from '../../src/core/api';
+import { APPROVAL_MODES } from '../../src/core/agent/approvalPolicy';
 import { DEFAULT_DENIED_COMMANDS, effectiveValue, parseSettings, requireBaseUrl, SettingError, USER_ONLY_SETTINGS } from '../../src/core/settings/gatewaySettings';
 
 const from = (values: Record<string, unknown>) => parseSettings((name) => values[name]);
+
+/** The `gateway.*` settings package.json declares (what the Settings editor offers). */
+function manifestSettings(): Record<string, { default?: unknown; enum?: unknown[] }> {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { default?: unknown; enum?: unknown[] }> } };
+  };
+  return manifest.contributes.configuration.properties;
+}
 
 describe('parseSettings', () => {
   test('defaults when nothing is set', () => {
@@ -27,6 +37,22 @@ describe('parseSettings', () => {
         budgets: { maxTurns: 30, maxTokens: 1_000_000, maxWallTimeMs: 1_800_000, maxRepeatedCalls: 3 },
       },
     });
+  });
+
+  test("the defaults package.json shows in the Settings editor are the ones the code falls back to", () => {
+    const declared = Object.fromEntries(Object.entries(manifestSettings()).map(([key, value]) => [key.replace(/^gateway\./, ''), value.default]));
+    assert.ok('limits.requestsPerMinute' in declared && 'agent.maxMinutes' in declared);
+    assert.deepEqual(from(declared), from({}));
+  });
+
+  test('the choices package.json offers are the values the code takes (empty: not set)', () => {
+    const offered = manifestSettings();
+    assert.deepEqual(offered['gateway.reasoningEffort'].enum, ['', ...REASONING_EFFORTS]);
+    assert.deepEqual(offered['gateway.serviceTier'].enum, ['', ...SERVICE_TIERS]);
+    assert.deepEqual(offered['gateway.agent.approval'].enum, [...APPROVAL_MODES]);
+    for (const value of [...REASONING_EFFORTS]) assert.equal(from({ reasoningEffort: value }).reasoningEffort, value);
+    for (const value of [...SERVICE_TIERS]) assert.equal(from({ serviceTier: value }).serviceTier, value);
+    for (const value of [...APPROVAL_MODES]) assert.equal(from({ 'agent.approval': value }).agent.approval, value);
   });
 
   test('good values are kept; a trailing slash is dropped', () => {

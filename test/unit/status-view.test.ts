@@ -34,6 +34,12 @@ describe('formatStatus', () => {
     assert.match(tip, /\(https:\/\/gateway\.example\/cabinet\/billing\)/);
   });
 
+  test('no site known (no base URL set): no Limits or Billing link to a made-up address', () => {
+    const tip = formatStatus({ model: 'gw-chat', hasKey: true, snapshot: snapshot(), siteUrl: undefined, now }).tooltip.join('\n');
+    assert.doesNotMatch(tip, /cabinet|\[Limits\]|\[Billing\]|undefined/);
+    assert.match(tip, /\[Select model\]\(command:gateway\.selectModel\)/);
+  });
+
   test('waiting: a countdown in whole seconds', () => {
     const v = view({ rateLimitedUntil: now + 11_200 });
     assert.equal(v.state, 'waiting');

@@ -8,7 +8,8 @@ import { findDeniedCommand } from '../tools/commandPolicy';
 import { protectingPattern } from '../tools/pathPolicy';
 import type { ToolKind } from '../tools/tool';
 
-export type ApprovalMode = 'ask' | 'auto-edit' | 'auto';
+export const APPROVAL_MODES = ['ask', 'auto-edit', 'auto'] as const;
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
 export interface ApprovalPolicy {
   mode: ApprovalMode;

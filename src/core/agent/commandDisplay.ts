@@ -5,6 +5,7 @@
  * display as nothing or reorder the line (bidi controls, zero-width spaces,
  * control characters) are spelled out, so what is read is what runs.
  */
+import { codeFence, inlineCode as markdownInlineCode } from '../markdown';
 
 /** Control and format characters (bidi controls, zero-width spaces, soft hyphens…) hide or reorder text when displayed; newline and tab are shown as they are. */
 const INVISIBLE = /(?![\n\t])[\p{Cc}\p{Cf}]/gu;
@@ -14,33 +15,19 @@ export function visibleText(text: string): string {
   return text.replace(INVISIBLE, (char) => `⟨U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 
-/** The longest run of `char` in `text`. */
-function longestRun(text: string, char: string): number {
-  let longest = 0;
-  let run = 0;
-  for (const c of text) {
-    run = c === char ? run + 1 : 0;
-    if (run > longest) longest = run;
-  }
-  return longest;
-}
-
 /**
- * A fenced code block holding `command` whole: the fence is longer than any
- * run of backticks in it, so no line of the command can close it, and Markdown
- * reads nothing inside (no links, no definitions, no HTML).
+ * A fenced code block holding `command` whole, invisible characters spelled
+ * out: the fence is longer than any backtick run in it (see markdown.ts), so no
+ * line of the command can close it, and Markdown reads nothing inside (no
+ * links, no definitions, no HTML).
  */
 export function commandBlock(command: string, language = 'sh'): string {
-  const fence = '`'.repeat(Math.max(3, longestRun(command, '`') + 1));
-  return `${fence}${language}\n${visibleText(command)}\n${fence}`;
+  return codeFence(visibleText(command), language);
 }
 
-/** Inline code for a short single-line value (a folder, a file name): safe with backticks and line breaks in it. */
+/** Inline code for a short single-line value (a folder, a summary), invisible characters spelled out. */
 export function inlineCode(text: string): string {
-  const flat = visibleText(text.replace(/\s*[\r\n]+\s*/g, ' '));
-  const ticks = '`'.repeat(longestRun(flat, '`') + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ' ' : '';
-  return `${ticks}${pad}${flat}${pad}${ticks}`;
+  return markdownInlineCode(visibleText(text.replace(/\s*[\r\n]+\s*/g, ' ')));
 }
 
 /** The approval request as Markdown for the chat: the command whole, in a block, and where it runs. */

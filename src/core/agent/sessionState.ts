@@ -2,7 +2,7 @@
  * A saved agent session: everything needed to show it, continue it after a
  * reload, replay it when the gateway has lost its chain, and revert its changes.
  */
-import type { ResponseInputItem, ToolCall } from '../api';
+import type { ResponseInputItem, ToolCall, Usage } from '../api';
 
 export type SessionStatus =
   /** A turn is in progress. */
@@ -16,12 +16,8 @@ export type SessionStatus =
   /** The model answered without asking for a tool: the task is finished. */
   | 'done';
 
-export interface SessionUsage {
-  inputTokens: number;
-  outputTokens: number;
-  reasoningTokens: number;
-  totalTokens: number;
-}
+/** Tokens a session has used, summed over its requests (the same fields as one request's usage). */
+export type SessionUsage = Usage;
 
 /** A file as it was before the session first changed it (undefined: it did not exist). */
 export interface OriginalFile {

@@ -1,4 +1,5 @@
 /** A saved agent session as markdown: pure (no vscode), so it is unit-tested. */
+import { codeFence, inlineCode } from '../markdown';
 import type { AgentSessionState } from './sessionState';
 
 /** Characters shown of one tool output or call's arguments. */
@@ -10,20 +11,6 @@ export const MAX_TRANSCRIPT_CHARS = 1_000_000;
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
-}
-
-/** A fenced block whose content cannot close the fence. */
-function fenced(text: string, language = 'text'): string[] {
-  return [`\`\`\`${language}`, text.replace(/```/g, '`\u200b``'), '```'];
-}
-
-/** Inline code that survives backticks and line breaks in `text`. */
-function code(text: string): string {
-  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ');
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-  const ticks = '`'.repeat(longest + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${ticks}${pad}${flat}${pad}${ticks}`;
 }
 
 /** Model text as markdown that cannot swallow what follows it: an open code fence is closed. */
@@ -48,17 +35,17 @@ export function renderTranscript(state: AgentSessionState): string {
     `# ${oneLine(state.title) || 'Agent session'}`,
     '',
     `Status: **${state.status}**${state.statusReason ? ` — ${oneLine(state.statusReason)}` : ''}  `,
-    `Model: ${code(state.model)} · ${state.turns} turns · ${state.usage.totalTokens.toLocaleString('en-US')} tokens ` +
+    `Model: ${inlineCode(state.model)} · ${state.turns} turns · ${state.usage.totalTokens.toLocaleString('en-US')} tokens ` +
       `(${state.usage.inputTokens} in, ${state.usage.outputTokens} out, ${state.usage.reasoningTokens} reasoning)  `,
-    `Files changed: ${state.originals.map((o) => code(o.path)).join(', ') || 'none'}  `,
-    `Commands run: ${state.commandsRun.map((c) => code(c)).join(', ') || 'none'}`,
+    `Files changed: ${state.originals.map((o) => inlineCode(o.path)).join(', ') || 'none'}  `,
+    `Commands run: ${state.commandsRun.map((c) => inlineCode(c)).join(', ') || 'none'}`,
     '',
   ];
   let size = lines.reduce((sum, line) => sum + line.length + 1, 0);
   for (const [index, item] of state.transcript.entries()) {
     let block: string[];
-    if (item.type === 'function_call') block = [`**→ ${oneLine(item.name)}**`, ...fenced(clip(item.arguments, MAX_OUTPUT_SHOWN), 'json'), ''];
-    else if (item.type === 'function_call_output') block = [...fenced(clip(item.output, MAX_OUTPUT_SHOWN)), ''];
+    if (item.type === 'function_call') block = [`**→ ${oneLine(item.name)}**`, codeFence(clip(item.arguments, MAX_OUTPUT_SHOWN), 'json'), ''];
+    else if (item.type === 'function_call_output') block = [codeFence(clip(item.output, MAX_OUTPUT_SHOWN), 'text'), ''];
     else block = [`### ${item.role === 'user' ? 'You' : 'Agent'}`, '', message(item.content), ''];
     const blockSize = block.reduce((sum, line) => sum + line.length + 1, 0);
     if (size + blockSize > MAX_TRANSCRIPT_CHARS) {

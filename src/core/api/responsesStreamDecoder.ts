@@ -8,6 +8,7 @@ import { ProtocolError } from './errors';
 import { parseJsonPayload, pushText, type StreamDecoder } from './sseReader';
 import type { StreamEvent, ToolCall } from './types';
 import { normaliseUsage } from './usage';
+import { responsesFinishReason } from './wireFormat';
 
 interface PendingCall {
   callId: string;
@@ -112,12 +113,8 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     const response = (payload.response ?? {}) as Record<string, unknown>;
     const usage = normaliseUsage(response.usage);
     if (usage) out.push({ type: 'usage', usage });
-    let finishReason = this.callCount > 0 ? 'tool_calls' : 'stop';
-    if (payload.type === 'response.incomplete' || response.status === 'incomplete') {
-      const reason = (response.incomplete_details as { reason?: unknown } | null | undefined)?.reason;
-      finishReason = reason === 'max_output_tokens' ? 'length' : typeof reason === 'string' ? reason : 'incomplete';
-    }
-    out.push({ type: 'done', finishReason });
+    const incomplete = payload.type === 'response.incomplete' || response.status === 'incomplete';
+    out.push({ type: 'done', finishReason: responsesFinishReason(incomplete, response.incomplete_details, this.callCount > 0) });
     this.finished = true;
   }
 

@@ -1,7 +1,11 @@
 /** The client's own vocabulary: what callers pass in and what streams give back. */
 
-export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
-export type ServiceTier = 'default' | 'priority' | 'flex';
+/** The values the API takes, listed once for the types, the request checks and the settings. */
+export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
+export const SERVICE_TIERS = ['default', 'priority', 'flex'] as const;
+
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+export type ServiceTier = (typeof SERVICE_TIERS)[number];
 
 export interface ToolDefinition {
   name: string;

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { InvalidRequestError } from './errors';
-import type { ChatParams, RespondParams } from './types';
+import { REASONING_EFFORTS, SERVICE_TIERS, type ChatParams, type RespondParams } from './types';
 
 /**
  * zod/mini ships no locale, so the default messages (for the checks without
@@ -22,8 +22,8 @@ const topP = z
   .number({ error: 'must be a number' })
   .check(z.minimum(0, { error: 'must be between 0 and 1' }), z.maximum(1, { error: 'must be between 0 and 1' }));
 const positiveInt = z.number().check(z.int({ error: 'must be a whole number' }), z.positive({ error: 'must be at least 1' }));
-const reasoningEffort = z.enum(['minimal', 'low', 'medium', 'high'], { error: 'must be one of minimal, low, medium, high' });
-const serviceTier = z.enum(['default', 'priority', 'flex'], { error: 'must be one of default, priority, flex' });
+const reasoningEffort = z.enum(REASONING_EFFORTS, { error: `must be one of ${REASONING_EFFORTS.join(', ')}` });
+const serviceTier = z.enum(SERVICE_TIERS, { error: `must be one of ${SERVICE_TIERS.join(', ')}` });
 
 const toolName = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1–64 letters, digits, _ or -' }));
 const tool = z.object({

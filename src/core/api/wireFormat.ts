@@ -1,7 +1,7 @@
 /** Translation between the client's params/results and the wire's JSON. */
 import * as z from 'zod/mini';
 import { ProtocolError } from './errors';
-import type { ChatParams, CompletionResult, RespondParams, ToolCall, ToolChoice, ToolDefinition } from './types';
+import type { ChatParams, CompletionResult, FinishReason, RespondParams, ToolCall, ToolChoice, ToolDefinition } from './types';
 import { normaliseUsage } from './usage';
 
 export function chatBody(params: ChatParams, stream: boolean): Record<string, unknown> {
@@ -130,10 +130,19 @@ export function resultFromResponse(body: unknown): CompletionResult {
       for (const part of item.summary as Record<string, unknown>[]) if (typeof part.text === 'string') reasoning += part.text;
     }
   }
-  let finishReason = toolCalls.length > 0 ? 'tool_calls' : 'stop';
-  if (response.status === 'incomplete') {
-    const reason = response.incomplete_details?.reason;
-    finishReason = reason === 'max_output_tokens' ? 'length' : (reason ?? 'incomplete');
-  }
+  const finishReason = responsesFinishReason(response.status === 'incomplete', response.incomplete_details, toolCalls.length > 0);
   return { id: response.id, model: response.model ?? '', text, reasoning, toolCalls, finishReason, usage: normaliseUsage(response.usage) };
+}
+
+/**
+ * A responses answer's end as a chat completions finish reason, so every caller
+ * reads one vocabulary: `max_output_tokens` is `length`, another incomplete
+ * reason is kept as the gateway named it (`content_filter`…), and a complete
+ * answer is `tool_calls` when it called tools, else `stop`.
+ */
+export function responsesFinishReason(incomplete: boolean, incompleteDetails: unknown, calledTools: boolean): FinishReason {
+  if (!incomplete) return calledTools ? 'tool_calls' : 'stop';
+  const reason = (incompleteDetails as { reason?: unknown } | null | undefined)?.reason;
+  if (reason === 'max_output_tokens') return 'length';
+  return typeof reason === 'string' ? reason : 'incomplete';
 }

@@ -3,6 +3,7 @@
  * earlier turns of the conversation, the attached context, then the question.
  */
 import type { ChatMessage } from '../api';
+import { codeFence } from '../markdown';
 
 export interface ConversationTurn {
   role: 'user' | 'assistant';
@@ -53,7 +54,7 @@ function userContent(input: PromptInput): string {
   const parts: string[] = [];
   if (input.attachments.length > 0) {
     parts.push('Context attached by the user:');
-    for (const attachment of input.attachments) parts.push(fence(attachment));
+    for (const attachment of input.attachments) parts.push(attached(attachment));
   }
   const instruction = input.command ? COMMAND_PROMPTS[input.command] : undefined;
   if (instruction) parts.push(instruction);
@@ -62,11 +63,9 @@ function userContent(input: PromptInput): string {
   return parts.join('\n\n') || 'Hello';
 }
 
-function fence(attachment: Attachment): string {
+/** The attachment's label, then its content (cut to MAX_ATTACHMENT_CHARS) in a fence it cannot close. */
+function attached(attachment: Attachment): string {
   let content = attachment.content;
   if (content.length > MAX_ATTACHMENT_CHARS) content = `${content.slice(0, MAX_ATTACHMENT_CHARS)}\n… (cut: ${content.length - MAX_ATTACHMENT_CHARS} more characters)`;
-  // A fence longer than any backtick run inside the content, so the content cannot close it.
-  const longestRun = Math.max(2, ...(content.match(/`+/g) ?? []).map((run) => run.length));
-  const ticks = '`'.repeat(longestRun + 1);
-  return `${attachment.label}:\n${ticks}${attachment.language ?? ''}\n${content}\n${ticks}`;
+  return `${attachment.label}:\n${codeFence(content, attachment.language)}`;
 }

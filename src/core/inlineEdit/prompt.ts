@@ -3,6 +3,7 @@
  * selection, a bounded excerpt of the code around it, and the user's instruction,
  * and is told to answer with the replacement code alone.
  */
+import { codeFence } from '../markdown';
 import type { ChatMessage } from '../api';
 
 /** At most this many lines of context on each side of the selection. */
@@ -59,16 +60,16 @@ function userContent(input: InlineEditPromptInput): string {
   const parts: string[] = [`File: ${input.fileName}\nLanguage: ${language || 'unknown'}`];
 
   if (before === '') parts.push('The selection starts at the beginning of the file.');
-  else parts.push(`Code just before the selection:\n${fence(before, language)}`);
+  else parts.push(`Code just before the selection:\n${codeFence(before, language)}`);
 
   if (selection === '') {
     parts.push('The selection is empty (a cursor position): reply with the code to insert there.');
   } else {
-    parts.push(`The selection to rewrite (everything between the fences, nothing else):\n${fence(selection, language)}`);
+    parts.push(`The selection to rewrite (everything between the fences, nothing else):\n${codeFence(selection, language)}`);
   }
 
   if (after === '') parts.push('The selection runs to the end of the file.');
-  else parts.push(`Code just after the selection:\n${fence(after, language)}`);
+  else parts.push(`Code just after the selection:\n${codeFence(after, language)}`);
 
   const notes: string[] = [];
   if (before !== '' && !before.endsWith('\n')) notes.push('The selection starts in the middle of a line, right after the code before it.');
@@ -80,14 +81,6 @@ function userContent(input: InlineEditPromptInput): string {
   parts.push(`Instruction: ${input.instruction.trim()}`);
   parts.push('Reply with only the replacement code for the selection.');
   return parts.join('\n\n');
-}
-
-/** A fence longer than any backtick run inside the content, so the content cannot close it. */
-function fence(content: string, language: string): string {
-  const longestRun = Math.max(2, ...(content.match(/`+/g) ?? []).map((run) => run.length));
-  const ticks = '`'.repeat(longestRun + 1);
-  const body = content.endsWith('\n') ? content : `${content}\n`;
-  return `${ticks}${language}\n${body}${ticks}`;
 }
 
 /** The last whole lines of `text` within the bounds; a single over-long line is cut to its last characters. */

@@ -2,8 +2,8 @@
  * The `gateway.*` settings, checked in one place. A bad value gets a message
  * that names the setting and says what it should be.
  */
-import type { ConfiguredLimits, ReasoningEffort, ServiceTier } from '../api';
-import type { ApprovalMode } from '../agent/approvalPolicy';
+import { DEFAULT_LIMITS, REASONING_EFFORTS, SERVICE_TIERS, type ConfiguredLimits, type ReasoningEffort, type ServiceTier } from '../api';
+import { APPROVAL_MODES, type ApprovalMode } from '../agent/approvalPolicy';
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../agent/budgets';
 import { defaultProtectedFiles } from '../tools/tool';
 
@@ -96,14 +96,14 @@ export function parseSettings(raw: RawSettings): GatewaySettings {
     temperature: checkedNumber(raw('temperature'), 'temperature', 0, 2),
     topP: checkedNumber(raw('topP'), 'topP', 0, 1),
     maxTokens: checkedInteger(raw('maxTokens'), 'maxTokens'),
-    reasoningEffort: checkedEnum(raw('reasoningEffort'), 'reasoningEffort', ['minimal', 'low', 'medium', 'high'] as const),
-    serviceTier: checkedEnum(raw('serviceTier'), 'serviceTier', ['default', 'priority', 'flex'] as const),
+    reasoningEffort: checkedEnum(raw('reasoningEffort'), 'reasoningEffort', REASONING_EFFORTS),
+    serviceTier: checkedEnum(raw('serviceTier'), 'serviceTier', SERVICE_TIERS),
     limits: {
-      requestsPerMinute: checkedInteger(raw('limits.requestsPerMinute'), 'limits.requestsPerMinute') ?? 60,
-      tokensPerMinute: checkedInteger(raw('limits.tokensPerMinute'), 'limits.tokensPerMinute') ?? 200_000,
+      requestsPerMinute: checkedInteger(raw('limits.requestsPerMinute'), 'limits.requestsPerMinute') ?? DEFAULT_LIMITS.requestsPerMinute,
+      tokensPerMinute: checkedInteger(raw('limits.tokensPerMinute'), 'limits.tokensPerMinute') ?? DEFAULT_LIMITS.tokensPerMinute,
     },
     agent: {
-      approval: checkedEnum(raw('agent.approval'), 'agent.approval', ['ask', 'auto-edit', 'auto'] as const) ?? 'ask',
+      approval: checkedEnum(raw('agent.approval'), 'agent.approval', APPROVAL_MODES) ?? 'ask',
       deniedCommands: checkedList(raw('agent.deniedCommands'), 'agent.deniedCommands') ?? DEFAULT_DENIED_COMMANDS,
       protectedFiles: checkedList(raw('agent.protectedFiles'), 'agent.protectedFiles') ?? defaultProtectedFiles,
       budgets: {

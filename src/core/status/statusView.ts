@@ -13,11 +13,13 @@ export interface StatusView {
   tooltip: string[];
 }
 
-export function formatStatus(input: { model: string | undefined; hasKey: boolean; snapshot: LimitSnapshot; siteUrl: string; now: number }): StatusView {
+/** `siteUrl` is undefined while the settings give none (no base URL): the tooltip then has no Limits and Billing links. */
+export function formatStatus(input: { model: string | undefined; hasKey: boolean; snapshot: LimitSnapshot; siteUrl: string | undefined; now: number }): StatusView {
   const { snapshot, now } = input;
   const fullModel = input.model || 'no model';
   const model = shortModel(fullModel);
-  const site = input.siteUrl.replace(/\/+$/, '');
+  const site = input.siteUrl?.replace(/\/+$/, '');
+  const siteLinks = site === undefined ? '' : `[Limits](${site}/cabinet/limits) · [Billing](${site}/cabinet/billing) · `;
   const tooltip = [
     `**Gateway** — ${escapeMarkdown(fullModel)}`,
     '',
@@ -26,7 +28,7 @@ export function formatStatus(input: { model: string | undefined; hasKey: boolean
     `Tokens spent in this window: ${snapshot.tokensSpentThisWindow.toLocaleString('en-US')}`,
     snapshot.source === 'local' ? '_Counted by the extension: the gateway sent no limit headers._' : '_As reported by the gateway._',
     '',
-    `[Limits](${site}/cabinet/limits) · [Billing](${site}/cabinet/billing) · [Select model](command:gateway.selectModel)`,
+    `${siteLinks}[Select model](command:gateway.selectModel)`,
   ];
   if (!input.hasKey) {
     return { state: 'no-key', text: '$(key) Gateway: Set API Key', tooltip: ['**Gateway** — no API key is set.', '', '[Set API Key](command:gateway.setApiKey)'] };

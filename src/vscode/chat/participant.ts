@@ -10,6 +10,7 @@ import { buildChatMessages, type SlashCommand } from '../../core/chat/prompt';
 import type { Logger } from '../../core/ports';
 import { toAbortSignal } from '../cancellation';
 import { actionsFor, messageOf } from '../errorActions';
+import { requestParameters } from '../../core/settings/requestParameters';
 import { readSettings } from '../settings';
 import { sessionOfConversation } from './agentTurn';
 import { requestContext } from '../../core/chat/commandContext';
@@ -64,11 +65,7 @@ export function createChatHandler(deps: ParticipantDeps) {
         {
           model,
           messages,
-          temperature: settings.temperature,
-          topP: settings.topP,
-          maxTokens: settings.maxTokens,
-          reasoningEffort: settings.reasoningEffort,
-          serviceTier: settings.serviceTier,
+          ...requestParameters(settings),
         },
         { signal, onRetry },
       );

@@ -10,6 +10,8 @@ import type { ModelEndpoints } from '../../core/chat/modelEndpoints';
 import { CodeAnswerCleaner } from '../../core/inlineEdit/answerCleaner';
 import { buildInlineEditMessages, surroundingContext } from '../../core/inlineEdit/prompt';
 import type { ErrorPresenter } from '../errorPresenter';
+import { incompleteReason } from '../../core/chat/finishNote';
+import { requestParameters } from '../../core/settings/requestParameters';
 import { readSettings } from '../settings';
 import { pickInstruction } from './instructionPicker';
 import { PROPOSAL_SCHEME, type ProposalDocuments } from './proposalDocuments';
@@ -108,8 +110,8 @@ export class InlineEditController implements vscode.Disposable {
       const model = await this.chatModel(controller.signal);
       const cleaner = new CodeAnswerCleaner({ selection: original, languageId: document.languageId });
       let shown = '';
-      for await (const event of this.endpoints.stream({ model, messages, temperature: settings.temperature, topP: settings.topP, maxTokens: settings.maxTokens, reasoningEffort: settings.reasoningEffort, serviceTier: settings.serviceTier }, { signal: controller.signal })) {
-        if (event.type === 'done') pending.cutOff = cutOffReason(event.finishReason);
+      for await (const event of this.endpoints.stream({ model, messages, ...requestParameters(settings) }, { signal: controller.signal })) {
+        if (event.type === 'done') pending.cutOff = incompleteReason(event.finishReason);
         if (event.type !== 'text') continue;
         shown += cleaner.push(event.text);
         if (this.pending === pending) this.proposals.set(proposalUri, this.fullProposal(pending, shown));
@@ -214,11 +216,4 @@ export class InlineEditController implements vscode.Disposable {
 /** The model answers with \n; a CRLF file keeps CRLF, so the diff shows only real changes. */
 function withDocumentEol(document: vscode.TextDocument, text: string): string {
   return text.replace(/\r?\n/g, document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
-}
-
-/** Why a finished answer is not the whole rewrite, in words for the user; undefined for a complete one. */
-function cutOffReason(finishReason: string): string | undefined {
-  if (finishReason === 'length') return 'the answer hit the token limit ("gateway.maxTokens")';
-  if (finishReason === 'content_filter') return "the gateway's content filter stopped the answer";
-  return undefined;
 }
