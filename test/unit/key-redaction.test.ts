@@ -71,6 +71,22 @@ describe('the key echoed by the gateway is redacted at the boundary', () => {
     assertNoKey('the stream error', error.message, error.partialText, error.requestId, logger.lines);
   });
 
+  test('a key cut in two across network reads, after many clean events', async () => {
+    const delta = (content: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'gw-chat', choices: [{ index: 0, delta: { content } }] })}\n\n`;
+    const leaking = delta(`the key is ${KEY.toLowerCase()}.`);
+    const cut = leaking.indexOf(KEY.toLowerCase()) + 10;
+    server.on('/v1/chat/completions', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(delta('clean ').repeat(50) + leaking.slice(0, cut));
+      // A separate network read for the rest of the key.
+      setTimeout(() => res.end(leaking.slice(cut) + 'data: [DONE]\n\n'), 20);
+    });
+    const events = await collect(makeClient(server.baseUrl, KEY).chatStream(chat, { signal: signal() }));
+    const text = events.map((e) => (e.type === 'text' ? e.text : '')).join('');
+    assert.match(text, /the key is \*\*\*\./);
+    assertNoKey('the streamed text', text);
+  });
+
   test('a 500 body', async () => {
     server.on('/v1/models', (_req, res) => {
       res.writeHead(500, { 'content-type': 'application/json' });

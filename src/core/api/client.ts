@@ -136,7 +136,7 @@ export class GatewayClient {
         body,
         decoder: makeDecoder(exchange),
         onActivity: exchange.touch,
-        redact: exchange.redact,
+        redactor: exchange.redactor,
         maxBytes: this.transport.bodyLimits.streamBytes,
         maxAnswerChars: this.transport.bodyLimits.answerChars,
         mapReadError: exchange.mapReadError,

@@ -60,6 +60,36 @@ function patternFor(secrets: readonly string[]): RegExp | undefined {
   return pattern;
 }
 
+/**
+ * One exchange's redaction, with its pattern built once. `mayContain` is the
+ * cheap check a stream runs on each network read (with the end of the read
+ * before, so a key cut in two is still seen); only once it finds something
+ * are the events themselves rewritten.
+ */
+export class SecretRedactor {
+  private readonly pattern: RegExp | undefined;
+  /** Characters of the previous read to keep for the check: a form may start in one read and end in the next. */
+  readonly overlap: number;
+
+  constructor(private readonly secrets: readonly string[]) {
+    this.pattern = patternFor(secrets);
+    const forms = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretVariants);
+    this.overlap = Math.max(0, ...forms.map((form) => form.length - 1));
+  }
+
+  redact(text: string): string {
+    return redact(text, this.secrets);
+  }
+
+  mayContain(text: string): boolean {
+    if (this.pattern === undefined) return false;
+    this.pattern.lastIndex = 0;
+    const found = this.pattern.test(text);
+    this.pattern.lastIndex = 0;
+    return found;
+  }
+}
+
 /** `text` with every form of every secret (and partial key echoes) replaced by `***`. */
 export function redact(text: string, secrets: readonly string[]): string {
   const pattern = patternFor(secrets);

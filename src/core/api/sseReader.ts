@@ -34,7 +34,7 @@ export interface SseSource {
   /** Ceiling on the answer text the decoder builds. */
   maxAnswerChars?: number;
   /** Takes the key out of an event's text before anything decodes it (see redaction.ts). */
-  redact?(text: string): string;
+  redactor?: { redact(text: string): string; mayContain(text: string): boolean; readonly overlap: number };
   /** Maps a read failure (abort, timeout, socket reset) to the error to throw. */
   mapReadError(error: unknown): Error;
   /** Sees every event before the consumer does (usage accounting). */
@@ -53,9 +53,12 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   const source = await open();
   const { decoder } = source;
   const pending: EventSourceMessage[] = [];
-  const redact = source.redact;
+  const redactor = source.redactor;
+  // Set for good once a read holds the key in any form: from then on every event is rewritten (a stream that echoes it once is not trusted again).
+  let keySeen = false;
+  let lastTail = '';
   const parser = createParser({
-    onEvent: (message) => pending.push(redact ? { ...message, event: message.event && redact(message.event), data: redact(message.data) } : message),
+    onEvent: (message) => pending.push(keySeen && redactor ? { ...message, event: message.event && redactor.redact(message.event), data: redactor.redact(message.data) } : message),
   });
   const reader = source.body.getReader();
   const text = new TextDecoder();
@@ -78,6 +81,10 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
         if (received > maxBytes) throw withPartial(tooLarge('stream', maxBytes), decoder);
       }
       const input = chunk.done ? endOfBody(text, lastFed) : text.decode(chunk.value, { stream: true });
+      if (redactor && !keySeen && input !== '') {
+        keySeen = redactor.mayContain(lastTail + input);
+        lastTail = input.slice(-redactor.overlap);
+      }
       if (input !== '') parser.feed(input);
       if (pending.length > 0) source.onActivity();
       lastFed = input || lastFed;
