@@ -105,8 +105,8 @@ function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter {
       const choices = ['Approve', 'Deny'];
       if (request.preview) choices.push('Show Diff');
       if (shown && !shown.complete) choices.push(SHOW_FULL_COMMAND);
-      const detail = request.command && shown ? `run ${shown.text}  (in ${visibleText(request.command.cwd)})` : request.summary;
-      const choice = await vscode.window.showWarningMessage(`Gateway agent wants to ${detail}`, ...choices);
+      const detail = request.command && shown ? `${shown.text}  (in ${visibleText(request.command.cwd)})` : request.summary;
+      const choice = await vscode.window.showWarningMessage(`Gateway agent wants to: ${detail}`, ...choices);
       if (choice === 'Show Diff') {
         await broker.showDiff(request.sessionId, request.callId);
         return ask();
