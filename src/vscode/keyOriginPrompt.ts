@@ -24,7 +24,12 @@ export async function confirmKeyOrigin(keys: ApiKeyStore, onKeyChanged: () => vo
   const requestOrigin = configuredOrigin();
   const keyOrigin = await keys.keyOrigin();
   if (requestOrigin === undefined || !(await keys.hasKey())) return false;
-  if (keyOrigin === undefined || keyOrigin === requestOrigin) return true;
+  if (keyOrigin === requestOrigin) return true;
+  if (keyOrigin === undefined) {
+    // A key stored before the binding, while no base URL was set: it belongs with the first one the user sets.
+    await keys.rebind(requestOrigin);
+    return true;
+  }
   const send = `Send the Key to ${requestOrigin}`;
   const enter = 'Enter Another Key';
   const choice = await vscode.window.showWarningMessage(
