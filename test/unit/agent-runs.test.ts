@@ -6,7 +6,10 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { revertOriginals } from '../../src/core/agent/originals';
 import { addUserMessage } from '../../src/core/agent/sessionState';
 import type { Clock } from '../../src/core/ports';
-import { NodeFileChanges } from '../../src/node';
+import { NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
+import { defaultProtectedFiles } from '../../src/core/tools/tool';
+import { parseSavedSessionText } from '../../src/core/agent/savedSession';
+import type { FileChanges } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
 import { ManualClock } from './helpers/manualClock';
@@ -28,7 +31,8 @@ const responseBodies = () => emulator.requests.filter((r) => r.path === '/v1/res
 const fileText = (path: string) => readFileSync(join(workspace.root, path), 'utf8');
 const read = { name: 'read_file', arguments: { path: 'a.txt' } };
 const list = { name: 'list_files', arguments: {} };
-const revert = (originals: Parameters<typeof revertOriginals>[0]) => revertOriginals(originals, new NodeFileChanges(workspace.root), new AbortController().signal);
+const revert = (originals: Parameters<typeof revertOriginals>[0]) =>
+  revertOriginals(originals, new NodeFileChanges(workspace.root), new AbortController().signal, { files: new NodeWorkspaceFiles(workspace.root), protectedFiles: defaultProtectedFiles });
 
 describe('budgets count each run', () => {
   test('after a turn-budget stop, continuing with the same budget runs again', async () => {
@@ -213,6 +217,25 @@ describe('what Revert may restore', () => {
     assert.equal(fileText('a.txt'), 'v0\n');
   });
 
+  // Item 10 of issue 10: the VS Code adapter joined these with Uri.joinPath, which resolves `..`, and wrote outside.
+  test('a doctored session file cannot make revert write outside the folder, or into a protected file: nothing is written', async () => {
+    symlinkSync('..', join(workspace.root, 'up'));
+    for (const bad of ['../outside.txt', '/etc/passwd', 'a/../../outside.txt', 'up/outside.txt', '.git/hooks/pre-commit', '.env', 'a\\..\\..\\x', './a.txt']) {
+      const text = JSON.stringify({ ...startSession('task'), originals: [{ path: 'a.txt', before: 'overwritten\n' }, { path: bad, before: 'pwned\n' }] });
+      const doctored = parseSavedSessionText(text);
+      assert.ok(doctored, 'the doctored file still parses as a session');
+      const writes: string[] = [];
+      const recording: FileChanges = {
+        write: (path) => Promise.resolve(void writes.push(path)),
+        delete: (path) => Promise.resolve(void writes.push(path)),
+      };
+      const workspaceCheck = { files: new NodeWorkspaceFiles(workspace.root), protectedFiles: defaultProtectedFiles };
+      await assert.rejects(revertOriginals(doctored.originals, recording, new AbortController().signal, workspaceCheck), /Revert refused, nothing was changed/, bad);
+      assert.deepEqual(writes, [], bad);
+    }
+    assert.equal(fileText('a.txt'), 'v0\n');
+  });
+
   test('revert goes newest first, so a file recorded twice (an older saved session) ends at its first version', async () => {
     writeFileSync(join(workspace.root, 'a.txt'), 'v2\n');
     const reverted = await revert([{ path: 'a.txt', before: 'v0\n' }, { path: 'A-alias.txt', before: undefined }, { path: 'a.txt', before: 'v1\n' }]);
@@ -226,7 +249,7 @@ describe('a command line the parser cannot take apart', () => {
     const line = `echo ${'${'.repeat(5000)}`;
     emulator.script('demo-key', [{ toolCalls: [{ name: 'run_command', arguments: { command: line } }] }, { text: 'ok' }]);
     const state = startSession('task');
-    const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'auto', deniedCommands: ['rm -rf'] }, approve: () => false });
+    const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'auto', deniedCommands: ['rm -rf'], commandsSandboxed: true }, approve: () => false });
     await runToEnd(engine, state);
     assert.equal(state.status, 'done', state.statusReason);
     assert.deepEqual(approvals.map((a) => a.command?.line), [line]);

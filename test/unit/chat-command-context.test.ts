@@ -7,12 +7,24 @@ const file: ReferenceContent = { kind: 'text', attachment: { label: 'src/a.ts', 
 const image: ReferenceContent = { kind: 'unusable', name: 'image.png', reason: TEXT_ONLY_REASON };
 const selection = { label: 'src/open.ts:3-4', content: 'open()' };
 const noEditor = () => undefined;
-const editor = () => selection;
+const editor = () => ({ path: 'src/open.ts', attachment: selection });
 
 describe('requestContext', () => {
   it('/explain with nothing attached and no editor sends nothing and says what to do', () => {
     assert.deepEqual(requestContext([], 'explain', noEditor), { kind: 'nothing', notes: [], hint: NO_CODE_HINT });
     assert.equal(requestContext([], 'fix', noEditor).kind, 'nothing');
+  });
+
+  it('/fix and /explain with nothing attached never send a protected active file (.env, a key), and say why', () => {
+    const protectedFiles = ['.env*', 'id_rsa', '**/.ssh/**'];
+    for (const path of ['.env', 'config/.env.local', '/home/me/.ssh/id_rsa', 'C:\\Users\\me\\.ssh\\config']) {
+      const active = () => ({ path, attachment: { label: path, content: 'API_KEY=secret' } });
+      const result = requestContext([], 'fix', active, protectedFiles);
+      assert.equal(result.kind, 'nothing', path);
+      assert.match(result.notes.join('\n'), /was not sent: it is a protected file \(it matches `[^`]+` in `gateway\.agent\.protectedFiles`\)/);
+      assert.equal(requestContext([], 'explain', active, protectedFiles).kind, 'nothing');
+    }
+    assert.equal(requestContext([], 'explain', editor, protectedFiles).kind, 'send');
   });
 
   it('/fix with nothing attached uses the active editor', () => {

@@ -33,7 +33,12 @@ describe('parseSettings', () => {
       agent: {
         approval: 'ask',
         deniedCommands: DEFAULT_DENIED_COMMANDS,
-        protectedFiles: ['.env*', '*.pem', '*.key', '**/.git/**', '**/.git'],
+        protectedFiles: [
+          '.env*', '*.pem', '*.key', '**/.git/**', '**/.git',
+          'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'id_ecdsa_sk', 'id_ed25519_sk', '*.p12', '*.pfx', '.npmrc', '.netrc', '.pypirc', '.git-credentials',
+          '.aws/credentials', '**/.aws/credentials', '.ssh/**', '**/.ssh/**', '.ssh', '**/.ssh',
+        ],
+        sandboxNetwork: false,
         budgets: { maxTurns: 30, maxTokens: 1_000_000, maxWallTimeMs: 1_800_000, maxRepeatedCalls: 3 },
       },
     });

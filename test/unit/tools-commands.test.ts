@@ -146,7 +146,7 @@ describe('findDeniedCommand', () => {
     for (const count of [100, 3000, 10_000]) {
       const line = `echo ${'${'.repeat(count)}`;
       assert.equal(findDeniedCommand(line, denied), line);
-      assert.equal(needsApproval({ mode: 'auto', deniedCommands: denied }, 'command', line), true);
+      assert.equal(needsApproval({ mode: 'auto', deniedCommands: denied, commandsSandboxed: true }, 'command', line), true);
     }
   });
 

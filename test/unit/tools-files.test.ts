@@ -196,6 +196,27 @@ describe('search_text', () => {
     assert.equal(insensitive.outcome.output, 'a.ts:2: function bar() {}');
   });
 
+  // JavaScript's backtracking engine takes 2.2 s for `^(a+)+$` on 28 a's and a b, four times more for
+  // every 2 more characters: 40 would take hours, and the host could not even run Stop meanwhile.
+  test('a catastrophic-backtracking regex on a near-matching line answers at once (linear-time engine)', async () => {
+    await put({ 'a.txt': `${'a'.repeat(40)}b\n`, 'b.txt': `${'a'.repeat(5000)}!\naaa\n` });
+    const started = performance.now();
+    const { outcome } = await call('search_text', { pattern: '/^(a+)+$/' });
+    assert.equal(outcome.output, 'b.txt:2: aaa');
+    assert.ok(performance.now() - started < 2000, `${performance.now() - started} ms`);
+  });
+
+  test("a regex the linear-time engine cannot run is refused with the engine's reason", async () => {
+    await put({ 'a.txt': 'abab\n' });
+    const backreference = await call('search_text', { pattern: '/(ab)\\1/' });
+    assert.equal(backreference.outcome.ok, false);
+    assert.match(backreference.outcome.output, /^Unsupported regular expression \/\(ab\)\\1\/: error parsing regexp: invalid escape sequence: `\\1`\. .*no backreferences/);
+    const lookbehind = await call('search_text', { pattern: '/(?<=a)b/' });
+    assert.match(lookbehind.outcome.output, /^Unsupported regular expression .*no lookarounds/);
+    const glob = await call('list_files', { glob: 'x'.repeat(1001) });
+    assert.match(glob.outcome.output, /^Unsupported glob "x+": the glob is longer than 1000 characters\.$/);
+  });
+
   test('text that only looks like a path is searched as text', async () => {
     await put({ 'sh.txt': '#!/usr/bin/env node\n' });
     const { outcome } = await call('search_text', { pattern: '/usr/bin' });
@@ -220,7 +241,7 @@ describe('search_text', () => {
     assert.deepEqual((await call('search_text', { pattern: 'zzz' })).outcome, { ok: true, output: 'No matches for zzz in 2 files.' });
     const bad = await call('search_text', { pattern: '/(unclosed/' });
     assert.equal(bad.outcome.ok, false);
-    assert.match(bad.outcome.output, /^Invalid regular expression \/\(unclosed\/: .*Unterminated group.*search for plain text without the slashes\.$/);
+    assert.match(bad.outcome.output, /^Unsupported regular expression \/\(unclosed\/: .*missing closing \).*search for plain text without the slashes\.$/);
     assert.match((await call('search_text', { pattern: 'x', folder: 'nope' })).outcome.output, /^No folder at "nope"\./);
     assert.match((await call('search_text', { pattern: '' })).outcome.output, /^Invalid arguments for search_text: pattern: Too small/);
   });
@@ -278,6 +299,25 @@ describe('edit_file', () => {
     const { outcome } = await call('edit_file', { path: 'a.ts', old_text: 'export function computeTotals(items) {', new_text: 'x' });
     assert.equal(outcome.ok, false);
     assert.match(outcome.output, /^old_text was not found in "a\.ts"\. The most similar lines in the file are:\n2: \n3: export function computeTotal\(items\) \{\n4: {3}return items\.length;\n/);
+  });
+
+  // The old hint compared every wanted line at every file position: 3.7 s for 4,000 lines in a
+  // 400,000-line file of near-repeats, 7 s for the 8,000 here. Now linear (KMP over lines).
+  test('the whitespace hint on a big file and a long old_text that almost matches everywhere answers at once', async () => {
+    await put({ 'big.txt': '  a\n'.repeat(400_000) });
+    const oldText = `${'a\n'.repeat(8000)}b`;
+    const started = performance.now();
+    const { outcome } = await call('edit_file', { path: 'big.txt', old_text: oldText, new_text: 'x' });
+    assert.equal(outcome.output, 'old_text was not found in "big.txt". Read the file again (read_file) and copy the text exactly, including indentation.');
+    const near = await call('edit_file', { path: 'big.txt', old_text: 'a\na\na', new_text: 'x' });
+    assert.match(near.outcome.output, /^old_text was not found in "big\.txt"\. It matches lines 1–3 except for whitespace/);
+    assert.ok(performance.now() - started < 2000, `${performance.now() - started} ms`);
+  });
+
+  test('old_text that occurs very often is counted up to a bound', async () => {
+    await put({ 'many.txt': 'x\n'.repeat(5000) });
+    const { outcome } = await call('edit_file', { path: 'many.txt', old_text: 'x', new_text: 'y' });
+    assert.match(outcome.output, /^old_text occurs more than 100 times in "many\.txt" \(at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, …\)/);
   });
 
   test('old_text with nothing like it in the file just says it was not found', async () => {

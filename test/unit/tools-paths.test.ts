@@ -4,12 +4,11 @@ import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, utimes, writeFil
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { globToRegExp, matchesGlob } from '../../src/core/tools/glob';
+import { compileGlob, matchesGlob } from '../../src/core/tools/glob';
 import { normalizeWorkspacePath, protectingPattern } from '../../src/core/tools/pathPolicy';
 import { allTools } from '../../src/core/tools/registry';
 import { defaultProtectedFiles, type AgentTool, type ToolContext } from '../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
-import { isIgnoredBy, parseGitignore } from '../../src/node/gitignore';
 
 const signal = new AbortController().signal;
 const tool = (name: string): AgentTool => allTools.find((candidate) => candidate.name === name)!;
@@ -65,6 +64,9 @@ describe('glob', () => {
     ['.env*', '.env.local', true],
     ['.env*', 'config/.env', true],
     ['a+b(c).txt', 'a+b(c).txt', true],
+    ['id_*', '.ssh/id_ed25519', true],
+    ['*.{p12,pfx}', 'certs/client.pfx', true],
+    ['.ssh/**', '.ssh/config', true],
   ];
   for (const [pattern, path, expected] of cases) {
     test(`${pattern} ${expected ? 'matches' : 'does not match'} ${path}`, () => {
@@ -73,7 +75,7 @@ describe('glob', () => {
   }
 
   test('a character class never matches a separator, and case can be ignored', () => {
-    assert.equal(globToRegExp('a[/x]b').test('a/b'), false);
+    assert.equal(matchesGlob('a/b', 'a[/x]b'), false);
     assert.equal(matchesGlob('KEYS/SERVER.PEM', '*.pem'), false);
     assert.equal(matchesGlob('KEYS/SERVER.PEM', '*.pem', { ignoreCase: true }), true);
   });
@@ -324,22 +326,78 @@ describe('NodeWorkspaceFiles', () => {
   });
 });
 
-describe('parseGitignore', () => {
-  test('negation cannot bring back a file inside an ignored folder', () => {
-    const rules = parseGitignore('build/\n!build/keep.txt\n');
-    assert.equal(isIgnoredBy(rules, 'build/keep.txt', false), true);
+describe('glob matching time', () => {
+  // On a backtracking engine `*a*a*…*b` against a name of a's costs about n^10 steps: 3.4 s at 30
+  // characters, a minute at 40. picomatch's regex runs on re2js here, linear in the name. The bound
+  // is a generous one (the match takes a millisecond); before the change this test took minutes.
+  test('a glob with many stars against a long name that almost matches answers at once', () => {
+    const started = performance.now();
+    assert.equal(matchesGlob(`${'a'.repeat(40)}`, '*a*a*a*a*a*a*a*a*a*a*b'), false);
+    assert.equal(matchesGlob(`dir/${'a'.repeat(5000)}`, '**/*a*a*a*a*a*a*a*a*a*a*b'), false);
+    assert.ok(performance.now() - started < 1000, `${performance.now() - started} ms`);
   });
 
-  test('a later negation re-includes a file ignored by an earlier glob', () => {
-    const rules = parseGitignore('*.txt\n!important.txt\n');
-    assert.equal(isIgnoredBy(rules, 'docs/notes.txt', false), true);
-    assert.equal(isIgnoredBy(rules, 'docs/important.txt', false), false);
+  test('a glob picomatch reads into something re2 cannot run is refused with the reason', () => {
+    const long = compileGlob('x'.repeat(1001));
+    assert.equal(long.ok, false);
+    assert.match(long.ok ? '' : long.reason, /longer than 1000/);
+  });
+});
+
+describe('ignore files at every depth', () => {
+  let ws: Awaited<ReturnType<typeof makeWorkspace>>;
+  before(async () => {
+    ws = await makeWorkspace({
+      '.gitignore': '*.log\n',
+      '.git/info/exclude': 'local-notes.md\n',
+      'local-notes.md': '',
+      'app/.gitignore': 'generated/\n/only-here.txt\n!important.log\n',
+      'app/generated/x.ts': '',
+      'app/only-here.txt': '',
+      'app/sub/only-here.txt': '',
+      'app/important.log': '',
+      'app/debug.log': '',
+      'app/sub/.gitignore': 'secret-*.json\n',
+      'app/sub/secret-1.json': '',
+      'app/sub/ok.json': '',
+      'other/generated/y.ts': '',
+      'other/secret-1.json': '',
+      'src/a.ts': '',
+    });
+  });
+  after(() => ws.cleanup());
+
+  test('nested .gitignore files and .git/info/exclude apply, each relative to its folder', async () => {
+    const files = new NodeWorkspaceFiles(ws.root);
+    const expected: [string, boolean][] = [
+      ['local-notes.md', true],
+      ['app/generated', true],
+      ['app/generated/x.ts', true],
+      ['other/generated/y.ts', false],
+      ['app/only-here.txt', true],
+      ['app/sub/only-here.txt', false],
+      ['app/debug.log', true],
+      ['app/important.log', false],
+      ['app/sub/secret-1.json', true],
+      ['app/sub/ok.json', false],
+      ['other/secret-1.json', false],
+      ['src/a.ts', false],
+    ];
+    for (const [path, ignored] of expected) assert.equal(await files.isIgnored(path, signal), ignored, path);
   });
 
-  test('comments, blank lines and escaped # are read as git does', () => {
-    const rules = parseGitignore('# comment\n\n\\#hash\n  \n');
-    assert.equal(rules.length, 1);
-    assert.equal(isIgnoredBy(rules, '#hash', false), true);
-    assert.equal(isIgnoredBy(rules, 'comment', false), false);
+  test('list_files and search_text leave out what nested ignore files hide', async () => {
+    const listed = await call('list_files', {}, ws.ctx);
+    assert.equal(listed.outcome.ok, true);
+    for (const hidden of ['app/generated', 'app/only-here.txt', 'app/sub/secret-1.json', 'local-notes.md', 'app/debug.log']) {
+      assert.ok(!listed.outcome.output.split('\n').some((line) => line.startsWith(hidden)), `${hidden} listed:\n${listed.outcome.output}`);
+    }
+    for (const shown of ['app/sub/only-here.txt', 'app/important.log', 'other/generated/y.ts', 'other/secret-1.json']) {
+      assert.ok(listed.outcome.output.split('\n').includes(shown), `${shown} missing:\n${listed.outcome.output}`);
+    }
+    await writeFile(join(ws.root, 'app/generated/x.ts'), 'needle\n');
+    await writeFile(join(ws.root, 'other/generated/y.ts'), 'needle\n');
+    const found = await call('search_text', { pattern: 'needle' }, ws.ctx);
+    assert.equal(found.outcome.output, 'other/generated/y.ts:1: needle');
   });
 });

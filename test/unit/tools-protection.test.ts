@@ -34,6 +34,23 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
+describe('the default patterns cover keys and credential files (issue 10, item 12)', () => {
+  const secrets = ['id_rsa', 'deploy/id_ed25519', 'keys/id_ecdsa_sk', 'certs/client.p12', 'certs/client.pfx', '.npmrc', 'pkg/.netrc', '.aws/credentials', 'home/.aws/credentials', '.ssh/config', 'home/.ssh/known_hosts', '.git-credentials'];
+
+  for (const path of secrets) {
+    test(`${path} is neither read nor listed`, async () => {
+      await put({ [path]: 'SECRET\n', 'src/id_utils.ts': 'export {};\n' });
+      const ctx = contextWith(defaultProtectedFiles);
+      const read = await call('read_file', { path }, ctx);
+      assert.equal(read.ok, false);
+      assert.match(read.output, /is a protected file/);
+      const listed = await call('list_files', {}, ctx);
+      assert.doesNotMatch(listed.output, /SECRET|id_rsa|id_ed25519|id_ecdsa|\.p12|\.pfx|\.npmrc|\.netrc|credentials|\.ssh/);
+      assert.match(listed.output, /src\/id_utils\.ts/);
+    });
+  }
+});
+
 describe('the default patterns protect every repository in the workspace', () => {
   const secret = '[remote "origin"]\n\turl = https://user:ghp_SECRET@github.com/x/y\n';
 

@@ -1,8 +1,10 @@
 /**
  * Which tool calls need the user's approval: `ask` (every write and command),
- * `auto-edit` (edits apply, commands ask), `auto` (both run, but a denied
- * command still asks, wherever it hides in the command line). A write to a
- * file that changes what runs or who decides asks in every mode.
+ * `auto-edit` (edits apply, commands ask), `auto` (both run, commands in the
+ * sandbox; a denied command still asks, wherever it hides in the command line).
+ * Without a sandbox `auto` asks for commands as `auto-edit` does: a deny list
+ * alone cannot tell what a shell line will do. A write to a file that changes
+ * what runs or who decides asks in every mode.
  */
 import { findDeniedCommand } from '../tools/commandPolicy';
 import { protectingPattern } from '../tools/pathPolicy';
@@ -16,6 +18,8 @@ export interface ApprovalPolicy {
   deniedCommands: readonly string[];
   /** `gateway.agent.protectedFiles`: a write there asks in every mode (the file tools refuse it anyway). */
   protectedFiles?: readonly string[];
+  /** Whether commands that run unasked run in the sandbox (src/core/terminal/sandbox.ts); without it `auto` asks. */
+  commandsSandboxed?: boolean;
 }
 
 /**
@@ -43,7 +47,7 @@ export function needsApprovalAlways(path: string, protectedFiles: readonly strin
 export function needsApproval(policy: ApprovalPolicy, kind: ToolKind, commandLine?: string, writePaths: readonly string[] = []): boolean {
   if (kind === 'read') return false;
   if (kind === 'write') return policy.mode === 'ask' || writePaths.some((path) => needsApprovalAlways(path, policy.protectedFiles ?? []));
-  if (policy.mode !== 'auto') return true;
+  if (policy.mode !== 'auto' || policy.commandsSandboxed !== true) return true;
   if (commandLine === undefined) return true;
   try {
     return findDeniedCommand(commandLine, policy.deniedCommands) !== undefined;

@@ -5,7 +5,11 @@
  * case on a case-insensitive file system) is recorded once, before any change.
  */
 import type { FileChanges, WorkspaceFiles } from '../ports';
+import { resolveWorkspacePath } from '../tools/pathPolicy';
 import type { AgentSessionState, OriginalFile } from './sessionState';
+
+/** A saved session lists a file revert may not write: nothing was reverted. */
+export class RevertRefused extends Error {}
 
 /**
  * Records `before` as the original of the file a write just changed, unless the
@@ -38,8 +42,25 @@ async function realPathOf(path: string, files: WorkspaceFiles, signal: AbortSign
  * session created it. Newest first, so that if one file was still recorded
  * twice (a session saved before originals were keyed by real path), the
  * earliest version is the one that stays.
+ *
+ * The paths come from a file on disk that anything could have edited, so each
+ * one passes the tools' own path check first (inside the session's folder,
+ * lexically and through symlinks, and not protected), all before the first
+ * write: a doctored `../../.bashrc` refuses the whole revert.
  */
-export async function revertOriginals(originals: readonly OriginalFile[], changes: FileChanges, signal: AbortSignal): Promise<string[]> {
+export async function revertOriginals(
+  originals: readonly OriginalFile[],
+  changes: FileChanges,
+  signal: AbortSignal,
+  workspace: { files: WorkspaceFiles; protectedFiles: readonly string[] },
+): Promise<string[]> {
+  for (const original of originals) {
+    const checked = await resolveWorkspacePath(original.path, workspace, signal);
+    if (!checked.ok) throw new RevertRefused(`Revert refused, nothing was changed: the saved session lists ${JSON.stringify(original.path)}. ${checked.reason}`);
+    if (checked.path !== original.path) {
+      throw new RevertRefused(`Revert refused, nothing was changed: the saved session lists ${JSON.stringify(original.path)}, not a plain workspace path.`);
+    }
+  }
   for (const original of [...originals].reverse()) {
     if (original.before === undefined) await changes.delete(original.path, signal);
     else await changes.write(original.path, original.before, signal);

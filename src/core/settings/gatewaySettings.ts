@@ -16,6 +16,8 @@ export interface AgentSettings {
   approval: ApprovalMode;
   deniedCommands: readonly string[];
   protectedFiles: readonly string[];
+  /** Whether commands in the `auto` mode's sandbox may use the network. */
+  sandboxNetwork: boolean;
   budgets: AgentBudgets;
 }
 
@@ -63,6 +65,7 @@ export const USER_ONLY_SETTINGS: readonly string[] = [
   'limits.tokensPerMinute',
   'agent.approval',
   'agent.deniedCommands',
+  'agent.sandboxNetwork',
   'agent.protectedFiles',
   'agent.maxTurns',
   'agent.maxTokens',
@@ -106,6 +109,7 @@ export function parseSettings(raw: RawSettings): GatewaySettings {
       approval: checkedEnum(raw('agent.approval'), 'agent.approval', APPROVAL_MODES) ?? 'ask',
       deniedCommands: checkedList(raw('agent.deniedCommands'), 'agent.deniedCommands') ?? DEFAULT_DENIED_COMMANDS,
       protectedFiles: checkedList(raw('agent.protectedFiles'), 'agent.protectedFiles') ?? defaultProtectedFiles,
+      sandboxNetwork: raw('agent.sandboxNetwork') === true,
       budgets: {
         maxTurns: checkedInteger(raw('agent.maxTurns'), 'agent.maxTurns') ?? DEFAULT_BUDGETS.maxTurns,
         maxTokens: checkedInteger(raw('agent.maxTokens'), 'agent.maxTokens') ?? DEFAULT_BUDGETS.maxTokens,

@@ -52,7 +52,7 @@ export function replaceOnce(text: string, oldText: string, newText: string, path
     return {
       ok: false,
       problem:
-        `old_text occurs ${at.length} times in "${path}" (at lines ${lines.join(', ')}${at.length > 10 ? ', …' : ''}). ` +
+        `old_text occurs ${at.length === occurrenceLimit ? `more than ${occurrenceLimit - 1}` : at.length} times in "${path}" (at lines ${lines.join(', ')}${at.length > 10 ? ', …' : ''}). ` +
         'Include more of the surrounding lines in old_text so that it matches exactly one place.',
     };
   }
@@ -64,9 +64,12 @@ function toCrlf(text: string): string {
   return text.replace(/\r?\n/g, '\r\n');
 }
 
+/** Counting stops here: "occurs more than 100 times" says enough, and `a` in a 2 MB file would be millions. */
+const occurrenceLimit = 101;
+
 function occurrences(text: string, find: string): number[] {
   const found: number[] = [];
-  for (let at = text.indexOf(find); at >= 0; at = text.indexOf(find, at + 1)) found.push(at);
+  for (let at = text.indexOf(find); at >= 0 && found.length < occurrenceLimit; at = text.indexOf(find, at + 1)) found.push(at);
   return found;
 }
 
@@ -118,14 +121,34 @@ function excerpt(fileLines: string[], from: number, to: number): string {
   return shown.join('\n');
 }
 
-/** The 1-based first line where the wanted lines match after trimming each line. */
+/**
+ * The 1-based first line where the wanted lines match after trimming each line.
+ * Knuth-Morris-Pratt over lines, so the work is linear in both: a naive scan of
+ * 4,000 wanted lines against a 400,000-line file of near-repeats took seconds.
+ */
 function matchIgnoringIndentation(fileLines: string[], wantedLines: string[]): number | undefined {
   const wanted = wantedLines.map((line) => line.trim());
-  const trimmed = fileLines.map((line) => line.trim());
-  for (let start = 0; start + wanted.length <= trimmed.length; start++) {
-    if (wanted.every((line, i) => trimmed[start + i] === line)) return start + 1;
+  const fallback = failureTable(wanted);
+  let matched = 0;
+  for (let i = 0; i < fileLines.length; i++) {
+    const line = fileLines[i].trim();
+    while (matched > 0 && wanted[matched] !== line) matched = fallback[matched - 1];
+    if (wanted[matched] === line) matched++;
+    if (matched === wanted.length) return i - wanted.length + 2;
   }
   return undefined;
+}
+
+/** For each prefix of `items`, the length of its longest proper prefix that is also its suffix. */
+function failureTable(items: string[]): number[] {
+  const table = new Array<number>(items.length).fill(0);
+  let length = 0;
+  for (let i = 1; i < items.length; i++) {
+    while (length > 0 && items[i] !== items[length]) length = table[length - 1];
+    if (items[i] === items[length]) length++;
+    table[i] = length;
+  }
+  return table;
 }
 
 /** The 0-based index of the file line most like `wanted` (bigram similarity), if any is reasonably close. */
@@ -133,11 +156,12 @@ function mostSimilarLine(fileLines: string[], wanted: string): number | undefine
   const target = bigrams(wanted.trim());
   if (target.size === 0) return undefined;
   const targetCount = wanted.trim().length - 1;
+  const targetTotal = [...target.values()].reduce((sum, count) => sum + count, 0);
   let best: { index: number; score: number } | undefined;
   fileLines.forEach((line, index) => {
     // Dice's coefficient is at most 2a/(a+b): a line with 3 times the bigrams cannot pass 0.5, so huge lines are skipped unread.
     if (line.trim().length - 1 >= 3 * targetCount) return;
-    const score = similarity(target, bigrams(line.trim()));
+    const score = similarity(target, targetTotal, bigrams(line.trim()));
     if (score > (best?.score ?? 0.5)) best = { index, score };
   });
   return best?.index;
@@ -152,14 +176,17 @@ function bigrams(text: string): Map<string, number> {
   return counts;
 }
 
-/** Dice's coefficient over bigram counts: 1 for equal texts, 0 for nothing in common. */
-function similarity(a: Map<string, number>, b: Map<string, number>): number {
+/**
+ * Dice's coefficient over bigram counts: 1 for equal texts, 0 for nothing in common.
+ * The loop runs over the line's bigrams only, so comparing one long wanted line
+ * with every line of a big file costs the file's length, not lines × wanted.
+ */
+function similarity(wanted: Map<string, number>, wantedTotal: number, line: Map<string, number>): number {
   let shared = 0;
-  let total = 0;
-  for (const [pair, count] of a) {
-    shared += Math.min(count, b.get(pair) ?? 0);
+  let total = wantedTotal;
+  for (const [pair, count] of line) {
+    shared += Math.min(count, wanted.get(pair) ?? 0);
     total += count;
   }
-  for (const count of b.values()) total += count;
   return total === 0 ? 0 : (2 * shared) / total;
 }

@@ -1,7 +1,7 @@
 /** What edit_file and write_file share: reading the current content and applying an approved change safely. */
 import type { FilePreview, ToolContext, ToolOutcome } from './tool';
 import { ToolFailure } from './tool';
-import { resolveWorkspacePath } from './pathPolicy';
+import { hardLinkRefusal, resolveWorkspacePath } from './pathPolicy';
 import { looksBinary, plural } from './textLimits';
 
 /** The file's current text, or undefined when there is no file yet. */
@@ -9,6 +9,7 @@ export async function currentText(path: string, ctx: ToolContext, signal: AbortS
   const stat = await ctx.files.stat(path, signal);
   if (!stat) return undefined;
   if (stat.type === 'directory') throw new ToolFailure(`"${path}" is a folder, not a file.`);
+  if ((stat.links ?? 1) > 1) throw new ToolFailure(hardLinkRefusal(path, stat.links ?? 1));
   const text = await ctx.files.readText(path, signal);
   if (looksBinary(text)) throw new ToolFailure(`"${path}" is a binary file; the agent only changes text files.`);
   // Bytes that are not UTF-8 were read as U+FFFD; writing the text back would destroy them.

@@ -4,5 +4,5 @@ export { defaultProtectedFiles } from './tool';
 export { allTools, findTool, readOnlyTools, toolDefinitions, toolsFor, unknownToolOutput } from './registry';
 export { findDeniedCommand } from './commandPolicy';
 export { normalizeWorkspacePath, protectingPattern, resolveWorkspacePath } from './pathPolicy';
-export { globToRegExp, matchesGlob } from './glob';
+export { compileGlob, matchesGlob } from './glob';
 export { omittedNote } from './textLimits';

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import type { AgentTool, ToolContext } from './tool';
 import { ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
-import { matchesGlob } from './glob';
+import { compileGlob } from './glob';
 import { walkWorkspace } from './walk';
 
 /** Paths shown per call; the rest is counted in a "… N more" line. */
@@ -35,12 +35,21 @@ export const listFilesTool: AgentTool = {
     async (args, ctx, signal) => {
       const checked = await resolveWorkspacePath(args.folder ?? '.', ctx, signal);
       if (!checked.ok) return refused(checked.reason);
-      return { execute: async (execSignal) => ({ ok: true, output: await listFolder(checked.path, args.glob, ctx, execSignal) }) };
+      const glob = args.glob === undefined ? undefined : compileGlob(args.glob);
+      if (glob?.ok === false) return refused(`Unsupported glob "${args.glob}": ${glob.reason}.`);
+      const inGlob = glob?.matches;
+      return { execute: async (execSignal) => ({ ok: true, output: await listFolder(checked.path, args.glob, inGlob, ctx, execSignal) }) };
     },
   ),
 };
 
-async function listFolder(folder: string, glob: string | undefined, ctx: ToolContext, signal: AbortSignal): Promise<string> {
+async function listFolder(
+  folder: string,
+  glob: string | undefined,
+  inGlob: ((path: string) => boolean) | undefined,
+  ctx: ToolContext,
+  signal: AbortSignal,
+): Promise<string> {
   const stat = await ctx.files.stat(folder, signal);
   if (!stat) throw new ToolFailure(`No folder at "${folder}".`);
   if (stat.type !== 'directory') throw new ToolFailure(`"${folder}" is a file, not a folder. Use read_file to read it.`);
@@ -52,7 +61,7 @@ async function listFolder(folder: string, glob: string | undefined, ctx: ToolCon
   const walk = walkWorkspace(folder, ctx, signal, { respectIgnore, onLimit: () => (limitReached = true) });
   for await (const entry of walk) {
     const relative = folder === '.' ? entry.path : entry.path.slice(folder.length + 1);
-    if (glob !== undefined && (entry.type !== 'file' || !matchesGlob(relative, glob))) continue;
+    if (inGlob !== undefined && (entry.type !== 'file' || !inGlob(relative))) continue;
     if (shown.length < listLimit) shown.push(entry.type === 'directory' ? `${entry.path}/` : entry.path);
     else more++;
   }

@@ -58,7 +58,7 @@ export function protectingPattern(path: string, patterns: readonly string[]): st
  * outside the workspace (lexically or through a symlink), or protected
  * (directly or as a symlink's target).
  */
-export async function resolveWorkspacePath(raw: string, ctx: ToolContext, signal: AbortSignal): Promise<PathCheck> {
+export async function resolveWorkspacePath(raw: string, ctx: Pick<ToolContext, 'files' | 'protectedFiles'>, signal: AbortSignal): Promise<PathCheck> {
   const lexical = normalizeWorkspacePath(raw);
   if (!lexical.ok) return lexical;
   const shown = JSON.stringify(raw);
@@ -75,4 +75,12 @@ export async function resolveWorkspacePath(raw: string, ctx: ToolContext, signal
 
 function protectedReason(shown: string, pattern: string): string {
   return `Refused: ${shown} is a protected file (matches "${pattern}" in gateway.agent.protectedFiles); the agent may not read or change it.`;
+}
+
+/** Why a file with more than one name (hard link) is neither read nor written. */
+export function hardLinkRefusal(path: string, links: number): string {
+  return (
+    `Refused: "${path}" is a hard link (the same file has ${links} names), so it may be a protected file such as .env or a key ` +
+    'under another name; the agent does not read or write hard-linked files.'
+  );
 }

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import type { AgentTool, ToolContext } from './tool';
 import { ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from './tool';
-import { resolveWorkspacePath } from './pathPolicy';
+import { hardLinkRefusal, resolveWorkspacePath } from './pathPolicy';
 import { headBytes, looksBinary, utf8Length } from './textLimits';
 
 /** At most this many lines and bytes per call; the note says how to get the next page. */
@@ -42,6 +42,7 @@ async function readPage(path: string, startLine: number | undefined, endLine: nu
   const stat = await ctx.files.stat(path, signal);
   if (!stat) throw new ToolFailure(`No file at "${path}". Use list_files to see what is there.`);
   if (stat.type === 'directory') throw new ToolFailure(`"${path}" is a folder, not a file. Use list_files to see its contents.`);
+  if ((stat.links ?? 1) > 1) throw new ToolFailure(hardLinkRefusal(path, stat.links ?? 1));
   if (stat.size > largestReadableBytes) throw new ToolFailure(`"${path}" is too large to read (${stat.size} bytes). Use search_text to find the part you need.`);
   const text = await ctx.files.readText(path, signal);
   if (looksBinary(text)) throw new ToolFailure(`"${path}" is a binary file (${stat.size} bytes); it cannot be shown as text.`);

@@ -4,6 +4,7 @@ import type { AgentTool, ToolContext, ToolOutcome } from './tool';
 import { ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
 import { omittedNote, splitOmittedNote, tailBytes } from './textLimits';
+import { sandboxNote } from '../terminal/sandbox';
 
 export const defaultTimeoutSeconds = 60;
 export const maxTimeoutSeconds = 600;
@@ -73,5 +74,6 @@ async function runIn(cwd: string, command: string, timeoutSeconds: number, ctx: 
       ? 'The command was killed before it exited (no exit code).'
       : `Exit code ${result.exitCode}.`;
   const body = output.trim() === '' ? '(no output)' : output;
-  return { ok: result.exitCode === 0 && !result.timedOut, output: `${status}\n${body}`, exitCode: result.exitCode };
+  const note = result.sandboxed ? `${body.endsWith('\n') ? '' : '\n'}${sandboxNote(result.sandboxed.network)}` : '';
+  return { ok: result.exitCode === 0 && !result.timedOut, output: `${status}\n${body}${note}`, exitCode: result.exitCode };
 }

@@ -1,9 +1,10 @@
 /** search_text: lines of workspace files that match a text or a regular expression, as `path:line: text`. */
 import * as z from 'zod/mini';
+import { RE2JS } from 're2js';
 import type { AgentTool, ToolContext } from './tool';
 import { ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
-import { matchesGlob } from './glob';
+import { compileGlob } from './glob';
 import { walkWorkspace } from './walk';
 import { clipLine, looksBinary, plural } from './textLimits';
 
@@ -35,9 +36,11 @@ export const searchTextTool: AgentTool = {
     async (args, ctx, signal) => {
       const matcher = lineMatcher(args.pattern);
       if (typeof matcher === 'string') return refused(matcher);
+      const glob = args.glob === undefined ? undefined : compileGlob(args.glob);
+      if (glob?.ok === false) return refused(`Unsupported glob "${args.glob}": ${glob.reason}.`);
       const checked = await resolveWorkspacePath(args.folder ?? '.', ctx, signal);
       if (!checked.ok) return refused(checked.reason);
-      return { execute: async (execSignal) => ({ ok: true, output: await search(checked.path, matcher, args, ctx, execSignal) }) };
+      return { execute: async (execSignal) => ({ ok: true, output: await search(checked.path, matcher, args, glob?.matches, ctx, execSignal) }) };
     },
   ),
 };
@@ -45,18 +48,32 @@ export const searchTextTool: AgentTool = {
 /** Where a line matches (the index of the match), or -1. */
 type LineMatcher = (line: string) => number;
 
-/** The matcher for `/regex/flags` or plain text, or why the regex is invalid. */
+/**
+ * The matcher for `/regex/flags` or plain text, or why the regex cannot run.
+ * The pattern comes from the model, so it runs on re2js, whose time is linear
+ * in the line: `^(a+)+$` takes JavaScript's engine seconds on a 28-character
+ * line, and the search would hold the extension host (and Stop) meanwhile.
+ * re2 has no backreferences or lookarounds; its own message says which part failed.
+ */
 function lineMatcher(pattern: string): LineMatcher | string {
   const regex = /^\/(.+)\/([gimsuy]*)$/s.exec(pattern);
   if (!regex) return (line) => line.indexOf(pattern);
-  // g and y would make test() stateful across lines; they mean nothing per line anyway.
-  const flags = regex[2].replace(/[gy]/g, '');
+  // g and y would make matching stateful across lines; they mean nothing per line anyway.
+  const flags = regex[2];
+  const re2Flags =
+    (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0);
   try {
-    const compiled = new RegExp(regex[1], flags);
-    return (line) => line.search(compiled);
+    const compiled = RE2JS.compile(regex[1], re2Flags);
+    return (line) => {
+      const found = compiled.matcher(line);
+      return found.find() ? found.start() : -1;
+    };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return `Invalid regular expression ${pattern}: ${reason}. Fix it, or search for plain text without the slashes.`;
+    return (
+      `Unsupported regular expression ${pattern}: ${reason}. The search runs on a linear-time engine (RE2 syntax): ` +
+      'no backreferences (\\1) and no lookarounds ((?=, (?!, (?<=, (?<!). Rewrite it without them, or search for plain text without the slashes.'
+    );
   }
 }
 
@@ -64,6 +81,7 @@ async function search(
   folder: string,
   matches: LineMatcher,
   args: { pattern: string; glob?: string },
+  inGlob: ((path: string) => boolean) | undefined,
   ctx: ToolContext,
   signal: AbortSignal,
 ): Promise<string> {
@@ -72,13 +90,20 @@ async function search(
   const results: string[] = [];
   let filesSearched = 0;
   let tooLarge = 0;
+  let hardLinked = 0;
   let limitReached = false;
   const walk = walkWorkspace(folder, ctx, signal, { respectIgnore: true, onLimit: () => (limitReached = true) });
   for await (const entry of walk) {
     if (entry.type !== 'file') continue;
     const relative = folder === '.' ? entry.path : entry.path.slice(folder.length + 1);
-    if (args.glob !== undefined && !matchesGlob(relative, args.glob)) continue;
-    const size = (await ctx.files.stat(entry.path, signal))?.size ?? 0;
+    if (inGlob !== undefined && !inGlob(relative)) continue;
+    const stat = await ctx.files.stat(entry.path, signal);
+    // A hard link may be a protected file under another name (see hardLinkRefusal).
+    if ((stat?.links ?? 1) > 1) {
+      hardLinked++;
+      continue;
+    }
+    const size = stat?.size ?? 0;
     if (size > searchFileBytes) {
       tooLarge++;
       continue;
@@ -88,6 +113,8 @@ async function search(
     filesSearched++;
     const lines = text.split(/\r?\n/);
     for (let i = 0; i < lines.length; i++) {
+      // A 1 MB file of short lines is many matches to try: Stop must still get through.
+      if (i % 1000 === 999) signal.throwIfAborted();
       const at = matches(lines[i]);
       if (at < 0) continue;
       if (results.length === searchMatchLimit) {
@@ -99,6 +126,7 @@ async function search(
   }
   const notes: string[] = [];
   if (tooLarge > 0) notes.push(`(${plural(tooLarge, 'file')} larger than ${searchFileBytes / 1024} KB skipped)`);
+  if (hardLinked > 0) notes.push(`(${plural(hardLinked, 'hard-linked file')} skipped: one may be a protected file under another name)`);
   if (limitReached) notes.push('(the workspace is too large to search whole; use a folder or a glob)');
   if (results.length === 0) {
     return [`No matches for ${args.pattern} in ${plural(filesSearched, 'file')}${args.glob ? ` matching "${args.glob}"` : ''}.`, ...notes].join('\n');

@@ -18,7 +18,7 @@ import { readSettings } from '../settings';
 import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
 import { rootForNewSession, rootForSavedSession, type OpenFolder, type RootDecision } from '../../core/agent/sessionRoot';
 import type { FileSessionStore } from './sessionStore';
-import { TerminalCommandRunner } from './terminalCommandRunner';
+import { TerminalCommandRunner, type CommandSandbox } from './terminalCommandRunner';
 import { VsCodeFileChanges } from './vscodeFileChanges';
 import { VsCodeWorkspaceFiles } from './vscodeWorkspaceFiles';
 
@@ -35,13 +35,37 @@ export interface SessionSink {
 export interface LocalMachine {
   /** The folder's files on disk (unsaved editors are layered on top here). */
   files(rootPath: string): WorkspaceFiles;
-  /** Runs a command as a child process in `cwd` (relative to the root); streams its output to `onOutput`. */
-  runChildProcess(rootPath: string, command: string, cwd: string, timeoutMs: number, signal: AbortSignal, onOutput: (text: string) => void): Promise<CommandResult>;
+  /** Runs a command as a child process in `cwd` (relative to the root); streams its output to `onOutput`; in `sandbox` when given. */
+  runChildProcess(
+    rootPath: string,
+    command: string,
+    cwd: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+    onOutput: (text: string) => void,
+    sandbox?: CommandSandbox,
+  ): Promise<CommandResult>;
+  /** The last check before a write, with the path resolved now: inside the root, not a hard link; throws to refuse. */
+  checkWriteTarget(rootPath: string, path: string, signal: AbortSignal): Promise<void>;
+  /** The `auto` mode's sandbox on this machine. */
+  sandbox: {
+    /** Whether it works here, and why not (probed once). */
+    available(): Promise<{ ok: true } | { ok: false; reason: string }>;
+    /** The argv running a command line (its last argument) sandboxed for `rootPath`, starting in the absolute `cwd`. */
+    commandPrefix(rootPath: string, cwd: string, protectedFiles: readonly string[], network: boolean, signal: AbortSignal): Promise<string[]>;
+  };
 }
+
+
 
 export class AgentSessions implements vscode.Disposable {
   private readonly runs = new RunningSessions();
   private readonly terminals = new Map<string, TerminalCommandRunner>();
+  /** Whether commands run unasked in `auto` are sandboxed; known once the probe has answered. */
+  private sandboxed = false;
+  private warnedNoSandbox = false;
+  /** Per session, the approval mode of the last decision whether to ask. */
+  private readonly decidedModes = new Map<string, string>();
 
   constructor(
     private readonly client: GatewayClient,
@@ -118,7 +142,8 @@ export class AgentSessions implements vscode.Disposable {
       const state = await this.store.load(id);
       if (!state) throw new Error(`There is no saved agent session ${id}.`);
       const root = rootUri(rootForSavedSession(state.rootUri, openFolders(), 'revert its changes'));
-      const reverted = await revertOriginals(state.originals, new VsCodeFileChanges(root), controller.signal);
+      const workspace = { files: this.machine.files(root.fsPath), protectedFiles: readSettings().agent.protectedFiles };
+      const reverted = await revertOriginals(state.originals, this.fileChanges(root), controller.signal, workspace);
       state.originals = [];
       state.statusReason = `Reverted: ${reverted.join(', ') || 'nothing to revert'}.`;
       await this.store.save(state);
@@ -146,6 +171,7 @@ export class AgentSessions implements vscode.Disposable {
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     const presentation = sink.presenter ? this.approvals.present(state.id, sink.presenter) : undefined;
     try {
+      await this.checkSandbox();
       return await this.engineFor(state, root).run(state, controller.signal, (event) => sink.onEvent(event, root));
     } finally {
       presentation?.dispose();
@@ -163,13 +189,16 @@ export class AgentSessions implements vscode.Disposable {
       tools: () => toolsFor(vscode.workspace.isTrusted),
       toolContext: {
         files: new VsCodeWorkspaceFiles(disk, root),
-        changes: new VsCodeFileChanges(root),
+        changes: this.fileChanges(root),
         commands: this.terminalFor(state, root.fsPath),
         protectedFiles: settings.protectedFiles,
       },
       policy: () => {
-        const { approval, deniedCommands, protectedFiles } = readSettings().agent;
-        return { mode: approval, deniedCommands, protectedFiles };
+        const agent = readSettings().agent;
+        // Remembered for the command about to run: a switch out of auto between this decision and the
+        // run must not let a command that was not asked about run outside the sandbox.
+        this.decidedModes.set(state.id, agent.approval);
+        return { mode: agent.approval, deniedCommands: agent.deniedCommands, protectedFiles: agent.protectedFiles, commandsSandboxed: this.sandboxed };
       },
       budgets: () => readSettings().agent.budgets,
       instructions: AGENT_INSTRUCTIONS,
@@ -178,11 +207,41 @@ export class AgentSessions implements vscode.Disposable {
     });
   }
 
+  private fileChanges(root: vscode.Uri): VsCodeFileChanges {
+    return new VsCodeFileChanges(root, (path, signal) => this.machine.checkWriteTarget(root.fsPath, path, signal));
+  }
+
+  /**
+   * Probes the sandbox (once) and, when `auto` cannot use it, says so once per
+   * window: the user chose `auto` expecting commands to run unasked, and they will ask.
+   */
+  private async checkSandbox(): Promise<void> {
+    const availability = await this.machine.sandbox.available();
+    this.sandboxed = availability.ok;
+    if (availability.ok || this.warnedNoSandbox || readSettings().agent.approval !== 'auto') return;
+    this.warnedNoSandbox = true;
+    const message = `Gateway: in the auto mode, agent commands will ask before they run: there is no sandbox here (${availability.reason}).`;
+    this.logger.warn(message);
+    void vscode.window.showWarningMessage(message);
+  }
+
+  /** The sandbox for a command about to run: in `auto` (now, or when it was decided not to ask), where commands run unasked. */
+  private async sandboxFor(sessionId: string, root: string, cwd: string, signal: AbortSignal): Promise<CommandSandbox | undefined> {
+    const settings = readSettings().agent;
+    const auto = settings.approval === 'auto' || this.decidedModes.get(sessionId) === 'auto';
+    if (!auto || !this.sandboxed) return undefined;
+    const prefix = await this.machine.sandbox.commandPrefix(root, cwd, settings.protectedFiles, settings.sandboxNetwork, signal);
+    return { prefix, network: settings.sandboxNetwork };
+  }
+
   private terminalFor(state: AgentSessionState, root: string): TerminalCommandRunner {
     let runner = this.terminals.get(state.id);
     if (!runner) {
-      runner = new TerminalCommandRunner(`Gateway Agent: ${state.title.slice(0, 40)}`, root, (command, cwd, timeoutMs, signal, onOutput) =>
-        this.machine.runChildProcess(root, command, relativeTo(root, cwd), timeoutMs, signal, onOutput),
+      runner = new TerminalCommandRunner(
+        `Gateway Agent: ${state.title.slice(0, 40)}`,
+        root,
+        (command, cwd, timeoutMs, signal, onOutput, sandbox) => this.machine.runChildProcess(root, command, relativeTo(root, cwd), timeoutMs, signal, onOutput, sandbox),
+        (cwd, signal) => this.sandboxFor(state.id, root, cwd, signal),
       );
       this.terminals.set(state.id, runner);
     }

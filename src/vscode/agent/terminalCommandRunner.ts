@@ -8,7 +8,13 @@
 import * as vscode from 'vscode';
 import type { CommandResult, CommandRunner } from '../../core/ports';
 import { superviseExecution } from '../../core/terminal/executionSupervisor';
-import { commandLineFor, shellKindOf } from '../../core/terminal/shellCommandLine';
+import { commandLineFor, posixQuote, shellKindOf } from '../../core/terminal/shellCommandLine';
+
+/** How a command runs sandboxed: the argv before the command line (bwrap …, shell, -c), and whether it has the network. */
+export interface CommandSandbox {
+  prefix: string[];
+  network: boolean;
+}
 
 const SHELL_INTEGRATION_WAIT_MS = 4000;
 /** After Ctrl-C, how long a command may take to end before its terminal is given up. */
@@ -26,18 +32,34 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   constructor(
     private readonly name: string,
     private readonly workspaceRoot: string,
-    /** Runs a command as a child process; streams its output to `onOutput`. */
-    private readonly childProcess: (command: string, cwd: string, timeoutMs: number, signal: AbortSignal, onOutput: (text: string) => void) => Promise<CommandResult>,
+    /** Runs a command as a child process (in the sandbox when given); streams its output to `onOutput`. */
+    private readonly childProcess: (
+      command: string,
+      cwd: string,
+      timeoutMs: number,
+      signal: AbortSignal,
+      onOutput: (text: string) => void,
+      sandbox?: CommandSandbox,
+    ) => Promise<CommandResult>,
+    /** The sandbox a command about to run in `cwd` (absolute) goes into, if any (the `auto` mode). */
+    private readonly sandboxFor: (cwd: string, signal: AbortSignal) => Promise<CommandSandbox | undefined> = () => Promise.resolve(undefined),
   ) {}
 
   async run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
     const absoluteCwd = cwd === '.' || cwd === '' ? this.workspaceRoot : `${this.workspaceRoot}/${cwd}`;
     await this.previousCommand;
     signal.throwIfAborted();
+    const sandbox = await this.sandboxFor(absoluteCwd, signal);
     const shell = this.integrationUnavailable ? undefined : await this.shellIntegration(absoluteCwd);
     signal.throwIfAborted();
-    if (shell) return this.runIntegrated(shell.terminal, shell.integration, command, absoluteCwd, timeoutMs, signal);
-    return this.runAsChild(command, absoluteCwd, timeoutMs, signal);
+    if (!shell) return this.runAsChild(command, absoluteCwd, timeoutMs, signal, sandbox);
+    const kind = shellKindOf(shell.terminal.state.shell, vscode.env.shell);
+    if (!sandbox) return this.runIntegrated(shell.terminal, shell.integration, commandLineFor(kind, absoluteCwd, command), timeoutMs, signal);
+    // The sandboxed line is quoted for POSIX shells; any other shell gets the child process (shown in a terminal all the same).
+    if (kind !== 'posix') return this.runAsChild(command, absoluteCwd, timeoutMs, signal, sandbox);
+    const wrapped = [...sandbox.prefix, command].map(posixQuote).join(' ');
+    const result = await this.runIntegrated(shell.terminal, shell.integration, commandLineFor(kind, absoluteCwd, wrapped), timeoutMs, signal);
+    return { ...result, sandboxed: { network: sandbox.network } };
   }
 
   private async shellIntegration(cwd: string): Promise<{ terminal: vscode.Terminal; integration: vscode.TerminalShellIntegration } | undefined> {
@@ -65,14 +87,12 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private async runIntegrated(
     terminal: vscode.Terminal,
     integration: vscode.TerminalShellIntegration,
-    command: string,
-    cwd: string,
+    line: string,
     timeoutMs: number,
     signal: AbortSignal,
   ): Promise<CommandResult> {
     // Not wrapped in a subshell: shell integration does not report a line that starts with "(".
     // A command that exits the shell closes the terminal, which ends the wait; the next command gets a new one.
-    const line = commandLineFor(shellKindOf(terminal.state.shell, vscode.env.shell), cwd, command);
     const execution = integration.executeCommand(line);
     // Some hosts hand events a different wrapper of the same execution: match the terminal and the line too.
     const isOurs = (event: { terminal: vscode.Terminal; execution: vscode.TerminalShellExecution }) =>
@@ -112,10 +132,10 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     terminal.dispose();
   }
 
-  private async runAsChild(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
+  private async runAsChild(command: string, cwd: string, timeoutMs: number, signal: AbortSignal, sandbox?: CommandSandbox): Promise<CommandResult> {
     const shown = this.fallback();
-    shown.write(`\r\n\x1b[1m$ ${command}\x1b[0m\r\n`);
-    const result = await this.childProcess(command, cwd, timeoutMs, signal, (text) => shown.write(text.replace(/\r?\n/g, '\r\n')));
+    shown.write(`\r\n\x1b[1m$ ${command}\x1b[0m${sandbox ? ' \x1b[2m(sandboxed)\x1b[0m' : ''}\r\n`);
+    const result = await this.childProcess(command, cwd, timeoutMs, signal, (text) => shown.write(text.replace(/\r?\n/g, '\r\n')), sandbox);
     shown.write(`\r\n\x1b[2m[exit code ${result.exitCode ?? 'none'}${result.timedOut ? ', timed out' : ''}]\x1b[0m\r\n`);
     return result;
   }

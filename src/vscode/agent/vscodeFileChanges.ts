@@ -6,13 +6,23 @@
  */
 import * as vscode from 'vscode';
 import type { FileChanges } from '../../core/ports';
+import { normalizeWorkspacePath } from '../../core/tools/pathPolicy';
 
 export class VsCodeFileChanges implements FileChanges {
-  constructor(private readonly rootUri: vscode.Uri) {}
+  constructor(
+    private readonly rootUri: vscode.Uri,
+    /** The host's last check of the path, resolved at write time (symlinks re-pointed, hard links); throws to refuse. */
+    private readonly checkTarget: (path: string, signal: AbortSignal) => Promise<void> = () => Promise.resolve(),
+  ) {}
+
+  private inside(path: string): vscode.Uri {
+    return insideRoot(this.rootUri, path);
+  }
 
   async write(path: string, content: string, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
-    const uri = vscode.Uri.joinPath(this.rootUri, path);
+    const uri = this.inside(path);
+    await this.checkTarget(path, signal);
     const edit = new vscode.WorkspaceEdit();
     if (!(await exists(uri))) {
       edit.createFile(uri, { contents: new TextEncoder().encode(content), ignoreIfExists: false });
@@ -30,9 +40,19 @@ export class VsCodeFileChanges implements FileChanges {
   async delete(path: string, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
     const edit = new vscode.WorkspaceEdit();
-    edit.deleteFile(vscode.Uri.joinPath(this.rootUri, path), { ignoreIfNotExists: true });
+    edit.deleteFile(this.inside(path), { ignoreIfNotExists: true });
     await vscode.workspace.applyEdit(edit);
   }
+}
+
+/**
+ * The last check before a write: Uri.joinPath resolves `..` and would happily
+ * leave the root, so a path that is not already a plain workspace path is refused.
+ */
+function insideRoot(rootUri: vscode.Uri, path: string): vscode.Uri {
+  const normalized = normalizeWorkspacePath(path);
+  if (!normalized.ok || normalized.path !== path || path === '.') throw new Error(`"${path}" is not a path inside the workspace; nothing was written.`);
+  return vscode.Uri.joinPath(rootUri, path);
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {

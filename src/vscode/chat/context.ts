@@ -1,7 +1,7 @@
 /** Turns the Chat view's history and attached references into the core's plain prompt input. */
 import * as vscode from 'vscode';
 import type { Attachment, ConversationTurn } from '../../core/chat/prompt';
-import { TEXT_ONLY_REASON, type ReferenceContent } from '../../core/chat/commandContext';
+import { TEXT_ONLY_REASON, type ActiveCode, type ReferenceContent } from '../../core/chat/commandContext';
 import { conversationTurns, type HistoryEntry } from '../../core/chat/historyTurns';
 
 export const PARTICIPANT_ID = 'gateway.chat';
@@ -44,11 +44,11 @@ function referenceName(reference: vscode.ChatPromptReference): string {
 }
 
 /** The active editor's selection (or whole file when nothing is selected), for /explain and /fix with nothing attached. */
-export function activeSelection(): Attachment | undefined {
+export function activeSelection(): ActiveCode | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor) return undefined;
   const range = editor.selection.isEmpty ? undefined : editor.selection;
-  return attachment(editor.document, range);
+  return { path: vscode.workspace.asRelativePath(editor.document.uri, false), attachment: attachment(editor.document, range) };
 }
 
 async function fromDocument(uri: vscode.Uri, range?: vscode.Range): Promise<ReferenceContent> {

@@ -50,7 +50,7 @@ export function createChatHandler(deps: ParticipantDeps) {
       const settings = readSettings();
       const command = request.command === 'explain' || request.command === 'fix' ? (request.command as SlashCommand) : undefined;
       // Decided before choosing a model: a request with nothing to work on is not sent (or paid for).
-      const found = requestContext(await referenceContents(request.references), command, activeSelection);
+      const found = requestContext(await referenceContents(request.references), command, activeSelection, settings.agent.protectedFiles);
       for (const note of found.notes) stream.markdown(`${note}\n\n`);
       if (found.kind === 'nothing') {
         stream.markdown(found.hint);

@@ -1,7 +1,7 @@
 // Agent sessions in a real VS Code: /agent in the chat, approvals, the terminal, undo, the palette.
 import * as vscode from 'vscode';
 import { assert, assertEqual, test } from './harness';
-import { emulatorRequests, resetEmulator, scriptTurns, waitFor } from './emulatorControl';
+import { EMULATOR_BASE_URL, emulatorRequests, resetEmulator, scriptTurns, waitFor } from './emulatorControl';
 import { EXTENSION_ID } from './extension.test';
 
 interface AgentApi {
@@ -127,3 +127,40 @@ test('stop in the middle, then continue finishes the session', async () => {
   await waitFor('the continued session to finish', async () => (await gateway.agentSessions()).find((s) => s.id === pending.sessionId && s.status === 'done'), 30_000);
   assertEqual(await readDisk('later.txt'), 'later\n', 'written after continuing');
 }, { timeoutMs: 60_000 });
+
+// Issue 10, item 8: in `auto` commands run unasked, but in a sandbox (bubblewrap), not after a deny list.
+test('auto: commands run in the sandbox; a write outside and the network (even approved) fail with a readable message, work inside succeeds', async () => {
+  const gateway = await api();
+  await resetEmulator();
+  const settings = vscode.workspace.getConfiguration('gateway');
+  await settings.update('agent.approval', 'auto', vscode.ConfigurationTarget.Global);
+  const emulatorRoot = EMULATOR_BASE_URL.replace(/\/v1\/?$/, '');
+  try {
+    await scriptTurns('demo-key', [
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'touch ../outside-from-sandbox.txt' } }] },
+      { toolCalls: [{ name: 'run_command', arguments: { command: `curl -sS --max-time 5 ${emulatorRoot}/_emulator/requests` } }] },
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'node -e "require(\'fs\').writeFileSync(\'sandbox-ok.txt\', \'ok\')" && echo inside-ok' } }] },
+      { text: 'Checked the sandbox.' },
+    ]);
+    const run = vscode.commands.executeCommand('gateway.agent.start', 'sandbox check');
+    // curl is on the deny list, which stays a second line in auto: it asks. Approved, it still runs in the sandbox.
+    await approveNext(gateway, /curl/);
+    await waitFor('the session to finish', async () => (await gateway.agentSessions()).find((s) => s.title === 'sandbox check' && s.status === 'done'), 60_000).catch(async (error: Error) => {
+      const sent = (await emulatorRequests()).filter((r) => r.path === '/v1/responses').map((r) => r.body.input?.[0]?.output);
+      throw new Error(`${error.message}; sessions: ${JSON.stringify(await gateway.agentSessions())}; waiting: ${JSON.stringify(gateway.pendingApprovals())}; sent: ${JSON.stringify(sent)}`);
+    });
+    await run;
+    assertEqual(gateway.pendingApprovals().length, 0, 'approvals waiting');
+
+    const outputs = (await emulatorRequests()).filter((r) => r.path === '/v1/responses').slice(1).map((r) => String(r.body.input[0].output));
+    assertEqual(outputs.length, 3, 'tool results sent back');
+    assert(/Read-only file system/.test(outputs[0]) && /Ran in the sandbox/.test(outputs[0]), `the model reads why the write failed: ${outputs[0]}`);
+    assert(/Failed to connect|Couldn't connect|Connection refused/.test(outputs[1]) && !/"path"/.test(outputs[1]), `the network is closed: ${outputs[1]}`);
+    assert(/^Exit code 0\./.test(outputs[2]) && /inside-ok/.test(outputs[2]), `work inside succeeds: ${outputs[2]}`);
+    const outside = await vscode.workspace.fs.stat(vscode.Uri.joinPath(root(), '..', 'outside-from-sandbox.txt')).then(() => true, () => false);
+    assertEqual(outside, false, 'a file was created outside the workspace');
+    assertEqual(await readDisk('sandbox-ok.txt'), 'ok', 'file written inside');
+  } finally {
+    await settings.update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
+  }
+}, { timeoutMs: 90_000 });
