@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { GatewayClient, LimitTracker } from './core/api';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock, type Logger } from './core/ports';
-import { NodeCommandRunner, NodeWorkspaceFiles, checkWriteTarget } from './node';
+import { FileSharedWindow, NodeCommandRunner, NodeWorkspaceFiles, checkWriteTarget } from './node';
 import { BubblewrapSandbox } from './node/bubblewrap';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
@@ -113,7 +113,9 @@ function createGateway(context: vscode.ExtensionContext): Gateway {
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
   const userAgent = `gateway-vscode/${version} vscode/${vscode.version}`;
   const keys = new ApiKeyStore(context.secrets, configuredOrigin);
-  const limits = new LimitTracker(systemClock, readLimits());
+  // The windows of this machine share the key's rate window through a file in global storage (see LimitTracker).
+  const sharedWindow = new FileSharedWindow(vscode.Uri.joinPath(context.globalStorageUri, 'rate-window.json').fsPath);
+  const limits = new LimitTracker(systemClock, readLimits(), undefined, sharedWindow);
   const clientOptions = {
     baseUrl: () => requireBaseUrl(readSettings()),
     siteUrl: () => settingOrUndefined(readSettings)?.siteUrl,

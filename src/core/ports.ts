@@ -32,6 +32,15 @@ export interface ApiKeyProvider {
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
+/** The longest delay a JavaScript timer holds: a longer one fires after 1 ms instead (and a loop around it spins). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A delay a timer can hold: NaN and negatives are 0, anything past MAX_TIMER_MS is MAX_TIMER_MS. */
+export function timerDelay(ms: number): number {
+  if (!(ms > 0)) return 0;
+  return Math.min(ms, MAX_TIMER_MS);
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
@@ -47,7 +56,7 @@ export const systemClock: Clock = {
       const timer = setTimeout(() => {
         signal?.removeEventListener('abort', onAbort);
         resolve();
-      }, Math.max(0, ms));
+      }, timerDelay(ms));
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };

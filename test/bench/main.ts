@@ -4,6 +4,7 @@
  */
 import { startEmulator } from '../emulator/server';
 import { measureFirstEvent } from './firstEvent';
+import { PACING_WINDOW_MS, measurePacing, measureTwoHosts, type BurstFigures } from './pacing';
 import { fmt } from './stats';
 import { measureThroughput } from './throughput';
 import { measureSessionBytes, type SessionBytesResult } from './sessionBytes';
@@ -35,6 +36,22 @@ async function main(): Promise<void> {
   } finally {
     await emulator.close();
   }
+  await printPacing();
+}
+
+async function printPacing(): Promise<void> {
+  console.log(`\nPacing under bursts: requests sent at once on a ${PACING_WINDOW_MS} ms emulator window, real time`);
+  console.log('  (ideal: each request sent the moment the window has room, plus one request\'s latency; goal 0 429s and ≥ 0.90)');
+  for (const b of await measurePacing()) printBurst(b, `(unpaced: ${b.unpacedTooMany} of ${b.requests} refused)`);
+  console.log('  Two VS Code windows on one key (two clients, each with its own tracker):');
+  for (const b of await measureTwoHosts()) printBurst(b, '');
+}
+
+function printBurst(b: BurstFigures, note: string): void {
+  console.log(
+    `  ${b.name.padEnd(60)} 429s ${String(b.tooMany).padStart(2)}   ${fmt(b.elapsedMs, 0).padStart(5)} ms against ideal ${fmt(b.idealMs, 0).padStart(5)} ms: ` +
+      `utilisation ${fmt(b.idealMs / b.elapsedMs)}   ${note}`,
+  );
 }
 
 function printSessionBytes(b: SessionBytesResult, task: string): void {

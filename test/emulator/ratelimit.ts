@@ -24,7 +24,10 @@ export function formatDuration(ms: number): string {
 export class RateLimiter {
   private readonly windows = new Map<string, WindowEntry[]>();
 
-  constructor(private readonly windowMs: number) {}
+  constructor(
+    private readonly windowMs: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   private entries(key: string, now: number): WindowEntry[] {
     let list = this.windows.get(key);
@@ -37,7 +40,7 @@ export class RateLimiter {
   }
 
   /** Admits and records a request of `promptTokens`, or says how long to wait. */
-  admit(key: KeyState, promptTokens: number, now = Date.now()): Admission {
+  admit(key: KeyState, promptTokens: number, now = this.clock()): Admission {
     const list = this.entries(key.key, now);
     let waitMs = 0;
     const what: string[] = [];
@@ -70,7 +73,7 @@ export class RateLimiter {
    * leaves the window. Not until one slot frees: a client that trusted that
    * would send the whole limit again and meet 429s.
    */
-  headers(key: KeyState, now = Date.now()): Record<string, string> {
+  headers(key: KeyState, now = this.clock()): Record<string, string> {
     const list = this.entries(key.key, now);
     const used = list.reduce((sum, e) => sum + e.tokens, 0);
     const newest = list.at(-1);
@@ -83,6 +86,13 @@ export class RateLimiter {
       'x-ratelimit-remaining-tokens': String(Math.max(0, key.tpm - used)),
       'x-ratelimit-reset-tokens': formatDuration(newestTokens ? newestTokens.t + this.windowMs - now : 0),
     };
+  }
+
+  /** Takes an admitted entry back out: a 429 is not counted, even an injected one. */
+  forget(key: KeyState, entry: WindowEntry): void {
+    const list = this.windows.get(key.key);
+    const at = list ? list.indexOf(entry) : -1;
+    if (list && at >= 0) list.splice(at, 1);
   }
 
   reset(): void {

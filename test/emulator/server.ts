@@ -52,7 +52,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     { rpm: options.rpm ?? 60, tpm: options.tpm ?? 200000, rateLimitHeaders: options.rateLimitHeaders ?? true },
     options.keys ?? [],
   );
-  const limiter = new RateLimiter(options.windowMs ?? 60000);
+  const now = options.now ?? Date.now;
+  const limiter = new RateLimiter(options.windowMs ?? 60000, now);
   const scripts = new ScriptQueues();
   const faults = new FaultQueues();
   const store = new ResponseStore();
@@ -72,7 +73,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
     }
     const record: RecordedRequest = {
-      method: req.method ?? 'GET', path, key: bearer(req.headers.authorization), headers: recordedHeaders(req), body: parsed, status: 0, time: Date.now(),
+      method: req.method ?? 'GET', path, key: bearer(req.headers.authorization), headers: recordedHeaders(req), body: parsed, status: 0, time: now(),
     };
     requests.push(record);
     let key: KeyState | undefined;
@@ -102,7 +103,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         record.fault = fault.kind;
         if (fault.kind === '500') throw serverError();
         if (fault.kind === '503') throw overloaded(fault.retryAfter);
-        if (fault.kind === '429') throw rateLimited(fault.retryAfter ?? 1, 'requests (injected)');
+        if (fault.kind === '429') {
+          limiter.forget(k, admission.entry);
+          throw rateLimited(fault.retryAfter ?? 1, 'requests (injected)');
+        }
         return fault;
       };
       const ctx: GenContext = {

@@ -22,6 +22,11 @@ export interface EmulatorOptions {
   rateLimitHeaders?: boolean;
   /** Delay between stream deltas, default 0. */
   tokenDelayMs?: number;
+  /**
+   * The rate window's clock (epoch ms), default Date.now: a test drives it with the
+   * client's virtual clock, so windows pass without real waiting.
+   */
+  now?: () => number;
 }
 
 export interface KeyConfig {
@@ -84,7 +89,7 @@ export interface RecordedRequest {
   body: unknown;
   /** HTTP status sent; 0 when the socket was destroyed before any status. */
   status: number;
-  /** Date.now() at receipt. */
+  /** The emulator's clock (`now`, default Date.now()) at receipt. */
   time: number;
   /** Fault applied to this request, if any. */
   fault?: FaultKind;

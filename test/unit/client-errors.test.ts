@@ -13,7 +13,7 @@ import {
   ModelNotFoundError,
   PreviousResponseNotFoundError,
   ProtocolError,
-  RateLimitError,
+  RateLimitWaitTooLongError,
   ServerError,
   StreamInterruptedError,
   StreamTimeoutError,
@@ -159,9 +159,9 @@ describe('retries', () => {
     const client = makeClient(emulator.baseUrl, 'blind-key', { retry: { maxRateLimitWaitMs: 500 } });
     await client.chat(chat, { signal: signal() });
     const error = await client.chat(chat, { signal: signal() }).catch((e: unknown) => e);
-    assert.ok(error instanceof RateLimitError);
+    assert.ok(error instanceof RateLimitWaitTooLongError);
     assert.equal(error.retryAfterMs, 1000);
-    assert.match(error.message, /Wait 1 s/);
+    assert.match(error.message, /asked to wait 1 s/);
     assert.match(error.message, /https:\/\/gateway\.example\/cabinet\/limits/);
   });
 

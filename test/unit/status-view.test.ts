@@ -15,6 +15,7 @@ const snapshot = (over: Partial<LimitSnapshot> = {}): LimitSnapshot => ({
   tokensResetAt: now + 1000,
   tokensSpentThisWindow: 4500,
   rateLimitedUntil: undefined,
+  requestsWaiting: 0,
   balance: 'ok',
   ...over,
 });

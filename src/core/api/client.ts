@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { ChatStreamDecoder } from './chatStreamDecoder';
 import { readBoundedText } from './bodyLimits';
+import type { Reservation } from './limits';
 import { BalanceError, ProtocolError } from './errors';
 import { ResponsesStreamDecoder } from './responsesStreamDecoder';
 import { readSse, type StreamDecoder } from './sseReader';
@@ -157,10 +158,10 @@ export class GatewayClient {
   }
 
   /** Counts the tokens against the window and logs them with the request (never the prompt). */
-  private recordUsage(spec: RequestSpec, usage: Usage | undefined, { requestId, limitHeaders }: AnswerInfo): void {
+  private recordUsage(spec: RequestSpec, usage: Usage | undefined, { requestId, limitHeaders, reservation }: AnswerInfo): void {
     if (!usage) return;
     // Headers on the answer already count the prompt; without them the client's own count is all there is.
-    this.transport.limits.recordTokens(usage.totalTokens, limitHeaders ? usage.inputTokens : 0);
+    reservation.settle(usage.totalTokens, limitHeaders ? usage.inputTokens : 0);
     this.transport.logger.info(
       `${spec.path} model=${spec.model ?? '-'}${requestId ? ` request-id=${requestId}` : ''} tokens: ` +
         `${usage.inputTokens} in, ${usage.outputTokens} out (${usage.reasoningTokens} reasoning), ${usage.totalTokens} total`,
@@ -173,10 +174,11 @@ export class GatewayClient {
 interface AnswerInfo {
   requestId: string | undefined;
   limitHeaders: boolean;
+  reservation: Reservation;
 }
 
 function answerInfo(exchange: Exchange): AnswerInfo {
-  return { requestId: exchange.errorContext.requestId, limitHeaders: exchange.limitHeaders };
+  return { requestId: exchange.errorContext.requestId, limitHeaders: exchange.limitHeaders, reservation: exchange.reservation };
 }
 
 export { normaliseUsage };

@@ -23,3 +23,14 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+/** A wait for a message: `45 s`, `12 min`, `5 h`, `40 days`, `31 years`. */
+export function describeWait(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (!Number.isFinite(seconds)) return 'forever';
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 120 * 60) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 48 * 3600) return `${Math.round(seconds / 3600)} h`;
+  if (seconds < 730 * 86_400) return `${Math.round(seconds / 86_400)} days`;
+  return `${Math.round(seconds / (365.25 * 86_400)).toLocaleString('en-US')} years`;
+}

@@ -58,6 +58,22 @@ export class RateLimitError extends GatewayError {
   }
 }
 
+/**
+ * A wait for the rate limit longer than the client waits (a Retry-After of years, a date far
+ * ahead): this request fails at once, and nothing is held back for the requests after it.
+ */
+export class RateLimitWaitTooLongError extends RateLimitError {
+  constructor(
+    message: string,
+    retryAfterMs: number,
+    /** The longest wait the client accepts. */
+    readonly maxWaitMs: number,
+    options: { status?: number; requestId?: string } = {},
+  ) {
+    super(message, retryAfterMs, options);
+  }
+}
+
 /** 400: the gateway refused the request body; `param` names the field. */
 export class BadRequestError extends GatewayError {
   readonly kind: string = 'bad_request';

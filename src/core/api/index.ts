@@ -1,7 +1,16 @@
 export * from './errors';
 export * from './types';
 export { GatewayClient, type GatewayClientOptions } from './client';
-export { LimitTracker, DEFAULT_LIMITS, type LimitSnapshot, type ConfiguredLimits, type BalanceState } from './limits';
+export {
+  LimitTracker,
+  DEFAULT_LIMITS,
+  type LimitSnapshot,
+  type ConfiguredLimits,
+  type BalanceState,
+  type Reservation,
+  type SharedWindow,
+  type SharedWindowEntry,
+} from './limits';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy';
 export { parseDuration } from './duration';
 export { apiKeyProblem, checkAndStoreKey, type KeyCheckOutcome, type KeyCheckDeps } from './apiKey';

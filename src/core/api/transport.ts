@@ -2,8 +2,8 @@
  * One HTTP exchange with the gateway: key, headers, pacing, retries, typed
  * errors, limit tracking, and an idle watchdog that also covers the body.
  */
-import { silentLogger, systemClock, type ApiKeyProvider, type Clock, type FetchLike, type Logger } from '../ports';
-import { parseRetryAfter } from './duration';
+import { silentLogger, systemClock, timerDelay, type ApiKeyProvider, type Clock, type FetchLike, type Logger } from '../ports';
+import { describeWait, parseRetryAfter } from './duration';
 import { apiKeyProblem } from './apiKey';
 import { checkKeyOrigin, originOf } from './keyOrigin';
 import { errorFromWire, parseWireError, redact, type ErrorContext } from './errorMapping';
@@ -14,12 +14,14 @@ import {
   EndpointError,
   GatewayError,
   MissingApiKeyError,
+  RateLimitError,
+  RateLimitWaitTooLongError,
   StreamInterruptedError,
   StreamTimeoutError,
 } from './errors';
 import { SecretRedactor } from './redaction';
 import { DEFAULT_BODY_LIMITS, readBoundedText, type BodyLimits } from './bodyLimits';
-import { LimitTracker } from './limits';
+import { LimitTracker, type Reservation } from './limits';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './retryPolicy';
 import type { CallOptions } from './types';
 
@@ -58,6 +60,8 @@ export interface Exchange {
   redact(text: string): string;
   /** The same, with a cheap check for streams (see sseReader). */
   redactor: SecretRedactor;
+  /** The request's share of the rate window, to settle with the real usage. */
+  reservation: Reservation;
 }
 
 export interface RequestSpec {
@@ -116,12 +120,14 @@ export class Transport {
     const url = this.url(spec.path);
     const key = await this.sendableKey(call.signal);
     checkKeyOrigin(await this.options.apiKey.keyOrigin?.(call.signal), url);
+    this.warnIfLargerThanLimit(spec, call);
     for (let attempt = 0; ; attempt++) {
-      // A retry has just waited what the gateway asked for; pacing is for first attempts.
-      if (attempt === 0) await this.pace(spec, call);
-      const outcome = await this.attemptOnce(url, spec, key, call);
+      // Every attempt takes its share of the window; a retry goes before the requests that came after it.
+      const reservation = await this.pace(spec, call, attempt > 0);
+      const outcome = await this.attemptOnce(url, spec, key, call, reservation);
       if ('exchange' in outcome) return outcome.exchange;
       const { error, retryAfterMs } = outcome;
+      if (error instanceof RateLimitError) this.refuseLongWait(error, retryAfterMs);
       const decision = decideRetry(error, attempt, retryAfterMs, this.retry, this.random);
       if (error.status === 429) this.limits.recordRateLimited(decision?.delayMs ?? retryAfterMs ?? 1000);
       if (!decision) throw error;
@@ -140,16 +146,47 @@ export class Transport {
     return key;
   }
 
+  /**
+   * A 429 asking for a longer wait than the client waits (a Retry-After of years, a date far
+   * ahead) fails this request at once with the time asked for; nothing is recorded, so the
+   * requests after it are not held back by it.
+   */
+  private refuseLongWait(error: RateLimitError, retryAfterMs: number | undefined): void {
+    const wanted = retryAfterMs ?? error.retryAfterMs;
+    const max = this.retry.maxRateLimitWaitMs;
+    if (wanted <= max) return;
+    throw new RateLimitWaitTooLongError(
+      `The Gateway asked to wait ${describeWait(wanted)} before trying again, longer than the ${describeWait(max)} this extension waits, ` +
+        `so the request was stopped (later requests are sent as usual). Your key's limits are at ${this.siteUrl()}/cabinet/limits.`,
+      wanted,
+      max,
+      { status: error.status, requestId: error.requestId },
+    );
+  }
+
+  /** A request larger than the key's whole TPM goes once the window is empty; the user hears it will likely be refused. */
+  private warnIfLargerThanLimit(spec: RequestSpec, call: CallOptions): void {
+    const limit = this.limits.snapshot().tokenLimit;
+    if (spec.estimatedTokens <= limit) return;
+    const message =
+      `This request is about ${spec.estimatedTokens.toLocaleString('en-US')} tokens, more than this key's limit of ` +
+      `${limit.toLocaleString('en-US')} tokens per minute: it is sent once the window is empty, and the Gateway will likely refuse it. ` +
+      `A shorter conversation or fewer attachments fit.`;
+    this.logger.warn(`${spec.path}: ${message}`);
+    call.onRetry?.({ attempt: 0, delayMs: 0, reason: 'too_large', message });
+  }
+
   /** One try: a 2xx exchange, or the typed error with the wait the gateway asked for. */
   private async attemptOnce(
     url: string,
     spec: RequestSpec,
     key: string,
     call: CallOptions,
+    reservation: Reservation,
   ): Promise<{ exchange: Exchange } | { error: GatewayError; retryAfterMs: number | undefined }> {
     let exchange: Exchange;
     try {
-      exchange = await this.attempt(url, spec, key, call);
+      exchange = await this.attempt(url, spec, key, call, reservation);
     } catch (error) {
       if (error instanceof ConnectionError) return { error, retryAfterMs: undefined };
       throw error;
@@ -179,29 +216,26 @@ export class Transport {
   }
 
   /**
-   * Waits while the client's own view of the limits says the next request would
-   * be refused. Checked again after every wait: requests waiting together wake
-   * together when one slot frees, and only the first may take it.
+   * Waits, in the order requests were made, until the window has room for this
+   * one, and reserves it. The tracker shows the wait like a 429's (the status bar
+   * counts down); the caller hears of it, and again only when it moves later.
    */
-  private async pace(spec: RequestSpec, call: CallOptions): Promise<void> {
-    let announcedUntil = 0;
-    for (;;) {
-      const readyAt = this.limits.readyAt(spec.estimatedTokens);
-      const delayMs = readyAt - this.clock.now();
-      if (delayMs <= 0) return;
-      // Shown like a 429 wait (a countdown in the status bar): the user waits either way.
-      this.limits.recordRateLimitedUntil(readyAt);
-      // The caller hears of a wait once; the rest of a wait already announced is not news.
-      if (readyAt > announcedUntil) {
-        call.onRetry?.({ attempt: 0, delayMs, reason: 'pacing', message: 'Waiting for the rate limit window to free up.' });
-        this.logger.debug(`pacing ${spec.path} for ${delayMs} ms to stay under the key's limits`);
-        announcedUntil = readyAt;
-      }
-      await this.sleep(delayMs, call.signal);
+  private async pace(spec: RequestSpec, call: CallOptions, retry: boolean): Promise<Reservation> {
+    try {
+      return await this.limits.acquire(spec.estimatedTokens, call.signal, {
+        front: retry,
+        onWait: (until) => {
+          const delayMs = until - this.clock.now();
+          call.onRetry?.({ attempt: 0, delayMs, reason: 'pacing', message: "The key's rate limit window is full." });
+          this.logger.debug(`pacing ${spec.path} for ${Math.round(delayMs)} ms to stay under the key's limits`);
+        },
+      });
+    } catch {
+      throw new AbortError();
     }
   }
 
-  private async attempt(url: string, spec: RequestSpec, key: string, call: CallOptions): Promise<Exchange> {
+  private async attempt(url: string, spec: RequestSpec, key: string, call: CallOptions, reservation: Reservation): Promise<Exchange> {
     const controller = new AbortController();
     const abortFromCaller = () => controller.abort(call.signal.reason);
     call.signal.addEventListener('abort', abortFromCaller, { once: true });
@@ -215,7 +249,6 @@ export class Transport {
     };
     const mapReadError = (error: unknown) => this.mapFailure(error, controller.signal, call.signal, 'body', key);
     const startedAt = this.clock.now();
-    const answered = this.limits.recordRequestSent();
     let response: Response;
     try {
       response = await this.fetchFn(url, {
@@ -226,10 +259,14 @@ export class Transport {
       });
     } catch (error) {
       release();
+      // Refused or unresolved: the gateway never saw it. Anything else (a cut, a timeout, a cancel) it may have counted.
+      if (neverReachedServer(error) && !call.signal.aborted) reservation.release();
+      else reservation.answered();
       throw this.mapFailure(error, controller.signal, call.signal, 'connect', key);
     }
-    answered();
-    const limitHeaders = this.limits.recordHeaders(response.headers);
+    reservation.answered();
+    const limitHeaders = this.limits.recordHeaders(response.headers, response.ok);
+    if (NOT_COUNTED.has(response.status)) reservation.release();
     const redactor = new SecretRedactor([key]);
     const redactKey = (text: string) => redactor.redact(text);
     const requestIdHeader = response.headers.get('x-request-id');
@@ -249,6 +286,7 @@ export class Transport {
       limitHeaders,
       redact: redactKey,
       redactor,
+      reservation,
     };
   }
 
@@ -323,6 +361,18 @@ function isApiMediaType(mediaType: string): boolean {
   return mediaType.includes('application/json') || mediaType.endsWith('+json') || mediaType === 'text/event-stream';
 }
 
+/** Answers the gateway does not count against the window. */
+const NOT_COUNTED = new Set([401, 402, 404, 429]);
+
+/** Connection errors that mean the request never left this machine (nothing listening, no such host, no route). */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function neverReachedServer(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? cause.code : undefined;
+  return typeof code === 'string' && NOT_SENT_CODES.has(code);
+}
+
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new AbortError();
 }
@@ -360,6 +410,6 @@ class IdleWatchdog {
       } else {
         this.arm(this.timeoutMs - idleFor);
       }
-    }, ms);
+    }, timerDelay(ms));
   }
 }

@@ -110,8 +110,11 @@ export interface RetryNotice {
   /** 1 for the first retry. */
   attempt: number;
   delayMs: number;
-  /** `pacing` when the client waits on its own to stay under the limits. */
-  reason: 'rate_limit' | 'server_error' | 'unavailable' | 'connection' | 'pacing';
+  /**
+   * `pacing` when the client waits on its own to stay under the limits; `too_large` (no wait)
+   * when the request is larger than the key's whole TPM and will likely be refused.
+   */
+  reason: 'rate_limit' | 'server_error' | 'unavailable' | 'connection' | 'pacing' | 'too_large';
   message: string;
 }
 

@@ -137,7 +137,7 @@ function writeEvent(output: vscode.OutputChannel, event: AgentEvent): void {
       if (event.reason && event.status !== 'awaiting_approval') output.appendLine(`\n[${event.status}] ${event.reason}`);
       return;
     case 'retry':
-      output.appendLine(`  … ${event.notice.message} (retrying in ${Math.ceil(event.notice.delayMs / 1000)} s)`);
+      output.appendLine(event.notice.delayMs > 0 ? `  … ${event.notice.message} (waiting ${Math.ceil(event.notice.delayMs / 1000)} s)` : `  … ${event.notice.message}`);
       return;
     default:
       return;

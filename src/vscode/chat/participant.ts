@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { RetryNotice } from '../../core/api';
 import { incompleteAnswerNote } from '../../core/chat/finishNote';
+import { retryText } from '../../core/chat/retryText';
 import type { ModelEndpoints } from '../../core/chat/modelEndpoints';
 import { buildChatMessages, type SlashCommand } from '../../core/chat/prompt';
 import type { Logger } from '../../core/ports';
@@ -87,22 +88,6 @@ export function createChatHandler(deps: ParticipantDeps) {
       return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true } };
     }
   };
-}
-
-function retryText(notice: RetryNotice): string {
-  const seconds = Math.ceil(notice.delayMs / 1000);
-  switch (notice.reason) {
-    case 'rate_limit':
-      return `Rate limit reached — waiting ${seconds} s, then the answer follows.`;
-    case 'pacing':
-      return `Waiting ${seconds} s to stay within this key's limits…`;
-    case 'unavailable':
-      return `The Gateway is overloaded (503) — retrying in ${seconds} s (attempt ${notice.attempt}).`;
-    case 'server_error':
-      return `The Gateway had an error — retrying in ${seconds} s (attempt ${notice.attempt}).`;
-    case 'connection':
-      return `Could not reach the Gateway — retrying in ${seconds} s (attempt ${notice.attempt}).`;
-  }
 }
 
 export const followupProvider: vscode.ChatFollowupProvider = {
