@@ -5,10 +5,12 @@
  * connect them, one area of the extension each.
  */
 import * as vscode from 'vscode';
-import { GatewayClient, LimitTracker } from './core/api';
+import { GatewayClient, LimitTracker, ModelWindows, type LearnedWindowStore } from './core/api';
+import { contextUsage, lastCompactionNotice } from './core/agent/compaction';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock, type Logger } from './core/ports';
-import { FileSharedWindow, NodeCommandRunner, NodeWorkspaceFiles, checkWriteTarget } from './node';
+import { instructionsForChat } from './core/agent/projectInstructions';
+import { FileSharedWindow, NodeCommandRunner, NodeJournalFolder, NodeWorkspaceFiles, checkWriteTarget } from './node';
 import { BubblewrapSandbox } from './node/bubblewrap';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
@@ -24,6 +26,7 @@ import { ModelSelection } from './vscode/modelSelection';
 import { readLimits, readSettings, requireBaseUrl, SECTION, settingOrUndefined } from './vscode/settings';
 import { GatewayStatusBar } from './vscode/statusBar';
 import { registerAgentCommands } from './vscode/agent/agentCommands';
+import { chooseHostTools } from './vscode/agent/hostTools';
 import { AgentSessions } from './vscode/agent/agentSessions';
 import { ApprovalBroker, PROPOSED_SCHEME } from './vscode/agent/approvalBroker';
 import { FileSessionStore } from './vscode/agent/sessionStore';
@@ -47,7 +50,8 @@ export interface GatewayExtensionApi {
   /** The inline edit waiting for Accept / Reject, if any. */
   inlineEdit(): { streaming: boolean; proposal: string } | undefined;
   /** The saved agent sessions, newest first. */
-  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string }[]>;
+  /** `compacted`: the last compaction's notice ("Compacted: 61,200 → 7,900 tokens"); `context`: "context 23k / 32k". */
+  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string; compacted?: string; context?: string; plan?: { step: string; status: string }[]; projectInstructions?: string[] }[]>;
 }
 
 /** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
@@ -71,6 +75,8 @@ interface Models {
   catalog: ModelCatalog;
   selection: ModelSelection;
   languageModels: GatewayLanguageModelProvider;
+  /** Each model's context window: gateway.models, learned from the gateway's errors, or the default. */
+  windows: ModelWindows;
 }
 
 export function activate(context: vscode.ExtensionContext): GatewayExtensionApi {
@@ -101,7 +107,17 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     inlineEdit: () => inlineEdits.status(),
     pendingApprovals: () => agent.approvals.waiting().map((r) => ({ sessionId: r.sessionId, callId: r.callId, summary: r.summary })),
     agentSessions: async () =>
-      (await agent.sessionStore.list()).map((s) => ({ id: s.id, title: s.title, status: s.status, turns: s.turns, statusReason: s.statusReason })),
+      (await agent.sessionStore.list()).map((s) => ({
+        id: s.id,
+        title: s.title,
+        status: s.status,
+        turns: s.turns,
+        statusReason: s.statusReason,
+        compacted: lastCompactionNotice(s),
+        context: contextUsage(s),
+        plan: s.plan,
+        projectInstructions: s.projectInstructions?.files,
+      })),
   };
 }
 
@@ -134,10 +150,12 @@ function createModels(context: vscode.ExtensionContext, gateway: Gateway): Model
   const endpoints = new ModelEndpoints(client);
   const catalog = new ModelCatalog(client, context.globalState, () => requireBaseUrl(readSettings()));
   const selection = new ModelSelection(catalog, context.globalState);
+  const baseUrlOrEmpty = () => settingOrUndefined(() => requireBaseUrl(readSettings())) ?? '';
+  const windows = new ModelWindows(() => settingOrUndefined(readSettings)?.models ?? {}, baseUrlOrEmpty, learnedWindows(context.globalState));
   // The configured chat model (or its default) is listed first, so VS Code's picker selects the model @gateway uses.
-  const languageModels = new GatewayLanguageModelProvider(catalog, keys, endpoints, logger, () => selection.resolveFromLastList('chat'));
+  const languageModels = new GatewayLanguageModelProvider(catalog, keys, endpoints, logger, () => selection.resolveFromLastList('chat'), windows);
   context.subscriptions.push(catalog, languageModels, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, languageModels));
-  return { endpoints, catalog, selection, languageModels };
+  return { endpoints, catalog, selection, languageModels, windows };
 }
 
 function createStatusBar(context: vscode.ExtensionContext, gateway: Gateway, models: Models): GatewayStatusBar {
@@ -147,6 +165,10 @@ function createStatusBar(context: vscode.ExtensionContext, gateway: Gateway, mod
     model: () => models.selection.shownChatModel(() => keys.hasKey()),
     hasKey: () => keys.hasKey(),
     siteUrl: () => settingOrUndefined(gateway.siteUrl),
+    lastRequest: () => {
+      const last = gateway.client.lastRequest;
+      return last && { inputTokens: last.inputTokens, contextWindow: last.model ? models.windows.limitsOf(last.model).contextWindow : undefined };
+    },
   });
   models.catalog.onDidChange(() => void statusBar.refresh());
   context.subscriptions.push(statusBar);
@@ -191,7 +213,8 @@ function registerModelAndSiteCommands(context: vscode.ExtensionContext, gateway:
 function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, models: Models) {
   const { client, logger, errors } = gateway;
   const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
-  const sessionStore = new FileSessionStore(sessionFolder, logger);
+  // The journal appends each step (VS Code's file system cannot append): only for a session folder on this machine.
+  const sessionStore = new FileSessionStore(sessionFolder, logger, sessionFolder.scheme === 'file' ? new NodeJournalFolder(sessionFolder.fsPath) : undefined);
   const approvals = new ApprovalBroker(vscode.workspace.workspaceFolders?.[0]?.uri ?? context.globalStorageUri);
   const sandbox = new BubblewrapSandbox();
   const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => models.selection.resolve('agent', signal), logger, {
@@ -200,7 +223,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
       new NodeCommandRunner(rootPath, { onOutput, sandbox: sandbox && { prefix: () => Promise.resolve(sandbox.prefix), network: sandbox.network } }).run(command, cwd, timeoutMs, signal),
     sandbox,
     checkWriteTarget,
-  });
+  }, { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit }, context.workspaceState);
   sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);
   const transcripts = new TranscriptProvider(sessionStore);
@@ -214,6 +237,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     ...registerAgentCommands(sessions, errors),
+    vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, names)),
   );
   return { sessionStore, approvals, sessions };
 }
@@ -225,6 +249,8 @@ function registerChatParticipant(context: vscode.ExtensionContext, gateway: Gate
     chooseModel: (pickerModel, signal) => models.selection.forChatRequest(pickerModel, models.languageModels.defaultPickerModel(), signal),
     runAgent: (request, chatContext, stream, token) => runAgentTurn(sessions, request, chatContext, stream, token),
     logger: gateway.logger,
+    windows: models.windows,
+    projectInstructions: (labels, signal) => chatProjectInstructions(labels, signal),
     onAnswer: (text) => (lastAnswer = text),
   });
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
@@ -235,6 +261,14 @@ function registerChatParticipant(context: vscode.ExtensionContext, gateway: Gate
     vscode.commands.registerCommand('gateway.explainSelection', () => vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /explain ' })),
   );
   return { lastAnswer: () => lastAnswer };
+}
+
+/** The first folder's AGENTS.md files for a chat request; none without a folder, or when they cannot be read. */
+async function chatProjectInstructions(labels: string[], signal: AbortSignal): Promise<string | undefined> {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (root?.scheme !== 'file') return undefined;
+  const found = await instructionsForChat(new NodeWorkspaceFiles(root.fsPath), labels, readSettings().agent.protectedFiles, signal);
+  return found.text;
 }
 
 function registerInlineEdit(context: vscode.ExtensionContext, gateway: Gateway, models: Models): InlineEditController {
@@ -261,7 +295,7 @@ function watchSettings(context: vscode.ExtensionContext, gateway: Gateway, model
         // The key stays with the origin it was set for until the user says otherwise.
         void confirmKeyOrigin(gateway.keys, onKeyChanged);
       }
-      if (event.affectsConfiguration(`${SECTION}.chatModel`)) models.languageModels.refresh();
+      if (event.affectsConfiguration(`${SECTION}.chatModel`) || event.affectsConfiguration(`${SECTION}.models`)) models.languageModels.refresh();
       gateway.limits.setConfiguredLimits(readLimits());
       void statusBar.refresh();
       try {
@@ -271,4 +305,17 @@ function watchSettings(context: vscode.ExtensionContext, gateway: Gateway, model
       }
     }),
   );
+}
+
+/** Windows learned from the gateway's own errors, kept across sessions per model and base URL. */
+function learnedWindows(state: vscode.Memento): LearnedWindowStore {
+  const key = 'gateway.learnedContextWindows';
+  return {
+    get: () => {
+      const value = state.get<unknown>(key);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+      return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, number] => typeof entry[1] === 'number' && Number.isFinite(entry[1])));
+    },
+    set: (windows) => Promise.resolve(state.update(key, windows)),
+  };
 }

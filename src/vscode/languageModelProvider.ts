@@ -4,7 +4,8 @@
  * The message conversion is in languageModelMessages.ts.
  */
 import * as vscode from 'vscode';
-import type { ModelInfo, ToolDefinition } from '../core/api';
+import { droppedNote, streamFitted } from '../core/chat/historyFit';
+import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, type ModelInfo, type ModelWindows, type ToolDefinition } from '../core/api';
 import type { ModelEndpoints } from '../core/chat/modelEndpoints';
 import type { Logger } from '../core/ports';
 import type { ApiKeyStore } from './apiKeyStore';
@@ -28,6 +29,8 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
     private readonly logger: Logger,
     /** The configured chat model, listed first. */
     private readonly preferredModel: () => string | undefined,
+    /** Each model's window and output limit: gateway.models, learned from the gateway's errors, or the default. */
+    private readonly windows?: ModelWindows,
   ) {}
 
   /** Tells VS Code to ask again (key set or cleared, base URL changed). */
@@ -56,16 +59,21 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
     // VS Code selects a default once, from the first listing; later reorderings do not move it.
     this.firstListed ??= ordered[0]?.id;
     return ordered.map((model) => ({
+      ...this.tokenLimits(model.id),
       id: model.id,
       name: model.id,
       family: model.id,
       version: '1',
       detail: 'Gateway',
       tooltip: `${model.id} via the Gateway`,
-      maxInputTokens: 128_000,
-      maxOutputTokens: 16_384,
       capabilities: { toolCalling: true, imageInput: false },
     }));
+  }
+
+  private tokenLimits(model: string): { maxInputTokens: number; maxOutputTokens: number } {
+    const limits = this.windows?.limitsOf(model) ?? { contextWindow: DEFAULT_CONTEXT_WINDOW, maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS };
+    // VS Code counts the input against maxInputTokens: the output must fit in the same window.
+    return { maxInputTokens: Math.max(1, limits.contextWindow - limits.maxOutputTokens), maxOutputTokens: limits.maxOutputTokens };
   }
 
   /** The model VS Code selected when the user had not picked one: the first one of the first listing. */
@@ -84,7 +92,8 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
     const tools: ToolDefinition[] | undefined = options.tools?.length
       ? options.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema as Record<string, unknown> | undefined }))
       : undefined;
-    const events = this.endpoints.stream(
+    const events = streamFitted(
+      this.endpoints,
       {
         model: model.id,
         messages: toChatMessages(messages),
@@ -92,7 +101,12 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
         toolChoice: tools && options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : undefined,
         ...requestParameters(settings),
       },
+      this.windows,
       { signal: toAbortSignal(token) },
+      (dropped, contextWindow) => {
+        this.logger.info(`language-model request for ${model.id}: ${dropped} oldest messages left out to fit its ${contextWindow}-token window`);
+        progress.report(new vscode.LanguageModelTextPart(`${droppedNote(dropped)}\n\n`));
+      },
     );
     for await (const event of events) {
       if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));

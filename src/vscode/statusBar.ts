@@ -12,6 +12,8 @@ export interface StatusSources {
   hasKey: () => Promise<boolean>;
   /** Undefined while the settings give no site (see formatStatus). */
   siteUrl: () => string | undefined;
+  /** The last request's input tokens and its model's window. */
+  lastRequest?: () => { inputTokens: number; contextWindow?: number } | undefined;
 }
 
 export class GatewayStatusBar implements vscode.Disposable {
@@ -39,6 +41,7 @@ export class GatewayStatusBar implements vscode.Disposable {
       snapshot: this.sources.limits.snapshot(),
       siteUrl: this.sources.siteUrl(),
       now: Date.now(),
+      lastRequest: this.sources.lastRequest?.(),
     });
     this.view = view;
     this.item.text = view.text;

@@ -2,13 +2,14 @@
  * `npm run bench`: speed figures as ratios against baselines measured in the
  * same run, so they mean the same on any machine. Prints; never fails on a figure.
  */
-import { startEmulator } from '../emulator/server';
+import { startEmulator, type Emulator } from '../emulator/server';
 import { measureFirstEvent } from './firstEvent';
 import { PACING_WINDOW_MS, measurePacing, measureTwoHosts, type BurstFigures } from './pacing';
 import { fmt } from './stats';
 import { measureThroughput } from './throughput';
 import { measureSessionBytes, type SessionBytesResult } from './sessionBytes';
 import { oneFilePerTurn, retryJitterTask } from './sessionWorkloads';
+import { LONG_TURNS, SMALL_WINDOW, measureLongSession, measureSaveTimes, type LongSessionResult, type SaveTimes } from './longSession';
 
 async function main(): Promise<void> {
   const emulator = await startEmulator({ port: 0, keys: [{ key: 'bench-key', rpm: 1_000_000, tpm: 1_000_000_000 }], rpm: 1_000_000, tpm: 1_000_000_000 });
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     console.log(`  overhead          median ${fmt(f.overheadMedianMs, 3)} ms, p90 ${fmt(f.overheadP90Ms, 3)} ms   (target < 1 ms median)`);
 
     printSessionBytes(await measureSessionBytes(emulator, retryJitterTask), retryJitterTask.task);
+    await printProjectInstructionBytes(emulator);
     console.log('\n  The same ratio when every turn reads one file of a given size (what each turn adds decides it):');
     for (const lines of [30, 60, 150, 300, 400]) {
       const b = await measureSessionBytes(emulator, oneFilePerTurn(lines));
@@ -37,6 +39,8 @@ async function main(): Promise<void> {
     await emulator.close();
   }
   await printPacing();
+  const long = await measureLongSession();
+  printLongSession(long, await measureSaveTimes(long.finalState));
 }
 
 async function printPacing(): Promise<void> {
@@ -54,6 +58,20 @@ function printBurst(b: BurstFigures, note: string): void {
   );
 }
 
+function printLongSession(r: LongSessionResult, saves: SaveTimes): void {
+  const { compacted: c, uncompacted: u } = r;
+  console.log(`\nLong session: ${LONG_TURNS} scripted turns, each reading a 3 KB file, on a model with a ${SMALL_WINDOW.toLocaleString('en-US')}-token window`);
+  console.log(`  with compaction     ${c.status} after ${c.turns} turns, ${c.requests} requests, ${c.compactions} compactions, ${c.contextErrors} context errors, ${c.otherErrors} other errors`);
+  console.log(`  largest request     ${c.largestInput.toLocaleString('en-US')} input tokens   (threshold ${r.threshold.toLocaleString('en-US')}: 80 % of the window)`);
+  console.log(`  without compaction  ${u.status} after ${u.turns} turns on a ${(1_000_000).toLocaleString('en-US')}-token window, largest request ${u.largestInput.toLocaleString('en-US')} tokens`);
+  console.log(`  billed input        ${c.billedInput.toLocaleString('en-US')} against ${u.billedInput.toLocaleString('en-US')} tokens: ratio ${fmt(c.billedInput / u.billedInput, 3)}   (target ≤ 0.35)`);
+  const j = saves.journal;
+  const w = saves.wholeFile;
+  console.log('  save time per step, the session saved again item by item (median at turns 5–15 → 190–200; mean at turns 1–40 → 161–200, periodic snapshots included):');
+  console.log(`    journal + snapshot   ${fmt(j.early, 3)} → ${fmt(j.late, 3)} ms: ${fmt(j.late / j.early)}×; mean ${fmt(j.earlyMean, 3)} → ${fmt(j.lateMean, 3)} ms: ${fmt(j.lateMean / j.earlyMean)}×   (target ≤ 2×)`);
+  console.log(`    whole-file rewrite   ${fmt(w.early, 3)} → ${fmt(w.late, 3)} ms: ${fmt(w.late / w.early)}×; mean ${fmt(w.earlyMean, 3)} → ${fmt(w.lateMean, 3)} ms: ${fmt(w.lateMean / w.earlyMean)}×   (the old way, for reference)`);
+}
+
 function printSessionBytes(b: SessionBytesResult, task: string): void {
   const turns = b.stateful.length;
   console.log(`\nBytes sent per request over a ${turns}-turn agent session on real code ("${task}")`);
@@ -68,6 +86,31 @@ function printSessionBytes(b: SessionBytesResult, task: string): void {
     `  flat: every later stateful request is ${fixed} B of model, instructions, tools and previous_response_id (the interface carries none of them over) plus only that turn's new items;` +
       ` the stateless request grows by ${fmt((b.stateless.at(-1)! - b.stateless[0]) / (turns - 1), 0)} B a turn on average`,
   );
+}
+
+/** Where a project's AGENTS.md goes: one input item (kept in the chain) against `instructions` (sent again with every request). */
+async function printProjectInstructionBytes(emulator: Emulator): Promise<void> {
+  const agentsMd = sampleAgentsMd();
+  const asItem = await measureSessionBytes(emulator, retryJitterTask, { agentsMd, via: 'input' });
+  const inInstructions = await measureSessionBytes(emulator, retryJitterTask, { agentsMd, via: 'instructions' });
+  console.log(`\n  With a ${fmt(agentsMd.length / 1024, 1)} KB AGENTS.md in the same session:`);
+  console.log(`    sent once as an input item (what the extension does)  ${sum(asItem.stateful).toLocaleString('en-US')} B, ratio ${fmt(sum(asItem.stateful) / sum(asItem.stateless), 3)}`);
+  console.log(`    in \`instructions\` with every request                   ${sum(inInstructions.stateful).toLocaleString('en-US')} B, ratio ${fmt(sum(inInstructions.stateful) / sum(inInstructions.stateless), 3)}`);
+}
+
+/** A plausible project AGENTS.md of about 2 KB. */
+function sampleAgentsMd(): string {
+  const rules = [
+    '# Working in this repository',
+    '- Run `npm run lint` and `npm test` after every change; both must pass.',
+    '- TypeScript strict mode; no `any` outside tests. Prefer small functions with names that say what they do.',
+    '- Every async function takes an AbortSignal and passes it on.',
+    '- Errors the user must tell apart get their own class in src/core/api/errors.ts.',
+    '- Tests run against the local emulator over real HTTP; never mock fetch.',
+    '- Do not reformat code you do not otherwise change.',
+    '- Comments say why, not what. Keep the README in step with user-visible changes.',
+  ];
+  return `${rules.join('\n')}\n`.repeat(3);
 }
 
 function sum(values: number[]): number {

@@ -3,7 +3,7 @@
  * chain (only the new items, with previous_response_id) against what a
  * stateless client sends (the whole history every turn).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentEngine } from '../../src/core/agent/engine';
@@ -33,16 +33,25 @@ export interface SessionBytesResult {
   fixed: number[];
 }
 
-export async function measureSessionBytes(emulator: Emulator, workload: SessionWorkload): Promise<SessionBytesResult> {
+/** A project AGENTS.md for the session, sent as the extension does (`input`: one input item) or in `instructions` on every request. */
+export interface ProjectInstructionsVariant {
+  agentsMd: string;
+  via: 'input' | 'instructions';
+}
+
+export async function measureSessionBytes(emulator: Emulator, workload: SessionWorkload, project?: ProjectInstructionsVariant): Promise<SessionBytesResult> {
   const root = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
   try {
     const turns = workload.prepare(root);
+    if (project) writeFileSync(join(root, 'AGENTS.md'), project.agentsMd);
     emulator.script('bench-key', turns);
     const before = emulator.requests.length;
     const state = newSession({ id: 'bench', title: workload.task, model: 'gw-code', now: Date.now() });
     addUserMessage(state, workload.task);
-    await benchEngine(emulator, root, turns.length).run(state, new AbortController().signal, () => undefined);
+    await benchEngine(emulator, root, turns.length, project).run(state, new AbortController().signal, () => undefined);
     if (state.status !== 'done' || state.turns !== turns.length) throw new Error(`bench session ended ${state.status} after ${state.turns} turns: ${state.statusReason}`);
+    // The figure is the chain's: a compaction would start a new chain and measure something else.
+    if (state.compactions?.length) throw new Error(`the ${turns.length}-turn bytes session compacted; it must fit gw-code's window`);
     const bodies = emulator.requests.slice(before).filter((r) => r.path === '/v1/responses').map((r) => r.body as Record<string, unknown>);
     return {
       stateful: bodies.map((body) => JSON.stringify(body).length),
@@ -54,7 +63,7 @@ export async function measureSessionBytes(emulator: Emulator, workload: SessionW
   }
 }
 
-function benchEngine(emulator: Emulator, root: string, turns: number): AgentEngine {
+function benchEngine(emulator: Emulator, root: string, turns: number, project?: ProjectInstructionsVariant): AgentEngine {
   const store: SessionStore<AgentSessionState> = { save: async () => undefined, load: async () => undefined, list: async () => [] };
   return new AgentEngine({
     client: new GatewayClient({ baseUrl: () => emulator.baseUrl, apiKey: { getApiKey: async () => 'bench-key' }, userAgent: 'bench' }),
@@ -65,7 +74,10 @@ function benchEngine(emulator: Emulator, root: string, turns: number): AgentEngi
     policy: () => ({ mode: 'auto', deniedCommands: [] }),
     // Unbounded tokens: the emulator bills each turn for the whole conversation, and the bench measures bytes, not budgets.
     budgets: () => ({ ...DEFAULT_BUDGETS, maxTurns: turns + 1, maxTokens: Number.MAX_SAFE_INTEGER }),
-    instructions: AGENT_INSTRUCTIONS,
+    instructions: project?.via === 'instructions' ? `${AGENT_INSTRUCTIONS}\n\n${project.agentsMd}` : AGENT_INSTRUCTIONS,
+    projectInstructions: project?.via !== 'instructions',
+    // gw-code's window on the emulator: the 30-turn session fits under its threshold, so it never compacts.
+    modelLimits: () => ({ contextWindow: 128_000, maxOutputTokens: 4_096, source: 'setting' }),
     clock: systemClock,
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
   });

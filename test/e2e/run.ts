@@ -2,7 +2,8 @@
 //   node --import tsx test/e2e/run.ts
 // Env: GATEWAY_E2E_CACHE, E2E_SKIP_SETUP=1, E2E_SKIP_BUILD=1, E2E_EXTENSION_PATH, E2E_GREP,
 //      E2E_TIMEOUT_MS, E2E_VERBOSE=1 (server output), E2E_KEEP=1 (keep temp folders).
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { launchBrowser, type Browser } from './lib/browser';
 import { buildExtension, bundleSuite, ensureSetup } from './lib/build';
@@ -21,6 +22,7 @@ async function main(): Promise<number> {
   const suite = await bundleSuite();
   step(`extension ${extensionPath}, suite ${suite}`);
 
+  const extensionsUnderTest = withFixtureExtensions(extensionPath);
   // A second server the workspace's own settings point at: the key must never reach it.
   const hostile = await startEmulator({ port: 0 });
   const ws = createSampleWorkspace({
@@ -46,8 +48,8 @@ async function main(): Promise<number> {
     const code = await runExtensionTests({
       server,
       page: browser.page,
-      extensionDevelopmentPath: extensionPath,
       extensionTestsPath: suite,
+      extensionDevelopmentPath: extensionsUnderTest,
       workspace: ws.dir,
     });
     step(`extension tests finished with exit code ${code}`);
@@ -58,8 +60,21 @@ async function main(): Promise<number> {
     await emulator?.close();
     await hostile.close();
     ws.dispose();
+    rmSync(extensionsUnderTest, { recursive: true, force: true });
     if (process.env.E2E_KEEP !== '1') rmSync(path.dirname(suite), { recursive: true, force: true });
   }
+}
+
+/**
+ * A folder holding the extension and the test fixtures' extensions (as links): code-server
+ * loads only one extensionDevelopmentPath, and a folder without a package.json is scanned
+ * for several. The fixture registers a tool through vscode.lm.registerTool (suite/agentTools.test.ts).
+ */
+function withFixtureExtensions(extensionPath: string): string {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'gateway-e2e-extensions-'));
+  symlinkSync(extensionPath, path.join(folder, 'gateway-vscode'), 'dir');
+  symlinkSync(path.join(__dirname, 'fixtures', 'lm-tool-extension'), path.join(folder, 'lm-tool-fixture'), 'dir');
+  return folder;
 }
 
 main().then(

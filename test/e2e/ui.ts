@@ -16,6 +16,7 @@ import { Workbench } from './lib/workbench';
 import { createSampleWorkspace } from './lib/workspace';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './ui/agent';
+import { agentPlanScenario } from './ui/agentPlan';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
 import { neutral } from './ui/gateway';
 import { inlineEditScenario } from './ui/inlineEdit';
@@ -23,7 +24,7 @@ import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
 
-const SCENARIOS: Scenario[] = [setKeyScenario, selectModelScenario, askScenario, emptyBalanceScenario, rateLimitScenario, chatModelPickerScenario, agentChatScenario, agentPaletteScenario, agentReloadScenario, inlineEditScenario];
+const SCENARIOS: Scenario[] = [setKeyScenario, selectModelScenario, askScenario, emptyBalanceScenario, rateLimitScenario, chatModelPickerScenario, agentChatScenario, agentPaletteScenario, agentReloadScenario, agentPlanScenario, inlineEditScenario];
 
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;

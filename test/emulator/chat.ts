@@ -2,7 +2,8 @@
 import type { GenContext } from './generation';
 import { deliverJson, errorPayload } from './generation';
 import { serverError } from './errors';
-import { hex, nowSec } from './ids';
+import { estimateTokens, hex, nowSec } from './ids';
+import { promptText } from './conversation';
 import { type Plan, makePlan, splitArguments, splitDeltas } from './scripted-model';
 import { type Frame, StreamWriter, runStream } from './sse';
 import { validateChat } from './validate-chat';
@@ -61,13 +62,14 @@ function* chatFrames(id: string, created: number, model: string, plan: Plan, inc
 export async function handleChat(ctx: GenContext): Promise<void> {
   const req = validateChat(ctx.body);
   ctx.checkModel(req.model, 'chat');
+  ctx.checkWindow(req.model, estimateTokens(promptText(req.items)), 'messages');
   const fault = ctx.takeFault('chat');
   const turn = ctx.scripts.take(ctx.key.key, req.model, 'chat');
   const plan = makePlan({ turn, items: req.items, tools: req.tools, toolChoice: req.toolChoice, maxTokens: req.maxTokens, defaultDelayMs: ctx.tokenDelayMs });
   const id = `chatcmpl-${hex()}`;
   const created = nowSec();
   if (!req.stream) {
-    if (await deliverJson(ctx, completion(id, created, req.model, plan), fault)) ctx.succeed(plan.usage.total);
+    if (await deliverJson(ctx, completion(id, created, req.model, plan), fault)) ctx.succeed(plan.usage.total, plan.usage.input);
     else if (turn) ctx.scripts.putBack(ctx.key.key, turn);
     return;
   }
@@ -80,6 +82,6 @@ export async function handleChat(ctx: GenContext): Promise<void> {
     errorFrames: () => [{ data: JSON.stringify(errorPayload(serverError().body)) }],
     malformed: `data: {"id":"${id}","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":\n\n`,
   });
-  if (outcome === 'done') ctx.succeed(plan.usage.total);
+  if (outcome === 'done') ctx.succeed(plan.usage.total, plan.usage.input);
   else if (turn && outcome !== 'aborted') ctx.scripts.putBack(ctx.key.key, turn);
 }

@@ -70,3 +70,13 @@ export function overloaded(retryAfterSec?: number): HttpError {
 export function notFound(path: string): HttpError {
   return new HttpError(404, { type: 'invalid_request_error', code: 'unknown_url', message: `Unknown request URL: ${path}.`, param: null });
 }
+
+/** The input (for previous_response_id: the stored conversation plus the new items) passes the model's window. */
+export function contextLengthExceeded(window: number, tokens: number, param: 'input' | 'messages'): HttpError {
+  return new HttpError(400, {
+    type: 'invalid_request_error',
+    code: 'context_length_exceeded',
+    message: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+    param,
+  });
+}

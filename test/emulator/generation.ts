@@ -19,8 +19,10 @@ export interface GenContext {
   checkModel(model: string, endpoint: 'chat' | 'responses'): void;
   /** Takes this request's fault; throws for status faults (500/503/429); returns stream/body faults. */
   takeFault(endpoint: 'chat' | 'responses'): Fault | undefined;
+  /** 400 context_length_exceeded when `promptTokens` passes the model's context window. */
+  checkWindow(model: string, promptTokens: number, param: 'input' | 'messages'): void;
   /** Records a success: charges the balance and counts the tokens in the rate window. */
-  succeed(totalTokens: number): void;
+  succeed(totalTokens: number, inputTokens: number): void;
   sendJson(status: number, payload: unknown): void;
 }
 

@@ -1,23 +1,25 @@
 // CLI: npm run emulator -- --port 4010 [--host h] [--config file.json] [--rpm n] [--tpm n] [--window-ms n]
-//      [--token-delay-ms n] [--site-url url] [--no-ratelimit-headers]
+//      [--token-delay-ms n] [--site-url url] [--no-ratelimit-headers] [--context-window model=tokens ...]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startEmulator } from './server';
 import { BUILT_IN_KEYS } from './keys';
-import { ALL_MODELS, type EmulatorOptions, type KeyConfig } from './types';
+import { ALL_MODELS, DEFAULT_CONTEXT_WINDOWS, type EmulatorOptions, type KeyConfig } from './types';
 
 const HELP = `Gateway emulator: a local HTTP emulator of the gateway's /v1 API.
 
 Usage: npm run emulator -- [options]
   --port <n>               port (default 4010; 0 = random)
   --host <h>               host (default 127.0.0.1)
-  --config <file.json>     {keys: KeyConfig[], rpm, tpm, windowMs, siteUrl, rateLimitHeaders, tokenDelayMs}
+  --config <file.json>     {keys: KeyConfig[], rpm, tpm, windowMs, siteUrl, rateLimitHeaders, tokenDelayMs, contextWindows: {model: tokens}}
   --rpm <n>                default requests per window per key (60)
   --tpm <n>                default tokens per window per key (200000)
   --window-ms <n>          rate window in ms (60000)
   --token-delay-ms <n>     delay between stream deltas (0)
   --site-url <url>         account area address used in messages (default: the emulator itself)
   --no-ratelimit-headers   do not send x-ratelimit-* headers
+  --context-window <m=n>   context window of model m in tokens (repeatable), e.g. gw-code=8000
+                           (defaults: gw-chat 128000, gw-chat-pro 200000, gw-chat-mini 32000, gw-code 128000)
   --help                   this text
 Control API (not under /v1): POST /_emulator/script|fault|keys|forget-responses|reset, GET /_emulator/requests.`;
 
@@ -26,6 +28,17 @@ function num(name: string, value: string | undefined): number | undefined {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} expects a non-negative number, got ${value}`);
   return n;
+}
+
+/** `model=tokens` pairs of --context-window. */
+function contextWindowArgs(pairs: string[]): Record<string, number> {
+  const windows: Record<string, number> = {};
+  for (const pair of pairs) {
+    const m = /^([^=\s]+)=(\d{1,9})$/.exec(pair);
+    if (!m || Number(m[2]) < 1) throw new Error(`--context-window expects model=tokens (e.g. gw-code=8000), got ${pair}`);
+    windows[m[1]] = Number(m[2]);
+  }
+  return windows;
 }
 
 async function main(): Promise<void> {
@@ -40,6 +53,7 @@ async function main(): Promise<void> {
       'token-delay-ms': { type: 'string' },
       'site-url': { type: 'string' },
       'no-ratelimit-headers': { type: 'boolean' },
+      'context-window': { type: 'string', multiple: true },
       help: { type: 'boolean' },
     },
   });
@@ -58,10 +72,13 @@ async function main(): Promise<void> {
     tokenDelayMs: num('token-delay-ms', values['token-delay-ms']) ?? file.tokenDelayMs,
     siteUrl: values['site-url'] ?? file.siteUrl,
     rateLimitHeaders: values['no-ratelimit-headers'] ? false : file.rateLimitHeaders,
+    contextWindows: { ...file.contextWindows, ...contextWindowArgs(values['context-window'] ?? []) },
   };
   const emu = await startEmulator(options);
   console.log(`Gateway emulator listening on ${emu.baseUrl}`);
   console.log(`Site URL: ${emu.siteUrl}`);
+  const windows = { ...DEFAULT_CONTEXT_WINDOWS, ...options.contextWindows };
+  console.log(`Context windows: ${Object.entries(windows).map(([model, tokens]) => `${model} ${tokens}`).join(', ')}`);
   const configured = new Map<string, KeyConfig>();
   for (const k of [...BUILT_IN_KEYS, ...(options.keys ?? [])]) configured.set(k.key, k);
   for (const k of configured.values()) {

@@ -1,9 +1,9 @@
 // POST /v1/responses, and the store behind previous_response_id.
-import type { ConvItem } from './conversation';
+import { promptText, type ConvItem } from './conversation';
 import { badValue, previousNotFound, serverError } from './errors';
 import type { GenContext } from './generation';
 import { deliverJson } from './generation';
-import { hex, nowSec } from './ids';
+import { estimateTokens, hex, nowSec } from './ids';
 import { makePlan } from './scripted-model';
 import { type OutputItem, type ResponseMeta, Sequencer, errorFrames, finalResponse, outputItems, responseFrames } from './responses-stream';
 import { StreamWriter, runStream } from './sse';
@@ -73,8 +73,9 @@ export async function handleResponses(ctx: GenContext, store: ResponseStore): Pr
   }
   checkToolPairs(previous, req.items);
   const conversation = [...previous, ...req.items];
+  ctx.checkWindow(req.model, estimateTokens(promptText(conversation, req.instructions ?? undefined)), 'input');
   const fault = ctx.takeFault('responses');
-  const turn = ctx.scripts.take(ctx.key.key, req.model, 'responses');
+  const turn = ctx.scripts.take(ctx.key.key, req.model, 'responses', req.tools.length > 0);
   const plan = makePlan({
     turn,
     items: conversation,
@@ -88,7 +89,7 @@ export async function handleResponses(ctx: GenContext, store: ResponseStore): Pr
   const output = outputItems(plan);
   const done = (): void => {
     if (ctx.body.store !== false) store.set(meta.id, { key: ctx.key.key, conversation: [...conversation, ...conversationOf(output)] });
-    ctx.succeed(plan.usage.total);
+    ctx.succeed(plan.usage.total, plan.usage.input);
   };
   if (!req.stream) {
     if (await deliverJson(ctx, finalResponse(meta, plan, output), fault)) done();

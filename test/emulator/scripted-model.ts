@@ -32,11 +32,16 @@ export class ScriptQueues {
     this.queues.set(key, queue);
   }
 
-  /** Removes and returns the first turn that matches this model and endpoint. */
-  take(key: string, model: string, endpoint: 'chat' | 'responses'): ScriptedTurn | undefined {
+  /**
+   * Removes and returns the first turn that matches this model and endpoint. With `hasTools` false (a
+   * responses request without tools: a session's summary) a turn with tool calls is left for a later request.
+   */
+  take(key: string, model: string, endpoint: 'chat' | 'responses', hasTools = true): ScriptedTurn | undefined {
     const queue = this.queues.get(key);
     if (!queue) return undefined;
-    const i = queue.findIndex((t) => (t.model === undefined || t.model === model) && (t.endpoint === undefined || t.endpoint === endpoint));
+    const i = queue.findIndex(
+      (t) => (t.model === undefined || t.model === model) && (t.endpoint === undefined || t.endpoint === endpoint) && (hasTools || !t.toolCalls?.length),
+    );
     return i < 0 ? undefined : queue.splice(i, 1)[0];
   }
 
@@ -74,7 +79,8 @@ export function echoText(items: ConvItem[]): string {
 }
 
 export function makePlan(input: PlanInput): Plan {
-  const { turn, toolChoice, tools } = input;
+  const { toolChoice, tools } = input;
+  const turn = checkedTurn(input.turn, input);
   let text = turn ? (turn.text ?? '').repeat(Math.max(1, turn.repeat ?? 1)) : echoText(input.items);
   let reasoning = turn?.reasoning ?? '';
   let calls: PlannedCall[] = (turn?.toolCalls ?? []).map((c) => ({ name: c.name, arguments: argsText(c.arguments), callId: c.callId ?? callId() }));
@@ -115,6 +121,12 @@ export function makePlan(input: PlanInput): Plan {
     chunkChars: turn?.chunkChars,
     usage: { input: inputTokens, output, reasoning: reasoningTokens, total: inputTokens + output },
   };
+}
+
+/** The scripted turn, or its `otherwise` when the conversation lacks what it `requires`. */
+function checkedTurn(turn: ScriptedTurn | undefined, input: PlanInput): ScriptedTurn | undefined {
+  if (!turn?.requires) return turn;
+  return promptText(input.items, input.instructions ?? undefined).includes(turn.requires.text) ? turn : checkedTurn(turn.requires.otherwise, input);
 }
 
 /** Splits a text into stream deltas: fixed-size pieces, or word-ish pieces (leading spaces + up to 4 other chars). */

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { handleChat } from './chat';
 import { handleControl } from './control';
-import { HttpError, balanceZero, modelNotFound, notFound, overloaded, rateLimited, serverError, unauthorized, invalid } from './errors';
+import { HttpError, contextLengthExceeded, balanceZero, modelNotFound, notFound, overloaded, rateLimited, serverError, unauthorized, invalid } from './errors';
 import { estimatePrompt } from './estimate';
 import { FaultQueues, faultFromHeader, type FaultEndpoint } from './faults';
 import { type GenContext, deliverJson, errorPayload } from './generation';
@@ -12,7 +12,7 @@ import { KeyStore, MODEL_CREATED, type KeyState } from './keys';
 import { RateLimiter, type WindowEntry } from './ratelimit';
 import { ResponseStore, handleResponses } from './responses';
 import { ScriptQueues } from './scripted-model';
-import { CHAT_MODELS, type Emulator, type EmulatorOptions, type Fault, type RecordedRequest } from './types';
+import { CHAT_MODELS, DEFAULT_CONTEXT_WINDOWS, type Emulator, type EmulatorOptions, type Fault, type RecordedRequest } from './types';
 import { isObj } from './validate-common';
 
 export type { Emulator, EmulatorOptions, KeyConfig, ScriptedTurn, Fault, RecordedRequest } from './types';
@@ -60,6 +60,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let siteUrl = options.siteUrl ?? '';
+  const contextWindows: Record<string, number> = { ...DEFAULT_CONTEXT_WINDOWS, ...options.contextWindows };
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, path: string, raw: string): Promise<void> {
     let parsed: unknown = null;
@@ -117,7 +118,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
             throw modelNotFound(model, `The model '${model}' is not served on this endpoint; use /v1/responses.`);
           }
         },
-        succeed(total) {
+        checkWindow(model, promptTokens, param) {
+          const window = contextWindows[model];
+          if (window !== undefined && promptTokens > window) throw contextLengthExceeded(window, promptTokens, param);
+        },
+        succeed(total, input) {
+          record.inputTokens = input;
           admission.entry.tokens = total;
           keys.charge(k.key, total);
         },
@@ -132,9 +138,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ctx.body = parsed;
       const succeeded = ctx.succeed;
       let ok = false;
-      ctx.succeed = (total) => {
+      ctx.succeed = (total, input) => {
         ok = true;
-        succeeded(total);
+        succeeded(total, input);
       };
       try {
         await (endpoint === 'chat' ? handleChat(ctx) : handleResponses(ctx, store));
@@ -146,6 +152,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (res.headersSent || res.destroyed) return;
       const e = err instanceof HttpError ? err : serverError();
       if (!(err instanceof HttpError)) console.error('[emulator] internal error:', err);
+      record.errorCode = e.body.code;
       sendJson(e.status, errorPayload(e.body), e.headers);
     }
   }

@@ -3,6 +3,8 @@
 export const ALL_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini', 'gw-code'] as const;
 /** Models served on /v1/chat/completions; every model is served on /v1/responses. */
 export const CHAT_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini'];
+/** Context windows of the built-in models, in tokens (input as the emulator counts it). */
+export const DEFAULT_CONTEXT_WINDOWS: Record<string, number> = { 'gw-chat': 128_000, 'gw-chat-pro': 200_000, 'gw-chat-mini': 32_000, 'gw-code': 128_000 };
 
 export interface EmulatorOptions {
   /** 0 (default) = a random free port. */
@@ -27,6 +29,8 @@ export interface EmulatorOptions {
    * client's virtual clock, so windows pass without real waiting.
    */
   now?: () => number;
+  /** Context window per model id, in tokens, over DEFAULT_CONTEXT_WINDOWS; a longer input answers 400 context_length_exceeded. */
+  contextWindows?: Record<string, number>;
 }
 
 export interface KeyConfig {
@@ -50,6 +54,7 @@ export interface ScriptedToolCall {
 export interface ScriptedTurn {
   text?: string;
   reasoning?: string;
+  /** On /v1/responses a turn with calls is only consumed by a request that declares tools (one without tools, a summary, cannot get calls). */
   toolCalls?: ScriptedToolCall[];
   finishReason?: 'stop' | 'length' | 'content_filter';
   /** Delay between deltas (overrides tokenDelayMs). */
@@ -62,6 +67,12 @@ export interface ScriptedTurn {
   model?: string;
   /** Only consumed by requests on this endpoint. */
   endpoint?: 'chat' | 'responses';
+  /**
+   * A model that checks a rule: this turn is played only when the conversation
+   * so far (instructions and every item, the chain's earlier ones included)
+   * contains `text`; otherwise `otherwise` is played in its place.
+   */
+  requires?: { text: string; otherwise: ScriptedTurn };
 }
 
 export type FaultKind = '500' | '503' | '429' | 'cut' | 'malformed' | 'stall' | 'stream-error';
@@ -93,6 +104,10 @@ export interface RecordedRequest {
   time: number;
   /** Fault applied to this request, if any. */
   fault?: FaultKind;
+  /** Input tokens billed (as the usage reports them), set on a completed answer. */
+  inputTokens?: number;
+  /** The error answer's `code`, when the emulator answered with an error. */
+  errorCode?: string;
 }
 
 export interface Emulator {

@@ -50,7 +50,7 @@ describe('a multi-turn session', () => {
     assert.equal(bodies[2].input.length, 1);
     for (const body of bodies) {
       assert.equal(typeof body.instructions, 'string');
-      assert.deepEqual(body.tools.map((t: any) => t.name), ['read_file', 'list_files', 'search_text', 'edit_file', 'write_file', 'run_command']);
+      assert.deepEqual(body.tools.map((t: any) => t.name), ['read_file', 'list_files', 'search_text', 'edit_file', 'write_file', 'run_command', 'update_plan']);
     }
     const texts = events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
     assert.equal(texts, 'Changed a.txt.');
@@ -77,7 +77,7 @@ describe('a multi-turn session', () => {
     const state = startSession('edit in an untrusted workspace');
     await runToEnd(engine, state);
     assert.equal(fileText('a.txt'), 'hello world\n');
-    assert.deepEqual(responseBodies()[0].tools.map((t: any) => t.name), ['read_file', 'list_files', 'search_text']);
+    assert.deepEqual(responseBodies()[0].tools.map((t: any) => t.name), ['read_file', 'list_files', 'search_text', 'update_plan']);
     assert.match(responseBodies()[1].input[0].output, /There is no tool named "edit_file"/);
   });
 });

@@ -147,4 +147,18 @@ void describe('openai SDK against the emulator', () => {
       for await (const _event of failing) void _event;
     }, (e) => e instanceof OpenAI.APIError && /server had an error/.test(e.message));
   });
+
+  void it('sees a context window overflow as its BadRequestError, on both endpoints', async () => {
+    const noRetry = new OpenAI({ baseURL: emu.baseUrl, apiKey: 'demo-key', maxRetries: 0 });
+    const long = 'abcd'.repeat(32_010);
+    await assert.rejects(noRetry.chat.completions.create({ model: 'gw-chat-mini', messages: [{ role: 'user', content: long }] }), (e) => {
+      assert.ok(e instanceof OpenAI.BadRequestError);
+      assert.equal(e.status, 400);
+      assert.equal(e.code, 'context_length_exceeded');
+      assert.equal(e.param, 'messages');
+      assert.match(e.message, /This model's maximum context length is 32000 tokens\. However, your messages resulted in 32010 tokens/);
+      return true;
+    });
+    await assert.rejects(noRetry.responses.create({ model: 'gw-chat-mini', input: long }), (e) => e instanceof OpenAI.BadRequestError && e.code === 'context_length_exceeded' && e.param === 'input');
+  });
 });

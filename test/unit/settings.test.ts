@@ -30,6 +30,7 @@ describe('parseSettings', () => {
       reasoningEffort: undefined,
       serviceTier: undefined,
       limits: { requestsPerMinute: 60, tokensPerMinute: 200_000 },
+      models: Object.create(null),
       agent: {
         approval: 'ask',
         deniedCommands: DEFAULT_DENIED_COMMANDS,
@@ -40,8 +41,18 @@ describe('parseSettings', () => {
         ],
         sandboxNetwork: false,
         budgets: { maxTurns: 30, maxTokens: 1_000_000, maxWallTimeMs: 1_800_000, maxRepeatedCalls: 3 },
+        maxRequestTpmSeconds: 30,
+        projectInstructions: true,
+        allowedTools: [],
       },
     });
+  });
+
+  test('project instructions can be turned off; allowed VS Code tools are a list of names', () => {
+    const agent = from({ 'agent.projectInstructions': false, 'agent.allowedTools': ['mcp_github_search'] }).agent;
+    assert.equal(agent.projectInstructions, false);
+    assert.deepEqual(agent.allowedTools, ['mcp_github_search']);
+    assert.throws(() => from({ 'agent.allowedTools': 'mcp_github_search' }), SettingError);
   });
 
   test("the defaults package.json shows in the Settings editor are the ones the code falls back to", () => {
@@ -136,5 +147,22 @@ describe('user-only settings', () => {
       .filter(([, spec]) => spec.scope === 'application' || spec.scope === 'machine')
       .map(([name]) => name.replace(/^gateway\./, ''));
     assert.deepEqual(scoped.sort(), [...USER_ONLY_SETTINGS].sort());
+  });
+});
+
+describe('gateway.models', () => {
+  test('per model id: the window and output limit; a bad entry names the setting', () => {
+    const settings = from({ models: { 'my-model': { contextWindow: 131_072, maxOutputTokens: 8_192 }, other: { contextWindow: 32_000 } } });
+    assert.deepEqual({ ...settings.models }, { 'my-model': { contextWindow: 131_072, maxOutputTokens: 8_192 }, other: { contextWindow: 32_000 } });
+    assert.deepEqual({ ...from({}).models }, {});
+    assert.throws(() => from({ models: { m: { contextWindow: 100 } } }), (e) => e instanceof SettingError && /at least 1024/.test(e.message));
+    assert.throws(() => from({ models: { m: { contextWindow: 'big' } } }), (e) => e instanceof SettingError && /models\.m\.contextWindow/.test(e.message));
+    assert.throws(() => from({ models: [] }), (e) => e instanceof SettingError && e.setting === 'models');
+  });
+
+  test('a model id such as __proto__ is only a key', () => {
+    const settings = from({ models: JSON.parse('{"__proto__": {"contextWindow": 2048}}') });
+    assert.equal(Object.getPrototypeOf(settings.models), null);
+    assert.deepEqual(settings.models['__proto__'], { contextWindow: 2048 });
   });
 });

@@ -82,3 +82,12 @@ describe('formatStatus with an unusual model name', () => {
     assert.doesNotMatch(v.tooltip[0]!, /(?<!\\)\[x(?<!\\)\]/);
   });
 });
+
+describe('formatStatus and the last request', () => {
+  test('the tooltip shows the size of the last request against its model\'s window', () => {
+    const v = formatStatus({ model: 'gw-code', hasKey: true, snapshot: snapshot(), siteUrl: 'https://gateway.example/', now, lastRequest: { inputTokens: 23_456, contextWindow: 32_000 } });
+    assert.ok(v.tooltip.includes('Last request: 23,456 input tokens of a 32k window'), v.tooltip.join('\n'));
+    const none = formatStatus({ model: 'gw-code', hasKey: true, snapshot: snapshot(), siteUrl: 'https://gateway.example/', now });
+    assert.ok(!none.tooltip.some((line) => line.startsWith('Last request')));
+  });
+});

@@ -7,7 +7,7 @@ import type { CommandRunner, FileChanges, WorkspaceFiles } from '../../src/core/
 import { AGENT_INSTRUCTIONS } from '../../src/core/agent/instructions';
 
 describe('registry', () => {
-  test('six tools, each kind as expected', () => {
+  test('seven tools, each kind as expected', () => {
     assert.deepEqual(
       allTools.map((tool) => [tool.name, tool.kind]),
       [
@@ -17,17 +17,18 @@ describe('registry', () => {
         ['edit_file', 'write'],
         ['write_file', 'write'],
         ['run_command', 'command'],
+        ['update_plan', 'read'],
       ],
     );
   });
 
   test('an untrusted workspace gets only the read-only tools', () => {
-    assert.deepEqual(readOnlyTools.map((tool) => tool.name), ['read_file', 'list_files', 'search_text']);
+    assert.deepEqual(readOnlyTools.map((tool) => tool.name), ['read_file', 'list_files', 'search_text', 'update_plan']);
     assert.equal(toolsFor(false), readOnlyTools);
     assert.equal(toolsFor(true), allTools);
     assert.equal(findTool(readOnlyTools, 'write_file'), undefined);
     assert.equal(findTool(allTools, 'write_file')?.name, 'write_file');
-    assert.equal(unknownToolOutput(readOnlyTools, 'write_file'), 'There is no tool named "write_file" in this session. The tools are: read_file, list_files, search_text.');
+    assert.equal(unknownToolOutput(readOnlyTools, 'write_file'), 'There is no tool named "write_file" in this session. The tools are: read_file, list_files, search_text, update_plan.');
   });
 
   test('every schema is a plain object schema: properties, required, no extra properties, no $schema', () => {
@@ -39,6 +40,11 @@ describe('registry', () => {
       assert.ok(Array.isArray(schema.required));
       const properties = schema.properties as Record<string, { type: string; description?: string }>;
       for (const [name, property] of Object.entries(properties)) {
+        // update_plan's one argument is its list of steps, which its description explains.
+        if (tool.name === 'update_plan' && name === 'steps') {
+          assert.equal(property.type, 'array');
+          continue;
+        }
         assert.ok(['string', 'integer', 'number'].includes(property.type), `${tool.name}.${name}`);
         assert.ok((property.description ?? '').length > 10, `${tool.name}.${name} has no description`);
       }
@@ -56,6 +62,7 @@ describe('registry', () => {
       edit_file: ['path', 'old_text', 'new_text'],
       write_file: ['path', 'content'],
       run_command: ['command'],
+      update_plan: ['steps'],
     });
   });
 
@@ -79,6 +86,7 @@ describe('registry', () => {
         ['name', 'description', 'parameters'],
         ['name', 'description', 'parameters'],
         ['name', 'description', 'parameters'],
+        ['name', 'description', 'parameters'],
       ],
     );
     assert.equal(definitions[0].parameters, readOnlyTools[0].parameters);
@@ -98,10 +106,12 @@ describe('prepare never throws', () => {
     edit_file: { path: 'a.ts', old_text: 'a', new_text: 'b' },
     write_file: { path: 'a.ts', content: 'x' },
     run_command: { command: 'ls' },
+    update_plan: { steps: [{ step: 'a', status: 'pending' }] },
   };
 
   for (const tool of allTools) {
-    test(`${tool.name}: a failing port becomes a refusal the model can read`, async () => {
+    // update_plan uses no port: nothing of it can fail that way.
+    if (tool.name !== 'update_plan') test(`${tool.name}: a failing port becomes a refusal the model can read`, async () => {
       const prepared = await tool.prepare(validArgs[tool.name], ctx);
       assert.equal(prepared.refusal, 'Failed: disk on fire');
       assert.deepEqual(await prepared.execute(new AbortController().signal), { ok: false, output: 'Failed: disk on fire' });

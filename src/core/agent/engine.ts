@@ -5,12 +5,24 @@
  * streams the answer, runs the calls it asks for (each after the approval
  * policy allows it), and repeats until the model answers without a call, the
  * user stops it, or a budget runs out. The state is saved after every step.
+ *
+ * A chain only grows, and the gateway bills every request for all of it. Before
+ * a request would pass the threshold (80 % of the model's window, and no more
+ * than a share of the key's tokens per minute) the session compacts: the model
+ * summarises the chain, and a new chain starts from the summary and the most
+ * recent steps (see compaction.ts, contextBudget.ts).
  */
 import {
   AbortError,
+  ContextLengthExceededError,
+  DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_MAX_OUTPUT_TOKENS,
   PreviousResponseNotFoundError,
   type CompletionResult,
   type GatewayClient,
+  type ModelLimits,
+  type RespondParams,
+  type ResponseInputItem,
   type RetryNotice,
   type ToolCall,
   type Usage,
@@ -18,11 +30,26 @@ import {
 import type { ApprovalRequest, Approver, Clock, Logger, SessionStore } from '../ports';
 import { findTool, toolDefinitions, unknownToolOutput } from '../tools/registry';
 import type { AgentTool, PreparedCall, ToolContext, ToolOutcome } from '../tools/tool';
+import type { PlanStep } from '../tools/updatePlan';
 import { needsApproval, type ApprovalPolicy } from './approvalPolicy';
 import { exceededBudget, runStartOf, runUsage, type AgentBudgets } from './budgets';
 import { recordCalls } from './loopGuard';
 import { recordOriginal } from './originals';
-import type { AgentSessionState, SessionStatus } from './sessionState';
+import { SUMMARY_MAX_OUTPUT_TOKENS, chainItems, compactedOpening, summaryInput } from './compaction';
+import {
+  RECENT_ITEMS_SHARE,
+  SUMMARY_RESERVE_SHARE,
+  TOOL_OUTPUT_SHARE,
+  boundedToolOutput,
+  cutPoints,
+  fixedTokens,
+  recentStart,
+  requestThreshold,
+  tokensOfItems,
+  trimToFit,
+} from './contextBudget';
+import { InstructionTracker } from './projectInstructions';
+import type { AgentSessionState, Compaction, SessionStatus } from './sessionState';
 
 export type AgentEvent =
   | { type: 'status'; status: SessionStatus; reason?: string }
@@ -32,7 +59,10 @@ export type AgentEvent =
   | { type: 'approval_needed'; request: ApprovalRequest }
   | { type: 'tool_started'; call: ToolCall; summary: string }
   | { type: 'tool_finished'; call: ToolCall; summary: string; outcome: ToolOutcome; approved: boolean }
-  | { type: 'turn'; turn: number; usage: Usage | undefined };
+  | { type: 'plan'; plan: PlanStep[] }
+  | { type: 'turn'; turn: number; usage: Usage | undefined }
+  | { type: 'compacting' }
+  | { type: 'compacted'; compaction: Compaction };
 
 export interface AgentEngineDeps {
   client: GatewayClient;
@@ -44,12 +74,29 @@ export interface AgentEngineDeps {
   policy: () => ApprovalPolicy;
   budgets: () => AgentBudgets;
   instructions: string;
+  /** Whether the workspace's AGENTS.md files are sent (`gateway.agent.projectInstructions`). */
+  projectInstructions?: boolean;
   clock: Clock;
   logger: Logger;
+  /** The model's context window and output limit (gateway.models, learned, or the default). */
+  modelLimits?: (model: string) => ModelLimits;
+  /** Remembers the window the gateway named in a context_length_exceeded answer. */
+  learnContextWindow?: (model: string, contextWindow: number) => Promise<void>;
+  /** The key's tokens per minute as the client knows it now; undefined: no limit. */
+  tokensPerMinute?: () => number | undefined;
+  /** Seconds of that budget one request may need (default 30). */
+  maxRequestTpmSeconds?: () => number;
 }
 
+/** Why compact: the threshold was reached, the user asked, or a reload interrupted one. */
+type CompactionCause = 'threshold' | 'manual' | 'resume';
+
 export class AgentEngine {
-  constructor(private readonly deps: AgentEngineDeps) {}
+  private readonly projectInstructions: InstructionTracker | undefined;
+
+  constructor(private readonly deps: AgentEngineDeps) {
+    this.projectInstructions = deps.projectInstructions ? new InstructionTracker(deps.toolContext.files, deps.toolContext.protectedFiles) : undefined;
+  }
 
   /**
    * Runs the session until it is done, stopped, paused by an error, or cancelled through `signal`.
@@ -80,6 +127,10 @@ export class AgentEngine {
           await this.setStatus(state, 'stopped', overBudget, onEvent);
           break;
         }
+        if (state.compacting || this.nextRequestTokens(state) > this.compactAt(state)) {
+          await this.compactNow(state, state.compacting ? 'resume' : 'threshold', signal, onEvent);
+        }
+        await this.addProjectInstructions(state, signal);
         const result = await this.requestTurn(state, signal, onEvent);
         const loopReason = this.acceptTurn(state, result);
         tick();
@@ -110,42 +161,203 @@ export class AgentEngine {
     return state;
   }
 
-  /** One request: the unsent items after the last response, or the whole transcript when the gateway lost the chain. */
+  /** The project instructions that now apply and were not sent yet, as an item of the next request (kept in the chain, so sent once). */
+  private async addProjectInstructions(state: AgentSessionState, signal: AbortSignal): Promise<void> {
+    const text = await this.projectInstructions?.next(state, signal);
+    if (text === undefined) return;
+    const item = { role: 'developer' as const, content: text };
+    state.transcript.push(item);
+    state.unsent.push(item);
+  }
+
+  /**
+   * One request: the unsent items after the last response. When the gateway lost
+   * the chain it replays the chain's items, bounded by the threshold; when it says
+   * the window was passed it learns the window, trims, and retries once.
+   */
   private async requestTurn(state: AgentSessionState, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<CompletionResult> {
     try {
-      return await this.stream(state, false, signal, onEvent);
+      return await this.streamTurn(state, false, signal, onEvent);
     } catch (error) {
+      if (error instanceof ContextLengthExceededError) {
+        await this.learnWindow(state, error);
+        const before = this.nextRequestTokens(state);
+        // The window the gateway named, else the estimate was wrong: aim well under what failed.
+        await this.trimChain(state, onEvent, before, error.contextWindow !== undefined ? Math.floor(error.contextWindow * 0.8) : Math.floor(before / 2));
+        return await this.streamTurn(state, false, signal, onEvent);
+      }
       if (!(error instanceof PreviousResponseNotFoundError) || state.previousResponseId === undefined) throw error;
-      this.deps.logger.info(`session ${state.id}: the gateway lost response ${state.previousResponseId}; replaying ${state.transcript.length} items`);
-      return await this.stream(state, true, signal, onEvent);
+      this.deps.logger.info(`session ${state.id}: the gateway lost response ${state.previousResponseId}; replaying the chain's ${chainItems(state).length} items, bounded`);
+      return await this.streamTurn(state, true, signal, onEvent);
     }
   }
 
-  private async stream(state: AgentSessionState, replay: boolean, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<CompletionResult> {
-    const events = this.deps.client.respondStream(
-      {
-        model: state.model,
-        instructions: this.deps.instructions,
-        tools: toolDefinitions(this.deps.tools()),
-        input: replay ? state.transcript : state.unsent,
-        previousResponseId: replay ? undefined : state.previousResponseId,
-      },
-      { signal, onRetry: (notice) => onEvent({ type: 'retry', notice }) },
+  private streamTurn(state: AgentSessionState, replay: boolean, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<CompletionResult> {
+    const tools = toolDefinitions(this.deps.tools());
+    const input = replay ? trimToFit(chainItems(state), this.threshold(state) - fixedTokens(this.deps.instructions, tools)) : state.unsent;
+    state.contextWindow = this.limits(state.model).contextWindow;
+    return this.stream(
+      { model: state.model, instructions: this.deps.instructions, tools, input, previousResponseId: replay ? undefined : state.previousResponseId },
+      signal,
+      onEvent,
+      true,
     );
-    const result: CompletionResult = { id: '', model: state.model, text: '', reasoning: '', toolCalls: [], finishReason: 'stop', usage: undefined };
+  }
+
+  private async stream(params: RespondParams, signal: AbortSignal, onEvent: (event: AgentEvent) => void, shown: boolean): Promise<CompletionResult> {
+    const events = this.deps.client.respondStream(params, { signal, onRetry: (notice) => onEvent({ type: 'retry', notice }) });
+    const result: CompletionResult = { id: '', model: params.model, text: '', reasoning: '', toolCalls: [], finishReason: 'stop', usage: undefined };
     for await (const event of events) {
       if (event.type === 'response') result.id = event.id;
       else if (event.type === 'text') {
         result.text += event.text;
-        onEvent({ type: 'text', text: event.text });
+        if (shown) onEvent({ type: 'text', text: event.text });
       } else if (event.type === 'reasoning') {
         result.reasoning += event.text;
-        onEvent({ type: 'reasoning', text: event.text });
+        if (shown) onEvent({ type: 'reasoning', text: event.text });
       } else if (event.type === 'tool_call') result.toolCalls.push(event.call);
       else if (event.type === 'usage') result.usage = event.usage;
       else if (event.type === 'done') result.finishReason = event.finishReason;
     }
     return result;
+  }
+
+  /** Compacts now (the user's Compact command): a summary, or the trim when no summary can be had. */
+  async compact(state: AgentSessionState, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<AgentSessionState> {
+    if (state.pendingCalls.length > 0) throw new Error('This session is waiting on a tool call; continue it first, then compact.');
+    if (chainItems(state).length === 0) return state;
+    const status = state.status;
+    const reason = state.statusReason;
+    await this.setStatus(state, 'running', undefined, onEvent);
+    try {
+      await this.compactNow(state, 'manual', signal, onEvent);
+    } finally {
+      await this.setStatus(state, status === 'running' ? 'paused' : status, reason, onEvent);
+    }
+    return state;
+  }
+
+  private limits(model: string): ModelLimits {
+    return this.deps.modelLimits?.(model) ?? { contextWindow: DEFAULT_CONTEXT_WINDOW, maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS, source: 'default' };
+  }
+
+  /** The most one request may carry. */
+  private threshold(state: AgentSessionState): number {
+    return requestThreshold(this.limits(state.model).contextWindow, this.deps.tokensPerMinute?.(), this.deps.maxRequestTpmSeconds?.() ?? 30);
+  }
+
+  /** The size at which the session compacts: under the threshold by the room the summary request needs. */
+  private compactAt(state: AgentSessionState): number {
+    const threshold = this.threshold(state);
+    return threshold - Math.floor(threshold * SUMMARY_RESERVE_SHARE);
+  }
+
+  /** Tokens the next request will carry: the chain the gateway holds plus the new items, or the whole chain when it starts anew. */
+  private nextRequestTokens(state: AgentSessionState): number {
+    if (state.previousResponseId !== undefined && state.contextTokens !== undefined) return state.contextTokens + tokensOfItems(state.unsent);
+    return fixedTokens(this.deps.instructions, toolDefinitions(this.deps.tools())) + tokensOfItems(state.previousResponseId !== undefined ? chainItems(state) : state.unsent);
+  }
+
+  /**
+   * A compaction: the summary as a continuation of the chain (only that short
+   * request is uploaded), then a new chain of the summary and the most recent
+   * steps. Saved as under way first, so a reload in the middle resumes it.
+   */
+  private async compactNow(state: AgentSessionState, cause: CompactionCause, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<void> {
+    const before = state.compacting?.before ?? this.nextRequestTokens(state);
+    state.compacting = { before };
+    await this.save(state);
+    onEvent({ type: 'compacting' });
+    let summary: string | undefined;
+    try {
+      summary = await this.summarize(state, signal, onEvent);
+    } catch (error) {
+      if (signal.aborted || error instanceof AbortError) throw error;
+      if (error instanceof ContextLengthExceededError) await this.learnWindow(state, error);
+      this.deps.logger.warn(`session ${state.id}: the summary failed (${describe(error)}); trimming instead`);
+    }
+    if (summary === undefined) {
+      await this.trimChain(state, onEvent, before);
+      return;
+    }
+    const opening = compactedOpening(state, summary);
+    const tools = toolDefinitions(this.deps.tools());
+    const budget = this.compactAt(state) - fixedTokens(this.deps.instructions, tools);
+    const start = Math.min(recentStart(state.transcript, Math.floor(this.threshold(state) * RECENT_ITEMS_SHARE)), lastStepStart(state));
+    const recent = state.transcript.slice(start);
+    const items = trimToFit([opening, ...recent], budget);
+    // Kept verbatim, the recent steps are recorded as a transcript position rather than copied into the saved chain.
+    const verbatim = items.length === recent.length + 1 && recent.every((item, i) => items[i + 1] === item);
+    this.startChain(state, items, verbatim ? start : state.transcript.length, verbatim ? [opening] : items);
+    this.finishCompaction(state, { before, how: 'summary', summary, cause }, onEvent);
+    await this.save(state);
+  }
+
+  /** The summary request, or undefined when it would itself pass the threshold. */
+  private async summarize(state: AgentSessionState, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<string | undefined> {
+    const chained = state.previousResponseId !== undefined && state.contextTokens !== undefined;
+    const input = chained ? summaryInput(state.unsent) : [...trimToFit(chainItems(state), this.compactAt(state) - fixedTokens(this.deps.instructions, [])), ...summaryInput([])];
+    const size = chained ? state.contextTokens! + tokensOfItems(input) : fixedTokens(this.deps.instructions, []) + tokensOfItems(input);
+    if (size > this.threshold(state)) return undefined;
+    const result = await this.stream(
+      { model: state.model, instructions: this.deps.instructions, input, previousResponseId: chained ? state.previousResponseId : undefined, maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS },
+      signal,
+      onEvent,
+      false,
+    );
+    this.addUsage(state, result.usage);
+    return result.text.trim() ? result.text : undefined;
+  }
+
+  /** The deterministic fallback: a new chain of the chain's items with the oldest tool outputs as one-line notes. */
+  private async trimChain(state: AgentSessionState, onEvent: (event: AgentEvent) => void, before = this.nextRequestTokens(state), atMost = Infinity): Promise<void> {
+    const budget = Math.min(this.compactAt(state), atMost) - fixedTokens(this.deps.instructions, toolDefinitions(this.deps.tools()));
+    const items = trimToFit(chainItems(state), budget);
+    this.startChain(state, items, state.transcript.length, items);
+    this.finishCompaction(state, { before, how: 'trim', cause: 'threshold' }, onEvent);
+    await this.save(state);
+  }
+
+  /** Starts a new chain without previous_response_id: `items` are its input, `base` then the transcript from `from` its record. */
+  private startChain(state: AgentSessionState, items: ResponseInputItem[], from: number, base: ResponseInputItem[]): void {
+    state.chainBase = base;
+    state.chainFrom = from;
+    state.unsent = items;
+    state.previousResponseId = undefined;
+    state.contextTokens = undefined;
+    // The project instructions went as a developer item of the old chain: a new chain that
+    // no longer holds one (a summary replaced it) needs them sent again.
+    if (!items.some((item) => 'role' in item && item.role === 'developer')) state.projectInstructions = undefined;
+  }
+
+  private finishCompaction(
+    state: AgentSessionState,
+    done: { before: number; how: Compaction['how']; summary?: string; cause: CompactionCause },
+    onEvent: (event: AgentEvent) => void,
+  ): void {
+    const after = this.nextRequestTokens(state);
+    const compaction: Compaction = { atItem: state.transcript.length, at: this.deps.clock.now(), before: done.before, after, how: done.how, ...(done.summary ? { summary: done.summary } : {}) };
+    state.compactions = [...(state.compactions ?? []), compaction];
+    state.compacting = undefined;
+    this.deps.logger.info(`session ${state.id}: compacted (${done.cause}, ${done.how}) ${done.before} → ${after} tokens`);
+    onEvent({ type: 'compacted', compaction });
+  }
+
+  private async learnWindow(state: AgentSessionState, error: ContextLengthExceededError): Promise<void> {
+    if (error.contextWindow === undefined) return;
+    try {
+      await this.deps.learnContextWindow?.(state.model, error.contextWindow);
+    } catch (learnError) {
+      this.deps.logger.warn(`remembering the context window of ${state.model} failed: ${describe(learnError)}`);
+    }
+  }
+
+  private addUsage(state: AgentSessionState, usage: Usage | undefined): void {
+    if (!usage) return;
+    state.usage.inputTokens += usage.inputTokens;
+    state.usage.outputTokens += usage.outputTokens;
+    state.usage.reasoningTokens += usage.reasoningTokens;
+    state.usage.totalTokens += usage.totalTokens;
   }
 
   /** Folds a completed response into the state; returns the loop guard's reason to stop, if any. */
@@ -158,12 +370,8 @@ export class AgentEngine {
     state.unsent = [];
     state.pendingCalls = [...result.toolCalls];
     state.turns++;
-    if (result.usage) {
-      state.usage.inputTokens += result.usage.inputTokens;
-      state.usage.outputTokens += result.usage.outputTokens;
-      state.usage.reasoningTokens += result.usage.reasoningTokens;
-      state.usage.totalTokens += result.usage.totalTokens;
-    }
+    this.addUsage(state, result.usage);
+    state.contextTokens = result.usage ? result.usage.inputTokens + result.usage.outputTokens : undefined;
     return recordCalls(state, result.toolCalls, this.deps.budgets().maxRepeatedCalls);
   }
 
@@ -185,13 +393,17 @@ export class AgentEngine {
         // Refused while preparing: nothing would happen, so there is nothing to approve.
         outcome = await prepared.execute(signal);
       } else {
+        const policy = this.deps.policy();
         const writePaths = await this.writePaths(prepared, signal);
-        approved = !needsApproval(this.deps.policy(), tool.kind, prepared.command?.line, writePaths) || (await timer.waiting(() => this.ask(state, call, tool, prepared, signal, onEvent)));
-        outcome = approved ? await this.execute(state, tool, prepared, signal) : { ok: false, output: `The user denied this ${tool.kind === 'command' ? 'command' : 'change'}. Do not retry it; ask or try another way.` };
+        const asks = tool.needsApproval ? tool.needsApproval(policy.mode) : needsApproval(policy, tool.kind, prepared.command?.line, writePaths);
+        approved = !asks || (await timer.waiting(() => this.ask(state, call, tool, prepared, signal, onEvent)));
+        outcome = approved ? await this.execute(state, tool, prepared, signal) : { ok: false, output: `The user denied this ${deniedWhat[tool.kind]}. Do not retry it; ask or try another way.` };
       }
       this.answer(state, call, outcome.output);
+      if (outcome.plan) state.plan = outcome.plan;
       await this.save(state);
       onEvent({ type: 'tool_finished', call, summary, outcome, approved });
+      if (outcome.plan) onEvent({ type: 'plan', plan: outcome.plan });
     }
   }
 
@@ -231,7 +443,8 @@ export class AgentEngine {
   }
 
   private answer(state: AgentSessionState, call: ToolCall, output: string): void {
-    const item = { type: 'function_call_output' as const, call_id: call.callId, output };
+    const maxChars = Math.floor(this.limits(state.model).contextWindow * TOOL_OUTPUT_SHARE * 4);
+    const item = { type: 'function_call_output' as const, call_id: call.callId, output: boundedToolOutput(output, maxChars) };
     state.transcript.push(item);
     state.unsent.push(item);
     state.pendingCalls = state.pendingCalls.filter((pending) => pending !== call);
@@ -314,6 +527,13 @@ async function watchTimeBudget(clock: Clock, timer: RunTimer, budgetMs: () => nu
     if (stop.aborted || clock.now() - before < asked / 2) return;
   }
 }
+
+/** Where the last step (the last response's calls and their outputs, or the last message) starts: it stays verbatim. */
+function lastStepStart(state: AgentSessionState): number {
+  const points = cutPoints(state.transcript);
+  return points.length >= 2 ? points[points.length - 2] : 0;
+}
+const deniedWhat: Record<AgentTool['kind'], string> = { read: 'call', write: 'change', command: 'command', external: 'tool call' };
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

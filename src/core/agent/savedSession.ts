@@ -6,7 +6,8 @@
  * undefined, and a session with missing or malformed parts gets defaults.
  */
 import type { ResponseInputItem, ToolCall } from '../api';
-import type { AgentSessionState, OriginalFile, SessionStatus, SessionUsage } from './sessionState';
+import { parsePlan } from '../tools/updatePlan';
+import type { AgentSessionState, Compaction, OriginalFile, SessionStatus, SessionUsage } from './sessionState';
 
 const STATUSES: readonly SessionStatus[] = ['running', 'awaiting_approval', 'paused', 'stopped', 'done'];
 const ROLES = ['user', 'assistant', 'system', 'developer'];
@@ -53,10 +54,35 @@ function lastCallOf(value: unknown): AgentSessionState['lastCall'] {
   return isObject(value) && typeof value.signature === 'string' ? { signature: value.signature, repeats: count(value.repeats) } : undefined;
 }
 
+function isCompaction(item: unknown): item is Compaction {
+  return (
+    isObject(item) &&
+    typeof item.atItem === 'number' &&
+    typeof item.before === 'number' &&
+    typeof item.after === 'number' &&
+    (item.how === 'summary' || item.how === 'trim') &&
+    (item.summary === undefined || typeof item.summary === 'string')
+  );
+}
+
+/** The chain fields, only when they are consistent with the transcript: otherwise the chain is the whole transcript. */
+function chainOf(json: Json, transcriptLength: number): Pick<AgentSessionState, 'chainBase' | 'chainFrom'> {
+  if (!Array.isArray(json.chainBase) || typeof json.chainFrom !== 'number') return {};
+  const chainFrom = json.chainFrom;
+  if (!Number.isInteger(chainFrom) || chainFrom < 0 || chainFrom > transcriptLength) return {};
+  return { chainBase: listOf(json.chainBase, isInputItem), chainFrom };
+}
+
+function sentInstructionsOf(value: unknown): AgentSessionState['projectInstructions'] {
+  if (!isObject(value)) return undefined;
+  return { files: listOf(value.files, (f): f is string => typeof f === 'string'), bytes: count(value.bytes) };
+}
+
 /** The session in `json`, with defaults for what is missing; undefined when it has no string id or no known status. */
 export function parseSavedSession(json: unknown): AgentSessionState | undefined {
   if (!isObject(json) || typeof json.id !== 'string' || json.id === '' || !STATUSES.includes(json.status as SessionStatus)) return undefined;
   const createdAt = count(json.createdAt);
+  const transcript = listOf(json.transcript, isInputItem);
   return {
     id: json.id,
     title: text(json.title, json.id),
@@ -66,7 +92,7 @@ export function parseSavedSession(json: unknown): AgentSessionState | undefined 
     status: json.status as SessionStatus,
     statusReason: typeof json.statusReason === 'string' ? json.statusReason : undefined,
     previousResponseId: typeof json.previousResponseId === 'string' ? json.previousResponseId : undefined,
-    transcript: listOf(json.transcript, isInputItem),
+    transcript,
     unsent: listOf(json.unsent, isInputItem),
     pendingCalls: listOf(json.pendingCalls, isToolCall),
     turns: count(json.turns),
@@ -77,6 +103,13 @@ export function parseSavedSession(json: unknown): AgentSessionState | undefined 
     commandsRun: listOf(json.commandsRun, (c): c is string => typeof c === 'string'),
     lastCall: lastCallOf(json.lastCall),
     rootUri: typeof json.rootUri === 'string' ? json.rootUri : undefined,
+    ...chainOf(json, transcript.length),
+    contextTokens: count(json.contextTokens) || undefined,
+    contextWindow: count(json.contextWindow) || undefined,
+    compacting: isObject(json.compacting) ? { before: count(json.compacting.before) } : undefined,
+    compactions: Array.isArray(json.compactions) ? listOf(json.compactions, isCompaction).map((c) => ({ ...c, at: count(c.at) })) : undefined,
+    projectInstructions: sentInstructionsOf(json.projectInstructions),
+    plan: parsePlan(json.plan),
   };
 }
 

@@ -8,7 +8,8 @@
  *   time cost ~200 ms per list with 300 sessions. A file is re-read only when its
  *   modification time or size changed, or when this store saved it.
  */
-import { parseSavedSessionText } from './savedSession';
+import { parseSavedSession } from './savedSession';
+import { journalName, replayJournal } from './sessionJournal';
 import type { AgentSessionState } from './sessionState';
 import type { Logger } from '../ports';
 
@@ -22,6 +23,8 @@ export interface SessionFileSystem {
 interface Cached {
   mtime: number;
   size: number;
+  /** The journal's size: appends change it, not the snapshot's. */
+  journalSize: number;
   /** Undefined: the file is not a session (already logged). */
   state: AgentSessionState | undefined;
 }
@@ -44,7 +47,7 @@ export class SessionFiles {
     } catch {
       return undefined;
     }
-    const state = parseSavedSessionText(raw);
+    const state = await this.parse(`${id}${SUFFIX}`, raw, await this.journalSize(`${id}${SUFFIX}`));
     if (state?.id === id) return state;
     this.logger?.warn(`agent session file ${id}${SUFFIX} is not a saved session; skipped`);
     return undefined;
@@ -71,16 +74,35 @@ export class SessionFiles {
     this.cache.delete(`${id}${SUFFIX}`);
   }
 
+  /** The snapshot with its journal's records applied (see sessionJournal.ts); undefined when it is not a session. */
+  private async parse(name: string, raw: string, journalSize: number): Promise<AgentSessionState | undefined> {
+    const journal = journalSize > 0 ? await this.fs.read(journalOf(name)).catch(() => undefined) : undefined;
+    try {
+      return parseSavedSession(replayJournal(raw, journal));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The size of a snapshot's journal; 0 when it has none. */
+  private journalSize(snapshot: string): Promise<number> {
+    return this.fs.stat(journalOf(snapshot)).then(
+      (stat) => stat.size,
+      () => 0,
+    );
+  }
+
   private async cached(name: string): Promise<AgentSessionState | undefined> {
     try {
       const { mtime, size } = await this.fs.stat(name);
+      const journalSize = await this.journalSize(name);
       const hit = this.cache.get(name);
-      if (hit && hit.mtime === mtime && hit.size === size) return hit.state;
-      const state = parseSavedSessionText(await this.fs.read(name));
+      if (hit && hit.mtime === mtime && hit.size === size && hit.journalSize === journalSize) return hit.state;
+      const state = await this.parse(name, await this.fs.read(name), journalSize);
       // A file whose name is not its id would be loaded (and saved) under another name.
       const usable = state && `${state.id}${SUFFIX}` === name ? state : undefined;
       if (!usable) this.logger?.warn(`agent session file ${name} is not a saved session; skipped`);
-      this.cache.set(name, { mtime, size, state: usable });
+      this.cache.set(name, { mtime, size, journalSize, state: usable });
       return usable;
     } catch {
       // Deleted or renamed between the listing and the read: not there any more.
@@ -88,4 +110,8 @@ export class SessionFiles {
       return undefined;
     }
   }
+}
+
+function journalOf(snapshot: string): string {
+  return journalName(snapshot.slice(0, -SUFFIX.length));
 }

@@ -3,6 +3,8 @@
  * reload, replay it when the gateway has lost its chain, and revert its changes.
  */
 import type { ResponseInputItem, ToolCall, Usage } from '../api';
+import type { SentInstructions } from './projectInstructions';
+import type { PlanStep } from '../tools/updatePlan';
 
 export type SessionStatus =
   /** A turn is in progress. */
@@ -58,6 +60,37 @@ export interface AgentSessionState {
    * even after folders are reordered. Absent in older files (the first folder).
    */
   rootUri?: string;
+  /** The project instruction files (AGENTS.md …) sent so far, and their bytes. */
+  projectInstructions?: SentInstructions;
+  /** The model's plan as it last sent it with update_plan (shown as a checklist). */
+  plan?: PlanStep[];
+  /**
+   * The current chain's input since the last compaction: `chainBase` (the
+   * compacted opening, or a trimmed conversation) then `transcript` from
+   * `chainFrom` on. Absent: the chain is the whole transcript. A replay after
+   * the gateway lost the chain sends this, bounded, never the whole transcript.
+   */
+  chainBase?: ResponseInputItem[];
+  chainFrom?: number;
+  /** Tokens the gateway holds for the current chain (the last request's input and output): what the next request carries before its new items. */
+  contextTokens?: number;
+  /** The model's context window when the last request was made, for "context 23k / 32k". */
+  contextWindow?: number;
+  /** Set while a compaction is under way (saved): a reload in the middle resumes it. */
+  compacting?: { before: number };
+  /** The compactions so far, for the transcript and the views. */
+  compactions?: Compaction[];
+}
+
+export interface Compaction {
+  /** Transcript length when it happened: the transcript view shows it there. */
+  atItem: number;
+  at: number;
+  before: number;
+  after: number;
+  /** `summary`: the model summarised; `trim`: old tool outputs became notes (the summary failed, or the gateway said the window was passed). */
+  how: 'summary' | 'trim';
+  summary?: string;
 }
 
 export function newSession(input: { id: string; title: string; model: string; now: number; rootUri?: string }): AgentSessionState {

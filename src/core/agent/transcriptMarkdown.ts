@@ -1,6 +1,7 @@
 /** A saved agent session as markdown: pure (no vscode), so it is unit-tested. */
 import { codeFence, inlineCode } from '../markdown';
-import type { AgentSessionState } from './sessionState';
+import { compactionNotice, contextUsage } from './compaction';
+import type { AgentSessionState, Compaction } from './sessionState';
 
 /** Characters shown of one tool output or call's arguments. */
 export const MAX_OUTPUT_SHOWN = 2000;
@@ -38,15 +39,17 @@ export function renderTranscript(state: AgentSessionState): string {
     `Model: ${inlineCode(state.model)} · ${state.turns} turns · ${state.usage.totalTokens.toLocaleString('en-US')} tokens ` +
       `(${state.usage.inputTokens} in, ${state.usage.outputTokens} out, ${state.usage.reasoningTokens} reasoning)  `,
     `Files changed: ${state.originals.map((o) => inlineCode(o.path)).join(', ') || 'none'}  `,
-    `Commands run: ${state.commandsRun.map((c) => inlineCode(c)).join(', ') || 'none'}`,
+    `Commands run: ${state.commandsRun.map((c) => inlineCode(c)).join(', ') || 'none'}${contextUsage(state) ? `  \n${contextUsage(state)}` : ''}`,
     '',
   ];
+  const compactions = state.compactions ?? [];
   let size = lines.reduce((sum, line) => sum + line.length + 1, 0);
   for (const [index, item] of state.transcript.entries()) {
     let block: string[];
     if (item.type === 'function_call') block = [`**→ ${oneLine(item.name)}**`, codeFence(clip(item.arguments, MAX_OUTPUT_SHOWN), 'json'), ''];
     else if (item.type === 'function_call_output') block = [codeFence(clip(item.output, MAX_OUTPUT_SHOWN), 'text'), ''];
     else block = [`### ${item.role === 'user' ? 'You' : 'Agent'}`, '', message(item.content), ''];
+    block = [...compactions.filter((c) => c.atItem === index).flatMap(compactionBlock), ...block];
     const blockSize = block.reduce((sum, line) => sum + line.length + 1, 0);
     if (size + blockSize > MAX_TRANSCRIPT_CHARS) {
       lines.push(`_… ${state.transcript.length - index} more items not shown: the transcript is too large to display._`);
@@ -55,5 +58,13 @@ export function renderTranscript(state: AgentSessionState): string {
     size += blockSize;
     lines.push(...block);
   }
+  for (const compaction of compactions.filter((c) => c.atItem >= state.transcript.length)) lines.push(...compactionBlock(compaction));
   return lines.join('\n');
+}
+
+/** Where the session compacted: the notice, and the summary the new chain started from. */
+function compactionBlock(compaction: Compaction): string[] {
+  const how = compaction.how === 'trim' ? ' (old tool outputs shortened to notes)' : '';
+  const summary = compaction.summary ? ['', '<details><summary>Summary</summary>', '', codeFence(clip(compaction.summary, MAX_OUTPUT_SHOWN * 4), 'markdown'), '', '</details>'] : [];
+  return [`> **${compactionNotice(compaction.before, compaction.after)}**${how}`, ...summary, ''];
 }

@@ -158,8 +158,12 @@ export class GatewayClient {
   }
 
   /** Counts the tokens against the window and logs them with the request (never the prompt). */
+  /** The last completed request's size: its model and input tokens (the status bar's tooltip shows it). */
+  lastRequest: { model: string | undefined; inputTokens: number } | undefined;
+
   private recordUsage(spec: RequestSpec, usage: Usage | undefined, { requestId, limitHeaders, reservation }: AnswerInfo): void {
     if (!usage) return;
+    this.lastRequest = { model: spec.model, inputTokens: usage.inputTokens };
     // Headers on the answer already count the prompt; without them the client's own count is all there is.
     reservation.settle(usage.totalTokens, limitHeaders ? usage.inputTokens : 0);
     this.transport.logger.info(

@@ -3,10 +3,12 @@
  * the typed errors of errors.ts, with messages that say what to do.
  */
 import * as z from 'zod/mini';
+import { windowFromErrorText } from './modelWindows';
 import {
   AuthError,
   BadRequestError,
   BalanceError,
+  ContextLengthExceededError,
   EndpointError,
   GatewayError,
   ModelNotFoundError,
@@ -119,6 +121,18 @@ function badRequest(
       code,
       meta,
     );
+  }
+  if (code === 'context_length_exceeded') {
+    const window = windowFromErrorText(serverText);
+    const error = new ContextLengthExceededError(
+      `The conversation is longer than ${ctx.model ? `"${ctx.model}"` : 'the model'}'s context window${window ? ` (${window.toLocaleString('en-US')} tokens)` : ''}. Start a new conversation, or set its window in "gateway.models".`,
+      param,
+      code,
+      meta,
+    );
+    error.model = ctx.model;
+    error.contextWindow = window;
+    return error;
   }
   const where = param ? ` (parameter "${param}")` : '';
   return new BadRequestError(

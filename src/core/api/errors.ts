@@ -99,6 +99,17 @@ export class PreviousResponseNotFoundError extends BadRequestError {
   override readonly kind = 'previous_response_not_found';
 }
 
+/**
+ * 400 context_length_exceeded: the request (for a chain, the stored conversation plus the new items)
+ * is longer than the model's context window. `contextWindow` is the window the gateway named, when it did.
+ */
+export class ContextLengthExceededError extends BadRequestError {
+  override readonly kind = 'context_length_exceeded';
+  /** The model the request asked for, when known: the window learned belongs to it. */
+  model?: string;
+  contextWindow?: number;
+}
+
 /** A request that failed our own checks before it was sent (no round trip). */
 export class InvalidRequestError extends GatewayError {
   readonly kind = 'invalid_request';

@@ -16,3 +16,13 @@ export { parseDuration } from './duration';
 export { apiKeyProblem, checkAndStoreKey, type KeyCheckOutcome, type KeyCheckDeps } from './apiKey';
 export { checkKeyOrigin, KeyOriginError, originOf, type BoundKey } from './keyOrigin';
 export { DEFAULT_BODY_LIMITS, type BodyLimits } from './bodyLimits';
+export {
+  ModelWindows,
+  memoryWindowStore,
+  windowFromErrorText,
+  DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  type ModelLimits,
+  type ConfiguredModel,
+  type LearnedWindowStore,
+} from './modelWindows';

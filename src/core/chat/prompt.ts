@@ -26,6 +26,8 @@ export interface PromptInput {
   attachments: Attachment[];
   prompt: string;
   command: SlashCommand;
+  /** The workspace's AGENTS.md files, when there are any and the setting allows them. */
+  projectInstructions?: string;
 }
 
 /** Attachments beyond this many characters are cut, so one large file cannot crowd out the question. */
@@ -42,6 +44,7 @@ const COMMAND_PROMPTS: Record<Exclude<SlashCommand, undefined>, string> = {
 
 export function buildChatMessages(input: PromptInput): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }];
+  if (input.projectInstructions) messages.push({ role: 'system', content: input.projectInstructions });
   for (const turn of input.history) {
     if (turn.text.trim() === '') continue;
     messages.push(turn.role === 'user' ? { role: 'user', content: turn.text } : { role: 'assistant', content: turn.text });

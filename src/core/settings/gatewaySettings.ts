@@ -2,7 +2,7 @@
  * The `gateway.*` settings, checked in one place. A bad value gets a message
  * that names the setting and says what it should be.
  */
-import { DEFAULT_LIMITS, REASONING_EFFORTS, SERVICE_TIERS, type ConfiguredLimits, type ReasoningEffort, type ServiceTier } from '../api';
+import { DEFAULT_LIMITS, REASONING_EFFORTS, SERVICE_TIERS, type ConfiguredLimits, type ConfiguredModel, type ReasoningEffort, type ServiceTier } from '../api';
 import { APPROVAL_MODES, type ApprovalMode } from '../agent/approvalPolicy';
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../agent/budgets';
 import { defaultProtectedFiles } from '../tools/tool';
@@ -19,6 +19,12 @@ export interface AgentSettings {
   /** Whether commands in the `auto` mode's sandbox may use the network. */
   sandboxNetwork: boolean;
   budgets: AgentBudgets;
+  /** Seconds of the key's tokens-per-minute one request may need before the session compacts. */
+  maxRequestTpmSeconds: number;
+  /** Send the workspace's AGENTS.md files (`gateway.agent.projectInstructions`). */
+  projectInstructions: boolean;
+  /** VS Code tools that run without asking under `auto` (`gateway.agent.allowedTools`). */
+  allowedTools: readonly string[];
 }
 
 export interface GatewaySettings {
@@ -32,6 +38,8 @@ export interface GatewaySettings {
   reasoningEffort: ReasoningEffort | undefined;
   serviceTier: ServiceTier | undefined;
   limits: ConfiguredLimits;
+  /** `gateway.models`: context window and output limit per model id. */
+  models: Readonly<Record<string, ConfiguredModel>>;
   agent: AgentSettings;
 }
 
@@ -105,6 +113,7 @@ export function parseSettings(raw: RawSettings): GatewaySettings {
       requestsPerMinute: checkedInteger(raw('limits.requestsPerMinute'), 'limits.requestsPerMinute') ?? DEFAULT_LIMITS.requestsPerMinute,
       tokensPerMinute: checkedInteger(raw('limits.tokensPerMinute'), 'limits.tokensPerMinute') ?? DEFAULT_LIMITS.tokensPerMinute,
     },
+    models: checkedModels(raw('models')),
     agent: {
       approval: checkedEnum(raw('agent.approval'), 'agent.approval', APPROVAL_MODES) ?? 'ask',
       deniedCommands: checkedList(raw('agent.deniedCommands'), 'agent.deniedCommands') ?? DEFAULT_DENIED_COMMANDS,
@@ -116,6 +125,9 @@ export function parseSettings(raw: RawSettings): GatewaySettings {
         maxWallTimeMs: (checkedInteger(raw('agent.maxMinutes'), 'agent.maxMinutes') ?? DEFAULT_BUDGETS.maxWallTimeMs / 60_000) * 60_000,
         maxRepeatedCalls: DEFAULT_BUDGETS.maxRepeatedCalls,
       },
+      maxRequestTpmSeconds: Math.min(60, checkedInteger(raw('agent.maxRequestTpmSeconds'), 'agent.maxRequestTpmSeconds') ?? 30),
+      projectInstructions: raw('agent.projectInstructions') !== false,
+      allowedTools: checkedList(raw('agent.allowedTools'), 'agent.allowedTools') ?? [],
     },
   };
 }
@@ -126,6 +138,28 @@ function checkedList(value: unknown, name: string): readonly string[] | undefine
     throw new SettingError(name, `"gateway.${name}" must be a list of strings.`);
   }
   return value as string[];
+}
+
+/** Bounds what a workspace's settings can make this read. */
+const MAX_CONFIGURED_MODELS = 500;
+
+function checkedModels(value: unknown): Record<string, ConfiguredModel> {
+  if (value === null || value === undefined) return Object.create(null) as Record<string, ConfiguredModel>;
+  const example = 'for example {"my-model": {"contextWindow": 32000, "maxOutputTokens": 4096}}';
+  if (typeof value !== 'object' || Array.isArray(value)) throw new SettingError('models', `"gateway.models" must map model ids to their limits, ${example}.`);
+  // No prototype: a model id such as "__proto__" from a workspace's settings is just a key.
+  const models = Object.create(null) as Record<string, ConfiguredModel>;
+  for (const [id, entry] of Object.entries(value as Record<string, unknown>).slice(0, MAX_CONFIGURED_MODELS)) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new SettingError('models', `"gateway.models" entry "${id}" must be an object, ${example}.`);
+    const limits = entry as Record<string, unknown>;
+    const contextWindow = checkedInteger(limits.contextWindow, `models.${id}.contextWindow`);
+    const maxOutputTokens = checkedInteger(limits.maxOutputTokens, `models.${id}.maxOutputTokens`);
+    if (contextWindow !== undefined && contextWindow < 1_024) {
+      throw new SettingError('models', `"gateway.models.${id}.contextWindow" must be at least 1024 tokens (it is ${contextWindow}).`);
+    }
+    models[id] = { ...(contextWindow !== undefined ? { contextWindow } : {}), ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}) };
+  }
+  return models;
 }
 
 /** The base URL, or a SettingError that says how to set it. */

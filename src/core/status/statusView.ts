@@ -14,7 +14,15 @@ export interface StatusView {
 }
 
 /** `siteUrl` is undefined while the settings give none (no base URL): the tooltip then has no Limits and Billing links. */
-export function formatStatus(input: { model: string | undefined; hasKey: boolean; snapshot: LimitSnapshot; siteUrl: string | undefined; now: number }): StatusView {
+export function formatStatus(input: {
+  model: string | undefined;
+  hasKey: boolean;
+  snapshot: LimitSnapshot;
+  siteUrl: string | undefined;
+  now: number;
+  /** The last request's input tokens and, when known, its model's window. */
+  lastRequest?: { inputTokens: number; contextWindow?: number };
+}): StatusView {
   const { snapshot, now } = input;
   const fullModel = input.model || 'no model';
   const model = shortModel(fullModel);
@@ -26,6 +34,9 @@ export function formatStatus(input: { model: string | undefined; hasKey: boolean
     `Requests this minute: ${snapshot.requestsRemaining} of ${snapshot.requestLimit} left${resetText(snapshot.requestsResetAt, now)}`,
     `Tokens this minute: ${compact(snapshot.tokensRemaining)} of ${compact(snapshot.tokenLimit)} left${resetText(snapshot.tokensResetAt, now)}`,
     `Tokens spent in this window: ${snapshot.tokensSpentThisWindow.toLocaleString('en-US')}`,
+    ...(input.lastRequest
+      ? [`Last request: ${input.lastRequest.inputTokens.toLocaleString('en-US')} input tokens${input.lastRequest.contextWindow ? ` of a ${compact(input.lastRequest.contextWindow)} window` : ''}`]
+      : []),
     snapshot.source === 'local' ? '_Counted by the extension: the gateway sent no limit headers._' : '_As reported by the gateway._',
     '',
     `${siteLinks}[Select model](command:gateway.selectModel)`,

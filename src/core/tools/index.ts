@@ -6,3 +6,4 @@ export { findDeniedCommand } from './commandPolicy';
 export { normalizeWorkspacePath, protectingPattern, resolveWorkspacePath } from './pathPolicy';
 export { compileGlob, matchesGlob } from './glob';
 export { omittedNote } from './textLimits';
+export { planChecklist, type PlanStep } from './updatePlan';

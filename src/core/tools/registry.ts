@@ -7,9 +7,10 @@ import { searchTextTool } from './searchText';
 import { editFileTool } from './editFile';
 import { writeFileTool } from './writeFile';
 import { runCommandTool } from './runCommand';
+import { updatePlanTool } from './updatePlan';
 
 /** Every tool, for a trusted workspace. */
-export const allTools: readonly AgentTool[] = [readFileTool, listFilesTool, searchTextTool, editFileTool, writeFileTool, runCommandTool];
+export const allTools: readonly AgentTool[] = [readFileTool, listFilesTool, searchTextTool, editFileTool, writeFileTool, runCommandTool, updatePlanTool];
 
 /** The tools that change nothing: all an untrusted workspace (Workspace Trust) is offered. */
 export const readOnlyTools: readonly AgentTool[] = allTools.filter((tool) => tool.kind === 'read');

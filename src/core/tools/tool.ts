@@ -9,8 +9,11 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import type { CommandRunner, FileChanges, WorkspaceFiles } from '../ports';
 import { normalizeWorkspacePath } from './pathPolicy';
+import type { PlanStep } from './updatePlan';
+import type { ApprovalMode } from '../agent/approvalPolicy';
 
-export type ToolKind = 'read' | 'write' | 'command';
+/** `external`: a tool of the host (another extension, an MCP server), which may do anything. */
+export type ToolKind = 'read' | 'write' | 'command' | 'external';
 
 /** What the tools act through, plus the user's protection settings. */
 export interface ToolContext {
@@ -42,6 +45,8 @@ export interface ToolOutcome {
   changedPath?: string;
   /** run_command only; undefined when the process was killed. */
   exitCode?: number;
+  /** update_plan only: the plan as it now stands. */
+  plan?: PlanStep[];
 }
 
 export interface FilePreview {
@@ -74,6 +79,8 @@ export interface AgentTool {
   kind: ToolKind;
   /** JSON schema of the arguments object, made from the tool's zod schema. */
   parameters: Record<string, unknown>;
+  /** Whether a call asks the user under this approval mode, when the tool decides that itself (host tools). */
+  needsApproval?: (mode: ApprovalMode) => boolean;
   /**
    * Never rejects. `rawArgs` is the arguments object or its JSON text, as the
    * model sent it. `signal` cancels the reads prepare does (a diff needs the

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../core/agent/engine';
+import { compactionNotice } from '../../core/agent/compaction';
 import { canContinue, type AgentSessionState } from '../../core/agent/sessionState';
 import type { ErrorPresenter } from '../errorPresenter';
 import { openFolders, type AgentSessions, type SessionSink } from './agentSessions';
@@ -71,6 +72,12 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
       const reverted = await sessions.revert(id);
       void vscode.window.showInformationMessage(`Gateway agent: reverted ${reverted.join(', ') || 'nothing'}.`);
       return reverted;
+    })),
+    vscode.commands.registerCommand('gateway.agent.compact', guarded(async (idArgument?: unknown) => {
+      const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, (s) => !sessions.isRunning(s.id) && s.transcript.length > 0, 'Compact which session?'))?.id;
+      if (!id) return undefined;
+      output.appendLine(`\n=== compact ${id}`);
+      return runInBackground((signal) => sessions.compact(id, sink, signal), 'Gateway agent compacting… (cancel to stop)');
     })),
     vscode.commands.registerCommand('gateway.agent.show', () => vscode.commands.executeCommand('gateway.agentSessions.focus')),
     vscode.commands.registerCommand('gateway.agent.openTranscript', guarded(async (idArgument?: unknown) => {
@@ -138,6 +145,12 @@ function writeEvent(output: vscode.OutputChannel, event: AgentEvent): void {
       return;
     case 'retry':
       output.appendLine(event.notice.delayMs > 0 ? `  … ${event.notice.message} (waiting ${Math.ceil(event.notice.delayMs / 1000)} s)` : `  … ${event.notice.message}`);
+      return;
+    case 'compacting':
+      output.appendLine('\n… compacting the conversation to fit the context window');
+      return;
+    case 'compacted':
+      output.appendLine(`  ${compactionNotice(event.compaction.before, event.compaction.after)}${event.compaction.how === 'trim' ? ' (old tool outputs shortened)' : ''}`);
       return;
     default:
       return;

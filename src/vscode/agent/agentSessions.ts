@@ -9,7 +9,7 @@ import { AGENT_INSTRUCTIONS } from '../../core/agent/instructions';
 import { revertOriginals } from '../../core/agent/originals';
 import { RunningSessions } from '../../core/agent/runningSessions';
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../core/agent/sessionState';
-import type { GatewayClient } from '../../core/api';
+import type { GatewayClient, ModelWindows } from '../../core/api';
 import type { CommandResult, Logger, WorkspaceFiles } from '../../core/ports';
 import { systemClock } from '../../core/ports';
 import { toolsFor } from '../../core/tools/registry';
@@ -19,6 +19,7 @@ import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
 import { rootForNewSession, rootForSavedSession, type OpenFolder, type RootDecision } from '../../core/agent/sessionRoot';
 import type { FileSessionStore } from './sessionStore';
 import { TerminalCommandRunner, type CommandSandbox } from './terminalCommandRunner';
+import { hostToolsFor } from './hostTools';
 import { VsCodeFileChanges } from './vscodeFileChanges';
 import { VsCodeWorkspaceFiles } from './vscodeWorkspaceFiles';
 
@@ -56,7 +57,12 @@ export interface LocalMachine {
   };
 }
 
-
+/** What sessions need to know of context windows and the key's token budget. */
+export interface ContextLimits {
+  windows: ModelWindows;
+  /** The key's tokens per minute as the client knows it now. */
+  tokensPerMinute: () => number | undefined;
+}
 
 export class AgentSessions implements vscode.Disposable {
   private readonly runs = new RunningSessions();
@@ -74,6 +80,9 @@ export class AgentSessions implements vscode.Disposable {
     private readonly resolveAgentModel: (signal: AbortSignal) => Promise<string>,
     private readonly logger: Logger,
     private readonly machine: LocalMachine,
+    private readonly context?: ContextLimits,
+    /** Where the tools the user enabled for the agent are remembered (the workspace's state). */
+    private readonly workspaceState?: vscode.Memento,
   ) {}
 
   /** Sessions left running or waiting by a window that closed are paused: nothing runs without the user. */
@@ -98,7 +107,8 @@ export class AgentSessions implements vscode.Disposable {
     await this.store.save(state);
   }
 
-  async start(task: string, sink: SessionSink, signal?: AbortSignal): Promise<AgentSessionState> {
+  /** `referencedTools`: VS Code tools the chat request names (`#tool`), offered for this run besides the enabled ones. */
+  async start(task: string, sink: SessionSink, signal?: AbortSignal, referencedTools: readonly string[] = []): Promise<AgentSessionState> {
     const root = rootUri(rootForNewSession(openFolders()));
     const model = await this.resolveAgentModel(signal ?? new AbortController().signal);
     const state = newSession({ id: newSessionId(), title: task.trim().slice(0, 200), model, now: Date.now(), rootUri: root.toString() });
@@ -106,12 +116,12 @@ export class AgentSessions implements vscode.Disposable {
     return this.exclusively(state.id, 'This session is already running.', async (controller) => {
       await this.store.save(state);
       this.logger.info(`agent session ${state.id} started in ${root.fsPath} with ${model}`);
-      return this.run(state, root, sink, controller, signal);
+      return this.run(state, root, sink, controller, signal, referencedTools);
     });
   }
 
   /** Continues a saved session, optionally with a message that steers it. */
-  continue(id: string, message: string | undefined, sink: SessionSink, signal?: AbortSignal): Promise<AgentSessionState> {
+  continue(id: string, message: string | undefined, sink: SessionSink, signal?: AbortSignal, referencedTools: readonly string[] = []): Promise<AgentSessionState> {
     return this.exclusively(id, 'This session is already running. Stop it first, or wait for it.', async (controller) => {
       const state = await this.store.load(id);
       if (!state) throw new Error(`There is no saved agent session ${id}.`);
@@ -123,7 +133,23 @@ export class AgentSessions implements vscode.Disposable {
         this.logger.info(`agent session ${state.id} continues with ${model} (was ${state.model})`);
         state.model = model;
       }
-      return this.run(state, root, sink, controller, signal);
+      return this.run(state, root, sink, controller, signal, referencedTools);
+    });
+  }
+
+  /** Compacts a session that is not running now: a summary replaces the chain the gateway bills; the transcript stays whole. */
+  compact(id: string, sink: SessionSink, signal?: AbortSignal): Promise<AgentSessionState> {
+    return this.exclusively(id, 'This session is running; it compacts by itself when it needs to. Stop it first to compact now.', async (controller) => {
+      const state = await this.store.load(id);
+      if (!state) throw new Error(`There is no saved agent session ${id}.`);
+      const root = rootUri(rootForSavedSession(state.rootUri, openFolders(), 'compact it'));
+      const onOuterAbort = () => controller.abort();
+      signal?.addEventListener('abort', onOuterAbort, { once: true });
+      try {
+        return await this.engineFor(state, root, []).compact(state, controller.signal, (event) => sink.onEvent(event, root));
+      } finally {
+        signal?.removeEventListener('abort', onOuterAbort);
+      }
     });
   }
 
@@ -166,27 +192,30 @@ export class AgentSessions implements vscode.Disposable {
     }
   }
 
-  private async run(state: AgentSessionState, root: vscode.Uri, sink: SessionSink, controller: AbortController, outer?: AbortSignal): Promise<AgentSessionState> {
+  private async run(state: AgentSessionState, root: vscode.Uri, sink: SessionSink, controller: AbortController, outer?: AbortSignal, referencedTools: readonly string[] = []): Promise<AgentSessionState> {
     const onOuterAbort = () => controller.abort();
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     const presentation = sink.presenter ? this.approvals.present(state.id, sink.presenter) : undefined;
     try {
       await this.checkSandbox();
-      return await this.engineFor(state, root).run(state, controller.signal, (event) => sink.onEvent(event, root));
+      return await this.engineFor(state, root, referencedTools).run(state, controller.signal, (event) => sink.onEvent(event, root));
     } finally {
       presentation?.dispose();
       outer?.removeEventListener('abort', onOuterAbort);
     }
   }
 
-  private engineFor(state: AgentSessionState, root: vscode.Uri): AgentEngine {
+  private engineFor(state: AgentSessionState, root: vscode.Uri, referencedTools: readonly string[]): AgentEngine {
     const settings = readSettings().agent;
     const disk = this.machine.files(root.fsPath);
+    const builtIns = toolsFor(vscode.workspace.isTrusted);
+    // Chosen once per run: the definitions must not change between the requests of a run.
+    const hostTools = this.workspaceState ? hostToolsFor(this.workspaceState, referencedTools, builtIns, () => readSettings().agent.allowedTools, systemClock, this.logger) : [];
     return new AgentEngine({
       client: this.client,
       store: this.store,
       approver: this.approvals,
-      tools: () => toolsFor(vscode.workspace.isTrusted),
+      tools: () => (vscode.workspace.isTrusted ? [...builtIns, ...hostTools] : toolsFor(false)),
       toolContext: {
         files: new VsCodeWorkspaceFiles(disk, root),
         changes: this.fileChanges(root),
@@ -202,8 +231,17 @@ export class AgentSessions implements vscode.Disposable {
       },
       budgets: () => readSettings().agent.budgets,
       instructions: AGENT_INSTRUCTIONS,
+      projectInstructions: settings.projectInstructions,
       clock: systemClock,
       logger: this.logger,
+      ...(this.context
+        ? {
+            modelLimits: (model: string) => this.context!.windows.limitsOf(model),
+            learnContextWindow: (model: string, window: number) => this.context!.windows.learn(model, window),
+            tokensPerMinute: this.context.tokensPerMinute,
+          }
+        : {}),
+      maxRequestTpmSeconds: () => readSettings().agent.maxRequestTpmSeconds,
     });
   }
 

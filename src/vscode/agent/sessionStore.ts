@@ -1,6 +1,9 @@
 /**
  * Agent sessions as JSON files in the extension's storage for this workspace,
- * written after every step so a reload or a crash loses nothing. Writes go
+ * written after every step so a reload or a crash loses nothing. With a journal
+ * folder (the composition root passes the Node one) a step appends only what
+ * changed, and the whole file is rewritten every SNAPSHOT_EVERY steps
+ * (sessionJournal.ts): a save costs what the step added, not the session. Writes go
  * through a temporary file and a rename, so a crash mid-write never leaves a
  * half-written session. Each save has its own temporary file: two saves at
  * once (of one session or several) must not rename each other's file away.
@@ -9,6 +12,7 @@ import * as vscode from 'vscode';
 import type { AgentSessionState } from '../../core/agent/sessionState';
 import type { Logger, SessionStore } from '../../core/ports';
 import { SessionFiles, type SessionFileSystem } from '../../core/agent/sessionFiles';
+import { SessionJournal, type JournalFolder } from '../../core/agent/sessionJournal';
 
 export class FileSessionStore implements SessionStore<AgentSessionState> {
   private readonly changed = new vscode.EventEmitter<AgentSessionState>();
@@ -16,15 +20,25 @@ export class FileSessionStore implements SessionStore<AgentSessionState> {
   /** Numbers the temporary files of this store's saves. */
   private saves = 0;
   private readonly files: SessionFiles;
+  private readonly journal: SessionJournal | undefined;
 
   constructor(
     private readonly folder: vscode.Uri,
     logger?: Pick<Logger, 'warn'>,
+    journalFolder?: JournalFolder,
   ) {
     this.files = new SessionFiles(folderFileSystem(folder), logger);
+    this.journal = journalFolder && new SessionJournal(journalFolder);
   }
 
   async save(state: AgentSessionState): Promise<void> {
+    if (this.journal) {
+      this.fileOf(state.id);
+      await this.journal.save(state);
+      this.files.invalidate(state.id);
+      this.changed.fire(state);
+      return;
+    }
     await vscode.workspace.fs.createDirectory(this.folder);
     const target = this.fileOf(state.id);
     const temporary = vscode.Uri.joinPath(this.folder, `${state.id}.json.${++this.saves}-${Math.random().toString(36).slice(2, 8)}.tmp`);

@@ -2,7 +2,9 @@
 import * as vscode from 'vscode';
 import { commandBlock, inlineCode } from '../../core/agent/commandDisplay';
 import type { AgentSessionState } from '../../core/agent/sessionState';
+import { contextUsage, lastCompactionNotice } from '../../core/agent/compaction';
 import { compact } from '../../core/status/statusView';
+import type { PlanStep } from '../../core/tools/updatePlan';
 import type { AgentSessions } from './agentSessions';
 import { transcriptUri } from './transcript';
 
@@ -20,7 +22,22 @@ const ICONS: Record<AgentSessionState['status'], string> = {
  */
 const REFRESH_DELAY_MS = 200;
 
-export class SessionsTree implements vscode.TreeDataProvider<AgentSessionState>, vscode.Disposable {
+const STEP_ICONS: Record<PlanStep['status'], string> = { pending: 'circle-large-outline', in_progress: 'arrow-circle-right', done: 'pass-filled' };
+
+/** A step of a session's plan, shown under the session. */
+interface PlanNode {
+  sessionId: string;
+  index: number;
+  step: PlanStep;
+}
+
+type Node = AgentSessionState | PlanNode;
+
+function isPlanNode(node: Node): node is PlanNode {
+  return 'step' in node && 'sessionId' in node;
+}
+
+export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
@@ -38,20 +55,30 @@ export class SessionsTree implements vscode.TreeDataProvider<AgentSessionState>,
     }, REFRESH_DELAY_MS);
   }
 
-  getChildren(element?: AgentSessionState): Promise<AgentSessionState[]> | AgentSessionState[] {
-    return element ? [] : this.sessions.store.list();
+  getChildren(element?: Node): Promise<Node[]> | Node[] {
+    if (!element) return this.sessions.store.list();
+    if (isPlanNode(element)) return [];
+    return (element.plan ?? []).map((step, index) => ({ sessionId: element.id, index, step }));
   }
 
-  getTreeItem(state: AgentSessionState): vscode.TreeItem {
-    const item = new vscode.TreeItem(state.title || state.id, vscode.TreeItemCollapsibleState.None);
+  getTreeItem(node: Node): vscode.TreeItem {
+    return isPlanNode(node) ? planItem(node) : this.sessionItem(node);
+  }
+
+  private sessionItem(state: AgentSessionState): vscode.TreeItem {
+    const collapsible = state.plan?.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
+    const item = new vscode.TreeItem(state.title || state.id, collapsible);
     item.id = state.id;
-    item.description = `${state.status.replace('_', ' ')} · ${state.turns} turns · ${compact(state.usage.totalTokens)} tok`;
+    const context = contextUsage(state);
+    const compacted = lastCompactionNotice(state);
+    item.description = `${state.status.replace('_', ' ')} · ${state.turns} turns · ${compact(state.usage.totalTokens)} tok${context ? ` · ${context}` : ''}`;
     // The row shows 80 characters of a command at most: the tooltip shows every waiting one whole.
     const waitingCommands = this.sessions.approvals.waiting(state.id).flatMap((request) => (request.command ? [request.command] : []));
     const commands = waitingCommands.map((command) => `\n\nWaiting for your approval, in ${inlineCode(command.cwd)}:\n\n${commandBlock(command.line)}`).join('');
     item.tooltip = new vscode.MarkdownString(
       `**${state.title}**\n\n${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}\n\nModel ${state.model} · ${state.turns} turns · ` +
-        `${state.usage.totalTokens.toLocaleString('en-US')} tokens\n\nFiles changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}${commands}`,
+        `${state.usage.totalTokens.toLocaleString('en-US')} tokens${context ? ` · ${context}` : ''}\n\n` +
+        `${compacted ? `${compacted} (${state.compactions?.length ?? 0} compactions)\n\n` : ''}Files changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}${commands}`,
     );
     item.iconPath = new vscode.ThemeIcon(ICONS[state.status]);
     const running = this.sessions.isRunning(state.id);
@@ -67,4 +94,13 @@ export class SessionsTree implements vscode.TreeDataProvider<AgentSessionState>,
     this.changed.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
   }
+}
+
+function planItem(node: PlanNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.step.step, vscode.TreeItemCollapsibleState.None);
+  item.id = `${node.sessionId}/plan/${node.index}`;
+  item.description = node.step.status.replace('_', ' ');
+  item.iconPath = new vscode.ThemeIcon(STEP_ICONS[node.step.status]);
+  item.contextValue = 'planStep';
+  return item;
 }

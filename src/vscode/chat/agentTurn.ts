@@ -5,11 +5,13 @@
  * later message in the same conversation continues the same session.
  */
 import * as vscode from 'vscode';
+import { compactionNotice, contextUsage } from '../../core/agent/compaction';
 import type { AgentEvent } from '../../core/agent/engine';
 import type { AgentSessionState } from '../../core/agent/sessionState';
 import { approvalMarkdown, inlineCode } from '../../core/agent/commandDisplay';
 import type { ApprovalRequest } from '../../core/ports';
 import { compact } from '../../core/status/statusView';
+import { planChecklist } from '../../core/tools/updatePlan';
 import type { AgentSessions } from '../agent/agentSessions';
 import { openFolders } from '../agent/agentSessions';
 import { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND } from '../../core/agent/sessionRoot';
@@ -18,7 +20,7 @@ import { actionsFor, messageOf } from '../errorActions';
 import { PARTICIPANT_ID } from './context';
 
 export interface AgentChatResult extends vscode.ChatResult {
-  metadata: { command: 'agent'; sessionId?: string; failed?: boolean };
+  metadata: { command: 'agent' | 'compact'; sessionId?: string; failed?: boolean };
 }
 
 /** The session an earlier turn of this conversation ran, if any. */
@@ -41,6 +43,7 @@ export async function runAgentTurn(
   token: vscode.CancellationToken,
 ): Promise<AgentChatResult> {
   const previous = sessionOfConversation(context);
+  if (request.command === 'compact') return compactTurn(sessions, previous, stream, token);
   const task = request.prompt.trim();
   if (!previous && !task) {
     stream.markdown('Give the agent a task, for example `@gateway /agent add a test for parseDuration`. It reads and edits files and runs commands, asking you first as `gateway.agent.approval` says.');
@@ -56,13 +59,31 @@ export async function runAgentTurn(
   const signal = toAbortSignal(token);
   let sessionId = previous;
   try {
-    const state = previous ? await sessions.continue(previous, task, sink, signal) : await sessions.start(task, sink, signal);
+    const referencedTools = request.toolReferences.map((reference) => reference.name);
+    const state = previous ? await sessions.continue(previous, task, sink, signal, referencedTools) : await sessions.start(task, sink, signal, referencedTools);
     sessionId = state.id;
     summarize(state, stream);
     return { metadata: { command: 'agent', sessionId: state.id, failed: state.status === 'paused' } };
   } catch (error) {
     for (const action of actionsFor(error)) stream.button(action);
     return { errorDetails: { message: messageOf(error) }, metadata: { command: 'agent', sessionId, failed: true } };
+  }
+}
+
+/** `@gateway /compact` in a conversation that runs a session: compacts it now. */
+async function compactTurn(sessions: AgentSessions, sessionId: string | undefined, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<AgentChatResult> {
+  if (!sessionId) {
+    stream.markdown('There is no agent session in this conversation to compact. Start one with `@gateway /agent <task>`.');
+    return { metadata: { command: 'compact' } };
+  }
+  try {
+    const state = await sessions.compact(sessionId, { onEvent: (event, root) => render(event, root, stream) }, toAbortSignal(token));
+    if (!state.compactions?.length) stream.markdown('Nothing to compact yet.');
+    summarize(state, stream);
+    return { metadata: { command: 'compact', sessionId } };
+  } catch (error) {
+    for (const action of actionsFor(error)) stream.button(action);
+    return { errorDetails: { message: messageOf(error) }, metadata: { command: 'compact', sessionId, failed: true } };
   }
 }
 
@@ -79,8 +100,17 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
       else if (event.outcome.changedPath) stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
       else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n${inlineCode(event.summary)} exited with ${event.outcome.exitCode}.\n\n`);
       return;
+    case 'plan':
+      stream.markdown(`\n\n**Plan**\n\n${planChecklist(event.plan)}\n\n`);
+      return;
     case 'retry':
       stream.progress(`${event.notice.message} Retrying in ${Math.ceil(event.notice.delayMs / 1000)} s…`);
+      return;
+    case 'compacting':
+      stream.progress('Compacting the conversation to fit the context window…');
+      return;
+    case 'compacted':
+      stream.markdown(`\n\n> ${compactionNotice(event.compaction.before, event.compaction.after)}${event.compaction.how === 'trim' ? ' (old tool outputs shortened to notes)' : ''}\n\n`);
       return;
     case 'status':
       if (event.status === 'stopped' || (event.status === 'paused' && event.reason)) stream.markdown(`\n\n**${event.status === 'stopped' ? 'Stopped' : 'Paused'}:** ${event.reason}\n\n`);
@@ -101,10 +131,13 @@ function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseS
 function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream): void {
   const files = state.originals.map((original) => inlineCode(original.path)).join(', ') || 'none';
   const commands = state.commandsRun.map((line) => inlineCode(line)).join(', ') || 'none';
+  const context = contextUsage(state);
   stream.markdown(
     `\n\n---\n**Session ${state.status}** · ${state.turns} turns · ${compact(state.usage.totalTokens)} tokens ` +
-      `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)\n\n` +
-      `Files changed: ${files}\n\nCommands run: ${commands}\n`,
+      `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)` +
+      `${context ? ` · ${context}` : ''}\n\n` +
+      `Files changed: ${files}\n\nCommands run: ${commands}\n` +
+      `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n`,
   );
   if (state.originals.length > 0) stream.button({ title: 'Revert Session Changes', command: 'gateway.agent.revert', arguments: [state.id] });
   if (state.status === 'paused' || state.status === 'stopped') stream.button({ title: 'Continue', command: 'gateway.agent.continue', arguments: [state.id] });

@@ -3,7 +3,8 @@
  * with the conversation's history and the user's attachments as context.
  */
 import * as vscode from 'vscode';
-import type { RetryNotice } from '../../core/api';
+import type { ModelWindows, RetryNotice } from '../../core/api';
+import { droppedNote, streamFitted } from '../../core/chat/historyFit';
 import { incompleteAnswerNote } from '../../core/chat/finishNote';
 import { retryText } from '../../core/chat/retryText';
 import type { ModelEndpoints } from '../../core/chat/modelEndpoints';
@@ -24,7 +25,11 @@ export interface ParticipantDeps {
   /** The model to answer with, given the gateway model selected in the Chat view's picker (if any). */
   chooseModel: (pickerModel: string | undefined, signal: AbortSignal) => Promise<string>;
   logger: Logger;
+  /** Each model's window: a history too long for it loses its oldest turns instead of failing. */
+  windows?: ModelWindows;
   runAgent: (request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
+  /** The workspace's project instructions for a request with these attachments (labels), when the setting allows them. */
+  projectInstructions?: (attachmentLabels: string[], signal: AbortSignal) => Promise<string | undefined>;
   /** Told the full text of every finished answer (kept for the extension's API). */
   onAnswer?: (text: string) => void;
 }
@@ -42,7 +47,7 @@ export function createChatHandler(deps: ParticipantDeps) {
     token: vscode.CancellationToken,
   ): Promise<vscode.ChatResult> => {
     // /agent, or any follow-up in a conversation that runs an agent session, goes to that session.
-    if (request.command === 'agent' || (!request.command && sessionOfConversation(context))) {
+    if (request.command === 'agent' || request.command === 'compact' || (!request.command && sessionOfConversation(context))) {
       return deps.runAgent(request, context, stream, token);
     }
     const signal = toAbortSignal(token);
@@ -59,16 +64,20 @@ export function createChatHandler(deps: ParticipantDeps) {
       }
       const attachments = found.attachments;
       model = await deps.chooseModel(request.model?.vendor === LM_VENDOR ? request.model.id : undefined, signal);
-      const messages = buildChatMessages({ history: historyOf(context), attachments, prompt: request.prompt, command });
+      const projectInstructions = settings.agent.projectInstructions ? await deps.projectInstructions?.(attachments.map((a) => a.label), signal) : undefined;
+      const messages = buildChatMessages({ history: historyOf(context), attachments, prompt: request.prompt, command, projectInstructions });
       deps.logger.trace(`@gateway prompt (${model}): ${request.prompt}`);
       const onRetry = (notice: RetryNotice) => stream.progress(retryText(notice));
-      const events = deps.endpoints.stream(
+      const events = streamFitted(
+        deps.endpoints,
         {
           model,
           messages,
           ...requestParameters(settings),
         },
+        deps.windows,
         { signal, onRetry },
+        (dropped) => stream.markdown(`${droppedNote(dropped)}\n\n`),
       );
       let answer = '';
       for await (const event of events) {

@@ -6,7 +6,7 @@ import { EXTENSION_ID } from './extension.test';
 
 interface AgentApi {
   pendingApprovals(): { sessionId: string; callId: string; summary: string }[];
-  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string }[]>;
+  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string; compacted?: string; context?: string }[]>;
 }
 
 const api = async () => vscode.extensions.getExtension<AgentApi>(EXTENSION_ID)!.activate();
@@ -162,5 +162,38 @@ test('auto: commands run in the sandbox; a write outside and the network (even a
     assertEqual(await readDisk('sandbox-ok.txt'), 'ok', 'file written inside');
   } finally {
     await settings.update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
+  }
+}, { timeoutMs: 90_000 });
+
+// Issue 11: a session on a model with a small window (gateway.models) compacts in the chat and goes on.
+test('/agent on a small window compacts: the summary request continues the chain, a new chain starts, the session finishes', async () => {
+  const gateway = await api();
+  await resetEmulator();
+  const settings = vscode.workspace.getConfiguration('gateway');
+  await settings.update('agent.approval', 'auto-edit', vscode.ConfigurationTarget.Global);
+  await settings.update('models', { 'gw-code': { contextWindow: 4_000 } }, vscode.ConfigurationTarget.Global);
+  const read = (startLine: number) => ({ toolCalls: [{ name: 'read_file', arguments: { path: 'compaction-e2e.txt', startLine } }] });
+  try {
+    await scriptTurns('demo-key', [
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'compaction-e2e.txt', content: 'a long line of the file to read again and again\n'.repeat(60) } }] },
+      read(1), read(2), read(3), read(4),
+      { text: 'Read it all.' },
+    ]);
+    await vscode.commands.executeCommand('workbench.action.chat.newChat');
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /agent read the long file a few times' });
+    const session = await waitFor('the session to finish after compacting', async () => (await gateway.agentSessions()).find((s) => s.title === 'read the long file a few times' && s.status === 'done'), 60_000).catch(async (error: Error) => {
+      throw new Error(`${error.message}; sessions: ${JSON.stringify(await gateway.agentSessions())}`);
+    });
+    assert(session.compacted !== undefined && /^Compacted: [\d,]+ → [\d,]+ tokens$/.test(session.compacted), `the compaction notice: ${session.compacted}`);
+    assert(/^context [\d.]+k? \/ 4k$/.test(session.context ?? ''), `context usage: ${session.context}`);
+    const bodies = (await emulatorRequests()).filter((r) => r.path === '/v1/responses');
+    assert(bodies.every((r) => r.status === 200), `no request failed: ${bodies.map((r) => r.status).join(', ')}`);
+    const summary = bodies.findIndex((r) => r.body.tools === undefined);
+    assert(summary > 0 && typeof bodies[summary].body.previous_response_id === 'string', 'the summary request continues the chain');
+    assert(bodies[summary + 1].body.previous_response_id === undefined && /^\[This session was compacted/.test(bodies[summary + 1].body.input[0].content), 'the next request starts a new chain from the summary');
+  } finally {
+    await settings.update('models', undefined, vscode.ConfigurationTarget.Global);
+    await settings.update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(root(), 'compaction-e2e.txt')).then(undefined, () => undefined);
   }
 }, { timeoutMs: 90_000 });

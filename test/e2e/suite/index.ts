@@ -6,6 +6,7 @@ import './extension.test';
 import './gateway.test';
 import './workspaceSettings.test';
 import './agent.test';
+import './agentTools.test';
 import './inlineEdit.test';
 
 export async function run(): Promise<void> {

@@ -10,9 +10,10 @@ import { addUserMessage, newSession, type AgentSessionState } from '../../../src
 import type { ApprovalRequest, Clock, SessionStore } from '../../../src/core/ports';
 import { systemClock } from '../../../src/core/ports';
 import { toolsFor } from '../../../src/core/tools/registry';
-import { defaultProtectedFiles } from '../../../src/core/tools/tool';
+import { defaultProtectedFiles, type AgentTool } from '../../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../../src/node';
 import { makeClient } from './clients';
+import { ModelWindows, memoryWindowStore } from '../../../src/core/api';
 
 /** Keeps a deep copy of every save, so a test can resume from any step. */
 export class RecordingStore implements SessionStore<AgentSessionState> {
@@ -56,14 +57,23 @@ export interface EngineOptions {
   budgets?: Partial<AgentBudgets>;
   trusted?: boolean;
   clock?: Clock;
+  /** Send the workspace's AGENTS.md files (off by default, so other tests see only their own items). */
+  projectInstructions?: boolean;
+  protectedFiles?: readonly string[];
+  /** Tools offered besides the built-in ones (host tools). */
+  extraTools?: readonly AgentTool[];
   /** Answers approvals; by default approves everything. */
   approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
+  /** Context windows: by default gateway.models empty and nothing learned (the conservative default). */
+  windows?: ModelWindows;
+  tokensPerMinute?: number;
 }
 
 export function makeEngine(options: EngineOptions) {
   const approvals: ApprovalRequest[] = [];
   const store = options.store ?? new RecordingStore();
   const clock = options.clock ?? systemClock;
+  const windows = options.windows ?? new ModelWindows(() => ({}), () => options.baseUrl, memoryWindowStore());
   const engine = new AgentEngine({
     client: makeClient(options.baseUrl, options.key ?? 'demo-key', { clock: systemClock }),
     store,
@@ -73,20 +83,24 @@ export function makeEngine(options: EngineOptions) {
         return (await options.approve?.(request)) ?? true;
       },
     },
-    tools: () => toolsFor(options.trusted ?? true),
+    tools: () => [...toolsFor(options.trusted ?? true), ...(options.extraTools ?? [])],
     toolContext: {
       files: new NodeWorkspaceFiles(options.workspace.root),
       changes: new NodeFileChanges(options.workspace.root),
       commands: new NodeCommandRunner(options.workspace.root),
-      protectedFiles: defaultProtectedFiles,
+      protectedFiles: options.protectedFiles ?? defaultProtectedFiles,
     },
     policy: () => options.policy ?? { mode: 'auto', deniedCommands: ['rm -rf'] },
     budgets: () => ({ ...DEFAULT_BUDGETS, ...options.budgets }),
     instructions: AGENT_INSTRUCTIONS,
+    projectInstructions: options.projectInstructions,
     clock,
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    modelLimits: (model) => windows.limitsOf(model),
+    learnContextWindow: (model, window) => windows.learn(model, window),
+    tokensPerMinute: () => options.tokensPerMinute,
   });
-  return { engine, store, approvals };
+  return { engine, store, approvals, windows };
 }
 
 let counter = 0;
