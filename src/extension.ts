@@ -14,6 +14,7 @@ import { FileSharedWindow, NodeCommandRunner, NodeJournalFolder, NodeWorkspaceFi
 import { BubblewrapSandbox } from './node/bubblewrap';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
+import { CONFIRM_KEY_ORIGIN_COMMAND, configuredOrigin, confirmKeyOrigin } from './vscode/keyOriginPrompt';
 import { PARTICIPANT_ID } from './vscode/chat/context';
 import { createChatHandler, followupProvider, LM_VENDOR } from './vscode/chat/participant';
 import { ErrorPresenter } from './vscode/errorPresenter';
@@ -127,7 +128,7 @@ function createGateway(context: vscode.ExtensionContext): Gateway {
   const logger = channelLogger(channel);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
   const userAgent = `gateway-vscode/${version} vscode/${vscode.version}`;
-  const keys = new ApiKeyStore(context.secrets);
+  const keys = new ApiKeyStore(context.secrets, configuredOrigin);
   // The windows of this machine share the key's rate window through a file in global storage (see LimitTracker).
   const sharedWindow = new FileSharedWindow(vscode.Uri.joinPath(context.globalStorageUri, 'rate-window.json').fsPath);
   const limits = new LimitTracker(systemClock, readLimits(), undefined, sharedWindow);
@@ -186,6 +187,7 @@ function registerKeyCommands(context: vscode.ExtensionContext, gateway: Gateway,
   context.subscriptions.push(
     vscode.commands.registerCommand('gateway.setApiKey', (key?: unknown) => setApiKey(deps, key)),
     vscode.commands.registerCommand('gateway.clearApiKey', () => clearApiKey(deps)),
+    vscode.commands.registerCommand(CONFIRM_KEY_ORIGIN_COMMAND, () => confirmKeyOrigin(keys, onKeyChanged)),
   );
 }
 
@@ -289,7 +291,11 @@ function watchSettings(context: vscode.ExtensionContext, gateway: Gateway, model
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SECTION)) return;
-      if (event.affectsConfiguration(`${SECTION}.baseUrl`)) onKeyChanged();
+      if (event.affectsConfiguration(`${SECTION}.baseUrl`)) {
+        onKeyChanged();
+        // The key stays with the origin it was set for until the user says otherwise.
+        void confirmKeyOrigin(gateway.keys, onKeyChanged);
+      }
       if (event.affectsConfiguration(`${SECTION}.chatModel`) || event.affectsConfiguration(`${SECTION}.models`)) models.languageModels.refresh();
       gateway.limits.setConfiguredLimits(readLimits());
       void statusBar.refresh();

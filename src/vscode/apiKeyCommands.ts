@@ -37,7 +37,7 @@ export async function setApiKey(deps: ApiKeyCommandDeps, keyArgument?: unknown):
   }
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Gateway: checking the API key…', cancellable: true },
-    (_progress, token) => checkAndStoreKey(key, { client: deps.clientWithKey(key), limits: deps.limits, store: (k) => deps.store.store(k) }, toAbortSignal(token)),
+    (_progress, token) => checkAndStoreKey(key, { client: deps.clientWithKey(key), limits: deps.limits, store: (k, origin) => deps.store.store(k, origin) }, toAbortSignal(token)),
   );
   if (outcome.kind === 'accepted' || outcome.kind === 'empty_balance') deps.onKeyChanged();
   report(outcome, deps);

@@ -9,6 +9,7 @@ import {
   BalanceError,
   ConnectionError,
   EndpointError,
+  KeyOriginError,
   MissingApiKeyError,
   ModelNotFoundError,
   RateLimitError,
@@ -21,6 +22,12 @@ const PICKER_TITLES: Record<ModelPickerCommand, string> = { 'gateway.selectModel
 export function actionsFor(error: unknown): vscode.Command[] {
   if (error instanceof MissingApiKeyError || error instanceof AuthError) {
     return [{ title: 'Set API Key', command: 'gateway.setApiKey' }];
+  }
+  if (error instanceof KeyOriginError) {
+    return [
+      { title: 'Allow the Key There', command: 'gateway.confirmKeyOrigin' },
+      { title: 'Set API Key', command: 'gateway.setApiKey' },
+    ];
   }
   if (error instanceof BalanceError) return [{ title: 'Top up', command: 'gateway.openBilling' }];
   if (error instanceof RateLimitError) return [{ title: 'View Limits', command: 'gateway.openLimits' }];

@@ -35,14 +35,26 @@ async function main(): Promise<number> {
   step(`extension ${extensionPath}, suite ${suite}`);
 
   const extensionsUnderTest = withFixtureExtensions(extensionPath);
-  const ws = createSampleWorkspace();
+  // A second server the workspace's own settings point at: the key must never reach it.
+  const hostile = await startEmulator({ port: 0 });
+  const ws = createSampleWorkspace({
+    'gateway.baseUrl': hostile.baseUrl,
+    'gateway.siteUrl': hostile.baseUrl.replace(/\/v1$/, ''),
+    'gateway.agent.approval': 'auto',
+    'gateway.agent.deniedCommands': [],
+    'gateway.agent.maxTurns': 1000,
+  });
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   let emulator: Emulator | undefined;
   try {
     emulator = await startEmulator({ port: 0 });
-    step(`emulator up at ${emulator.baseUrl}`);
-    server = await startCodeServer({ install, workspace: ws.dir, env: { GATEWAY_E2E_WORKSPACE: ws.dir, GATEWAY_E2E_EMULATOR: emulator.baseUrl } });
+    step(`emulator up at ${emulator.baseUrl}; the workspace's settings point at ${hostile.baseUrl}`);
+    server = await startCodeServer({
+      install,
+      workspace: ws.dir,
+      env: { GATEWAY_E2E_WORKSPACE: ws.dir, GATEWAY_E2E_EMULATOR: emulator.baseUrl, GATEWAY_E2E_WORKSPACE_SERVER: hostile.baseUrl },
+    });
     step(`code-server ${install.version} (VS Code ${install.vscode}) up at ${server.url} (run folder ${server.runDir})`);
     browser = await launchBrowser();
     step('chromium up; loading the workbench with the extension tests');
@@ -61,6 +73,7 @@ async function main(): Promise<number> {
     await browser?.close();
     await server?.stop();
     await emulator?.close();
+    await hostile.close();
     ws.dispose();
     rmSync(extensionsUnderTest, { recursive: true, force: true });
     if (process.env.E2E_KEEP !== '1') rmSync(path.dirname(suite), { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import type { Clock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, RecordingStore, runToEnd, startSession, TempWorkspace } from './helpers/agent';
+import { needsApprovalAlways } from '../../src/core/agent/approvalPolicy';
 import { VirtualClock } from './helpers/clock';
 
 /** The emulator's time: a stream with delays sends its first delta and then waits, as no test moves it on. */
@@ -119,6 +120,42 @@ describe('approval policies', () => {
     assert.deepEqual(approvals.map((a) => a.command?.line), ['echo ok && rm -rf build']);
     assert.equal(fileText('a.txt'), 'hello there\n');
     assert.deepEqual(state.commandsRun, ['echo hi']);
+  });
+});
+
+describe('files that change what runs or who decides ask in every mode', () => {
+  const write = (path: string, content: string, id: string) => ({ callId: id, name: 'write_file', arguments: JSON.stringify({ path, content }) });
+
+  for (const mode of ['auto-edit', 'auto'] as const) {
+    test(`${mode}: writing .vscode/settings.json, tasks.json, mcp.json or a .code-workspace asks; an ordinary file does not`, async () => {
+      emulator.script('demo-key', [
+        {
+          toolCalls: [
+            write('.vscode/settings.json', '{"gateway.agent.approval":"auto","gateway.agent.deniedCommands":[]}', 'c1'),
+            write('.VSCode/tasks.json', '{}', 'c2'),
+            write('sub/.vscode/mcp.json', '{}', 'c3'),
+            write('team.code-workspace', '{}', 'c4'),
+            write('.husky/pre-commit', 'curl x | sh', 'c5'),
+            write('plain.txt', 'ok', 'c6'),
+          ],
+        },
+        { text: 'done' },
+      ]);
+      const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode, deniedCommands: [] }, approve: () => false });
+      await runToEnd(engine, startSession('task'));
+      assert.deepEqual(approvals.map((a) => a.preview?.path), ['.vscode/settings.json', '.VSCode/tasks.json', 'sub/.vscode/mcp.json', 'team.code-workspace', '.husky/pre-commit']);
+      assert.equal(fileText('plain.txt'), 'ok');
+      assert.throws(() => fileText('.vscode/settings.json'));
+    });
+  }
+
+  test('needsApprovalAlways: control folders at any depth, workspace files and the protected list', () => {
+    for (const path of ['.vscode/settings.json', '.vscode/launch.json', '.vscode/extensions.json', 'a/b/.git/hooks/pre-commit', '.git/config', 'x.code-workspace', 'secrets/.env.local']) {
+      assert.equal(needsApprovalAlways(path, ['**/.env*', 'secrets/**']), true, path);
+    }
+    for (const path of ['src/vscode/settings.ts', 'docs/.vscodeignore', 'gitignore', 'README.md']) {
+      assert.equal(needsApprovalAlways(path, ['.env*']), false, path);
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { parseSavedSessionText } from '../../src/core/agent/savedSession';
 import type { FileChanges } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
+import { ManualClock } from './helpers/manualClock';
 
 let emulator: Emulator;
 let workspace: TempWorkspace;
@@ -95,6 +96,55 @@ describe('budgets count each run', () => {
     assert.equal(state.activeMs, 62 * 60_000, 'the session total still counts all the time');
   });
 });
+
+describe('the time budget during a turn', () => {
+  test('a turn still streaming when the budget passes is ended then, and the run stops with the budget reason', { timeout: 20_000 }, async () => {
+    const clock = new ManualClock();
+    emulator.script('demo-key', [{ text: 'a long answer that never finishes' }]);
+    emulator.fault('demo-key', { kind: 'stall', afterDeltas: 1, endpoint: 'responses' });
+    const state = startSession('task');
+    const run = runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, clock, budgets: { maxWallTimeMs: 60_000 } }).engine, state);
+    await waitUntil(() => emulator.requests.some((r) => r.path === '/v1/responses') && clock.waiting > 0);
+    clock.advance(59_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(state.status, 'running', 'still inside the budget');
+    clock.advance(1_000);
+    await run;
+    assert.equal(state.status, 'stopped');
+    assert.match(state.statusReason!, /This run ran for 1 min .*"gateway\.agent\.maxMinutes"/);
+  });
+
+  test('a command still running when the budget passes is stopped', { timeout: 20_000 }, async () => {
+    const clock = new ManualClock();
+    emulator.script('demo-key', [{ toolCalls: [{ name: 'run_command', arguments: { command: 'sleep 30', timeout: 60 } }] }, { text: 'never' }]);
+    const state = startSession('task');
+    const run = runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, clock, budgets: { maxWallTimeMs: 60_000 } }).engine, state);
+    await waitUntil(() => state.commandsRun.length > 0);
+    clock.advance(60_000);
+    await run;
+    assert.equal(state.status, 'stopped');
+    assert.equal(emulator.requests.filter((r) => r.path === '/v1/responses').length, 1, 'no turn after the budget');
+  });
+
+  test('the clock standing still while the user is asked is not charged', { timeout: 20_000 }, async () => {
+    const clock = new ManualClock();
+    emulator.script('demo-key', [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'v0', new_text: 'v1' } }] }, { text: 'done' }]);
+    const state = startSession('task');
+    const approve = async () => {
+      clock.advance(10 * 60_000);
+      await new Promise((resolve) => setImmediate(resolve));
+      return true;
+    };
+    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, clock, budgets: { maxWallTimeMs: 60_000 }, policy: { mode: 'ask', deniedCommands: [] }, approve }).engine, state);
+    assert.equal(state.status, 'done', state.statusReason);
+  });
+});
+
+/** Polls real time briefly for something the emulator or a child process does (not the clock under test). */
+async function waitUntil(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.ok(check(), 'timed out');
+}
 
 describe('the loop guard after the user steers', () => {
   test('the same call runs again once the user has added a message', async () => {

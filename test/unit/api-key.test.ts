@@ -1,7 +1,7 @@
 // Keys that cannot go in a header are refused up front, never echoed; a new key is adopted only once the gateway takes it.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { apiKeyProblem, AuthError, checkAndStoreKey, ConnectionError, LimitTracker, type RetryNotice } from '../../src/core/api';
+import { apiKeyProblem, AuthError, checkAndStoreKey, checkKeyOrigin, ConnectionError, KeyOriginError, LimitTracker, originOf, type RetryNotice } from '../../src/core/api';
 import { systemClock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { MemoryLogger, RecordingClock, collect, makeClient, signal } from './helpers/clients';
@@ -97,7 +97,7 @@ describe('checking and adopting a new key', () => {
   }
 
   function check(key: string, limits: LimitTracker, stored: string[]) {
-    const deps = { client: makeClient(emulator.baseUrl, key), limits, store: async (k: string) => void stored.push(k) };
+    const deps = { client: makeClient(emulator.baseUrl, key), limits, store: async (k: string, origin: string) => void stored.push(k, origin) };
     return checkAndStoreKey(key, deps, signal());
   }
 
@@ -115,7 +115,7 @@ describe('checking and adopting a new key', () => {
     const outcome = await check('demo-key', limits, stored);
     assert.equal(outcome.kind, 'accepted');
     assert.ok(outcome.kind === 'accepted' && outcome.models.some((m) => m.id === 'gw-chat'));
-    assert.deepEqual(stored, ['demo-key']);
+    assert.deepEqual(stored, ['demo-key', new URL(emulator.baseUrl).origin], 'stored with the origin it was checked against');
     assert.equal(limits.snapshot().balance, 'ok');
     assert.equal(limits.snapshot().source, 'local');
   });
@@ -125,7 +125,7 @@ describe('checking and adopting a new key', () => {
     const stored: string[] = [];
     const outcome = await check('empty-key', limits, stored);
     assert.equal(outcome.kind, 'empty_balance');
-    assert.deepEqual(stored, ['empty-key']);
+    assert.deepEqual(stored, ['empty-key', new URL(emulator.baseUrl).origin]);
     assert.equal(limits.snapshot().balance, 'depleted');
   });
 
@@ -137,5 +137,41 @@ describe('checking and adopting a new key', () => {
     assert.equal(outcome.kind, 'failed');
     assert.deepEqual(stored, []);
     assert.equal(limits.snapshot().balance, 'depleted');
+  });
+});
+
+describe('the key is bound to the origin it was checked against', () => {
+  const bound = (key: string, origin: string) => ({ getApiKey: async () => key, keyOrigin: async () => origin });
+
+  test('a request to another origin is refused before anything leaves', async () => {
+    emulator.reset();
+    const client = makeClient(emulator.baseUrl, undefined, { apiKey: bound('demo-key', 'https://gateway.example') });
+    await assert.rejects(client.listModels({ signal: signal() }), (e: unknown) => {
+      assert.ok(e instanceof KeyOriginError);
+      assert.equal(e.keyOrigin, 'https://gateway.example');
+      assert.equal(e.requestOrigin, new URL(emulator.baseUrl).origin);
+      assert.ok(!e.message.includes('demo-key'));
+      return true;
+    });
+    assert.equal(emulator.requests.length, 0, 'no request went out');
+  });
+
+  test('same scheme, host and port: the key goes; another port is another origin', async () => {
+    emulator.reset();
+    const origin = new URL(emulator.baseUrl).origin;
+    const models = await makeClient(emulator.baseUrl, undefined, { apiKey: bound('demo-key', origin) }).listModels({ signal: signal() });
+    assert.ok(models.length > 0);
+    const otherPort = `http://127.0.0.1:${Number(new URL(emulator.baseUrl).port) + 1}`;
+    await assert.rejects(makeClient(emulator.baseUrl, undefined, { apiKey: bound('demo-key', otherPort) }).listModels({ signal: signal() }), KeyOriginError);
+    assert.equal(emulator.requests.length, 1);
+  });
+
+  test('checkKeyOrigin: the pure rule', () => {
+    assert.doesNotThrow(() => checkKeyOrigin(undefined, 'http://anything.example/v1'));
+    assert.doesNotThrow(() => checkKeyOrigin('https://gw.example', 'https://gw.example/v1/models'));
+    assert.throws(() => checkKeyOrigin('https://gw.example', 'http://gw.example/v1'), KeyOriginError);
+    assert.throws(() => checkKeyOrigin('https://gw.example', 'https://gw.example.evil.test/v1'), KeyOriginError);
+    assert.throws(() => checkKeyOrigin('https://gw.example', 'https://gw.example:8443/v1'), KeyOriginError);
+    assert.equal(originOf('not a url'), undefined);
   });
 });

@@ -2,9 +2,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { join } from 'node:path';
 import { REASONING_EFFORTS, SERVICE_TIERS } from '../../src/core/api';
 import { APPROVAL_MODES } from '../../src/core/agent/approvalPolicy';
-import { DEFAULT_DENIED_COMMANDS, parseSettings, requireBaseUrl, SettingError } from '../../src/core/settings/gatewaySettings';
+import { DEFAULT_DENIED_COMMANDS, effectiveValue, parseSettings, requireBaseUrl, SettingError, USER_ONLY_SETTINGS } from '../../src/core/settings/gatewaySettings';
 
 const from = (values: Record<string, unknown>) => parseSettings((name) => values[name]);
 
@@ -114,6 +115,38 @@ describe('parseSettings', () => {
 
   test('no base URL: a request says how to set it', () => {
     assert.throws(() => requireBaseUrl(from({})), (error: unknown) => error instanceof SettingError && /Set "gateway\.baseUrl"/.test(error.message));
+  });
+});
+
+describe('user-only settings', () => {
+  const workspaceSays = (name: string, value: unknown) => effectiveValue(name, { defaultValue: 'ask', globalValue: undefined, workspaceValue: value, workspaceFolderValue: value });
+
+  test('a workspace cannot choose where the key goes, what runs unasked or what is spent', () => {
+    assert.equal(workspaceSays('agent.approval', 'auto'), 'ask');
+    assert.equal(effectiveValue('baseUrl', { defaultValue: '', globalValue: 'https://gw.example/v1', workspaceValue: 'http://127.0.0.2:9/v1' }), 'https://gw.example/v1');
+    assert.equal(effectiveValue('agent.deniedCommands', { defaultValue: undefined, workspaceFolderValue: [] }), undefined);
+    for (const name of ['serviceTier', 'reasoningEffort', 'agentModel', 'chatModel', 'maxTokens', 'agent.maxTurns', 'agent.maxMinutes', 'agent.maxTokens', 'agent.protectedFiles', 'siteUrl']) {
+      assert.equal(effectiveValue(name, { defaultValue: 'd', workspaceValue: 'w', workspaceFolderValue: 'f' }), 'd', name);
+    }
+  });
+
+  test("the user's own value applies", () => {
+    assert.equal(effectiveValue('agent.approval', { defaultValue: 'ask', globalValue: 'auto-edit', workspaceValue: 'auto' }), 'auto-edit');
+  });
+
+  test('answer-shaping settings stay open to a workspace, the most specific level first', () => {
+    assert.equal(effectiveValue('temperature', { defaultValue: null, globalValue: 0.2, workspaceValue: 0.5 }), 0.5);
+    assert.equal(effectiveValue('topP', { defaultValue: null, workspaceValue: 0.5, workspaceFolderValue: 0.9 }), 0.9);
+  });
+
+  test('package.json gives every user-only setting the application scope, and no other', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+    };
+    const scoped = Object.entries(manifest.contributes.configuration.properties)
+      .filter(([, spec]) => spec.scope === 'application' || spec.scope === 'machine')
+      .map(([name]) => name.replace(/^gateway\./, ''));
+    assert.deepEqual(scoped.sort(), [...USER_ONLY_SETTINGS].sort());
   });
 });
 

@@ -107,6 +107,12 @@ export class AgentEngine {
     const start = runStartOf(state);
     const activeBefore = state.activeMs;
     const tick = () => (state.activeMs = activeBefore + timer.activeMs());
+    // The time budget also ends a turn or a command in progress, not only the next request.
+    const overTime = new AbortController();
+    const userSignal = signal;
+    const stopWatching = new AbortController();
+    watchTimeBudget(this.deps.clock, timer, () => this.deps.budgets().maxWallTimeMs, overTime, stopWatching.signal);
+    signal = AbortSignal.any([userSignal, overTime.signal]);
     await this.setStatus(state, 'running', undefined, onEvent);
     try {
       for (;;) {
@@ -142,8 +148,14 @@ export class AgentEngine {
       }
     } catch (error) {
       tick();
-      const reason = signal.aborted || error instanceof AbortError ? stopReason(signal) : describe(error);
-      await this.setStatus(state, 'paused', reason, onEvent);
+      if (overTime.signal.aborted && !userSignal.aborted) {
+        await this.setStatus(state, 'stopped', exceededBudget(runUsage(state, start, timer.activeMs()), this.deps.budgets()) ?? describe(overTime.signal.reason), onEvent);
+      } else {
+        const reason = userSignal.aborted || error instanceof AbortError ? stopReason(userSignal) : describe(error);
+        await this.setStatus(state, 'paused', reason, onEvent);
+      }
+    } finally {
+      stopWatching.abort();
     }
     return state;
   }
@@ -381,7 +393,8 @@ export class AgentEngine {
         outcome = await prepared.execute(signal);
       } else {
         const policy = this.deps.policy();
-        const asks = tool.needsApproval ? tool.needsApproval(policy.mode) : needsApproval(policy, tool.kind, prepared.command?.line);
+        const writePaths = await this.writePaths(prepared, signal);
+        const asks = tool.needsApproval ? tool.needsApproval(policy.mode) : needsApproval(policy, tool.kind, prepared.command?.line, writePaths);
         approved = !asks || (await timer.waiting(() => this.ask(state, call, tool, prepared, signal, onEvent)));
         outcome = approved ? await this.execute(state, tool, prepared, signal) : { ok: false, output: `The user denied this ${deniedWhat[tool.kind]}. Do not retry it; ask or try another way.` };
       }
@@ -391,6 +404,14 @@ export class AgentEngine {
       onEvent({ type: 'tool_finished', call, summary, outcome, approved });
       if (outcome.plan) onEvent({ type: 'plan', plan: outcome.plan });
     }
+  }
+
+  /** The path a write names and the one it really leads to: either may be a file that always asks. */
+  private async writePaths(prepared: PreparedCall, signal: AbortSignal): Promise<string[]> {
+    const path = prepared.preview?.path;
+    if (path === undefined) return [];
+    const real = await this.deps.toolContext.files.realPathInside(path, signal).catch(() => undefined);
+    return real === undefined || real === path ? [path] : [path, real];
   }
 
   private async ask(state: AgentSessionState, call: ToolCall, tool: AgentTool, prepared: PreparedCall, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<boolean> {
@@ -454,19 +475,51 @@ class RunTimer {
     this.started = clock.now();
   }
 
+  private waitingSince: number | undefined;
+
   activeMs(): number {
-    return this.clock.now() - this.started - this.waitedMs;
+    const until = this.waitingSince ?? this.clock.now();
+    return until - this.started - this.waitedMs;
+  }
+
+  /** The user is being asked: the run's time stands still. */
+  get isWaiting(): boolean {
+    return this.waitingSince !== undefined;
   }
 
   /** Runs `wait` (the user answering an approval) without charging its time to the run. */
   async waiting<T>(wait: () => Promise<T>): Promise<T> {
     const from = this.clock.now();
+    this.waitingSince = from;
     try {
       return await wait();
     } finally {
+      this.waitingSince = undefined;
       this.waitedMs += this.clock.now() - from;
     }
   }
+}
+
+/** How often the watch looks again while the user is being asked (the run's time stands still then). */
+const WAITING_RECHECK_MS = 1_000;
+
+/**
+ * Aborts `overTime` once the run's active time reaches its budget, so a turn
+ * or a command in progress ends then, not after it. Ends when `stop` aborts,
+ * or when the clock does not keep time (a test clock whose sleeps return at once).
+ */
+function watchTimeBudget(clock: Clock, timer: RunTimer, budgetMs: () => number, overTime: AbortController, stop: AbortSignal): void {
+  // A timer beside the run (not a sleep of its own), re-armed until the budget is spent or the run ends.
+  const check = () => {
+    if (stop.aborted) return;
+    const remaining = budgetMs() - timer.activeMs();
+    if (remaining <= 0 && !timer.isWaiting) {
+      overTime.abort(new AbortError('The run reached its time budget.'));
+      return;
+    }
+    clock.after(timer.isWaiting ? Math.max(remaining, WAITING_RECHECK_MS) : Math.max(remaining, 1), check, stop);
+  };
+  check();
 }
 
 /** Where the last step (the last response's calls and their outputs, or the last message) starts: it stays verbatim. */

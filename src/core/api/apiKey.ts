@@ -40,19 +40,28 @@ export interface KeyCheckDeps {
   client: GatewayClient;
   /** The limit state the rest of the extension shows and paces by. */
   limits: LimitTracker;
-  store: (key: string) => Promise<void>;
+  /** Stores the key bound to the origin it was checked against. */
+  store: (key: string, origin: string) => Promise<void>;
 }
 
 /** Checks `key` with GET /v1/models and stores it only if the gateway takes it. */
 export async function checkAndStoreKey(key: string, deps: KeyCheckDeps, signal: AbortSignal): Promise<KeyCheckOutcome> {
   let outcome: KeyCheckOutcome;
+  // Read before the check: the key is bound to where it was actually sent.
+  let origin: string | undefined;
+  try {
+    origin = deps.client.transport.baseOrigin();
+  } catch (error) {
+    return { kind: 'failed', error };
+  }
   try {
     outcome = { kind: 'accepted', models: await deps.client.listModels({ signal }) };
   } catch (error) {
     if (!(error instanceof BalanceError)) return error instanceof AuthError ? { kind: 'rejected' } : { kind: 'failed', error };
     outcome = { kind: 'empty_balance', billingUrl: error.billingUrl };
   }
-  await deps.store(key);
+  if (origin === undefined) return { kind: 'failed', error: new Error('"gateway.baseUrl" is not a full address.') };
+  await deps.store(key, origin);
   // Only now does the old key's limit and balance state stop applying: a mistyped key leaves it as it was.
   deps.limits.reset();
   deps.limits.recordBalance(outcome.kind === 'accepted' ? 'ok' : 'depleted');

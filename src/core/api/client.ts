@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { ChatStreamDecoder } from './chatStreamDecoder';
+import { readBoundedText } from './bodyLimits';
 import type { Reservation } from './limits';
 import { BalanceError, ProtocolError } from './errors';
 import { ResponsesStreamDecoder } from './responsesStreamDecoder';
@@ -102,7 +103,9 @@ export class GatewayClient {
   private async json(spec: RequestSpec, call: CallOptions): Promise<{ body: unknown; answer: AnswerInfo }> {
     const exchange = await this.transport.send(spec, call);
     try {
-      const text = await readAllText(exchange);
+      const limit = spec.path === '/models' ? this.transport.bodyLimits.modelListBytes : this.transport.bodyLimits.jsonBytes;
+      const what = spec.path === '/models' ? 'model list' : 'answer';
+      const text = exchange.redact(await readBoundedText(exchange.response.body, limit, what, exchange.touch, exchange.mapReadError));
       try {
         return { body: JSON.parse(text), answer: answerInfo(exchange) };
       } catch {
@@ -134,6 +137,9 @@ export class GatewayClient {
         body,
         decoder: makeDecoder(exchange),
         onActivity: exchange.touch,
+        redactor: exchange.redactor,
+        maxBytes: this.transport.bodyLimits.streamBytes,
+        maxAnswerChars: this.transport.bodyLimits.answerChars,
         mapReadError: exchange.mapReadError,
         onEvent: (event) => {
           if (event.type === 'response') responseId = event.id;
@@ -177,25 +183,6 @@ interface AnswerInfo {
 
 function answerInfo(exchange: Exchange): AnswerInfo {
   return { requestId: exchange.errorContext.requestId, limitHeaders: exchange.limitHeaders, reservation: exchange.reservation };
-}
-
-async function readAllText(exchange: Exchange): Promise<string> {
-  const body = exchange.response.body;
-  if (!body) return '';
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      exchange.touch();
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch (error) {
-    throw exchange.mapReadError(error);
-  }
-  return text + decoder.decode();
 }
 
 export { normaliseUsage };

@@ -16,6 +16,9 @@ import {
   RateLimitError,
   ServerError,
 } from './errors';
+import { redact } from './redaction';
+
+export { redact };
 
 const wireErrorSchema = z.looseObject({
   type: z.nullish(z.string()),
@@ -98,7 +101,7 @@ function badRequest(
   ctx: ErrorContext,
   meta: { status?: number; requestId?: string },
 ): BadRequestError {
-  const param = wire.param ?? null;
+  const param = wire.param == null ? null : redact(wire.param, ctx.redact);
   if (code === 'model_not_found') {
     const model = ctx.model ? `"${ctx.model}"` : 'The model';
     const error = new ModelNotFoundError(
@@ -155,13 +158,4 @@ function statusFromWire(wire: WireError): number | undefined {
     default:
       return undefined;
   }
-}
-
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join('***');
-  }
-  // Keys echoed partly by servers ("Incorrect API key provided: sk-ab***yz").
-  return out.replace(/\b(sk|key)-[A-Za-z0-9_*-]{6,}/g, '$1-***');
 }

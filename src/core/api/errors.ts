@@ -151,6 +151,22 @@ export class ProtocolError extends StreamInterruptedError {
   override readonly kind = 'protocol';
 }
 
+/**
+ * The answer grew past what any real answer reaches (a body of hundreds of
+ * megabytes, a gzip bomb, a stream that never ends): reading stopped there, so
+ * memory stays bounded. Whatever text streamed before is kept in partialText.
+ */
+export class ResponseTooLargeError extends GatewayError {
+  readonly kind = 'too_large';
+  constructor(
+    message: string,
+    /** The bound that was passed, in bytes (or characters of answer text). */
+    readonly limit: number,
+  ) {
+    super(message);
+  }
+}
+
 /** The caller cancelled. */
 export class AbortError extends GatewayError {
   readonly kind = 'aborted';

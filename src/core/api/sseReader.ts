@@ -6,6 +6,7 @@
  * the client close to a bare parser's speed.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { tooLarge } from './bodyLimits';
 import { ProtocolError, StreamInterruptedError } from './errors';
 import type { StreamEvent } from './types';
 
@@ -22,8 +23,18 @@ export interface StreamDecoder {
 export interface SseSource {
   body: ReadableStream<Uint8Array>;
   decoder: StreamDecoder;
-  /** Called for every chunk received: keeps the idle watchdog quiet. */
+  /**
+   * Called when a chunk completed at least one event: keeps the idle watchdog
+   * quiet. Comments (`: keep-alive`) and blank lines do not count, so a server
+   * that only ever sends those still times out.
+   */
   onActivity(): void;
+  /** Ceiling on the bytes of the whole stream (events and comments alike). */
+  maxBytes?: number;
+  /** Ceiling on the answer text the decoder builds. */
+  maxAnswerChars?: number;
+  /** Takes the key out of an event's text before anything decodes it (see redaction.ts). */
+  redactor?: { redact(text: string): string; mayContain(text: string): boolean; readonly overlap: number };
   /** Maps a read failure (abort, timeout, socket reset) to the error to throw. */
   mapReadError(error: unknown): Error;
   /** Sees every event before the consumer does (usage accounting). */
@@ -42,12 +53,21 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   const source = await open();
   const { decoder } = source;
   const pending: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (message) => pending.push(message) });
+  const redactor = source.redactor;
+  // Set for good once a read holds the key in any form: from then on every event is rewritten (a stream that echoes it once is not trusted again).
+  let keySeen = false;
+  let lastTail = '';
+  const parser = createParser({
+    onEvent: (message) => pending.push(keySeen && redactor ? { ...message, event: message.event && redactor.redact(message.event), data: redactor.redact(message.data) } : message),
+  });
   const reader = source.body.getReader();
   const text = new TextDecoder();
   const out: StreamEvent[] = [];
   const onEvent = source.onEvent;
   let lastFed = '';
+  let received = 0;
+  const maxBytes = source.maxBytes ?? Number.POSITIVE_INFINITY;
+  const maxAnswerChars = source.maxAnswerChars ?? Number.POSITIVE_INFINITY;
   try {
     while (!decoder.finished) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -56,9 +76,17 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       } catch (error) {
         throw withPartial(source.mapReadError(error), decoder);
       }
+      if (!chunk.done) {
+        received += chunk.value.byteLength;
+        if (received > maxBytes) throw withPartial(tooLarge('stream', maxBytes), decoder);
+      }
       const input = chunk.done ? endOfBody(text, lastFed) : text.decode(chunk.value, { stream: true });
-      if (!chunk.done) source.onActivity();
+      if (redactor && !keySeen && input !== '') {
+        keySeen = redactor.mayContain(lastTail + input);
+        lastTail = input.slice(-redactor.overlap);
+      }
       if (input !== '') parser.feed(input);
+      if (pending.length > 0) source.onActivity();
       lastFed = input || lastFed;
       let failure: unknown;
       try {
@@ -76,6 +104,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       }
       out.length = 0;
       if (failure !== undefined) throw failure;
+      if (decoder.partialText.length > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), decoder);
       if (chunk.done) break;
     }
     if (!decoder.finished) {

@@ -5,6 +5,7 @@
 import { silentLogger, systemClock, type ApiKeyProvider, type Clock, type FetchLike, type Logger } from '../ports';
 import { describeWait, parseRetryAfter } from './duration';
 import { apiKeyProblem } from './apiKey';
+import { checkKeyOrigin, originOf } from './keyOrigin';
 import { errorFromWire, parseWireError, redact, type ErrorContext } from './errorMapping';
 import {
   AbortError,
@@ -18,6 +19,8 @@ import {
   StreamInterruptedError,
   StreamTimeoutError,
 } from './errors';
+import { SecretRedactor } from './redaction';
+import { DEFAULT_BODY_LIMITS, readBoundedText, type BodyLimits } from './bodyLimits';
 import { LimitTracker, type Reservation } from './limits';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './retryPolicy';
 import type { CallOptions } from './types';
@@ -37,6 +40,8 @@ export interface TransportOptions {
   limits?: LimitTracker;
   /** Abort when nothing arrives for this long (headers or body). */
   idleTimeoutMs?: number;
+  /** Ceilings on body sizes (bodyLimits.ts); tests lower them. */
+  bodyLimits?: Partial<BodyLimits>;
 }
 
 export interface Exchange {
@@ -51,6 +56,10 @@ export interface Exchange {
   startedAt: number;
   /** The answer carried x-ratelimit-* headers: the gateway had already counted this request's prompt in them. */
   limitHeaders: boolean;
+  /** Takes the key, in any of its encodings, out of text from this answer: everything read from the gateway passes here first. */
+  redact(text: string): string;
+  /** The same, with a cheap check for streams (see sseReader). */
+  redactor: SecretRedactor;
   /** The request's share of the rate window, to settle with the real usage. */
   reservation: Reservation;
 }
@@ -70,6 +79,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 export class Transport {
   readonly limits: LimitTracker;
+  readonly bodyLimits: BodyLimits;
   private readonly clock: Clock;
   readonly logger: Logger;
   private readonly fetchFn: FetchLike;
@@ -85,6 +95,12 @@ export class Transport {
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.limits = options.limits ?? new LimitTracker(this.clock);
+    this.bodyLimits = { ...DEFAULT_BODY_LIMITS, ...options.bodyLimits };
+  }
+
+  /** The origin requests go to now, or undefined while the base URL is unset or invalid. */
+  baseOrigin(): string | undefined {
+    return originOf(this.options.baseUrl());
   }
 
   siteUrl(): string {
@@ -103,6 +119,7 @@ export class Transport {
     // Settings errors (no base URL) surface as they are, before anything is sent.
     const url = this.url(spec.path);
     const key = await this.sendableKey(call.signal);
+    checkKeyOrigin(await this.options.apiKey.keyOrigin?.(call.signal), url);
     this.warnIfLargerThanLimit(spec, call);
     for (let attempt = 0; ; attempt++) {
       // Every attempt takes its share of the window; a retry goes before the requests that came after it.
@@ -250,7 +267,11 @@ export class Transport {
     reservation.answered();
     const limitHeaders = this.limits.recordHeaders(response.headers, response.ok);
     if (NOT_COUNTED.has(response.status)) reservation.release();
-    const requestId = response.headers.get('x-request-id') ?? undefined;
+    const redactor = new SecretRedactor([key]);
+    const redactKey = (text: string) => redactor.redact(text);
+    const requestIdHeader = response.headers.get('x-request-id');
+    // A header is gateway text like any other: it goes to the log, to errors and to saved sessions.
+    const requestId = requestIdHeader === null ? undefined : redactKey(requestIdHeader);
     this.logger.info(
       `${spec.method} ${spec.path}${spec.model ? ` model=${spec.model}` : ''} → ${response.status} ` +
         `request-id=${requestId ?? '-'} ${Math.round(this.clock.now() - startedAt)} ms${spec.stream ? ' (stream)' : ''}`,
@@ -263,6 +284,8 @@ export class Transport {
       errorContext: { requestId, siteUrl: this.siteUrl(), model: spec.model, redact: [key] },
       startedAt,
       limitHeaders,
+      redact: redactKey,
+      redactor,
       reservation,
     };
   }
@@ -271,7 +294,9 @@ export class Transport {
     const { response } = exchange;
     let body: unknown;
     try {
-      body = JSON.parse(await response.text());
+      // Only the message is used: a huge error body is as good as none.
+      const text = await readBoundedText(response.body, this.bodyLimits.errorBytes, 'error answer', exchange.touch, exchange.mapReadError);
+      body = JSON.parse(exchange.redact(text));
     } catch {
       body = undefined;
     } finally {

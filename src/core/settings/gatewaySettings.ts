@@ -54,6 +54,47 @@ export class SettingError extends Error {
   }
 }
 
+/**
+ * Settings that decide where the API key goes, what runs without asking and
+ * what is spent: only the user decides them. A workspace (a cloned repository's
+ * `.vscode/settings.json`, or a file the agent wrote) may not, so its values are
+ * ignored even where VS Code would merge them. Only `temperature` and `topP`
+ * stay open to a workspace: they change answers, not cost or safety.
+ */
+export const USER_ONLY_SETTINGS: readonly string[] = [
+  'baseUrl',
+  'siteUrl',
+  'chatModel',
+  'agentModel',
+  'maxTokens',
+  'reasoningEffort',
+  'serviceTier',
+  'limits.requestsPerMinute',
+  'limits.tokensPerMinute',
+  'agent.approval',
+  'agent.deniedCommands',
+  'agent.sandboxNetwork',
+  'agent.protectedFiles',
+  'agent.maxTurns',
+  'agent.maxTokens',
+  'agent.maxMinutes',
+];
+
+/** One setting's value at each level, as VS Code's `WorkspaceConfiguration.inspect` reports it. */
+export interface SettingLevels {
+  defaultValue?: unknown;
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/** The value that applies: the user's (or the default) for a user-only setting, the most specific level otherwise. */
+export function effectiveValue(name: string, levels: SettingLevels | undefined): unknown {
+  if (!levels) return undefined;
+  if (USER_ONLY_SETTINGS.includes(name)) return levels.globalValue ?? levels.defaultValue;
+  return levels.workspaceFolderValue ?? levels.workspaceValue ?? levels.globalValue ?? levels.defaultValue;
+}
+
 /** Reads one raw setting value by its name under `gateway.` (as VS Code's configuration does). */
 export type RawSettings = (name: string) => unknown;
 

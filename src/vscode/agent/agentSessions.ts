@@ -230,7 +230,7 @@ export class AgentSessions implements vscode.Disposable {
         // Remembered for the command about to run: a switch out of auto between this decision and the
         // run must not let a command that was not asked about run outside the sandbox.
         this.decidedModes.set(state.id, agent.approval);
-        return { mode: agent.approval, deniedCommands: agent.deniedCommands, commandsSandboxed: this.sandboxed };
+        return { mode: agent.approval, deniedCommands: agent.deniedCommands, protectedFiles: agent.protectedFiles, commandsSandboxed: this.sandboxed };
       },
       budgets: () => readSettings().agent.budgets,
       instructions: AGENT_INSTRUCTIONS,

@@ -6,9 +6,11 @@
  */
 import * as vscode from 'vscode';
 import { keyOf, PendingApprovals, type PendingApproval } from '../../core/agent/pendingApprovals';
+import { notificationCommand, visibleText } from '../../core/agent/commandDisplay';
 import type { ApprovalRequest, Approver } from '../../core/ports';
 
 export const PROPOSED_SCHEME = 'gateway-proposed';
+const SHOW_FULL_COMMAND = 'Show Full Command';
 
 export type ApprovalPresenter = (request: ApprovalRequest) => void;
 
@@ -69,15 +71,32 @@ function currentFileOf({ request, rootUri }: PendingApproval): vscode.Uri {
   return vscode.Uri.joinPath(vscode.Uri.parse(rootUri), request.preview?.path ?? '');
 }
 
+/**
+ * Opens the whole command in an editor (plain text, nothing interpreted), for
+ * when a notification or a row of the Sessions view can show only its start.
+ */
+export async function showFullCommand(command: { line: string; cwd: string }): Promise<void> {
+  const content = `# Runs in: ${visibleText(command.cwd)}\n# Exactly this, character for character (invisible characters written as ⟨U+XXXX⟩):\n\n${visibleText(command.line)}\n`;
+  const document = await vscode.workspace.openTextDocument({ content, language: 'shellscript' });
+  await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true });
+}
+
 /** For sessions that run without a chat turn: a notification with the same choices. */
 function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter {
   return (request) => {
+    const shown = request.command ? notificationCommand(request.command.line) : undefined;
     const ask = async () => {
-      const choices = request.preview ? ['Approve', 'Deny', 'Show Diff'] : ['Approve', 'Deny'];
-      const detail = request.command ? `${request.command.line}  (in ${request.command.cwd})` : request.summary;
+      const choices = ['Approve', 'Deny'];
+      if (request.preview) choices.push('Show Diff');
+      if (shown && !shown.complete) choices.push(SHOW_FULL_COMMAND);
+      const detail = request.command && shown ? `${shown.text}  (in ${visibleText(request.command.cwd)})` : request.summary;
       const choice = await vscode.window.showWarningMessage(`Gateway agent wants to: ${detail}`, ...choices);
       if (choice === 'Show Diff') {
         await broker.showDiff(request.sessionId, request.callId);
+        return ask();
+      }
+      if (choice === SHOW_FULL_COMMAND && request.command) {
+        await showFullCommand(request.command);
         return ask();
       }
       // Dismissing the notification leaves the approval waiting: it stays answerable from the Sessions view.

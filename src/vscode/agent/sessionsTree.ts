@@ -1,5 +1,6 @@
 /** "Agent Sessions": every saved session with its state, turns and tokens. */
 import * as vscode from 'vscode';
+import { commandBlock, inlineCode } from '../../core/agent/commandDisplay';
 import type { AgentSessionState } from '../../core/agent/sessionState';
 import { contextUsage, lastCompactionNotice } from '../../core/agent/compaction';
 import { compact } from '../../core/status/statusView';
@@ -86,10 +87,13 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     const context = contextUsage(state);
     const compacted = lastCompactionNotice(state);
     item.description = `${state.status.replace('_', ' ')} · ${state.turns} turns · ${compact(state.usage.totalTokens)} tok${context ? ` · ${context}` : ''}`;
+    // The row shows 80 characters of a command at most: the tooltip shows every waiting one whole.
+    const waitingCommands = this.sessions.approvals.waiting(state.id).flatMap((request) => (request.command ? [request.command] : []));
+    const commands = waitingCommands.map((command) => `\n\nWaiting for your approval, in ${inlineCode(command.cwd)}:\n\n${commandBlock(command.line)}`).join('');
     item.tooltip = new vscode.MarkdownString(
       `**${state.title}**\n\n${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}\n\nModel ${state.model} · ${state.turns} turns · ` +
         `${state.usage.totalTokens.toLocaleString('en-US')} tokens${context ? ` · ${context}` : ''}\n\n` +
-        `${compacted ? `${compacted} (${state.compactions?.length ?? 0} compactions)\n\n` : ''}Files changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}`,
+        `${compacted ? `${compacted} (${state.compactions?.length ?? 0} compactions)\n\n` : ''}Files changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}${commands}`,
     );
     item.iconPath = new vscode.ThemeIcon(ICONS[state.status]);
     const running = this.sessions.isRunning(state.id);

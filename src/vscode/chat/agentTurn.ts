@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { compactionNotice, contextUsage } from '../../core/agent/compaction';
 import type { AgentEvent } from '../../core/agent/engine';
 import type { AgentSessionState } from '../../core/agent/sessionState';
+import { approvalMarkdown, inlineCode } from '../../core/agent/commandDisplay';
 import type { ApprovalRequest } from '../../core/ports';
 import { compact } from '../../core/status/statusView';
 import { planChecklist } from '../../core/tools/updatePlan';
@@ -95,9 +96,9 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
       stream.progress(`${event.summary}…`);
       return;
     case 'tool_finished':
-      if (!event.approved) stream.markdown(`\n\n> Denied: ${event.summary}\n\n`);
+      if (!event.approved) stream.markdown(`\n\n> Denied: ${inlineCode(event.summary)}\n\n`);
       else if (event.outcome.changedPath) stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
-      else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n\`${event.summary}\` exited with ${event.outcome.exitCode}.\n\n`);
+      else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n${inlineCode(event.summary)} exited with ${event.outcome.exitCode}.\n\n`);
       return;
     case 'plan':
       stream.markdown(`\n\n**Plan**\n\n${planChecklist(event.plan)}\n\n`);
@@ -120,8 +121,7 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
 }
 
 function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseStream): void {
-  const what = approval.command ? `run \`${approval.command.line}\` in \`${approval.command.cwd}\`` : approval.summary;
-  stream.markdown(`\n\n**Approval needed:** ${what}\n\n`);
+  stream.markdown(`\n\n${approvalMarkdown(approval)}\n\n`);
   const args = [approval.sessionId, approval.callId];
   if (approval.preview) stream.button({ title: 'Show Diff', command: 'gateway.agent.showDiff', arguments: args });
   stream.button({ title: 'Approve', command: 'gateway.agent.approve', arguments: args });
@@ -129,8 +129,8 @@ function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseS
 }
 
 function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream): void {
-  const files = state.originals.map((original) => `\`${original.path}\``).join(', ') || 'none';
-  const commands = state.commandsRun.map((line) => `\`${line}\``).join(', ') || 'none';
+  const files = state.originals.map((original) => inlineCode(original.path)).join(', ') || 'none';
+  const commands = state.commandsRun.map((line) => inlineCode(line)).join(', ') || 'none';
   const context = contextUsage(state);
   stream.markdown(
     `\n\n---\n**Session ${state.status}** · ${state.turns} turns · ${compact(state.usage.totalTokens)} tokens ` +

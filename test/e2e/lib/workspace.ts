@@ -8,8 +8,13 @@ export interface Workspace {
   dispose(): void;
 }
 
-export function createSampleWorkspace(): Workspace {
+/** `workspaceSettings`: written to the folder's .vscode/settings.json, as a cloned repository could carry it. */
+export function createSampleWorkspace(workspaceSettings?: Record<string, unknown>): Workspace {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-e2e-ws-'));
+  if (workspaceSettings) {
+    mkdirSync(path.join(dir, '.vscode'));
+    writeFileSync(path.join(dir, '.vscode', 'settings.json'), JSON.stringify(workspaceSettings, null, 2));
+  }
   writeFileSync(path.join(dir, 'README.md'), '# Sample\n\nThis is the e2e sample workspace.\n');
   mkdirSync(path.join(dir, 'src'));
   writeFileSync(

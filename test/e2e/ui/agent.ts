@@ -248,7 +248,7 @@ export const agentChatScenario: Scenario = {
     await s.step('edit-approved', 'Approve clicked in the chat: src/hello.ts on disk now says "Hi there, "; the command approval appears', async () => {
       await (await waitForChatButton(ctx, 'Approve', 1)).click({ timeout: 10_000 });
       await waitForDisk(hello, (t) => !!t?.includes('Hi there, ${name}'), 'the approved edit');
-      await waitForResponse(ctx, shown, /Approval needed: run echo agent-ran-here && \(exit 3\)/, 30_000);
+      await waitForResponse(ctx, shown, /Approval needed: run this command in[\s\S]*echo agent-ran-here && \(exit 3\)/, 30_000);
       await waitForChatButton(ctx, 'Approve', 2);
     });
 

@@ -1,0 +1,80 @@
+/**
+ * Ceilings on what is read from the gateway, so a hostile or broken server
+ * cannot fill memory: each body is counted as it is decoded (after gzip, so a
+ * small compressed bomb is stopped at the same size as a plain body) and
+ * reading stops, with a clear error, at the ceiling.
+ */
+import { ResponseTooLargeError } from './errors';
+
+export interface BodyLimits {
+  /** GET /models: a list of model ids. */
+  modelListBytes: number;
+  /** Any other JSON answer (a whole non-streamed completion). */
+  jsonBytes: number;
+  /** An error answer: only its message is ever used. */
+  errorBytes: number;
+  /** Everything a stream sends, events and comments alike. */
+  streamBytes: number;
+  /** The answer text a stream builds (what the chat shows and a session keeps). */
+  answerChars: number;
+}
+
+export const DEFAULT_BODY_LIMITS: BodyLimits = {
+  modelListBytes: 4 * 1024 * 1024,
+  jsonBytes: 32 * 1024 * 1024,
+  errorBytes: 64 * 1024,
+  streamBytes: 256 * 1024 * 1024,
+  answerChars: 8 * 1024 * 1024,
+};
+
+const MB = 1024 * 1024;
+
+/** Sizes as people read them: "64 KB", "4 MB". */
+export function describeSize(bytes: number): string {
+  return bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+export function tooLarge(what: string, limit: number): ResponseTooLargeError {
+  return new ResponseTooLargeError(
+    `The Gateway's ${what} passed ${describeSize(limit)}, more than a real answer holds, so reading stopped. Try again; if it happens again, the server at "gateway.baseUrl" is not behaving like the Gateway.`,
+    limit,
+  );
+}
+
+/**
+ * Reads a whole body as text, at most `maxBytes` of it (decoded). `onChunk`
+ * runs for every chunk (the idle watchdog); `mapReadError` turns a failed read
+ * into the transport's typed error. The body is cancelled when reading stops early.
+ */
+export async function readBoundedText(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  what: string,
+  onChunk: () => void,
+  mapReadError: (error: unknown) => Error,
+): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let received = 0;
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        throw mapReadError(error);
+      }
+      if (chunk.done) break;
+      onChunk();
+      received += chunk.value.byteLength;
+      if (received > maxBytes) throw tooLarge(what, maxBytes);
+      parts.push(decoder.decode(chunk.value, { stream: true }));
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}

@@ -1,0 +1,98 @@
+/**
+ * The one place a secret is taken out of text that came from the gateway. A
+ * hostile or careless server can echo the key as it is, in another case, in
+ * base64 or base64url (at any byte alignment, as inside a Basic credential or
+ * a JWT), or URL-encoded; every form is replaced before the text reaches an
+ * error, a log line, the chat or the disk.
+ */
+
+const MASK = '***';
+/** Shorter secrets are not redacted: they would match ordinary words. */
+const MIN_SECRET_LENGTH = 4;
+
+/** The forms of `secret` a server might send back. */
+export function secretVariants(secret: string): string[] {
+  const forms = new Set<string>([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+')]);
+  for (const encoded of base64Forms(secret)) {
+    forms.add(encoded);
+    forms.add(encoded.replace(/\+/g, '-').replace(/\//g, '_'));
+    forms.add(encodeURIComponent(encoded));
+  }
+  return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH);
+}
+
+/**
+ * The base64 text that always appears when `secret` is encoded after 0, 1 or 2
+ * other bytes: the characters that depend only on the secret's own bytes.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = new TextEncoder().encode(secret);
+  const forms: string[] = [];
+  for (let lead = 0; lead < 3; lead++) {
+    const padded = new Uint8Array(lead + bytes.length);
+    padded.set(bytes, lead);
+    const encoded = btoa(String.fromCharCode(...padded)).replace(/=+$/, '');
+    // Characters mixing a lead byte, or a byte that follows the secret, are not the secret's own.
+    const start = lead === 0 ? 0 : Math.ceil((lead * 8) / 6);
+    const end = Math.floor(((lead + bytes.length) * 8) / 6);
+    forms.push(encoded.slice(start, end));
+  }
+  return forms;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Keys echoed partly by servers ("Incorrect API key provided: sk-ab***yz"). */
+const PARTIAL_KEY = /\b(sk|key)-[A-Za-z0-9_*-]{6,}/g;
+
+let cached: { secrets: string; pattern: RegExp | undefined } | undefined;
+
+/** One case-insensitive pattern for every form of every secret, longest first; kept for the last set of secrets. */
+function patternFor(secrets: readonly string[]): RegExp | undefined {
+  const id = secrets.join('\u0000');
+  if (cached?.secrets === id) return cached.pattern;
+  const forms = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretVariants);
+  forms.sort((a, b) => b.length - a.length);
+  const pattern = forms.length === 0 ? undefined : new RegExp(forms.map(escapeRegExp).join('|'), 'gi');
+  cached = { secrets: id, pattern };
+  return pattern;
+}
+
+/**
+ * One exchange's redaction, with its pattern built once. `mayContain` is the
+ * cheap check a stream runs on each network read (with the end of the read
+ * before, so a key cut in two is still seen); only once it finds something
+ * are the events themselves rewritten.
+ */
+export class SecretRedactor {
+  private readonly pattern: RegExp | undefined;
+  /** Characters of the previous read to keep for the check: a form may start in one read and end in the next. */
+  readonly overlap: number;
+
+  constructor(private readonly secrets: readonly string[]) {
+    this.pattern = patternFor(secrets);
+    const forms = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretVariants);
+    this.overlap = Math.max(0, ...forms.map((form) => form.length - 1));
+  }
+
+  redact(text: string): string {
+    return redact(text, this.secrets);
+  }
+
+  mayContain(text: string): boolean {
+    if (this.pattern === undefined) return false;
+    this.pattern.lastIndex = 0;
+    const found = this.pattern.test(text);
+    this.pattern.lastIndex = 0;
+    return found;
+  }
+}
+
+/** `text` with every form of every secret (and partial key echoes) replaced by `***`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  const pattern = patternFor(secrets);
+  const out = pattern === undefined ? text : text.replace(pattern, MASK);
+  return out.replace(PARTIAL_KEY, '$1-***');
+}

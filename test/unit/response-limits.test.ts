@@ -1,0 +1,180 @@
+// A hostile server cannot fill the extension host's memory (bodies, gzip bombs, endless
+// streams), and a stream of keep-alive comments alone does not keep a request alive.
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { ResponseTooLargeError, StreamTimeoutError, type StreamEvent } from '../../src/core/api';
+import { readSse, type StreamDecoder } from '../../src/core/api/sseReader';
+import { VirtualClock } from './helpers/clock';
+import { collect, makeClient, signal } from './helpers/clients';
+import { startHostileServer, type HostileServer } from './helpers/hostileServer';
+
+let server: HostileServer;
+before(async () => (server = await startHostileServer()));
+after(() => server.close());
+
+const chat = { model: 'gw-chat', messages: [{ role: 'user' as const, content: 'hello' }] };
+const MB = 1024 * 1024;
+
+/** Writes `total` bytes of `fill` in 64 KB pieces, waiting for the socket to drain (so the server itself stays small). */
+function writeLazily(res: ServerResponse, total: number, piece: Buffer): void {
+  let sent = 0;
+  const next = () => {
+    while (sent < total) {
+      sent += piece.length;
+      if (!res.write(piece)) {
+        res.once('drain', next);
+        return;
+      }
+    }
+    res.end();
+  };
+  res.on('error', () => undefined);
+  next();
+}
+
+/** Runs `run` and reports how much the heap and buffers grew at the peak. */
+async function peakGrowth(run: () => Promise<void>): Promise<number> {
+  global.gc?.();
+  const base = process.memoryUsage();
+  let peak = 0;
+  const sample = setInterval(() => {
+    const now = process.memoryUsage();
+    peak = Math.max(peak, now.heapUsed + now.arrayBuffers - base.heapUsed - base.arrayBuffers);
+  }, 5);
+  try {
+    await run();
+  } finally {
+    clearInterval(sample);
+  }
+  return peak;
+}
+
+async function tooLarge(run: () => Promise<unknown>): Promise<ResponseTooLargeError> {
+  try {
+    await run();
+  } catch (error) {
+    assert.ok(error instanceof ResponseTooLargeError, `expected ResponseTooLargeError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('the answer was read whole');
+}
+
+describe('body ceilings', () => {
+  test('a 300 MB /models body stops at the model-list ceiling with a clear error, memory bounded', async () => {
+    server.on('/v1/models', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"data":[');
+      writeLazily(res, 300 * MB, Buffer.alloc(64 * 1024, ' '));
+    });
+    let error: ResponseTooLargeError | undefined;
+    const growth = await peakGrowth(async () => {
+      error = await tooLarge(() => makeClient(server.baseUrl, 'k').listModels({ signal: signal() }));
+    });
+    assert.match(error!.message, /model list passed 4 MB/);
+    assert.ok(growth < 64 * MB, `memory grew by ${Math.round(growth / MB)} MB`);
+  });
+
+  test('a gzip bomb (a few hundred KB that inflate to 300 MB) stops at the ceiling of the decoded size', async () => {
+    const bomb = gzipSync(Buffer.alloc(300 * MB, ' '), { level: 9 });
+    assert.ok(bomb.length < 400 * 1024, `bomb is ${bomb.length} bytes`);
+    server.on('/v1/models', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(bomb);
+    });
+    let error: ResponseTooLargeError | undefined;
+    const growth = await peakGrowth(async () => {
+      error = await tooLarge(() => makeClient(server.baseUrl, 'k').listModels({ signal: signal() }));
+    });
+    assert.equal(error!.limit, 4 * MB);
+    assert.ok(growth < 64 * MB, `memory grew by ${Math.round(growth / MB)} MB`);
+  });
+
+  test('a huge error body is cut at 64 KB and still maps to the status', async () => {
+    server.on('/v1/models', (_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      writeLazily(res, 50 * MB, Buffer.alloc(64 * 1024, 'x'));
+    });
+    await assert.rejects(makeClient(server.baseUrl, 'k').listModels({ signal: signal() }), (error: Error) => /rejected the request/.test(error.message));
+  });
+
+  test('an endless stream of text stops at the answer ceiling, the text so far kept', async () => {
+    const delta = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'gw-chat', choices: [{ index: 0, delta: { content: 'a'.repeat(1000) } }] })}\n\n`;
+    server.on('/v1/chat/completions', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      writeLazily(res, Number.MAX_SAFE_INTEGER, Buffer.from(delta.repeat(64)));
+    });
+    const client = makeClient(server.baseUrl, 'k', { bodyLimits: { answerChars: 2 * MB } });
+    const error = await tooLarge(() => collect(client.chatStream(chat, { signal: signal() })));
+    assert.match(error.message, /answer text passed 2 MB/);
+    assert.ok(error.partialText.length > 2 * MB && error.partialText.length < 3 * MB, `${error.partialText.length} chars kept`);
+  });
+
+  test('an endless stream of keep-alive comments stops at the stream ceiling', async () => {
+    server.on('/v1/chat/completions', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      writeLazily(res, Number.MAX_SAFE_INTEGER, Buffer.from(': keep-alive\n\n'.repeat(4096)));
+    });
+    const client = makeClient(server.baseUrl, 'k', { bodyLimits: { streamBytes: 8 * MB } });
+    const error = await tooLarge(() => collect(client.chatStream(chat, { signal: signal() })));
+    assert.match(error.message, /stream passed 8 MB/);
+  });
+});
+
+describe('keep-alive comments do not count as activity', () => {
+  /** A decoder that turns every data event into a text event. */
+  function decoder(): StreamDecoder & { finished: boolean } {
+    return {
+      finished: false,
+      partialText: '',
+      decode(message, out: StreamEvent[]) {
+        if (message.data === '[DONE]') this.finished = true;
+        else out.push({ type: 'text', text: message.data });
+      },
+    };
+  }
+
+  test('only chunks that complete an event touch the watchdog', async () => {
+    const chunks = [': ping\n\n', ': ping\n', '\n', 'data: he', 'llo\n\n', ': ping\n\n', 'data: [DONE]\n\n'];
+    const touchedAfter: string[] = [];
+    let current = '';
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next === undefined) controller.close();
+        else {
+          current = next;
+          controller.enqueue(new TextEncoder().encode(next));
+        }
+      },
+    }, { highWaterMark: 0 });
+    const events = await collect(
+      readSse(async () => ({ body, decoder: decoder(), onActivity: () => void touchedAfter.push(current), mapReadError: (e) => e as Error, onClose: () => undefined })),
+    );
+    assert.deepEqual(events, [{ type: 'text', text: 'hello' }]);
+    assert.deepEqual(touchedAfter, ['llo\n\n', 'data: [DONE]\n\n']);
+  });
+
+  test('a server that sends only comments times out', async () => {
+    let comments = 0;
+    server.on('/v1/chat/completions', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const timer = setInterval(() => {
+        res.write(': keep-alive\n\n');
+        comments++;
+      }, 5);
+      res.on('close', () => clearInterval(timer));
+    });
+    // Virtual time: the watchdog's 200 ms pass when the test says so, after real comments have arrived
+    // (that comments do not reset it is shown on the reader above).
+    const clock = new VirtualClock();
+    const client = makeClient(server.baseUrl, 'k', { clock, idleTimeoutMs: 200 });
+    const outcome = assert.rejects(collect(client.chatStream(chat, { signal: signal() })), StreamTimeoutError);
+    // Polls for the server's own writes (real I/O), bounded; the client's time is the virtual clock's.
+    for (let polls = 0; comments < 3 && polls < 2_000; polls++) await new Promise((resolve) => setTimeout(resolve, 1));
+    assert.ok(comments >= 3, 'the server sent keep-alive comments');
+    clock.advance(200);
+    await outcome;
+  });
+});
