@@ -51,7 +51,19 @@ export interface GatewayExtensionApi {
   inlineEdit(): { streaming: boolean; proposal: string } | undefined;
   /** The saved agent sessions, newest first. */
   /** `compacted`: the last compaction's notice ("Compacted: 61,200 → 7,900 tokens"); `context`: "context 23k / 32k". */
-  agentSessions(): Promise<{ id: string; title: string; status: string; turns: number; statusReason?: string; compacted?: string; context?: string; plan?: { step: string; status: string }[]; projectInstructions?: string[] }[]>;
+  agentSessions(): Promise<
+    {
+      id: string;
+      title: string;
+      status: string;
+      turns: number;
+      statusReason?: string;
+      compacted?: string;
+      context?: string;
+      plan?: { step: string; status: string }[];
+      projectInstructions?: string[];
+    }[]
+  >;
 }
 
 /** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
@@ -217,14 +229,28 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
   const sessionStore = new FileSessionStore(sessionFolder, logger, sessionFolder.scheme === 'file' ? new NodeJournalFolder(sessionFolder.fsPath) : undefined);
   const approvals = new ApprovalBroker();
   const sandbox = new BubblewrapSandbox();
-  const sessions = new AgentSessions(client, sessionStore, approvals, (signal) => models.selection.resolve('agent', signal), logger, {
-    files: (rootPath) => new NodeWorkspaceFiles(rootPath),
-    runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, sandbox) =>
-      new NodeCommandRunner(rootPath, { onOutput, sandbox: sandbox && { prefix: () => Promise.resolve(sandbox.prefix), network: sandbox.network } }).run(command, cwd, timeoutMs, signal),
-    sandbox,
-    checkWriteTarget,
-    plainTerminalText,
-  }, { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit }, context.workspaceState);
+  const sessions = new AgentSessions(
+    client,
+    sessionStore,
+    approvals,
+    (signal) => models.selection.resolve('agent', signal),
+    logger,
+    {
+      files: (rootPath) => new NodeWorkspaceFiles(rootPath),
+      runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, sandbox) =>
+        new NodeCommandRunner(rootPath, { onOutput, sandbox: sandbox && { prefix: () => Promise.resolve(sandbox.prefix), network: sandbox.network } }).run(
+          command,
+          cwd,
+          timeoutMs,
+          signal,
+        ),
+      sandbox,
+      checkWriteTarget,
+      plainTerminalText,
+    },
+    { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit },
+    context.workspaceState,
+  );
   sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);
   const transcripts = new TranscriptProvider(sessionStore);
@@ -259,7 +285,9 @@ function registerChatParticipant(context: vscode.ExtensionContext, gateway: Gate
   participant.followupProvider = followupProvider;
   context.subscriptions.push(
     participant,
-    vscode.commands.registerCommand('gateway.explainSelection', () => vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /explain ' })),
+    vscode.commands.registerCommand('gateway.explainSelection', () =>
+      vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /explain ' }),
+    ),
   );
   return { lastAnswer: () => lastAnswer };
 }
@@ -274,7 +302,13 @@ async function chatProjectInstructions(labels: string[], signal: AbortSignal): P
 
 function registerInlineEdit(context: vscode.ExtensionContext, gateway: Gateway, models: Models): InlineEditController {
   const proposals = new ProposalDocuments();
-  const inlineEdits = new InlineEditController(models.endpoints, (signal) => models.selection.resolve('chat', signal), proposals, gateway.errors, context.globalState);
+  const inlineEdits = new InlineEditController(
+    models.endpoints,
+    (signal) => models.selection.resolve('chat', signal),
+    proposals,
+    gateway.errors,
+    context.globalState,
+  );
   context.subscriptions.push(
     proposals,
     inlineEdits,

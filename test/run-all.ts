@@ -62,7 +62,9 @@ async function main(): Promise<number> {
       failed += counts.failed;
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    summary.push(`${stage.name.padEnd(9)} ${code === 0 ? 'ok    ' : 'FAILED'} ${seconds.padStart(6)} s${counts ? `  ${counts.passed} passed, ${counts.failed} failed` : ''}${retriesUsed(output) ? `, retries used: ${retriesUsed(output)}` : ''}`);
+    summary.push(
+      `${stage.name.padEnd(9)} ${code === 0 ? 'ok    ' : 'FAILED'} ${seconds.padStart(6)} s${counts ? `  ${counts.passed} passed, ${counts.failed} failed` : ''}${retriesUsed(output) ? `, retries used: ${retriesUsed(output)}` : ''}`,
+    );
     if (code !== 0 || (stage.counts && !counts)) {
       if (code === 0) summary.push(`${stage.name}: exited 0 but printed no test counts`);
       console.log(`\n${summary.join('\n')}`);

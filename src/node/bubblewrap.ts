@@ -74,7 +74,8 @@ async function probeBubblewrap(bwrap: string): Promise<SandboxAvailability> {
       clearTimeout(timer);
       resolve({
         ok: false,
-        reason: error.code === 'ENOENT' ? 'bubblewrap (bwrap) is not installed; install the "bubblewrap" package' : `bwrap could not be started: ${error.message}`,
+        reason:
+          error.code === 'ENOENT' ? 'bubblewrap (bwrap) is not installed; install the "bubblewrap" package' : `bwrap could not be started: ${error.message}`,
       });
     });
     child.on('close', (code) => {

@@ -21,7 +21,6 @@ export function workspaceRelative(root: string, absolute: string): string {
   return fromRoot === '' ? '.' : fromRoot.split(sep).join('/');
 }
 
-
 /** Whether `absolute` is `root` or inside it (both already real paths). */
 export function isInside(root: string, absolute: string): boolean {
   const fromRoot = relative(root, absolute);

@@ -37,7 +37,8 @@ export async function setApiKey(deps: ApiKeyCommandDeps, keyArgument?: unknown):
   }
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Gateway: checking the API key…', cancellable: true },
-    (_progress, token) => checkAndStoreKey(key, { client: deps.clientWithKey(key), limits: deps.limits, store: (k, origin) => deps.store.store(k, origin) }, toAbortSignal(token)),
+    (_progress, token) =>
+      checkAndStoreKey(key, { client: deps.clientWithKey(key), limits: deps.limits, store: (k, origin) => deps.store.store(k, origin) }, toAbortSignal(token)),
   );
   if (outcome.kind === 'accepted' || outcome.kind === 'empty_balance') deps.onKeyChanged();
   report(outcome, deps);
@@ -48,7 +49,9 @@ function report(outcome: KeyCheckOutcome, deps: ApiKeyCommandDeps): void {
   switch (outcome.kind) {
     case 'accepted': {
       const { models } = outcome;
-      void vscode.window.showInformationMessage(`Gateway: API key saved. ${models.length} model${models.length === 1 ? '' : 's'} available: ${models.map((m) => m.id).join(', ')}.`);
+      void vscode.window.showInformationMessage(
+        `Gateway: API key saved. ${models.length} model${models.length === 1 ? '' : 's'} available: ${models.map((m) => m.id).join(', ')}.`,
+      );
       return;
     }
     case 'empty_balance':
@@ -58,9 +61,11 @@ function report(outcome: KeyCheckOutcome, deps: ApiKeyCommandDeps): void {
       });
       return;
     case 'rejected':
-      void vscode.window.showErrorMessage('The Gateway rejected this API key (401), so it was not stored. Check the key and try again.', 'Set API Key').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('gateway.setApiKey');
-      });
+      void vscode.window
+        .showErrorMessage('The Gateway rejected this API key (401), so it was not stored. Check the key and try again.', 'Set API Key')
+        .then((choice) => {
+          if (choice) void vscode.commands.executeCommand('gateway.setApiKey');
+        });
       return;
     case 'failed':
       void deps.errors.show(outcome.error);
@@ -86,13 +91,15 @@ function baseUrlProblem(): SettingError | undefined {
 }
 
 function askForKey(): Thenable<string | undefined> {
-  return vscode.window.showInputBox({
-    title: 'Gateway: Set API Key',
-    prompt: 'Paste the API key from the Gateway account area. It is kept in VS Code\'s secret storage.',
-    password: true,
-    ignoreFocusOut: true,
-    placeHolder: 'API key',
-    // Says what is wrong without echoing the key (the box is a password field).
-    validateInput: (value) => apiKeyProblem(value.trim()),
-  }).then((value) => value?.trim());
+  return vscode.window
+    .showInputBox({
+      title: 'Gateway: Set API Key',
+      prompt: "Paste the API key from the Gateway account area. It is kept in VS Code's secret storage.",
+      password: true,
+      ignoreFocusOut: true,
+      placeHolder: 'API key',
+      // Says what is wrong without echoing the key (the box is a password field).
+      validateInput: (value) => apiKeyProblem(value.trim()),
+    })
+    .then((value) => value?.trim());
 }

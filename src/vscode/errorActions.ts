@@ -31,7 +31,8 @@ export function actionsFor(error: unknown): vscode.Command[] {
   }
   if (error instanceof BalanceError) return [{ title: 'Top up', command: 'gateway.openBilling' }];
   if (error instanceof RateLimitError) return [{ title: 'View Limits', command: 'gateway.openLimits' }];
-  if (error instanceof ModelNotFoundError) return modelPickersFor(error.model, configuredModels()).map((command) => ({ title: PICKER_TITLES[command], command }));
+  if (error instanceof ModelNotFoundError)
+    return modelPickersFor(error.model, configuredModels()).map((command) => ({ title: PICKER_TITLES[command], command }));
   if (error instanceof SettingError) return [openSetting(error.setting)];
   if (error instanceof ConnectionError || error instanceof EndpointError) return [openSetting('baseUrl')];
   return [];

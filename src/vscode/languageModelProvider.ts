@@ -110,7 +110,8 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
     );
     for await (const event of events) {
       if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
-      else if (event.type === 'tool_call') progress.report(new vscode.LanguageModelToolCallPart(event.call.callId, event.call.name, parseArguments(event.call.arguments)));
+      else if (event.type === 'tool_call')
+        progress.report(new vscode.LanguageModelToolCallPart(event.call.callId, event.call.name, parseArguments(event.call.arguments)));
     }
   }
 

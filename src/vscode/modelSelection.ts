@@ -45,7 +45,7 @@ export class ModelSelection {
     const configured = this.configured(role);
     if (configured) return configured;
     const model = defaultModel(role, await this.catalog.models(signal));
-    if (model === undefined) throw new Error('This key may not use any model. Check your plan at the Gateway\'s account area.');
+    if (model === undefined) throw new Error("This key may not use any model. Check your plan at the Gateway's account area.");
     return model;
   }
 

@@ -48,7 +48,12 @@ export class GatewayStatusBar implements vscode.Disposable {
     const tooltip = new vscode.MarkdownString(view.tooltip.join('\n\n'));
     tooltip.isTrusted = { enabledCommands: ['gateway.selectModel', 'gateway.setApiKey'] };
     this.item.tooltip = tooltip;
-    this.item.backgroundColor = view.state === 'depleted' ? new vscode.ThemeColor('statusBarItem.errorBackground') : view.state === 'waiting' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor =
+      view.state === 'depleted'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : view.state === 'waiting'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
     this.item.command = view.state === 'depleted' ? 'gateway.openBilling' : view.state === 'no-key' ? 'gateway.setApiKey' : 'gateway.selectModel';
     this.item.accessibilityInformation = { label: view.text.replace(/\$\([a-z-]+\)\s*/g, ''), role: 'button' };
     this.tick(view.state === 'waiting');

@@ -27,7 +27,13 @@ export async function measureFirstEvent(emulator: Emulator, samples: number): Pr
     ours.push(c);
     overhead.push(c - b);
   }
-  return { samples, bareMedianMs: median(bare), clientMedianMs: median(ours), overheadMedianMs: median(ours) - median(bare), overheadP90Ms: percentile(overhead, 90) };
+  return {
+    samples,
+    bareMedianMs: median(bare),
+    clientMedianMs: median(ours),
+    overheadMedianMs: median(ours) - median(bare),
+    overheadP90Ms: percentile(overhead, 90),
+  };
 }
 
 async function bareFirstDelta(baseUrl: string): Promise<number> {

@@ -69,13 +69,22 @@ async function runOnce(emulator: Emulator, root: string, model: string, contextW
   emulator.script('bench-key', turns);
   const state = newSession({ id: `long-${model}`, title: 'Read every module and summarise them.', model, now: Date.now() });
   addUserMessage(state, state.title);
-  const windows = new ModelWindows(() => ({ [model]: { contextWindow } }), () => emulator.baseUrl);
+  const windows = new ModelWindows(
+    () => ({ [model]: { contextWindow } }),
+    () => emulator.baseUrl,
+  );
   const engine = new AgentEngine({
     client: new GatewayClient({ baseUrl: () => emulator.baseUrl, apiKey: { getApiKey: async () => 'bench-key' }, userAgent: 'bench' }),
     store: noStore,
     approver: { approve: async () => true },
     tools: () => allTools,
-    toolContext: { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles: defaultProtectedFiles, logger: silentLogger },
+    toolContext: {
+      files: new NodeWorkspaceFiles(root),
+      changes: new NodeFileChanges(root),
+      commands: new NodeCommandRunner(root),
+      protectedFiles: defaultProtectedFiles,
+      logger: silentLogger,
+    },
     policy: () => ({ mode: 'auto', deniedCommands: [] }),
     budgets: () => ({ ...DEFAULT_BUDGETS, maxTurns: LONG_TURNS + 10, maxTokens: Number.MAX_SAFE_INTEGER, maxWallTimeMs: Number.MAX_SAFE_INTEGER }),
     instructions: AGENT_INSTRUCTIONS,

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
 
 async function printPacing(): Promise<void> {
   console.log(`\nPacing under bursts: requests sent at once on a ${PACING_WINDOW_MS} ms emulator window, real time`);
-  console.log('  (ideal: each request sent the moment the window has room, plus one request\'s latency; goal 0 429s and ≥ 0.90)');
+  console.log("  (ideal: each request sent the moment the window has room, plus one request's latency; goal 0 429s and ≥ 0.90)");
   for (const b of await measurePacing()) printBurst(b, `(unpaced: ${b.unpacedTooMany} of ${b.requests} refused)`);
   console.log('  Two VS Code windows on one key (two clients, each with its own tracker):');
   for (const b of await measureTwoHosts()) printBurst(b, '');
@@ -61,15 +61,29 @@ function printBurst(b: BurstFigures, note: string): void {
 function printLongSession(r: LongSessionResult, saves: SaveTimes): void {
   const { compacted: c, uncompacted: u } = r;
   console.log(`\nLong session: ${LONG_TURNS} scripted turns, each reading a 3 KB file, on a model with a ${SMALL_WINDOW.toLocaleString('en-US')}-token window`);
-  console.log(`  with compaction     ${c.status} after ${c.turns} turns, ${c.requests} requests, ${c.compactions} compactions, ${c.contextErrors} context errors, ${c.otherErrors} other errors`);
-  console.log(`  largest request     ${c.largestInput.toLocaleString('en-US')} input tokens   (threshold ${r.threshold.toLocaleString('en-US')}: 80 % of the window)`);
-  console.log(`  without compaction  ${u.status} after ${u.turns} turns on a ${(1_000_000).toLocaleString('en-US')}-token window, largest request ${u.largestInput.toLocaleString('en-US')} tokens`);
-  console.log(`  billed input        ${c.billedInput.toLocaleString('en-US')} against ${u.billedInput.toLocaleString('en-US')} tokens: ratio ${fmt(c.billedInput / u.billedInput, 3)}   (target ≤ 0.35)`);
+  console.log(
+    `  with compaction     ${c.status} after ${c.turns} turns, ${c.requests} requests, ${c.compactions} compactions, ${c.contextErrors} context errors, ${c.otherErrors} other errors`,
+  );
+  console.log(
+    `  largest request     ${c.largestInput.toLocaleString('en-US')} input tokens   (threshold ${r.threshold.toLocaleString('en-US')}: 80 % of the window)`,
+  );
+  console.log(
+    `  without compaction  ${u.status} after ${u.turns} turns on a ${(1_000_000).toLocaleString('en-US')}-token window, largest request ${u.largestInput.toLocaleString('en-US')} tokens`,
+  );
+  console.log(
+    `  billed input        ${c.billedInput.toLocaleString('en-US')} against ${u.billedInput.toLocaleString('en-US')} tokens: ratio ${fmt(c.billedInput / u.billedInput, 3)}   (target ≤ 0.35)`,
+  );
   const j = saves.journal;
   const w = saves.wholeFile;
-  console.log('  save time per step, the session saved again item by item (median at turns 5–15 → 190–200; mean at turns 1–40 → 161–200, periodic snapshots included):');
-  console.log(`    journal + snapshot   ${fmt(j.early, 3)} → ${fmt(j.late, 3)} ms: ${fmt(j.late / j.early)}×; mean ${fmt(j.earlyMean, 3)} → ${fmt(j.lateMean, 3)} ms: ${fmt(j.lateMean / j.earlyMean)}×   (target ≤ 2×)`);
-  console.log(`    whole-file rewrite   ${fmt(w.early, 3)} → ${fmt(w.late, 3)} ms: ${fmt(w.late / w.early)}×; mean ${fmt(w.earlyMean, 3)} → ${fmt(w.lateMean, 3)} ms: ${fmt(w.lateMean / w.earlyMean)}×   (the old way, for reference)`);
+  console.log(
+    '  save time per step, the session saved again item by item (median at turns 5–15 → 190–200; mean at turns 1–40 → 161–200, periodic snapshots included):',
+  );
+  console.log(
+    `    journal + snapshot   ${fmt(j.early, 3)} → ${fmt(j.late, 3)} ms: ${fmt(j.late / j.early)}×; mean ${fmt(j.earlyMean, 3)} → ${fmt(j.lateMean, 3)} ms: ${fmt(j.lateMean / j.earlyMean)}×   (target ≤ 2×)`,
+  );
+  console.log(
+    `    whole-file rewrite   ${fmt(w.early, 3)} → ${fmt(w.late, 3)} ms: ${fmt(w.late / w.early)}×; mean ${fmt(w.earlyMean, 3)} → ${fmt(w.lateMean, 3)} ms: ${fmt(w.lateMean / w.earlyMean)}×   (the old way, for reference)`,
+  );
 }
 
 function printSessionBytes(b: SessionBytesResult, task: string): void {
@@ -78,9 +92,13 @@ function printSessionBytes(b: SessionBytesResult, task: string): void {
   console.log('  turn   stateful (previous_response_id)   stateless (full history)');
   const max = Math.max(...b.stateless);
   for (let i = 0; i < turns; i++) {
-    console.log(`  ${String(i + 1).padStart(4)}   ${String(b.stateful[i]).padStart(12)} B ${bar(b.stateful[i], max)}   ${String(b.stateless[i]).padStart(9)} B ${bar(b.stateless[i], max)}`);
+    console.log(
+      `  ${String(i + 1).padStart(4)}   ${String(b.stateful[i]).padStart(12)} B ${bar(b.stateful[i], max)}   ${String(b.stateless[i]).padStart(9)} B ${bar(b.stateless[i], max)}`,
+    );
   }
-  console.log(`  totals: ${sum(b.stateful).toLocaleString('en-US')} B against ${sum(b.stateless).toLocaleString('en-US')} B: ratio ${fmt(sum(b.stateful) / sum(b.stateless), 3)} (target ≤ 0.100 at 30 turns)`);
+  console.log(
+    `  totals: ${sum(b.stateful).toLocaleString('en-US')} B against ${sum(b.stateless).toLocaleString('en-US')} B: ratio ${fmt(sum(b.stateful) / sum(b.stateless), 3)} (target ≤ 0.100 at 30 turns)`,
+  );
   const fixed = [...new Set(b.fixed.slice(1))].join(' or ');
   console.log(
     `  flat: every later stateful request is ${fixed} B of model, instructions, tools and previous_response_id (the interface carries none of them over) plus only that turn's new items;` +
@@ -94,8 +112,12 @@ async function printProjectInstructionBytes(emulator: Emulator): Promise<void> {
   const asItem = await measureSessionBytes(emulator, retryJitterTask, { agentsMd, via: 'input' });
   const inInstructions = await measureSessionBytes(emulator, retryJitterTask, { agentsMd, via: 'instructions' });
   console.log(`\n  With a ${fmt(agentsMd.length / 1024, 1)} KB AGENTS.md in the same session:`);
-  console.log(`    sent once as an input item (what the extension does)  ${sum(asItem.stateful).toLocaleString('en-US')} B, ratio ${fmt(sum(asItem.stateful) / sum(asItem.stateless), 3)}`);
-  console.log(`    in \`instructions\` with every request                   ${sum(inInstructions.stateful).toLocaleString('en-US')} B, ratio ${fmt(sum(inInstructions.stateful) / sum(inInstructions.stateless), 3)}`);
+  console.log(
+    `    sent once as an input item (what the extension does)  ${sum(asItem.stateful).toLocaleString('en-US')} B, ratio ${fmt(sum(asItem.stateful) / sum(asItem.stateless), 3)}`,
+  );
+  console.log(
+    `    in \`instructions\` with every request                   ${sum(inInstructions.stateful).toLocaleString('en-US')} B, ratio ${fmt(sum(inInstructions.stateful) / sum(inInstructions.stateless), 3)}`,
+  );
 }
 
 /** A plausible project AGENTS.md of about 2 KB. */

@@ -35,7 +35,10 @@ interface Burst {
   body: (i: number) => { path: '/chat/completions' | '/responses'; body: Record<string, unknown> };
 }
 
-const chatBody = (i: number) => ({ path: '/chat/completions' as const, body: { model: 'gw-chat', messages: [{ role: 'user', content: `[r${i}] hello` }], text: `[r${i}] hello` } });
+const chatBody = (i: number) => ({
+  path: '/chat/completions' as const,
+  body: { model: 'gw-chat', messages: [{ role: 'user', content: `[r${i}] hello` }], text: `[r${i}] hello` },
+});
 const bigResponse = (i: number) => ({ path: '/responses' as const, body: { model: 'gw-code', input: `[r${i}] ${FORTY_PERCENT}` } });
 
 const BURSTS: Burst[] = [
@@ -63,7 +66,10 @@ export async function measureTwoHosts(): Promise<BurstFigures[]> {
   try {
     const figures: BurstFigures[] = [];
     const limits = { requestsPerMinute: RPM, tokensPerMinute: 1_000_000 };
-    for (const [key, headers] of [['rpm-key', 'with headers'], ['rpm-blind-key', 'no headers']] as const) {
+    for (const [key, headers] of [
+      ['rpm-key', 'with headers'],
+      ['rpm-blind-key', 'no headers'],
+    ] as const) {
       for (const shared of [false, true]) {
         emulator.reset();
         const file = join(storage, `${key}-${String(shared)}.json`);
@@ -112,7 +118,8 @@ export async function measurePacing(): Promise<BurstFigures[]> {
 
 async function measureBurst(emulator: Emulator, burst: Burst): Promise<BurstFigures> {
   emulator.reset();
-  const limits: ConfiguredLimits = burst.perWindow === RPM ? { requestsPerMinute: RPM, tokensPerMinute: 1_000_000 } : { requestsPerMinute: 1000, tokensPerMinute: TPM };
+  const limits: ConfiguredLimits =
+    burst.perWindow === RPM ? { requestsPerMinute: RPM, tokensPerMinute: 1_000_000 } : { requestsPerMinute: 1000, tokensPerMinute: TPM };
   const client = pacedClient(emulator, burst.key, limits);
   // A request alone gives the latency the ideal schedule cannot avoid (the least of three, past the first's warm-up); then the window empties.
   let latencyMs = Infinity;

@@ -49,10 +49,14 @@ export async function measureSessionBytes(emulator: Emulator, workload: SessionW
     const state = newSession({ id: 'bench', title: workload.task, model: 'gw-code', now: Date.now() });
     addUserMessage(state, workload.task);
     await benchEngine(emulator, root, turns.length, project).run(state, new AbortController().signal, () => undefined);
-    if (state.status !== 'done' || state.turns !== turns.length) throw new Error(`bench session ended ${state.status} after ${state.turns} turns: ${state.statusReason}`);
+    if (state.status !== 'done' || state.turns !== turns.length)
+      throw new Error(`bench session ended ${state.status} after ${state.turns} turns: ${state.statusReason}`);
     // The figure is the chain's: a compaction would start a new chain and measure something else.
     if (state.compactions?.length) throw new Error(`the ${turns.length}-turn bytes session compacted; it must fit gw-code's window`);
-    const bodies = emulator.requests.slice(before).filter((r) => r.path === '/v1/responses').map((r) => r.body as Record<string, unknown>);
+    const bodies = emulator.requests
+      .slice(before)
+      .filter((r) => r.path === '/v1/responses')
+      .map((r) => r.body as Record<string, unknown>);
     return {
       stateful: bodies.map((body) => JSON.stringify(body).length),
       stateless: bodies.map((body) => JSON.stringify(withFullHistory(body, state.transcript)).length),
@@ -70,7 +74,13 @@ function benchEngine(emulator: Emulator, root: string, turns: number, project?: 
     store,
     approver: { approve: async () => true },
     tools: () => allTools,
-    toolContext: { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles: defaultProtectedFiles, logger: silentLogger },
+    toolContext: {
+      files: new NodeWorkspaceFiles(root),
+      changes: new NodeFileChanges(root),
+      commands: new NodeCommandRunner(root),
+      protectedFiles: defaultProtectedFiles,
+      logger: silentLogger,
+    },
     policy: () => ({ mode: 'auto', deniedCommands: [] }),
     // Unbounded tokens: the emulator bills each turn for the whole conversation, and the bench measures bytes, not budgets.
     budgets: () => ({ ...DEFAULT_BUDGETS, maxTurns: turns + 1, maxTokens: Number.MAX_SAFE_INTEGER }),

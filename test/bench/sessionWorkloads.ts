@@ -33,8 +33,11 @@ export const retryJitterTask: SessionWorkload = {
       { toolCalls: [read('test/unit/client-errors.test.ts', 1, 200)] },
     ];
     const changing: ScriptedTurn[] = [
-      { text: 'Adding the jitter option.', toolCalls: [insertAfterFirstLines(root, 'src/core/api/retryPolicy.ts', '// Jitter spreads the retries of many clients over time.\n')] },
-      { toolCalls: [insertAfterFirstLines(root, 'src/core/api/client.ts', '// Retries use the policy\'s jittered delays.\n')] },
+      {
+        text: 'Adding the jitter option.',
+        toolCalls: [insertAfterFirstLines(root, 'src/core/api/retryPolicy.ts', '// Jitter spreads the retries of many clients over time.\n')],
+      },
+      { toolCalls: [insertAfterFirstLines(root, 'src/core/api/client.ts', "// Retries use the policy's jittered delays.\n")] },
       { text: 'Checking the change.', toolCalls: [read('src/core/api/retryPolicy.ts')] },
       { text: 'Adding a test.', toolCalls: [{ name: 'write_file', arguments: { path: 'test/unit/retry-jitter.test.ts', content: jitterTest } }] },
       { toolCalls: [run('grep -rn "jitter" src test/unit')] },
@@ -71,7 +74,10 @@ export function oneFilePerTurn(lines: number, turns = 30): SessionWorkload {
 }
 
 function typeScriptFilesIn(root: string, folder: string): string[] {
-  return readdirSync(join(root, folder)).filter((name) => name.endsWith('.ts')).sort().map((name) => `${folder}/${name}`);
+  return readdirSync(join(root, folder))
+    .filter((name) => name.endsWith('.ts'))
+    .sort()
+    .map((name) => `${folder}/${name}`);
 }
 
 function pairs<T>(values: T[]): T[][] {

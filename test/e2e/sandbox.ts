@@ -160,7 +160,9 @@ async function checkSandbox(sandbox: Sandbox): Promise<boolean> {
     }
     const missing = wanted.filter((w) => !seen.includes(w));
     const noteShot = await shot('sandbox');
-    results.push(missing.length ? `FAIL the note: the window does not show ${JSON.stringify(missing)} (${noteShot})` : `PASS the note shows at start (${noteShot})`);
+    results.push(
+      missing.length ? `FAIL the note: the window does not show ${JSON.stringify(missing)} (${noteShot})` : `PASS the note shows at start (${noteShot})`,
+    );
 
     // What the note says: the key from the palette, then a question starting with @gateway.
     const ctx: UiContext = { wb, page, server: sandbox.server, emulator: sandbox.emulator, workspace: sandbox.folder };

@@ -24,7 +24,19 @@ import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
 
-const SCENARIOS: Scenario[] = [setKeyScenario, selectModelScenario, askScenario, emptyBalanceScenario, rateLimitScenario, chatModelPickerScenario, agentChatScenario, agentPaletteScenario, agentReloadScenario, agentPlanScenario, inlineEditScenario];
+const SCENARIOS: Scenario[] = [
+  setKeyScenario,
+  selectModelScenario,
+  askScenario,
+  emptyBalanceScenario,
+  rateLimitScenario,
+  chatModelPickerScenario,
+  agentChatScenario,
+  agentPaletteScenario,
+  agentReloadScenario,
+  agentPlanScenario,
+  inlineEditScenario,
+];
 
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
@@ -59,9 +71,7 @@ function keepGatewayLog(server: CodeServer): void {
 async function main(): Promise<number> {
   if (process.env.E2E_SKIP_SETUP !== '1') await timed('setup.sh', () => ensureSetup());
   resetScreenshots();
-  const vsix = process.env.E2E_VSIX
-    ? { file: path.resolve(process.env.E2E_VSIX), warnings: [] }
-    : await timed('build + vsce package', () => packageVsix());
+  const vsix = process.env.E2E_VSIX ? { file: path.resolve(process.env.E2E_VSIX), warnings: [] } : await timed('build + vsce package', () => packageVsix());
   log(`package: ${vsix.file}`);
   for (const warning of vsix.warnings) log(`WARNING: ${warning}`);
 
@@ -82,19 +92,24 @@ async function main(): Promise<number> {
     const emu = emulator;
     // Without the smoke-test driver: notification toasts show as they do for a person.
     server = await timed('install vsix + code-server up', () =>
-      startCodeServer({ workspace: ws.dir, vsix: [vsix.file], settings: {
-        'gateway.baseUrl': emu.baseUrl,
-        // Agent sessions (scenarios 7–9) on the code model; approvals stay "ask" (the default).
-        'gateway.agentModel': 'gw-code',
-        // xterm's DOM renderer, so the terminal's text can be read from the page.
-        'terminal.integrated.gpuAcceleration': 'off',
-        // In the browser files.autoSave defaults to afterDelay (1 s; desktop VS Code: off).
-        // Scenario 10 types into a file and checks that the extension left it alone, then
-        // reverts it: an auto-save in between (on a loaded machine the step takes seconds)
-        // wrote the typed line to disk and left nothing to revert. Files are saved by the
-        // scenarios (Ctrl+S) or by the extension, never by a timer.
-        'files.autoSave': 'off',
-      }, smokeTestDriver: false }),
+      startCodeServer({
+        workspace: ws.dir,
+        vsix: [vsix.file],
+        settings: {
+          'gateway.baseUrl': emu.baseUrl,
+          // Agent sessions (scenarios 7–9) on the code model; approvals stay "ask" (the default).
+          'gateway.agentModel': 'gw-code',
+          // xterm's DOM renderer, so the terminal's text can be read from the page.
+          'terminal.integrated.gpuAcceleration': 'off',
+          // In the browser files.autoSave defaults to afterDelay (1 s; desktop VS Code: off).
+          // Scenario 10 types into a file and checks that the extension left it alone, then
+          // reverts it: an auto-save in between (on a loaded machine the step takes seconds)
+          // wrote the typed line to disk and left nothing to revert. Files are saved by the
+          // scenarios (Ctrl+S) or by the extension, never by a timer.
+          'files.autoSave': 'off',
+        },
+        smokeTestDriver: false,
+      }),
     );
     const installed = readdirSync(path.join(server.runDir, 'ext')).filter((d) => d.startsWith('gateway.gateway-vscode'));
     if (installed.length !== 1) throw new Error(`the vsix did not install into ${server.runDir}/ext (found ${JSON.stringify(installed)})`);

@@ -15,8 +15,7 @@ export function invalid(code: 'missing_required_parameter' | 'invalid_value' | '
   return new HttpError(400, { type: 'invalid_request_error', code, message, param });
 }
 
-export const missing = (param: string): HttpError =>
-  invalid('missing_required_parameter', param, `Missing required parameter: '${param}'.`);
+export const missing = (param: string): HttpError => invalid('missing_required_parameter', param, `Missing required parameter: '${param}'.`);
 
 export const badValue = (param: string, message: string): HttpError => invalid('invalid_value', param, message);
 

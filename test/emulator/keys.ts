@@ -11,11 +11,7 @@ export interface KeyState {
   rateLimitHeaders: boolean;
 }
 
-export const BUILT_IN_KEYS: KeyConfig[] = [
-  { key: 'demo-key' },
-  { key: 'empty-key', balance: 0 },
-  { key: 'small-key', models: ['gw-chat-mini'] },
-];
+export const BUILT_IN_KEYS: KeyConfig[] = [{ key: 'demo-key' }, { key: 'empty-key', balance: 0 }, { key: 'small-key', models: ['gw-chat-mini'] }];
 
 export const MODEL_CREATED: Record<string, number> = {
   'gw-chat': 1735689600,
@@ -33,7 +29,10 @@ export interface KeyDefaults {
 export class KeyStore {
   private readonly keys = new Map<string, KeyState>();
 
-  constructor(private readonly defaults: KeyDefaults, configs: KeyConfig[]) {
+  constructor(
+    private readonly defaults: KeyDefaults,
+    configs: KeyConfig[],
+  ) {
     for (const cfg of [...BUILT_IN_KEYS, ...configs]) this.add(cfg);
   }
 

@@ -78,7 +78,11 @@ async function main(): Promise<void> {
   console.log(`Gateway emulator listening on ${emu.baseUrl}`);
   console.log(`Site URL: ${emu.siteUrl}`);
   const windows = { ...DEFAULT_CONTEXT_WINDOWS, ...options.contextWindows };
-  console.log(`Context windows: ${Object.entries(windows).map(([model, tokens]) => `${model} ${tokens}`).join(', ')}`);
+  console.log(
+    `Context windows: ${Object.entries(windows)
+      .map(([model, tokens]) => `${model} ${tokens}`)
+      .join(', ')}`,
+  );
   const configured = new Map<string, KeyConfig>();
   for (const k of [...BUILT_IN_KEYS, ...(options.keys ?? [])]) configured.set(k.key, k);
   for (const k of configured.values()) {

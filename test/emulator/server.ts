@@ -51,10 +51,7 @@ const ROUTES: Record<string, FaultEndpoint> = {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const host = options.host ?? '127.0.0.1';
-  const keys = new KeyStore(
-    { rpm: options.rpm ?? 60, tpm: options.tpm ?? 200000, rateLimitHeaders: options.rateLimitHeaders ?? true },
-    options.keys ?? [],
-  );
+  const keys = new KeyStore({ rpm: options.rpm ?? 60, tpm: options.tpm ?? 200000, rateLimitHeaders: options.rateLimitHeaders ?? true }, options.keys ?? []);
   const clock: EmulatorClock = options.clock ?? (options.now ? { ...realClock, now: options.now } : realClock);
   const now = () => clock.now();
   const limiter = new RateLimiter(options.windowMs ?? 60000, now);
@@ -78,7 +75,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
     }
     const record: RecordedRequest = {
-      method: req.method ?? 'GET', path, key: bearer(req.headers.authorization), headers: recordedHeaders(req), body: parsed, status: 0, time: now(),
+      method: req.method ?? 'GET',
+      path,
+      key: bearer(req.headers.authorization),
+      headers: recordedHeaders(req),
+      body: parsed,
+      status: 0,
+      time: now(),
     };
     requests.push(record);
     let key: KeyState | undefined;
@@ -115,7 +118,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return fault;
       };
       const ctx: GenContext = {
-        key: k, body: {}, res, record, scripts, tokenDelayMs: options.tokenDelayMs ?? 0, clock, headers, sendJson, takeFault,
+        key: k,
+        body: {},
+        res,
+        record,
+        scripts,
+        tokenDelayMs: options.tokenDelayMs ?? 0,
+        clock,
+        headers,
+        sendJson,
+        takeFault,
         checkModel(model, ep) {
           if (!k.models.includes(model)) throw modelNotFound(model);
           if (ep === 'chat' && !CHAT_MODELS.includes(model)) {

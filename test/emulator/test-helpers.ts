@@ -77,7 +77,10 @@ type Schema = Record<string, any>;
 /** Errors of `value` against `schema` (the subset tool declarations use); [] when it satisfies it. */
 export function schemaErrors(value: unknown, schema: Schema, root: Schema = schema, path = '$'): string[] {
   if (schema.$ref) {
-    const target = (schema.$ref as string).slice(2).split('/').reduce((n: any, p) => n?.[p], root);
+    const target = (schema.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce((n: any, p) => n?.[p], root);
     return schemaErrors(value, target ?? {}, root, path);
   }
   const errs: string[] = [];

@@ -3,8 +3,18 @@ import type { ConvItem, ToolChoice, ToolDecl } from './conversation';
 import { contentText } from './conversation';
 import { badValue, missing } from './errors';
 import {
-  type Obj, isObj, optBool, optDescription, optEnum, optNumber, optParameters, optPositiveInt, requireString, toolName,
-  REASONING_EFFORTS, SERVICE_TIERS,
+  type Obj,
+  isObj,
+  optBool,
+  optDescription,
+  optEnum,
+  optNumber,
+  optParameters,
+  optPositiveInt,
+  requireString,
+  toolName,
+  REASONING_EFFORTS,
+  SERVICE_TIERS,
 } from './validate-common';
 
 export interface ResponsesRequest {

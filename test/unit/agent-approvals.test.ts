@@ -20,7 +20,13 @@ describe('pending approvals', () => {
     const never = new AbortController().signal;
     const api = approvals.forSession('file:///work/api', (approval) => asked.push(approval)).approve(edit('s-api', 'c1'), never);
     const web = approvals.forSession('file:///work/web', (approval) => asked.push(approval)).approve(edit('s-web', 'c1'), never);
-    assert.deepEqual(asked.map((a) => [a.request.sessionId, a.rootUri]), [['s-api', 'file:///work/api'], ['s-web', 'file:///work/web']]);
+    assert.deepEqual(
+      asked.map((a) => [a.request.sessionId, a.rootUri]),
+      [
+        ['s-api', 'file:///work/api'],
+        ['s-web', 'file:///work/web'],
+      ],
+    );
     assert.equal(approvals.find('s-web', 'c1')?.rootUri, 'file:///work/web');
     assert.equal(approvals.find('s-api', 'c1')?.rootUri, 'file:///work/api');
     assert.ok(approvals.respond('s-web', 'c1', true));
@@ -36,7 +42,10 @@ describe('pending approvals', () => {
     const approver = approvals.forSession('file:///work/api', () => undefined);
     const stopped = approver.approve(edit('s', 'c1'), stop.signal);
     const answered = approver.approve(edit('s', 'c2'), new AbortController().signal);
-    assert.deepEqual(approvals.waiting('s').map((r) => r.callId), ['c1', 'c2']);
+    assert.deepEqual(
+      approvals.waiting('s').map((r) => r.callId),
+      ['c1', 'c2'],
+    );
     assert.deepEqual(approvals.waiting('other'), []);
     stop.abort();
     assert.equal(await stopped, false);

@@ -30,28 +30,47 @@ const bodyOf = (r: { body: unknown }) => r.body as Record<string, any>;
 function readingSession(turns: number, bytes: number): ScriptedTurn[] {
   const line = '  total = total * 31 + 7; // keep the sum bounded\n';
   for (let i = 0; i < turns; i++) workspace.write(`src/m${i}.ts`, `export function f${i}(total: number) {\n${line.repeat(Math.ceil(bytes / line.length))}}\n`);
-  return [...Array.from({ length: turns }, (_, i) => ({ text: `Reading m${i}.`, toolCalls: [{ name: 'read_file', arguments: { path: `src/m${i}.ts` } }] })), { text: 'All read.' }];
+  return [
+    ...Array.from({ length: turns }, (_, i) => ({ text: `Reading m${i}.`, toolCalls: [{ name: 'read_file', arguments: { path: `src/m${i}.ts` } }] })),
+    { text: 'All read.' },
+  ];
 }
 
-const windowsOf = (models: Record<string, { contextWindow?: number }>) => new ModelWindows(() => models, () => emulator.baseUrl, memoryWindowStore());
+const windowsOf = (models: Record<string, { contextWindow?: number }>) =>
+  new ModelWindows(
+    () => models,
+    () => emulator.baseUrl,
+    memoryWindowStore(),
+  );
 
 describe('compaction on a 32k-window model', () => {
   test('a 200-turn session reading a 3 KB file a turn completes: no context error, every request under the threshold, pairs valid', async () => {
     emulator.script('demo-key', readingSession(200, 3_000));
-    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, windows: windowsOf({ 'gw-code': { contextWindow: 32_000 } }), budgets: { maxTurns: 250, maxTokens: Number.MAX_SAFE_INTEGER } });
+    const { engine } = makeEngine({
+      baseUrl: emulator.baseUrl,
+      workspace,
+      windows: windowsOf({ 'gw-code': { contextWindow: 32_000 } }),
+      budgets: { maxTurns: 250, maxTokens: Number.MAX_SAFE_INTEGER },
+    });
     const state = startSession('Read every module and summarise them.');
     const events = await runToEnd(engine, state);
     assert.equal(state.status, 'done', state.statusReason);
     assert.equal(state.turns, 201);
     const sent = responses();
     // The emulator enforces the window and the pairing: any slip would be a 400 here.
-    assert.deepEqual(sent.filter((r) => r.status !== 200).map((r) => JSON.stringify(r.body).slice(0, 200)), []);
+    assert.deepEqual(
+      sent.filter((r) => r.status !== 200).map((r) => JSON.stringify(r.body).slice(0, 200)),
+      [],
+    );
     const threshold = 32_000 * 0.8;
     const largest = Math.max(...sent.map((r) => r.inputTokens ?? Infinity));
     assert.ok(largest <= threshold, `largest request ${largest} tokens, threshold ${threshold}`);
     const compactions = state.compactions ?? [];
     assert.ok(compactions.length >= 5, `${compactions.length} compactions`);
-    assert.ok(compactions.every((c) => c.how === 'summary' && c.after < c.before / 2), JSON.stringify(compactions.map((c) => [c.how, c.before, c.after])));
+    assert.ok(
+      compactions.every((c) => c.how === 'summary' && c.after < c.before / 2),
+      JSON.stringify(compactions.map((c) => [c.how, c.before, c.after])),
+    );
     assert.equal(events.filter((e) => e.type === 'compacted').length, compactions.length);
     // Each summary request continues the chain, without tools, and the next request starts a new chain.
     for (const [i, r] of sent.entries()) {
@@ -101,7 +120,12 @@ describe('compaction on a 32k-window model', () => {
     workspace.write('AGENTS.md', 'Run npm test after every change.');
     // Enough steps that the developer item is not among the recent items a summary keeps.
     emulator.script('demo-key', readingSession(12, 3_000));
-    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, projectInstructions: true, windows: windowsOf({ 'gw-code': { contextWindow: 32_000 } }) });
+    const { engine } = makeEngine({
+      baseUrl: emulator.baseUrl,
+      workspace,
+      projectInstructions: true,
+      windows: windowsOf({ 'gw-code': { contextWindow: 32_000 } }),
+    });
     const state = startSession('Read twelve modules.');
     await runToEnd(engine, state);
     assert.deepEqual(state.projectInstructions?.files, ['AGENTS.md']);
@@ -119,10 +143,17 @@ describe('compaction on a 32k-window model', () => {
 });
 
 describe('when the window is not known', () => {
-  test('learns it from the gateway\'s error, trims the oldest outputs to notes, and retries once instead of pausing', async () => {
-    emulator.script('demo-key', readingSession(12, 3_000).map((turn) => ({ ...turn, model: 'gw-chat' })));
+  test("learns it from the gateway's error, trims the oldest outputs to notes, and retries once instead of pausing", async () => {
+    emulator.script(
+      'demo-key',
+      readingSession(12, 3_000).map((turn) => ({ ...turn, model: 'gw-chat' })),
+    );
     const store = memoryWindowStore();
-    const windows = new ModelWindows(() => ({}), () => emulator.baseUrl, store);
+    const windows = new ModelWindows(
+      () => ({}),
+      () => emulator.baseUrl,
+      store,
+    );
     const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, windows });
     const state = startSession('Read the modules.', 'gw-chat');
     await runToEnd(engine, state);
@@ -143,7 +174,12 @@ describe('when the window is not known', () => {
 describe('the bounded replay', () => {
   test('after previous_response_not_found the chain is replayed under the threshold, not the whole transcript', async () => {
     emulator.script('demo-key', readingSession(20, 3_000));
-    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, windows: windowsOf({ 'gw-code': { contextWindow: 128_000 } }), budgets: { maxTurns: 14 } });
+    const { engine } = makeEngine({
+      baseUrl: emulator.baseUrl,
+      workspace,
+      windows: windowsOf({ 'gw-code': { contextWindow: 128_000 } }),
+      budgets: { maxTurns: 14 },
+    });
     const state = startSession('Read the modules.');
     await runToEnd(engine, state);
     assert.equal(state.status, 'stopped');

@@ -86,7 +86,10 @@ describe('approval policies', () => {
     const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'ask', deniedCommands: [] } });
     const state = startSession('task');
     await runToEnd(engine, state);
-    assert.deepEqual(approvals.map((a) => a.toolName), ['edit_file', 'run_command']);
+    assert.deepEqual(
+      approvals.map((a) => a.toolName),
+      ['edit_file', 'run_command'],
+    );
     assert.deepEqual(approvals[0].preview, { path: 'a.txt', before: 'hello world\n', after: 'hello there\n' });
     assert.deepEqual(approvals[1].command, { line: 'echo hi', cwd: '.' });
     assert.equal(fileText('a.txt'), 'hello there\n');
@@ -94,7 +97,12 @@ describe('approval policies', () => {
 
   test('a denied change is not made, and the model is told', async () => {
     script();
-    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'ask', deniedCommands: [] }, approve: (r) => r.toolName !== 'edit_file' });
+    const { engine } = makeEngine({
+      baseUrl: emulator.baseUrl,
+      workspace,
+      policy: { mode: 'ask', deniedCommands: [] },
+      approve: (r) => r.toolName !== 'edit_file',
+    });
     const state = startSession('task');
     await runToEnd(engine, state);
     assert.equal(fileText('a.txt'), 'hello world\n');
@@ -108,16 +116,27 @@ describe('approval policies', () => {
     script();
     const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'auto-edit', deniedCommands: [] } });
     await runToEnd(engine, startSession('task'));
-    assert.deepEqual(approvals.map((a) => a.toolName), ['run_command']);
+    assert.deepEqual(
+      approvals.map((a) => a.toolName),
+      ['run_command'],
+    );
     assert.equal(fileText('a.txt'), 'hello there\n');
   });
 
   test('auto: both run, but a denied command still asks even when chained', async () => {
     emulator.script('demo-key', [{ toolCalls: [edit, command('echo hi'), command('echo ok && rm -rf build')] }, { text: 'done' }]);
-    const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'auto', deniedCommands: ['rm -rf'], commandsSandboxed: true }, approve: () => false });
+    const { engine, approvals } = makeEngine({
+      baseUrl: emulator.baseUrl,
+      workspace,
+      policy: { mode: 'auto', deniedCommands: ['rm -rf'], commandsSandboxed: true },
+      approve: () => false,
+    });
     const state = startSession('task');
     await runToEnd(engine, state);
-    assert.deepEqual(approvals.map((a) => a.command?.line), ['echo ok && rm -rf build']);
+    assert.deepEqual(
+      approvals.map((a) => a.command?.line),
+      ['echo ok && rm -rf build'],
+    );
     assert.equal(fileText('a.txt'), 'hello there\n');
     assert.deepEqual(state.commandsRun, ['echo hi']);
   });
@@ -143,14 +162,25 @@ describe('files that change what runs or who decides ask in every mode', () => {
       ]);
       const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode, deniedCommands: [] }, approve: () => false });
       await runToEnd(engine, startSession('task'));
-      assert.deepEqual(approvals.map((a) => a.preview?.path), ['.vscode/settings.json', '.VSCode/tasks.json', 'sub/.vscode/mcp.json', 'team.code-workspace', '.husky/pre-commit']);
+      assert.deepEqual(
+        approvals.map((a) => a.preview?.path),
+        ['.vscode/settings.json', '.VSCode/tasks.json', 'sub/.vscode/mcp.json', 'team.code-workspace', '.husky/pre-commit'],
+      );
       assert.equal(fileText('plain.txt'), 'ok');
       assert.throws(() => fileText('.vscode/settings.json'));
     });
   }
 
   test('needsApprovalAlways: control folders at any depth, workspace files and the protected list', () => {
-    for (const path of ['.vscode/settings.json', '.vscode/launch.json', '.vscode/extensions.json', 'a/b/.git/hooks/pre-commit', '.git/config', 'x.code-workspace', 'secrets/.env.local']) {
+    for (const path of [
+      '.vscode/settings.json',
+      '.vscode/launch.json',
+      '.vscode/extensions.json',
+      'a/b/.git/hooks/pre-commit',
+      '.git/config',
+      'x.code-workspace',
+      'secrets/.env.local',
+    ]) {
       assert.equal(needsApprovalAlways(path, ['**/.env*', 'secrets/**']), true, path);
     }
     for (const path of ['src/vscode/settings.ts', 'docs/.vscodeignore', 'gitignore', 'README.md']) {
@@ -162,10 +192,18 @@ describe('files that change what runs or who decides ask in every mode', () => {
 describe('auto without a sandbox', () => {
   test('commands ask as in auto-edit: a deny list alone cannot tell what a shell line does', async () => {
     emulator.script('demo-key', [{ toolCalls: [edit, command('echo hi'), command('{rm,-rf,build}')] }, { text: 'done' }]);
-    const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'auto', deniedCommands: ['rm -rf'] }, approve: () => false });
+    const { engine, approvals } = makeEngine({
+      baseUrl: emulator.baseUrl,
+      workspace,
+      policy: { mode: 'auto', deniedCommands: ['rm -rf'] },
+      approve: () => false,
+    });
     const state = startSession('task');
     await runToEnd(engine, state);
-    assert.deepEqual(approvals.map((a) => a.command?.line), ['echo hi', '{rm,-rf,build}']);
+    assert.deepEqual(
+      approvals.map((a) => a.command?.line),
+      ['echo hi', '{rm,-rf,build}'],
+    );
     assert.equal(fileText('a.txt'), 'hello there\n');
     assert.deepEqual(state.commandsRun, []);
   });

@@ -26,7 +26,12 @@ const fileText = (path: string) => readFileSync(join(workspace.root, path), 'utf
 describe('a multi-turn session', () => {
   test('several tool calls per turn, each turn sending only the new items', async () => {
     emulator.script('demo-key', [
-      { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }, { name: 'list_files', arguments: { path: '.' } }] },
+      {
+        toolCalls: [
+          { name: 'read_file', arguments: { path: 'a.txt' } },
+          { name: 'list_files', arguments: { path: '.' } },
+        ],
+      },
       { toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'world', new_text: 'gateway' } }] },
       { text: 'Changed a.txt.' },
     ]);
@@ -50,11 +55,17 @@ describe('a multi-turn session', () => {
     assert.equal(bodies[2].input.length, 1);
     for (const body of bodies) {
       assert.equal(typeof body.instructions, 'string');
-      assert.deepEqual(body.tools.map((t: any) => t.name), ['read_file', 'list_files', 'search_text', 'edit_file', 'write_file', 'run_command', 'update_plan']);
+      assert.deepEqual(
+        body.tools.map((t: any) => t.name),
+        ['read_file', 'list_files', 'search_text', 'edit_file', 'write_file', 'run_command', 'update_plan'],
+      );
     }
     const texts = events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
     assert.equal(texts, 'Changed a.txt.');
-    assert.deepEqual(events.filter((e) => e.type === 'tool_finished').map((e) => (e.type === 'tool_finished' ? e.outcome.ok : null)), [true, true, true]);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'tool_finished').map((e) => (e.type === 'tool_finished' ? e.outcome.ok : null)),
+      [true, true, true],
+    );
   });
 
   test('a follow-up message continues the same chain', async () => {
@@ -77,7 +88,10 @@ describe('a multi-turn session', () => {
     const state = startSession('edit in an untrusted workspace');
     await runToEnd(engine, state);
     assert.equal(fileText('a.txt'), 'hello world\n');
-    assert.deepEqual(responseBodies()[0].tools.map((t: any) => t.name), ['read_file', 'list_files', 'search_text', 'update_plan']);
+    assert.deepEqual(
+      responseBodies()[0].tools.map((t: any) => t.name),
+      ['read_file', 'list_files', 'search_text', 'update_plan'],
+    );
     assert.match(responseBodies()[1].input[0].output, /There is no tool named "edit_file"/);
   });
 });
@@ -97,7 +111,13 @@ describe('the lost chain', () => {
     assert.equal(bodies.length, 3);
     assert.ok(bodies[1].previous_response_id, 'first tried the chain');
     assert.equal(bodies[2].previous_response_id, undefined);
-    assert.deepEqual(bodies[2].input.map((item: any) => item.type ?? item.role), ['user', 'function_call', 'function_call_output']);
-    assert.deepEqual(emulator.requests.filter((r) => r.path === '/v1/responses').map((r) => r.status), [200, 400, 200]);
+    assert.deepEqual(
+      bodies[2].input.map((item: any) => item.type ?? item.role),
+      ['user', 'function_call', 'function_call_output'],
+    );
+    assert.deepEqual(
+      emulator.requests.filter((r) => r.path === '/v1/responses').map((r) => r.status),
+      [200, 400, 200],
+    );
   });
 });

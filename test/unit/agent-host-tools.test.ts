@@ -1,7 +1,15 @@
 // VS Code's tools (other extensions', MCP servers') in the agent: which are offered, under which names, when they ask, and what the model reads.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { hostAgentTool, hostResultText, hostToolNeedsApproval, modelToolName, selectHostTools, type HostToolInvoker, type HostToolInfo } from '../../src/core/agent/hostTools';
+import {
+  hostAgentTool,
+  hostResultText,
+  hostToolNeedsApproval,
+  modelToolName,
+  selectHostTools,
+  type HostToolInvoker,
+  type HostToolInfo,
+} from '../../src/core/agent/hostTools';
 import type { ApprovalMode } from '../../src/core/agent/approvalPolicy';
 import type { Clock } from '../../src/core/ports';
 import { allTools } from '../../src/core/tools/registry';
@@ -9,7 +17,11 @@ import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
 
 const builtIns = allTools.map((tool) => tool.name);
-const info = (name: string, inputSchema: unknown = { type: 'object', properties: { q: { type: 'string' } } }): HostToolInfo => ({ name, description: `The ${name} tool.`, inputSchema });
+const info = (name: string, inputSchema: unknown = { type: 'object', properties: { q: { type: 'string' } } }): HostToolInfo => ({
+  name,
+  description: `The ${name} tool.`,
+  inputSchema,
+});
 
 describe('which host tools are offered', () => {
   test('names become what the API allows, at most 64 characters', () => {
@@ -21,29 +33,54 @@ describe('which host tools are offered', () => {
   test('the enabled ones and the referenced ones that VS Code still has; nothing else', () => {
     const available = [info('weather'), info('search'), info('deploy')];
     const selection = selectHostTools(available, ['weather', 'gone'], ['search'], builtIns);
-    assert.deepEqual(selection.offered.map((tool) => tool.hostName), ['search', 'weather']);
+    assert.deepEqual(
+      selection.offered.map((tool) => tool.hostName),
+      ['search', 'weather'],
+    );
     assert.deepEqual(selection.skipped, [{ hostName: 'gone', reason: 'no longer available' }]);
     assert.deepEqual(selectHostTools(available, [], [], builtIns).offered, []);
   });
 
   test('a name that collides with a built-in tool or an offered tool is refused', () => {
     const selection = selectHostTools([info('read_file'), info('a.b'), info('a_b')], ['read_file', 'a.b', 'a_b'], [], builtIns);
-    assert.deepEqual(selection.offered.map((tool) => [tool.hostName, tool.modelName]), [['a.b', 'a_b']]);
-    assert.deepEqual(selection.skipped.map((s) => s.reason), ['its name "read_file" is taken by a built-in tool', 'its name "a_b" is taken by another tool']);
+    assert.deepEqual(
+      selection.offered.map((tool) => [tool.hostName, tool.modelName]),
+      [['a.b', 'a_b']],
+    );
+    assert.deepEqual(
+      selection.skipped.map((s) => s.reason),
+      ['its name "read_file" is taken by a built-in tool', 'its name "a_b" is taken by another tool'],
+    );
   });
 
   test('schemas: none means no arguments; a non-object or oversized one is refused; descriptions are cut', () => {
     const long = { ...info('long'), description: 'd'.repeat(5000) };
-    const selection = selectHostTools([{ ...info('none'), inputSchema: undefined }, info('array', { type: 'array' }), info('huge', { type: 'object', description: 'x'.repeat(20_000) }), long], ['none', 'array', 'huge', 'long'], [], builtIns);
-    assert.deepEqual(selection.offered.map((tool) => tool.hostName), ['none', 'long']);
+    const selection = selectHostTools(
+      [{ ...info('none'), inputSchema: undefined }, info('array', { type: 'array' }), info('huge', { type: 'object', description: 'x'.repeat(20_000) }), long],
+      ['none', 'array', 'huge', 'long'],
+      [],
+      builtIns,
+    );
+    assert.deepEqual(
+      selection.offered.map((tool) => tool.hostName),
+      ['none', 'long'],
+    );
     assert.deepEqual(selection.offered[0].parameters, { type: 'object', properties: {} });
     assert.equal(selection.offered[1].description.length, 1024);
-    assert.deepEqual(selection.skipped.map((s) => s.hostName), ['array', 'huge']);
+    assert.deepEqual(
+      selection.skipped.map((s) => s.hostName),
+      ['array', 'huge'],
+    );
   });
 
   test('at most maxTools are offered', () => {
     const available = Array.from({ length: 30 }, (_, i) => info(`t${i}`));
-    const selection = selectHostTools(available, available.map((tool) => tool.name), [], builtIns);
+    const selection = selectHostTools(
+      available,
+      available.map((tool) => tool.name),
+      [],
+      builtIns,
+    );
     assert.equal(selection.offered.length, 16);
     assert.equal(selection.skipped.length, 14);
   });
@@ -68,7 +105,15 @@ describe('what the model reads', () => {
   test('text and text-like data parts in order; binary data named; the whole bounded', () => {
     const json = new TextEncoder().encode('{"temp":21}');
     assert.equal(
-      hostResultText([{ kind: 'text', text: 'Sunny.' }, { kind: 'data', mimeType: 'application/json', bytes: json }, { kind: 'data', mimeType: 'image/png', bytes: new Uint8Array(10) }, { kind: 'other' }], 1000),
+      hostResultText(
+        [
+          { kind: 'text', text: 'Sunny.' },
+          { kind: 'data', mimeType: 'application/json', bytes: json },
+          { kind: 'data', mimeType: 'image/png', bytes: new Uint8Array(10) },
+          { kind: 'other' },
+        ],
+        1000,
+      ),
       'Sunny.\n{"temp":21}\n(image/png data, 10 bytes, not shown)\n(a result part that is neither text nor data)',
     );
     assert.equal(hostResultText([], 1000), '(the tool returned nothing)');
@@ -91,13 +136,23 @@ describe('a session calling a host tool', () => {
   const bodies = () => emulator.requests.filter((r) => r.path === '/v1/responses').map((r) => r.body as Record<string, any>);
   /** A clock whose waits end at once: the time limit is reached as soon as it is awaited. */
   const instantTimeout: Clock = { now: () => 0, sleep: () => Promise.resolve(), after: (_ms, onFire) => onFire() };
-  const neverEnding: Clock = { now: () => 0, sleep: (_ms, signal) => new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted')))), after: () => undefined };
+  const neverEnding: Clock = {
+    now: () => 0,
+    sleep: (_ms, signal) => new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted')))),
+    after: () => undefined,
+  };
 
   async function runWith(invoke: HostToolInvoker, mode: ApprovalMode, options: { clock?: Clock; allowed?: string[]; approve?: boolean } = {}) {
     const [selected] = selectHostTools([info('mcp.weather')], ['mcp.weather'], [], builtIns).offered;
     const tool = hostAgentTool(selected, { invoke, clock: options.clock ?? neverEnding, allowed: () => options.allowed ?? [] });
     emulator.script('demo-key', [{ toolCalls: [{ name: 'mcp_weather', arguments: { q: 'Paris' } }] }, { text: 'It is sunny.' }]);
-    const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode, deniedCommands: [] }, extraTools: [tool], approve: () => options.approve ?? true });
+    const { engine, approvals } = makeEngine({
+      baseUrl: emulator.baseUrl,
+      workspace,
+      policy: { mode, deniedCommands: [] },
+      extraTools: [tool],
+      approve: () => options.approve ?? true,
+    });
     const state = startSession('weather in Paris?');
     await runToEnd(engine, state);
     const output = bodies()[1]?.input[0];
@@ -111,7 +166,10 @@ describe('a session calling a host tool', () => {
       return [{ kind: 'text', text: 'Sunny, 21 °C.' }];
     }, 'ask');
     assert.ok(bodies()[0].tools.some((t: any) => t.name === 'mcp_weather' && t.description === 'The mcp.weather tool.'));
-    assert.deepEqual(approvals.map((a) => a.summary), ['Use mcp.weather with {"q":"Paris"}']);
+    assert.deepEqual(
+      approvals.map((a) => a.summary),
+      ['Use mcp.weather with {"q":"Paris"}'],
+    );
     assert.deepEqual(calls, [['mcp.weather', { q: 'Paris' }]]);
     assert.equal(output.type, 'function_call_output');
     assert.equal(output.output, 'Sunny, 21 °C.');
@@ -129,18 +187,26 @@ describe('a session calling a host tool', () => {
 
   test('denied: not called, and the model is told', async () => {
     let called = false;
-    const { output } = await runWith(async () => {
-      called = true;
-      return [];
-    }, 'ask', { approve: false });
+    const { output } = await runWith(
+      async () => {
+        called = true;
+        return [];
+      },
+      'ask',
+      { approve: false },
+    );
     assert.equal(called, false);
     assert.match(output.output, /^The user denied this tool call\./);
   });
 
   test('a failing tool becomes a readable error for the model', async () => {
-    const { output, state } = await runWith(async () => {
-      throw new Error('MCP server exited');
-    }, 'auto', { allowed: ['mcp.weather'] });
+    const { output, state } = await runWith(
+      async () => {
+        throw new Error('MCP server exited');
+      },
+      'auto',
+      { allowed: ['mcp.weather'] },
+    );
     assert.equal(output.output, 'mcp_weather failed: MCP server exited');
     assert.equal(state.status, 'done');
   });

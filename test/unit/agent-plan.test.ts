@@ -32,24 +32,40 @@ describe('the update_plan tool', () => {
   });
 
   test('returns the plan with each step as one bounded line', async () => {
-    const prepared = await updatePlanTool.prepare({ steps: [{ step: 'Read\n the code', status: 'done' }, { step: 'x'.repeat(500), status: 'in_progress' }, { step: 'Test', status: 'pending' }] }, context());
+    const prepared = await updatePlanTool.prepare(
+      {
+        steps: [
+          { step: 'Read\n the code', status: 'done' },
+          { step: 'x'.repeat(500), status: 'in_progress' },
+          { step: 'Test', status: 'pending' },
+        ],
+      },
+      context(),
+    );
     assert.equal(prepared.refusal, undefined);
     assert.equal(prepared.summary, 'Update the plan (1/3 done)');
     const outcome = await prepared.execute(new AbortController().signal);
     assert.equal(outcome.ok, true);
     assert.equal(outcome.plan?.[0].step, 'Read the code');
     assert.equal(outcome.plan?.[1].step.length, 200);
-    assert.deepEqual(outcome.plan?.map((s) => s.status), ['done', 'in_progress', 'pending']);
+    assert.deepEqual(
+      outcome.plan?.map((s) => s.status),
+      ['done', 'in_progress', 'pending'],
+    );
   });
 
   test('refuses a bad status, an empty plan and too many steps, in words the model can act on', async () => {
-    for (const args of [{ steps: [{ step: 'a', status: 'started' }] }, { steps: [] }, { steps: Array.from({ length: MAX_PLAN_STEPS + 1 }, () => ({ step: 'a', status: 'pending' })) }]) {
+    for (const args of [
+      { steps: [{ step: 'a', status: 'started' }] },
+      { steps: [] },
+      { steps: Array.from({ length: MAX_PLAN_STEPS + 1 }, () => ({ step: 'a', status: 'pending' })) },
+    ]) {
       const prepared = await updatePlanTool.prepare(args, context());
       assert.match(prepared.refusal ?? '', /^(Invalid arguments for update_plan: steps|The plan has)/);
     }
   });
 
-  test('the checklist marks done steps, bolds the current one, and shows the model\'s markup as text', () => {
+  test("the checklist marks done steps, bolds the current one, and shows the model's markup as text", () => {
     assert.equal(
       planChecklist([
         { step: 'Read', status: 'done' },
@@ -61,7 +77,9 @@ describe('the update_plan tool', () => {
   });
 
   test('a saved plan is read back defensively', () => {
-    assert.deepEqual(parsePlan([{ step: 'a', status: 'done' }, { step: 3, status: 'done' }, null, { step: 'b', status: 'weird' }]), [{ step: 'a', status: 'done' }]);
+    assert.deepEqual(parsePlan([{ step: 'a', status: 'done' }, { step: 3, status: 'done' }, null, { step: 'b', status: 'weird' }]), [
+      { step: 'a', status: 'done' },
+    ]);
     assert.equal(parsePlan('nope'), undefined);
     assert.equal(parsePlan([]), undefined);
     assert.equal(parsePlan(Array.from({ length: 100 }, () => ({ step: 's', status: 'pending' })))?.length, MAX_PLAN_STEPS);
@@ -83,7 +101,19 @@ describe('a session with a plan', () => {
     ];
     emulator.script('demo-key', [
       { toolCalls: [{ name: 'update_plan', arguments: { steps } }] },
-      { toolCalls: [{ name: 'update_plan', arguments: { steps: [{ ...steps[0], status: 'done' }, { ...steps[1], status: 'done' }] } }] },
+      {
+        toolCalls: [
+          {
+            name: 'update_plan',
+            arguments: {
+              steps: [
+                { ...steps[0], status: 'done' },
+                { ...steps[1], status: 'done' },
+              ],
+            },
+          },
+        ],
+      },
       { text: 'Done.' },
     ]);
     const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'ask', deniedCommands: [] } });
@@ -94,9 +124,15 @@ describe('a session with a plan', () => {
     const plans = events.flatMap((e) => (e.type === 'plan' ? [e.plan] : []));
     assert.equal(plans.length, 2);
     assert.deepEqual(plans[0], steps);
-    assert.deepEqual(state.plan?.map((s) => s.status), ['done', 'done']);
+    assert.deepEqual(
+      state.plan?.map((s) => s.status),
+      ['done', 'done'],
+    );
     const outputs = state.transcript.filter((item) => item.type === 'function_call_output');
-    assert.deepEqual(outputs.map((item) => (item.type === 'function_call_output' ? item.output : '')), ['Plan updated.', 'Plan updated.']);
+    assert.deepEqual(
+      outputs.map((item) => (item.type === 'function_call_output' ? item.output : '')),
+      ['Plan updated.', 'Plan updated.'],
+    );
     assert.deepEqual(parseSavedSession(JSON.parse(JSON.stringify(state)))?.plan, state.plan);
   });
 });

@@ -49,20 +49,46 @@ describe('reading them', () => {
   test('each file says which folder it covers; missing ones are skipped', async () => {
     workspace.write('AGENTS.md', 'Use tabs.\n');
     workspace.write('src/api/AGENTS.md', 'Every error is typed.\n');
-    const found = await readInstructions(new NodeWorkspaceFiles(workspace.root), instructionCandidates(['src/api']), new Set(), defaultProtectedFiles, 0, signal);
+    const found = await readInstructions(
+      new NodeWorkspaceFiles(workspace.root),
+      instructionCandidates(['src/api']),
+      new Set(),
+      defaultProtectedFiles,
+      0,
+      signal,
+    );
     assert.deepEqual(found.used, ['AGENTS.md', 'src/api/AGENTS.md']);
-    assert.match(found.text ?? '', /## AGENTS\.md \(the whole workspace\)\nUse tabs\.\n\n## src\/api\/AGENTS\.md \(applies in src\/api\/\)\nEvery error is typed\./);
+    assert.match(
+      found.text ?? '',
+      /## AGENTS\.md \(the whole workspace\)\nUse tabs\.\n\n## src\/api\/AGENTS\.md \(applies in src\/api\/\)\nEvery error is typed\./,
+    );
   });
 
   test('a long file is cut with a note, and the total is bounded', async () => {
     workspace.write('AGENTS.md', 'x'.repeat(5000));
     workspace.write('.github/copilot-instructions.md', 'y'.repeat(5000));
     const limits = { maxFileBytes: 1000, maxTotalBytes: 1500, maxFolders: 4 };
-    const found = await readInstructions(new NodeWorkspaceFiles(workspace.root), instructionCandidates([]), new Set(), defaultProtectedFiles, 0, signal, limits);
+    const found = await readInstructions(
+      new NodeWorkspaceFiles(workspace.root),
+      instructionCandidates([]),
+      new Set(),
+      defaultProtectedFiles,
+      0,
+      signal,
+      limits,
+    );
     assert.equal(found.bytes, 1500);
     assert.match(found.text ?? '', /\(cut: AGENTS\.md has 5000 bytes; only the first 1000 are shown\)/);
     assert.match(found.text ?? '', /\(cut: \.github\/copilot-instructions\.md has 5000 bytes; only the first 500 are shown\)/);
-    const none = await readInstructions(new NodeWorkspaceFiles(workspace.root), instructionCandidates([]), new Set(), defaultProtectedFiles, 1500, signal, limits);
+    const none = await readInstructions(
+      new NodeWorkspaceFiles(workspace.root),
+      instructionCandidates([]),
+      new Set(),
+      defaultProtectedFiles,
+      1500,
+      signal,
+      limits,
+    );
     assert.equal(none.text, undefined);
   });
 
@@ -77,18 +103,28 @@ describe('reading them', () => {
     workspace.write('secret/AGENTS.md', 'leak me');
     workspace.write('.env', 'API_KEY=sk-secret');
     symlinkSync(join(workspace.root, '.env'), join(workspace.root, 'AGENTS.md'));
-    const found = await readInstructions(new NodeWorkspaceFiles(workspace.root), instructionCandidates(['secret']), new Set(), [...defaultProtectedFiles, 'secret/**'], 0, signal);
+    const found = await readInstructions(
+      new NodeWorkspaceFiles(workspace.root),
+      instructionCandidates(['secret']),
+      new Set(),
+      [...defaultProtectedFiles, 'secret/**'],
+      0,
+      signal,
+    );
     assert.equal(found.text, undefined);
     assert.deepEqual(found.used, []);
   });
 
-  test('@gateway gets the root file and those of the attached files\' folders, as a system message', async () => {
+  test("@gateway gets the root file and those of the attached files' folders, as a system message", async () => {
     workspace.write('AGENTS.md', 'Answer in British English.');
     workspace.write('lib/AGENTS.md', 'lib is frozen.');
     const found = await instructionsForChat(new NodeWorkspaceFiles(workspace.root), ['lib/x.ts:3-9'], defaultProtectedFiles, signal);
     assert.deepEqual(found.used, ['AGENTS.md', 'lib/AGENTS.md']);
     const messages = buildChatMessages({ history: [], attachments: [], prompt: 'hi', command: undefined, projectInstructions: found.text });
-    assert.deepEqual(messages.map((m) => m.role), ['system', 'system', 'user']);
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      ['system', 'system', 'user'],
+    );
     assert.match(String(messages[1].content), /lib is frozen/);
   });
 });
@@ -102,7 +138,7 @@ describe('a session sends them once, as input items', () => {
   beforeEach(() => emulator.reset());
   const bodies = () => emulator.requests.filter((r) => r.path === '/v1/responses').map((r) => r.body as Record<string, any>);
 
-  test('the root file with the task, a folder\'s once the session works there, never again', async () => {
+  test("the root file with the task, a folder's once the session works there, never again", async () => {
     workspace.write('AGENTS.md', 'Run npm test after every change.');
     workspace.write('src/AGENTS.md', 'No default exports in src.');
     workspace.write('src/b.ts', 'export const b = 1;\n');
@@ -131,7 +167,10 @@ describe('a session sends them once, as input items', () => {
   test('a scripted model that checks an AGENTS.md rule follows it only when the file was sent', async () => {
     workspace.write('AGENTS.md', 'Always sign off with: -- checked by AGENTS.md');
     const turn = { text: 'Done. -- checked by AGENTS.md', requires: { text: 'Always sign off with', otherwise: { text: 'Done.' } } };
-    for (const [projectInstructions, answer] of [[true, 'Done. -- checked by AGENTS.md'], [false, 'Done.']] as const) {
+    for (const [projectInstructions, answer] of [
+      [true, 'Done. -- checked by AGENTS.md'],
+      [false, 'Done.'],
+    ] as const) {
       emulator.reset();
       emulator.script('demo-key', [turn]);
       const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, projectInstructions });

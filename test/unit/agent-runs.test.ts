@@ -33,7 +33,10 @@ const fileText = (path: string) => readFileSync(join(workspace.root, path), 'utf
 const read = { name: 'read_file', arguments: { path: 'a.txt' } };
 const list = { name: 'list_files', arguments: {} };
 const revert = (originals: Parameters<typeof revertOriginals>[0]) =>
-  revertOriginals(originals, new NodeFileChanges(workspace.root), new AbortController().signal, { files: new NodeWorkspaceFiles(workspace.root), protectedFiles: defaultProtectedFiles });
+  revertOriginals(originals, new NodeFileChanges(workspace.root), new AbortController().signal, {
+    files: new NodeWorkspaceFiles(workspace.root),
+    protectedFiles: defaultProtectedFiles,
+  });
 
 describe('budgets count each run', () => {
   test('after a turn-budget stop, continuing with the same budget runs again', async () => {
@@ -63,7 +66,7 @@ describe('budgets count each run', () => {
     assert.ok(state.usage.totalTokens > spent, 'the session total still counts every token');
   });
 
-  test('time waiting for the user\'s approval is not charged to the time budget', async () => {
+  test("time waiting for the user's approval is not charged to the time budget", async () => {
     let now = 0;
     const clock: Clock = { now: () => now, sleep: async () => undefined, after: () => undefined };
     emulator.script('demo-key', [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'v0', new_text: 'v1' } }] }, { text: 'done' }]);
@@ -135,7 +138,11 @@ describe('the time budget during a turn', () => {
       await new Promise((resolve) => setImmediate(resolve));
       return true;
     };
-    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, clock, budgets: { maxWallTimeMs: 60_000 }, policy: { mode: 'ask', deniedCommands: [] }, approve }).engine, state);
+    await runToEnd(
+      makeEngine({ baseUrl: emulator.baseUrl, workspace, clock, budgets: { maxWallTimeMs: 60_000 }, policy: { mode: 'ask', deniedCommands: [] }, approve })
+        .engine,
+      state,
+    );
     assert.equal(state.status, 'done', state.statusReason);
   });
 });
@@ -194,10 +201,21 @@ describe('what Revert may restore', () => {
   });
 
   test('a write that happened records the content from before it', async () => {
-    emulator.script('demo-key', [{ toolCalls: [{ name: 'write_file', arguments: { path: 'new/b.txt', content: 'b\n' } }, { name: 'edit_file', arguments: { path: 'a.txt', old_text: 'v0', new_text: 'v1' } }] }, { text: 'ok' }]);
+    emulator.script('demo-key', [
+      {
+        toolCalls: [
+          { name: 'write_file', arguments: { path: 'new/b.txt', content: 'b\n' } },
+          { name: 'edit_file', arguments: { path: 'a.txt', old_text: 'v0', new_text: 'v1' } },
+        ],
+      },
+      { text: 'ok' },
+    ]);
     const state = startSession('task');
     await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace }).engine, state);
-    assert.deepEqual(state.originals, [{ path: 'new/b.txt', before: undefined }, { path: 'a.txt', before: 'v0\n' }]);
+    assert.deepEqual(state.originals, [
+      { path: 'new/b.txt', before: undefined },
+      { path: 'a.txt', before: 'v0\n' },
+    ]);
     await revert(state.originals);
     assert.equal(fileText('a.txt'), 'v0\n');
     assert.equal(existsSync(join(workspace.root, 'new/b.txt')), false);
@@ -222,7 +240,13 @@ describe('what Revert may restore', () => {
   test('a doctored session file cannot make revert write outside the folder, or into a protected file: nothing is written', async () => {
     symlinkSync('..', join(workspace.root, 'up'));
     for (const bad of ['../outside.txt', '/etc/passwd', 'a/../../outside.txt', 'up/outside.txt', '.git/hooks/pre-commit', '.env', 'a\\..\\..\\x', './a.txt']) {
-      const text = JSON.stringify({ ...startSession('task'), originals: [{ path: 'a.txt', before: 'overwritten\n' }, { path: bad, before: 'pwned\n' }] });
+      const text = JSON.stringify({
+        ...startSession('task'),
+        originals: [
+          { path: 'a.txt', before: 'overwritten\n' },
+          { path: bad, before: 'pwned\n' },
+        ],
+      });
       const doctored = parseSavedSessionText(text);
       assert.ok(doctored, 'the doctored file still parses as a session');
       const writes: string[] = [];
@@ -231,7 +255,11 @@ describe('what Revert may restore', () => {
         delete: (path) => Promise.resolve(void writes.push(path)),
       };
       const workspaceCheck = { files: new NodeWorkspaceFiles(workspace.root), protectedFiles: defaultProtectedFiles };
-      await assert.rejects(revertOriginals(doctored.originals, recording, new AbortController().signal, workspaceCheck), /Revert refused, nothing was changed/, bad);
+      await assert.rejects(
+        revertOriginals(doctored.originals, recording, new AbortController().signal, workspaceCheck),
+        /Revert refused, nothing was changed/,
+        bad,
+      );
       assert.deepEqual(writes, [], bad);
     }
     assert.equal(fileText('a.txt'), 'v0\n');
@@ -239,7 +267,11 @@ describe('what Revert may restore', () => {
 
   test('revert goes newest first, so a file recorded twice (an older saved session) ends at its first version', async () => {
     writeFileSync(join(workspace.root, 'a.txt'), 'v2\n');
-    const reverted = await revert([{ path: 'a.txt', before: 'v0\n' }, { path: 'A-alias.txt', before: undefined }, { path: 'a.txt', before: 'v1\n' }]);
+    const reverted = await revert([
+      { path: 'a.txt', before: 'v0\n' },
+      { path: 'A-alias.txt', before: undefined },
+      { path: 'a.txt', before: 'v1\n' },
+    ]);
     assert.equal(fileText('a.txt'), 'v0\n');
     assert.deepEqual(reverted, ['a.txt', 'A-alias.txt', 'a.txt']);
   });
@@ -250,10 +282,18 @@ describe('what Revert may restore', () => {
       write: (path) => appliedOrThrow(Promise.resolve(true), `VS Code refused the edit of ${path}.`),
       delete: (path) => appliedOrThrow(Promise.resolve(false), `VS Code refused to delete ${path}.`),
     };
-    const reverting = revertOriginals([{ path: 'a.txt', before: 'v0\n' }, { path: 'new.txt', before: undefined }], refusingHost, new AbortController().signal, {
-      files: new NodeWorkspaceFiles(workspace.root),
-      protectedFiles: defaultProtectedFiles,
-    });
+    const reverting = revertOriginals(
+      [
+        { path: 'a.txt', before: 'v0\n' },
+        { path: 'new.txt', before: undefined },
+      ],
+      refusingHost,
+      new AbortController().signal,
+      {
+        files: new NodeWorkspaceFiles(workspace.root),
+        protectedFiles: defaultProtectedFiles,
+      },
+    );
     await assert.rejects(reverting, (error) => error instanceof EditRefusedError && error.message === 'VS Code refused to delete new.txt.');
     await appliedOrThrow(Promise.resolve(true), 'not thrown when applied');
   });
@@ -264,10 +304,18 @@ describe('a command line the parser cannot take apart', () => {
     const line = `echo ${'${'.repeat(5000)}`;
     emulator.script('demo-key', [{ toolCalls: [{ name: 'run_command', arguments: { command: line } }] }, { text: 'ok' }]);
     const state = startSession('task');
-    const { engine, approvals } = makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: { mode: 'auto', deniedCommands: ['rm -rf'], commandsSandboxed: true }, approve: () => false });
+    const { engine, approvals } = makeEngine({
+      baseUrl: emulator.baseUrl,
+      workspace,
+      policy: { mode: 'auto', deniedCommands: ['rm -rf'], commandsSandboxed: true },
+      approve: () => false,
+    });
     await runToEnd(engine, state);
     assert.equal(state.status, 'done', state.statusReason);
-    assert.deepEqual(approvals.map((a) => a.command?.line), [line]);
+    assert.deepEqual(
+      approvals.map((a) => a.command?.line),
+      [line],
+    );
     assert.deepEqual(state.commandsRun, []);
   });
 });

@@ -30,7 +30,14 @@ describe('parseSavedSession', () => {
   });
 
   test('an older file without usage, unsent, pending calls or commands gets defaults', () => {
-    const old = parseSavedSession({ id: 'old', title: 'old format', status: 'done', updatedAt: 5, transcript: [{ role: 'user', content: 'hi' }], originals: [] });
+    const old = parseSavedSession({
+      id: 'old',
+      title: 'old format',
+      status: 'done',
+      updatedAt: 5,
+      transcript: [{ role: 'user', content: 'hi' }],
+      originals: [],
+    });
     assert.ok(old);
     assert.deepEqual(old.usage, { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, totalTokens: 0 });
     assert.deepEqual([old.unsent, old.pendingCalls, old.commandsRun], [[], [], []]);
@@ -40,7 +47,14 @@ describe('parseSavedSession', () => {
   });
 
   test('malformed parts are dropped rather than kept to crash the view later', () => {
-    const state = parseSavedSession({ id: 's', status: 'paused', usage: 'lots', originals: [null, { path: 'a.ts', before: null }, { before: 'x' }], transcript: [null, { type: 'function_call_output', call_id: 'c' }], commandsRun: ['npm test', 3] });
+    const state = parseSavedSession({
+      id: 's',
+      status: 'paused',
+      usage: 'lots',
+      originals: [null, { path: 'a.ts', before: null }, { before: 'x' }],
+      transcript: [null, { type: 'function_call_output', call_id: 'c' }],
+      commandsRun: ['npm test', 3],
+    });
     assert.ok(state);
     assert.equal(state.usage.totalTokens, 0);
     assert.deepEqual(state.originals, [{ path: 'a.ts', before: undefined }]);
@@ -75,7 +89,10 @@ describe('SessionFiles', () => {
     const warnings: string[] = [];
     const { fs } = memoryFolder({ 'good.json': JSON.stringify(valid()), 'null.json': 'null', 'empty.json': '{}', 'cut.json': '{"id":', 'notes.txt': 'x' });
     const files = new SessionFiles(fs, { warn: (message) => warnings.push(message), error: (message) => warnings.push(message) });
-    assert.deepEqual((await files.list()).map((s) => s.id), ['good']);
+    assert.deepEqual(
+      (await files.list()).map((s) => s.id),
+      ['good'],
+    );
     assert.equal(warnings.length, 3);
     assert.equal(await files.load('null'), undefined);
     assert.equal(await files.load('missing'), undefined);
@@ -87,9 +104,16 @@ describe('SessionFiles', () => {
     const files = new SessionFiles(fs, { warn: (message) => log.push(`warn ${message}`), error: (message) => log.push(`error ${message}`) });
     await assert.rejects(files.load('locked'), (error) => error instanceof SessionReadError && /locked\.json.*EACCES/.test(error.message));
     assert.equal(await files.load('missing'), undefined, 'a file that is not there is no session, silently');
-    assert.deepEqual((await files.list()).map((s) => s.id), ['good'], 'the other sessions still list');
+    assert.deepEqual(
+      (await files.list()).map((s) => s.id),
+      ['good'],
+      'the other sessions still list',
+    );
     assert.equal(log.length, 2);
-    assert.ok(log.every((line) => /^error Could not read agent session file locked\.json: EACCES/.test(line)), log.join('\n'));
+    assert.ok(
+      log.every((line) => /^error Could not read agent session file locked\.json: EACCES/.test(line)),
+      log.join('\n'),
+    );
   });
 
   test('a sessions folder that cannot be read is an error, not an empty list', async () => {
@@ -112,12 +136,18 @@ describe('SessionFiles', () => {
     const b = { ...valid(), id: 'b', updatedAt: 20 };
     const { fs, reads, write } = memoryFolder({ 'good.json': JSON.stringify(valid()), 'b.json': JSON.stringify(b) });
     const files = new SessionFiles(fs);
-    assert.deepEqual((await files.list()).map((s) => s.id), ['b', 'good']);
+    assert.deepEqual(
+      (await files.list()).map((s) => s.id),
+      ['b', 'good'],
+    );
     reads.length = 0;
     await files.list();
     assert.deepEqual(reads, [], 'nothing changed: nothing re-read');
     write('good.json', JSON.stringify({ ...valid(), updatedAt: 30 }));
-    assert.deepEqual((await files.list()).map((s) => s.id), ['good', 'b']);
+    assert.deepEqual(
+      (await files.list()).map((s) => s.id),
+      ['good', 'b'],
+    );
     assert.deepEqual(reads, ['good.json']);
     reads.length = 0;
     files.invalidate('b');

@@ -26,10 +26,11 @@ function folderFiles(folder: string): SessionFileSystem {
     });
   return {
     names: async () => readdirSync(folder),
-    stat: (name) => unlessMissing(async () => {
-      const stat = statSync(join(folder, name));
-      return { mtime: stat.mtimeMs, size: stat.size };
-    }),
+    stat: (name) =>
+      unlessMissing(async () => {
+        const stat = statSync(join(folder, name));
+        return { mtime: stat.mtimeMs, size: stat.size };
+      }),
     read: (name) => unlessMissing(() => readFile(join(folder, name), 'utf8')),
   };
 }

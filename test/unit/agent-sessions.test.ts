@@ -34,7 +34,10 @@ describe('RunningSessions', () => {
     const runs = new RunningSessions();
     const controllers = [runs.claim('a')!, runs.claim('b')!];
     runs.stopAll();
-    assert.deepEqual(controllers.map((c) => c.signal.aborted), [true, true]);
+    assert.deepEqual(
+      controllers.map((c) => c.signal.aborted),
+      [true, true],
+    );
   });
 });
 
@@ -49,7 +52,7 @@ describe('command arguments', () => {
     for (const other of [undefined, null, 42, {}, { id: 7 }, [row]]) assert.equal(sessionIdOf(other), undefined);
   });
 
-  test('Approve on a row answers that session\'s approval, not the oldest of all', () => {
+  test("Approve on a row answers that session's approval, not the oldest of all", () => {
     assert.equal(approvalToAnswer(waiting, row, [row]), waiting[1]);
     assert.equal(approvalToAnswer(waiting, row, undefined), waiting[1]);
   });

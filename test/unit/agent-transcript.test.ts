@@ -19,7 +19,14 @@ const state = (over: Partial<AgentSessionState>): AgentSessionState =>
 
 describe('renderTranscript', () => {
   test('an unclosed code fence in model text does not swallow the next items', () => {
-    const md = renderTranscript(state({ transcript: [{ role: 'assistant', content: 'see:\n```js\nlet a' }, { role: 'user', content: 'next' }] }));
+    const md = renderTranscript(
+      state({
+        transcript: [
+          { role: 'assistant', content: 'see:\n```js\nlet a' },
+          { role: 'user', content: 'next' },
+        ],
+      }),
+    );
     const fences = md.split('\n').filter((line) => line.startsWith('```'));
     assert.equal(fences.length % 2, 0);
     const youAt = md.indexOf('### You');

@@ -1,7 +1,17 @@
 // Keys that cannot go in a header are refused up front, never echoed; a new key is adopted only once the gateway takes it.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { apiKeyProblem, AuthError, checkAndStoreKey, checkKeyOrigin, ConnectionError, KeyOriginError, LimitTracker, originOf, type RetryNotice } from '../../src/core/api';
+import {
+  apiKeyProblem,
+  AuthError,
+  checkAndStoreKey,
+  checkKeyOrigin,
+  ConnectionError,
+  KeyOriginError,
+  LimitTracker,
+  originOf,
+  type RetryNotice,
+} from '../../src/core/api';
 import { systemClock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { MemoryLogger, RecordingClock, collect, makeClient, signal } from './helpers/clients';
@@ -67,7 +77,10 @@ describe('a stored key that cannot be sent', () => {
   }
 
   test('a stream request is refused the same way', async () => {
-    const stream = makeClient(emulator.baseUrl, `${SECRET}\u200b`).chatStream({ model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }] }, { signal: signal() });
+    const stream = makeClient(emulator.baseUrl, `${SECRET}\u200b`).chatStream(
+      { model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }] },
+      { signal: signal() },
+    );
     await assert.rejects(collect(stream), AuthError);
     assert.equal(emulator.requests.length, 0);
   });
@@ -80,7 +93,9 @@ describe('a stored key that cannot be sent', () => {
 
 test('a connection failure never shows the key, even when fetch quotes it', async () => {
   // A base URL fetch cannot parse: its error, and so the message, quotes the address that holds the key here.
-  const error = await makeClient(`http://${SECRET}:99999/v1`, SECRET).listModels({ signal: signal() }).catch((e: unknown) => e);
+  const error = await makeClient(`http://${SECRET}:99999/v1`, SECRET)
+    .listModels({ signal: signal() })
+    .catch((e: unknown) => e);
   assert.ok(error instanceof ConnectionError, String(error));
   assert.match(error.message, /gateway\.baseUrl/);
   assert.ok(!error.message.includes(SECRET), error.message);
@@ -101,7 +116,7 @@ describe('checking and adopting a new key', () => {
     return checkAndStoreKey(key, deps, signal());
   }
 
-  test('a mistyped key (401) is not stored and leaves the current key\'s state alone', async () => {
+  test("a mistyped key (401) is not stored and leaves the current key's state alone", async () => {
     const limits = await depletedLimits();
     const stored: string[] = [];
     assert.deepEqual(await check('typo-key', limits, stored), { kind: 'rejected' });
@@ -109,7 +124,7 @@ describe('checking and adopting a new key', () => {
     assert.equal(limits.snapshot().balance, 'depleted');
   });
 
-  test('an accepted key is stored, and only then is the old key\'s state dropped', async () => {
+  test("an accepted key is stored, and only then is the old key's state dropped", async () => {
     const limits = await depletedLimits();
     const stored: string[] = [];
     const outcome = await check('demo-key', limits, stored);

@@ -47,10 +47,17 @@ describe('requestContext', () => {
   });
 
   it('a plain question is sent without context, even with no editor', () => {
-    assert.deepEqual(requestContext([], undefined, () => assert.fail('the active editor must not be read')), { kind: 'send', attachments: [], notes: [] });
+    assert.deepEqual(
+      requestContext([], undefined, () => assert.fail('the active editor must not be read')),
+      { kind: 'send', attachments: [], notes: [] },
+    );
   });
 
   it('a plain question with an image: sent without it, with a note', () => {
-    assert.deepEqual(requestContext([image], undefined, editor), { kind: 'send', attachments: [], notes: ['`image.png` was not sent: only text files can be attached.'] });
+    assert.deepEqual(requestContext([image], undefined, editor), {
+      kind: 'send',
+      attachments: [],
+      notes: ['`image.png` was not sent: only text files can be attached.'],
+    });
   });
 });

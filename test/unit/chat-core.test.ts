@@ -56,24 +56,33 @@ describe('chooseModel', () => {
       adoptAsChatModel: false,
       lastSeenPickerModel: 'gw-chat',
     });
-    assert.equal(chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro', defaultPickerModel: undefined }).model, 'gw-chat-pro');
+    assert.equal(
+      chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro', defaultPickerModel: undefined }).model,
+      'gw-chat-pro',
+    );
   });
 
   test('a switched picker wins and becomes the chat model', () => {
-    assert.deepEqual(chooseModel({ pickerModel: 'gw-chat-mini', lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro', defaultPickerModel: undefined }), {
-      model: 'gw-chat-mini',
-      adoptAsChatModel: true,
-      lastSeenPickerModel: 'gw-chat-mini',
-    });
+    assert.deepEqual(
+      chooseModel({ pickerModel: 'gw-chat-mini', lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro', defaultPickerModel: undefined }),
+      {
+        model: 'gw-chat-mini',
+        adoptAsChatModel: true,
+        lastSeenPickerModel: 'gw-chat-mini',
+      },
+    );
   });
 
-  test('on the first request, a picker model other than the default one is the user\'s choice', () => {
+  test("on the first request, a picker model other than the default one is the user's choice", () => {
     assert.deepEqual(chooseModel({ pickerModel: 'gw-chat-mini', lastSeenPickerModel: undefined, configuredModel: 'gw-chat', defaultPickerModel: 'gw-chat' }), {
       model: 'gw-chat-mini',
       adoptAsChatModel: true,
       lastSeenPickerModel: 'gw-chat-mini',
     });
-    assert.equal(chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: undefined, configuredModel: 'gw-chat-pro', defaultPickerModel: 'gw-chat' }).model, 'gw-chat-pro');
+    assert.equal(
+      chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: undefined, configuredModel: 'gw-chat-pro', defaultPickerModel: 'gw-chat' }).model,
+      'gw-chat-pro',
+    );
   });
 
   test('another vendor in the picker leaves the configured model and the memory alone', () => {
@@ -124,22 +133,37 @@ describe('ModelEndpoints', () => {
     const endpoints = new ModelEndpoints(makeClient(emulator.baseUrl, 'demo-key'));
     const events = await collect(endpoints.stream({ model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }] }, { signal: signal() }));
     assert.equal(text(events), 'Echo: hi');
-    assert.deepEqual(emulator.requests.map((r) => r.path), ['/v1/chat/completions']);
+    assert.deepEqual(
+      emulator.requests.map((r) => r.path),
+      ['/v1/chat/completions'],
+    );
   });
 
   test('the code model falls back to responses once, then goes there directly', async () => {
     const endpoints = new ModelEndpoints(makeClient(emulator.baseUrl, 'demo-key'));
-    const params = { model: 'gw-code', messages: [{ role: 'system' as const, content: 'be terse' }, { role: 'user' as const, content: 'code?' }] };
+    const params = {
+      model: 'gw-code',
+      messages: [
+        { role: 'system' as const, content: 'be terse' },
+        { role: 'user' as const, content: 'code?' },
+      ],
+    };
     assert.equal(text(await collect(endpoints.stream(params, { signal: signal() }))), 'Echo: code?');
     assert.equal(endpoints.endpointOf('gw-code'), 'responses');
     assert.equal(text(await collect(endpoints.stream(params, { signal: signal() }))), 'Echo: code?');
-    assert.deepEqual(emulator.requests.map((r) => `${r.path} ${r.status}`), ['/v1/chat/completions 400', '/v1/responses 200', '/v1/responses 200']);
+    assert.deepEqual(
+      emulator.requests.map((r) => `${r.path} ${r.status}`),
+      ['/v1/chat/completions 400', '/v1/responses 200', '/v1/responses 200'],
+    );
     assert.equal((emulator.requests[1].body as { instructions: string }).instructions, 'be terse');
   });
 
   test('a model the key may not use stays a ModelNotFoundError', async () => {
     const endpoints = new ModelEndpoints(makeClient(emulator.baseUrl, 'small-key'));
-    await assert.rejects(collect(endpoints.stream({ model: 'gw-chat-pro', messages: [{ role: 'user', content: 'x' }] }, { signal: signal() })), ModelNotFoundError);
+    await assert.rejects(
+      collect(endpoints.stream({ model: 'gw-chat-pro', messages: [{ role: 'user', content: 'x' }] }, { signal: signal() })),
+      ModelNotFoundError,
+    );
   });
 
   test('tool turns become function_call items and outputs', () => {

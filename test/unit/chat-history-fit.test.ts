@@ -45,9 +45,17 @@ describe('chat history and the context window', () => {
   test('an unknown window: the 400 is learned from, the oldest turns dropped with a note, and the answer comes', async () => {
     const endpoints = new ModelEndpoints(makeClient(emulator.baseUrl, 'demo-key'));
     const store = memoryWindowStore();
-    const windows = new ModelWindows(() => ({}), () => emulator.baseUrl, store);
+    const windows = new ModelWindows(
+      () => ({}),
+      () => emulator.baseUrl,
+      store,
+    );
     const notes: number[] = [];
-    const text = await collect(streamFitted(endpoints, { model: 'gw-chat', messages: longHistory(12) }, windows, { signal: new AbortController().signal }, (dropped) => notes.push(dropped)));
+    const text = await collect(
+      streamFitted(endpoints, { model: 'gw-chat', messages: longHistory(12) }, windows, { signal: new AbortController().signal }, (dropped) =>
+        notes.push(dropped),
+      ),
+    );
     assert.equal(text, 'Echo: and the last question?');
     assert.equal(windows.limitsOf('gw-chat').contextWindow, 8_000);
     assert.equal(notes.length, 1);
@@ -61,10 +69,20 @@ describe('chat history and the context window', () => {
 
   test('a known window: no 400 at all', async () => {
     const endpoints = new ModelEndpoints(makeClient(emulator.baseUrl, 'demo-key'));
-    const windows = new ModelWindows(() => ({ 'gw-chat': { contextWindow: 8_000, maxOutputTokens: 1_000 } }), () => emulator.baseUrl);
+    const windows = new ModelWindows(
+      () => ({ 'gw-chat': { contextWindow: 8_000, maxOutputTokens: 1_000 } }),
+      () => emulator.baseUrl,
+    );
     const notes: number[] = [];
-    await collect(streamFitted(endpoints, { model: 'gw-chat', messages: longHistory(12) }, windows, { signal: new AbortController().signal }, (dropped) => notes.push(dropped)));
-    assert.deepEqual(emulator.requests.map((r) => r.status), [200]);
+    await collect(
+      streamFitted(endpoints, { model: 'gw-chat', messages: longHistory(12) }, windows, { signal: new AbortController().signal }, (dropped) =>
+        notes.push(dropped),
+      ),
+    );
+    assert.deepEqual(
+      emulator.requests.map((r) => r.status),
+      [200],
+    );
     assert.ok(notes[0] > 0);
     assert.match(droppedNote(notes[0]), /earlier messages of this conversation left out to fit the model's context window/);
   });

@@ -9,7 +9,12 @@ const answer = (text: string, metadata?: unknown, command?: string): HistoryEntr
 
 void describe('chat history for the prompt', () => {
   void it('keeps plain chat turns, with their slash command', () => {
-    const history = [ask('what is this?'), answer('a parser', { model: 'gw-chat' }), ask('the selection', 'explain'), answer('it parses', { model: 'gw-chat', command: 'explain' })];
+    const history = [
+      ask('what is this?'),
+      answer('a parser', { model: 'gw-chat' }),
+      ask('the selection', 'explain'),
+      answer('it parses', { model: 'gw-chat', command: 'explain' }),
+    ];
     assert.deepEqual(conversationTurns(history, ME), [
       { role: 'user', text: 'what is this?' },
       { role: 'assistant', text: 'a parser' },
@@ -19,7 +24,12 @@ void describe('chat history for the prompt', () => {
   });
 
   void it('drops a turn answered without a request (an /explain with nothing to explain)', () => {
-    const history = [ask('', 'explain'), answer('Select code in an editor, or attach a file with #, then ask again.', { command: 'explain', unsent: true }), ask('what is this?'), answer('a parser', { model: 'gw-chat' })];
+    const history = [
+      ask('', 'explain'),
+      answer('Select code in an editor, or attach a file with #, then ask again.', { command: 'explain', unsent: true }),
+      ask('what is this?'),
+      answer('a parser', { model: 'gw-chat' }),
+    ];
     assert.deepEqual(conversationTurns(history, ME), [
       { role: 'user', text: 'what is this?' },
       { role: 'assistant', text: 'a parser' },
@@ -50,7 +60,10 @@ void describe('chat history for the prompt', () => {
   });
 
   void it("ignores other participants' turns and keeps a last request without an answer", () => {
-    const other: HistoryEntry[] = [{ kind: 'request', participant: 'other', text: 'q' }, { kind: 'response', participant: 'other', text: 'a' }];
+    const other: HistoryEntry[] = [
+      { kind: 'request', participant: 'other', text: 'q' },
+      { kind: 'response', participant: 'other', text: 'a' },
+    ];
     assert.deepEqual(conversationTurns([...other, ask('pending')], ME), [{ role: 'user', text: 'pending' }]);
   });
 });

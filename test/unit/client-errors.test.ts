@@ -56,7 +56,9 @@ describe('authentication and balance', () => {
   test('a wrong key: AuthError that says to set the key, never shows it, and is not retried', async () => {
     const logger = new MemoryLogger();
     const secret = 'sk-live-very-secret-1234567890';
-    const error = await makeClient(emulator.baseUrl, secret, { logger }).chat(chat, { signal: signal() }).catch((e: unknown) => e);
+    const error = await makeClient(emulator.baseUrl, secret, { logger })
+      .chat(chat, { signal: signal() })
+      .catch((e: unknown) => e);
     assert.ok(error instanceof AuthError);
     assert.equal(error.status, 401);
     assert.match(error.message, /Gateway: Set API Key/);
@@ -67,7 +69,9 @@ describe('authentication and balance', () => {
 
   test('empty balance: BalanceError pointing at the billing page; the tracker says depleted until a success', async () => {
     const limits = new LimitTracker(time);
-    const error = await makeClient(emulator.baseUrl, 'empty-key', { limits }).chat(chat, { signal: signal() }).catch((e: unknown) => e);
+    const error = await makeClient(emulator.baseUrl, 'empty-key', { limits })
+      .chat(chat, { signal: signal() })
+      .catch((e: unknown) => e);
     assert.ok(error instanceof BalanceError);
     assert.equal(error.billingUrl, 'https://gateway.example/cabinet/billing');
     assert.match(error.message, /Top up at https:\/\/gateway\.example\/cabinet\/billing/);
@@ -80,7 +84,9 @@ describe('authentication and balance', () => {
 
 describe('bad requests', () => {
   test('a model the key may not use: ModelNotFoundError naming the model', async () => {
-    const error = await makeClient(emulator.baseUrl, 'small-key').chat(chat, { signal: signal() }).catch((e: unknown) => e);
+    const error = await makeClient(emulator.baseUrl, 'small-key')
+      .chat(chat, { signal: signal() })
+      .catch((e: unknown) => e);
     assert.ok(error instanceof ModelNotFoundError);
     assert.equal(error.param, 'model');
     assert.match(error.message, /"gw-chat" is not available.*Gateway: Select Model/);
@@ -112,13 +118,22 @@ describe('retries', () => {
     emulator.fault('demo-key', { kind: '500', times: 2 });
     const clock = new RecordingClock();
     const notices: RetryNotice[] = [];
-    const result = await makeClient(emulator.baseUrl, 'demo-key', { clock, random: Math.random }).chat(chat, { signal: signal(), onRetry: (n) => notices.push(n) });
+    const result = await makeClient(emulator.baseUrl, 'demo-key', { clock, random: Math.random }).chat(chat, {
+      signal: signal(),
+      onRetry: (n) => notices.push(n),
+    });
     assert.equal(result.text, 'Echo: hello');
     assert.deepEqual(statuses(), [500, 500, 200]);
     assert.equal(clock.sleeps.length, 2);
     assert.ok(clock.sleeps[0] >= 250 && clock.sleeps[0] <= 500, `first backoff ${clock.sleeps[0]}`);
     assert.ok(clock.sleeps[1] >= 500 && clock.sleeps[1] <= 1000, `second backoff ${clock.sleeps[1]}`);
-    assert.deepEqual(notices.map((n) => [n.attempt, n.reason]), [[1, 'server_error'], [2, 'server_error']]);
+    assert.deepEqual(
+      notices.map((n) => [n.attempt, n.reason]),
+      [
+        [1, 'server_error'],
+        [2, 'server_error'],
+      ],
+    );
   });
 
   test('500 every time: ServerError after a bounded number of retries', async () => {
@@ -175,7 +190,9 @@ describe('retries', () => {
   test('a refused connection: ConnectionError naming the base URL, after bounded retries', async () => {
     const port = await closedPort();
     const clock = new RecordingClock();
-    const error = await makeClient(`http://127.0.0.1:${port}/v1`, 'demo-key', { clock }).chat(chat, { signal: signal() }).catch((e: unknown) => e);
+    const error = await makeClient(`http://127.0.0.1:${port}/v1`, 'demo-key', { clock })
+      .chat(chat, { signal: signal() })
+      .catch((e: unknown) => e);
     assert.ok(error instanceof ConnectionError);
     assert.match(error.message, /127\.0\.0\.1:\d+\/v1.*gateway\.baseUrl/);
     assert.equal(clock.sleeps.length, 3);

@@ -24,7 +24,10 @@ describe('models', () => {
     assert.deepEqual(all.map((m) => m.id).sort(), ['gw-chat', 'gw-chat-mini', 'gw-chat-pro', 'gw-code']);
     assert.ok(all.every((m) => m.ownedBy === all[0].ownedBy && m.ownedBy !== ''));
     const small = await client('small-key').listModels({ signal: signal() });
-    assert.deepEqual(small.map((m) => m.id), ['gw-chat-mini']);
+    assert.deepEqual(
+      small.map((m) => m.id),
+      ['gw-chat-mini'],
+    );
   });
 });
 
@@ -41,7 +44,10 @@ describe('chat completions', () => {
     const events = await collect(client().chatStream({ model: 'gw-chat', messages: [{ role: 'user', content: 'stream me' }] }, { signal: signal() }));
     assert.equal(textOf(events), 'Echo: stream me');
     assert.equal(events[0].type, 'response');
-    assert.deepEqual(events.slice(-2).map((e) => e.type), ['usage', 'done']);
+    assert.deepEqual(
+      events.slice(-2).map((e) => e.type),
+      ['usage', 'done'],
+    );
     assert.deepEqual(lastBody().stream_options, { include_usage: true });
     const headers = emulator.requests.at(-1)!.headers;
     assert.equal(headers['accept'], 'text/event-stream');
@@ -51,11 +57,16 @@ describe('chat completions', () => {
   });
 
   test('sends every parameter of spec 4.1 in wire form', async () => {
-    const tools = [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+    const tools = [
+      { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+    ];
     await client().chat(
       {
         model: 'gw-chat-pro',
-        messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }],
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
         temperature: 0.2,
         topP: 0.9,
         maxTokens: 50,
@@ -68,7 +79,10 @@ describe('chat completions', () => {
     );
     assert.deepEqual(lastBody(), {
       model: 'gw-chat-pro',
-      messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }],
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
       temperature: 0.2,
       top_p: 0.9,
       max_tokens: 50,
@@ -107,7 +121,10 @@ describe('chat completions', () => {
       { name: 'noop', parameters: { type: 'object', properties: {} } },
       { name: 'pick', parameters: { type: 'object', properties: { n: { type: 'integer', minimum: 2, maximum: 4 } }, required: ['n'] } },
     ];
-    const result = await client().chat({ model: 'gw-chat', messages: [{ role: 'user', content: 'go' }], tools, toolChoice: { name: 'pick' } }, { signal: signal() });
+    const result = await client().chat(
+      { model: 'gw-chat', messages: [{ role: 'user', content: 'go' }], tools, toolChoice: { name: 'pick' } },
+      { signal: signal() },
+    );
     assert.deepEqual(lastBody().tool_choice, { type: 'function', function: { name: 'pick' } });
     assert.equal(result.toolCalls[0].name, 'pick');
     const n = (JSON.parse(result.toolCalls[0].arguments) as { n: number }).n;
@@ -180,10 +197,7 @@ describe('responses', () => {
   });
 
   test('a function call answered through previous_response_id continues the session', async () => {
-    emulator.script('demo-key', [
-      { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
-      { text: 'The file says hi.' },
-    ]);
+    emulator.script('demo-key', [{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'The file says hi.' }]);
     const tools = [{ name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
     const first = await collect(client().respondStream({ model: 'gw-code', input: 'read a.txt', tools }, { signal: signal() }));
     const responseId = first.find((e) => e.type === 'response');
@@ -203,7 +217,13 @@ describe('responses', () => {
   test('reasoning streams as reasoning events and counts in usage', async () => {
     emulator.script('demo-key', [{ reasoning: 'Thinking it through.', text: 'Done.' }]);
     const events = await collect(client().respondStream({ model: 'gw-code', input: 'think' }, { signal: signal() }));
-    assert.equal(events.filter((e) => e.type === 'reasoning').map((e) => (e.type === 'reasoning' ? e.text : '')).join(''), 'Thinking it through.');
+    assert.equal(
+      events
+        .filter((e) => e.type === 'reasoning')
+        .map((e) => (e.type === 'reasoning' ? e.text : ''))
+        .join(''),
+      'Thinking it through.',
+    );
     const usage = events.find((e) => e.type === 'usage');
     assert.ok(usage?.type === 'usage' && usage.usage.reasoningTokens > 0);
   });
@@ -235,8 +255,23 @@ describe('local validation', () => {
     });
   }
   test('responses input must not be empty', async () => {
-    await assert.rejects(client().respond({ model: 'gw-code', input: '' }, { signal: signal() }), (e: unknown) => e instanceof InvalidRequestError && e.param === 'input');
-    assert.match(String((() => { try { client().respondStream({ model: 'gw-code', input: 'x', temperature: 3 }, { signal: signal() }); return ''; } catch (e) { return (e as Error).message; } })()), /temperature must be between 0 and 2 \(got 3\)/);
+    await assert.rejects(
+      client().respond({ model: 'gw-code', input: '' }, { signal: signal() }),
+      (e: unknown) => e instanceof InvalidRequestError && e.param === 'input',
+    );
+    assert.match(
+      String(
+        (() => {
+          try {
+            client().respondStream({ model: 'gw-code', input: 'x', temperature: 3 }, { signal: signal() });
+            return '';
+          } catch (e) {
+            return (e as Error).message;
+          }
+        })(),
+      ),
+      /temperature must be between 0 and 2 \(got 3\)/,
+    );
   });
 });
 

@@ -120,7 +120,10 @@ describe('responses-error.jsonl', () => {
           return true;
         },
       );
-      assert.deepEqual(seen.map((event) => event.type), ['response']);
+      assert.deepEqual(
+        seen.map((event) => event.type),
+        ['response'],
+      );
       // The stream's 200 said nothing of the balance; its error event did.
       assert.equal(client.limits.snapshot().balance, 'depleted');
     });
@@ -154,10 +157,7 @@ describe('truncated recordings', () => {
   test('a chat stream without [DONE] is an error, never a silent success', async () => {
     const text = recording('chat-tool-call.sse');
     server.serve(Buffer.from(text.slice(0, text.indexOf('data: [DONE]'))), () => 64);
-    await assert.rejects(
-      collect(makeClient(server.baseUrl, 'k').chatStream(chatParams, { signal: signal() })),
-      StreamInterruptedError,
-    );
+    await assert.rejects(collect(makeClient(server.baseUrl, 'k').chatStream(chatParams, { signal: signal() })), StreamInterruptedError);
   });
 
   test('unknown events and fields are ignored', async () => {

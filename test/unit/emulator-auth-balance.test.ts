@@ -15,7 +15,12 @@ beforeEach(() => emu.reset());
 
 void describe('auth and headers', () => {
   void it('answers 401 invalid_api_key for a missing, malformed or unknown key, with x-request-id and no limits', async () => {
-    for (const opts of [{ key: null }, { key: null, headers: { authorization: 'Basic demo-key' } }, { key: null, headers: { authorization: 'Bearer' } }, { key: 'nope' }]) {
+    for (const opts of [
+      { key: null },
+      { key: null, headers: { authorization: 'Basic demo-key' } },
+      { key: null, headers: { authorization: 'Bearer' } },
+      { key: 'nope' },
+    ]) {
       const res = await call(emu, 'GET', '/v1/models', undefined, opts);
       assert.match(res.headers.get('x-request-id') ?? '', /^req_[0-9a-f]+$/);
       assert.equal(res.headers.get('x-ratelimit-limit-requests'), null);
@@ -56,20 +61,38 @@ void describe('models', () => {
   void it('lists the key’s models only', async () => {
     const all = await json(await call(emu, 'GET', '/v1/models'));
     assert.equal(all.object, 'list');
-    assert.deepEqual(all.data.map((m: any) => m.id), ['gw-chat', 'gw-chat-pro', 'gw-chat-mini', 'gw-code']);
+    assert.deepEqual(
+      all.data.map((m: any) => m.id),
+      ['gw-chat', 'gw-chat-pro', 'gw-chat-mini', 'gw-code'],
+    );
     for (const m of all.data) {
       assert.equal(m.object, 'model');
       assert.equal(m.owned_by, 'gateway');
       assert.ok(Number.isInteger(m.created));
     }
     const small = await json(await call(emu, 'GET', '/v1/models', undefined, { key: 'small-key' }));
-    assert.deepEqual(small.data.map((m: any) => m.id), ['gw-chat-mini']);
+    assert.deepEqual(
+      small.data.map((m: any) => m.id),
+      ['gw-chat-mini'],
+    );
   });
 
   void it('rejects models the key lacks and gw-code on chat completions', async () => {
-    const e1 = await expectError(await post(emu, '/v1/chat/completions', chatBody('hi'), { key: 'small-key' }), 400, 'invalid_request_error', 'model_not_found', 'model');
+    const e1 = await expectError(
+      await post(emu, '/v1/chat/completions', chatBody('hi'), { key: 'small-key' }),
+      400,
+      'invalid_request_error',
+      'model_not_found',
+      'model',
+    );
     assert.match(e1.message, /gw-chat/);
-    const e2 = await expectError(await post(emu, '/v1/chat/completions', { ...chatBody('hi'), model: 'gw-code' }), 400, 'invalid_request_error', 'model_not_found', 'model');
+    const e2 = await expectError(
+      await post(emu, '/v1/chat/completions', { ...chatBody('hi'), model: 'gw-code' }),
+      400,
+      'invalid_request_error',
+      'model_not_found',
+      'model',
+    );
     assert.match(e2.message, /not served on this endpoint; use \/v1\/responses/);
     await expectError(await post(emu, '/v1/responses', { model: 'gw-unknown', input: 'hi' }), 400, 'invalid_request_error', 'model_not_found', 'model');
     assert.equal((await post(emu, '/v1/responses', { model: 'gw-chat-mini', input: 'hi' }, { key: 'small-key' })).status, 200);
@@ -78,7 +101,11 @@ void describe('models', () => {
 
 void describe('balance', () => {
   void it('answers 402 balance_zero pointing to the billing page, with limits headers, for every endpoint', async () => {
-    for (const [method, path, body] of [['GET', '/v1/models', undefined], ['POST', '/v1/chat/completions', chatBody('hi')], ['POST', '/v1/responses', { model: 'gw-code', input: 'x' }]] as const) {
+    for (const [method, path, body] of [
+      ['GET', '/v1/models', undefined],
+      ['POST', '/v1/chat/completions', chatBody('hi')],
+      ['POST', '/v1/responses', { model: 'gw-code', input: 'x' }],
+    ] as const) {
       const res = await call(emu, method, path, body, { key: 'empty-key' });
       assert.equal(res.headers.get('x-ratelimit-limit-requests'), '60');
       const err = await expectError(res, 402, 'insufficient_quota', 'balance_zero', null);

@@ -17,12 +17,57 @@ void describe('chat completions: validation', () => {
     ['missing model', { messages: [{ role: 'user', content: 'x' }] }, 'missing_required_parameter', 'model'],
     ['missing messages', { model: 'gw-chat' }, 'missing_required_parameter', 'messages'],
     ['empty messages', { model: 'gw-chat', messages: [] }, 'invalid_value', 'messages'],
-    ['bad role', { model: 'gw-chat', messages: [{ role: 'user', content: 'x' }, { role: 'robot', content: 'y' }] }, 'invalid_value', 'messages[1].role'],
+    [
+      'bad role',
+      {
+        model: 'gw-chat',
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'robot', content: 'y' },
+        ],
+      },
+      'invalid_value',
+      'messages[1].role',
+    ],
     ['missing role', { model: 'gw-chat', messages: [{ content: 'x' }] }, 'missing_required_parameter', 'messages[0].role'],
     ['bad content', { model: 'gw-chat', messages: [{ role: 'user', content: 5 }] }, 'invalid_value', 'messages[0].content'],
-    ['tool without id', { model: 'gw-chat', messages: [{ role: 'user', content: 'x' }, { role: 'tool', content: 'r' }] }, 'missing_required_parameter', 'messages[1].tool_call_id'],
-    ['tool with unknown id', { model: 'gw-chat', messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'c1', content: 'r' }] }, 'invalid_value', 'messages[1].tool_call_id'],
-    ['unanswered tool call', { model: 'gw-chat', messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'user', content: 'y' }] }, 'invalid_value', 'messages[1]'],
+    [
+      'tool without id',
+      {
+        model: 'gw-chat',
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'tool', content: 'r' },
+        ],
+      },
+      'missing_required_parameter',
+      'messages[1].tool_call_id',
+    ],
+    [
+      'tool with unknown id',
+      {
+        model: 'gw-chat',
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'tool', tool_call_id: 'c1', content: 'r' },
+        ],
+      },
+      'invalid_value',
+      'messages[1].tool_call_id',
+    ],
+    [
+      'unanswered tool call',
+      {
+        model: 'gw-chat',
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+          { role: 'user', content: 'y' },
+        ],
+      },
+      'invalid_value',
+      'messages[1]',
+    ],
     ['temperature', chatBody('x', { temperature: 2.5 }), 'invalid_value', 'temperature'],
     ['top_p', chatBody('x', { top_p: 1.5 }), 'invalid_value', 'top_p'],
     ['max_tokens 0', chatBody('x', { max_tokens: 0 }), 'invalid_value', 'max_tokens'],
@@ -32,7 +77,12 @@ void describe('chat completions: validation', () => {
     ['stream', chatBody('x', { stream: 'yes' }), 'invalid_value', 'stream'],
     ['tool type', chatBody('x', { tools: [{ type: 'web', function: { name: 'f' } }] }), 'invalid_value', 'tools[0].type'],
     ['tool name', chatBody('x', { tools: [{ type: 'function', function: {} }] }), 'missing_required_parameter', 'tools[0].function.name'],
-    ['tool_choice undeclared', chatBody('x', { tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: { type: 'function', function: { name: 'g' } } }), 'invalid_value', 'tool_choice'],
+    [
+      'tool_choice undeclared',
+      chatBody('x', { tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: { type: 'function', function: { name: 'g' } } }),
+      'invalid_value',
+      'tool_choice',
+    ],
     ['tool_choice shape', chatBody('x', { tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: 'sometimes' }), 'invalid_value', 'tool_choice'],
   ];
   for (const [name, body, code, param] of cases) {
@@ -55,9 +105,15 @@ void describe('chat completions: validation', () => {
         { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
         { role: 'tool', tool_call_id: 'c1', content: 'result 42' },
       ],
-      temperature: 0, top_p: 1, max_tokens: 100, reasoning_effort: 'minimal', service_tier: 'auto', stream: false,
+      temperature: 0,
+      top_p: 1,
+      max_tokens: 100,
+      reasoning_effort: 'minimal',
+      service_tier: 'auto',
+      stream: false,
       tools: [{ type: 'function', function: { name: 'f', description: 'd', parameters: { type: 'object', properties: {} } } }],
-      tool_choice: 'auto', user: 'ignored-unknown-field',
+      tool_choice: 'auto',
+      user: 'ignored-unknown-field',
     });
     const body = await json(res);
     assert.equal(res.status, 200, JSON.stringify(body));
@@ -79,7 +135,13 @@ function chatChunks(raw: string): any[] {
 
 void describe('chat completions: answers', () => {
   void it('answers a chat.completion echoing the last user text, with usage in both shapes', async () => {
-    const res = await post(emu, '/v1/chat/completions', { model: 'gw-chat', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: `  ${'q'.repeat(300)}  ` }] });
+    const res = await post(emu, '/v1/chat/completions', {
+      model: 'gw-chat',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: `  ${'q'.repeat(300)}  ` },
+      ],
+    });
     const body = await json(res);
     assert.match(res.headers.get('content-type')!, /application\/json/);
     assert.match(body.id, /^chatcmpl-/);
@@ -89,7 +151,10 @@ void describe('chat completions: answers', () => {
     assert.equal(body.choices.length, 1);
     assert.equal(body.choices[0].index, 0);
     assert.equal(body.choices[0].finish_reason, 'stop');
-    assert.deepEqual({ role: body.choices[0].message.role, content: body.choices[0].message.content }, { role: 'assistant', content: `Echo: ${'q'.repeat(200)}` });
+    assert.deepEqual(
+      { role: body.choices[0].message.role, content: body.choices[0].message.content },
+      { role: 'assistant', content: `Echo: ${'q'.repeat(200)}` },
+    );
     const u = body.usage;
     assert.equal(u.prompt_tokens, Math.ceil((8 + 304) / 4));
     assert.equal(u.completion_tokens, Math.ceil(206 / 4));
@@ -114,7 +179,10 @@ void describe('chat completions: answers', () => {
     const last = chunks.at(-2)!;
     assert.equal(last.choices[0].finish_reason, 'stop');
     assert.deepEqual(last.choices[0].delta, {});
-    const text = chunks.slice(0, -2).map((c) => c.choices[0].delta.content ?? '').join('');
+    const text = chunks
+      .slice(0, -2)
+      .map((c) => c.choices[0].delta.content ?? '')
+      .join('');
     assert.equal(text, 'Echo: stream me please');
     assert.ok(chunks.length > 4, 'text arrives in several deltas');
     for (const c of chunks.slice(0, -2)) assert.equal(c.choices[0].finish_reason, null);
@@ -126,14 +194,27 @@ void describe('chat completions: answers', () => {
   });
 
   void it('streams scripted tool calls as deltas and finishes with tool_calls', async () => {
-    emu.script('demo-key', [{ text: 'Let me check.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Edinburgh', units: 'c' }, callId: 'call_fixed' }, { name: 'noop', arguments: '{}' }] }]);
-    const chunks = chatChunks(await (await post(emu, '/v1/chat/completions', chatBody('weather?', { stream: true, stream_options: { include_usage: true } }))).text());
+    emu.script('demo-key', [
+      {
+        text: 'Let me check.',
+        toolCalls: [
+          { name: 'get_weather', arguments: { city: 'Edinburgh', units: 'c' }, callId: 'call_fixed' },
+          { name: 'noop', arguments: '{}' },
+        ],
+      },
+    ]);
+    const chunks = chatChunks(
+      await (await post(emu, '/v1/chat/completions', chatBody('weather?', { stream: true, stream_options: { include_usage: true } }))).text(),
+    );
     const deltas = chunks.slice(0, -1).map((c) => c.choices[0].delta);
     assert.equal(deltas.map((d) => d.content ?? '').join(''), 'Let me check.');
     const toolDeltas = deltas.filter((d) => d.tool_calls).map((d) => d.tool_calls[0]);
     const first = toolDeltas[0];
     assert.deepEqual(first, { index: 0, id: 'call_fixed', type: 'function', function: { name: 'get_weather', arguments: '' } });
-    const args0 = toolDeltas.filter((d) => d.index === 0).map((d) => d.function.arguments).join('');
+    const args0 = toolDeltas
+      .filter((d) => d.index === 0)
+      .map((d) => d.function.arguments)
+      .join('');
     assert.deepEqual(JSON.parse(args0), { city: 'Edinburgh', units: 'c' });
     assert.ok(toolDeltas.filter((d) => d.index === 0).length > 2, 'arguments arrive in pieces');
     const second = toolDeltas.find((d) => d.index === 1)!;

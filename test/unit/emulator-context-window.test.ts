@@ -47,7 +47,13 @@ void describe('emulator context windows', () => {
   });
 
   void it('answers param messages on chat completions; other models keep their defaults', async () => {
-    const res = await post(emu, '/v1/chat/completions', { model: 'gw-chat', messages: [{ role: 'system', content: text(30) }, { role: 'user', content: text(21) }] });
+    const res = await post(emu, '/v1/chat/completions', {
+      model: 'gw-chat',
+      messages: [
+        { role: 'system', content: text(30) },
+        { role: 'user', content: text(21) },
+      ],
+    });
     const body = await json(res);
     assert.equal(res.status, 400);
     assert.equal(body.error.param, 'messages');
@@ -72,7 +78,19 @@ void describe('emulator CLI context windows', () => {
     const dir = mkdtempSync(join(tmpdir(), 'emu-cw-'));
     const config = join(dir, 'config.json');
     writeFileSync(config, JSON.stringify({ contextWindows: { 'gw-chat-pro': 300 } }));
-    const args = ['--import', 'tsx', 'test/emulator/main.ts', '--port', '0', '--config', config, '--context-window', 'gw-code=8000', '--context-window', 'gw-chat=20'];
+    const args = [
+      '--import',
+      'tsx',
+      'test/emulator/main.ts',
+      '--port',
+      '0',
+      '--config',
+      config,
+      '--context-window',
+      'gw-code=8000',
+      '--context-window',
+      'gw-chat=20',
+    ];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       let out = '';
@@ -84,7 +102,11 @@ void describe('emulator CLI context windows', () => {
       assert.match(out, /Context windows: gw-chat 20, gw-chat-pro 300, gw-chat-mini 32000, gw-code 8000/);
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out)?.[1];
       const send = (model: string, tokens: number) =>
-        fetch(`${url}/responses`, { method: 'POST', headers: { authorization: 'Bearer demo-key', 'content-type': 'application/json' }, body: JSON.stringify({ model, input: text(tokens) }) });
+        fetch(`${url}/responses`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer demo-key', 'content-type': 'application/json' },
+          body: JSON.stringify({ model, input: text(tokens) }),
+        });
       assert.equal((await send('gw-code', 8001)).status, 400);
       assert.equal((await send('gw-code', 8000)).status, 200);
       assert.equal((await send('gw-chat-pro', 301)).status, 400);

@@ -39,7 +39,10 @@ void describe('request log and control API', () => {
     assert.equal((await ctl('fault', { key: 'ctl-key', fault: { kind: '503' } })).status, 200);
     assert.equal((await post(emu, '/v1/chat/completions', chatBody('x'), { key: 'ctl-key' })).status, 503);
     const log = await json(await ctl('requests'));
-    assert.deepEqual(log.map((r: any) => r.status), [200, 503]);
+    assert.deepEqual(
+      log.map((r: any) => r.status),
+      [200, 503],
+    );
     assert.ok((await json(await ctl('balance?key=ctl-key'))).balance < 1000);
     const resp = await json(await post(emu, '/v1/responses', { model: 'gw-code', input: 'x' }));
     assert.equal((await ctl('forget-responses', {})).status, 200);
@@ -69,7 +72,9 @@ void describe('request log and control API', () => {
 
 void describe('CLI', () => {
   void it('starts with flags, prints the address and keys, serves, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/emulator/main.ts', '--port', '0', '--rpm', '7', '--no-ratelimit-headers'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/emulator/main.ts', '--port', '0', '--rpm', '7', '--no-ratelimit-headers'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       let out = '';
       child.stdout.setEncoding('utf8');

@@ -18,7 +18,14 @@ void describe('faults', () => {
     emu.fault('demo-key', { kind: '500', times: 2 });
     for (let i = 0; i < 2; i++) await expectError(await post(emu, '/v1/chat/completions', chatBody('x')), 500, 'server_error', 'internal_error', null);
     assert.equal((await json(await post(emu, '/v1/chat/completions', chatBody('x')))).choices[0].message.content, 'survivor');
-    assert.deepEqual(emu.requests.map((r) => [r.status, r.fault]), [[500, '500'], [500, '500'], [200, undefined]]);
+    assert.deepEqual(
+      emu.requests.map((r) => [r.status, r.fault]),
+      [
+        [500, '500'],
+        [500, '500'],
+        [200, undefined],
+      ],
+    );
   });
 
   void it('503 with Retry-After, 429 fault, and the per-request header leaving the queue alone', async () => {
@@ -31,7 +38,13 @@ void describe('faults', () => {
     assert.equal(r429.headers.get('retry-after'), '2');
     await expectError(r429, 429, 'rate_limit_error', 'rate_limit_exceeded', null);
     emu.fault('demo-key', { kind: '500' });
-    await expectError(await post(emu, '/v1/chat/completions', chatBody('x'), { headers: { 'x-emulator-fault': '503' } }), 503, 'service_unavailable', 'upstream_overloaded', null);
+    await expectError(
+      await post(emu, '/v1/chat/completions', chatBody('x'), { headers: { 'x-emulator-fault': '503' } }),
+      503,
+      'service_unavailable',
+      'upstream_overloaded',
+      null,
+    );
     assert.equal((await post(emu, '/v1/chat/completions', chatBody('x'))).status, 500, 'the queued fault is still there');
   });
 
@@ -50,7 +63,10 @@ void describe('faults', () => {
     assert.equal(cut.failed, true);
     assert.deepEqual(contentDeltas(cut.text), ['one ', 'two ']);
     assert.ok(!cut.text.includes('[DONE]') && !cut.text.includes('finish_reason":"stop'));
-    assert.equal(contentDeltas(await (await post(emu, '/v1/chat/completions', chatBody('x', { stream: true }))).text()).join(''), 'one two three four five six');
+    assert.equal(
+      contentDeltas(await (await post(emu, '/v1/chat/completions', chatBody('x', { stream: true }))).text()).join(''),
+      'one two three four five six',
+    );
     emu.fault('demo-key', { kind: 'cut' });
     const resp = await readAll(await post(emu, '/v1/responses', { model: 'gw-code', input: 'a b c d e f', stream: true }));
     assert.equal(resp.failed, true);
@@ -68,14 +84,35 @@ void describe('faults', () => {
   void it('malformed: one data line that is not JSON, then the stream goes on to its end', async () => {
     emu.fault('demo-key', { kind: 'malformed', afterDeltas: 1 });
     const raw = await (await post(emu, '/v1/chat/completions', chatBody('a b c d', { stream: true }))).text();
-    const bad = parseSse(raw).events.filter((e) => e.data !== '[DONE]' && (() => { try { JSON.parse(e.data); return false; } catch { return true; } })());
+    const bad = parseSse(raw).events.filter(
+      (e) =>
+        e.data !== '[DONE]' &&
+        (() => {
+          try {
+            JSON.parse(e.data);
+            return false;
+          } catch {
+            return true;
+          }
+        })(),
+    );
     assert.equal(bad.length, 1);
     assert.ok(raw.endsWith('data: [DONE]\n\n'));
     assert.equal(contentDeltas(raw).join(''), 'Echo: a b c d');
     emu.fault('demo-key', { kind: 'malformed' });
     const rraw = await (await post(emu, '/v1/responses', { model: 'gw-code', input: 'a b c d', stream: true })).text();
     assert.ok(rraw.includes('event: response.completed'));
-    assert.equal(parseSse(rraw).events.filter((e) => { try { JSON.parse(e.data); return false; } catch { return true; } }).length, 1);
+    assert.equal(
+      parseSse(rraw).events.filter((e) => {
+        try {
+          JSON.parse(e.data);
+          return false;
+        } catch {
+          return true;
+        }
+      }).length,
+      1,
+    );
   });
 
   void it('stall: sends deltas then nothing, keeping the connection open until the client leaves', async () => {
@@ -99,7 +136,9 @@ void describe('faults', () => {
     emu.fault('demo-key', { kind: 'stream-error', afterDeltas: 1 });
     const raw = await (await post(emu, '/v1/chat/completions', chatBody('a b c', { stream: true }))).text();
     const last = parseSse(raw).events.at(-1)!;
-    assert.deepEqual(JSON.parse(last.data), { error: { type: 'server_error', code: 'internal_error', message: JSON.parse(last.data).error.message, param: null } });
+    assert.deepEqual(JSON.parse(last.data), {
+      error: { type: 'server_error', code: 'internal_error', message: JSON.parse(last.data).error.message, param: null },
+    });
     assert.ok(!raw.includes('[DONE]'));
   });
 

@@ -13,7 +13,15 @@ void describe('rate limits', () => {
   const time = new VirtualClock();
   time.manual = true; // the test moves the windows' time itself
   before(async () => {
-    rl = await startEmulator({ clock: time, windowMs: 1500, rpm: 2, keys: [{ key: 'tok', tpm: 60, rpm: 100 }, { key: 'quiet', rateLimitHeaders: false }] });
+    rl = await startEmulator({
+      clock: time,
+      windowMs: 1500,
+      rpm: 2,
+      keys: [
+        { key: 'tok', tpm: 60, rpm: 100 },
+        { key: 'quiet', rateLimitHeaders: false },
+      ],
+    });
   });
   after(() => rl.close());
   beforeEach(() => rl.reset());

@@ -13,13 +13,30 @@ after(() => emu.close());
 beforeEach(() => emu.reset());
 
 const TEXT_ORDER = [
-  'response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added',
-  'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed',
+  'response.created',
+  'response.in_progress',
+  'response.output_item.added',
+  'response.content_part.added',
+  'response.output_text.done',
+  'response.content_part.done',
+  'response.output_item.done',
+  'response.completed',
 ];
 
 void describe('responses', () => {
   void it('answers a response object with message output, ids, usage and echoed fields', async () => {
-    const res = await post(emu, '/v1/responses', { model: 'gw-code', input: [{ role: 'user', content: 'first' }, { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'second' }] }], instructions: 'Be terse.', reasoning: { effort: 'low' }, service_tier: 'flex', temperature: 0.2, top_p: 0.5 });
+    const res = await post(emu, '/v1/responses', {
+      model: 'gw-code',
+      input: [
+        { role: 'user', content: 'first' },
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'second' }] },
+      ],
+      instructions: 'Be terse.',
+      reasoning: { effort: 'low' },
+      service_tier: 'flex',
+      temperature: 0.2,
+      top_p: 0.5,
+    });
     const body = await json(res);
     assert.equal(res.status, 200, JSON.stringify(body));
     assert.match(body.id, /^resp_[0-9a-f]+$/);
@@ -33,7 +50,16 @@ void describe('responses', () => {
     assert.equal(body.output.length, 1);
     const msg = body.output[0];
     assert.match(msg.id, /^msg_/);
-    assert.deepEqual({ ...msg, id: 'x' }, { id: 'x', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Echo: second', annotations: [], logprobs: [] }] });
+    assert.deepEqual(
+      { ...msg, id: 'x' },
+      {
+        id: 'x',
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'Echo: second', annotations: [], logprobs: [] }],
+      },
+    );
     const u = body.usage;
     assert.equal(u.input_tokens, Math.ceil('Be terse.firstsecond'.length / 4));
     assert.equal(u.output_tokens, Math.ceil('Echo: second'.length / 4));
@@ -47,7 +73,10 @@ void describe('responses', () => {
     const res = await post(emu, '/v1/responses', { model: 'gw-chat', input: 'tell me', stream: true });
     assert.match(res.headers.get('content-type')!, /^text\/event-stream/);
     const events = responseEvents(await res.text());
-    assert.deepEqual(events.map((e) => e.type).filter((t) => t !== 'response.output_text.delta'), TEXT_ORDER);
+    assert.deepEqual(
+      events.map((e) => e.type).filter((t) => t !== 'response.output_text.delta'),
+      TEXT_ORDER,
+    );
     const deltas = events.filter((e) => e.type === 'response.output_text.delta');
     assert.ok(deltas.length >= 2);
     assert.ok(events.indexOf(deltas[0]) === 4 && events.indexOf(deltas.at(-1)) === 3 + deltas.length, 'deltas sit between part.added and text.done');
@@ -68,27 +97,57 @@ void describe('responses', () => {
   });
 
   void it('streams reasoning summary events in a reasoning item before the message, then function calls', async () => {
-    emu.script('demo-key', [{ reasoning: 'Thinking hard.', text: 'Calling.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Beijing' }, callId: 'call_w' }] }]);
-    const events = responseEvents(await (await post(emu, '/v1/responses', { model: 'gw-code', input: 'x', stream: true, tools: [{ type: 'function', name: 'get_weather' }] })).text());
+    emu.script('demo-key', [
+      { reasoning: 'Thinking hard.', text: 'Calling.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Beijing' }, callId: 'call_w' }] },
+    ]);
+    const events = responseEvents(
+      await (await post(emu, '/v1/responses', { model: 'gw-code', input: 'x', stream: true, tools: [{ type: 'function', name: 'get_weather' }] })).text(),
+    );
     const types = events.map((e) => e.type);
     const compact = types.filter((t, i) => t !== types[i - 1]);
     assert.deepEqual(compact, [
-      'response.created', 'response.in_progress',
-      'response.output_item.added', 'response.reasoning_summary_part.added', 'response.reasoning_summary_text.delta', 'response.reasoning_summary_text.done', 'response.reasoning_summary_part.done', 'response.output_item.done',
-      'response.output_item.added', 'response.content_part.added', 'response.output_text.delta', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done',
-      'response.output_item.added', 'response.function_call_arguments.delta', 'response.function_call_arguments.done', 'response.output_item.done',
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.reasoning_summary_part.added',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.done',
+      'response.reasoning_summary_part.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
       'response.completed',
     ]);
-    assert.equal(events.filter((e) => e.type === 'response.reasoning_summary_text.delta').map((e) => e.delta).join(''), 'Thinking hard.');
+    assert.equal(
+      events
+        .filter((e) => e.type === 'response.reasoning_summary_text.delta')
+        .map((e) => e.delta)
+        .join(''),
+      'Thinking hard.',
+    );
     const fcAdded = events.filter((e) => e.type === 'response.output_item.added')[2];
     assert.equal(fcAdded.output_index, 2);
-    assert.deepEqual({ ...fcAdded.item, id: 'x' }, { id: 'x', type: 'function_call', status: 'in_progress', arguments: '', call_id: 'call_w', name: 'get_weather' });
+    assert.deepEqual(
+      { ...fcAdded.item, id: 'x' },
+      { id: 'x', type: 'function_call', status: 'in_progress', arguments: '', call_id: 'call_w', name: 'get_weather' },
+    );
     assert.match(fcAdded.item.id, /^fc_/);
     const argDeltas = events.filter((e) => e.type === 'response.function_call_arguments.delta');
     assert.equal(argDeltas.map((e) => e.delta).join(''), '{"city":"Beijing"}');
     assert.equal(events.find((e) => e.type === 'response.function_call_arguments.done').arguments, '{"city":"Beijing"}');
     const final = events.at(-1).response;
-    assert.deepEqual(final.output.map((o: any) => o.type), ['reasoning', 'message', 'function_call']);
+    assert.deepEqual(
+      final.output.map((o: any) => o.type),
+      ['reasoning', 'message', 'function_call'],
+    );
     assert.match(final.output[0].id, /^rs_/);
     assert.deepEqual(final.output[0].summary, [{ type: 'summary_text', text: 'Thinking hard.' }]);
     assert.equal(final.output[2].status, 'completed');
@@ -118,8 +177,18 @@ void describe('responses', () => {
     ['part type', { model: 'gw-code', input: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }, 'invalid_value', 'input[0].content[0].type'],
     ['call without id', { model: 'gw-code', input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }, 'missing_required_parameter', 'input[0].call_id'],
     ['output without call', { model: 'gw-code', input: [{ type: 'function_call_output', call_id: 'call_zz', output: 'r' }] }, 'invalid_value', 'input'],
-    ['chat-shaped tool', { model: 'gw-code', input: 'x', tools: [{ type: 'function', function: { name: 'f' } }] }, 'missing_required_parameter', 'tools[0].name'],
-    ['tool_choice chat shape', { model: 'gw-code', input: 'x', tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'function', function: { name: 'f' } } }, 'invalid_value', 'tool_choice'],
+    [
+      'chat-shaped tool',
+      { model: 'gw-code', input: 'x', tools: [{ type: 'function', function: { name: 'f' } }] },
+      'missing_required_parameter',
+      'tools[0].name',
+    ],
+    [
+      'tool_choice chat shape',
+      { model: 'gw-code', input: 'x', tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'function', function: { name: 'f' } } },
+      'invalid_value',
+      'tool_choice',
+    ],
     ['effort', { model: 'gw-code', input: 'x', reasoning: { effort: 'max' } }, 'invalid_value', 'reasoning.effort'],
     ['max_output_tokens', { model: 'gw-code', input: 'x', max_output_tokens: -1 }, 'invalid_value', 'max_output_tokens'],
     ['service_tier', { model: 'gw-code', input: 'x', service_tier: 'fast' }, 'invalid_value', 'service_tier'],
@@ -133,37 +202,80 @@ void describe('responses', () => {
 
   void it('continues a stored session through previous_response_id, requiring outputs for every function call', async () => {
     const tools = [{ type: 'function', name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
-    emu.script('demo-key', [{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.ts' } }, { name: 'read_file', arguments: { path: 'b.ts' } }] }]);
+    emu.script('demo-key', [
+      {
+        toolCalls: [
+          { name: 'read_file', arguments: { path: 'a.ts' } },
+          { name: 'read_file', arguments: { path: 'b.ts' } },
+        ],
+      },
+    ]);
     const r1 = await json(await post(emu, '/v1/responses', { model: 'gw-code', input: 'read both', tools }));
     const callIds = r1.output.map((o: any) => o.call_id);
     assert.equal(callIds.length, 2);
     for (const id of callIds) assert.match(id, /^call_/);
     const partial = await expectError(
-      await post(emu, '/v1/responses', { model: 'gw-code', previous_response_id: r1.id, input: [{ type: 'function_call_output', call_id: callIds[0], output: 'A' }], tools }),
-      400, 'invalid_request_error', 'invalid_value', 'input',
+      await post(emu, '/v1/responses', {
+        model: 'gw-code',
+        previous_response_id: r1.id,
+        input: [{ type: 'function_call_output', call_id: callIds[0], output: 'A' }],
+        tools,
+      }),
+      400,
+      'invalid_request_error',
+      'invalid_value',
+      'input',
     );
     assert.ok(partial.message.includes(callIds[1]), partial.message);
-    const userOnly = await expectError(await post(emu, '/v1/responses', { model: 'gw-code', previous_response_id: r1.id, input: 'hi' }), 400, 'invalid_request_error', 'invalid_value', 'input');
+    const userOnly = await expectError(
+      await post(emu, '/v1/responses', { model: 'gw-code', previous_response_id: r1.id, input: 'hi' }),
+      400,
+      'invalid_request_error',
+      'invalid_value',
+      'input',
+    );
     assert.ok(userOnly.message.includes(callIds[0]));
-    const r2 = await json(await post(emu, '/v1/responses', {
-      model: 'gw-code', previous_response_id: r1.id, tools,
-      input: callIds.map((id: string, i: number) => ({ type: 'function_call_output', call_id: id, output: `content ${i}` })),
-    }));
+    const r2 = await json(
+      await post(emu, '/v1/responses', {
+        model: 'gw-code',
+        previous_response_id: r1.id,
+        tools,
+        input: callIds.map((id: string, i: number) => ({ type: 'function_call_output', call_id: id, output: `content ${i}` })),
+      }),
+    );
     assert.equal(r2.previous_response_id, r1.id);
     assert.equal(r2.output[0].content[0].text, 'Echo: content 1');
     assert.ok(r2.usage.input_tokens > r1.usage.input_tokens, 'the stored conversation is part of the prompt');
     const r3 = await json(await post(emu, '/v1/responses', { model: 'gw-code', previous_response_id: r2.id, input: 'and now?' }));
     assert.equal(r3.output[0].content[0].text, 'Echo: and now?');
     // another key cannot continue it; forgetting makes it unknown
-    await expectError(await post(emu, '/v1/responses', { model: 'gw-chat-mini', previous_response_id: r3.id, input: 'x' }, { key: 'small-key' }), 400, 'invalid_request_error', 'previous_response_not_found', 'previous_response_id');
+    await expectError(
+      await post(emu, '/v1/responses', { model: 'gw-chat-mini', previous_response_id: r3.id, input: 'x' }, { key: 'small-key' }),
+      400,
+      'invalid_request_error',
+      'previous_response_not_found',
+      'previous_response_id',
+    );
     emu.forgetResponses();
-    await expectError(await post(emu, '/v1/responses', { model: 'gw-code', previous_response_id: r3.id, input: 'x' }), 400, 'invalid_request_error', 'previous_response_not_found', 'previous_response_id');
+    await expectError(
+      await post(emu, '/v1/responses', { model: 'gw-code', previous_response_id: r3.id, input: 'x' }),
+      400,
+      'invalid_request_error',
+      'previous_response_not_found',
+      'previous_response_id',
+    );
   });
 
   void it('does not store a response sent with store: false', async () => {
     const r = await json(await post(emu, '/v1/responses', { model: 'gw-code', input: 'x', store: false }));
     assert.equal(r.store, false);
-    await expectError(await post(emu, '/v1/responses', { model: 'gw-code', input: 'y', previous_response_id: r.id }), 400, 'invalid_request_error', 'previous_response_not_found', 'previous_response_id');
+    await expectError(
+      await post(emu, '/v1/responses', { model: 'gw-code', input: 'y', previous_response_id: r.id }),
+      400,
+      'invalid_request_error',
+      'previous_response_not_found',
+      'previous_response_id',
+    );
   });
 
   void it('accepts a replayed transcript without previous_response_id, and rejects one missing an output', async () => {
@@ -177,7 +289,13 @@ void describe('responses', () => {
     ];
     const ok = await json(await post(emu, '/v1/responses', { model: 'gw-code', input: transcript }));
     assert.equal(ok.output[0].content[0].text, 'Echo: thanks');
-    const broken = await expectError(await post(emu, '/v1/responses', { model: 'gw-code', input: transcript.filter((_, i) => i !== 2) }), 400, 'invalid_request_error', 'invalid_value', 'input');
+    const broken = await expectError(
+      await post(emu, '/v1/responses', { model: 'gw-code', input: transcript.filter((_, i) => i !== 2) }),
+      400,
+      'invalid_request_error',
+      'invalid_value',
+      'input',
+    );
     assert.match(broken.message, /call_a/);
   });
 });

@@ -17,8 +17,14 @@ beforeEach(() => emu.reset());
 
 void describe('scripted turns', () => {
   void it('consumes turns in order, per key, honouring model and endpoint filters', async () => {
-    emu.script('demo-key', [{ text: 'for responses', endpoint: 'responses' }, { text: 'for pro', model: 'gw-chat-pro' }, { text: 'first' }, { text: 'second' }]);
-    const text = async (model: string): Promise<string> => (await json(await post(emu, '/v1/chat/completions', { ...chatBody('x'), model }))).choices[0].message.content;
+    emu.script('demo-key', [
+      { text: 'for responses', endpoint: 'responses' },
+      { text: 'for pro', model: 'gw-chat-pro' },
+      { text: 'first' },
+      { text: 'second' },
+    ]);
+    const text = async (model: string): Promise<string> =>
+      (await json(await post(emu, '/v1/chat/completions', { ...chatBody('x'), model }))).choices[0].message.content;
     assert.equal(await text('gw-chat'), 'first');
     assert.equal(await text('gw-chat-pro'), 'for pro');
     assert.equal(await text('gw-chat'), 'second');
@@ -48,7 +54,10 @@ void describe('scripted turns', () => {
   });
 
   void it('streams 20000 deltas without pausing on both endpoints', async () => {
-    emu.script('demo-key', [{ text: 'abc', repeat: 20000, chunkChars: 3 }, { text: 'abc', repeat: 20000, chunkChars: 3 }]);
+    emu.script('demo-key', [
+      { text: 'abc', repeat: 20000, chunkChars: 3 },
+      { text: 'abc', repeat: 20000, chunkChars: 3 },
+    ]);
     const waits = time.sleeps.length;
     const chat = contentDeltas(await (await post(emu, '/v1/chat/completions', chatBody('x', { stream: true }))).text());
     const resp = await (await post(emu, '/v1/responses', { model: 'gw-code', input: 'x', stream: true })).text();

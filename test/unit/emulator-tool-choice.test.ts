@@ -25,9 +25,19 @@ const WEATHER_SCHEMA = {
     when: { type: 'string', format: 'date-time' },
     email: { type: 'string', format: 'email' },
     tags: { type: 'array', items: { type: 'string' }, minItems: 2, uniqueItems: true },
-    where: { type: 'object', properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lon: { $ref: '#/$defs/lon' } }, required: ['lat', 'lon'], additionalProperties: false },
+    where: {
+      type: 'object',
+      properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lon: { $ref: '#/$defs/lon' } },
+      required: ['lat', 'lon'],
+      additionalProperties: false,
+    },
     maybe: { anyOf: [{ type: 'null' }, { type: 'integer', minimum: 5 }] },
-    merged: { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'integer' } }, required: ['b'] }] },
+    merged: {
+      allOf: [
+        { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+        { properties: { b: { type: 'integer' } }, required: ['b'] },
+      ],
+    },
     nullable: { type: ['string', 'null'], maxLength: 2 },
   },
   required: ['city', 'days', 'where'],
@@ -40,13 +50,25 @@ void describe('tool_choice and schema-generated arguments', () => {
     const value = generateFromSchema(WEATHER_SCHEMA);
     assert.deepEqual(schemaErrors(value, WEATHER_SCHEMA), []);
     assert.deepEqual(Object.keys(value as object).sort(), Object.keys(WEATHER_SCHEMA.properties).sort());
-    assert.deepEqual(schemaErrors(generateFromSchema({ type: 'integer', exclusiveMinimum: 3, exclusiveMaximum: 5 }), { type: 'integer', exclusiveMinimum: 3, exclusiveMaximum: 5 }), []);
+    assert.deepEqual(
+      schemaErrors(generateFromSchema({ type: 'integer', exclusiveMinimum: 3, exclusiveMaximum: 5 }), {
+        type: 'integer',
+        exclusiveMinimum: 3,
+        exclusiveMaximum: 5,
+      }),
+      [],
+    );
     assert.deepEqual(schemaErrors({ city: 'x' }, WEATHER_SCHEMA).length > 0, true, 'the checker does reject');
   });
 
   void it('chat: a named function is called with schema-satisfying arguments', async () => {
-    const tools = [{ type: 'function', function: { name: 'other', parameters: { type: 'object', properties: {} } } }, { type: 'function', function: { name: 'get_weather', parameters: WEATHER_SCHEMA } }];
-    const body = await json(await post(emu, '/v1/chat/completions', chatBody('x', { tools, tool_choice: { type: 'function', function: { name: 'get_weather' } } })));
+    const tools = [
+      { type: 'function', function: { name: 'other', parameters: { type: 'object', properties: {} } } },
+      { type: 'function', function: { name: 'get_weather', parameters: WEATHER_SCHEMA } },
+    ];
+    const body = await json(
+      await post(emu, '/v1/chat/completions', chatBody('x', { tools, tool_choice: { type: 'function', function: { name: 'get_weather' } } })),
+    );
     const calls = body.choices[0].message.tool_calls;
     assert.equal(calls.length, 1);
     assert.equal(calls[0].function.name, 'get_weather');
@@ -55,7 +77,10 @@ void describe('tool_choice and schema-generated arguments', () => {
   });
 
   void it('responses: a named function is called; required calls the first tool; none never calls', async () => {
-    const tools = [{ type: 'function', name: 'first', parameters: { type: 'object', properties: { n: { type: 'integer', minimum: 4 } }, required: ['n'] } }, { type: 'function', name: 'get_weather', parameters: WEATHER_SCHEMA, strict: true }];
+    const tools = [
+      { type: 'function', name: 'first', parameters: { type: 'object', properties: { n: { type: 'integer', minimum: 4 } }, required: ['n'] } },
+      { type: 'function', name: 'get_weather', parameters: WEATHER_SCHEMA, strict: true },
+    ];
     const named = await json(await post(emu, '/v1/responses', { model: 'gw-code', input: 'x', tools, tool_choice: { type: 'function', name: 'get_weather' } }));
     const call0 = named.output.find((o: any) => o.type === 'function_call');
     assert.equal(call0.name, 'get_weather');
@@ -65,7 +90,10 @@ void describe('tool_choice and schema-generated arguments', () => {
     assert.deepEqual(JSON.parse(required.output[0].arguments), { n: 4 });
     emu.script('demo-key', [{ text: 'only words', toolCalls: [{ name: 'first', arguments: { n: 5 } }] }]);
     const none = await json(await post(emu, '/v1/responses', { model: 'gw-code', input: 'x', tools, tool_choice: 'none' }));
-    assert.deepEqual(none.output.map((o: any) => o.type), ['message']);
+    assert.deepEqual(
+      none.output.map((o: any) => o.type),
+      ['message'],
+    );
     assert.equal(none.output[0].content[0].text, 'only words');
   });
 

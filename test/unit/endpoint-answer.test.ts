@@ -39,7 +39,9 @@ describe('a 2xx that is not the API', () => {
       answer = { contentType, body: webPage };
       const clock = new RecordingClock();
       const limits = new LimitTracker(clock);
-      const error = await makeClient(baseUrl, 'demo-key', { clock, limits }).listModels({ signal: signal() }).catch((e: unknown) => e);
+      const error = await makeClient(baseUrl, 'demo-key', { clock, limits })
+        .listModels({ signal: signal() })
+        .catch((e: unknown) => e);
       assert.ok(error instanceof EndpointError, String(error));
       assert.match(error.message, /"gateway\.baseUrl".*\/v1/);
       assert.match(error.message, new RegExp(contentType.split(';')[0]));

@@ -17,7 +17,9 @@ beforeEach(() => emulator.reset());
 /** The finish reason @gateway sees for a scripted answer, streamed from the emulator. */
 async function finishReasonOf(model: string, finishReason?: 'stop' | 'length' | 'content_filter'): Promise<string> {
   emulator.script('demo-key', [{ text: 'Here is how to', finishReason }]);
-  const events = await collect(new ModelEndpoints(makeClient(emulator.baseUrl, 'demo-key')).stream({ model, messages: [{ role: 'user', content: 'hi' }] }, { signal: signal() }));
+  const events = await collect(
+    new ModelEndpoints(makeClient(emulator.baseUrl, 'demo-key')).stream({ model, messages: [{ role: 'user', content: 'hi' }] }, { signal: signal() }),
+  );
   const done = events.find((e) => e.type === 'done');
   assert.ok(done?.type === 'done');
   return done.finishReason;
@@ -44,7 +46,7 @@ describe('incompleteReason', () => {
     assert.equal(incompleteReason('recitation'), 'it stopped early (finish reason "recitation")');
   });
 
-  test("a hostile reason is named without markup, icons or quotes, and bounded", () => {
+  test('a hostile reason is named without markup, icons or quotes, and bounded', () => {
     assert.equal(incompleteReason('$(alert) [x](command:gateway.setApiKey) `"\n'), 'it stopped early (finish reason "alertxcommandgateway.setApiKey")');
     assert.equal(incompleteReason('x'.repeat(10_000))?.length, 'it stopped early (finish reason "")'.length + 40);
     assert.equal(incompleteReason('***'), 'it stopped early (finish reason "unknown")');

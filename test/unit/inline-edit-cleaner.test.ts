@@ -11,14 +11,7 @@ interface AnswerCase {
   expected: string;
 }
 
-const PY_WITH_FENCES = [
-  'def readme() -> str:',
-  '    return """',
-  '```bash',
-  'pip install thing',
-  '```',
-  '"""',
-].join('\n');
+const PY_WITH_FENCES = ['def readme() -> str:', '    return """', '```bash', 'pip install thing', '```', '"""'].join('\n');
 
 const ANSWERS: AnswerCase[] = [
   {
@@ -70,12 +63,7 @@ const ANSWERS: AnswerCase[] = [
       'The fence is built from a constant.',
     ].join('\n'),
     options: { selection: 'const block = "```" + lang;\n' },
-    expected: [
-      "const fence = '```';",
-      'const block = `${fence}${lang}\\n${code}\\n${fence}`;',
-      'const hint = `use \\`npm test\\``;',
-      '',
-    ].join('\n'),
+    expected: ["const fence = '```';", 'const block = `${fence}${lang}\\n${code}\\n${fence}`;', 'const hint = `use \\`npm test\\``;', ''].join('\n'),
   },
   {
     name: 'bare ``` lines inside a string, in a three-backtick fence',
@@ -188,7 +176,7 @@ describe('CodeAnswerCleaner', () => {
       const random = prng(c.answer.length);
       for (let round = 0; round < 50; round++) {
         const pieces: string[] = [];
-        for (let at = 0; at < c.answer.length; ) {
+        for (let at = 0; at < c.answer.length;) {
           const size = 1 + Math.floor(random() * 12);
           pieces.push(c.answer.slice(at, at + size));
           at += size;

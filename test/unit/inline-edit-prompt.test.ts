@@ -1,14 +1,7 @@
 // "Edit Selection…" core: the prompt and its bounded surrounding code.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  buildInlineEditMessages,
-  headLines,
-  MAX_CONTEXT_CHARS,
-  MAX_CONTEXT_LINES,
-  surroundingContext,
-  tailLines,
-} from '../../src/core/inlineEdit/prompt';
+import { buildInlineEditMessages, headLines, MAX_CONTEXT_CHARS, MAX_CONTEXT_LINES, surroundingContext, tailLines } from '../../src/core/inlineEdit/prompt';
 
 const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`);
 
@@ -105,7 +98,10 @@ describe('buildInlineEditMessages', () => {
     assert.ok(user.includes('Instruction: add type annotations\n'));
     // Order: before, selection, after, instruction.
     const order = ['Code just before', 'The selection to rewrite', 'Code just after', 'Instruction:'].map((s) => user.indexOf(s));
-    assert.deepEqual([...order].sort((x, y) => x - y), order);
+    assert.deepEqual(
+      [...order].sort((x, y) => x - y),
+      order,
+    );
     assert.ok(!user.includes('middle of a line'));
   });
 

@@ -10,7 +10,15 @@ import { startHostileServer, type HostileServer } from './helpers/hostileServer'
 const KEY = 'gw_LiveToken0123456789abcdef';
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 /** Every form a test server echoes, and so every form that must not come out. */
-const ECHOES = [KEY, KEY.toUpperCase(), KEY.toLowerCase(), b64(KEY), b64(`user:${KEY}`), b64(KEY).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'), encodeURIComponent(`${KEY}/x y`)];
+const ECHOES = [
+  KEY,
+  KEY.toUpperCase(),
+  KEY.toLowerCase(),
+  b64(KEY),
+  b64(`user:${KEY}`),
+  b64(KEY).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'),
+  encodeURIComponent(`${KEY}/x y`),
+];
 const FORBIDDEN = [KEY, KEY.toUpperCase(), KEY.toLowerCase(), b64(KEY).slice(0, 20), b64(`user:${KEY}`).slice(8, 28), 'TGl2ZVRva2Vu'];
 
 let server: HostileServer;
@@ -59,7 +67,8 @@ describe('the key echoed by the gateway is redacted at the boundary', () => {
   });
 
   test('an in-stream error event and text deltas', async () => {
-    const delta = (content: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'gw-chat', choices: [{ index: 0, delta: { content } }] })}\n\n`;
+    const delta = (content: string) =>
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'gw-chat', choices: [{ index: 0, delta: { content } }] })}\n\n`;
     server.on('/v1/chat/completions', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': b64(KEY) });
       res.write(delta(`echo ${KEY} and ${b64(KEY)} `));
@@ -72,7 +81,8 @@ describe('the key echoed by the gateway is redacted at the boundary', () => {
   });
 
   test('a key cut in two across network reads, after many clean events', async () => {
-    const delta = (content: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'gw-chat', choices: [{ index: 0, delta: { content } }] })}\n\n`;
+    const delta = (content: string) =>
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'gw-chat', choices: [{ index: 0, delta: { content } }] })}\n\n`;
     const leaking = delta(`the key is ${KEY.toLowerCase()}.`);
     const cut = leaking.indexOf(KEY.toLowerCase()) + 10;
     server.on('/v1/chat/completions', (_req, res) => {

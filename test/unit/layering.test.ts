@@ -49,14 +49,7 @@ test('the import check catches each form of forbidden import', () => {
     "import '../../vscode/statusBar';",
     "import { ok } from './errors';",
   ].join('\n');
-  assert.deepEqual(importsOf(sample).filter(forbidden), [
-    'vscode',
-    'node:fs/promises',
-    'child_process',
-    'path',
-    'node:os',
-    '../../vscode/statusBar',
-  ]);
+  assert.deepEqual(importsOf(sample).filter(forbidden), ['vscode', 'node:fs/promises', 'child_process', 'path', 'node:os', '../../vscode/statusBar']);
 });
 
 describe('the lint rule checks every layer', () => {
@@ -66,14 +59,30 @@ describe('the lint rule checks every layer', () => {
     const { ESLint } = await import('eslint');
     const { layerConfigs } = (await import(pathToFileURL(join(root, 'test', 'lint', 'layers.mjs')).href)) as { layerConfigs: Linter.Config[] };
     const tsParser = (await import('typescript-eslint')).parser;
-    const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tsParser } }, ...layerConfigs] });
+    const eslint = new ESLint({
+      cwd: root,
+      overrideConfigFile: true,
+      overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tsParser } }, ...layerConfigs],
+    });
     const [result] = await eslint.lintText(source, { filePath: join(root, file) });
     return result.messages.map((message) => `${message.ruleId}: ${message.message}`);
   };
   const forbiddenIn: Record<string, string[]> = {
-    'src/core/agent/x.ts': ["import * as vscode from 'vscode';", "import { readFile } from 'node:fs/promises';", "import * as path from 'path';", "import { NodeCommandRunner } from '../../node';", "import { readSettings } from '../../vscode/settings';", "import { activate } from '../../extension';"],
+    'src/core/agent/x.ts': [
+      "import * as vscode from 'vscode';",
+      "import { readFile } from 'node:fs/promises';",
+      "import * as path from 'path';",
+      "import { NodeCommandRunner } from '../../node';",
+      "import { readSettings } from '../../vscode/settings';",
+      "import { activate } from '../../extension';",
+    ],
     'src/node/x.ts': ["import * as vscode from 'vscode';", "import { readSettings } from '../vscode/settings';"],
-    'src/vscode/agent/x.ts': ["import { spawn } from 'node:child_process';", "import { readFileSync } from 'fs';", "import { NodeWorkspaceFiles } from '../../node';", "import { NodeWorkspaceFiles } from '../../node/nodeWorkspaceFiles';"],
+    'src/vscode/agent/x.ts': [
+      "import { spawn } from 'node:child_process';",
+      "import { readFileSync } from 'fs';",
+      "import { NodeWorkspaceFiles } from '../../node';",
+      "import { NodeWorkspaceFiles } from '../../node/nodeWorkspaceFiles';",
+    ],
   };
   for (const [file, imports] of Object.entries(forbiddenIn)) {
     for (const line of imports) {
@@ -87,7 +96,10 @@ describe('the lint rule checks every layer', () => {
   test('allowed imports pass in each layer', async () => {
     assert.deepEqual(await lint('src/core/agent/x.ts', "import { ok } from '../api/errors';\nimport { z } from 'zod/mini';\nexport {};\n"), []);
     assert.deepEqual(await lint('src/node/x.ts', "import { spawn } from 'node:child_process';\nimport type { Clock } from '../core/ports';\nexport {};\n"), []);
-    assert.deepEqual(await lint('src/vscode/agent/x.ts', "import * as vscode from 'vscode';\nimport { AgentEngine } from '../../core/agent/engine';\nexport {};\n"), []);
+    assert.deepEqual(
+      await lint('src/vscode/agent/x.ts', "import * as vscode from 'vscode';\nimport { AgentEngine } from '../../core/agent/engine';\nexport {};\n"),
+      [],
+    );
     assert.deepEqual(await lint('src/extension.ts', "import * as vscode from 'vscode';\nimport { NodeWorkspaceFiles } from './node';\nexport {};\n"), []);
   });
 });

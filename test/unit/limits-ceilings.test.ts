@@ -35,7 +35,10 @@ describe('a Retry-After beyond the longest wait', () => {
     limits.onChange((snap) => events.push(snap));
     const result = await client.chat(chat, { signal: AbortSignal.timeout(3000) });
     assert.equal(result.text, 'Echo: hello');
-    assert.deepEqual(emulator.requests.map((r) => r.status), [429, 200]);
+    assert.deepEqual(
+      emulator.requests.map((r) => r.status),
+      [429, 200],
+    );
     assert.ok(events.length <= 6, `${events.length} limit events for one request`);
   });
 });
@@ -51,7 +54,11 @@ describe('a hostile gateway', () => {
       requests.push(req.url ?? '');
       const { status, headers } = answer(req.url ?? '');
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(status === 200 ? '{"object":"list","data":[{"id":"gw-chat","owned_by":"gateway"}]}' : '{"error":{"type":"rate_limit_error","code":"rate_limit_exceeded","message":"slow down"}}');
+      res.end(
+        status === 200
+          ? '{"object":"list","data":[{"id":"gw-chat","owned_by":"gateway"}]}'
+          : '{"error":{"type":"rate_limit_error","code":"rate_limit_exceeded","message":"slow down"}}',
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
@@ -71,7 +78,10 @@ describe('a hostile gateway', () => {
     assert.ok(error instanceof RateLimitWaitTooLongError, String(error));
     assert.match(error.message, /asked to wait 7,\d{3} years/);
     const models = await client.listModels({ signal: signal() });
-    assert.deepEqual(models.map((m) => m.id), ['gw-chat']);
+    assert.deepEqual(
+      models.map((m) => m.id),
+      ['gw-chat'],
+    );
     assert.deepEqual(clock.sleeps, [], 'nothing waited');
   });
 

@@ -78,10 +78,14 @@ describe('a chain of responses is paced by the whole stored conversation', () =>
   type Turn = (client: GatewayClient, params: RespondParams, call: CallOptions) => Promise<string>;
   const cases: [string, string, Turn][] = [
     ['responses, with headers', 'tpm-key', async (client, params, call) => (await client.respond(params, call)).id],
-    ['responses stream, without headers', 'tpm-blind-key', async (client, params, call) => {
-      const created = (await collect(client.respondStream(params, call))).find((event) => event.type === 'response');
-      return created?.type === 'response' ? created.id : '';
-    }],
+    [
+      'responses stream, without headers',
+      'tpm-blind-key',
+      async (client, params, call) => {
+        const created = (await collect(client.respondStream(params, call))).find((event) => event.type === 'response');
+        return created?.type === 'response' ? created.id : '';
+      },
+    ],
   ];
   for (const [name, key, turn] of cases) {
     test(`${name}: three chained turns meet no 429`, async () => {
@@ -92,7 +96,10 @@ describe('a chain of responses is paced by the whole stored conversation', () =>
       for (const input of [big, 'turn 2', 'turn 3']) previousResponseId = await turn(client, { model: 'gw-code', input, previousResponseId }, call);
       assert.deepEqual(statuses(), [200, 200, 200]);
       // The third turn's own few tokens fit what is left; only the conversation behind it makes the client wait.
-      assert.deepEqual(notices.map((notice) => notice.reason), ['pacing']);
+      assert.deepEqual(
+        notices.map((notice) => notice.reason),
+        ['pacing'],
+      );
     });
   }
 });

@@ -46,7 +46,8 @@ const fortyPercent = 'word '.repeat(3200);
 const responses = (client: GatewayClient, n: number) =>
   Array.from({ length: n }, (_, i) => () => client.respond({ model: 'gw-code', input: `[r${i}] ${fortyPercent}` }, { signal: signal() }));
 const chatBodies = (n: number) => Array.from({ length: n }, (_, i) => ({ path: '/chat/completions', body: chat(`r${i}`) }));
-const responseBodies = (n: number) => Array.from({ length: n }, (_, i) => ({ path: '/responses', body: { model: 'gw-code', input: `[r${i}] ${fortyPercent}` } }));
+const responseBodies = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ path: '/responses', body: { model: 'gw-code', input: `[r${i}] ${fortyPercent}` } }));
 const refused = (statuses: number[]) => statuses.filter((status) => status === 429).length;
 
 describe('bursts on a short window (virtual time): no 429, close to the ideal schedule', () => {
@@ -60,7 +61,10 @@ describe('bursts on a short window (virtual time): no 429, close to the ideal sc
     assert.equal(refused(await unpacedBurst(rig, 'five-blind', chatBodies(10))), 5);
   });
 
-  for (const [key, headers] of [['ten', 'with headers'], ['ten-blind', 'without headers']] as const) {
+  for (const [key, headers] of [
+    ['ten', 'with headers'],
+    ['ten-blind', 'without headers'],
+  ] as const) {
     test(`30 at once at 3× a 10-request limit, ${headers}: none refused, utilisation ≥ 0.9`, async () => {
       const outcome = await runBurst(rig, chats(burstClient(rig, key, limits(10)), 30));
       assert.equal(outcome.tooMany, 0);
@@ -85,7 +89,7 @@ describe('bursts on a short window (virtual time): no 429, close to the ideal sc
     });
   }
 
-  test('with headers and limits never configured (the defaults, far above the key\'s): the first request goes alone and teaches the rest', async () => {
+  test("with headers and limits never configured (the defaults, far above the key's): the first request goes alone and teaches the rest", async () => {
     const outcome = await runBurst(rig, chats(burstClient(rig, 'ten', { requestsPerMinute: 60, tokensPerMinute: 200_000 }), 30));
     assert.equal(outcome.tooMany, 0);
     assert.ok(utilisation(idealMs(30, 10, WINDOW_MS), outcome.elapsedMs) >= 0.9, `took ${outcome.elapsedMs} ms`);
@@ -122,7 +126,15 @@ describe('reservations are given back when the gateway did not count the request
   function host(requests: number) {
     const tracker = new LimitTracker(rig.clock, limits(requests), WINDOW_MS);
     const client = (key: string, baseUrl = rig.emulator.baseUrl) =>
-      new GatewayClient({ baseUrl: () => baseUrl, apiKey: { getApiKey: async () => key }, userAgent: 't', clock: rig.clock, fetch: rig.clock.fetch, limits: tracker, random: () => 0.5 });
+      new GatewayClient({
+        baseUrl: () => baseUrl,
+        apiKey: { getApiKey: async () => key },
+        userAgent: 't',
+        clock: rig.clock,
+        fetch: rig.clock.fetch,
+        limits: tracker,
+        random: () => 0.5,
+      });
     return { tracker, client };
   }
 
@@ -206,7 +218,12 @@ describe('a paced wait shows as a 429 wait does', () => {
   test('the status bar counts down and the chat notice reads the same', async () => {
     const tracker = new LimitTracker(rig.clock, limits(1), WINDOW_MS);
     const client = new GatewayClient({
-      baseUrl: () => rig.emulator.baseUrl, apiKey: { getApiKey: async () => 'five-blind' }, userAgent: 't', clock: rig.clock, fetch: rig.clock.fetch, limits: tracker,
+      baseUrl: () => rig.emulator.baseUrl,
+      apiKey: { getApiKey: async () => 'five-blind' },
+      userAgent: 't',
+      clock: rig.clock,
+      fetch: rig.clock.fetch,
+      limits: tracker,
     });
     await client.chat(chat('a'), { signal: signal() });
     const notices: RetryNotice[] = [];

@@ -37,7 +37,10 @@ beforeEach(() => {
 });
 
 const chats = (client: GatewayClient, host: string, n: number) =>
-  Array.from({ length: n }, (_, i) => () => client.chat({ model: 'gw-chat', messages: [{ role: 'user', content: `[${host}r${i}] hi` }] }, { signal: signal() }));
+  Array.from(
+    { length: n },
+    (_, i) => () => client.chat({ model: 'gw-chat', messages: [{ role: 'user', content: `[${host}r${i}] hi` }] }, { signal: signal() }),
+  );
 const fortyPercent = 'word '.repeat(3200);
 const responses = (client: GatewayClient, host: string, n: number) =>
   Array.from({ length: n }, (_, i) => () => client.respond({ model: 'gw-code', input: `[${host}r${i}] ${fortyPercent}` }, { signal: signal() }));
@@ -49,7 +52,10 @@ function sharedFile(): SharedWindow {
 const rpm10 = { requestsPerMinute: 10, tokensPerMinute: 1_000_000 };
 const tpm10k = { requestsPerMinute: 1000, tokensPerMinute: 10_000 };
 
-for (const [headers, rpmKey, tpmKey] of [['with headers', 'ten', 'tpm'], ['without headers', 'ten-blind', 'tpm-blind']] as const) {
+for (const [headers, rpmKey, tpmKey] of [
+  ['with headers', 'ten', 'tpm'],
+  ['without headers', 'ten-blind', 'tpm-blind'],
+] as const) {
   describe(`two extension hosts on one key, ${headers}`, () => {
     test('measured: each pacing alone, 15 requests each at a 10-request key meet 429s', async () => {
       const outcome = await runBurst(rig, [...chats(burstClient(rig, rpmKey, rpm10), 'a', 15), ...chats(burstClient(rig, rpmKey, rpm10), 'b', 15)]);
@@ -84,7 +90,9 @@ describe('the shared file', () => {
     const windows = Array.from({ length: 8 }, () => sharedFile());
     await Promise.all(
       windows.flatMap((window) =>
-        Array.from({ length: 5 }, (_, i) => window.update((entries) => [...entries, { owner: window.owner, requests: 1, tokens: i, sentAt: 1, answeredAt: null }])),
+        Array.from({ length: 5 }, (_, i) =>
+          window.update((entries) => [...entries, { owner: window.owner, requests: 1, tokens: i, sentAt: 1, answeredAt: null }]),
+        ),
       ),
     );
     const stored = JSON.parse(await readFile(file, 'utf8')) as unknown[];

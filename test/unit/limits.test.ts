@@ -85,7 +85,10 @@ describe('pacing', () => {
     const client = makeClient(emulator.baseUrl, 'two-key', { clock: time, limits });
     const notices: RetryNotice[] = [];
     for (let i = 0; i < 6; i++) await client.chat(chat, { signal: signal(), onRetry: (n) => notices.push(n) });
-    assert.deepEqual(emulator.requests.map((r) => r.status), [200, 200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      emulator.requests.map((r) => r.status),
+      [200, 200, 200, 200, 200, 200],
+    );
     assert.ok(notices.length >= 2 && notices.every((n) => n.reason === 'pacing'));
   });
 
@@ -93,7 +96,10 @@ describe('pacing', () => {
     const limits = new LimitTracker(time, { requestsPerMinute: 2, tokensPerMinute: 200_000 }, 1000);
     const client = makeClient(emulator.baseUrl, 'two-blind-key', { clock: time, limits });
     for (let i = 0; i < 5; i++) await client.chat(chat, { signal: signal() });
-    assert.deepEqual(emulator.requests.map((r) => r.status), [200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      emulator.requests.map((r) => r.status),
+      [200, 200, 200, 200, 200],
+    );
   });
 
   test('without pacing the same key does hit 429 (the check above is not vacuous)', async () => {
@@ -110,7 +116,13 @@ describe('tokens: the headers already count the prompt', () => {
   // A minute-long window, so what the gateway reports after the request is still the same window.
   let gateway: Emulator;
   before(async () => {
-    gateway = await startEmulator({ port: 0, keys: [{ key: 'tpm-key', tpm: 30_000 }, { key: 'tpm-blind-key', tpm: 30_000, rateLimitHeaders: false }] });
+    gateway = await startEmulator({
+      port: 0,
+      keys: [
+        { key: 'tpm-key', tpm: 30_000 },
+        { key: 'tpm-blind-key', tpm: 30_000, rateLimitHeaders: false },
+      ],
+    });
   });
   after(() => gateway.close());
   beforeEach(() => gateway.reset());
@@ -147,7 +159,10 @@ describe('tokens: the headers already count the prompt', () => {
     for (let i = 0; i < 2; i++) await collect(client.chatStream(bigChat, { signal: signal(), onRetry: (n) => notices.push(n) }));
     assert.deepEqual(clock.sleeps, []);
     assert.deepEqual(notices, []);
-    assert.deepEqual(gateway.requests.map((r) => r.status), [200, 200]);
+    assert.deepEqual(
+      gateway.requests.map((r) => r.status),
+      [200, 200],
+    );
   });
 
   test('without headers the whole total is counted locally', async () => {

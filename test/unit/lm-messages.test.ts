@@ -13,16 +13,31 @@ class TextPart {
   constructor(readonly value: string) {}
 }
 class ToolCallPart {
-  constructor(readonly callId: string, readonly name: string, readonly input: object) {}
+  constructor(
+    readonly callId: string,
+    readonly name: string,
+    readonly input: object,
+  ) {}
 }
 class ToolResultPart {
-  constructor(readonly callId: string, readonly content: unknown[], readonly isError = false) {}
+  constructor(
+    readonly callId: string,
+    readonly content: unknown[],
+    readonly isError = false,
+  ) {}
 }
 class ToolResultPart2 {
-  constructor(readonly callId: string, readonly content: unknown[], readonly isError = false) {}
+  constructor(
+    readonly callId: string,
+    readonly content: unknown[],
+    readonly isError = false,
+  ) {}
 }
 class DataPart {
-  constructor(readonly data: Uint8Array, readonly mimeType: string) {}
+  constructor(
+    readonly data: Uint8Array,
+    readonly mimeType: string,
+  ) {}
 }
 class PromptTsxPart {
   constructor(readonly value: unknown) {}
@@ -64,8 +79,14 @@ void describe('VS Code request messages as chat messages', () => {
   });
 
   void it('keeps assistant text alongside tool calls, and drops empty messages', () => {
-    const out = toChatMessages([message(ASSISTANT, new TextPart('Reading. '), new ToolCallPart('c1', 'read_file', {})), message(USER), message(ASSISTANT, 42, null)]);
-    assert.deepEqual(out, [{ role: 'assistant', content: 'Reading. ', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{}' } }] }]);
+    const out = toChatMessages([
+      message(ASSISTANT, new TextPart('Reading. '), new ToolCallPart('c1', 'read_file', {})),
+      message(USER),
+      message(ASSISTANT, 42, null),
+    ]);
+    assert.deepEqual(out, [
+      { role: 'assistant', content: 'Reading. ', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+    ]);
   });
 
   void it('replaces an image in a tool result by a short note, and counts tokens on that', () => {
@@ -115,18 +136,34 @@ void describe('converted agent history against the emulator', () => {
   void it('accepts a tool call followed by its LanguageModelToolResultPart2 result', async () => {
     const endpoints = new ModelEndpoints(makeClient(emu.baseUrl, 'demo-key'));
     emu.script('demo-key', [{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.ts' }, callId: 'call_7' }] }, { text: 'done' }]);
-    const first = await collect(endpoints.stream({ model: 'gw-chat', messages: toChatMessages(agentHistory(ToolResultPart2).slice(0, 2)), tools }, { signal: new AbortController().signal }));
+    const first = await collect(
+      endpoints.stream(
+        { model: 'gw-chat', messages: toChatMessages(agentHistory(ToolResultPart2).slice(0, 2)), tools },
+        { signal: new AbortController().signal },
+      ),
+    );
     const call = first.find((event) => event.type === 'tool_call');
     assert.ok(call?.type === 'tool_call');
-    const second = await collect(endpoints.stream({ model: 'gw-chat', messages: toChatMessages(agentHistory(ToolResultPart2, call.call.callId)), tools }, { signal: new AbortController().signal }));
+    const second = await collect(
+      endpoints.stream(
+        { model: 'gw-chat', messages: toChatMessages(agentHistory(ToolResultPart2, call.call.callId)), tools },
+        { signal: new AbortController().signal },
+      ),
+    );
     assert.equal(second.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join(''), 'done');
     const sent = emu.requests.at(-1)?.body as { messages: ChatMessage[] };
-    assert.deepEqual(sent.messages.map((m) => m.role), ['system', 'user', 'assistant', 'tool']);
+    assert.deepEqual(
+      sent.messages.map((m) => m.role),
+      ['system', 'user', 'assistant', 'tool'],
+    );
   });
 
   void it('rejects the same history without the tool result (what dropping it caused)', async () => {
     const endpoints = new ModelEndpoints(makeClient(emu.baseUrl, 'demo-key'));
     const history = toChatMessages(agentHistory(ToolResultPart2).slice(0, 3));
-    await assert.rejects(collect(endpoints.stream({ model: 'gw-chat', messages: history, tools }, { signal: new AbortController().signal })), /Missing: call_1/);
+    await assert.rejects(
+      collect(endpoints.stream({ model: 'gw-chat', messages: history, tools }, { signal: new AbortController().signal })),
+      /Missing: call_1/,
+    );
   });
 });

@@ -19,7 +19,12 @@ const weatherTool = {
   function: {
     name: 'get_weather',
     description: 'Weather for a city',
-    parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 5 } }, required: ['city', 'days'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 5 } },
+      required: ['city', 'days'],
+      additionalProperties: false,
+    },
   },
 };
 
@@ -70,7 +75,12 @@ void describe('openai SDK against the emulator', () => {
 
   void it('chat: the stream helper and finalChatCompletion assemble text and tool calls', async () => {
     emu.script('demo-key', [{ text: 'Checking the weather.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome', days: 2 } }] }]);
-    const runner = client.chat.completions.stream({ model: 'gw-chat', messages: [{ role: 'user', content: 'x' }], tools: [weatherTool], stream_options: { include_usage: true } });
+    const runner = client.chat.completions.stream({
+      model: 'gw-chat',
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [weatherTool],
+      stream_options: { include_usage: true },
+    });
     const final = await runner.finalChatCompletion();
     const msg = final.choices[0].message;
     assert.equal(msg.content, 'Checking the weather.');
@@ -101,8 +111,16 @@ void describe('openai SDK against the emulator', () => {
   });
 
   void it('responses: stream events, a function call, and its output through previous_response_id in a second stream', async () => {
-    emu.script('demo-key', [{ reasoning: 'Need data.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris', days: 1 } }] }, { text: 'It is sunny in Paris.' }]);
-    const stream = await client.responses.create({ model: 'gw-code', input: 'weather in Paris?', stream: true, tools: [{ type: 'function', name: 'get_weather', parameters: weatherTool.function.parameters, strict: false }] });
+    emu.script('demo-key', [
+      { reasoning: 'Need data.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris', days: 1 } }] },
+      { text: 'It is sunny in Paris.' },
+    ]);
+    const stream = await client.responses.create({
+      model: 'gw-code',
+      input: 'weather in Paris?',
+      stream: true,
+      tools: [{ type: 'function', name: 'get_weather', parameters: weatherTool.function.parameters, strict: false }],
+    });
     const types: string[] = [];
     let completed: OpenAI.Responses.Response | undefined;
     let args = '';
@@ -116,7 +134,11 @@ void describe('openai SDK against the emulator', () => {
     assert.deepEqual(JSON.parse(args), { city: 'Paris', days: 1 });
     const fc = completed!.output.find((o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === 'function_call')!;
 
-    const helper = client.responses.stream({ model: 'gw-code', previous_response_id: completed!.id, input: [{ type: 'function_call_output', call_id: fc.call_id, output: '{"sky":"clear"}' }] });
+    const helper = client.responses.stream({
+      model: 'gw-code',
+      previous_response_id: completed!.id,
+      input: [{ type: 'function_call_output', call_id: fc.call_id, output: '{"sky":"clear"}' }],
+    });
     let text = '';
     helper.on('response.output_text.delta', (e) => (text += e.delta));
     const final = await helper.finalResponse();
@@ -139,13 +161,22 @@ void describe('openai SDK against the emulator', () => {
     });
     const tight = noRetry('tight');
     await tight.chat.completions.create({ model: 'gw-chat', messages: msgs });
-    await assert.rejects(tight.chat.completions.create({ model: 'gw-chat', messages: msgs }), (e) => e instanceof OpenAI.RateLimitError && e.status === 429 && e.headers.get('retry-after') !== null);
-    await assert.rejects(noRetry('demo-key').chat.completions.create({ model: 'gw-code', messages: msgs }), (e) => e instanceof OpenAI.BadRequestError && e.code === 'model_not_found' && e.param === 'model');
+    await assert.rejects(
+      tight.chat.completions.create({ model: 'gw-chat', messages: msgs }),
+      (e) => e instanceof OpenAI.RateLimitError && e.status === 429 && e.headers.get('retry-after') !== null,
+    );
+    await assert.rejects(
+      noRetry('demo-key').chat.completions.create({ model: 'gw-code', messages: msgs }),
+      (e) => e instanceof OpenAI.BadRequestError && e.code === 'model_not_found' && e.param === 'model',
+    );
     emu.fault('demo-key', { kind: 'stream-error' });
     const failing = await noRetry('demo-key').responses.create({ model: 'gw-code', input: 'a b c d e', stream: true });
-    await assert.rejects(async () => {
-      for await (const _event of failing) void _event;
-    }, (e) => e instanceof OpenAI.APIError && /server had an error/.test(e.message));
+    await assert.rejects(
+      async () => {
+        for await (const _event of failing) void _event;
+      },
+      (e) => e instanceof OpenAI.APIError && /server had an error/.test(e.message),
+    );
   });
 
   void it('sees a context window overflow as its BadRequestError, on both endpoints', async () => {
@@ -159,6 +190,9 @@ void describe('openai SDK against the emulator', () => {
       assert.match(e.message, /This model's maximum context length is 32000 tokens\. However, your messages resulted in 32010 tokens/);
       return true;
     });
-    await assert.rejects(noRetry.responses.create({ model: 'gw-chat-mini', input: long }), (e) => e instanceof OpenAI.BadRequestError && e.code === 'context_length_exceeded' && e.param === 'input');
+    await assert.rejects(
+      noRetry.responses.create({ model: 'gw-chat-mini', input: long }),
+      (e) => e instanceof OpenAI.BadRequestError && e.code === 'context_length_exceeded' && e.param === 'input',
+    );
   });
 });

@@ -139,18 +139,27 @@ describe('keep-alive comments do not count as activity', () => {
     const chunks = [': ping\n\n', ': ping\n', '\n', 'data: he', 'llo\n\n', ': ping\n\n', 'data: [DONE]\n\n'];
     const touchedAfter: string[] = [];
     let current = '';
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = chunks.shift();
-        if (next === undefined) controller.close();
-        else {
-          current = next;
-          controller.enqueue(new TextEncoder().encode(next));
-        }
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          const next = chunks.shift();
+          if (next === undefined) controller.close();
+          else {
+            current = next;
+            controller.enqueue(new TextEncoder().encode(next));
+          }
+        },
       },
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
     const events = await collect(
-      readSse(async () => ({ body, decoder: decoder(), onActivity: () => void touchedAfter.push(current), mapReadError: (e) => e as Error, onClose: () => undefined })),
+      readSse(async () => ({
+        body,
+        decoder: decoder(),
+        onActivity: () => void touchedAfter.push(current),
+        mapReadError: (e) => e as Error,
+        onClose: () => undefined,
+      })),
     );
     assert.deepEqual(events, [{ type: 'text', text: 'hello' }]);
     assert.deepEqual(touchedAfter, ['llo\n\n', 'data: [DONE]\n\n']);

@@ -32,14 +32,37 @@ describe('bubblewrapArguments', () => {
 
   test('read-only root, writable workspace and temp, then read-only and covered paths on top, no network', () => {
     assert.deepEqual(bubblewrapArguments(spec), [
-      '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc',
-      '--bind', '/t/gw', '/t/gw', '--setenv', 'TMPDIR', '/t/gw',
-      '--bind', '/w', '/w',
-      '--ro-bind', '/w/.git', '/w/.git',
-      '--tmpfs', '/home/u/.ssh', '--remount-ro', '/home/u/.ssh',
-      '--ro-bind', '/dev/null', '/w/.env',
+      '--die-with-parent',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--bind',
+      '/t/gw',
+      '/t/gw',
+      '--setenv',
+      'TMPDIR',
+      '/t/gw',
+      '--bind',
+      '/w',
+      '/w',
+      '--ro-bind',
+      '/w/.git',
+      '/w/.git',
+      '--tmpfs',
+      '/home/u/.ssh',
+      '--remount-ro',
+      '/home/u/.ssh',
+      '--ro-bind',
+      '/dev/null',
+      '/w/.env',
       '--unshare-net',
-      '--chdir', '/w/src', '--',
+      '--chdir',
+      '/w/src',
+      '--',
     ]);
   });
 
@@ -55,7 +78,10 @@ describe('the sandbox probe', () => {
     const missing = new BubblewrapSandbox({ bwrap: '/nonexistent/bwrap' });
     const availability = await missing.available();
     assert.equal(availability.ok, false);
-    assert.match(availability.ok ? '' : availability.reason, process.platform === 'linux' ? /bubblewrap \(bwrap\) is not installed/ : /needs bubblewrap on Linux/);
+    assert.match(
+      availability.ok ? '' : availability.reason,
+      process.platform === 'linux' ? /bubblewrap \(bwrap\) is not installed/ : /needs bubblewrap on Linux/,
+    );
     await assert.rejects(missing.commandPrefix('/w', '/w', [], false, signal), /not installed|needs bubblewrap/);
   });
 
@@ -106,7 +132,13 @@ describe('commands in the real sandbox (bubblewrap)', async () => {
       shell: '/bin/bash',
       sandbox: { prefix: (cwd, s) => sandbox.commandPrefix(root, cwd, defaultProtectedFiles, false, s), network: false },
     });
-    ctx = { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: runner, protectedFiles: defaultProtectedFiles, logger: silentLogger };
+    ctx = {
+      files: new NodeWorkspaceFiles(root),
+      changes: new NodeFileChanges(root),
+      commands: runner,
+      protectedFiles: defaultProtectedFiles,
+      logger: silentLogger,
+    };
     server = createServer((_request, response) => response.end('reached'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -136,7 +168,10 @@ describe('commands in the real sandbox (bubblewrap)', async () => {
     await assert.rejects(stat(join(base, 'outside/new.txt')));
     const tool = allTools.find((candidate) => candidate.name === 'run_command')!;
     const outcome = await (await tool.prepare({ command: 'touch ../outside/new.txt' }, ctx, signal)).execute(signal);
-    assert.match(outcome.output, /^Exit code 1\.\ntouch: cannot touch '\.\.\/outside\/new\.txt': Read-only file system\n\(Ran in the sandbox of the auto approval mode: only the workspace and \$TMPDIR are writable/);
+    assert.match(
+      outcome.output,
+      /^Exit code 1\.\ntouch: cannot touch '\.\.\/outside\/new\.txt': Read-only file system\n\(Ran in the sandbox of the auto approval mode: only the workspace and \$TMPDIR are writable/,
+    );
   });
 
   // Each of these got past the deny list (issue 10, item 8). The sandbox does not read the line: none can delete outside.
@@ -148,7 +183,7 @@ describe('commands in the real sandbox (bubblewrap)', async () => {
     'function f { rm -rf ../outside; }; f',
     'coproc rm -rf ../outside; wait',
     'python3 -c "import shutil; shutil.rmtree(\'../outside\')"',
-    'node -e "require(\'fs\').rmSync(\'../outside\', { recursive: true })"',
+    "node -e \"require('fs').rmSync('../outside', { recursive: true })\"",
     "alias r='rm -rf'\nr ../outside",
     "cat <<'EOF' | bash\nrm -rf ../outside # it's here\nEOF",
   ];

@@ -5,7 +5,14 @@ import { describe, test } from 'node:test';
 import { join } from 'node:path';
 import { REASONING_EFFORTS, SERVICE_TIERS } from '../../src/core/api';
 import { APPROVAL_MODES } from '../../src/core/agent/approvalPolicy';
-import { DEFAULT_DENIED_COMMANDS, effectiveValue, parseSettings, requireBaseUrl, SettingError, USER_ONLY_SETTINGS } from '../../src/core/settings/gatewaySettings';
+import {
+  DEFAULT_DENIED_COMMANDS,
+  effectiveValue,
+  parseSettings,
+  requireBaseUrl,
+  SettingError,
+  USER_ONLY_SETTINGS,
+} from '../../src/core/settings/gatewaySettings';
 
 const from = (values: Record<string, unknown>) => parseSettings((name) => values[name]);
 
@@ -35,9 +42,29 @@ describe('parseSettings', () => {
         approval: 'ask',
         deniedCommands: DEFAULT_DENIED_COMMANDS,
         protectedFiles: [
-          '.env*', '*.pem', '*.key', '**/.git/**', '**/.git',
-          'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'id_ecdsa_sk', 'id_ed25519_sk', '*.p12', '*.pfx', '.npmrc', '.netrc', '.pypirc', '.git-credentials',
-          '.aws/credentials', '**/.aws/credentials', '.ssh/**', '**/.ssh/**', '.ssh', '**/.ssh',
+          '.env*',
+          '*.pem',
+          '*.key',
+          '**/.git/**',
+          '**/.git',
+          'id_rsa',
+          'id_dsa',
+          'id_ecdsa',
+          'id_ed25519',
+          'id_ecdsa_sk',
+          'id_ed25519_sk',
+          '*.p12',
+          '*.pfx',
+          '.npmrc',
+          '.netrc',
+          '.pypirc',
+          '.git-credentials',
+          '.aws/credentials',
+          '**/.aws/credentials',
+          '.ssh/**',
+          '**/.ssh/**',
+          '.ssh',
+          '**/.ssh',
         ],
         sandboxNetwork: false,
         budgets: { maxTurns: 30, maxTokens: 1_000_000, maxWallTimeMs: 1_800_000, maxRepeatedCalls: 3 },
@@ -55,7 +82,7 @@ describe('parseSettings', () => {
     assert.throws(() => from({ 'agent.allowedTools': 'mcp_github_search' }), SettingError);
   });
 
-  test("the defaults package.json shows in the Settings editor are the ones the code falls back to", () => {
+  test('the defaults package.json shows in the Settings editor are the ones the code falls back to', () => {
     const declared = Object.fromEntries(Object.entries(manifestSettings()).map(([key, value]) => [key.replace(/^gateway\./, ''), value.default]));
     assert.ok('limits.requestsPerMinute' in declared && 'agent.maxMinutes' in declared);
     assert.deepEqual(from(declared), from({}));
@@ -72,7 +99,16 @@ describe('parseSettings', () => {
   });
 
   test('good values are kept; a trailing slash is dropped', () => {
-    const settings = from({ baseUrl: 'https://gw.example/v1/', temperature: 0.7, topP: 1, maxTokens: 512, reasoningEffort: 'high', serviceTier: 'flex', 'limits.requestsPerMinute': 120, chatModel: ' gw-chat ' });
+    const settings = from({
+      baseUrl: 'https://gw.example/v1/',
+      temperature: 0.7,
+      topP: 1,
+      maxTokens: 512,
+      reasoningEffort: 'high',
+      serviceTier: 'flex',
+      'limits.requestsPerMinute': 120,
+      chatModel: ' gw-chat ',
+    });
     assert.equal(settings.baseUrl, 'https://gw.example/v1');
     assert.equal(settings.temperature, 0.7);
     assert.equal(settings.maxTokens, 512);
@@ -83,9 +119,19 @@ describe('parseSettings', () => {
   });
 
   const bad: [string, Record<string, unknown>, string, RegExp][] = [
-    ['a base URL without a scheme', { baseUrl: 'gateway.example/v1' }, 'baseUrl', /"gateway\.baseUrl" is not a full address: "gateway\.example\/v1"\. Start it with https:\/\//],
+    [
+      'a base URL without a scheme',
+      { baseUrl: 'gateway.example/v1' },
+      'baseUrl',
+      /"gateway\.baseUrl" is not a full address: "gateway\.example\/v1"\. Start it with https:\/\//,
+    ],
     ['a base URL with another scheme', { baseUrl: 'ftp://gateway.example/v1' }, 'baseUrl', /must start with https:\/\//],
-    ['a plain-http base URL on another machine', { baseUrl: 'http://gateway.example/v1' }, 'baseUrl', /"gateway\.baseUrl" must start with https:\/\/ so the API key is sent encrypted/],
+    [
+      'a plain-http base URL on another machine',
+      { baseUrl: 'http://gateway.example/v1' },
+      'baseUrl',
+      /"gateway\.baseUrl" must start with https:\/\/ so the API key is sent encrypted/,
+    ],
     ['a plain-http base URL on a LAN address', { baseUrl: 'http://192.168.1.5:4010/v1' }, 'baseUrl', /must start with https:\/\//],
     ['a plain-http base URL whose host only starts like localhost', { baseUrl: 'http://localhost.evil.example/v1' }, 'baseUrl', /must start with https:\/\//],
     ['a base URL with credentials', { baseUrl: 'https://user:pw@gateway.example/v1' }, 'baseUrl', /must not contain credentials/],
@@ -101,7 +147,10 @@ describe('parseSettings', () => {
   ];
   for (const [name, values, setting, message] of bad) {
     test(`${name}: a SettingError naming gateway.${setting}`, () => {
-      assert.throws(() => from(values), (error: unknown) => error instanceof SettingError && error.setting === setting && message.test(error.message));
+      assert.throws(
+        () => from(values),
+        (error: unknown) => error instanceof SettingError && error.setting === setting && message.test(error.message),
+      );
     });
   }
 
@@ -114,18 +163,36 @@ describe('parseSettings', () => {
   });
 
   test('no base URL: a request says how to set it', () => {
-    assert.throws(() => requireBaseUrl(from({})), (error: unknown) => error instanceof SettingError && /Set "gateway\.baseUrl"/.test(error.message));
+    assert.throws(
+      () => requireBaseUrl(from({})),
+      (error: unknown) => error instanceof SettingError && /Set "gateway\.baseUrl"/.test(error.message),
+    );
   });
 });
 
 describe('user-only settings', () => {
-  const workspaceSays = (name: string, value: unknown) => effectiveValue(name, { defaultValue: 'ask', globalValue: undefined, workspaceValue: value, workspaceFolderValue: value });
+  const workspaceSays = (name: string, value: unknown) =>
+    effectiveValue(name, { defaultValue: 'ask', globalValue: undefined, workspaceValue: value, workspaceFolderValue: value });
 
   test('a workspace cannot choose where the key goes, what runs unasked or what is spent', () => {
     assert.equal(workspaceSays('agent.approval', 'auto'), 'ask');
-    assert.equal(effectiveValue('baseUrl', { defaultValue: '', globalValue: 'https://gw.example/v1', workspaceValue: 'http://127.0.0.2:9/v1' }), 'https://gw.example/v1');
+    assert.equal(
+      effectiveValue('baseUrl', { defaultValue: '', globalValue: 'https://gw.example/v1', workspaceValue: 'http://127.0.0.2:9/v1' }),
+      'https://gw.example/v1',
+    );
     assert.equal(effectiveValue('agent.deniedCommands', { defaultValue: undefined, workspaceFolderValue: [] }), undefined);
-    for (const name of ['serviceTier', 'reasoningEffort', 'agentModel', 'chatModel', 'maxTokens', 'agent.maxTurns', 'agent.maxMinutes', 'agent.maxTokens', 'agent.protectedFiles', 'siteUrl']) {
+    for (const name of [
+      'serviceTier',
+      'reasoningEffort',
+      'agentModel',
+      'chatModel',
+      'maxTokens',
+      'agent.maxTurns',
+      'agent.maxMinutes',
+      'agent.maxTokens',
+      'agent.protectedFiles',
+      'siteUrl',
+    ]) {
       assert.equal(effectiveValue(name, { defaultValue: 'd', workspaceValue: 'w', workspaceFolderValue: 'f' }), 'd', name);
     }
   });
@@ -155,9 +222,18 @@ describe('gateway.models', () => {
     const settings = from({ models: { 'my-model': { contextWindow: 131_072, maxOutputTokens: 8_192 }, other: { contextWindow: 32_000 } } });
     assert.deepEqual({ ...settings.models }, { 'my-model': { contextWindow: 131_072, maxOutputTokens: 8_192 }, other: { contextWindow: 32_000 } });
     assert.deepEqual({ ...from({}).models }, {});
-    assert.throws(() => from({ models: { m: { contextWindow: 100 } } }), (e) => e instanceof SettingError && /at least 1024/.test(e.message));
-    assert.throws(() => from({ models: { m: { contextWindow: 'big' } } }), (e) => e instanceof SettingError && /models\.m\.contextWindow/.test(e.message));
-    assert.throws(() => from({ models: [] }), (e) => e instanceof SettingError && e.setting === 'models');
+    assert.throws(
+      () => from({ models: { m: { contextWindow: 100 } } }),
+      (e) => e instanceof SettingError && /at least 1024/.test(e.message),
+    );
+    assert.throws(
+      () => from({ models: { m: { contextWindow: 'big' } } }),
+      (e) => e instanceof SettingError && /models\.m\.contextWindow/.test(e.message),
+    );
+    assert.throws(
+      () => from({ models: [] }),
+      (e) => e instanceof SettingError && e.setting === 'models',
+    );
   });
 
   test('a model id such as __proto__ is only a key', () => {

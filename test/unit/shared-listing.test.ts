@@ -20,12 +20,21 @@ const statuses = () => emulator.requests.map((r) => r.status);
  * A listing whose 503 retry wait (300 ms) passes only when `duringRetryWait` says
  * so: the listing stays in flight while a test gives up on it, invalidates or disposes it.
  */
-function listingFor(key: string, results: ModelInfo[][] = [], duringRetryWait: (clock: VirtualClock) => void = (clock) => clock.advance(300)): SharedListing<ModelInfo[]> {
+function listingFor(
+  key: string,
+  results: ModelInfo[][] = [],
+  duringRetryWait: (clock: VirtualClock) => void = (clock) => clock.advance(300),
+): SharedListing<ModelInfo[]> {
   const clock = new VirtualClock();
   clock.manual = true;
   clock.onSleep = () => setImmediate(() => duringRetryWait(clock));
   const client: GatewayClient = makeClient(emulator.baseUrl, key, { clock, retry: { unavailableMinMs: 300, unavailableMaxMs: 300 } });
-  return new SharedListing((s) => client.listModels({ signal: s }), (models) => results.push(models), clock, 15_000);
+  return new SharedListing(
+    (s) => client.listModels({ signal: s }),
+    (models) => results.push(models),
+    clock,
+    15_000,
+  );
 }
 
 const slowListing = () => emulator.fault('demo-key', { kind: '503', endpoint: 'models' });

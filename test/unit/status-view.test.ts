@@ -63,7 +63,10 @@ describe('formatStatus', () => {
   });
 
   test('compact numbers', () => {
-    assert.deepEqual([compact(950), compact(9999), compact(10_000), compact(200_000), compact(1_500_000), compact(2_000_000)], ['950', '9999', '10k', '200k', '1.5M', '2M']);
+    assert.deepEqual(
+      [compact(950), compact(9999), compact(10_000), compact(200_000), compact(1_500_000), compact(2_000_000)],
+      ['950', '9999', '10k', '200k', '1.5M', '2M'],
+    );
   });
 });
 
@@ -84,8 +87,15 @@ describe('formatStatus with an unusual model name', () => {
 });
 
 describe('formatStatus and the last request', () => {
-  test('the tooltip shows the size of the last request against its model\'s window', () => {
-    const v = formatStatus({ model: 'gw-code', hasKey: true, snapshot: snapshot(), siteUrl: 'https://gateway.example/', now, lastRequest: { inputTokens: 23_456, contextWindow: 32_000 } });
+  test("the tooltip shows the size of the last request against its model's window", () => {
+    const v = formatStatus({
+      model: 'gw-code',
+      hasKey: true,
+      snapshot: snapshot(),
+      siteUrl: 'https://gateway.example/',
+      now,
+      lastRequest: { inputTokens: 23_456, contextWindow: 32_000 },
+    });
     assert.ok(v.tooltip.includes('Last request: 23,456 input tokens of a 32k window'), v.tooltip.join('\n'));
     const none = formatStatus({ model: 'gw-code', hasKey: true, snapshot: snapshot(), siteUrl: 'https://gateway.example/', now });
     assert.ok(!none.tooltip.some((line) => line.startsWith('Last request')));

@@ -152,7 +152,9 @@ void describe('supervising a typed command', () => {
     const run = fakeExecution();
     const stop = new AbortController();
     stop.abort();
-    await assert.rejects(superviseExecution(run.control, { timeoutMs: 10_000, graceMs: 10, signal: stop.signal, clock: new VirtualClock() }), { name: 'AbortError' });
+    await assert.rejects(superviseExecution(run.control, { timeoutMs: 10_000, graceMs: 10, signal: stop.signal, clock: new VirtualClock() }), {
+      name: 'AbortError',
+    });
     run.end(0);
   });
 });

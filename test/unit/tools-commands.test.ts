@@ -114,7 +114,10 @@ describe('findDeniedCommand', () => {
     ['a shell -c with a safe script', "bash -c 'npm test'"],
     ['the shell version', 'bash --version'],
     ['a script piped into cat', "echo 'rm -rf build' | cat"],
-    ['long wrapper options around safe commands', 'timeout --signal KILL 5 make && env --unset FOO npm test && nice --adjustment 5 make && xargs --max-args 1 echo'],
+    [
+      'long wrapper options around safe commands',
+      'timeout --signal KILL 5 make && env --unset FOO npm test && nice --adjustment 5 make && xargs --max-args 1 echo',
+    ],
     ['after a case clause in $( ), a safe command', 'echo $(case x in x) echo y;; esac) && ls'],
   ];
   for (const [name, line] of allowed) {
@@ -224,7 +227,7 @@ describe('run_command', () => {
     assert.ok(Buffer.byteLength(outcome.output) < outputTailBytes + 100);
   });
 
-  test('a host that cut the output itself adds up with the tool\'s cut', async () => {
+  test("a host that cut the output itself adds up with the tool's cut", async () => {
     const small: ToolContext = { ...ctx, commands: new NodeCommandRunner(root, { shell: '/bin/sh', maxOutputBytes: 10_000 }) };
     const outcome = await (await runCommand.prepare({ command: 'seq 1 20000' }, small, signal)).execute(signal);
     const total = Buffer.byteLength(Array.from({ length: 20000 }, (_, i) => `${i + 1}\n`).join(''));

@@ -36,7 +36,13 @@ const numbered = (count: number) => Array.from({ length: count }, (_, i) => `lin
 
 beforeEach(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), 'tools-files-')));
-  ctx = { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles: defaultProtectedFiles, logger: silentLogger };
+  ctx = {
+    files: new NodeWorkspaceFiles(root),
+    changes: new NodeFileChanges(root),
+    commands: new NodeCommandRunner(root),
+    protectedFiles: defaultProtectedFiles,
+    logger: silentLogger,
+  };
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
@@ -99,7 +105,12 @@ describe('read_file', () => {
     ['a binary file', { 'img.png': Buffer.from([0x89, 0x50, 0x00, 0x01, 0x02]) }, { path: 'img.png' }, /^"img\.png" is a binary file \(5 bytes\)/],
     ['a start past the end', { 'f.txt': numbered(3) }, { path: 'f.txt', startLine: 7 }, /^startLine 7 is past the end: "f\.txt" has 3 lines\./],
     ['an end before the start', { 'f.txt': numbered(9) }, { path: 'f.txt', startLine: 5, endLine: 2 }, /^endLine 2 is before startLine 5\./],
-    ['a line number of 0', { 'f.txt': 'x' }, { path: 'f.txt', startLine: 0 }, /^Invalid arguments for read_file: startLine: Too small: expected number to be >=1\./],
+    [
+      'a line number of 0',
+      { 'f.txt': 'x' },
+      { path: 'f.txt', startLine: 0 },
+      /^Invalid arguments for read_file: startLine: Too small: expected number to be >=1\./,
+    ],
     ['a missing path', {}, {}, /^Invalid arguments for read_file: path: Invalid input: expected string, received undefined\./],
   ];
   for (const [name, files, args, message] of failures) {
@@ -211,7 +222,10 @@ describe('search_text', () => {
     await put({ 'a.txt': 'abab\n' });
     const backreference = await call('search_text', { pattern: '/(ab)\\1/' });
     assert.equal(backreference.outcome.ok, false);
-    assert.match(backreference.outcome.output, /^Unsupported regular expression \/\(ab\)\\1\/: error parsing regexp: invalid escape sequence: `\\1`\. .*no backreferences/);
+    assert.match(
+      backreference.outcome.output,
+      /^Unsupported regular expression \/\(ab\)\\1\/: error parsing regexp: invalid escape sequence: `\\1`\. .*no backreferences/,
+    );
     const lookbehind = await call('search_text', { pattern: '/(?<=a)b/' });
     assert.match(lookbehind.outcome.output, /^Unsupported regular expression .*no lookarounds/);
     const glob = await call('list_files', { glob: 'x'.repeat(1001) });
@@ -283,7 +297,10 @@ describe('edit_file', () => {
     await put({ 'a.ts': 'x = 1;\ny = 2;\nx = 1;\nx = 1;\n' });
     const { prepared, outcome } = await call('edit_file', { path: 'a.ts', old_text: 'x = 1;', new_text: 'x = 9;' });
     assert.equal(outcome.ok, false);
-    assert.equal(outcome.output, 'old_text occurs 3 times in "a.ts" (at lines 1, 3, 4). Include more of the surrounding lines in old_text so that it matches exactly one place.');
+    assert.equal(
+      outcome.output,
+      'old_text occurs 3 times in "a.ts" (at lines 1, 3, 4). Include more of the surrounding lines in old_text so that it matches exactly one place.',
+    );
     assert.equal(prepared.refusal, outcome.output);
     assert.equal(await onDisk('a.ts'), 'x = 1;\ny = 2;\nx = 1;\nx = 1;\n');
   });
@@ -299,7 +316,10 @@ describe('edit_file', () => {
     await put({ 'a.ts': 'import x from "x";\n\nexport function computeTotal(items) {\n  return items.length;\n}\n' });
     const { outcome } = await call('edit_file', { path: 'a.ts', old_text: 'export function computeTotals(items) {', new_text: 'x' });
     assert.equal(outcome.ok, false);
-    assert.match(outcome.output, /^old_text was not found in "a\.ts"\. The most similar lines in the file are:\n2: \n3: export function computeTotal\(items\) \{\n4: {3}return items\.length;\n/);
+    assert.match(
+      outcome.output,
+      /^old_text was not found in "a\.ts"\. The most similar lines in the file are:\n2: \n3: export function computeTotal\(items\) \{\n4: {3}return items\.length;\n/,
+    );
   });
 
   // The old hint compared every wanted line at every file position: 3.7 s for 4,000 lines in a
@@ -332,7 +352,10 @@ describe('edit_file', () => {
     const { outcome } = await call('edit_file', { path: 'dist/bundle.js', old_text: '/*! bundle v2 */', new_text: 'x' });
     // The length first: on failure, a message that quotes the whole output would flood the test log too.
     assert.ok(outcome.output.length < excerptChars + 300, `${outcome.output.length} characters`);
-    assert.match(outcome.output, /^old_text was not found in "dist\/bundle\.js"\. The most similar lines in the file are:\n1: \/\*! bundle v1 \*\/\n2: (var x=1;)+…\n/);
+    assert.match(
+      outcome.output,
+      /^old_text was not found in "dist\/bundle\.js"\. The most similar lines in the file are:\n1: \/\*! bundle v1 \*\/\n2: (var x=1;)+…\n/,
+    );
     const lines = Array.from({ length: 12 }, (_, i) => `const value${i} = "${'y'.repeat(1000)}";`).join('\n');
     await put({ 'wide.ts': `${lines}\n` });
     const wanted = [`const value3 = "${'y'.repeat(1000)}";`, ...Array.from({ length: 8 }, (_, i) => `other${i}`)].join('\n');
@@ -348,7 +371,11 @@ describe('edit_file', () => {
     ['the same old and new text', { path: 'a.ts', old_text: 'a', new_text: 'a' }, 'old_text and new_text are the same: there is nothing to change.'],
     ['a folder', { path: 'dir', old_text: 'a', new_text: 'b' }, '"dir" is a folder, not a file.'],
     ['a binary file', { path: 'bin.dat', old_text: 'a', new_text: 'b' }, '"bin.dat" is a binary file; the agent only changes text files.'],
-    ['a file that is not UTF-8', { path: 'latin1.txt', old_text: 'caf', new_text: 'b' }, '"latin1.txt" is not valid UTF-8 text; the agent only changes UTF-8 files.'],
+    [
+      'a file that is not UTF-8',
+      { path: 'latin1.txt', old_text: 'caf', new_text: 'b' },
+      '"latin1.txt" is not valid UTF-8 text; the agent only changes UTF-8 files.',
+    ],
   ];
   for (const [name, args, message] of refusals) {
     test(`refused: ${name}`, async () => {
@@ -402,7 +429,10 @@ describe('write_file', () => {
     assert.deepEqual((await call('write_file', { path: 'dir', content: 'x' })).outcome, { ok: false, output: '"dir" is a folder, not a file.' });
     assert.match((await call('write_file', { path: '.', content: 'x' })).outcome.output, /names the workspace folder itself/);
     assert.match((await call('write_file', { path: 'same.txt', content: 'same' })).outcome.output, /already has exactly this content/);
-    assert.match((await call('write_file', { path: 'a.txt' })).outcome.output, /^Invalid arguments for write_file: content: Invalid input: expected string, received undefined\./);
+    assert.match(
+      (await call('write_file', { path: 'a.txt' })).outcome.output,
+      /^Invalid arguments for write_file: content: Invalid input: expected string, received undefined\./,
+    );
   });
 
   test('a file created by someone else after the preview is not overwritten', async () => {

@@ -28,7 +28,13 @@ beforeEach(async () => {
   await mkdir(join(root, 'real'), { recursive: true });
   await mkdir(outside, { recursive: true });
   await writeFile(join(outside, 'file.txt'), 'outside\n');
-  ctx = { files: new NodeWorkspaceFiles(root), changes: new NodeFileChanges(root), commands: new NodeCommandRunner(root), protectedFiles: defaultProtectedFiles, logger: silentLogger };
+  ctx = {
+    files: new NodeWorkspaceFiles(root),
+    changes: new NodeFileChanges(root),
+    commands: new NodeCommandRunner(root),
+    protectedFiles: defaultProtectedFiles,
+    logger: silentLogger,
+  };
 });
 afterEach(() => rm(base, { recursive: true, force: true }));
 
@@ -39,7 +45,10 @@ describe('a symlink re-pointed while the agent writes', () => {
   test('500 writes through flipping links never reach outside', async () => {
     const flipper = spawn(
       'bash',
-      ['-c', 'while :; do ln -sfn real a; mv -T a dir; ln -sfn ../outside b; mv -T b dir; ln -sfn real/f.txt c; mv -T c f.txt; ln -sfn ../outside/file.txt d; mv -T d f.txt; done'],
+      [
+        '-c',
+        'while :; do ln -sfn real a; mv -T a dir; ln -sfn ../outside b; mv -T b dir; ln -sfn real/f.txt c; mv -T c f.txt; ln -sfn ../outside/file.txt d; mv -T d f.txt; done',
+      ],
       { cwd: root, stdio: 'ignore' },
     );
     try {
@@ -63,7 +72,7 @@ describe('a symlink re-pointed while the agent writes', () => {
     assert.deepEqual(await readdir(outside), ['file.txt']);
   });
 
-  test('the VS Code host\'s check refuses a path that leads outside at write time', async () => {
+  test("the VS Code host's check refuses a path that leads outside at write time", async () => {
     await symlink('../outside', join(root, 'out'));
     await assert.rejects(checkWriteTarget(root, 'out/file.txt', signal), /leads outside the workspace/);
     await assert.rejects(checkWriteTarget(root, 'out/new/deeper.txt', signal), /leads outside the workspace/);

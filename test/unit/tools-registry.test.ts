@@ -24,12 +24,18 @@ describe('registry', () => {
   });
 
   test('an untrusted workspace gets only the read-only tools', () => {
-    assert.deepEqual(readOnlyTools.map((tool) => tool.name), ['read_file', 'list_files', 'search_text', 'update_plan']);
+    assert.deepEqual(
+      readOnlyTools.map((tool) => tool.name),
+      ['read_file', 'list_files', 'search_text', 'update_plan'],
+    );
     assert.equal(toolsFor(false), readOnlyTools);
     assert.equal(toolsFor(true), allTools);
     assert.equal(findTool(readOnlyTools, 'write_file'), undefined);
     assert.equal(findTool(allTools, 'write_file')?.name, 'write_file');
-    assert.equal(unknownToolOutput(readOnlyTools, 'write_file'), 'There is no tool named "write_file" in this session. The tools are: read_file, list_files, search_text, update_plan.');
+    assert.equal(
+      unknownToolOutput(readOnlyTools, 'write_file'),
+      'There is no tool named "write_file" in this session. The tools are: read_file, list_files, search_text, update_plan.',
+    );
   });
 
   test('every schema is a plain object schema: properties, required, no extra properties, no $schema', () => {
@@ -69,7 +75,7 @@ describe('registry', () => {
     });
   });
 
-  test('read_file line numbers are integers from 1, without zod\'s safe-integer noise', () => {
+  test("read_file line numbers are integers from 1, without zod's safe-integer noise", () => {
     const properties = findTool(allTools, 'read_file')!.parameters.properties as Record<string, Record<string, unknown>>;
     assert.deepEqual(properties.startLine, { type: 'integer', minimum: 1, description: 'First line, 1-based (default 1).' });
   });
@@ -115,11 +121,12 @@ describe('prepare never throws', () => {
 
   for (const tool of allTools) {
     // update_plan uses no port: nothing of it can fail that way.
-    if (tool.name !== 'update_plan') test(`${tool.name}: a failing port becomes a refusal the model can read`, async () => {
-      const prepared = await tool.prepare(validArgs[tool.name], ctx);
-      assert.equal(prepared.refusal, 'Failed: disk on fire');
-      assert.deepEqual(await prepared.execute(new AbortController().signal), { ok: false, output: 'Failed: disk on fire' });
-    });
+    if (tool.name !== 'update_plan')
+      test(`${tool.name}: a failing port becomes a refusal the model can read`, async () => {
+        const prepared = await tool.prepare(validArgs[tool.name], ctx);
+        assert.equal(prepared.refusal, 'Failed: disk on fire');
+        assert.deepEqual(await prepared.execute(new AbortController().signal), { ok: false, output: 'Failed: disk on fire' });
+      });
 
     test(`${tool.name}: arguments that are not an object are refused with the tool's name`, async () => {
       for (const raw of [42, null, ['a'], 'not json']) {

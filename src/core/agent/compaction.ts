@@ -17,7 +17,7 @@ export const SUMMARY_MAX_OUTPUT_TOKENS = 2_048;
 export const SUMMARY_REQUEST = [
   'Context compaction: this conversation is about to be replaced by your summary, so write the summary the work will continue from.',
   'Do not call tools. Use exactly these headings, be specific (paths, names, exact errors) and brief:',
-  '## Task (the user\'s request in their own words, and any later instructions)',
+  "## Task (the user's request in their own words, and any later instructions)",
   '## Decisions (what was decided and why)',
   '## Files read (path: what matters in it)',
   '## Files changed (path: what changed and why)',
@@ -36,9 +36,7 @@ export function summaryRequestItem(): ResponseInputItem {
  * stay verbatim in the new chain's recent items), then the request itself.
  */
 export function summaryInput(unsent: readonly ResponseInputItem[]): ResponseInputItem[] {
-  const shortened = unsent.map((item) =>
-    item.type === 'function_call_output' ? { ...item, output: '[Output kept for after the compaction.]' } : item,
-  );
+  const shortened = unsent.map((item) => (item.type === 'function_call_output' ? { ...item, output: '[Output kept for after the compaction.]' } : item));
   return [...shortened, summaryRequestItem()];
 }
 
@@ -63,7 +61,7 @@ export function compactedOpening(state: AgentSessionState, summary: string): Res
     content: [
       '[This session was compacted to fit the context window; the editor keeps the full transcript. Continue the task from here.]',
       '',
-      'Task, in the user\'s words:',
+      "Task, in the user's words:",
       taskText(state),
       '',
       'Summary of the work so far:',

@@ -149,7 +149,12 @@ export class AgentEngine {
     } catch (error) {
       tick();
       if (overTime.signal.aborted && !userSignal.aborted) {
-        await this.setStatus(state, 'stopped', exceededBudget(runUsage(state, start, timer.activeMs()), this.deps.budgets()) ?? describe(overTime.signal.reason), onEvent);
+        await this.setStatus(
+          state,
+          'stopped',
+          exceededBudget(runUsage(state, start, timer.activeMs()), this.deps.budgets()) ?? describe(overTime.signal.reason),
+          onEvent,
+        );
       } else {
         const reason = userSignal.aborted || error instanceof AbortError ? stopReason(userSignal) : describe(error);
         await this.setStatus(state, 'paused', reason, onEvent);
@@ -186,7 +191,9 @@ export class AgentEngine {
         return await this.streamTurn(state, false, signal, onEvent);
       }
       if (!(error instanceof PreviousResponseNotFoundError) || state.previousResponseId === undefined) throw error;
-      this.deps.logger.info(`session ${state.id}: the gateway lost response ${state.previousResponseId}; replaying the chain's ${chainItems(state).length} items, bounded`);
+      this.deps.logger.info(
+        `session ${state.id}: the gateway lost response ${state.previousResponseId}; replaying the chain's ${chainItems(state).length} items, bounded`,
+      );
       return await this.streamTurn(state, true, signal, onEvent);
     }
   }
@@ -254,7 +261,10 @@ export class AgentEngine {
   /** Tokens the next request will carry: the chain the gateway holds plus the new items, or the whole chain when it starts anew. */
   private nextRequestTokens(state: AgentSessionState): number {
     if (state.previousResponseId !== undefined && state.contextTokens !== undefined) return state.contextTokens + tokensOfItems(state.unsent);
-    return fixedTokens(this.deps.instructions, toolDefinitions(this.deps.tools())) + tokensOfItems(state.previousResponseId !== undefined ? chainItems(state) : state.unsent);
+    return (
+      fixedTokens(this.deps.instructions, toolDefinitions(this.deps.tools())) +
+      tokensOfItems(state.previousResponseId !== undefined ? chainItems(state) : state.unsent)
+    );
   }
 
   /**
@@ -295,11 +305,19 @@ export class AgentEngine {
   /** The summary request, or undefined when it would itself pass the threshold. */
   private async summarize(state: AgentSessionState, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<string | undefined> {
     const chained = state.previousResponseId !== undefined && state.contextTokens !== undefined;
-    const input = chained ? summaryInput(state.unsent) : [...trimToFit(chainItems(state), this.compactAt(state) - fixedTokens(this.deps.instructions, [])), ...summaryInput([])];
+    const input = chained
+      ? summaryInput(state.unsent)
+      : [...trimToFit(chainItems(state), this.compactAt(state) - fixedTokens(this.deps.instructions, [])), ...summaryInput([])];
     const size = chained ? state.contextTokens! + tokensOfItems(input) : fixedTokens(this.deps.instructions, []) + tokensOfItems(input);
     if (size > this.threshold(state)) return undefined;
     const result = await this.stream(
-      { model: state.model, instructions: this.deps.instructions, input, previousResponseId: chained ? state.previousResponseId : undefined, maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS },
+      {
+        model: state.model,
+        instructions: this.deps.instructions,
+        input,
+        previousResponseId: chained ? state.previousResponseId : undefined,
+        maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS,
+      },
       signal,
       onEvent,
       false,
@@ -309,7 +327,12 @@ export class AgentEngine {
   }
 
   /** The deterministic fallback: a new chain of the chain's items with the oldest tool outputs as one-line notes. */
-  private async trimChain(state: AgentSessionState, onEvent: (event: AgentEvent) => void, before = this.nextRequestTokens(state), atMost = Infinity): Promise<void> {
+  private async trimChain(
+    state: AgentSessionState,
+    onEvent: (event: AgentEvent) => void,
+    before = this.nextRequestTokens(state),
+    atMost = Infinity,
+  ): Promise<void> {
     const budget = Math.min(this.compactAt(state), atMost) - fixedTokens(this.deps.instructions, toolDefinitions(this.deps.tools()));
     const items = trimToFit(chainItems(state), budget);
     this.startChain(state, items, state.transcript.length, items);
@@ -335,7 +358,14 @@ export class AgentEngine {
     onEvent: (event: AgentEvent) => void,
   ): void {
     const after = this.nextRequestTokens(state);
-    const compaction: Compaction = { atItem: state.transcript.length, at: this.deps.clock.now(), before: done.before, after, how: done.how, ...(done.summary ? { summary: done.summary } : {}) };
+    const compaction: Compaction = {
+      atItem: state.transcript.length,
+      at: this.deps.clock.now(),
+      before: done.before,
+      after,
+      how: done.how,
+      ...(done.summary ? { summary: done.summary } : {}),
+    };
     state.compactions = [...(state.compactions ?? []), compaction];
     state.compacting = undefined;
     this.deps.logger.info(`session ${state.id}: compacted (${done.cause}, ${done.how}) ${done.before} → ${after} tokens`);
@@ -396,7 +426,9 @@ export class AgentEngine {
         const writePaths = await this.writePaths(prepared, signal);
         const asks = tool.needsApproval ? tool.needsApproval(policy.mode) : needsApproval(policy, tool.kind, prepared.command?.line, writePaths);
         approved = !asks || (await timer.waiting(() => this.ask(state, call, tool, prepared, signal, onEvent)));
-        outcome = approved ? await this.execute(state, tool, prepared, signal) : { ok: false, output: `The user denied this ${deniedWhat[tool.kind]}. Do not retry it; ask or try another way.` };
+        outcome = approved
+          ? await this.execute(state, tool, prepared, signal)
+          : { ok: false, output: `The user denied this ${deniedWhat[tool.kind]}. Do not retry it; ask or try another way.` };
       }
       this.answer(state, call, outcome.output);
       if (outcome.plan) state.plan = outcome.plan;
@@ -414,8 +446,22 @@ export class AgentEngine {
     return real === undefined || real === path ? [path] : [path, real];
   }
 
-  private async ask(state: AgentSessionState, call: ToolCall, tool: AgentTool, prepared: PreparedCall, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<boolean> {
-    const request: ApprovalRequest = { sessionId: state.id, callId: call.callId, toolName: tool.name, summary: prepared.summary, preview: prepared.preview, command: prepared.command };
+  private async ask(
+    state: AgentSessionState,
+    call: ToolCall,
+    tool: AgentTool,
+    prepared: PreparedCall,
+    signal: AbortSignal,
+    onEvent: (event: AgentEvent) => void,
+  ): Promise<boolean> {
+    const request: ApprovalRequest = {
+      sessionId: state.id,
+      callId: call.callId,
+      toolName: tool.name,
+      summary: prepared.summary,
+      preview: prepared.preview,
+      command: prepared.command,
+    };
     await this.setStatus(state, 'awaiting_approval', prepared.summary, onEvent);
     onEvent({ type: 'approval_needed', request });
     const approved = await this.deps.approver.approve(request, signal);

@@ -37,7 +37,13 @@ export interface HostToolLimits {
   timeoutMs: number;
 }
 
-export const DEFAULT_HOST_TOOL_LIMITS: HostToolLimits = { maxTools: 16, maxDescriptionChars: 1024, maxSchemaBytes: 8 * 1024, maxOutputBytes: 32 * 1024, timeoutMs: 60_000 };
+export const DEFAULT_HOST_TOOL_LIMITS: HostToolLimits = {
+  maxTools: 16,
+  maxDescriptionChars: 1024,
+  maxSchemaBytes: 8 * 1024,
+  maxOutputBytes: 32 * 1024,
+  timeoutMs: 60_000,
+};
 
 /** The name the model sees: what the API allows in a function name, at most 64 characters. */
 export function modelToolName(hostName: string): string {
@@ -154,7 +160,7 @@ export function hostAgentTool(tool: SelectedHostTool, options: HostToolOptions):
 
 function prepareHostCall(tool: SelectedHostTool, rawArgs: unknown, options: HostToolOptions, limits: HostToolLimits): PreparedCall {
   const input = inputObject(rawArgs);
-  const shown = typeof rawArgs === 'string' ? rawArgs : JSON.stringify(rawArgs) ?? '';
+  const shown = typeof rawArgs === 'string' ? rawArgs : (JSON.stringify(rawArgs) ?? '');
   const summary = `Use ${tool.hostName} with ${shown.length > 300 ? `${shown.slice(0, 299)}…` : shown}`;
   if (!input) {
     const message = `Invalid arguments for ${tool.modelName}: send one JSON object with the parameters the tool describes.`;
@@ -176,7 +182,13 @@ function inputObject(rawArgs: unknown): Record<string, unknown> | undefined {
 }
 
 /** Runs the call within the time limit; whatever happens, the model gets a sentence it can read. Never rejects. */
-async function invokeBounded(tool: SelectedHostTool, input: Record<string, unknown>, options: HostToolOptions, limits: HostToolLimits, signal: AbortSignal): Promise<ToolOutcome> {
+async function invokeBounded(
+  tool: SelectedHostTool,
+  input: Record<string, unknown>,
+  options: HostToolOptions,
+  limits: HostToolLimits,
+  signal: AbortSignal,
+): Promise<ToolOutcome> {
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   signal.addEventListener('abort', onAbort, { once: true });
@@ -185,7 +197,11 @@ async function invokeBounded(tool: SelectedHostTool, input: Record<string, unkno
       options.invoke(tool.hostName, input, controller.signal),
       options.clock.sleep(limits.timeoutMs, controller.signal).then(() => 'timed out' as const),
     ]);
-    if (result === 'timed out') return { ok: false, output: `${tool.modelName} did not answer within ${Math.round(limits.timeoutMs / 1000)} s and was given up. Try another way, or ask the user.` };
+    if (result === 'timed out')
+      return {
+        ok: false,
+        output: `${tool.modelName} did not answer within ${Math.round(limits.timeoutMs / 1000)} s and was given up. Try another way, or ask the user.`,
+      };
     return { ok: true, output: hostResultText(result, limits.maxOutputBytes) };
   } catch (error) {
     if (signal.aborted) return { ok: false, output: 'Stopped: the user cancelled this call before it finished.' };

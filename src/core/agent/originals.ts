@@ -56,7 +56,8 @@ export async function revertOriginals(
 ): Promise<string[]> {
   for (const original of originals) {
     const checked = await resolveWorkspacePath(original.path, workspace, signal);
-    if (!checked.ok) throw new RevertRefused(`Revert refused, nothing was changed: the saved session lists ${JSON.stringify(original.path)}. ${checked.reason}`);
+    if (!checked.ok)
+      throw new RevertRefused(`Revert refused, nothing was changed: the saved session lists ${JSON.stringify(original.path)}. ${checked.reason}`);
     if (checked.path !== original.path) {
       throw new RevertRefused(`Revert refused, nothing was changed: the saved session lists ${JSON.stringify(original.path)}, not a plain workspace path.`);
     }

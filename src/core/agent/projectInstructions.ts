@@ -162,7 +162,10 @@ export class InstructionTracker {
   ) {}
 
   /** The text of the item to send next, if a new file applies; records it in `session.projectInstructions`. */
-  async next(session: { transcript: readonly { type?: string; arguments?: string }[]; projectInstructions?: SentInstructions }, signal: AbortSignal): Promise<string | undefined> {
+  async next(
+    session: { transcript: readonly { type?: string; arguments?: string }[]; projectInstructions?: SentInstructions },
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
     if (this.lastSent !== undefined && session.projectInstructions === undefined) {
       // A compaction started a new chain without the files sent before: look again, from the start.
       this.lookedAt.clear();
@@ -192,7 +195,15 @@ export class InstructionTracker {
  * of the attached files' folders (`labels` as the prompt names attachments,
  * `src/a.ts` or `src/a.ts:10-20`).
  */
-export async function instructionsForChat(files: WorkspaceFiles, labels: readonly string[], protectedFiles: readonly string[], signal: AbortSignal): Promise<FoundInstructions> {
-  const folders = labels.map((label) => label.replace(/:\d+-\d+$/, '')).filter((path) => path.includes('/')).map((path) => path.slice(0, path.lastIndexOf('/')));
+export async function instructionsForChat(
+  files: WorkspaceFiles,
+  labels: readonly string[],
+  protectedFiles: readonly string[],
+  signal: AbortSignal,
+): Promise<FoundInstructions> {
+  const folders = labels
+    .map((label) => label.replace(/:\d+-\d+$/, ''))
+    .filter((path) => path.includes('/'))
+    .map((path) => path.slice(0, path.lastIndexOf('/')));
   return readInstructions(files, instructionCandidates(folders), new Set(), protectedFiles, 0, signal);
 }

@@ -47,7 +47,12 @@ function isOriginal(item: unknown): item is OriginalFile {
 
 function usageOf(value: unknown): SessionUsage {
   const usage = isObject(value) ? value : {};
-  return { inputTokens: count(usage.inputTokens), outputTokens: count(usage.outputTokens), reasoningTokens: count(usage.reasoningTokens), totalTokens: count(usage.totalTokens) };
+  return {
+    inputTokens: count(usage.inputTokens),
+    outputTokens: count(usage.outputTokens),
+    reasoningTokens: count(usage.reasoningTokens),
+    totalTokens: count(usage.totalTokens),
+  };
 }
 
 function lastCallOf(value: unknown): AgentSessionState['lastCall'] {

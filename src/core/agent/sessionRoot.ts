@@ -32,7 +32,10 @@ export function rootForNewSession(open: readonly OpenFolder[]): RootDecision {
 export function rootForSavedSession(savedUri: string | undefined, open: readonly OpenFolder[], action: string): RootDecision {
   if (savedUri === undefined) return rootForNewSession(open);
   if (open.some((folder) => folder.uri === savedUri)) return { ok: true, uri: savedUri };
-  return { ok: false, message: `This session worked in the folder ${describeFolder(savedUri)}, which is not open in this window. Add that folder to the workspace to ${action}.` };
+  return {
+    ok: false,
+    message: `This session worked in the folder ${describeFolder(savedUri)}, which is not open in this window. Add that folder to the workspace to ${action}.`,
+  };
 }
 
 /** A folder URI as a user reads it: the path of a local folder, the URI otherwise. */

@@ -65,6 +65,8 @@ export function renderTranscript(state: AgentSessionState): string {
 /** Where the session compacted: the notice, and the summary the new chain started from. */
 function compactionBlock(compaction: Compaction): string[] {
   const how = compaction.how === 'trim' ? ' (old tool outputs shortened to notes)' : '';
-  const summary = compaction.summary ? ['', '<details><summary>Summary</summary>', '', codeFence(clip(compaction.summary, MAX_OUTPUT_SHOWN * 4), 'markdown'), '', '</details>'] : [];
+  const summary = compaction.summary
+    ? ['', '<details><summary>Summary</summary>', '', codeFence(clip(compaction.summary, MAX_OUTPUT_SHOWN * 4), 'markdown'), '', '</details>']
+    : [];
   return [`> **${compactionNotice(compaction.before, compaction.after)}**${how}`, ...summary, ''];
 }

@@ -120,11 +120,7 @@ export class GatewayClient {
    * Validation fails at the call; gateway errors before the first event come
    * from the first `next()`; nothing is retried after it.
    */
-  private stream(
-    spec: RequestSpec,
-    call: CallOptions,
-    makeDecoder: (exchange: Exchange) => StreamDecoder,
-  ): AsyncIterable<StreamEvent> {
+  private stream(spec: RequestSpec, call: CallOptions, makeDecoder: (exchange: Exchange) => StreamDecoder): AsyncIterable<StreamEvent> {
     return readSse(async () => {
       const exchange = await this.transport.send(spec, call);
       const body = exchange.response.body;
@@ -171,7 +167,6 @@ export class GatewayClient {
         `${usage.inputTokens} in, ${usage.outputTokens} out (${usage.reasoningTokens} reasoning), ${usage.totalTokens} total`,
     );
   }
-
 }
 
 /** What the usage accounting needs to know of the answer a usage came with. */

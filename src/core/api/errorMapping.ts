@@ -56,10 +56,7 @@ export function errorFromWire(wire: WireError, ctx: ErrorContext): GatewayError 
   const site = ctx.siteUrl.replace(/\/+$/, '');
 
   if (status === 401) {
-    return new AuthError(
-      'The Gateway rejected the API key (401). Run "Gateway: Set API Key" and enter a valid key.',
-      meta,
-    );
+    return new AuthError('The Gateway rejected the API key (401). Run "Gateway: Set API Key" and enter a valid key.', meta);
   }
   if (status === 402 || code === 'balance_zero' || wire.type === 'insufficient_quota') {
     const billingUrl = `${site}/cabinet/billing`;
@@ -68,8 +65,7 @@ export function errorFromWire(wire: WireError, ctx: ErrorContext): GatewayError 
   if (status === 429) {
     const seconds = Math.max(1, Math.ceil((ctx.retryAfterMs ?? 1000) / 1000));
     return new RateLimitError(
-      `The Gateway's rate limit was reached (requests or tokens per minute). Wait ${seconds} s and try again; ` +
-        `your limits are at ${site}/cabinet/limits.`,
+      `The Gateway's rate limit was reached (requests or tokens per minute). Wait ${seconds} s and try again; ` + `your limits are at ${site}/cabinet/limits.`,
       ctx.retryAfterMs ?? 1000,
       meta,
     );
@@ -84,10 +80,7 @@ export function errorFromWire(wire: WireError, ctx: ErrorContext): GatewayError 
     );
   }
   if (status === 503) {
-    return new ServerError(
-      'The Gateway is overloaded (503) and did not recover after retrying. Try again in a minute.',
-      meta,
-    );
+    return new ServerError('The Gateway is overloaded (503) and did not recover after retrying. Try again in a minute.', meta);
   }
   const what = status === undefined ? 'reported an error' : `failed (${status})`;
   const detail = serverText ? `: ${serverText}` : '';
@@ -115,12 +108,7 @@ function badRequest(
     return error;
   }
   if (code === 'previous_response_not_found') {
-    return new PreviousResponseNotFoundError(
-      'The Gateway no longer has this session; it must be sent again in full.',
-      param,
-      code,
-      meta,
-    );
+    return new PreviousResponseNotFoundError('The Gateway no longer has this session; it must be sent again in full.', param, code, meta);
   }
   if (code === 'context_length_exceeded') {
     const window = windowFromErrorText(serverText);

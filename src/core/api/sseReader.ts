@@ -58,7 +58,8 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   let keySeen = false;
   let lastTail = '';
   const parser = createParser({
-    onEvent: (message) => pending.push(keySeen && redactor ? { ...message, event: message.event && redactor.redact(message.event), data: redactor.redact(message.data) } : message),
+    onEvent: (message) =>
+      pending.push(keySeen && redactor ? { ...message, event: message.event && redactor.redact(message.event), data: redactor.redact(message.data) } : message),
   });
   const reader = source.body.getReader();
   const text = new TextDecoder();
@@ -109,9 +110,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
     }
     if (!decoder.finished) {
       throw withPartial(
-        new StreamInterruptedError(
-          'The connection to the Gateway closed before the answer was complete. The partial answer is kept; try again.',
-        ),
+        new StreamInterruptedError('The connection to the Gateway closed before the answer was complete. The partial answer is kept; try again.'),
         decoder,
       );
     }

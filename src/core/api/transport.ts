@@ -240,7 +240,9 @@ export class Transport {
     const abortFromCaller = () => controller.abort(call.signal.reason);
     call.signal.addEventListener('abort', abortFromCaller, { once: true });
     const watchdog = new IdleWatchdog(this.clock, this.idleTimeoutMs, () =>
-      controller.abort(new StreamTimeoutError(`The Gateway sent nothing for ${Math.round(this.idleTimeoutMs / 1000)} s, so the request was stopped. Try again.`)),
+      controller.abort(
+        new StreamTimeoutError(`The Gateway sent nothing for ${Math.round(this.idleTimeoutMs / 1000)} s, so the request was stopped. Try again.`),
+      ),
     );
     const release = () => {
       watchdog.stop();
@@ -319,10 +321,9 @@ export class Transport {
     if (caller.aborted) return new AbortError();
     if (error instanceof GatewayError) return error;
     if (phase === 'body') {
-      return new StreamInterruptedError(
-        'The connection to the Gateway was cut before the answer was complete. The partial answer is kept; try again.',
-        { cause: error },
-      );
+      return new StreamInterruptedError('The connection to the Gateway was cut before the answer was complete. The partial answer is kept; try again.', {
+        cause: error,
+      });
     }
     const detail = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
     // fetch's own error text can quote the request, header values included; no `cause` either, it holds that text unredacted.

@@ -75,10 +75,7 @@ const inputItem = z.union([
 
 const respondParams = z.object({
   model: modelId,
-  input: z.union([
-    z.string().check(z.minLength(1, { error: 'is empty' })),
-    z.array(inputItem).check(z.minLength(1, { error: 'is empty' })),
-  ]),
+  input: z.union([z.string().check(z.minLength(1, { error: 'is empty' })), z.array(inputItem).check(z.minLength(1, { error: 'is empty' }))]),
   instructions: z.optional(z.string()),
   tools: z.optional(z.array(tool)),
   toolChoice: z.optional(toolChoice),

@@ -48,7 +48,13 @@ function chatTool(tool: ToolDefinition) {
 }
 
 function responsesTool(tool: ToolDefinition) {
-  return dropUndefined({ type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters ?? { type: 'object', properties: {} }, strict: tool.strict ?? false });
+  return dropUndefined({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters ?? { type: 'object', properties: {} },
+    strict: tool.strict ?? false,
+  });
 }
 
 function chatToolChoice(choice: ToolChoice | undefined) {
@@ -73,9 +79,7 @@ const chatCompletionSchema = z.looseObject({
         message: z.looseObject({
           content: z.nullish(z.string()),
           reasoning_content: z.nullish(z.string()),
-          tool_calls: z.nullish(
-            z.array(z.looseObject({ id: z.string(), function: z.looseObject({ name: z.string(), arguments: z.string() }) })),
-          ),
+          tool_calls: z.nullish(z.array(z.looseObject({ id: z.string(), function: z.looseObject({ name: z.string(), arguments: z.string() }) }))),
         }),
         finish_reason: z.nullish(z.string()),
       }),

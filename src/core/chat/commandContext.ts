@@ -14,9 +14,7 @@ export interface ActiveCode {
 }
 
 /** One reference the user attached, once read: text to send, or why it cannot be sent. */
-export type ReferenceContent =
-  | { kind: 'text'; attachment: Attachment }
-  | { kind: 'unusable'; name: string; reason: string };
+export type ReferenceContent = { kind: 'text'; attachment: Attachment } | { kind: 'unusable'; name: string; reason: string };
 
 export type RequestContext =
   /** Send the request with these attachments; `notes` tell the user what was left out. */

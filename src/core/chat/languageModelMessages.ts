@@ -21,10 +21,7 @@ const ROLE_SYSTEM = 3;
 const MAX_DECODED_BYTES = 16_384;
 
 type Part =
-  | { kind: 'text'; text: string }
-  | { kind: 'toolCall'; call: ChatToolCall }
-  | { kind: 'toolResult'; callId: string; content: string }
-  | { kind: 'ignored' };
+  { kind: 'text'; text: string } | { kind: 'toolCall'; call: ChatToolCall } | { kind: 'toolResult'; callId: string; content: string } | { kind: 'ignored' };
 
 export function toChatMessages(messages: readonly RequestMessageLike[]): ChatMessage[] {
   return messages.flatMap(toChatMessagesOf);
@@ -35,7 +32,9 @@ function toChatMessagesOf(message: RequestMessageLike): ChatMessage[] {
   const parts = message.content.map(classify);
   const text = parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
   const toolCalls = parts.flatMap((part) => (part.kind === 'toolCall' ? [part.call] : []));
-  const out: ChatMessage[] = parts.flatMap((part) => (part.kind === 'toolResult' ? [{ role: 'tool' as const, tool_call_id: part.callId, content: part.content }] : []));
+  const out: ChatMessage[] = parts.flatMap((part) =>
+    part.kind === 'toolResult' ? [{ role: 'tool' as const, tool_call_id: part.callId, content: part.content }] : [],
+  );
   if (message.role === ROLE_ASSISTANT) {
     if (text || toolCalls.length > 0) out.push({ role: 'assistant', content: text || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
   } else if (text) {

@@ -5,15 +5,7 @@
  * `model_not_found` from chat completions tries responses once, and the
  * answer is remembered for the rest of the session.
  */
-import {
-  ModelNotFoundError,
-  type CallOptions,
-  type ChatMessage,
-  type ChatParams,
-  type GatewayClient,
-  type ResponseInputItem,
-  type StreamEvent,
-} from '../api';
+import { ModelNotFoundError, type CallOptions, type ChatMessage, type ChatParams, type GatewayClient, type ResponseInputItem, type StreamEvent } from '../api';
 
 export type Endpoint = 'chat' | 'responses';
 

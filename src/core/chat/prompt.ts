@@ -69,6 +69,7 @@ function userContent(input: PromptInput): string {
 /** The attachment's label, then its content (cut to MAX_ATTACHMENT_CHARS) in a fence it cannot close. */
 function attached(attachment: Attachment): string {
   let content = attachment.content;
-  if (content.length > MAX_ATTACHMENT_CHARS) content = `${content.slice(0, MAX_ATTACHMENT_CHARS)}\n… (cut: ${content.length - MAX_ATTACHMENT_CHARS} more characters)`;
+  if (content.length > MAX_ATTACHMENT_CHARS)
+    content = `${content.slice(0, MAX_ATTACHMENT_CHARS)}\n… (cut: ${content.length - MAX_ATTACHMENT_CHARS} more characters)`;
   return `${attachment.label}:\n${codeFence(content, attachment.language)}`;
 }

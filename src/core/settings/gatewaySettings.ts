@@ -9,7 +9,23 @@ import { defaultProtectedFiles } from '../tools/tool';
 
 /** Commands that ask even under the `auto` approval policy. */
 export const DEFAULT_DENIED_COMMANDS: readonly string[] = [
-  'rm -rf', 'rm -r', 'sudo', 'git push', 'git reset --hard', 'git clean', 'curl', 'wget', 'ssh', 'scp', 'dd', 'mkfs', 'shutdown', 'reboot', 'npm publish', 'chmod -R', 'chown -R',
+  'rm -rf',
+  'rm -r',
+  'sudo',
+  'git push',
+  'git reset --hard',
+  'git clean',
+  'curl',
+  'wget',
+  'ssh',
+  'scp',
+  'dd',
+  'mkfs',
+  'shutdown',
+  'reboot',
+  'npm publish',
+  'chmod -R',
+  'chown -R',
 ];
 
 export interface AgentSettings {
@@ -150,7 +166,8 @@ function checkedModels(value: unknown): Record<string, ConfiguredModel> {
   // No prototype: a model id such as "__proto__" from a workspace's settings is just a key.
   const models = Object.create(null) as Record<string, ConfiguredModel>;
   for (const [id, entry] of Object.entries(value as Record<string, unknown>).slice(0, MAX_CONFIGURED_MODELS)) {
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new SettingError('models', `"gateway.models" entry "${id}" must be an object, ${example}.`);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+      throw new SettingError('models', `"gateway.models" entry "${id}" must be an object, ${example}.`);
     const limits = entry as Record<string, unknown>;
     const contextWindow = checkedInteger(limits.contextWindow, `models.${id}.contextWindow`);
     const maxOutputTokens = checkedInteger(limits.maxOutputTokens, `models.${id}.maxOutputTokens`);
@@ -189,7 +206,10 @@ function checkedUrl(raw: unknown, name: string, wantsV1: boolean): string | unde
   }
   if (wantsV1 && url.protocol === 'http:' && !isLoopback(url.hostname)) {
     // The API key travels with every request to the base URL: over http:// anyone on the way could read it.
-    throw new SettingError(name, `"gateway.${name}" must start with https:// so the API key is sent encrypted; http:// is only for a gateway on this machine (localhost, 127.0.0.1, [::1]). For example ${example}.`);
+    throw new SettingError(
+      name,
+      `"gateway.${name}" must start with https:// so the API key is sent encrypted; http:// is only for a gateway on this machine (localhost, 127.0.0.1, [::1]). For example ${example}.`,
+    );
   }
   if (url.username || url.password) {
     throw new SettingError(name, `"gateway.${name}" must not contain credentials; the API key belongs in "Gateway: Set API Key".`);

@@ -35,21 +35,35 @@ export function formatStatus(input: {
     `Tokens this minute: ${compact(snapshot.tokensRemaining)} of ${compact(snapshot.tokenLimit)} left${resetText(snapshot.tokensResetAt, now)}`,
     `Tokens spent in this window: ${snapshot.tokensSpentThisWindow.toLocaleString('en-US')}`,
     ...(input.lastRequest
-      ? [`Last request: ${input.lastRequest.inputTokens.toLocaleString('en-US')} input tokens${input.lastRequest.contextWindow ? ` of a ${compact(input.lastRequest.contextWindow)} window` : ''}`]
+      ? [
+          `Last request: ${input.lastRequest.inputTokens.toLocaleString('en-US')} input tokens${input.lastRequest.contextWindow ? ` of a ${compact(input.lastRequest.contextWindow)} window` : ''}`,
+        ]
       : []),
     snapshot.source === 'local' ? '_Counted by the extension: the gateway sent no limit headers._' : '_As reported by the gateway._',
     '',
     `${siteLinks}[Select model](command:gateway.selectModel)`,
   ];
   if (!input.hasKey) {
-    return { state: 'no-key', text: '$(key) Gateway: Set API Key', tooltip: ['**Gateway** — no API key is set.', '', '[Set API Key](command:gateway.setApiKey)'] };
+    return {
+      state: 'no-key',
+      text: '$(key) Gateway: Set API Key',
+      tooltip: ['**Gateway** — no API key is set.', '', '[Set API Key](command:gateway.setApiKey)'],
+    };
   }
   if (snapshot.balance === 'depleted') {
-    return { state: 'depleted', text: `$(error) ${model} · Top up`, tooltip: ['**Balance is empty.** Requests fail with 402 until you top up.', ...tooltip.slice(1)] };
+    return {
+      state: 'depleted',
+      text: `$(error) ${model} · Top up`,
+      tooltip: ['**Balance is empty.** Requests fail with 402 until you top up.', ...tooltip.slice(1)],
+    };
   }
   if (snapshot.rateLimitedUntil !== undefined && snapshot.rateLimitedUntil > now) {
     const seconds = Math.ceil((snapshot.rateLimitedUntil - now) / 1000);
-    return { state: 'waiting', text: `$(watch) ${model} · rate limited, ${seconds}s`, tooltip: [`**Rate limited** — retrying in ${seconds} s.`, ...tooltip.slice(1)] };
+    return {
+      state: 'waiting',
+      text: `$(watch) ${model} · rate limited, ${seconds}s`,
+      tooltip: [`**Rate limited** — retrying in ${seconds} s.`, ...tooltip.slice(1)],
+    };
   }
   return {
     state: 'normal',

@@ -54,7 +54,10 @@ interface DeniedPattern {
 }
 
 function parsePattern(source: string): DeniedPattern | undefined {
-  const [first, ...rest] = source.trim().split(/\s+/).filter((word) => word !== '');
+  const [first, ...rest] = source
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== '');
   if (first === undefined) return undefined;
   return { name: baseName(first), words: rest.filter((word) => !word.startsWith('-')), options: rest.filter((word) => word.startsWith('-')) };
 }

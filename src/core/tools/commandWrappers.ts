@@ -9,33 +9,58 @@
 import type { Word } from './shellReader';
 
 /** Words that run the rest of the command (or start a clause), with their options that take a separate value. */
-const wrappers = new Map<string, string[]>(Object.entries({
-  sudo: ['-u', '--user', '-g', '--group', '-C', '--close-from', '-D', '--chdir', '-h', '--host', '-p', '--prompt', '-r', '--role', '-t', '--type', '-U', '--other-user', '-T', '--command-timeout', '-R', '--chroot'],
-  doas: ['-u', '-C'],
-  env: ['-u', '--unset', '-C', '--chdir'],
-  nice: ['-n', '--adjustment'],
-  ionice: ['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid'],
-  timeout: ['-s', '--signal', '-k', '--kill-after'],
-  // GNU xargs' --replace, --max-lines and --eof take a value only after `=`.
-  xargs: ['-I', '-n', '--max-args', '-P', '--max-procs', '-L', '-d', '--delimiter', '-E', '-s', '--max-chars', '-a', '--arg-file', '--process-slot-var'],
-  stdbuf: ['-i', '--input', '-o', '--output', '-e', '--error'],
-  exec: ['-a'],
-  command: [],
-  builtin: [],
-  busybox: [],
-  nohup: [],
-  setsid: [],
-  time: ['-f', '--format', '-o', '--output'],
-  then: [],
-  else: [],
-  elif: [],
-  do: [],
-  if: [],
-  while: [],
-  until: [],
-  '!': [],
-  '{': [],
-}));
+const wrappers = new Map<string, string[]>(
+  Object.entries({
+    sudo: [
+      '-u',
+      '--user',
+      '-g',
+      '--group',
+      '-C',
+      '--close-from',
+      '-D',
+      '--chdir',
+      '-h',
+      '--host',
+      '-p',
+      '--prompt',
+      '-r',
+      '--role',
+      '-t',
+      '--type',
+      '-U',
+      '--other-user',
+      '-T',
+      '--command-timeout',
+      '-R',
+      '--chroot',
+    ],
+    doas: ['-u', '-C'],
+    env: ['-u', '--unset', '-C', '--chdir'],
+    nice: ['-n', '--adjustment'],
+    ionice: ['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid'],
+    timeout: ['-s', '--signal', '-k', '--kill-after'],
+    // GNU xargs' --replace, --max-lines and --eof take a value only after `=`.
+    xargs: ['-I', '-n', '--max-args', '-P', '--max-procs', '-L', '-d', '--delimiter', '-E', '-s', '--max-chars', '-a', '--arg-file', '--process-slot-var'],
+    stdbuf: ['-i', '--input', '-o', '--output', '-e', '--error'],
+    exec: ['-a'],
+    command: [],
+    builtin: [],
+    busybox: [],
+    nohup: [],
+    setsid: [],
+    time: ['-f', '--format', '-o', '--output'],
+    then: [],
+    else: [],
+    elif: [],
+    do: [],
+    if: [],
+    while: [],
+    until: [],
+    '!': [],
+    '{': [],
+  }),
+);
 
 /** Wrappers whose first plain argument is a value (a duration, a priority), not the command. */
 const wrapperValueArgument = new Set(['timeout']);
@@ -78,7 +103,11 @@ export function envSplitScript(args: Word[]): string | undefined {
     if (text === '--') return undefined;
     const attached = /^(?:--split-string=|-S)(.+)$/s.exec(text);
     if (attached) return [attached[1], ...args.slice(i + 1).map((arg) => arg.raw)].join(' ');
-    if (text === '-S' || text === '--split-string') return args.slice(i + 1).map((arg, n) => (n === 0 ? arg.text : arg.raw)).join(' ');
+    if (text === '-S' || text === '--split-string')
+      return args
+        .slice(i + 1)
+        .map((arg, n) => (n === 0 ? arg.text : arg.raw))
+        .join(' ');
   }
   return undefined;
 }

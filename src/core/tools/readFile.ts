@@ -43,7 +43,8 @@ async function readPage(path: string, startLine: number | undefined, endLine: nu
   if (!stat) throw new ToolFailure(`No file at "${path}". Use list_files to see what is there.`);
   if (stat.type === 'directory') throw new ToolFailure(`"${path}" is a folder, not a file. Use list_files to see its contents.`);
   if ((stat.links ?? 1) > 1) throw new ToolFailure(hardLinkRefusal(path, stat.links ?? 1));
-  if (stat.size > largestReadableBytes) throw new ToolFailure(`"${path}" is too large to read (${stat.size} bytes). Use search_text to find the part you need.`);
+  if (stat.size > largestReadableBytes)
+    throw new ToolFailure(`"${path}" is too large to read (${stat.size} bytes). Use search_text to find the part you need.`);
   const text = await ctx.files.readText(path, signal);
   if (looksBinary(text)) throw new ToolFailure(`"${path}" is a binary file (${stat.size} bytes); it cannot be shown as text.`);
   const lines = splitLines(text);

@@ -15,19 +15,14 @@ const schema = z.object({
   command: z.string().check(z.minLength(1), z.describe('Shell command line.')),
   cwd: z.optional(z.string().check(z.describe('Working folder (default ".").'))),
   timeout: z.optional(
-    z.number().check(
-      z.positive(),
-      z.maximum(maxTimeoutSeconds),
-      z.describe(`Seconds before it is stopped (default ${defaultTimeoutSeconds}).`),
-    ),
+    z.number().check(z.positive(), z.maximum(maxTimeoutSeconds), z.describe(`Seconds before it is stopped (default ${defaultTimeoutSeconds}).`)),
   ),
 });
 
 export const runCommandTool: AgentTool = {
   name: 'run_command',
   description:
-    'Run a non-interactive shell command (build, test, git …) with no input; ' +
-    `returns its exit code and the last ${outputTailBytes / 1024} KB of output.`,
+    'Run a non-interactive shell command (build, test, git …) with no input; ' + `returns its exit code and the last ${outputTailBytes / 1024} KB of output.`,
   kind: 'command',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

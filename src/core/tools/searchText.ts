@@ -14,10 +14,7 @@ export const searchLineChars = 200;
 export const searchFileBytes = 1024 * 1024;
 
 const schema = z.object({
-  pattern: z.string().check(
-    z.minLength(1),
-    z.describe('Exact, case-sensitive text, or /regex/ or /regex/i.'),
-  ),
+  pattern: z.string().check(z.minLength(1), z.describe('Exact, case-sensitive text, or /regex/ or /regex/i.')),
   glob: z.optional(z.string().check(z.describe('Only files matching this glob, e.g. "**/*.ts".'))),
   folder: z.optional(z.string().check(z.describe('Folder to search (default: all).'))),
 });
@@ -25,8 +22,7 @@ const schema = z.object({
 export const searchTextTool: AgentTool = {
   name: 'search_text',
   description:
-    `Search text files line by line; up to ${searchMatchLimit} matches as "path:line: text". ` +
-    'Ignored, protected, binary and huge files are skipped.',
+    `Search text files line by line; up to ${searchMatchLimit} matches as "path:line: text". ` + 'Ignored, protected, binary and huge files are skipped.',
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(
@@ -60,8 +56,7 @@ function lineMatcher(pattern: string): LineMatcher | string {
   if (!regex) return (line) => line.indexOf(pattern);
   // g and y would make matching stateful across lines; they mean nothing per line anyway.
   const flags = regex[2];
-  const re2Flags =
-    (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0);
+  const re2Flags = (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0);
   try {
     const compiled = RE2JS.compile(regex[1], re2Flags);
     return (line) => {

@@ -32,11 +32,31 @@ export interface ToolContext {
 // .git (a nested one holds credentials and hooks too) needs the leading "**/".
 // "**/.git/**" also matches the .git folder (or file) itself; "**/.git" says so plainly.
 export const defaultProtectedFiles: readonly string[] = [
-  '.env*', '*.pem', '*.key', '**/.git/**', '**/.git',
+  '.env*',
+  '*.pem',
+  '*.key',
+  '**/.git/**',
+  '**/.git',
   // Private keys and the files that hold registry, cloud and login credentials.
   // The SSH key names ssh-keygen writes (`id_*` alone would also match source files such as id_utils.py).
-  'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'id_ecdsa_sk', 'id_ed25519_sk', '*.p12', '*.pfx', '.npmrc', '.netrc', '.pypirc', '.git-credentials',
-  '.aws/credentials', '**/.aws/credentials', '.ssh/**', '**/.ssh/**', '.ssh', '**/.ssh',
+  'id_rsa',
+  'id_dsa',
+  'id_ecdsa',
+  'id_ed25519',
+  'id_ecdsa_sk',
+  'id_ed25519_sk',
+  '*.p12',
+  '*.pfx',
+  '.npmrc',
+  '.netrc',
+  '.pypirc',
+  '.git-credentials',
+  '.aws/credentials',
+  '**/.aws/credentials',
+  '.ssh/**',
+  '**/.ssh/**',
+  '.ssh',
+  '**/.ssh',
 ];
 
 export interface ToolOutcome {

@@ -33,7 +33,12 @@ export const updatePlanTool: AgentTool = {
   // additionalProperties and the enum's type it is 50 bytes shorter on every request.
   parameters: {
     type: 'object',
-    properties: { steps: { type: 'array', items: { type: 'object', properties: { step: { type: 'string' }, status: { enum: PLAN_STATUSES } }, required: ['step', 'status'] } } },
+    properties: {
+      steps: {
+        type: 'array',
+        items: { type: 'object', properties: { step: { type: 'string' }, status: { enum: PLAN_STATUSES } }, required: ['step', 'status'] },
+      },
+    },
     required: ['steps'],
     additionalProperties: false,
   },
@@ -68,7 +73,9 @@ export function parsePlan(value: unknown): PlanStep[] | undefined {
 
 /** The plan as a Markdown checklist (the step in progress in bold). */
 export function planChecklist(plan: readonly PlanStep[]): string {
-  return plan.map((s) => `- [${s.status === 'done' ? 'x' : ' '}] ${s.status === 'in_progress' ? `**${escapeMarkdown(s.step)}**` : escapeMarkdown(s.step)}`).join('\n');
+  return plan
+    .map((s) => `- [${s.status === 'done' ? 'x' : ' '}] ${s.status === 'in_progress' ? `**${escapeMarkdown(s.step)}**` : escapeMarkdown(s.step)}`)
+    .join('\n');
 }
 
 /** Model text shown as Markdown: its own markup (links, images, HTML) is shown as written. */

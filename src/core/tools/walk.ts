@@ -27,12 +27,7 @@ export interface WalkOptions {
   onLimit?: () => void;
 }
 
-export async function* walkWorkspace(
-  folder: string,
-  ctx: ToolContext,
-  signal: AbortSignal,
-  options: WalkOptions,
-): AsyncGenerator<WalkEntry> {
+export async function* walkWorkspace(folder: string, ctx: ToolContext, signal: AbortSignal, options: WalkOptions): AsyncGenerator<WalkEntry> {
   const realFolder = await ctx.files.realPathInside(folder, signal);
   if (realFolder === undefined) return;
   const realPathOf = (path: string) => reanchor(path, folder, realFolder);

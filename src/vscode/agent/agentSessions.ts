@@ -123,7 +123,13 @@ export class AgentSessions implements vscode.Disposable {
   }
 
   /** Continues a saved session, optionally with a message that steers it. */
-  continue(id: string, message: string | undefined, sink: SessionSink, signal?: AbortSignal, referencedTools: readonly string[] = []): Promise<AgentSessionState> {
+  continue(
+    id: string,
+    message: string | undefined,
+    sink: SessionSink,
+    signal?: AbortSignal,
+    referencedTools: readonly string[] = [],
+  ): Promise<AgentSessionState> {
     return this.exclusively(id, 'This session is already running. Stop it first, or wait for it.', async (controller) => {
       const state = await this.store.load(id);
       if (!state) throw new Error(`There is no saved agent session ${id}.`);
@@ -194,7 +200,14 @@ export class AgentSessions implements vscode.Disposable {
     }
   }
 
-  private async run(state: AgentSessionState, root: vscode.Uri, sink: SessionSink, controller: AbortController, outer?: AbortSignal, referencedTools: readonly string[] = []): Promise<AgentSessionState> {
+  private async run(
+    state: AgentSessionState,
+    root: vscode.Uri,
+    sink: SessionSink,
+    controller: AbortController,
+    outer?: AbortSignal,
+    referencedTools: readonly string[] = [],
+  ): Promise<AgentSessionState> {
     const onOuterAbort = () => controller.abort();
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     const presentation = sink.presenter ? this.approvals.present(state.id, sink.presenter) : undefined;
@@ -212,7 +225,9 @@ export class AgentSessions implements vscode.Disposable {
     const disk = this.machine.files(root.fsPath);
     const builtIns = toolsFor(vscode.workspace.isTrusted);
     // Chosen once per run: the definitions must not change between the requests of a run.
-    const hostTools = this.workspaceState ? hostToolsFor(this.workspaceState, referencedTools, builtIns, () => readSettings().agent.allowedTools, systemClock, this.logger) : [];
+    const hostTools = this.workspaceState
+      ? hostToolsFor(this.workspaceState, referencedTools, builtIns, () => readSettings().agent.allowedTools, systemClock, this.logger)
+      : [];
     return new AgentEngine({
       client: this.client,
       store: this.store,
@@ -281,7 +296,8 @@ export class AgentSessions implements vscode.Disposable {
       runner = new TerminalCommandRunner(
         `Gateway Agent: ${state.title.slice(0, 40)}`,
         root,
-        (command, cwd, timeoutMs, signal, onOutput, sandbox) => this.machine.runChildProcess(root, command, relativeTo(root, cwd), timeoutMs, signal, onOutput, sandbox),
+        (command, cwd, timeoutMs, signal, onOutput, sandbox) =>
+          this.machine.runChildProcess(root, command, relativeTo(root, cwd), timeoutMs, signal, onOutput, sandbox),
         (cwd, signal) => this.sandboxFor(state.id, root, cwd, signal),
         systemClock,
         (output) => this.machine.plainTerminalText(output),

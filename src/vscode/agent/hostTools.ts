@@ -31,26 +31,50 @@ export function enabledHostTools(state: vscode.Memento): string[] {
 export async function chooseHostTools(state: vscode.Memento, names?: unknown): Promise<void> {
   const tools = availableHostTools();
   if (Array.isArray(names)) {
-    await state.update(ENABLED_KEY, tools.map((tool) => tool.name).filter((name) => names.includes(name)));
+    await state.update(
+      ENABLED_KEY,
+      tools.map((tool) => tool.name).filter((name) => names.includes(name)),
+    );
     return;
   }
   if (tools.length === 0) {
-    void vscode.window.showInformationMessage('VS Code has no language-model tools to offer (install an extension that contributes some, or configure an MCP server).');
+    void vscode.window.showInformationMessage(
+      'VS Code has no language-model tools to offer (install an extension that contributes some, or configure an MCP server).',
+    );
     return;
   }
   const enabled = new Set(enabledHostTools(state));
   const picked = await vscode.window.showQuickPick(
     tools.map((tool) => ({ label: tool.name, detail: tool.description.slice(0, 200), picked: enabled.has(tool.name) })),
-    { canPickMany: true, title: 'Tools the Gateway agent may use in this workspace', placeHolder: 'Each tool is sent with every request: pick the ones you need' },
+    {
+      canPickMany: true,
+      title: 'Tools the Gateway agent may use in this workspace',
+      placeHolder: 'Each tool is sent with every request: pick the ones you need',
+    },
   );
   if (!picked) return;
-  await state.update(ENABLED_KEY, picked.map((item) => item.label));
+  await state.update(
+    ENABLED_KEY,
+    picked.map((item) => item.label),
+  );
 }
 
 /** The enabled and referenced host tools as agent tools, or none in an untrusted workspace (they may do anything). */
-export function hostToolsFor(state: vscode.Memento, referenced: readonly string[], builtIns: readonly AgentTool[], allowed: () => readonly string[], clock: Clock, logger: Logger): AgentTool[] {
+export function hostToolsFor(
+  state: vscode.Memento,
+  referenced: readonly string[],
+  builtIns: readonly AgentTool[],
+  allowed: () => readonly string[],
+  clock: Clock,
+  logger: Logger,
+): AgentTool[] {
   if (!vscode.workspace.isTrusted) return [];
-  const selection = selectHostTools(availableHostTools(), enabledHostTools(state), referenced, builtIns.map((tool) => tool.name));
+  const selection = selectHostTools(
+    availableHostTools(),
+    enabledHostTools(state),
+    referenced,
+    builtIns.map((tool) => tool.name),
+  );
   for (const skipped of selection.skipped) logger.warn(`agent tool ${skipped.hostName} is not offered: ${skipped.reason}`);
   return selection.offered.map((tool) => hostAgentTool(tool, { invoke: invokeHostTool, clock, allowed }));
 }

@@ -89,7 +89,9 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     item.description = `${state.status.replace('_', ' ')} · ${state.turns} turns · ${compact(state.usage.totalTokens)} tok${context ? ` · ${context}` : ''}`;
     // The row shows 80 characters of a command at most: the tooltip shows every waiting one whole.
     const waitingCommands = this.sessions.approvals.waiting(state.id).flatMap((request) => (request.command ? [request.command] : []));
-    const commands = waitingCommands.map((command) => `\n\nWaiting for your approval, in ${inlineCode(command.cwd)}:\n\n${commandBlock(command.line)}`).join('');
+    const commands = waitingCommands
+      .map((command) => `\n\nWaiting for your approval, in ${inlineCode(command.cwd)}:\n\n${commandBlock(command.line)}`)
+      .join('');
     item.tooltip = new vscode.MarkdownString(
       `**${state.title}**\n\n${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}\n\nModel ${state.model} · ${state.turns} turns · ` +
         `${state.usage.totalTokens.toLocaleString('en-US')} tokens${context ? ` · ${context}` : ''}\n\n` +
@@ -98,7 +100,9 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     item.iconPath = new vscode.ThemeIcon(ICONS[state.status]);
     const running = this.sessions.isRunning(state.id);
     const waiting = this.sessions.approvals.waiting(state.id).length > 0;
-    item.contextValue = ['session', running ? 'running' : 'idle', state.originals.length > 0 ? 'changed' : 'unchanged', waiting ? 'waiting' : 'answered'].join('-');
+    item.contextValue = ['session', running ? 'running' : 'idle', state.originals.length > 0 ? 'changed' : 'unchanged', waiting ? 'waiting' : 'answered'].join(
+      '-',
+    );
     item.command = { title: 'Open Transcript', command: 'gateway.agent.openTranscript', arguments: [state.id] };
     item.resourceUri = transcriptUri(state.id);
     return item;

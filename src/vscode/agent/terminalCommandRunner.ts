@@ -115,7 +115,12 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       for await (const data of execution.read()) output = (output + data).slice(-MAX_OUTPUT_CHARS);
     })();
     // The output stream closes when the command ends; give the exit-code event a moment after that.
-    void reading.then(() => this.clock.sleep(2000)).then(() => resolveEnded(undefined), () => undefined);
+    void reading
+      .then(() => this.clock.sleep(2000))
+      .then(
+        () => resolveEnded(undefined),
+        () => undefined,
+      );
     const control = {
       ended,
       interrupt: () => terminal.sendText('\u0003', false),

@@ -46,7 +46,9 @@ export async function runAgentTurn(
   if (request.command === 'compact') return compactTurn(sessions, previous, stream, token);
   const task = request.prompt.trim();
   if (!previous && !task) {
-    stream.markdown('Give the agent a task, for example `@gateway /agent add a test for parseDuration`. It reads and edits files and runs commands, asking you first as `gateway.agent.approval` says.');
+    stream.markdown(
+      'Give the agent a task, for example `@gateway /agent add a test for parseDuration`. It reads and edits files and runs commands, asking you first as `gateway.agent.approval` says.',
+    );
     return { metadata: { command: 'agent' } };
   }
   if (openFolders().length === 0) {
@@ -55,7 +57,10 @@ export async function runAgentTurn(
     stream.button({ title: 'Open Folder', command: OPEN_FOLDER_COMMAND });
     return { metadata: { command: 'agent', sessionId: previous } };
   }
-  const sink = { onEvent: (event: AgentEvent, root: vscode.Uri) => render(event, root, stream), presenter: (approval: ApprovalRequest) => presentApproval(approval, stream) };
+  const sink = {
+    onEvent: (event: AgentEvent, root: vscode.Uri) => render(event, root, stream),
+    presenter: (approval: ApprovalRequest) => presentApproval(approval, stream),
+  };
   const signal = toAbortSignal(token);
   let sessionId = previous;
   try {
@@ -71,7 +76,12 @@ export async function runAgentTurn(
 }
 
 /** `@gateway /compact` in a conversation that runs a session: compacts it now. */
-async function compactTurn(sessions: AgentSessions, sessionId: string | undefined, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<AgentChatResult> {
+async function compactTurn(
+  sessions: AgentSessions,
+  sessionId: string | undefined,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<AgentChatResult> {
   if (!sessionId) {
     stream.markdown('There is no agent session in this conversation to compact. Start one with `@gateway /agent <task>`.');
     return { metadata: { command: 'compact' } };
@@ -110,10 +120,13 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
       stream.progress('Compacting the conversation to fit the context window…');
       return;
     case 'compacted':
-      stream.markdown(`\n\n> ${compactionNotice(event.compaction.before, event.compaction.after)}${event.compaction.how === 'trim' ? ' (old tool outputs shortened to notes)' : ''}\n\n`);
+      stream.markdown(
+        `\n\n> ${compactionNotice(event.compaction.before, event.compaction.after)}${event.compaction.how === 'trim' ? ' (old tool outputs shortened to notes)' : ''}\n\n`,
+      );
       return;
     case 'status':
-      if (event.status === 'stopped' || (event.status === 'paused' && event.reason)) stream.markdown(`\n\n**${event.status === 'stopped' ? 'Stopped' : 'Paused'}:** ${event.reason}\n\n`);
+      if (event.status === 'stopped' || (event.status === 'paused' && event.reason))
+        stream.markdown(`\n\n**${event.status === 'stopped' ? 'Stopped' : 'Paused'}:** ${event.reason}\n\n`);
       return;
     default:
       return;

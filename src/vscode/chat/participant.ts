@@ -27,7 +27,12 @@ export interface ParticipantDeps {
   logger: Logger;
   /** Each model's window: a history too long for it loses its oldest turns instead of failing. */
   windows?: ModelWindows;
-  runAgent: (request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<vscode.ChatResult>;
+  runAgent: (
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ) => Promise<vscode.ChatResult>;
   /** The workspace's project instructions for a request with these attachments (labels), when the setting allows them. */
   projectInstructions?: (attachmentLabels: string[], signal: AbortSignal) => Promise<string | undefined>;
   /** Told the full text of every finished answer (kept for the extension's API). */
@@ -64,7 +69,12 @@ export function createChatHandler(deps: ParticipantDeps) {
       }
       const attachments = found.attachments;
       model = await deps.chooseModel(request.model?.vendor === LM_VENDOR ? request.model.id : undefined, signal);
-      const projectInstructions = settings.agent.projectInstructions ? await deps.projectInstructions?.(attachments.map((a) => a.label), signal) : undefined;
+      const projectInstructions = settings.agent.projectInstructions
+        ? await deps.projectInstructions?.(
+            attachments.map((a) => a.label),
+            signal,
+          )
+        : undefined;
       const messages = buildChatMessages({ history: historyOf(context), attachments, prompt: request.prompt, command, projectInstructions });
       deps.logger.trace(`@gateway prompt (${model}): ${request.prompt}`);
       const onRetry = (notice: RetryNotice) => stream.progress(retryText(notice));

@@ -52,8 +52,14 @@ export class InlineEditController implements vscode.Disposable {
       vscode.workspace.onDidCloseTextDocument((document) => {
         if (this.pending && document === this.pending.document) void this.abandon('The file was closed, so the pending edit was dropped. Nothing was changed.');
       }),
-      vscode.languages.registerCodeLensProvider({ scheme: 'file' }, { onDidChangeCodeLenses: this.lensChanged.event, provideCodeLenses: (document) => this.codeLenses(document) }),
-      vscode.languages.registerCodeLensProvider({ scheme: 'untitled' }, { onDidChangeCodeLenses: this.lensChanged.event, provideCodeLenses: (document) => this.codeLenses(document) }),
+      vscode.languages.registerCodeLensProvider(
+        { scheme: 'file' },
+        { onDidChangeCodeLenses: this.lensChanged.event, provideCodeLenses: (document) => this.codeLenses(document) },
+      ),
+      vscode.languages.registerCodeLensProvider(
+        { scheme: 'untitled' },
+        { onDidChangeCodeLenses: this.lensChanged.event, provideCodeLenses: (document) => this.codeLenses(document) },
+      ),
     );
   }
 
@@ -89,14 +95,30 @@ export class InlineEditController implements vscode.Disposable {
     const original = document.getText(range);
     const controller = new AbortController();
     const proposalUri = this.proposals.uriFor(document.uri);
-    const pending: PendingEdit = { document, range, original, version: document.version, proposal: original, proposalUri, streaming: true, cutOff: undefined, controller };
+    const pending: PendingEdit = {
+      document,
+      range,
+      original,
+      version: document.version,
+      proposal: original,
+      proposalUri,
+      streaming: true,
+      cutOff: undefined,
+      controller,
+    };
     this.pending = pending;
     this.proposals.set(proposalUri, this.fullProposal(pending, ''));
     await this.setContext();
-    await vscode.commands.executeCommand('vscode.diff', document.uri, proposalUri, `${vscode.workspace.asRelativePath(document.uri)}: Gateway edit (Accept Ctrl+Enter · Reject Esc)`, {
-      preview: true,
-      selection: range,
-    });
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      document.uri,
+      proposalUri,
+      `${vscode.workspace.asRelativePath(document.uri)}: Gateway edit (Accept Ctrl+Enter · Reject Esc)`,
+      {
+        preview: true,
+        selection: range,
+      },
+    );
     // Rejected (Escape, the file changed) while the diff was opening: that close found no tab yet.
     if (this.pending !== pending) {
       await this.closeDiff(pending);
@@ -106,7 +128,13 @@ export class InlineEditController implements vscode.Disposable {
     try {
       const settings = readSettings();
       const context = surroundingContext(document.getText(), document.offsetAt(range.start), document.offsetAt(range.end));
-      const messages = buildInlineEditMessages({ languageId: document.languageId, fileName: vscode.workspace.asRelativePath(document.uri), instruction, selection: original, ...context });
+      const messages = buildInlineEditMessages({
+        languageId: document.languageId,
+        fileName: vscode.workspace.asRelativePath(document.uri),
+        instruction,
+        selection: original,
+        ...context,
+      });
       const model = await this.chatModel(controller.signal);
       const cleaner = new CodeAnswerCleaner({ selection: original, languageId: document.languageId });
       let shown = '';
@@ -123,7 +151,8 @@ export class InlineEditController implements vscode.Disposable {
       this.proposals.set(proposalUri, this.fullProposal(pending, shown));
       await this.setContext();
       this.lensChanged.fire();
-      if (pending.cutOff) void vscode.window.showWarningMessage(`The rewrite is incomplete: ${pending.cutOff}. Check the diff before you accept it, or reject it.`);
+      if (pending.cutOff)
+        void vscode.window.showWarningMessage(`The rewrite is incomplete: ${pending.cutOff}. Check the diff before you accept it, or reject it.`);
     } catch (error) {
       if (this.pending !== pending) return;
       await this.abandon(undefined);
@@ -186,7 +215,8 @@ export class InlineEditController implements vscode.Disposable {
     const pending = this.pending;
     if (!pending || document !== pending.document) return [];
     const at = new vscode.Range(pending.range.start, pending.range.start);
-    if (pending.streaming) return [new vscode.CodeLens(at, { title: '$(loading~spin) Gateway is rewriting… (Esc to cancel)', command: 'gateway.inlineEdit.reject' })];
+    if (pending.streaming)
+      return [new vscode.CodeLens(at, { title: '$(loading~spin) Gateway is rewriting… (Esc to cancel)', command: 'gateway.inlineEdit.reject' })];
     return [
       ...(pending.cutOff ? [new vscode.CodeLens(at, { title: `$(warning) Incomplete: ${pending.cutOff}`, command: '' })] : []),
       new vscode.CodeLens(at, { title: '$(check) Accept (Ctrl+Enter)', command: 'gateway.inlineEdit.accept' }),

@@ -15,6 +15,9 @@ export function isolatedEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Proces
   for (const [name, value] of Object.entries(env)) {
     if (!NPM_VARIABLE.test(name)) out[name] = value;
   }
-  if (out.PATH) out.PATH = out.PATH.split(':').filter((entry) => entry && !NPM_PATH_ENTRY.test(entry)).join(':');
+  if (out.PATH)
+    out.PATH = out.PATH.split(':')
+      .filter((entry) => entry && !NPM_PATH_ENTRY.test(entry))
+      .join(':');
   return out;
 }

@@ -118,11 +118,13 @@ export class Workbench {
 
   /** The rows of the open QuickPick, as shown (label, description, detail on one line), in order. */
   async quickPickRows(): Promise<string[]> {
-    return this.page.locator(QUICK_INPUT_ROWS).evaluateAll((els) =>
-      els
-        .sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
-        .map((el) => ((el as HTMLElement).innerText || '').replace(/\s+/g, ' ').trim()),
-    );
+    return this.page
+      .locator(QUICK_INPUT_ROWS)
+      .evaluateAll((els) =>
+        els
+          .sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
+          .map((el) => ((el as HTMLElement).innerText || '').replace(/\s+/g, ' ').trim()),
+      );
   }
 
   /** A QuickPick row by its label (aria-label is "label" or "label, description, detail"). */
@@ -185,4 +187,3 @@ export class Workbench {
     return file;
   }
 }
-

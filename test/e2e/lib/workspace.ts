@@ -17,10 +17,7 @@ export function createSampleWorkspace(workspaceSettings?: Record<string, unknown
   }
   writeFileSync(path.join(dir, 'README.md'), '# Sample\n\nThis is the e2e sample workspace.\n');
   mkdirSync(path.join(dir, 'src'));
-  writeFileSync(
-    path.join(dir, 'src', 'hello.ts'),
-    'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n',
-  );
+  writeFileSync(path.join(dir, 'src', 'hello.ts'), 'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n');
   writeFileSync(path.join(dir, 'notes.txt'), 'Line one\nLine two\n');
   return {
     dir,

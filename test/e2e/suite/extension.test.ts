@@ -5,13 +5,21 @@ import { assert, assertEqual, test } from './harness';
 export const EXTENSION_ID = 'gateway.gateway-vscode';
 
 test('VS Code host is up', () => {
-  console.log(`  vscode.version=${vscode.version} uiKind=${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} remoteName=${vscode.env.remoteName ?? '-'} appName=${vscode.env.appName}`);
+  console.log(
+    `  vscode.version=${vscode.version} uiKind=${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} remoteName=${vscode.env.remoteName ?? '-'} appName=${vscode.env.appName}`,
+  );
   assert(/^\d+\.\d+\.\d+/.test(vscode.version), `unexpected vscode.version ${vscode.version}`);
 });
 
 test('extension gateway.gateway-vscode is present and activates', async () => {
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
-  assert(ext, `extension ${EXTENSION_ID} not found; loaded: ${vscode.extensions.all.filter((e) => !e.id.startsWith('vscode.')).map((e) => e.id).join(', ')}`);
+  assert(
+    ext,
+    `extension ${EXTENSION_ID} not found; loaded: ${vscode.extensions.all
+      .filter((e) => !e.id.startsWith('vscode.'))
+      .map((e) => e.id)
+      .join(', ')}`,
+  );
   await ext.activate();
   assert(ext.isActive, 'extension did not activate');
 });

@@ -73,20 +73,31 @@ test('changing the chat model setting moves the status bar', async () => {
   await waitFor('the status bar to show gw-chat-pro', () => gateway.statusText()?.includes('gw-chat-pro'));
 });
 
-test('the gateway models are in VS Code\'s model picker and answer', async () => {
+test("the gateway models are in VS Code's model picker and answer", async () => {
   const models = await waitFor('gateway models in vscode.lm', async () => {
     const found = await vscode.lm.selectChatModels({ vendor: 'gateway' });
     return found.length >= 4 ? found : undefined;
   });
-  assertEqual(models.map((m) => m.id).sort().join(','), 'gw-chat,gw-chat-mini,gw-chat-pro,gw-code', 'model ids');
+  assertEqual(
+    models
+      .map((m) => m.id)
+      .sort()
+      .join(','),
+    'gw-chat,gw-chat-mini,gw-chat-pro,gw-code',
+    'model ids',
+  );
   const model = models.find((m) => m.id === 'gw-chat')!;
-  const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('hello from the model picker')], {}, new vscode.CancellationTokenSource().token);
+  const response = await model.sendRequest(
+    [vscode.LanguageModelChatMessage.User('hello from the model picker')],
+    {},
+    new vscode.CancellationTokenSource().token,
+  );
   let text = '';
   for await (const chunk of response.text) text += chunk;
   assertEqual(text, 'Echo: hello from the model picker', 'answer through vscode.lm');
 });
 
-test('a model from VS Code\'s picker calls tools', async () => {
+test("a model from VS Code's picker calls tools", async () => {
   const [model] = await vscode.lm.selectChatModels({ vendor: 'gateway', id: 'gw-chat' });
   const tools: vscode.LanguageModelChatTool[] = [
     { name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
@@ -129,12 +140,16 @@ test('an empty balance turns the status bar to the error state', async () => {
   await waitFor('the normal state after a success', () => gateway.statusState() === 'normal');
 });
 
-test('a 503 is retried and the answer still arrives', async () => {
-  const gateway = await api();
-  await resetEmulator();
-  await injectFault('demo-key', { kind: '503', retryAfter: 1 });
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway after the outage' });
-  await waitFor('the answer after a retry', () => gateway.lastChatAnswer() === 'Echo: after the outage', 45_000);
-  const statuses = (await emulatorRequests()).filter((r) => r.path === '/v1/chat/completions').map((r) => r.status);
-  assertEqual(statuses.join(','), '503,200', 'statuses');
-}, { timeoutMs: 60_000 });
+test(
+  'a 503 is retried and the answer still arrives',
+  async () => {
+    const gateway = await api();
+    await resetEmulator();
+    await injectFault('demo-key', { kind: '503', retryAfter: 1 });
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway after the outage' });
+    await waitFor('the answer after a retry', () => gateway.lastChatAnswer() === 'Echo: after the outage', 45_000);
+    const statuses = (await emulatorRequests()).filter((r) => r.path === '/v1/chat/completions').map((r) => r.status);
+    assertEqual(statuses.join(','), '503,200', 'statuses');
+  },
+  { timeoutMs: 60_000 },
+);

@@ -31,23 +31,27 @@ async function proposalReady(gateway: InlineApi): Promise<string> {
   });
 }
 
-test('Edit Selection: the rewrite (fences stripped) streams into a diff; Accept applies it as one undo step', async () => {
-  const gateway = await api();
-  await resetEmulator();
-  await scriptTurns('demo-key', [{ text: 'Here you go:\n```ts\n' + REWRITE + '```\nShorter greeting.', chunkChars: 3 }]);
-  const editor = await openHello();
-  await vscode.commands.executeCommand('gateway.editSelection', 'use a shorter greeting');
-  assertEqual(await proposalReady(gateway), REWRITE, 'proposal');
-  const diffOpen = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && /Gateway edit/.test(t.label)));
-  assert(diffOpen, 'the diff editor is open');
-  assertEqual(editor.document.getText(), HELLO, 'the file is untouched until Accept');
-  assertEqual(await vscode.commands.executeCommand<boolean>('gateway.inlineEdit.accept'), true, 'accepted');
-  assertEqual(editor.document.getText(), REWRITE, 'after Accept');
-  await vscode.window.showTextDocument(editor.document);
-  await vscode.commands.executeCommand('undo');
-  await waitFor('one undo to restore the original', () => editor.document.getText() === HELLO);
-  await editor.document.save();
-}, { timeoutMs: 60_000 });
+test(
+  'Edit Selection: the rewrite (fences stripped) streams into a diff; Accept applies it as one undo step',
+  async () => {
+    const gateway = await api();
+    await resetEmulator();
+    await scriptTurns('demo-key', [{ text: 'Here you go:\n```ts\n' + REWRITE + '```\nShorter greeting.', chunkChars: 3 }]);
+    const editor = await openHello();
+    await vscode.commands.executeCommand('gateway.editSelection', 'use a shorter greeting');
+    assertEqual(await proposalReady(gateway), REWRITE, 'proposal');
+    const diffOpen = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && /Gateway edit/.test(t.label)));
+    assert(diffOpen, 'the diff editor is open');
+    assertEqual(editor.document.getText(), HELLO, 'the file is untouched until Accept');
+    assertEqual(await vscode.commands.executeCommand<boolean>('gateway.inlineEdit.accept'), true, 'accepted');
+    assertEqual(editor.document.getText(), REWRITE, 'after Accept');
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('undo');
+    await waitFor('one undo to restore the original', () => editor.document.getText() === HELLO);
+    await editor.document.save();
+  },
+  { timeoutMs: 60_000 },
+);
 
 test('Reject leaves the file exactly as it was', async () => {
   const gateway = await api();
@@ -62,7 +66,7 @@ test('Reject leaves the file exactly as it was', async () => {
   assertEqual(editor.document.isDirty, false, 'not dirty');
 });
 
-test('the document changing under a pending edit drops the edit and keeps the user\'s text', async () => {
+test("the document changing under a pending edit drops the edit and keeps the user's text", async () => {
   const gateway = await api();
   await resetEmulator();
   await scriptTurns('demo-key', [{ text: REWRITE }]);
@@ -75,7 +79,7 @@ test('the document changing under a pending edit drops the edit and keeps the us
   await vscode.workspace.applyEdit(typing);
   await waitFor('the edit to be dropped', () => gateway.inlineEdit() === undefined);
   assertEqual(await vscode.commands.executeCommand<boolean>('gateway.inlineEdit.accept'), false, 'nothing to accept');
-  assertEqual(editor.document.getText(), HELLO + '// typed by the user\n', 'the user\'s text');
+  assertEqual(editor.document.getText(), HELLO + '// typed by the user\n', "the user's text");
   await vscode.window.showTextDocument(editor.document);
   await vscode.commands.executeCommand('workbench.action.files.revert');
 });

@@ -39,7 +39,7 @@ test('workspace settings: the key never reaches the server the workspace names',
   assert(await gateway.hasApiKey(), 'the gateway tests stored a key first');
   // Everything that sends the key: the model list (status bar, picker) and a chat answer.
   const models = await vscode.lm.selectChatModels({ vendor: 'gateway' });
-  assert(models.length > 0, 'the models came from the user\'s gateway');
+  assert(models.length > 0, "the models came from the user's gateway");
   const reply = await models[0].sendRequest([vscode.LanguageModelChatMessage.User('hello')], {}, new vscode.CancellationTokenSource().token);
   let text = '';
   for await (const part of reply.text) text += part;
@@ -48,19 +48,27 @@ test('workspace settings: the key never reaches the server the workspace names',
   assertEqual(seen.length, 0, `requests at the workspace's server: ${JSON.stringify(seen.map((r) => [r.path, r.key ? 'WITH KEY' : 'no key']))}`);
 });
 
-test('workspace settings: `auto` from the workspace runs nothing unasked', async () => {
-  const gateway = await api();
-  await resetEmulator();
-  await scriptTurns('demo-key', [
-    { toolCalls: [{ name: 'run_command', arguments: { command: 'echo ran-unasked > unasked.txt' } }] },
-    { text: 'Done.' },
-  ]);
-  const run = vscode.commands.executeCommand('gateway.agent.start', 'workspace says auto');
-  const pending = await waitFor('the command to ask for approval', () => gateway.pendingApprovals().find((p) => /ran-unasked/.test(p.summary)), 30_000);
-  await vscode.commands.executeCommand('gateway.agent.deny', pending.sessionId, pending.callId);
-  await run;
-  await waitFor('the session to finish', async () => (await gateway.agentSessions()).find((s) => s.title === 'workspace says auto' && s.status === 'done'), 30_000);
-  const exists = await vscode.workspace.fs.stat(vscode.Uri.joinPath(root(), 'unasked.txt')).then(() => true, () => false);
-  assertEqual(exists, false, 'unasked.txt exists');
-  assertEqual((await workspaceServerRequests()).length, 0, "requests at the workspace's server");
-}, { timeoutMs: 60_000 });
+test(
+  'workspace settings: `auto` from the workspace runs nothing unasked',
+  async () => {
+    const gateway = await api();
+    await resetEmulator();
+    await scriptTurns('demo-key', [{ toolCalls: [{ name: 'run_command', arguments: { command: 'echo ran-unasked > unasked.txt' } }] }, { text: 'Done.' }]);
+    const run = vscode.commands.executeCommand('gateway.agent.start', 'workspace says auto');
+    const pending = await waitFor('the command to ask for approval', () => gateway.pendingApprovals().find((p) => /ran-unasked/.test(p.summary)), 30_000);
+    await vscode.commands.executeCommand('gateway.agent.deny', pending.sessionId, pending.callId);
+    await run;
+    await waitFor(
+      'the session to finish',
+      async () => (await gateway.agentSessions()).find((s) => s.title === 'workspace says auto' && s.status === 'done'),
+      30_000,
+    );
+    const exists = await vscode.workspace.fs.stat(vscode.Uri.joinPath(root(), 'unasked.txt')).then(
+      () => true,
+      () => false,
+    );
+    assertEqual(exists, false, 'unasked.txt exists');
+    assertEqual((await workspaceServerRequests()).length, 0, "requests at the workspace's server");
+  },
+  { timeoutMs: 60_000 },
+);

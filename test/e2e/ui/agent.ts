@@ -31,7 +31,12 @@ type Turn = { toolCalls: ToolCall[] } | { text: string };
 async function scriptAgent(ctx: UiContext, turns: Turn[]): Promise<void> {
   const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
   const post = async (route: string, body: unknown) => {
-    const res = await fetch(`${control}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(`${control}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(5_000),
+    });
     if (!res.ok) throw new Error(`POST ${route} → ${res.status} ${await res.text()}`);
   };
   await post('/_emulator/reset', {});
@@ -70,7 +75,10 @@ async function waitForChatButton(ctx: UiContext, title: string, n: number, timeo
   const deadline = Date.now() + timeoutMs;
   while ((await buttons.count()) < n) {
     if (Date.now() > deadline) throw new Error(`the chat never showed ${n} "${title}" button(s) (it shows ${await buttons.count()})`);
-    await buttons.nth(n - 1).waitFor({ state: 'attached', timeout: Math.max(1, Math.min(2_000, deadline - Date.now())) }).catch(() => undefined);
+    await buttons
+      .nth(n - 1)
+      .waitFor({ state: 'attached', timeout: Math.max(1, Math.min(2_000, deadline - Date.now())) })
+      .catch(() => undefined);
   }
   const button = buttons.nth(n - 1);
   await button.waitFor({ state: 'visible', timeout: 10_000 });
@@ -84,7 +92,9 @@ function editorTab(ctx: UiContext, text: string | RegExp): Locator {
 
 /** The text of the active editor as shown (non-breaking spaces made plain). */
 async function activeEditorText(ctx: UiContext): Promise<string> {
-  return (await ctx.page.locator('.part.editor .editor-group-container.active .editor-container .monaco-editor .view-lines').first().innerText({ timeout: 5_000 })).replace(/\u00a0/g, ' ');
+  return (
+    await ctx.page.locator('.part.editor .editor-group-container.active .editor-container .monaco-editor .view-lines').first().innerText({ timeout: 5_000 })
+  ).replace(/\u00a0/g, ' ');
 }
 
 async function waitForActiveEditorText(ctx: UiContext, text: string, timeoutMs = 10_000): Promise<void> {
@@ -96,7 +106,9 @@ async function waitForActiveEditorText(ctx: UiContext, text: string, timeoutMs =
       { timeout: timeoutMs, polling: 100 },
     )
     .catch(async () => {
-      throw new Error(`the editor never showed ${JSON.stringify(text)} within ${timeoutMs / 1000}s; it shows ${JSON.stringify(await activeEditorText(ctx).catch(() => '(no editor)'))}`);
+      throw new Error(
+        `the editor never showed ${JSON.stringify(text)} within ${timeoutMs / 1000}s; it shows ${JSON.stringify(await activeEditorText(ctx).catch(() => '(no editor)'))}`,
+      );
     });
 }
 
@@ -108,7 +120,11 @@ async function quickOpen(ctx: UiContext, name: string, tabLabel: string): Promis
   await page.locator(QUICK_INPUT_BOX).fill(name, { timeout: 10_000 });
   await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: tabLabel }).first().click({ timeout: 15_000 });
   await ctx.wb.waitForQuickInputClosed();
-  await page.locator('.part.editor .editor-group-container.active .tabs-container .tab.active').filter({ hasText: tabLabel }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page
+    .locator('.part.editor .editor-group-container.active .tabs-container .tab.active')
+    .filter({ hasText: tabLabel })
+    .first()
+    .waitFor({ state: 'visible', timeout: 10_000 });
 }
 
 /** A terminal row (xterm's DOM renderer) that reads exactly `text`. */
@@ -120,8 +136,12 @@ async function waitForTerminalLine(ctx: UiContext, text: string, timeoutMs = 30_
       { timeout: timeoutMs, polling: 200 },
     )
     .catch(async () => {
-      const rows = await ctx.page.evaluate<string>(`[...document.querySelectorAll('.part.panel .xterm-rows > div')].map((r) => r.innerText.trim()).filter(Boolean).join(' | ')`);
-      throw new Error(`the terminal never showed a line "${text}" within ${timeoutMs / 1000}s; it shows: ${JSON.stringify(rows.slice(0, 400)) || '(no terminal rows)'}`);
+      const rows = await ctx.page.evaluate<string>(
+        `[...document.querySelectorAll('.part.panel .xterm-rows > div')].map((r) => r.innerText.trim()).filter(Boolean).join(' | ')`,
+      );
+      throw new Error(
+        `the terminal never showed a line "${text}" within ${timeoutMs / 1000}s; it shows: ${JSON.stringify(rows.slice(0, 400)) || '(no terminal rows)'}`,
+      );
     });
 }
 
@@ -139,14 +159,22 @@ async function startFromPalette(ctx: UiContext, taskText: string, submit: boolea
 async function waitForApprovalToast(ctx: UiContext, what: string, timeoutMs = 30_000): Promise<{ toast: Locator; text: string; buttons: string[] }> {
   const toast = ctx.page.locator(TOASTS).filter({ hasText: 'Gateway agent wants to:' }).filter({ hasText: what }).first();
   await toast.waitFor({ state: 'visible', timeout: timeoutMs });
-  await toast.locator('.monaco-button').filter({ hasText: /^\s*Approve\s*$/ }).first().waitFor({ state: 'visible', timeout: 5_000 });
+  await toast
+    .locator('.monaco-button')
+    .filter({ hasText: /^\s*Approve\s*$/ })
+    .first()
+    .waitFor({ state: 'visible', timeout: 5_000 });
   const text = (await toast.innerText()).replace(/\s+/g, ' ').trim();
   const buttons = (await toast.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter(Boolean);
   return { toast, text, buttons };
 }
 
 async function clickToastButton(toast: Locator, title: string): Promise<void> {
-  await toast.locator('.monaco-button').filter({ hasText: new RegExp(`^\\s*${title}\\s*$`) }).first().click({ timeout: 10_000 });
+  await toast
+    .locator('.monaco-button')
+    .filter({ hasText: new RegExp(`^\\s*${title}\\s*$`) })
+    .first()
+    .click({ timeout: 10_000 });
   await toast.waitFor({ state: 'detached', timeout: 10_000 });
 }
 
@@ -173,8 +201,13 @@ async function waitForSessionRow(ctx: UiContext, title: string, status: RegExp, 
     )) as { jsonValue(): Promise<string> };
     return await handle.jsonValue();
   } catch {
-    const seen = await ctx.page.locator(rows).allInnerTexts().catch(() => []);
-    throw new Error(`the Agent Sessions view never listed "${title}" as ${status} within ${timeoutMs / 1000}s; it lists ${JSON.stringify(seen.map((r) => r.replace(/\s+/g, ' ').trim()))}`);
+    const seen = await ctx.page
+      .locator(rows)
+      .allInnerTexts()
+      .catch(() => []);
+    throw new Error(
+      `the Agent Sessions view never listed "${title}" as ${status} within ${timeoutMs / 1000}s; it lists ${JSON.stringify(seen.map((r) => r.replace(/\s+/g, ' ').trim()))}`,
+    );
   }
 }
 
@@ -185,13 +218,28 @@ function sessionRow(ctx: UiContext, title: string): Locator {
 /** The text of the Output panel's editor ("Gateway Agent" is the channel a palette session shows). */
 async function waitForOutput(ctx: UiContext, parts: (string | RegExp)[], timeoutMs = 30_000): Promise<string> {
   const sel = '.part.panel .monaco-editor .view-lines';
-  const read = async () => (await ctx.page.locator(sel).allInnerTexts().catch(() => [])).join('\n').replace(/\u00a0/g, ' ');
+  const read = async () =>
+    (
+      await ctx.page
+        .locator(sel)
+        .allInnerTexts()
+        .catch(() => [])
+    )
+      .join('\n')
+      .replace(/\u00a0/g, ' ');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const text = await read();
     if (parts.every((p) => (typeof p === 'string' ? text.includes(p) : p.test(text)))) return text;
-    if (Date.now() > deadline) throw new Error(`the Output panel never showed ${parts.map(String).join(' and ')} within ${timeoutMs / 1000}s; it shows ${JSON.stringify(text.slice(0, 600))}`);
-    await ctx.page.locator(sel).first().waitFor({ state: 'visible', timeout: Math.max(1, Math.min(500, deadline - Date.now())) }).catch(() => undefined);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the Output panel never showed ${parts.map(String).join(' and ')} within ${timeoutMs / 1000}s; it shows ${JSON.stringify(text.slice(0, 600))}`,
+      );
+    await ctx.page
+      .locator(sel)
+      .first()
+      .waitFor({ state: 'visible', timeout: Math.max(1, Math.min(500, deadline - Date.now())) })
+      .catch(() => undefined);
     await ctx.page.waitForFunction('true', undefined, { timeout: 1_000, polling: 200 }).catch(() => undefined);
   }
 }
@@ -220,30 +268,34 @@ export const agentChatScenario: Scenario = {
     const prompt = `@gateway /agent ${taskText}`;
     const shown = prompt.replace(/^@gateway \/agent /, '');
 
-    await s.step('edit-approval', `"${prompt}" sent in a new chat: "Approval needed" with an Approve button, and the diff "src/hello.ts: proposed by the agent" opens`, async () => {
-      if (await ctx.page.locator('a.action-label[aria-label^="New Chat ("]').first().isVisible()) await newChat(ctx);
-      else {
-        await ctx.wb.runCommand('Chat: New Chat');
-        await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
-      }
-      await ask(ctx, prompt);
-      const response = await waitForResponse(ctx, shown, /Approval needed:/, 30_000, true);
-      s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
-      s.check(/src\/hello\.ts/.test(response.text), `the approval names src/hello.ts (the response shows "${response.text}")`);
-      await waitForChatButton(ctx, 'Approve', 1);
-      s.check((await chatButton(ctx, 'Deny').count()) >= 1, 'a Deny button sits next to Approve');
-      await editorTab(ctx, 'proposed by the agent').waitFor({ state: 'visible', timeout: 15_000 });
-      const tab = (await editorTab(ctx, 'proposed by the agent').innerText()).replace(/\s+/g, ' ').trim();
-      s.check(/src\/hello\.ts: proposed by the agent/.test(tab) || /hello\.ts/.test(tab), `the diff's tab names the file ("${tab}")`);
-      // Side by side or inline (a narrow editor): the proposed line is in one of the diff's view-lines.
-      const diffLines = `[...document.querySelectorAll('.part.editor .monaco-diff-editor .view-lines')].map((el) => el.innerText.replace(/\\u00a0/g, ' ')).join('\\n')`;
-      const diffShown = await ctx.page
-        .waitForFunction(`(() => { const t = ${diffLines}; return t.includes('Hi there, ') ? t : false; })()`, undefined, { timeout: 10_000, polling: 100 })
-        .then(() => 'Hi there, ')
-        .catch(() => ctx.page.evaluate<string>(diffLines));
-      s.check(diffShown.includes('Hi there, '), `the diff shows the proposed "Hi there, " (it shows ${JSON.stringify(diffShown.slice(0, 200))})`);
-      s.check(readFileSync(hello, 'utf8') === ORIGINAL_HELLO, 'nothing is written before the approval');
-    });
+    await s.step(
+      'edit-approval',
+      `"${prompt}" sent in a new chat: "Approval needed" with an Approve button, and the diff "src/hello.ts: proposed by the agent" opens`,
+      async () => {
+        if (await ctx.page.locator('a.action-label[aria-label^="New Chat ("]').first().isVisible()) await newChat(ctx);
+        else {
+          await ctx.wb.runCommand('Chat: New Chat');
+          await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
+        }
+        await ask(ctx, prompt);
+        const response = await waitForResponse(ctx, shown, /Approval needed:/, 30_000, true);
+        s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
+        s.check(/src\/hello\.ts/.test(response.text), `the approval names src/hello.ts (the response shows "${response.text}")`);
+        await waitForChatButton(ctx, 'Approve', 1);
+        s.check((await chatButton(ctx, 'Deny').count()) >= 1, 'a Deny button sits next to Approve');
+        await editorTab(ctx, 'proposed by the agent').waitFor({ state: 'visible', timeout: 15_000 });
+        const tab = (await editorTab(ctx, 'proposed by the agent').innerText()).replace(/\s+/g, ' ').trim();
+        s.check(/src\/hello\.ts: proposed by the agent/.test(tab) || /hello\.ts/.test(tab), `the diff's tab names the file ("${tab}")`);
+        // Side by side or inline (a narrow editor): the proposed line is in one of the diff's view-lines.
+        const diffLines = `[...document.querySelectorAll('.part.editor .monaco-diff-editor .view-lines')].map((el) => el.innerText.replace(/\\u00a0/g, ' ')).join('\\n')`;
+        const diffShown = await ctx.page
+          .waitForFunction(`(() => { const t = ${diffLines}; return t.includes('Hi there, ') ? t : false; })()`, undefined, { timeout: 10_000, polling: 100 })
+          .then(() => 'Hi there, ')
+          .catch(() => ctx.page.evaluate<string>(diffLines));
+        s.check(diffShown.includes('Hi there, '), `the diff shows the proposed "Hi there, " (it shows ${JSON.stringify(diffShown.slice(0, 200))})`);
+        s.check(readFileSync(hello, 'utf8') === ORIGINAL_HELLO, 'nothing is written before the approval');
+      },
+    );
 
     await s.step('edit-approved', 'Approve clicked in the chat: src/hello.ts on disk now says "Hi there, "; the command approval appears', async () => {
       await (await waitForChatButton(ctx, 'Approve', 1)).click({ timeout: 10_000 });
@@ -256,24 +308,40 @@ export const agentChatScenario: Scenario = {
       await (await waitForChatButton(ctx, 'Approve', 2)).click({ timeout: 10_000 });
       await waitForTerminalLine(ctx, 'agent-ran-here');
       const panel = (await ctx.page.locator('.part.panel').first().innerText({ timeout: 5_000 })).replace(/\s+/g, ' ');
-      const tabs = await ctx.page.locator('.part.panel .terminal-tabs-entry, .part.panel .single-terminal-tab').allInnerTexts().catch(() => []);
+      const tabs = await ctx.page
+        .locator('.part.panel .terminal-tabs-entry, .part.panel .single-terminal-tab')
+        .allInnerTexts()
+        .catch(() => []);
       const names = `${panel} ${tabs.join(' ')}`;
-      s.check(names.includes(`Gateway Agent: ${taskText.slice(0, 40)}`), `the terminal is named "Gateway Agent: ${taskText.slice(0, 40)}" (the panel shows ${JSON.stringify(tabs.length ? tabs : panel.slice(0, 300))})`);
+      s.check(
+        names.includes(`Gateway Agent: ${taskText.slice(0, 40)}`),
+        `the terminal is named "Gateway Agent: ${taskText.slice(0, 40)}" (the panel shows ${JSON.stringify(tabs.length ? tabs : panel.slice(0, 300))})`,
+      );
     });
 
-    await s.step('summary', 'the chat ends with "Session done" and "Files changed: src/hello.ts"; the model was told the output and the exit code 3', async () => {
-      const response = await waitForResponse(ctx, shown, /Session done[\s\S]*Commands run:/, 30_000, true);
-      s.check(/Greeting updated\./.test(response.text), `the model's closing text shows ("${response.text}")`);
-      s.check(/Files changed: src\/hello\.ts/.test(response.text), `the summary says "Files changed: src/hello.ts" ("${response.text}")`);
-      s.check(/exited with 3/.test(response.text), `the chat says the command exited with 3 ("${response.text}")`);
-      s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
-      const calls = (await emulatorRequests(ctx)).filter((r) => r.path === '/v1/responses');
-      const last = calls.at(-1)?.body as { input?: unknown } | undefined;
-      const inputs = Array.isArray(last?.input) ? (last.input as { type?: string; output?: unknown }[]) : [];
-      const output = inputs.filter((i) => i.type === 'function_call_output').map((i) => String(i.output)).join('\n');
-      s.check(/agent-ran-here/.test(output) && /\b3\b/.test(output), `the last /v1/responses input has a function_call_output with agent-ran-here and 3 (it has ${JSON.stringify(output.slice(0, 300))})`);
-      s.check(calls.length === 4, `four /v1/responses requests for four scripted turns (saw ${calls.length})`);
-    });
+    await s.step(
+      'summary',
+      'the chat ends with "Session done" and "Files changed: src/hello.ts"; the model was told the output and the exit code 3',
+      async () => {
+        const response = await waitForResponse(ctx, shown, /Session done[\s\S]*Commands run:/, 30_000, true);
+        s.check(/Greeting updated\./.test(response.text), `the model's closing text shows ("${response.text}")`);
+        s.check(/Files changed: src\/hello\.ts/.test(response.text), `the summary says "Files changed: src/hello.ts" ("${response.text}")`);
+        s.check(/exited with 3/.test(response.text), `the chat says the command exited with 3 ("${response.text}")`);
+        s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
+        const calls = (await emulatorRequests(ctx)).filter((r) => r.path === '/v1/responses');
+        const last = calls.at(-1)?.body as { input?: unknown } | undefined;
+        const inputs = Array.isArray(last?.input) ? (last.input as { type?: string; output?: unknown }[]) : [];
+        const output = inputs
+          .filter((i) => i.type === 'function_call_output')
+          .map((i) => String(i.output))
+          .join('\n');
+        s.check(
+          /agent-ran-here/.test(output) && /\b3\b/.test(output),
+          `the last /v1/responses input has a function_call_output with agent-ran-here and 3 (it has ${JSON.stringify(output.slice(0, 300))})`,
+        );
+        s.check(calls.length === 4, `four /v1/responses requests for four scripted turns (saw ${calls.length})`);
+      },
+    );
 
     await s.step('undo', 'src/hello.ts opened with Quick Open, Ctrl+Z: the editor shows "Hello, " again; Ctrl+S puts it back on disk', async () => {
       await quickOpen(ctx, 'hello.ts', 'hello.ts');
@@ -285,7 +353,10 @@ export const agentChatScenario: Scenario = {
       s.check(!text.includes('Hi there'), `the edit is gone from the editor (it shows ${JSON.stringify(text)})`);
       await ctx.page.keyboard.press('Control+S');
       await waitForDisk(hello, (t) => t === ORIGINAL_HELLO, 'the undone file saved');
-      await ctx.page.locator('.part.editor .tabs-container .tab.active.dirty').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+      await ctx.page
+        .locator('.part.editor .tabs-container .tab.active.dirty')
+        .waitFor({ state: 'detached', timeout: 5_000 })
+        .catch(() => undefined);
     });
   },
 };
@@ -307,7 +378,11 @@ export const agentPaletteScenario: Scenario = {
 
     await s.step('task-typed', `F1 → "Gateway: Start Agent Session…": the input box asks for the task; "${taskText}" typed`, async () => {
       await startFromPalette(ctx, taskText, false);
-      const prompt = await ctx.page.locator('.quick-input-widget .quick-input-message, .quick-input-widget .quick-input-header').first().innerText({ timeout: 5_000 }).catch(() => '');
+      const prompt = await ctx.page
+        .locator('.quick-input-widget .quick-input-message, .quick-input-widget .quick-input-header')
+        .first()
+        .innerText({ timeout: 5_000 })
+        .catch(() => '');
       s.check(/What should the agent do/.test(prompt), `the box asks "What should the agent do in this workspace?" (it says ${JSON.stringify(prompt)})`);
     });
 
@@ -317,19 +392,26 @@ export const agentPaletteScenario: Scenario = {
       await ctx.wb.waitForQuickInputClosed();
       const found = await waitForApprovalToast(ctx, 'docs/palette.md');
       toast = found.toast;
-      s.check(found.buttons.includes('Approve') && found.buttons.includes('Deny'), `the notification offers Approve and Deny (buttons ${JSON.stringify(found.buttons)}; "${found.text}")`);
+      s.check(
+        found.buttons.includes('Approve') && found.buttons.includes('Deny'),
+        `the notification offers Approve and Deny (buttons ${JSON.stringify(found.buttons)}; "${found.text}")`,
+      );
       s.check(!existsSync(doc), 'nothing is written before the approval');
     });
 
     await s.step('approved-output', 'Approve clicked: the file is written; the "Gateway Agent" output shows the run; "… is done" is announced', async () => {
       await clickToastButton(toast, 'Approve');
       await waitForDisk(doc, (t) => t === '# Written from the palette\n', 'the approved write');
-      await ctx.page.locator(TOASTS).filter({ hasText: `Gateway agent: "${taskText}" is done.` }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      await ctx.page
+        .locator(TOASTS)
+        .filter({ hasText: `Gateway agent: "${taskText}" is done.` })
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 });
       const out = await waitForOutput(ctx, [`=== ${taskText}`, '▶', '✓', 'Wrote the palette doc.']);
       s.check(/waiting for your approval/.test(out), `the output notes the wait for approval (${JSON.stringify(out.slice(0, 400))})`);
     });
 
-    await s.step('sessions-view', 'the activity bar\'s Gateway icon: the Agent Sessions view lists the session as done', async () => {
+    await s.step('sessions-view', "the activity bar's Gateway icon: the Agent Sessions view lists the session as done", async () => {
       await ctx.wb.clearNotifications().catch(() => undefined);
       await showSessionsView(ctx);
       const description = await waitForSessionRow(ctx, taskText, /^done · 2 turns · \S+ tok( · context \S+ \/ \S+)?$/);
@@ -361,39 +443,54 @@ export const agentReloadScenario: Scenario = {
       await waitForSessionRow(ctx, taskText, /^awaiting approval\b/, 10_000);
     });
 
-    await s.step('reloaded-paused', 'page reloaded: the workbench comes back; the Agent Sessions view shows the session paused, its tooltip says "Interrupted…"', async () => {
-      await (ctx.page as FullPage).reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
-      await ctx.page.waitForSelector('.monaco-workbench', { state: 'visible', timeout: 60_000 });
-      await ctx.page.waitForSelector('.part.statusbar .statusbar-item', { state: 'visible', timeout: 60_000 });
-      await showSessionsView(ctx);
-      const row = await waitForSessionRow(ctx, taskText, /^paused\b/, 60_000);
-      s.check(!existsSync(later), 'later.txt is not written: nobody approved it');
-      await (sessionRow(ctx, taskText) as Hoverable).hover({ timeout: 5_000 });
-      const hover = ctx.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Interrupted' }).first();
-      const tip = await hover
-        .waitFor({ state: 'visible', timeout: 10_000 })
-        .then(async () => (await hover.innerText()).replace(/\s+/g, ' ').trim())
-        .catch(() => '');
-      s.check(/Interrupted: the window closed or reloaded/.test(tip), `the row's tooltip says "Interrupted: the window closed or reloaded…" (tooltip ${JSON.stringify(tip)}; row "${row}")`);
-    });
+    await s.step(
+      'reloaded-paused',
+      'page reloaded: the workbench comes back; the Agent Sessions view shows the session paused, its tooltip says "Interrupted…"',
+      async () => {
+        await (ctx.page as FullPage).reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
+        await ctx.page.waitForSelector('.monaco-workbench', { state: 'visible', timeout: 60_000 });
+        await ctx.page.waitForSelector('.part.statusbar .statusbar-item', { state: 'visible', timeout: 60_000 });
+        await showSessionsView(ctx);
+        const row = await waitForSessionRow(ctx, taskText, /^paused\b/, 60_000);
+        s.check(!existsSync(later), 'later.txt is not written: nobody approved it');
+        await (sessionRow(ctx, taskText) as Hoverable).hover({ timeout: 5_000 });
+        const hover = ctx.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Interrupted' }).first();
+        const tip = await hover
+          .waitFor({ state: 'visible', timeout: 10_000 })
+          .then(async () => (await hover.innerText()).replace(/\s+/g, ' ').trim())
+          .catch(() => '');
+        s.check(
+          /Interrupted: the window closed or reloaded/.test(tip),
+          `the row's tooltip says "Interrupted: the window closed or reloaded…" (tooltip ${JSON.stringify(tip)}; row "${row}")`,
+        );
+      },
+    );
 
-    await s.step('continue-picked', 'F1 → "Gateway: Continue Agent Session…": the session is offered as paused and picked; the approval notification comes back', async () => {
-      await ctx.wb.runCommand('Gateway: Continue Agent Session…', { timeoutMs: 30_000 });
-      const row = ctx.wb.quickPickRow(taskText);
-      await row.waitFor({ state: 'visible', timeout: 15_000 });
-      const text = (await row.innerText()).replace(/\s+/g, ' ').trim();
-      s.check(/paused/.test(text), `the pick says paused ("${text}")`);
-      await row.click({ timeout: 10_000 });
-      await ctx.wb.waitForQuickInputClosed();
-      await waitForApprovalToast(ctx, 'later.txt');
-    });
+    await s.step(
+      'continue-picked',
+      'F1 → "Gateway: Continue Agent Session…": the session is offered as paused and picked; the approval notification comes back',
+      async () => {
+        await ctx.wb.runCommand('Gateway: Continue Agent Session…', { timeoutMs: 30_000 });
+        const row = ctx.wb.quickPickRow(taskText);
+        await row.waitFor({ state: 'visible', timeout: 15_000 });
+        const text = (await row.innerText()).replace(/\s+/g, ' ').trim();
+        s.check(/paused/.test(text), `the pick says paused ("${text}")`);
+        await row.click({ timeout: 10_000 });
+        await ctx.wb.waitForQuickInputClosed();
+        await waitForApprovalToast(ctx, 'later.txt');
+      },
+    );
 
     await s.step('finished', 'Approve clicked: later.txt holds "later"; the session is done in the Agent Sessions view', async () => {
       const { toast } = await waitForApprovalToast(ctx, 'later.txt');
       await clickToastButton(toast, 'Approve');
       const written = await waitForDisk(later, (t) => t !== undefined, 'later.txt written');
       s.check(written === 'later\n', `later.txt holds the scripted content (${JSON.stringify(written)})`);
-      await ctx.page.locator(TOASTS).filter({ hasText: `Gateway agent: "${taskText}" is done.` }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      await ctx.page
+        .locator(TOASTS)
+        .filter({ hasText: `Gateway agent: "${taskText}" is done.` })
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 });
       await showSessionsView(ctx);
       await waitForSessionRow(ctx, taskText, /^done\b/);
     });

@@ -9,7 +9,12 @@ const CHAT = '.interactive-session';
 async function scriptAgent(ctx: UiContext, turns: unknown[]): Promise<void> {
   const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
   const post = async (route: string, body: unknown) => {
-    const res = await fetch(`${control}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(`${control}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(5_000),
+    });
     if (!res.ok) throw new Error(`POST ${route} → ${res.status} ${await res.text()}`);
   };
   await post('/_emulator/reset', {});
@@ -26,7 +31,7 @@ let attempt = 0;
 
 export const agentPlanScenario: Scenario = {
   id: 'agent-plan',
-  title: "/agent keeps a plan: each update_plan shows as a checklist in the chat",
+  title: '/agent keeps a plan: each update_plan shows as a checklist in the chat',
   async run(ctx, s) {
     await ensureKey(ctx, 'demo-key');
     await scriptAgent(ctx, [
@@ -37,18 +42,25 @@ export const agentPlanScenario: Scenario = {
     ]);
     attempt++;
     const shown = `plan a friendlier greeting${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
-    await s.step('plan-shown', `"@gateway /agent ${shown}": the plan shows as a checklist, twice (started, then updated), and the session finishes`, async () => {
-      if (await ctx.page.locator('a.action-label[aria-label^="New Chat ("]').first().isVisible()) await newChat(ctx);
-      else await ctx.wb.runCommand('Chat: New Chat');
-      await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
-      await ask(ctx, `@gateway /agent ${shown}`);
-      const response = await waitForResponse(ctx, shown, /Session done/, 30_000, true);
-      s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
-      const plans = response.text.split('Plan').length - 1;
-      s.check(plans >= 2, `the plan is shown at each change (${plans} times in "${response.text.slice(0, 400)}")`);
-      s.check(/Read the greeting[\s\S]*Suggest a friendlier one[\s\S]*Summarise/.test(response.text), `the steps are listed in order ("${response.text.slice(0, 400)}")`);
-      const checked = await ctx.page.locator(`${CHAT} .interactive-response input[type="checkbox"]:checked, ${CHAT} .interactive-response li`).count();
-      s.check(checked >= 6, `the checklist items are rendered (${checked})`);
-    });
+    await s.step(
+      'plan-shown',
+      `"@gateway /agent ${shown}": the plan shows as a checklist, twice (started, then updated), and the session finishes`,
+      async () => {
+        if (await ctx.page.locator('a.action-label[aria-label^="New Chat ("]').first().isVisible()) await newChat(ctx);
+        else await ctx.wb.runCommand('Chat: New Chat');
+        await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
+        await ask(ctx, `@gateway /agent ${shown}`);
+        const response = await waitForResponse(ctx, shown, /Session done/, 30_000, true);
+        s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
+        const plans = response.text.split('Plan').length - 1;
+        s.check(plans >= 2, `the plan is shown at each change (${plans} times in "${response.text.slice(0, 400)}")`);
+        s.check(
+          /Read the greeting[\s\S]*Suggest a friendlier one[\s\S]*Summarise/.test(response.text),
+          `the steps are listed in order ("${response.text.slice(0, 400)}")`,
+        );
+        const checked = await ctx.page.locator(`${CHAT} .interactive-response input[type="checkbox"]:checked, ${CHAT} .interactive-response li`).count();
+        s.check(checked >= 6, `the checklist items are rendered (${checked})`);
+      },
+    );
   },
 };

@@ -1,7 +1,19 @@
 // Scenarios 1–3: the key from the palette, the model from "Gateway: Select Model",
 // and a first @gateway answer in the Chat view.
 import type { Scenario } from './harness';
-import { ask, ensureKey, ensureUserSettings, MODELS, newChat, normalStatus, openSetApiKey, typeKeyAndEnter, waitForKeyToast, waitForResponse, waitForStatus } from './gateway';
+import {
+  ask,
+  ensureKey,
+  ensureUserSettings,
+  MODELS,
+  newChat,
+  normalStatus,
+  openSetApiKey,
+  typeKeyAndEnter,
+  waitForKeyToast,
+  waitForResponse,
+  waitForStatus,
+} from './gateway';
 
 export const setKeyScenario: Scenario = {
   id: '1-set-key',
@@ -32,20 +44,24 @@ export const selectModelScenario: Scenario = {
     await ensureKey(ctx, 'demo-key');
     await ensureUserSettings(ctx, { 'gateway.chatModel': undefined });
 
-    await s.step('model-quickpick', 'the QuickPick "Gateway: Select Chat Model" lists gw-chat, gw-chat-pro, gw-chat-mini, gw-code; gw-chat (in use) is marked current', async () => {
-      await ctx.wb.runCommand('Gateway: Select Model');
-      await ctx.wb.waitForQuickInput('Gateway: Select Chat Model');
-      await ctx.wb.quickPickRow('gw-code').waitFor({ state: 'visible', timeout: 15_000 });
-      await waitForStatus(ctx, normalStatus('gw-chat'));
-      const rows = await ctx.wb.quickPickRows();
-      const labels = rows.map((r) => r.split(' ')[0]);
-      s.check(MODELS.every((m) => labels.includes(m)) && labels.length === MODELS.length, `the four models listed (rows: ${JSON.stringify(rows)})`);
-      const marked = rows.filter((r) => /\bcurrent\b/.test(r));
-      s.check(
-        marked.length === 1 && marked[0].startsWith('gw-chat '),
-        `gw-chat, the model the status bar names and @gateway uses, is marked "current" (marked rows: ${JSON.stringify(marked)})`,
-      );
-    });
+    await s.step(
+      'model-quickpick',
+      'the QuickPick "Gateway: Select Chat Model" lists gw-chat, gw-chat-pro, gw-chat-mini, gw-code; gw-chat (in use) is marked current',
+      async () => {
+        await ctx.wb.runCommand('Gateway: Select Model');
+        await ctx.wb.waitForQuickInput('Gateway: Select Chat Model');
+        await ctx.wb.quickPickRow('gw-code').waitFor({ state: 'visible', timeout: 15_000 });
+        await waitForStatus(ctx, normalStatus('gw-chat'));
+        const rows = await ctx.wb.quickPickRows();
+        const labels = rows.map((r) => r.split(' ')[0]);
+        s.check(MODELS.every((m) => labels.includes(m)) && labels.length === MODELS.length, `the four models listed (rows: ${JSON.stringify(rows)})`);
+        const marked = rows.filter((r) => /\bcurrent\b/.test(r));
+        s.check(
+          marked.length === 1 && marked[0].startsWith('gw-chat '),
+          `gw-chat, the model the status bar names and @gateway uses, is marked "current" (marked rows: ${JSON.stringify(marked)})`,
+        );
+      },
+    );
     await s.step('pick-gw-chat-pro', 'gw-chat-pro picked: the QuickPick closes, the status bar shows gw-chat-pro', async () => {
       await ctx.wb.quickPickRow('gw-chat-pro').click({ timeout: 10_000 });
       await ctx.wb.waitForQuickInputClosed();

@@ -72,7 +72,11 @@ export async function typeKeyAndEnter(ctx: UiContext, box: Locator, key: string)
 export async function waitForKeyToast(ctx: UiContext, toast: string | RegExp = /Gateway: API key saved/): Promise<string> {
   const note = ctx.wb.notificationToast(toast);
   await note.waitFor({ state: 'visible', timeout: 20_000 });
-  await ctx.page.locator('.notifications-toasts .notification-toast.notification-fade-in-done').filter({ hasText: toast }).first().waitFor({ state: 'visible', timeout: 5_000 });
+  await ctx.page
+    .locator('.notifications-toasts .notification-toast.notification-fade-in-done')
+    .filter({ hasText: toast })
+    .first()
+    .waitFor({ state: 'visible', timeout: 5_000 });
   await ctx.wb.notificationToast('checking the API key').waitFor({ state: 'detached', timeout: 20_000 });
   return (await note.innerText()).replace(/\s+/g, ' ').trim();
 }
@@ -160,7 +164,9 @@ export async function waitForResponse(ctx: UiContext, prompt: string, text: RegE
     return await handle.jsonValue();
   } catch {
     const seen = await responseTo(ctx, prompt).catch(() => undefined);
-    throw new Error(`the chat never showed ${text} in the answer to "${prompt}" within ${timeoutMs / 1000}s; the response shows: ${seen ? JSON.stringify(seen.text) : '(no response)'}`);
+    throw new Error(
+      `the chat never showed ${text} in the answer to "${prompt}" within ${timeoutMs / 1000}s; the response shows: ${seen ? JSON.stringify(seen.text) : '(no response)'}`,
+    );
   }
 }
 
@@ -190,7 +196,10 @@ export async function openChatModelPicker(ctx: UiContext, search = 'gw'): Promis
     await filter.fill(search, { timeout: 10_000 });
     const listed = await page
       .waitForFunction(`document.querySelectorAll(${JSON.stringify(gatewayRows)}).length >= ${MODELS.length}`, undefined, { timeout: 5_000 })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     // A popup opened while VS Code was re-reading the models (a key was just set) stays
     // empty and detached from the picker; VS Code's next popup has the list. Fewer rows
     // at the deadline: the caller's checks say which are missing.
@@ -218,7 +227,8 @@ export async function pickChatModel(ctx: UiContext, model: string, timeoutMs = 2
       await label.waitFor({ state: 'visible', timeout: 3_000 });
       break;
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`could not pick ${model} in the Chat view's model picker: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      if (Date.now() > deadline)
+        throw new Error(`could not pick ${model} in the Chat view's model picker: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
     }
   }
   await page.waitForSelector(ACTION_WIDGET, { state: 'hidden', timeout: 10_000 });

@@ -76,7 +76,9 @@ export class Steps {
       // Playwright's messages carry a call log with terminal colours: keep the first lines, plain.
       record.error = (err instanceof Error ? err.message : String(err)).replace(ANSI_COLOUR, '').split('\n').slice(0, 6).join('\n');
       record.screenshot = await this.shot(`${shotName}.FAILED`);
-      log(`    ✗ ${name}: ${description} (${record.ms} ms)\n      ${record.error.replace(/\n/g, '\n      ')}\n      screenshot: ${record.screenshot ? rel(record.screenshot) : '(none)'}`);
+      log(
+        `    ✗ ${name}: ${description} (${record.ms} ms)\n      ${record.error.replace(/\n/g, '\n      ')}\n      screenshot: ${record.screenshot ? rel(record.screenshot) : '(none)'}`,
+      );
       throw new StepError(this.scenario, record);
     } finally {
       this.current = undefined;
@@ -141,7 +143,12 @@ export function screenshotCount(): number {
  * Runs the scenarios in order; a failed one is retried once. `neutral` puts the workbench
  * back to a neutral state before every attempt; each scenario sets up what it needs.
  */
-export async function runScenarios(ctx: UiContext, scenarios: Scenario[], neutral: (ctx: UiContext) => Promise<void>, timeoutMs = 120_000): Promise<ScenarioResult[]> {
+export async function runScenarios(
+  ctx: UiContext,
+  scenarios: Scenario[],
+  neutral: (ctx: UiContext) => Promise<void>,
+  timeoutMs = 120_000,
+): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     const result: ScenarioResult = { scenario, passed: false, attempts: [] };
@@ -185,7 +192,9 @@ export function printReport(results: ScenarioResult[]): void {
   for (const { scenario, passed, attempts } of results) {
     const last = attempts[attempts.length - 1];
     const retried = attempts.length > 1 ? ` after a retry (first attempt: ${attempts[0].error?.split('\n')[0]})` : '';
-    log(`  ${passed ? 'PASS' : 'FAIL'}  ${scenario.id}  ${scenario.title}  [${attempts.map((a) => `${(a.ms / 1000).toFixed(1)} s`).join(' + ')}]${passed ? retried : ''}`);
+    log(
+      `  ${passed ? 'PASS' : 'FAIL'}  ${scenario.id}  ${scenario.title}  [${attempts.map((a) => `${(a.ms / 1000).toFixed(1)} s`).join(' + ')}]${passed ? retried : ''}`,
+    );
     if (passed) continue;
     const failedSteps = last.steps.filter((s) => s.error || s.failures.length);
     if (failedSteps.length === 0) log(`        ${last.error ?? '?'}`);

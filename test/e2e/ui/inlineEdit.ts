@@ -23,7 +23,12 @@ const DIFF = '.part.editor .monaco-diff-editor';
 async function scriptRewrite(ctx: UiContext, reset: boolean): Promise<void> {
   const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
   const post = async (route: string, body: unknown) => {
-    const res = await fetch(`${control}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(`${control}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(5_000),
+    });
     if (!res.ok) throw new Error(`POST ${route} → ${res.status} ${await res.text()}`);
   };
   if (reset) await post('/_emulator/reset', {});
@@ -36,7 +41,8 @@ const readDisk = (file: string) => readFileSync(file, 'utf8');
 async function waitForDisk(file: string, ok: (text: string) => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!ok(readDisk(file))) {
-    if (Date.now() > deadline) throw new Error(`${what}: not so on disk within ${timeoutMs / 1000}s; ${path.basename(file)} holds ${JSON.stringify(readDisk(file))}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not so on disk within ${timeoutMs / 1000}s; ${path.basename(file)} holds ${JSON.stringify(readDisk(file))}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -67,7 +73,9 @@ async function waitForActiveEditorText(ctx: UiContext, text: string, timeoutMs =
       { timeout: timeoutMs, polling: 100 },
     )
     .catch(async () => {
-      throw new Error(`the editor never showed ${JSON.stringify(text)} within ${timeoutMs / 1000}s; it shows ${JSON.stringify(await activeEditorText(ctx).catch(() => '(no editor)'))}`);
+      throw new Error(
+        `the editor never showed ${JSON.stringify(text)} within ${timeoutMs / 1000}s; it shows ${JSON.stringify(await activeEditorText(ctx).catch(() => '(no editor)'))}`,
+      );
     });
 }
 
@@ -129,7 +137,11 @@ const MODIFIED_TEXT = `(document.querySelector(${JSON.stringify(`${DIFF} .editor
 
 /** The editor-title action of the active group whose label starts with `label` ("Accept Edit", "Reject Edit"). */
 function titleAction(ctx: UiContext, label: string): Locator {
-  return ctx.page.locator(`${ACTIVE_GROUP} .title-actions a.action-label[aria-label^=${JSON.stringify(label)}], ${ACTIVE_GROUP} .editor-actions a.action-label[aria-label^=${JSON.stringify(label)}]`).first();
+  return ctx.page
+    .locator(
+      `${ACTIVE_GROUP} .title-actions a.action-label[aria-label^=${JSON.stringify(label)}], ${ACTIVE_GROUP} .editor-actions a.action-label[aria-label^=${JSON.stringify(label)}]`,
+    )
+    .first();
 }
 
 /** Waits for the diff tab "…: Gateway edit…" and for the finished proposal (the Accept button shows once streaming ends). */
@@ -140,8 +152,12 @@ async function waitForProposal(ctx: UiContext): Promise<{ tab: string; modified:
   await titleAction(ctx, 'Accept Edit')
     .waitFor({ state: 'visible', timeout: 30_000 })
     .catch(async () => {
-      const labels = await ctx.page.locator(`${ACTIVE_GROUP} .title-actions a.action-label, ${ACTIVE_GROUP} .editor-actions a.action-label`).evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')));
-      throw new Error(`the diff's title bar never showed an "Accept Edit" button (it shows ${JSON.stringify(labels)}); the diff shows ${JSON.stringify(await ctx.page.evaluate<string>(DIFF_TEXT))}`);
+      const labels = await ctx.page
+        .locator(`${ACTIVE_GROUP} .title-actions a.action-label, ${ACTIVE_GROUP} .editor-actions a.action-label`)
+        .evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')));
+      throw new Error(
+        `the diff's title bar never showed an "Accept Edit" button (it shows ${JSON.stringify(labels)}); the diff shows ${JSON.stringify(await ctx.page.evaluate<string>(DIFF_TEXT))}`,
+      );
     });
   const modified = await ctx.page
     .waitForFunction(`(() => { const t = ${MODIFIED_TEXT}; return t.includes('Hi, ') ? t : false; })()`, undefined, { timeout: 10_000, polling: 100 })
@@ -154,7 +170,8 @@ async function waitForProposal(ctx: UiContext): Promise<{ tab: string; modified:
 
 export const inlineEditScenario: Scenario = {
   id: '10-inline-edit',
-  title: '"Gateway: Edit Selection…": the rewrite in a "Gateway edit" diff; Accept applies it as one undo step; the instruction comes back as recent; Escape rejects, but not from another file; Ctrl+Enter accepts; a file changed while the instruction was typed is not edited',
+  title:
+    '"Gateway: Edit Selection…": the rewrite in a "Gateway edit" diff; Accept applies it as one undo step; the instruction comes back as recent; Escape rejects, but not from another file; Ctrl+Enter accepts; a file changed while the instruction was typed is not edited',
   async run(ctx, s) {
     const hello = path.join(ctx.workspace, 'src', 'hello.ts');
     await ensureKey(ctx, 'demo-key');
@@ -166,23 +183,37 @@ export const inlineEditScenario: Scenario = {
     await waitForActiveEditorText(ctx, 'return `Hello, ${name}!`;');
     await scriptRewrite(ctx, true);
 
-    await s.step('instruction-typed', `src/hello.ts selected (Ctrl+A), F1 → "Gateway: Edit Selection…": the QuickPick asks how the code should change; "${INSTRUCTION}" typed`, async () => {
-      await openAndSelectHello(ctx);
-      await openInstructionPick(ctx);
-      const placeholder = (await ctx.page.locator(QUICK_INPUT_BOX).getAttribute('placeholder', { timeout: 5_000 })) ?? '';
-      s.check(/How should the selected code change\?/.test(placeholder), `the box asks "How should the selected code change?" (placeholder ${JSON.stringify(placeholder)})`);
-      await ctx.page.locator(QUICK_INPUT_BOX).fill(INSTRUCTION, { timeout: 10_000 });
-      await ctx.wb.quickPickRow(INSTRUCTION).waitFor({ state: 'visible', timeout: 10_000 });
-    });
+    await s.step(
+      'instruction-typed',
+      `src/hello.ts selected (Ctrl+A), F1 → "Gateway: Edit Selection…": the QuickPick asks how the code should change; "${INSTRUCTION}" typed`,
+      async () => {
+        await openAndSelectHello(ctx);
+        await openInstructionPick(ctx);
+        const placeholder = (await ctx.page.locator(QUICK_INPUT_BOX).getAttribute('placeholder', { timeout: 5_000 })) ?? '';
+        s.check(
+          /How should the selected code change\?/.test(placeholder),
+          `the box asks "How should the selected code change?" (placeholder ${JSON.stringify(placeholder)})`,
+        );
+        await ctx.page.locator(QUICK_INPUT_BOX).fill(INSTRUCTION, { timeout: 10_000 });
+        await ctx.wb.quickPickRow(INSTRUCTION).waitFor({ state: 'visible', timeout: 10_000 });
+      },
+    );
 
-    await s.step('diff-proposed', 'Enter: the diff "src/hello.ts: Gateway edit (Accept Ctrl+Enter · Reject Esc)" shows `Hi, ` on the proposed side; the file on disk is unchanged', async () => {
-      await sendInstruction(ctx, INSTRUCTION);
-      const shown = await waitForProposal(ctx);
-      s.check(/hello\.ts: Gateway edit/.test(shown.tab), `the diff's tab reads "src/hello.ts: Gateway edit…" (it reads ${JSON.stringify(shown.tab)})`);
-      s.check(shown.modified.includes('return `Hi, ${name}!`;'), `the proposed side shows "return \`Hi, \${name}!\`;" (it shows ${JSON.stringify(shown.modified.slice(0, 300))})`);
-      s.check(!/Here you go|```/.test(shown.all), `the model's prose and fences are not in the diff (it shows ${JSON.stringify(shown.all.slice(0, 300))})`);
-      s.check(readDisk(hello) === ORIGINAL_HELLO, `the file on disk is unchanged before Accept (it holds ${JSON.stringify(readDisk(hello))})`);
-    });
+    await s.step(
+      'diff-proposed',
+      'Enter: the diff "src/hello.ts: Gateway edit (Accept Ctrl+Enter · Reject Esc)" shows `Hi, ` on the proposed side; the file on disk is unchanged',
+      async () => {
+        await sendInstruction(ctx, INSTRUCTION);
+        const shown = await waitForProposal(ctx);
+        s.check(/hello\.ts: Gateway edit/.test(shown.tab), `the diff's tab reads "src/hello.ts: Gateway edit…" (it reads ${JSON.stringify(shown.tab)})`);
+        s.check(
+          shown.modified.includes('return `Hi, ${name}!`;'),
+          `the proposed side shows "return \`Hi, \${name}!\`;" (it shows ${JSON.stringify(shown.modified.slice(0, 300))})`,
+        );
+        s.check(!/Here you go|```/.test(shown.all), `the model's prose and fences are not in the diff (it shows ${JSON.stringify(shown.all.slice(0, 300))})`);
+        s.check(readDisk(hello) === ORIGINAL_HELLO, `the file on disk is unchanged before Accept (it holds ${JSON.stringify(readDisk(hello))})`);
+      },
+    );
 
     await s.step('accepted', 'the editor title\'s "Accept Edit" button: the diff closes; the editor on src/hello.ts shows `Hi, `', async () => {
       await titleAction(ctx, 'Accept Edit').click({ timeout: 10_000 });
@@ -215,83 +246,106 @@ export const inlineEditScenario: Scenario = {
       s.check(/recent/.test(text), `the row says recent ("${text}"; rows ${JSON.stringify(await pickRows(ctx))})`);
     });
 
-    await s.step('rejected', 'the recent instruction sent (Enter), the diff shown, then Escape: the diff closes; src/hello.ts is untouched and not dirty', async () => {
-      await ctx.page.keyboard.press('Enter'); // the recent row is the focused one
-      await ctx.wb.waitForQuickInputClosed();
-      const shown = await waitForProposal(ctx);
-      s.check(shown.modified.includes('return `Hi, ${name}!`;'), `the second proposal shows "Hi, " on the proposed side (it shows ${JSON.stringify(shown.modified.slice(0, 300))})`);
-      await ctx.page.keyboard.press('Escape');
-      await editorTab(ctx, 'Gateway edit')
-        .waitFor({ state: 'detached', timeout: 10_000 })
-        .catch(() => {
-          throw new Error('Escape did not close the "Gateway edit" diff within 10s');
-        });
-      await activeTab(ctx).filter({ hasText: 'hello.ts' }).waitFor({ state: 'visible', timeout: 10_000 });
-      const text = await activeEditorText(ctx);
-      s.check(text.includes('return `Hello, ${name}!`;') && !text.includes('Hi, '), `the editor still shows the original (it shows ${JSON.stringify(text)})`);
-      s.check((await ctx.page.locator('.part.editor .tabs-container .tab.dirty').filter({ hasText: 'hello.ts' }).count()) === 0, 'the hello.ts tab is not dirty');
-      s.check(readDisk(hello) === ORIGINAL_HELLO, `the file on disk is the original (it holds ${JSON.stringify(readDisk(hello))})`);
-    });
+    await s.step(
+      'rejected',
+      'the recent instruction sent (Enter), the diff shown, then Escape: the diff closes; src/hello.ts is untouched and not dirty',
+      async () => {
+        await ctx.page.keyboard.press('Enter'); // the recent row is the focused one
+        await ctx.wb.waitForQuickInputClosed();
+        const shown = await waitForProposal(ctx);
+        s.check(
+          shown.modified.includes('return `Hi, ${name}!`;'),
+          `the second proposal shows "Hi, " on the proposed side (it shows ${JSON.stringify(shown.modified.slice(0, 300))})`,
+        );
+        await ctx.page.keyboard.press('Escape');
+        await editorTab(ctx, 'Gateway edit')
+          .waitFor({ state: 'detached', timeout: 10_000 })
+          .catch(() => {
+            throw new Error('Escape did not close the "Gateway edit" diff within 10s');
+          });
+        await activeTab(ctx).filter({ hasText: 'hello.ts' }).waitFor({ state: 'visible', timeout: 10_000 });
+        const text = await activeEditorText(ctx);
+        s.check(text.includes('return `Hello, ${name}!`;') && !text.includes('Hi, '), `the editor still shows the original (it shows ${JSON.stringify(text)})`);
+        s.check(
+          (await ctx.page.locator('.part.editor .tabs-container .tab.dirty').filter({ hasText: 'hello.ts' }).count()) === 0,
+          'the hello.ts tab is not dirty',
+        );
+        s.check(readDisk(hello) === ORIGINAL_HELLO, `the file on disk is the original (it holds ${JSON.stringify(readDisk(hello))})`);
+      },
+    );
 
-    await s.step('keys-stay-local', 'a third proposal; README.md opened and Escape pressed there: the edit stays pending; back in the diff, Ctrl+Enter accepts it', async () => {
-      await scriptRewrite(ctx, false);
-      await openAndSelectHello(ctx);
-      await openInstructionPick(ctx);
-      await sendInstruction(ctx, INSTRUCTION);
-      await waitForProposal(ctx);
-      await quickOpen(ctx, 'README.md', 'README.md');
-      await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
-      await ctx.page.keyboard.press('Escape');
-      await new Promise((resolve) => setTimeout(resolve, 500)); // a rejected edit closes its diff at once; give it the chance to (wrongly) do so
-      s.check((await editorTab(ctx, 'Gateway edit').count()) === 1, 'Escape in another file left the "Gateway edit" diff open');
-      await editorTab(ctx, 'Gateway edit').click({ timeout: 5_000 });
-      await ctx.wb.runCommand('View: Focus Active Editor Group');
-      await ctx.page.keyboard.press('Control+Enter');
-      await editorTab(ctx, 'Gateway edit')
-        .waitFor({ state: 'detached', timeout: 10_000 })
-        .catch(async () => {
-          const focus = await ctx.page.evaluate<string>(`(() => { const e = document.activeElement; const ed = e && e.closest('.monaco-editor'); return (e ? e.tagName + '.' + e.className : 'none') + ' in ' + (ed ? ed.className : 'no editor') + ' / diff: ' + (e && e.closest('.monaco-diff-editor') ? 'yes' : 'no'); })()`);
-          throw new Error(`Ctrl+Enter in the diff did not accept the edit (focus: ${focus})`);
-        });
-      await waitForActiveEditorText(ctx, 'return `Hi, ${name}!`;');
-      await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
-      await ctx.page.keyboard.press('Control+Z');
-      await waitForActiveEditorText(ctx, 'return `Hello, ${name}!`;');
-      await ctx.page.keyboard.press('Control+S');
-      await waitForDisk(hello, (t) => t === ORIGINAL_HELLO, 'the undone file saved');
-    });
+    await s.step(
+      'keys-stay-local',
+      'a third proposal; README.md opened and Escape pressed there: the edit stays pending; back in the diff, Ctrl+Enter accepts it',
+      async () => {
+        await scriptRewrite(ctx, false);
+        await openAndSelectHello(ctx);
+        await openInstructionPick(ctx);
+        await sendInstruction(ctx, INSTRUCTION);
+        await waitForProposal(ctx);
+        await quickOpen(ctx, 'README.md', 'README.md');
+        await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
+        await ctx.page.keyboard.press('Escape');
+        await new Promise((resolve) => setTimeout(resolve, 500)); // a rejected edit closes its diff at once; give it the chance to (wrongly) do so
+        s.check((await editorTab(ctx, 'Gateway edit').count()) === 1, 'Escape in another file left the "Gateway edit" diff open');
+        await editorTab(ctx, 'Gateway edit').click({ timeout: 5_000 });
+        await ctx.wb.runCommand('View: Focus Active Editor Group');
+        await ctx.page.keyboard.press('Control+Enter');
+        await editorTab(ctx, 'Gateway edit')
+          .waitFor({ state: 'detached', timeout: 10_000 })
+          .catch(async () => {
+            const focus = await ctx.page.evaluate<string>(
+              `(() => { const e = document.activeElement; const ed = e && e.closest('.monaco-editor'); return (e ? e.tagName + '.' + e.className : 'none') + ' in ' + (ed ? ed.className : 'no editor') + ' / diff: ' + (e && e.closest('.monaco-diff-editor') ? 'yes' : 'no'); })()`,
+            );
+            throw new Error(`Ctrl+Enter in the diff did not accept the edit (focus: ${focus})`);
+          });
+        await waitForActiveEditorText(ctx, 'return `Hi, ${name}!`;');
+        await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
+        await ctx.page.keyboard.press('Control+Z');
+        await waitForActiveEditorText(ctx, 'return `Hello, ${name}!`;');
+        await ctx.page.keyboard.press('Control+S');
+        await waitForDisk(hello, (t) => t === ORIGINAL_HELLO, 'the undone file saved');
+      },
+    );
 
-    await s.step('changed-while-typing', 'the instruction typed, then a line typed into src/hello.ts before Enter: nothing is sent, a warning says the file changed; the typed line stays', async () => {
-      await scriptRewrite(ctx, false);
-      await openAndSelectHello(ctx);
-      await openInstructionPick(ctx);
-      await ctx.page.locator(QUICK_INPUT_BOX).fill(INSTRUCTION, { timeout: 10_000 });
-      // The QuickPick stays open (ignoreFocusOut) while the user types in the file.
-      await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
-      // A new first line, then the comment typed on it. Typing "// typed meanwhile" + Enter
-      // in front of "export function…" would split a line comment, and TypeScript's
-      // on-enter rule continues it ("// export function…") once its language
-      // configuration has loaded: a text that depended on timing.
-      await ctx.page.keyboard.press('Control+Home');
-      await ctx.page.keyboard.press('Enter');
-      await ctx.page.keyboard.press('ArrowUp');
-      await ctx.page.keyboard.type('// typed meanwhile');
-      await waitForActiveEditorText(ctx, '// typed meanwhile');
-      await ctx.page.locator(QUICK_INPUT_BOX).click({ timeout: 5_000 });
-      await ctx.page.keyboard.press('Enter');
-      await ctx.wb.waitForQuickInputClosed();
-      const toast = ctx.wb.notificationToast('The file changed while you wrote the instruction');
-      await toast.waitFor({ state: 'visible', timeout: 10_000 });
-      s.check((await editorTab(ctx, 'Gateway edit').count()) === 0, 'no "Gateway edit" diff opened');
-      const text = await activeEditorText(ctx);
-      // Line by line: the editor's line elements are not in document order after an edit.
-      const lines = text.split('\n');
-      s.check(
-        lines.includes('// typed meanwhile') && ORIGINAL_HELLO.trimEnd().split('\n').every((line) => lines.includes(line)),
-        `the editor keeps the typed line and every line of the original code, uncommented (it shows ${JSON.stringify(text)})`,
-      );
-      await ctx.wb.runCommand('File: Revert File');
-      await waitForDisk(hello, (t) => t === ORIGINAL_HELLO, 'the file on disk untouched');
-    });
+    await s.step(
+      'changed-while-typing',
+      'the instruction typed, then a line typed into src/hello.ts before Enter: nothing is sent, a warning says the file changed; the typed line stays',
+      async () => {
+        await scriptRewrite(ctx, false);
+        await openAndSelectHello(ctx);
+        await openInstructionPick(ctx);
+        await ctx.page.locator(QUICK_INPUT_BOX).fill(INSTRUCTION, { timeout: 10_000 });
+        // The QuickPick stays open (ignoreFocusOut) while the user types in the file.
+        await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
+        // A new first line, then the comment typed on it. Typing "// typed meanwhile" + Enter
+        // in front of "export function…" would split a line comment, and TypeScript's
+        // on-enter rule continues it ("// export function…") once its language
+        // configuration has loaded: a text that depended on timing.
+        await ctx.page.keyboard.press('Control+Home');
+        await ctx.page.keyboard.press('Enter');
+        await ctx.page.keyboard.press('ArrowUp');
+        await ctx.page.keyboard.type('// typed meanwhile');
+        await waitForActiveEditorText(ctx, '// typed meanwhile');
+        await ctx.page.locator(QUICK_INPUT_BOX).click({ timeout: 5_000 });
+        await ctx.page.keyboard.press('Enter');
+        await ctx.wb.waitForQuickInputClosed();
+        const toast = ctx.wb.notificationToast('The file changed while you wrote the instruction');
+        await toast.waitFor({ state: 'visible', timeout: 10_000 });
+        s.check((await editorTab(ctx, 'Gateway edit').count()) === 0, 'no "Gateway edit" diff opened');
+        const text = await activeEditorText(ctx);
+        // Line by line: the editor's line elements are not in document order after an edit.
+        const lines = text.split('\n');
+        s.check(
+          lines.includes('// typed meanwhile') &&
+            ORIGINAL_HELLO.trimEnd()
+              .split('\n')
+              .every((line) => lines.includes(line)),
+          `the editor keeps the typed line and every line of the original code, uncommented (it shows ${JSON.stringify(text)})`,
+        );
+        await ctx.wb.runCommand('File: Revert File');
+        await waitForDisk(hello, (t) => t === ORIGINAL_HELLO, 'the file on disk untouched');
+      },
+    );
   },
 };

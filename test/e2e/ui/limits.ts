@@ -22,7 +22,10 @@ export const emptyBalanceScenario: Scenario = {
       await newChat(ctx);
       await ask(ctx, prompt);
       const response = await waitForResponse(ctx, prompt, /balance is empty/, 20_000, true);
-      s.check(/balance is empty/.test(response.text) && /Top up/.test(response.text), `the response says "…balance is empty. Top up at …" (it shows "${response.text}")`);
+      s.check(
+        /balance is empty/.test(response.text) && /Top up/.test(response.text),
+        `the response says "…balance is empty. Top up at …" (it shows "${response.text}")`,
+      );
       s.check(response.buttons.includes('Top up'), `the response has a "Top up" button (buttons: ${JSON.stringify(response.buttons)})`);
       const status = await statusText(ctx);
       s.check(/Top up/.test(status), `the status bar still says "Top up" ("${status}")`);

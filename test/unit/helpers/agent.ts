@@ -73,7 +73,13 @@ export function makeEngine(options: EngineOptions) {
   const approvals: ApprovalRequest[] = [];
   const store = options.store ?? new RecordingStore();
   const clock = options.clock ?? systemClock;
-  const windows = options.windows ?? new ModelWindows(() => ({}), () => options.baseUrl, memoryWindowStore());
+  const windows =
+    options.windows ??
+    new ModelWindows(
+      () => ({}),
+      () => options.baseUrl,
+      memoryWindowStore(),
+    );
   const engine = new AgentEngine({
     client: makeClient(options.baseUrl, options.key ?? 'demo-key'),
     store,

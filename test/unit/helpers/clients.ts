@@ -15,11 +15,7 @@ export class MemoryLogger implements Logger {
   error = (m: string) => void this.lines.push(`error ${m}`);
 }
 
-export function makeClient(
-  baseUrl: string,
-  key: string | undefined,
-  overrides: Partial<GatewayClientOptions> = {},
-): GatewayClient {
+export function makeClient(baseUrl: string, key: string | undefined, overrides: Partial<GatewayClientOptions> = {}): GatewayClient {
   const clock = overrides.clock ?? new VirtualClock();
   return new GatewayClient({
     baseUrl: () => baseUrl,

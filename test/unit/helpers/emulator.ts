@@ -3,8 +3,12 @@ import assert from 'node:assert/strict';
 import { json, parseSse } from '../../emulator/test-helpers';
 
 export const RATE_HEADERS = [
-  'x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests',
-  'x-ratelimit-limit-tokens', 'x-ratelimit-remaining-tokens', 'x-ratelimit-reset-tokens',
+  'x-ratelimit-limit-requests',
+  'x-ratelimit-remaining-requests',
+  'x-ratelimit-reset-requests',
+  'x-ratelimit-limit-tokens',
+  'x-ratelimit-remaining-tokens',
+  'x-ratelimit-reset-tokens',
 ];
 export const DURATION = /^(\d+h)?(\d+m)?\d+s$|^\d+ms$/;
 
@@ -34,7 +38,10 @@ export function responseEvents(raw: string): any[] {
     return payload;
   });
   const { events } = parseSse(raw);
-  assert.deepEqual(events.map((e) => e.event), payloads.map((p) => p.type));
+  assert.deepEqual(
+    events.map((e) => e.event),
+    payloads.map((p) => p.type),
+  );
   payloads.forEach((p, i) => assert.equal(p.sequence_number, i));
   return payloads;
 }

@@ -18,10 +18,14 @@ export class ManualClock implements Clock {
       }
       const sleeper = { until: this.time + Math.max(0, ms), resolve };
       this.sleepers.push(sleeper);
-      signal?.addEventListener('abort', () => {
-        this.sleepers = this.sleepers.filter((s) => s !== sleeper);
-        reject(signal.reason);
-      }, { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
     });
   }
 
