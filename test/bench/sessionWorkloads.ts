@@ -27,7 +27,11 @@ export const retryJitterTask: SessionWorkload = {
     const exploring: ScriptedTurn[] = [
       { text: 'Looking at the layout first.', toolCalls: [{ name: 'list_files', arguments: { folder: 'src' } }] },
       { text: 'Where are retries handled?', toolCalls: [search('retry', 'src/core/api')] },
-      ...pairs([...apiFiles, ...agentFiles]).map((files) => ({ text: `Reading ${files.join(' and ')}.`, toolCalls: files.map((file) => read(file)) })),
+      // 11 turns of two files each (22 real files), whatever the folders grow to: the session stays 30 turns.
+      ...pairs([...apiFiles, ...agentFiles].slice(0, 22)).map((files) => ({
+        text: `Reading ${files.join(' and ')}.`,
+        toolCalls: files.map((file) => read(file)),
+      })),
       { text: 'Who uses the retry policy?', toolCalls: [search('/retry ?policy/i', undefined, '**/*.ts')] },
       { text: 'Now the tests of the client.', toolCalls: [read('test/unit/client.test.ts', 1, 200)] },
       { toolCalls: [read('test/unit/client-errors.test.ts', 1, 200)] },

@@ -83,8 +83,9 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       }
       const input = chunk.done ? endOfBody(text, lastFed) : text.decode(chunk.value, { stream: true });
       if (redactor && !keySeen && input !== '') {
-        keySeen = redactor.mayContain(lastTail + input);
-        lastTail = input.slice(-redactor.overlap);
+        // The read itself, and the seam with the previous one (a key cut in two), without copying the read.
+        keySeen = redactor.mayContain(input) || redactor.mayContain(lastTail + input.slice(0, redactor.overlap));
+        lastTail = input.length >= redactor.overlap ? input.slice(-redactor.overlap) : (lastTail + input).slice(-redactor.overlap);
       }
       if (input !== '') parser.feed(input);
       if (pending.length > 0) source.onActivity();
