@@ -104,6 +104,10 @@ export interface WorkspaceFiles {
   realPathInside(path: string, signal: AbortSignal): Promise<string | undefined>;
   /** Whether the host's ignore rules (.gitignore, files.exclude) hide this path. */
   isIgnored(path: string, signal: AbortSignal): Promise<boolean>;
+  /** The globs the host hides on top of the ignore files (`files.exclude`), for a WorkspaceSearch; none when absent. */
+  excludedGlobs?(): readonly string[];
+  /** Files whose text here differs from the disk (unsaved editors): a WorkspaceSearch reads the disk, so they are searched here. */
+  unsavedPaths?(): readonly string[];
 }
 
 export interface FileStat {
@@ -121,6 +125,67 @@ export interface DirectoryEntry {
   name: string;
   type: 'file' | 'directory' | 'symlink' | 'other';
 }
+
+/**
+ * A fast engine behind list_files and search_text (ripgrep, in another process).
+ * It applies the workspace's ignore files itself and prunes what it is told to
+ * leave out; the tools still check every path it returns (inside the folder,
+ * not protected, matching the glob), so a rule it reads differently can only
+ * cost speed, never show what must stay hidden. It does not follow symlinks.
+ */
+export interface WorkspaceSearch {
+  /** Which engine this is, for the log: "ripgrep (/path/to/rg)". */
+  readonly name: string;
+  /** The files under the folder (not folders), in no particular order, in batches. */
+  listFiles(query: FileQuery, signal: AbortSignal): AsyncIterable<SearchBatch<string>>;
+  /** The lines that match, in no particular order, in batches. Throws SearchPatternError for a pattern the engine refuses. */
+  searchText(query: TextQuery, signal: AbortSignal): AsyncIterable<SearchBatch<TextMatch>>;
+}
+
+export interface FileQuery {
+  /** Workspace-relative folder (`.` for the root), already checked by the path policy. */
+  folder: string;
+  /** false when the user asked for an ignored folder by name: no ignore file applies. */
+  respectIgnore: boolean;
+  /** Globs (this project's dialect) whose files may be left out early: protected files match case-insensitively. */
+  protectedGlobs: readonly string[];
+  /** Globs the host hides on top of the ignore files (VS Code's `files.exclude`). */
+  excludedGlobs: readonly string[];
+  /** Only files whose name (the last segment) matches this glob are wanted; the caller checks the whole glob again. */
+  nameGlob?: string;
+  /** Larger files are left out. */
+  maxFileBytes?: number;
+}
+
+export interface TextQuery extends FileQuery {
+  /** Text, or a regular expression (RE2-like syntax, linear time) when `regex`. */
+  pattern: string;
+  regex: boolean;
+  ignoreCase: boolean;
+  maxFileBytes: number;
+  /** Matching lines reported per file, at most. */
+  maxMatchesPerFile: number;
+}
+
+export interface TextMatch {
+  /** Workspace-relative. */
+  path: string;
+  /** 1-based. */
+  line: number;
+  /** The whole line, without its line ending. */
+  text: string;
+  /** Where the first match starts in `text` (UTF-16 index). */
+  column: number;
+}
+
+/** Some items, or, as the last batch, why the engine stopped before the end (too many results, too long). */
+export interface SearchBatch<T> {
+  items: T[];
+  stopped?: string;
+}
+
+/** The search engine refused the pattern; the message is its own reason. */
+export class SearchPatternError extends Error {}
 
 /**
  * Applies a change the user approved. In VS Code it is a WorkspaceEdit, so undo

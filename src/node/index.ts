@@ -5,3 +5,5 @@ export { NodeCommandRunner, type NodeCommandRunnerOptions } from './nodeCommandR
 export { plainTerminalText } from './terminalText';
 export { FileSharedWindow } from './fileSharedWindow';
 export { NodeJournalFolder } from './nodeJournalFolder';
+export { RipgrepSearch, ripgrepLimits, type RipgrepLimits } from './ripgrep';
+export { findRipgrepOnPath, findVsCodeRipgrep } from './ripgrepLocator';

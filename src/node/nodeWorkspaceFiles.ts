@@ -8,7 +8,7 @@ import { IgnoreFiles } from './gitignore';
 import { hardLinkMessage } from './nodeFileChanges';
 
 /** Never worth showing the agent, whatever .gitignore says. */
-const alwaysIgnored = new Set(['node_modules', '.git']);
+export const alwaysIgnored: ReadonlySet<string> = new Set(['node_modules', '.git']);
 
 /** Symlinks followed in a row before giving up (the kernel's own limit is 40). */
 const maxLinkHops = 40;

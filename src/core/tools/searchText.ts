@@ -1,12 +1,15 @@
 /** search_text: lines of workspace files that match a text or a regular expression, as `path:line: text`. */
 import * as z from 'zod/mini';
 import { RE2JS } from 're2js';
+import type { TextMatch, TextQuery } from '../ports';
+import { SearchPatternError, systemClock } from '../ports';
 import type { AgentTool, ToolContext } from './tool';
 import { ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
 import { compileGlob } from './glob';
-import { walkWorkspace } from './walk';
+import { walkWorkspace, walkTimeLimitMs } from './walk';
 import { clipLine, looksBinary, plural } from './textLimits';
+import { PathVerdicts, engineSearch, nameGlobOf } from './engineSearch';
 
 export const searchMatchLimit = 100;
 export const searchLineChars = 200;
@@ -19,6 +22,8 @@ const schema = z.object({
   folder: z.optional(z.string().check(z.describe('Folder to search (default: all).'))),
 });
 
+type SearchArgs = z.infer<typeof schema>;
+
 export const searchTextTool: AgentTool = {
   name: 'search_text',
   description:
@@ -30,19 +35,26 @@ export const searchTextTool: AgentTool = {
     schema,
     (args) => `Search for ${args.pattern}${args.glob ? ` in ${args.glob}` : ''}`,
     async (args, ctx, signal) => {
-      const matcher = lineMatcher(args.pattern);
+      // With an engine (ripgrep) the regex is its to check, and its reason goes back to the model when it refuses one.
+      const matcher = ctx.search ? undefined : lineMatcher(args.pattern);
       if (typeof matcher === 'string') return refused(matcher);
       const glob = args.glob === undefined ? undefined : compileGlob(args.glob);
       if (glob?.ok === false) return refused(`Unsupported glob "${args.glob}": ${glob.reason}.`);
       const checked = await resolveWorkspacePath(args.folder ?? '.', ctx, signal);
       if (!checked.ok) return refused(checked.reason);
-      return { execute: async (execSignal) => ({ ok: true, output: await search(checked.path, matcher, args, glob?.matches, ctx, execSignal) }) };
+      return { execute: async (execSignal) => ({ ok: true, output: await search(checked.path, args, glob?.matches, ctx, execSignal) }) };
     },
   ),
 };
 
 /** Where a line matches (the index of the match), or -1. */
 type LineMatcher = (line: string) => number;
+
+/** `/regex/flags` split up, or undefined for plain text. */
+function regexOf(pattern: string): { source: string; flags: string } | undefined {
+  const regex = /^\/(.+)\/([gimsuy]*)$/s.exec(pattern);
+  return regex ? { source: regex[1], flags: regex[2] } : undefined;
+}
 
 /**
  * The matcher for `/regex/flags` or plain text, or why the regex cannot run.
@@ -52,42 +64,104 @@ type LineMatcher = (line: string) => number;
  * re2 has no backreferences or lookarounds; its own message says which part failed.
  */
 function lineMatcher(pattern: string): LineMatcher | string {
-  const regex = /^\/(.+)\/([gimsuy]*)$/s.exec(pattern);
+  const regex = regexOf(pattern);
   if (!regex) return (line) => line.indexOf(pattern);
   // g and y would make matching stateful across lines; they mean nothing per line anyway.
-  const flags = regex[2];
+  const flags = regex.flags;
   const re2Flags = (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0);
   try {
-    const compiled = RE2JS.compile(regex[1], re2Flags);
+    const compiled = RE2JS.compile(regex.source, re2Flags);
     return (line) => {
       const found = compiled.matcher(line);
       return found.find() ? found.start() : -1;
     };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return (
-      `Unsupported regular expression ${pattern}: ${reason}. The search runs on a linear-time engine (RE2 syntax): ` +
-      'no backreferences (\\1) and no lookarounds ((?=, (?!, (?<=, (?<!). Rewrite it without them, or search for plain text without the slashes.'
-    );
+    return unsupportedRegex(pattern, error instanceof Error ? error.message : String(error));
   }
+}
+
+function unsupportedRegex(pattern: string, reason: string): string {
+  return (
+    `Unsupported regular expression ${pattern}: ${reason}. The search runs on a linear-time engine (RE2 syntax): ` +
+    'no backreferences (\\1) and no lookarounds ((?=, (?!, (?<=, (?<!). Rewrite it without them, or search for plain text without the slashes.'
+  );
+}
+
+/** What a search found, whichever engine ran it. */
+interface Findings {
+  /** In tree order; one more than the limit says there were more. */
+  matches: TextMatch[];
+  filesSearched: number;
+  tooLarge: number;
+  hardLinked: number;
+  /** Why the search stopped before the end (the walk's entry or time limit, the engine's output limits). */
+  stopped?: string;
 }
 
 async function search(
   folder: string,
-  matches: LineMatcher,
-  args: { pattern: string; glob?: string },
+  args: SearchArgs,
   inGlob: ((path: string) => boolean) | undefined,
   ctx: ToolContext,
   signal: AbortSignal,
 ): Promise<string> {
   const stat = await ctx.files.stat(folder, signal);
   if (!stat || stat.type !== 'directory') throw new ToolFailure(`No folder at "${folder}".`);
-  const results: string[] = [];
-  let filesSearched = 0;
-  let tooLarge = 0;
-  let hardLinked = 0;
-  let limitReached = false;
-  const walk = walkWorkspace(folder, ctx, signal, { respectIgnore: true, onLimit: () => (limitReached = true) });
+  const clock = ctx.clock ?? systemClock;
+  const started = clock.now();
+  const engine = ctx.search;
+  // A folder reached through a symlink is walked: the engine does not follow links.
+  if (engine && (await ctx.files.realPathInside(folder, signal)) === folder) {
+    try {
+      const found = await searchWithEngine(folder, args, inGlob, ctx, signal);
+      ctx.logger.info(`search_text served by ${engine.name} in ${Math.round(clock.now() - started)} ms`);
+      return formatFindings(found, args);
+    } catch (error) {
+      if (error instanceof SearchPatternError) throw new ToolFailure(unsupportedRegex(args.pattern, error.message));
+      if (signal.aborted) throw error;
+      ctx.logger.warn(`search_text: ${engine.name} failed, searching with the JavaScript walker instead: ${String(error)}`);
+    }
+  }
+  const matcher = lineMatcher(args.pattern);
+  if (typeof matcher === 'string') throw new ToolFailure(matcher);
+  const found = await walkSearch(folder, matcher, inGlob, ctx, signal);
+  ctx.logger.info(`search_text served by the JavaScript walker in ${Math.round(clock.now() - started)} ms`);
+  return formatFindings(found, args);
+}
+
+function searchWithEngine(folder: string, args: SearchArgs, inGlob: ((path: string) => boolean) | undefined, ctx: ToolContext, signal: AbortSignal) {
+  const regex = regexOf(args.pattern);
+  const excludedGlobs = ctx.files.excludedGlobs?.() ?? [];
+  const query: TextQuery = {
+    folder,
+    respectIgnore: true,
+    protectedGlobs: ctx.protectedFiles,
+    excludedGlobs,
+    nameGlob: nameGlobOf(args.glob),
+    maxFileBytes: searchFileBytes,
+    pattern: regex ? regex.source : args.pattern,
+    regex: regex !== undefined,
+    ignoreCase: regex?.flags.includes('i') ?? false,
+    maxMatchesPerFile: searchMatchLimit + 1,
+  };
+  const verdicts = new PathVerdicts(folder, ctx.protectedFiles, excludedGlobs, inGlob);
+  const unsavedMatcher = () => {
+    const matcher = lineMatcher(args.pattern);
+    return typeof matcher === 'string' ? undefined : matcher;
+  };
+  return engineSearch(ctx.search!, query, verdicts, ctx.files, unsavedMatcher, searchMatchLimit, signal);
+}
+
+async function walkSearch(
+  folder: string,
+  matches: LineMatcher,
+  inGlob: ((path: string) => boolean) | undefined,
+  ctx: ToolContext,
+  signal: AbortSignal,
+): Promise<Findings> {
+  const found: Findings = { matches: [], filesSearched: 0, tooLarge: 0, hardLinked: 0 };
+  const timeLimit = { clock: ctx.clock ?? systemClock, ms: walkTimeLimitMs };
+  const walk = walkWorkspace(folder, ctx, signal, { respectIgnore: true, timeLimit, onLimit: (why) => (found.stopped = why) });
   for await (const entry of walk) {
     if (entry.type !== 'file') continue;
     const relative = folder === '.' ? entry.path : entry.path.slice(folder.length + 1);
@@ -95,36 +169,44 @@ async function search(
     const stat = await ctx.files.stat(entry.path, signal);
     // A hard link may be a protected file under another name (see hardLinkRefusal).
     if ((stat?.links ?? 1) > 1) {
-      hardLinked++;
+      found.hardLinked++;
       continue;
     }
-    const size = stat?.size ?? 0;
-    if (size > searchFileBytes) {
-      tooLarge++;
+    if ((stat?.size ?? 0) > searchFileBytes) {
+      found.tooLarge++;
       continue;
     }
     const text = await ctx.files.readText(entry.path, signal);
+    // Binary files count as searched: ripgrep skips them without saying how many, and both engines answer alike.
+    found.filesSearched++;
     if (looksBinary(text)) continue;
-    filesSearched++;
     const lines = text.split(/\r?\n/);
     for (let i = 0; i < lines.length; i++) {
       // A 1 MB file of short lines is many matches to try: Stop must still get through.
       if (i % 1000 === 999) signal.throwIfAborted();
       const at = matches(lines[i]);
       if (at < 0) continue;
-      if (results.length === searchMatchLimit) {
-        return [...results, `(stopped at ${searchMatchLimit} matches; use a more specific pattern, a glob or a folder to narrow it down)`].join('\n');
-      }
-      const indent = lines[i].length - lines[i].trimStart().length;
-      results.push(`${entry.path}:${i + 1}: ${clipLine(lines[i].trimStart(), searchLineChars, at - indent)}`);
+      found.matches.push({ path: entry.path, line: i + 1, text: lines[i], column: at });
+      if (found.matches.length > searchMatchLimit) return found;
     }
   }
+  return found;
+}
+
+function formatFindings(found: Findings, args: SearchArgs): string {
+  const results = found.matches.slice(0, searchMatchLimit).map((match) => {
+    const indent = match.text.length - match.text.trimStart().length;
+    return `${match.path}:${match.line}: ${clipLine(match.text.trimStart(), searchLineChars, match.column - indent)}`;
+  });
+  if (found.matches.length > searchMatchLimit) {
+    return [...results, `(stopped at ${searchMatchLimit} matches; use a more specific pattern, a glob or a folder to narrow it down)`].join('\n');
+  }
   const notes: string[] = [];
-  if (tooLarge > 0) notes.push(`(${plural(tooLarge, 'file')} larger than ${searchFileBytes / 1024} KB skipped)`);
-  if (hardLinked > 0) notes.push(`(${plural(hardLinked, 'hard-linked file')} skipped: one may be a protected file under another name)`);
-  if (limitReached) notes.push('(the workspace is too large to search whole; use a folder or a glob)');
+  if (found.tooLarge > 0) notes.push(`(${plural(found.tooLarge, 'file')} larger than ${searchFileBytes / 1024} KB skipped)`);
+  if (found.hardLinked > 0) notes.push(`(${plural(found.hardLinked, 'hard-linked file')} skipped: one may be a protected file under another name)`);
+  if (found.stopped !== undefined) notes.push(`(the workspace is too large to search whole (${found.stopped}); use a folder or a glob)`);
   if (results.length === 0) {
-    return [`No matches for ${args.pattern} in ${plural(filesSearched, 'file')}${args.glob ? ` matching "${args.glob}"` : ''}.`, ...notes].join('\n');
+    return [`No matches for ${args.pattern} in ${plural(found.filesSearched, 'file')}${args.glob ? ` matching "${args.glob}"` : ''}.`, ...notes].join('\n');
   }
   return [...results, ...notes].join('\n');
 }

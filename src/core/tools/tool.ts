@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import type { CommandRunner, FileChanges, Logger, WorkspaceFiles } from '../ports';
+import type { Clock, CommandRunner, FileChanges, Logger, WorkspaceFiles, WorkspaceSearch } from '../ports';
 import { normalizeWorkspacePath } from './pathPolicy';
 import type { PlanStep } from './updatePlan';
 import type { ApprovalMode } from '../agent/approvalPolicy';
@@ -22,8 +22,12 @@ export interface ToolContext {
   commands: CommandRunner;
   /** Globs of files never read or written (`gateway.agent.protectedFiles`). */
   protectedFiles: readonly string[];
-  /** Where a failure nobody anticipated (a bug, an I/O error) is written, with its stack. */
+  /** Where a failure nobody anticipated (a bug, an I/O error) is written, with its stack; and which engine served each search. */
   logger: Logger;
+  /** ripgrep where the host has it: list_files and search_text use it; without it they walk the files through `files`. */
+  search?: WorkspaceSearch;
+  /** Bounds the walk's time when there is no `search` engine; the system clock when absent. */
+  clock?: Clock;
 }
 
 // `gateway.agent.protectedFiles` when the user has not set it. A pattern

@@ -6,6 +6,7 @@
  * a symlink (`cfg -> config`): each entry is then checked for protection where
  * it really is as well (`config/secrets/**` hides `cfg/secrets/db.txt`).
  */
+import type { Clock } from '../ports';
 import type { ToolContext } from './tool';
 import { protectingPattern } from './pathPolicy';
 
@@ -19,12 +20,16 @@ export interface WalkEntry {
 
 /** The most entries one walk visits, so a huge tree cannot stall a call. */
 export const walkLimit = 50_000;
+/** The longest one walk runs (without ripgrep, a large workspace takes seconds per search). */
+export const walkTimeLimitMs = 20_000;
 
 export interface WalkOptions {
   /** false when the user asked for an ignored folder by name: list it anyway. */
   respectIgnore: boolean;
-  /** Called when the walk stops early at `walkLimit`. */
-  onLimit?: () => void;
+  /** Called when the walk stops early, at `walkLimit` entries or after the time limit, with which. */
+  onLimit?: (why: string) => void;
+  /** The walk stops after `ms` on this clock. */
+  timeLimit?: { clock: Clock; ms: number };
 }
 
 export async function* walkWorkspace(folder: string, ctx: ToolContext, signal: AbortSignal, options: WalkOptions): AsyncGenerator<WalkEntry> {
@@ -33,6 +38,7 @@ export async function* walkWorkspace(folder: string, ctx: ToolContext, signal: A
   const realPathOf = (path: string) => reanchor(path, folder, realFolder);
   let visited = 0;
   const pending = [folder];
+  const deadline = options.timeLimit && options.timeLimit.clock.now() + options.timeLimit.ms;
   // Depth-first and sorted, so a folder's contents follow it as in a tree.
   while (pending.length > 0) {
     const dir = pending.pop() as string;
@@ -41,7 +47,11 @@ export async function* walkWorkspace(folder: string, ctx: ToolContext, signal: A
     for (const entry of entries) {
       signal.throwIfAborted();
       if (++visited > walkLimit) {
-        options.onLimit?.();
+        options.onLimit?.(`more than ${walkLimit.toLocaleString('en-US')} entries`);
+        return;
+      }
+      if (deadline !== undefined && options.timeLimit!.clock.now() > deadline) {
+        options.onLimit?.(`more than ${options.timeLimit!.ms / 1000} s`);
         return;
       }
       const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;

@@ -1,0 +1,310 @@
+/**
+ * The WorkspaceSearch port on ripgrep: VS Code's own `rg` (see ripgrepLocator.ts),
+ * or Debian's in the unit tests. It runs as a child process with its arguments
+ * as an array (no shell), from the workspace root, and its output is read with
+ * bounds: per record, in total, in files listed and in time. Stopping the
+ * iteration, or the signal, kills it at once.
+ *
+ * The flags give it the walk's rules: the workspace's ignore files at every
+ * depth, also outside a git repository, and none above the root nor the
+ * user's global one; hidden files; `node_modules` and `.git` always left out;
+ * symlinks never followed (no `--follow`); no config file from the environment.
+ * The tools check every path it returns again (see core/tools/engineSearch.ts).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SearchPatternError, systemClock } from '../core/ports';
+import type { Clock, FileQuery, SearchBatch, TextMatch, TextQuery, WorkspaceSearch } from '../core/ports';
+import { alwaysIgnored } from './nodeWorkspaceFiles';
+
+export interface RipgrepLimits {
+  /** All the output one run may write. */
+  outputBytes: number;
+  /** One JSON record (a matching line and its metadata) or one path. */
+  recordBytes: number;
+  /** Paths one listing returns. */
+  files: number;
+  /** How long one run may take. */
+  timeMs: number;
+}
+
+export const ripgrepLimits: RipgrepLimits = {
+  outputBytes: 64 * 1024 * 1024,
+  // A matching line of a file at the 1 MB size limit, JSON-escaped, fits.
+  recordBytes: 8 * 1024 * 1024,
+  files: 200_000,
+  timeMs: 30_000,
+};
+
+/** Batches are handed on at most this large, so the tools check paths while ripgrep still walks. */
+const batchSize = 2000;
+/** ripgrep's error text kept, for a refused pattern. */
+const stderrBytes = 4096;
+
+export class RipgrepSearch implements WorkspaceSearch {
+  readonly name: string;
+
+  constructor(
+    private readonly rgPath: string,
+    private readonly root: string,
+    private readonly limits: RipgrepLimits = ripgrepLimits,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.name = `ripgrep (${rgPath})`;
+  }
+
+  async *listFiles(query: FileQuery, signal: AbortSignal): AsyncIterable<SearchBatch<string>> {
+    const restriction = await restrictionFile(query);
+    try {
+      let listed = 0;
+      const args = ['--files', '--null', ...commonArgs(query, restriction?.path), '--', pathArgument(query)];
+      for await (const batch of this.records(args, 0, signal)) {
+        const items = batch.items.flatMap((record) => {
+          const path = workspacePath(record);
+          return path === undefined ? [] : [path];
+        });
+        listed += items.length;
+        if (listed > this.limits.files) {
+          yield { items: items.slice(0, items.length - (listed - this.limits.files)), stopped: `more than ${this.limits.files.toLocaleString('en-US')} files` };
+          return;
+        }
+        yield { items, stopped: batch.stopped };
+      }
+    } finally {
+      await restriction?.remove();
+    }
+  }
+
+  async *searchText(query: TextQuery, signal: AbortSignal): AsyncIterable<SearchBatch<TextMatch>> {
+    // A line never holds a line break: text with one cannot match (and ripgrep would read it as two patterns).
+    if (!query.regex && /[\n]/.test(query.pattern)) return;
+    const restriction = await restrictionFile(query);
+    try {
+      const args = [
+        '--json',
+        '--crlf',
+        '--encoding=none',
+        `--max-count=${query.maxMatchesPerFile}`,
+        query.ignoreCase ? '--ignore-case' : '--case-sensitive',
+        ...(query.regex ? [] : ['--fixed-strings']),
+        ...commonArgs(query, restriction?.path),
+        '--regexp',
+        query.pattern,
+        '--',
+        pathArgument(query),
+      ];
+      let records = 0;
+      for await (const batch of this.records(args, 10, signal, (stderr) => (records === 0 ? new SearchPatternError(patternReason(stderr)) : undefined))) {
+        records += batch.items.length;
+        const items = batch.items.flatMap((record) => {
+          const match = textMatch(record);
+          return match === undefined ? [] : [match];
+        });
+        yield { items, stopped: batch.stopped };
+      }
+    } finally {
+      await restriction?.remove();
+    }
+  }
+
+  /**
+   * The records ripgrep writes, split at `separator`, in batches. `refusal`
+   * turns an exit with status 2 into the error to throw (or undefined: ignored,
+   * as when some file could not be read).
+   */
+  private async *records(
+    args: string[],
+    separator: number,
+    signal: AbortSignal,
+    refusal?: (stderr: string) => Error | undefined,
+  ): AsyncGenerator<SearchBatch<Buffer>> {
+    signal.throwIfAborted();
+    const child = spawn(this.rgPath, args, { cwd: this.root, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, env: ripgrepEnvironment() });
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    let spawnError: Error | undefined;
+    child.once('error', (error) => (spawnError = error));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < stderrBytes) stderr += chunk.toString('utf8').slice(0, stderrBytes - stderr.length);
+    });
+    const kill = () => child.kill('SIGKILL');
+    signal.addEventListener('abort', kill, { once: true });
+    const timer = new AbortController();
+    let stopped: string | undefined;
+    this.clock.after(
+      this.limits.timeMs,
+      () => {
+        stopped = `ripgrep ran longer than ${this.limits.timeMs / 1000} s`;
+        kill();
+      },
+      timer.signal,
+    );
+    try {
+      let pending: Buffer = Buffer.alloc(0);
+      let total = 0;
+      for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+        total += chunk.length;
+        if (total > this.limits.outputBytes) {
+          stopped = `more than ${this.limits.outputBytes / (1024 * 1024)} MB of results`;
+          break;
+        }
+        const { records, rest } = splitRecords(pending.length === 0 ? chunk : Buffer.concat([pending, chunk]), separator);
+        pending = rest;
+        if (pending.length > this.limits.recordBytes) {
+          stopped = `a result longer than ${this.limits.recordBytes / (1024 * 1024)} MB`;
+          break;
+        }
+        for (let i = 0; i < records.length; i += batchSize) yield { items: records.slice(i, i + batchSize) };
+      }
+      if (stopped !== undefined) {
+        kill();
+        yield { items: [], stopped };
+        return;
+      }
+      const code = await exited;
+      signal.throwIfAborted();
+      if (spawnError) throw spawnError;
+      if (pending.length > 0) yield { items: [pending] };
+      if (code === 2) {
+        const error = refusal?.(stderr);
+        if (error) throw error;
+      } else if (code !== 0 && code !== 1) {
+        throw new Error(`ripgrep ended with ${code === null ? 'a signal' : `status ${code}`}: ${stderr.trim()}`);
+      }
+    } finally {
+      timer.abort();
+      signal.removeEventListener('abort', kill);
+      if (child.exitCode === null && child.signalCode === null) kill();
+    }
+  }
+}
+
+/** The flags every run shares: the walk's ignore rules, and what may be left out early. */
+function commonArgs(query: FileQuery, restriction: string | undefined): string[] {
+  const args = ['--no-config', '--hidden', '--no-messages'];
+  if (query.respectIgnore) {
+    // The walk's rules (gitignore.ts): .gitignore files also outside a repository, none above the root, not the user's global one,
+    // not .ignore/.rgignore; the `ignore` package matches case-insensitively.
+    args.push('--no-require-git', '--no-ignore-parent', '--no-ignore-global', '--no-ignore-dot', '--ignore-file-case-insensitive');
+    for (const name of alwaysIgnored) args.push(`--glob=!${name}`);
+    for (const glob of query.excludedGlobs) if (plainGlob(glob)) args.push(`--glob=!${glob}`);
+    if (restriction !== undefined) args.push(`--ignore-file=${restriction}`);
+  } else {
+    args.push('--no-ignore');
+  }
+  for (const glob of query.protectedGlobs) if (plainGlob(glob)) args.push(`--iglob=!${glob}`);
+  if (query.nameGlob !== undefined && plainGlob(query.nameGlob) && !query.nameGlob.includes(':')) {
+    args.push(`--type-add=wanted:${query.nameGlob}`, '--type=wanted');
+  }
+  if (query.maxFileBytes !== undefined) args.push(`--max-filesize=${query.maxFileBytes}`);
+  return args;
+}
+
+/**
+ * A glob ripgrep reads as this project does (gitignore style: no `/` matches a
+ * name at any depth, `*` stays within a segment and matches a leading dot).
+ * Others are not passed: the tools' own check still applies them.
+ */
+function plainGlob(glob: string): boolean {
+  return /^[\w.*?{},/@+ -]+$/.test(glob) && !glob.startsWith('/') && !glob.startsWith('./') && !glob.endsWith('/');
+}
+
+/**
+ * The folder searched is given as a path only when no ignore file applies (an
+ * ignored folder asked for by name). Otherwise ripgrep starts at the root and an
+ * ignore file of our own leaves out everything beside the folder, so that the
+ * ignore files of its parent folders in the workspace apply (ripgrep reads a
+ * parent folder's rules only up to its own starting point, and anchored ones
+ * not at all).
+ */
+function pathArgument(query: FileQuery): string {
+  return query.respectIgnore || query.folder === '.' ? '.' : `./${query.folder}`;
+}
+
+async function restrictionFile(query: FileQuery): Promise<{ path: string; remove: () => Promise<void> } | undefined> {
+  if (!query.respectIgnore || query.folder === '.') return undefined;
+  // An ignore file cannot name a folder with a line break; the tools walk that one instead.
+  if (/[\r\n]/.test(query.folder)) throw new Error('a folder name with a line break cannot be searched by ripgrep');
+  const segments = query.folder.split('/');
+  const lines: string[] = [];
+  for (let depth = 0; depth < segments.length; depth++) {
+    const parent = segments.slice(0, depth).map(escapeIgnoreSegment).join('/');
+    const inside = segments
+      .slice(0, depth + 1)
+      .map(escapeIgnoreSegment)
+      .join('/');
+    lines.push(depth === 0 ? '/*' : `/${parent}/*`, `!/${inside}/`);
+  }
+  const folder = await mkdtemp(join(tmpdir(), 'gateway-rg-'));
+  const path = join(folder, 'restrict');
+  await writeFile(path, `${lines.join('\n')}\n`);
+  return { path, remove: () => rm(folder, { recursive: true, force: true }) };
+}
+
+/** A folder name as a literal in an ignore file. */
+function escapeIgnoreSegment(name: string): string {
+  return name.replace(/[\\*?[\]!#\s]/g, (c) => `\\${c}`);
+}
+
+/** ripgrep with its defaults: no config file named by the environment (`--no-config` too), no colours. */
+function ripgrepEnvironment(): NodeJS.ProcessEnv {
+  const { RIPGREP_CONFIG_PATH: _config, ...env } = process.env;
+  return env;
+}
+
+function splitRecords(buffer: Buffer, separator: number): { records: Buffer[]; rest: Buffer } {
+  const records: Buffer[] = [];
+  let start = 0;
+  for (let end = buffer.indexOf(separator, start); end >= 0; end = buffer.indexOf(separator, start)) {
+    if (end > start) records.push(buffer.subarray(start, end));
+    start = end + 1;
+  }
+  return { records, rest: buffer.subarray(start) };
+}
+
+/** A path as ripgrep wrote it (`./a/b`), workspace-relative; undefined for a name that is not UTF-8. */
+function workspacePath(raw: Buffer | string): string | undefined {
+  const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+  if (typeof raw !== 'string' && !Buffer.from(text, 'utf8').equals(raw)) return undefined;
+  const path = process.platform === 'win32' ? text.replace(/\\/g, '/') : text;
+  return path.startsWith('./') ? path.slice(2) : path;
+}
+
+interface JsonText {
+  text?: string;
+  bytes?: string;
+}
+
+interface JsonMatch {
+  type: string;
+  data?: { path?: JsonText; lines?: JsonText; line_number?: number; submatches?: { start: number }[] };
+}
+
+/** A `match` record as a TextMatch; undefined for the other records and for a path that is not UTF-8. */
+function textMatch(record: Buffer): TextMatch | undefined {
+  // Only matches matter: the begin, end and summary records are not parsed.
+  if (record.indexOf('{"type":"match"') !== 0) return undefined;
+  const parsed = JSON.parse(record.toString('utf8')) as JsonMatch;
+  const data = parsed.data;
+  if (data?.path?.text === undefined || data.line_number === undefined || data.lines === undefined) return undefined;
+  const path = workspacePath(data.path.text);
+  if (path === undefined) return undefined;
+  const bytes = data.lines.text !== undefined ? Buffer.from(data.lines.text, 'utf8') : Buffer.from(data.lines.bytes ?? '', 'base64');
+  const lineEnd = bytes.length - (bytes.at(-1) === 10 ? (bytes.at(-2) === 13 ? 2 : 1) : 0);
+  const line = bytes.subarray(0, lineEnd);
+  const start = Math.min(data.submatches?.[0]?.start ?? 0, line.length);
+  // The match's byte offset as an index in the decoded text, as the walk reports it.
+  return { path, line: data.line_number, text: line.toString('utf8'), column: line.subarray(0, start).toString('utf8').length };
+}
+
+/** ripgrep's reason for refusing a pattern, without its advice about flags the model cannot pass. */
+function patternReason(stderr: string): string {
+  const text = stderr
+    .replace(/^rg: /gm, '')
+    .split(/\n\s*\n/)[0]
+    .trim();
+  const error = /^error: (.+)$/m.exec(text);
+  return (error ? error[1] : text.split('\n')[0]).trim() || 'ripgrep refused it';
+}
