@@ -10,7 +10,16 @@ import { contextUsage, lastCompactionNotice } from './core/agent/compaction';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock, type Logger } from './core/ports';
 import { instructionsForChat } from './core/agent/projectInstructions';
-import { FileSharedWindow, NodeCommandRunner, NodeJournalFolder, NodeWorkspaceFiles, checkWriteTarget, plainTerminalText } from './node';
+import {
+  FileSharedWindow,
+  NodeCommandRunner,
+  NodeJournalFolder,
+  NodeWorkspaceFiles,
+  RipgrepSearch,
+  checkWriteTarget,
+  findVsCodeRipgrep,
+  plainTerminalText,
+} from './node';
 import { BubblewrapSandbox } from './node/bubblewrap';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
@@ -49,6 +58,8 @@ export interface GatewayExtensionApi {
   pendingApprovals(): { sessionId: string; callId: string; summary: string }[];
   /** The inline edit waiting for Accept / Reject, if any. */
   inlineEdit(): { streaming: boolean; proposal: string } | undefined;
+  /** The last lines (info and above) written to the Gateway log, oldest first: which engine served each search, among others. */
+  recentLog(): string[];
   /** The saved agent sessions, newest first. */
   /** `compacted`: the last compaction's notice ("Compacted: 61,200 → 7,900 tokens"); `context`: "context 23k / 32k". */
   agentSessions(): Promise<
@@ -69,7 +80,7 @@ export interface GatewayExtensionApi {
 /** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
 interface Gateway {
   channel: vscode.LogOutputChannel;
-  logger: Logger;
+  logger: Logger & { recentLines(): string[] };
   userAgent: string;
   keys: ApiKeyStore;
   limits: LimitTracker;
@@ -117,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     lastChatAnswer: () => chat.lastAnswer(),
     activationMs: () => activationMs,
     inlineEdit: () => inlineEdits.status(),
+    recentLog: () => gateway.logger.recentLines(),
     pendingApprovals: () => agent.approvals.waiting().map((r) => ({ sessionId: r.sessionId, callId: r.callId, summary: r.summary })),
     agentSessions: async () =>
       (await agent.sessionStore.list()).map((s) => ({
@@ -229,6 +241,12 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
   const sessionStore = new FileSessionStore(sessionFolder, logger, sessionFolder.scheme === 'file' ? new NodeJournalFolder(sessionFolder.fsPath) : undefined);
   const approvals = new ApprovalBroker();
   const sandbox = new BubblewrapSandbox();
+  const ripgrep = findVsCodeRipgrep(vscode.env.appRoot);
+  logger.info(
+    ripgrep
+      ? `list_files and search_text run on VS Code's ripgrep: ${ripgrep}`
+      : `no ripgrep under ${vscode.env.appRoot}: list_files and search_text walk the files`,
+  );
   const sessions = new AgentSessions(
     client,
     sessionStore,
@@ -237,6 +255,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     logger,
     {
       files: (rootPath) => new NodeWorkspaceFiles(rootPath),
+      search: (rootPath) => (ripgrep ? new RipgrepSearch(ripgrep, rootPath) : undefined),
       runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, sandbox) =>
         new NodeCommandRunner(rootPath, { onOutput, sandbox: sandbox && { prefix: () => Promise.resolve(sandbox.prefix), network: sandbox.network } }).run(
           command,

@@ -117,7 +117,10 @@ async function search(
       ctx.logger.info(`search_text served by ${engine.name} in ${Math.round(clock.now() - started)} ms`);
       return formatFindings(found, args);
     } catch (error) {
-      if (error instanceof SearchPatternError) throw new ToolFailure(unsupportedRegex(args.pattern, error.message));
+      if (error instanceof SearchPatternError) {
+        ctx.logger.info(`search_text served by ${engine.name} in ${Math.round(clock.now() - started)} ms: it refused the pattern`);
+        throw new ToolFailure(unsupportedRegex(args.pattern, error.message));
+      }
       if (signal.aborted) throw error;
       ctx.logger.warn(`search_text: ${engine.name} failed, searching with the JavaScript walker instead: ${String(error)}`);
     }

@@ -10,7 +10,7 @@ import { revertOriginals } from '../../core/agent/originals';
 import { INTERRUPTED_REASON, RunningSessions } from '../../core/agent/runningSessions';
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../core/agent/sessionState';
 import type { GatewayClient, ModelWindows } from '../../core/api';
-import type { CommandResult, Logger, WorkspaceFiles } from '../../core/ports';
+import type { CommandResult, Logger, WorkspaceFiles, WorkspaceSearch } from '../../core/ports';
 import { systemClock } from '../../core/ports';
 import { toolsFor } from '../../core/tools/registry';
 import { modelForContinuedSession } from '../../core/chat/modelErrorActions';
@@ -36,6 +36,8 @@ export interface SessionSink {
 export interface LocalMachine {
   /** The folder's files on disk (unsaved editors are layered on top here). */
   files(rootPath: string): WorkspaceFiles;
+  /** VS Code's own ripgrep over the folder, for list_files and search_text; undefined where none was found (the tools walk the files). */
+  search(rootPath: string): WorkspaceSearch | undefined;
   /** Runs a command as a child process in `cwd` (relative to the root); streams its output to `onOutput`; in `sandbox` when given. */
   runChildProcess(
     rootPath: string,
@@ -239,6 +241,7 @@ export class AgentSessions implements vscode.Disposable {
         commands: this.terminalFor(state, root.fsPath),
         protectedFiles: settings.protectedFiles,
         logger: this.logger,
+        search: this.machine.search(root.fsPath),
       },
       policy: () => {
         const agent = readSettings().agent;

@@ -32,9 +32,23 @@ export class VsCodeWorkspaceFiles implements WorkspaceFiles {
   }
 
   async isIgnored(path: string, signal: AbortSignal): Promise<boolean> {
-    const excluded = vscode.workspace.getConfiguration('files', this.rootUri).get<Record<string, boolean>>('exclude', {});
-    if (Object.entries(excluded).some(([glob, on]) => on && matchesGlob(path, glob))) return true;
+    if (this.excludedGlobs().some((glob) => matchesGlob(path, glob))) return true;
     return this.disk.isIgnored(path, signal);
+  }
+
+  /** `files.exclude`'s globs that are on (a `{ when }` clause, which needs the sibling files, counts as off). */
+  excludedGlobs(): readonly string[] {
+    const excluded = vscode.workspace.getConfiguration('files', this.rootUri).get<Record<string, unknown>>('exclude', {});
+    return Object.entries(excluded).flatMap(([glob, on]) => (on === true ? [glob] : []));
+  }
+
+  /** The files under the root open with unsaved changes: the search engine reads the disk, so these are searched here. */
+  unsavedPaths(): readonly string[] {
+    const root = this.rootUri;
+    return vscode.workspace.textDocuments.flatMap(({ uri, isDirty }) => {
+      const inside = isDirty && uri.scheme === root.scheme && uri.authority === root.authority && uri.path.startsWith(`${root.path}/`);
+      return inside ? [uri.path.slice(root.path.length + 1)] : [];
+    });
   }
 
   private openDocument(path: string): vscode.TextDocument | undefined {

@@ -7,6 +7,7 @@ import './gateway.test';
 import './workspaceSettings.test';
 import './agent.test';
 import './agentTools.test';
+import './agentSearch.test';
 import './inlineEdit.test';
 
 export async function run(): Promise<void> {
