@@ -138,8 +138,14 @@ export interface WorkspaceSearch {
   readonly name: string;
   /** The files under the folder (not folders), in no particular order, in batches. */
   listFiles(query: FileQuery, signal: AbortSignal): AsyncIterable<SearchBatch<string>>;
-  /** The lines that match, in no particular order, in batches. Throws SearchPatternError for a pattern the engine refuses. */
-  searchText(query: TextQuery, signal: AbortSignal): AsyncIterable<SearchBatch<TextMatch>>;
+  /**
+   * Every text file searched, with how many of its lines match (0 included, at
+   * most `maxMatchesPerFile`); binary files and files over the size limit are
+   * not searched. Throws SearchPatternError for a pattern the engine refuses.
+   */
+  countMatches(query: TextQuery, signal: AbortSignal): AsyncIterable<SearchBatch<FileMatchCount>>;
+  /** The matching lines of these files (workspace-relative, chosen from countMatches), in no particular order. */
+  matchingLines(query: TextQuery, paths: readonly string[], signal: AbortSignal): AsyncIterable<SearchBatch<TextMatch>>;
 }
 
 export interface FileQuery {
@@ -165,6 +171,13 @@ export interface TextQuery extends FileQuery {
   maxFileBytes: number;
   /** Matching lines reported per file, at most. */
   maxMatchesPerFile: number;
+}
+
+export interface FileMatchCount {
+  /** Workspace-relative. */
+  path: string;
+  /** Matching lines. */
+  lines: number;
 }
 
 export interface TextMatch {

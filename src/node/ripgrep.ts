@@ -16,7 +16,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SearchPatternError, systemClock } from '../core/ports';
-import type { Clock, FileQuery, SearchBatch, TextMatch, TextQuery, WorkspaceSearch } from '../core/ports';
+import type { Clock, FileMatchCount, FileQuery, SearchBatch, TextMatch, TextQuery, WorkspaceSearch } from '../core/ports';
 import { alwaysIgnored } from './nodeWorkspaceFiles';
 
 export interface RipgrepLimits {
@@ -77,35 +77,52 @@ export class RipgrepSearch implements WorkspaceSearch {
     }
   }
 
-  async *searchText(query: TextQuery, signal: AbortSignal): AsyncIterable<SearchBatch<TextMatch>> {
+  async *countMatches(query: TextQuery, signal: AbortSignal): AsyncIterable<SearchBatch<FileMatchCount>> {
     // A line never holds a line break: text with one cannot match (and ripgrep would read it as two patterns).
-    if (!query.regex && /[\n]/.test(query.pattern)) return;
+    const pattern = !query.regex && query.pattern.includes('\n') ? [] : patternArgs(query);
     const restriction = await restrictionFile(query);
     try {
       const args = [
-        '--json',
-        '--crlf',
-        '--encoding=none',
-        `--max-count=${query.maxMatchesPerFile}`,
-        query.ignoreCase ? '--ignore-case' : '--case-sensitive',
-        ...(query.regex ? [] : ['--fixed-strings']),
+        '--count',
+        '--include-zero',
+        '--null',
+        ...(pattern.length > 0 ? pattern : ['--invert-match', '--regexp=']),
         ...commonArgs(query, restriction?.path),
-        '--regexp',
-        query.pattern,
-        '--',
-        pathArgument(query),
       ];
+      // `path\0count\n` per file; a path may hold a line break, never a NUL, so the output is cut at the NULs.
+      let path: string | undefined;
+      let first = true;
       let records = 0;
-      for await (const batch of this.records(args, 10, signal, (stderr) => (records === 0 ? new SearchPatternError(patternReason(stderr)) : undefined))) {
+      for await (const batch of this.records([...args, '--', pathArgument(query)], 0, signal, (stderr) =>
+        records === 0 ? new SearchPatternError(patternReason(stderr)) : undefined,
+      )) {
         records += batch.items.length;
+        const items: FileMatchCount[] = [];
+        for (const record of batch.items) {
+          // The first record is a path; each later one is the previous path's count, a line break, and the next path.
+          const lineBreak = first ? -1 : record.indexOf(10);
+          first = false;
+          const lines = lineBreak > 0 ? Number(record.subarray(0, lineBreak).toString('latin1')) : NaN;
+          if (path !== undefined && Number.isSafeInteger(lines)) items.push({ path, lines: pattern.length > 0 ? lines : 0 });
+          path = workspacePath(record.subarray(lineBreak + 1));
+        }
+        yield { items, stopped: batch.stopped };
+      }
+    } finally {
+      await restriction?.remove();
+    }
+  }
+
+  async *matchingLines(query: TextQuery, paths: readonly string[], signal: AbortSignal): AsyncIterable<SearchBatch<TextMatch>> {
+    for (const group of argumentGroups(paths)) {
+      const args = ['--json', '--no-config', '--no-messages', ...patternArgs(query), '--', ...group.map((path) => `./${path}`)];
+      for await (const batch of this.records(args, 10, signal)) {
         const items = batch.items.flatMap((record) => {
           const match = textMatch(record);
           return match === undefined ? [] : [match];
         });
         yield { items, stopped: batch.stopped };
       }
-    } finally {
-      await restriction?.remove();
     }
   }
 
@@ -179,6 +196,34 @@ export class RipgrepSearch implements WorkspaceSearch {
       if (child.exitCode === null && child.signalCode === null) kill();
     }
   }
+}
+
+/** How the pattern is matched: as the walk does, line by line, CRLF lines included, bytes as they are (no transcoding). */
+function patternArgs(query: TextQuery): string[] {
+  return [
+    '--crlf',
+    '--encoding=none',
+    `--max-count=${query.maxMatchesPerFile}`,
+    query.ignoreCase ? '--ignore-case' : '--case-sensitive',
+    ...(query.regex ? [] : ['--fixed-strings']),
+    '--regexp',
+    query.pattern,
+  ];
+}
+
+/** Paths split so that no command line gets long (Windows allows 32,767 characters). */
+function argumentGroups(paths: readonly string[]): string[][] {
+  const groups: string[][] = [];
+  let length = 0;
+  for (const path of paths) {
+    if (groups.length === 0 || length + path.length > 16_000) {
+      groups.push([]);
+      length = 0;
+    }
+    groups[groups.length - 1].push(path);
+    length += path.length + 3;
+  }
+  return groups;
 }
 
 /** The flags every run shares: the walk's ignore rules, and what may be left out early. */
@@ -264,8 +309,9 @@ function splitRecords(buffer: Buffer, separator: number): { records: Buffer[]; r
   return { records, rest: buffer.subarray(start) };
 }
 
-/** A path as ripgrep wrote it (`./a/b`), workspace-relative; undefined for a name that is not UTF-8. */
+/** A path as ripgrep wrote it (`./a/b`), workspace-relative; undefined for a name that is not UTF-8 (or none). */
 function workspacePath(raw: Buffer | string): string | undefined {
+  if (raw.length === 0) return undefined;
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
   if (typeof raw !== 'string' && !Buffer.from(text, 'utf8').equals(raw)) return undefined;
   const path = process.platform === 'win32' ? text.replace(/\\/g, '/') : text;

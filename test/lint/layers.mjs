@@ -8,7 +8,10 @@
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = {
-  regex: `^(node:.*|${builtinModules.filter((name) => !name.startsWith('_')).map((name) => name.replace(/[/]/g, '\\/')).join('|')})(\\/.*)?$`,
+  regex: `^(node:.*|${builtinModules
+    .filter((name) => !name.startsWith('_'))
+    .map((name) => name.replace(/[/]/g, '\\/'))
+    .join('|')})(\\/.*)?$`,
   message: 'Node built-ins belong in src/node, behind a port of src/core/ports.ts.',
 };
 const vscodeModule = { regex: '^vscode$', message: "'vscode' belongs in src/vscode." };
@@ -27,11 +30,19 @@ export const layerRules = [
   },
   {
     files: ['src/node/**/*.ts'],
-    patterns: [vscodeModule, layer('vscode', 'src/node may not import src/vscode.'), layerFromAnywhere('extension', 'src/node may not import the composition root.')],
+    patterns: [
+      vscodeModule,
+      layer('vscode', 'src/node may not import src/vscode.'),
+      layerFromAnywhere('extension', 'src/node may not import the composition root.'),
+    ],
   },
   {
     files: ['src/vscode/**/*.ts'],
-    patterns: [nodeBuiltins, layer('node', 'src/vscode may not import src/node: the composition root passes Node implementations in through ports.'), layerFromAnywhere('extension', 'src/vscode may not import the composition root.')],
+    patterns: [
+      nodeBuiltins,
+      layer('node', 'src/vscode may not import src/node: the composition root passes Node implementations in through ports.'),
+      layerFromAnywhere('extension', 'src/vscode may not import the composition root.'),
+    ],
   },
 ];
 

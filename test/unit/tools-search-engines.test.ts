@@ -261,7 +261,7 @@ describe('the ripgrep port', () => {
   before(async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'rg-port-')));
     await put(root, Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`d${i % 7}/f${i}.txt`, `${'needle '.repeat(50)}\n`.repeat(200)])));
-    await put(root, { 'wide.txt': `${'needle'.repeat(50_000)}\n` });
+    await put(root, { 'wide.txt': `${'needle'.repeat(50_000)}\n`, 'odd\nname.txt': 'needle\nneedle\n' });
   });
   after(() => rm(root, { recursive: true, force: true }));
 
@@ -279,10 +279,11 @@ describe('the ripgrep port', () => {
 
   test('its output is bounded: in total and per record', async () => {
     assert.ok(rg);
+    const paths = Array.from({ length: 300 }, (_, i) => `d${i % 7}/f${i}.txt`);
     const small = new RipgrepSearch(rg, root, { ...ripgrepLimits, outputBytes: 200_000 });
     let bytes = 0;
     let stopped: string | undefined;
-    for await (const batch of small.searchText(query, signal)) {
+    for await (const batch of small.matchingLines(query, paths, signal)) {
       bytes += batch.items.reduce((sum, match) => sum + match.text.length, 0);
       stopped ??= batch.stopped;
     }
@@ -290,8 +291,20 @@ describe('the ripgrep port', () => {
     assert.ok(bytes < 200_000);
     const narrow = new RipgrepSearch(rg, root, { ...ripgrepLimits, recordBytes: 100_000 });
     const wide: string[] = [];
-    for await (const batch of narrow.searchText({ ...query, nameGlob: 'wide.txt' }, signal)) if (batch.stopped) wide.push(batch.stopped);
+    for await (const batch of narrow.matchingLines(query, ['wide.txt'], signal)) if (batch.stopped) wide.push(batch.stopped);
     assert.deepEqual(wide, ['a result longer than 0.095367431640625 MB']);
+  });
+
+  test('it counts the matching lines of every text file, up to the limit per file', async () => {
+    assert.ok(rg);
+    const counts = new Map<string, number>();
+    for await (const batch of new RipgrepSearch(rg, root).countMatches({ ...query, maxMatchesPerFile: 150 }, signal)) {
+      for (const { path, lines } of batch.items) counts.set(path, lines);
+    }
+    assert.equal(counts.size, 302);
+    assert.equal(counts.get('d3/f10.txt'), 150);
+    assert.equal(counts.get('odd\nname.txt'), 2, 'a name with a line break');
+    assert.equal(counts.get('wide.txt'), 1);
   });
 
   test('listing stops at its file limit', async () => {
@@ -313,7 +326,7 @@ describe('the ripgrep port', () => {
     const search: WorkspaceSearch = new RipgrepSearch(rg, root);
     const started = performance.now();
     await assert.rejects(async () => {
-      for await (const _batch of search.searchText(query, controller.signal)) controller.abort(new Error('stopped by the user'));
+      for await (const _batch of search.countMatches(query, controller.signal)) controller.abort(new Error('stopped by the user'));
     }, /stopped by the user/);
     assert.ok(performance.now() - started < 2000);
   });

@@ -10,13 +10,10 @@
  * one that stays inside); and it lists files only, so list_files shows the
  * folders that hold a listed file (the walk also shows an empty folder).
  */
-import type { SearchBatch, TextMatch, TextQuery, WorkspaceFiles, WorkspaceSearch } from '../ports';
+import type { TextMatch, TextQuery, WorkspaceFiles, WorkspaceSearch } from '../ports';
 import { matchesGlob } from './glob';
 import { normalizeWorkspacePath } from './pathPolicy';
 import { looksBinary } from './textLimits';
-
-/** Matches gathered before the engine is stopped: enough to pick the first ones in tree order from. */
-export const engineMatchCap = 1000;
 
 /**
  * Whether `a` comes before `b` in the walk's order: a folder's entries, sorted
@@ -157,18 +154,25 @@ export function treeEntries(folder: string, files: readonly string[], limit: num
 export interface EngineFindings {
   /** In tree order, at most `limit + 1` (one more says there are more). */
   matches: TextMatch[];
-  /** Files of at most the size limit that were searched (binary ones included: the engine does not count them apart). */
+  /** Text files of at most the size limit that were searched. */
   filesSearched: number;
   tooLarge: number;
   hardLinked: number;
   stopped?: string;
 }
 
+/** Files stat'ed at once to tell a too-large file from a binary one. */
+const statConcurrency = 32;
+
 /**
- * Runs the search and, beside it, two listings that count what was searched and
- * what was too large. Matches in a hard-linked file are dropped (it may be a
- * protected file under another name); files open with unsaved changes are
- * matched here, on their text, with `matchLine`.
+ * The search in two steps, as the walk would answer it: the engine counts the
+ * matching lines of every file (beside it, a listing of every file, whatever
+ * its size); the files with matches are taken in tree order until there are
+ * more than `limit` lines, those with more than one name left out (a hard link
+ * may be a protected file under another name); then the engine returns those
+ * files' lines. Files open with unsaved changes are matched here, on their
+ * text, with `matchLine`. The files listed but not searched are binary or too
+ * large: their size tells which.
  */
 export async function engineSearch(
   search: WorkspaceSearch,
@@ -186,46 +190,84 @@ export async function engineSearch(
   try {
     const { maxFileBytes: _sizeLimit, ...anySize } = query;
     const all = engineFiles(search, anySize, verdicts, signal);
-    const small = engineFiles(search, query, verdicts, signal);
-    // Settled either way: when the search stops them early, their rejection is expected.
+    // Settled either way: when the counting fails, its rejection is expected.
     all.catch(() => undefined);
-    small.catch(() => undefined);
-    const unsaved = new Set((files.unsavedPaths?.() ?? []).filter((path) => verdicts.allows(path)));
-    const found = await collectMatches(search.searchText(query, signal), verdicts, unsaved, signal);
-    for (const path of unsaved) found.matches.push(...(await matchUnsaved(path, files, matchLine, query.maxFileBytes, signal)));
-    found.matches.sort((a, b) => compareTreeOrder(a.path, b.path) || a.line - b.line);
-    const hardLinked = await dropHardLinked(found.matches, files, limit, signal);
-    if (found.matches.length > limit) return { matches: found.matches.slice(0, limit + 1), filesSearched: 0, tooLarge: 0, hardLinked: 0 };
-    const [allFiles, smallFiles] = await Promise.all([all, small]);
+    const counted = await countMatches(search, query, verdicts, signal);
+    const unsaved = new Map<string, TextMatch[]>();
+    for (const path of files.unsavedPaths?.() ?? []) {
+      if (!counted.lines.has(path) || !verdicts.allows(path)) continue;
+      const found = await matchUnsaved(path, files, matchLine, query.maxFileBytes, signal);
+      unsaved.set(path, found);
+      counted.lines.set(path, found.length);
+    }
+    const chosen = await chooseFiles(counted.lines, files, limit, signal);
+    const fromDisk = chosen.paths.filter((path) => !unsaved.has(path));
+    const matches = [...chosen.paths.flatMap((path) => unsaved.get(path) ?? []), ...(await matchingLines(search, query, fromDisk, verdicts, signal))];
+    matches.sort((a, b) => compareTreeOrder(a.path, b.path) || a.line - b.line);
+    if (chosen.lines > limit) return { matches: matches.slice(0, limit + 1), filesSearched: 0, tooLarge: 0, hardLinked: 0 };
+    const allFiles = await all;
+    const notSearched = allFiles.files.filter((path) => !counted.lines.has(path));
     return {
-      matches: found.matches,
-      filesSearched: smallFiles.files.length - hardLinked,
-      tooLarge: allFiles.files.length - smallFiles.files.length,
-      hardLinked,
-      stopped: found.stopped ?? allFiles.stopped ?? smallFiles.stopped,
+      matches,
+      filesSearched: counted.lines.size - chosen.hardLinked,
+      tooLarge: await countLarger(notSearched, query.maxFileBytes, files, signal),
+      hardLinked: chosen.hardLinked,
+      stopped: counted.stopped ?? allFiles.stopped,
     };
   } finally {
     outer.removeEventListener('abort', stop);
-    // Whatever is still running (the listings when the matches are enough) is killed.
+    // Whatever is still running (the listing when the matches are enough) is killed.
     controller.abort();
   }
 }
 
-async function collectMatches(
-  batches: AsyncIterable<SearchBatch<TextMatch>>,
-  verdicts: PathVerdicts,
-  unsaved: ReadonlySet<string>,
-  signal: AbortSignal,
-): Promise<{ matches: TextMatch[]; stopped?: string }> {
-  const matches: TextMatch[] = [];
-  for await (const batch of batches) {
-    signal.throwIfAborted();
-    for (const match of batch.items) if (!unsaved.has(match.path) && verdicts.allows(match.path)) matches.push(match);
-    if (batch.stopped !== undefined) return { matches, stopped: batch.stopped };
-    // Enough to choose the first ones from; leaving the loop stops the engine.
-    if (matches.length >= engineMatchCap) return { matches };
+async function countMatches(search: WorkspaceSearch, query: TextQuery, verdicts: PathVerdicts, signal: AbortSignal) {
+  const lines = new Map<string, number>();
+  let stopped: string | undefined;
+  for await (const batch of search.countMatches(query, signal)) {
+    for (const { path, lines: count } of batch.items) if (verdicts.allows(path)) lines.set(path, count);
+    stopped ??= batch.stopped;
   }
-  return { matches };
+  return { lines, stopped };
+}
+
+/** The files with matches, in tree order, until their lines pass `limit`; hard-linked ones left out and counted. */
+async function chooseFiles(counts: ReadonlyMap<string, number>, files: WorkspaceFiles, limit: number, signal: AbortSignal) {
+  const matching = [...counts].filter(([, lines]) => lines > 0).map(([path]) => path);
+  matching.sort(compareTreeOrder);
+  const paths: string[] = [];
+  let lines = 0;
+  let hardLinked = 0;
+  for (const path of matching) {
+    if (lines > limit) break;
+    if (((await files.stat(path, signal))?.links ?? 1) > 1) {
+      hardLinked++;
+      continue;
+    }
+    paths.push(path);
+    lines += counts.get(path) ?? 0;
+  }
+  return { paths, lines, hardLinked };
+}
+
+async function matchingLines(search: WorkspaceSearch, query: TextQuery, paths: readonly string[], verdicts: PathVerdicts, signal: AbortSignal) {
+  const wanted = new Set(paths);
+  const matches: TextMatch[] = [];
+  if (paths.length === 0) return matches;
+  for await (const batch of search.matchingLines(query, paths, signal)) {
+    for (const match of batch.items) if (wanted.has(match.path) && verdicts.allows(match.path)) matches.push(match);
+  }
+  return matches;
+}
+
+/** How many of `paths` (listed, not searched: binary or too large) are larger than `maxFileBytes`. */
+async function countLarger(paths: readonly string[], maxFileBytes: number, files: WorkspaceFiles, signal: AbortSignal): Promise<number> {
+  let larger = 0;
+  for (let i = 0; i < paths.length; i += statConcurrency) {
+    const stats = await Promise.all(paths.slice(i, i + statConcurrency).map((path) => files.stat(path, signal)));
+    larger += stats.filter((stat) => (stat?.size ?? 0) > maxFileBytes).length;
+  }
+  return larger;
 }
 
 /** The matches in a file's unsaved text, by the walk's rules (too large or binary: none). */
@@ -242,28 +284,9 @@ async function matchUnsaved(
   if (text.length > maxFileBytes || looksBinary(text)) return [];
   const found: TextMatch[] = [];
   const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length && found.length < engineMatchCap; i++) {
+  for (let i = 0; i < lines.length; i++) {
     const column = matches(lines[i]);
     if (column >= 0) found.push({ path, line: i + 1, text: lines[i], column });
   }
   return found;
-}
-
-/**
- * Drops the matches of files with more than one name, file by file in tree
- * order until `limit + 1` matches are kept; how many such files there were.
- */
-async function dropHardLinked(matches: TextMatch[], files: WorkspaceFiles, limit: number, signal: AbortSignal): Promise<number> {
-  const kept: TextMatch[] = [];
-  let linked = 0;
-  for (let i = 0; i < matches.length && kept.length <= limit;) {
-    const path = matches[i].path;
-    let end = i;
-    while (end < matches.length && matches[end].path === path) end++;
-    if (((await files.stat(path, signal))?.links ?? 1) > 1) linked++;
-    else kept.push(...matches.slice(i, end));
-    i = end;
-  }
-  matches.splice(0, matches.length, ...kept);
-  return linked;
 }

@@ -180,9 +180,8 @@ async function walkSearch(
       continue;
     }
     const text = await ctx.files.readText(entry.path, signal);
-    // Binary files count as searched: ripgrep skips them without saying how many, and both engines answer alike.
-    found.filesSearched++;
     if (looksBinary(text)) continue;
+    found.filesSearched++;
     const lines = text.split(/\r?\n/);
     for (let i = 0; i < lines.length; i++) {
       // A 1 MB file of short lines is many matches to try: Stop must still get through.
