@@ -11,8 +11,7 @@
  * folders that hold a listed file (the walk also shows an empty folder).
  */
 import type { TextMatch, TextQuery, WorkspaceFiles, WorkspaceSearch } from '../ports';
-import { matchesGlob } from './glob';
-import { normalizeWorkspacePath } from './pathPolicy';
+import { compileGlob } from './glob';
 import { looksBinary } from './textLimits';
 
 /**
@@ -50,15 +49,30 @@ export function nameGlobOf(glob: string | undefined): string | undefined {
 /** The checks every path from the engine passes; a folder's verdict is kept, so a deep tree costs one check per name. */
 export class PathVerdicts {
   private readonly folders = new Map<string, boolean>();
+  private readonly names = new Map<string, boolean>();
   private readonly prefix: string;
+  /** Globs without `/` match the name alone: their verdict is kept per name (index.js, package.json, … repeat). */
+  private readonly nameGlobs: ((path: string) => boolean)[];
+  /** Globs with `/`, each with a piece of text every path it matches contains (lower-cased for case-insensitive ones). */
+  private readonly pathGlobs: { needle: string; ignoreCase: boolean; matches: (path: string) => boolean }[];
 
   constructor(
     private readonly folder: string,
-    private readonly protectedGlobs: readonly string[],
-    private readonly excludedGlobs: readonly string[],
+    protectedGlobs: readonly string[],
+    excludedGlobs: readonly string[],
     private readonly inGlob: ((relative: string) => boolean) | undefined,
   ) {
     this.prefix = folder === '.' ? '' : `${folder}/`;
+    const globs = [...protectedGlobs.map((glob) => ({ glob, ignoreCase: true })), ...excludedGlobs.map((glob) => ({ glob, ignoreCase: false }))];
+    // A glob that cannot be compiled matches nothing, as in matchesGlob.
+    const compiled = globs.map(({ glob, ignoreCase }) => {
+      const result = compileGlob(glob, { ignoreCase });
+      return { glob, ignoreCase, matches: result.ok ? result.matches : () => false };
+    });
+    this.nameGlobs = compiled.filter(({ glob }) => !glob.includes('/')).map(({ matches }) => matches);
+    this.pathGlobs = compiled
+      .filter(({ glob }) => glob.includes('/'))
+      .map(({ glob, ignoreCase, matches }) => ({ needle: literalOf(glob, ignoreCase), ignoreCase, matches }));
   }
 
   /** Whether the file at `path` (workspace-relative, as the engine gave it) may be shown. */
@@ -66,7 +80,7 @@ export class PathVerdicts {
     if (!path.startsWith(this.prefix) || path.length === this.prefix.length) return false;
     const slash = path.lastIndexOf('/');
     if (slash >= 0 && !this.folderAllowed(path.slice(0, slash))) return false;
-    if (!this.nameAllowed(path)) return false;
+    if (!this.entryAllowed(path, path.slice(slash + 1))) return false;
     return this.inGlob === undefined || this.inGlob(path.slice(this.prefix.length));
   }
 
@@ -74,18 +88,39 @@ export class PathVerdicts {
     const known = this.folders.get(folder);
     if (known !== undefined) return known;
     const slash = folder.lastIndexOf('/');
-    const allowed = (slash < 0 || this.folderAllowed(folder.slice(0, slash))) && this.nameAllowed(folder);
+    const allowed = (slash < 0 || this.folderAllowed(folder.slice(0, slash))) && this.entryAllowed(folder, folder.slice(slash + 1));
     this.folders.set(folder, allowed);
     return allowed;
   }
 
-  /** The path itself (not its folders): normalized, inside, not protected, not excluded. */
-  private nameAllowed(path: string): boolean {
-    const normalized = normalizeWorkspacePath(path);
-    if (!normalized.ok || normalized.path !== path) return false;
-    if (this.protectedGlobs.some((glob) => matchesGlob(path, glob, { ignoreCase: true }))) return false;
-    return !this.excludedGlobs.some((glob) => matchesGlob(path, glob));
+  /** The entry itself (its folders apart): a plain name, not protected, not excluded. */
+  private entryAllowed(path: string, name: string): boolean {
+    let nameAllowed = this.names.get(name);
+    if (nameAllowed === undefined) {
+      // What normalizeWorkspacePath would change or refuse: the path as given must already be normal.
+      nameAllowed =
+        name !== '' && name !== '.' && name !== '..' && !name.includes('\\') && !name.includes('\0') && !this.nameGlobs.some((matches) => matches(name));
+      this.names.set(name, nameAllowed);
+    }
+    if (!nameAllowed) return false;
+    let lowered: string | undefined;
+    for (const glob of this.pathGlobs) {
+      const subject = glob.ignoreCase ? (lowered ??= path.toLowerCase()) : path;
+      if (subject.includes(glob.needle) && glob.matches(path)) return false;
+    }
+    return true;
   }
+}
+
+/**
+ * The longest piece of plain text in `glob` between wildcards and separators,
+ * which every path it matches contains; empty (no shortcut) when the glob has
+ * classes, braces or escapes.
+ */
+function literalOf(glob: string, ignoreCase: boolean): string {
+  if (/[[\]{}\\]/.test(glob)) return '';
+  const longest = glob.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), '');
+  return ignoreCase ? longest.toLowerCase() : longest;
 }
 
 /** What the engine listed, checked: the files, and why it stopped early if it did. */
@@ -166,13 +201,12 @@ const statConcurrency = 32;
 
 /**
  * The search in two steps, as the walk would answer it: the engine counts the
- * matching lines of every file (beside it, a listing of every file, whatever
- * its size); the files with matches are taken in tree order until there are
+ * matching lines of every file; the files with matches are taken in tree order until there are
  * more than `limit` lines, those with more than one name left out (a hard link
  * may be a protected file under another name); then the engine returns those
  * files' lines. Files open with unsaved changes are matched here, on their
- * text, with `matchLine`. The files listed but not searched are binary or too
- * large: their size tells which.
+ * text, with `matchLine`. Under the limit, a listing of every file, whatever
+ * its size, tells what was not searched: binary or too large, as its size says.
  */
 export async function engineSearch(
   search: WorkspaceSearch,
@@ -188,10 +222,6 @@ export async function engineSearch(
   outer.addEventListener('abort', stop, { once: true });
   const signal = controller.signal;
   try {
-    const { maxFileBytes: _sizeLimit, ...anySize } = query;
-    const all = engineFiles(search, anySize, verdicts, signal);
-    // Settled either way: when the counting fails, its rejection is expected.
-    all.catch(() => undefined);
     const counted = await countMatches(search, query, verdicts, signal);
     const unsaved = new Map<string, TextMatch[]>();
     for (const path of files.unsavedPaths?.() ?? []) {
@@ -201,10 +231,14 @@ export async function engineSearch(
       counted.lines.set(path, found.length);
     }
     const chosen = await chooseFiles(counted.lines, files, limit, signal);
+    // Only a search that stays under the limit says what it skipped: the listing runs then, beside the lines' search.
+    const { maxFileBytes: _sizeLimit, ...anySize } = query;
+    const all = chosen.lines > limit ? undefined : engineFiles(search, anySize, verdicts, signal);
+    all?.catch(() => undefined);
     const fromDisk = chosen.paths.filter((path) => !unsaved.has(path));
     const matches = [...chosen.paths.flatMap((path) => unsaved.get(path) ?? []), ...(await matchingLines(search, query, fromDisk, verdicts, signal))];
     matches.sort((a, b) => compareTreeOrder(a.path, b.path) || a.line - b.line);
-    if (chosen.lines > limit) return { matches: matches.slice(0, limit + 1), filesSearched: 0, tooLarge: 0, hardLinked: 0 };
+    if (!all) return { matches: matches.slice(0, limit + 1), filesSearched: 0, tooLarge: 0, hardLinked: 0 };
     const allFiles = await all;
     const notSearched = allFiles.files.filter((path) => !counted.lines.has(path));
     return {
@@ -216,7 +250,7 @@ export async function engineSearch(
     };
   } finally {
     outer.removeEventListener('abort', stop);
-    // Whatever is still running (the listing when the matches are enough) is killed.
+    // Whatever is still running (after a failure, or a stop) is killed.
     controller.abort();
   }
 }
