@@ -222,7 +222,18 @@ export async function engineSearch(
   outer.addEventListener('abort', stop, { once: true });
   const signal = controller.signal;
   try {
-    const counted = await countMatches(search, query, verdicts, signal);
+    // The listing runs beside the count from the start, and stops once the count passes the limit (then it is not needed).
+    const { maxFileBytes: _sizeLimit, ...anySize } = query;
+    const listAll = () => {
+      const controller = new AbortController();
+      const stopListing = () => controller.abort();
+      signal.addEventListener('abort', stopListing, { once: true });
+      const files = engineFiles(search, anySize, verdicts, controller.signal).finally(() => signal.removeEventListener('abort', stopListing));
+      files.catch(() => undefined);
+      return { files, stop: stopListing, stopped: () => controller.signal.aborted };
+    };
+    let listing = listAll();
+    const counted = await countMatches(search, query, verdicts, signal, limit, listing.stop);
     const unsaved = new Map<string, TextMatch[]>();
     for (const path of files.unsavedPaths?.() ?? []) {
       if (!counted.lines.has(path) || !verdicts.allows(path)) continue;
@@ -231,15 +242,14 @@ export async function engineSearch(
       counted.lines.set(path, found.length);
     }
     const chosen = await chooseFiles(counted.lines, files, limit, signal);
-    // Only a search that stays under the limit says what it skipped: the listing runs then, beside the lines' search.
-    const { maxFileBytes: _sizeLimit, ...anySize } = query;
-    const all = chosen.lines > limit ? undefined : engineFiles(search, anySize, verdicts, signal);
-    all?.catch(() => undefined);
+    if (chosen.lines > limit) listing.stop();
+    // Stopped early, but the hard links left out brought the matches under the limit after all: listed again.
+    else if (listing.stopped()) listing = listAll();
     const fromDisk = chosen.paths.filter((path) => !unsaved.has(path));
     const matches = [...chosen.paths.flatMap((path) => unsaved.get(path) ?? []), ...(await matchingLines(search, query, fromDisk, verdicts, signal))];
     matches.sort((a, b) => compareTreeOrder(a.path, b.path) || a.line - b.line);
-    if (!all) return { matches: matches.slice(0, limit + 1), filesSearched: 0, tooLarge: 0, hardLinked: 0 };
-    const allFiles = await all;
+    if (chosen.lines > limit) return { matches: matches.slice(0, limit + 1), filesSearched: 0, tooLarge: 0, hardLinked: 0 };
+    const allFiles = await listing.files;
     const notSearched = allFiles.files.filter((path) => !counted.lines.has(path));
     return {
       matches,
@@ -255,11 +265,18 @@ export async function engineSearch(
   }
 }
 
-async function countMatches(search: WorkspaceSearch, query: TextQuery, verdicts: PathVerdicts, signal: AbortSignal) {
+/** Every searched file's matching lines; `onPastLimit` is called once they add up to more than `limit`. */
+async function countMatches(search: WorkspaceSearch, query: TextQuery, verdicts: PathVerdicts, signal: AbortSignal, limit: number, onPastLimit: () => void) {
   const lines = new Map<string, number>();
   let stopped: string | undefined;
+  let total = 0;
   for await (const batch of search.countMatches(query, signal)) {
-    for (const { path, lines: count } of batch.items) if (verdicts.allows(path)) lines.set(path, count);
+    for (const { path, lines: count } of batch.items) {
+      if (!verdicts.allows(path)) continue;
+      lines.set(path, count);
+      total += count;
+    }
+    if (total > limit) onPastLimit();
     stopped ??= batch.stopped;
   }
   return { lines, stopped };
