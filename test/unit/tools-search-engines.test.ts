@@ -9,7 +9,7 @@ import { allTools } from '../../src/core/tools/registry';
 import { compareTreeOrder } from '../../src/core/tools/engineSearch';
 import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch, findRipgrepOnPath, findVsCodeRipgrep, ripgrepLimits } from '../../src/node';
-import type { Logger, TextQuery, WorkspaceSearch } from '../../src/core/ports';
+import type { Clock, Logger, TextQuery, WorkspaceSearch } from '../../src/core/ports';
 import { silentLogger } from '../../src/core/ports';
 
 const signal = new AbortController().signal;
@@ -386,5 +386,37 @@ describe('tree order', () => {
   test("a folder's entries before its subfolders' contents, by name", () => {
     const paths = ['src/lib/c.ts', 'b.ts', 'src/a.ts', 'a/x.ts', 'src/b.ts', 'a.ts', 'a/b/y.ts', 'a/z.ts'];
     assert.deepEqual(paths.sort(compareTreeOrder), ['a.ts', 'b.ts', 'a/x.ts', 'a/z.ts', 'a/b/y.ts', 'src/a.ts', 'src/b.ts', 'src/lib/c.ts']);
+  });
+});
+
+describe('the walk (without ripgrep) is bounded in time', () => {
+  let root: string;
+  before(async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), 'walk-time-')));
+    await put(root, Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f${String(i).padStart(2, '0')}.txt`, 'x\n'])));
+  });
+  after(() => rm(root, { recursive: true, force: true }));
+
+  // Each reading of the clock is a second later: the walk sees its 20 s pass after about 20 entries.
+  const slowClock = (): Clock => {
+    let now = 0;
+    return { now: () => (now += 1000), sleep: () => Promise.resolve(), after: () => undefined };
+  };
+
+  test('search_text stops after 20 s and says so', async () => {
+    const { walk } = contexts(root);
+    const found = await call({ ...walk, clock: slowClock() }, 'search_text', { pattern: 'zzz' });
+    assert.match(
+      found.output,
+      /^No matches for zzz in \d+ files\.\n\(the workspace is too large to search whole \(more than 20 s\); use a folder or a glob\)$/,
+    );
+    assert.ok(Number(/in (\d+) files/.exec(found.output)![1]) < 30);
+  });
+
+  test('list_files stops after 20 s and says the count is a lower bound', async () => {
+    const { walk } = contexts(root);
+    const listed = await call({ ...walk, clock: slowClock() }, 'list_files', {});
+    assert.match(listed.output, /\n… at least 0 more; list a subfolder or use a glob to narrow it down$/);
+    assert.ok(listed.output.split('\n').length < 30);
   });
 });
