@@ -68,6 +68,8 @@ const fixture: Record<string, string | Buffer> = {
   'node_modules/m/package.json': '{"name": "m"}\n',
   '.env': 'NEEDLE=needle\n',
   'config/.env.local': 'needle\n',
+  'deploy/.ENV': 'needle\n',
+  'deploy/SITE.PEM': 'needle\n',
   'certs/site.pem': 'needle\n',
   '.ssh/config': 'needle\n',
   'bin.dat': Buffer.concat([Buffer.from('needle'), Buffer.from([0, 1, 2])]),
