@@ -243,6 +243,22 @@ describe('what only ripgrep does', () => {
     assert.equal(found.output, 'slow.txt:2: aaa');
   });
 
+  test('the listing that counts the files too large to search is reused for 10 s', async () => {
+    let now = 0;
+    const clock: Clock = { now: () => now, sleep: () => Promise.resolve(), after: () => undefined };
+    const search = { ...ctx.ripgrep, clock };
+    const args = { pattern: 'needle', glob: 'a*.txt' };
+    assert.equal((await call(search, 'search_text', args)).output, 'a.txt:1: needle');
+    await put(root, { 'a-huge.txt': `needle\n${'x'.repeat(2 * 1024 * 1024)}\n` });
+    try {
+      assert.equal((await call(search, 'search_text', args)).output, 'a.txt:1: needle');
+      now += 10_001;
+      assert.equal((await call(search, 'search_text', args)).output, 'a.txt:1: needle\n(1 file larger than 1024 KB skipped)');
+    } finally {
+      await rm(join(root, 'a-huge.txt'));
+    }
+  });
+
   test('a folder reached through a symlink is walked (ripgrep does not follow links), with the same answer', async () => {
     const found = await call(ctx.ripgrep, 'search_text', { pattern: 'needle', folder: 'in-dir' });
     assert.equal(found.output, 'in-dir/inside.txt:1: needle inside');

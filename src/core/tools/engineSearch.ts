@@ -10,7 +10,7 @@
  * one that stays inside); and it lists files only, so list_files shows the
  * folders that hold a listed file (the walk also shows an empty folder).
  */
-import type { TextMatch, TextQuery, WorkspaceFiles, WorkspaceSearch } from '../ports';
+import type { Clock, TextMatch, TextQuery, WorkspaceFiles, WorkspaceSearch } from '../ports';
 import { compileGlob } from './glob';
 import { looksBinary } from './textLimits';
 
@@ -196,6 +196,10 @@ export interface EngineFindings {
   stopped?: string;
 }
 
+/** How long a listing of every file is reused to count the files too large to search. */
+export const listingReuseMs = 10_000;
+const recentListings = new WeakMap<WorkspaceSearch, { key: string; at: number; files: Promise<{ files: string[]; stopped?: string }> }>();
+
 /** Files stat'ed at once to tell a too-large file from a binary one. */
 const statConcurrency = 32;
 
@@ -215,6 +219,9 @@ export async function engineSearch(
   files: WorkspaceFiles,
   matchLine: () => ((line: string) => number) | undefined,
   limit: number,
+  /** What else decides which files are listed (the glob): part of the key under which a listing is reused. */
+  listingKey: string,
+  clock: Clock,
   outer: AbortSignal,
 ): Promise<EngineFindings> {
   const controller = new AbortController();
@@ -223,13 +230,18 @@ export async function engineSearch(
   const signal = controller.signal;
   try {
     // The listing runs beside the count from the start, and stops once the count passes the limit (then it is not needed).
+    // A recent one is reused: it only tells how many files were too large to search, and an agent searches often.
     const { maxFileBytes: _sizeLimit, ...anySize } = query;
+    const key = JSON.stringify([anySize, listingKey]);
     const listAll = () => {
+      const recent = recentListings.get(search);
+      if (recent && recent.key === key && clock.now() - recent.at < listingReuseMs) return { files: recent.files, stop: () => undefined, stopped: () => false };
       const controller = new AbortController();
       const stopListing = () => controller.abort();
       signal.addEventListener('abort', stopListing, { once: true });
+      const at = clock.now();
       const files = engineFiles(search, anySize, verdicts, controller.signal).finally(() => signal.removeEventListener('abort', stopListing));
-      files.catch(() => undefined);
+      files.then((listed) => recentListings.set(search, { key, at, files: Promise.resolve(listed) })).catch(() => undefined);
       return { files, stop: stopListing, stopped: () => controller.signal.aborted };
     };
     let listing = listAll();

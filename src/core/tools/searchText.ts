@@ -152,7 +152,7 @@ function searchWithEngine(folder: string, args: SearchArgs, inGlob: ((path: stri
     const matcher = lineMatcher(args.pattern);
     return typeof matcher === 'string' ? undefined : matcher;
   };
-  return engineSearch(ctx.search!, query, verdicts, ctx.files, unsavedMatcher, searchMatchLimit, signal);
+  return engineSearch(ctx.search!, query, verdicts, ctx.files, unsavedMatcher, searchMatchLimit, args.glob ?? '', ctx.clock ?? systemClock, signal);
 }
 
 async function walkSearch(
