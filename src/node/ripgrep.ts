@@ -232,7 +232,8 @@ function commonArgs(query: FileQuery, restriction: string | undefined): string[]
   const args = ['--no-config', '--hidden', '--no-messages'];
   if (query.respectIgnore) {
     // The walk's rules (gitignore.ts): .gitignore files also outside a repository, none above the root, not the user's global one,
-    // not .ignore/.rgignore; the `ignore` package matches case-insensitively.
+    // not .ignore/.rgignore (ripgrep 13, Debian's, still reads .rgignore; VS Code's 15 does not); the `ignore` package
+    // matches case-insensitively.
     args.push('--no-require-git', '--no-ignore-parent', '--no-ignore-global', '--no-ignore-dot', '--ignore-file-case-insensitive');
     for (const name of alwaysIgnored) args.push(`--glob=!${name}`);
     for (const glob of query.excludedGlobs) if (plainGlob(glob)) args.push(`--glob=!${glob}`);

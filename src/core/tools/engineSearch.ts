@@ -7,10 +7,13 @@
  *
  * What the engine does differently, by design: it does not follow symlinks, so
  * a symlink inside the workspace is neither listed nor searched (the walk lists
- * one that stays inside); and it lists files only, so list_files shows the
- * folders that hold a listed file (the walk also shows an empty folder).
+ * one that stays inside, and searches it when it leads to a file); a hard-linked
+ * file is counted only when it has matches (the walk stats every file); a NUL
+ * anywhere makes a file binary for ripgrep (in its first 8,000 characters for
+ * the walk); `\d`, `\w` and `\b` also match non-ASCII digits and letters in
+ * ripgrep's regex syntax (ASCII only in RE2's).
  */
-import type { Clock, TextMatch, TextQuery, WorkspaceFiles, WorkspaceSearch } from '../ports';
+import type { Clock, FileQuery, TextMatch, TextQuery, WorkspaceFiles, WorkspaceSearch } from '../ports';
 import { compileGlob } from './glob';
 import { looksBinary } from './textLimits';
 
@@ -126,7 +129,7 @@ function literalOf(glob: string, ignoreCase: boolean): string {
 /** What the engine listed, checked: the files, and why it stopped early if it did. */
 export async function engineFiles(
   search: WorkspaceSearch,
-  query: Omit<TextQuery, 'pattern' | 'regex' | 'ignoreCase' | 'maxMatchesPerFile' | 'maxFileBytes'> & { maxFileBytes?: number },
+  query: FileQuery,
   verdicts: PathVerdicts,
   signal: AbortSignal,
 ): Promise<{ files: string[]; stopped?: string }> {
