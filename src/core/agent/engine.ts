@@ -86,6 +86,11 @@ export interface AgentEngineDeps {
   tokensPerMinute?: () => number | undefined;
   /** Seconds of that budget one request may need (default 30). */
   maxRequestTpmSeconds?: () => number;
+  /**
+   * Asked before each request (compaction's included): undefined lets it go; a text stops the
+   * session with that reason (past the daily budget the user is asked first).
+   */
+  spendGate?: (state: AgentSessionState, signal: AbortSignal) => Promise<string | undefined>;
 }
 
 /** Why compact: the threshold was reached, the user asked, or a reload interrupted one. */
@@ -123,8 +128,9 @@ export class AgentEngine {
           break;
         }
         const overBudget = exceededBudget(runUsage(state, start, timer.activeMs()), this.deps.budgets());
-        if (overBudget) {
-          await this.setStatus(state, 'stopped', overBudget, onEvent);
+        const refused = overBudget ?? (await this.deps.spendGate?.(state, signal));
+        if (refused) {
+          await this.setStatus(state, 'stopped', refused, onEvent);
           break;
         }
         if (state.compacting || this.nextRequestTokens(state) > this.compactAt(state)) {
@@ -203,6 +209,7 @@ export class AgentEngine {
     const input = replay ? trimToFit(chainItems(state), this.threshold(state) - fixedTokens(this.deps.instructions, tools)) : state.unsent;
     state.contextWindow = this.limits(state.model).contextWindow;
     return this.stream(
+      state,
       { model: state.model, instructions: this.deps.instructions, tools, input, previousResponseId: replay ? undefined : state.previousResponseId },
       signal,
       onEvent,
@@ -210,8 +217,18 @@ export class AgentEngine {
     );
   }
 
-  private async stream(params: RespondParams, signal: AbortSignal, onEvent: (event: AgentEvent) => void, shown: boolean): Promise<CompletionResult> {
-    const events = this.deps.client.respondStream(params, { signal, onRetry: (notice) => onEvent({ type: 'retry', notice }) });
+  private async stream(
+    state: AgentSessionState,
+    params: RespondParams,
+    signal: AbortSignal,
+    onEvent: (event: AgentEvent) => void,
+    shown: boolean,
+  ): Promise<CompletionResult> {
+    const events = this.deps.client.respondStream(params, {
+      signal,
+      onRetry: (notice) => onEvent({ type: 'retry', notice }),
+      origin: { surface: 'agent', sessionId: state.id },
+    });
     const result: CompletionResult = { id: '', model: params.model, text: '', reasoning: '', toolCalls: [], finishReason: 'stop', usage: undefined };
     for await (const event of events) {
       if (event.type === 'response') result.id = event.id;
@@ -311,6 +328,7 @@ export class AgentEngine {
     const size = chained ? state.contextTokens! + tokensOfItems(input) : fixedTokens(this.deps.instructions, []) + tokensOfItems(input);
     if (size > this.threshold(state)) return undefined;
     const result = await this.stream(
+      state,
       {
         model: state.model,
         instructions: this.deps.instructions,

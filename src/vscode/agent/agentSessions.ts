@@ -64,6 +64,8 @@ export interface ContextLimits {
   windows: ModelWindows;
   /** The key's tokens per minute as the client knows it now. */
   tokensPerMinute: () => number | undefined;
+  /** Asked before each agent request: undefined lets it go, a text stops the session with it (the daily budget). */
+  spendGate?: (signal: AbortSignal) => Promise<string | undefined>;
 }
 
 export class AgentSessions implements vscode.Disposable {
@@ -257,6 +259,7 @@ export class AgentSessions implements vscode.Disposable {
             modelLimits: (model: string) => this.context!.windows.limitsOf(model),
             learnContextWindow: (model: string, window: number) => this.context!.windows.learn(model, window),
             tokensPerMinute: this.context.tokensPerMinute,
+            spendGate: this.context.spendGate && ((_state: AgentSessionState, signal: AbortSignal) => this.context!.spendGate!(signal)),
           }
         : {}),
       maxRequestTpmSeconds: () => readSettings().agent.maxRequestTpmSeconds,
