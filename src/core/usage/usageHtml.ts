@@ -43,7 +43,7 @@ export function usagePage(input: UsagePageInput, assets: UsagePageAssets): strin
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta http-equiv="Content-Security-Policy" content="${csp.replace(/[&"<>]/g, (c) => ESCAPES[c]!)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="${escapeHtml(assets.styleUri)}">
 <title>Gateway Usage</title>
