@@ -23,6 +23,7 @@ import { inlineEditScenario } from './ui/inlineEdit';
 import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_DIR, type Scenario, type UiContext } from './ui/harness';
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
+import { usageScenario } from './ui/usage';
 
 const SCENARIOS: Scenario[] = [
   setKeyScenario,
@@ -36,6 +37,7 @@ const SCENARIOS: Scenario[] = [
   agentReloadScenario,
   agentPlanScenario,
   inlineEditScenario,
+  usageScenario,
 ];
 
 const t0 = Date.now();
