@@ -17,6 +17,7 @@ import { escapeHtml, niceCeiling, usagePage } from '../../src/core/usage/usageHt
 import { formatStatus } from '../../src/core/status/statusView';
 import { LimitTracker } from '../../src/core/api';
 import { ManualClock } from './helpers/manualClock';
+import { startHostileServer } from './helpers/hostileServer';
 
 const DAY = 86_400_000;
 /** Noon local time on a fixed day, so "today" and "40 days ago" never straddle midnight. */
@@ -134,6 +135,32 @@ describe('recorded once, in the client, against the emulator', () => {
       workspace.dispose();
     }
   });
+});
+
+test('hostile usage counts from a gateway (negative, fractional) are recorded as whole numbers from 0, so the line stays readable', async () => {
+  const server = await startHostileServer();
+  try {
+    server.on('/v1/chat/completions', (_req, res) => {
+      const body = {
+        id: 'c1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'gw-chat',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: -5, completion_tokens: 2.6, total_tokens: 0 },
+      };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    const records: UsageRecord[] = [];
+    await makeClient(server.baseUrl, 'demo-key', { onUsage: (record) => records.push(record) }).chat(
+      { model: 'gw-chat', messages: [{ role: 'user', content: 'x' }] },
+      { signal: signal(), origin: { surface: 'inline' } },
+    );
+    assert.deepEqual([records[0]!.input, records[0]!.output], [0, 3]);
+    assert.equal(parseEntries(encodeEntry(records[0]!)).entries.length, 1);
+  } finally {
+    await server.close();
+  }
 });
 
 describe('the log file', () => {

@@ -207,15 +207,20 @@ export class GatewayClient {
         endpoint: spec.path,
         surface: origin.surface,
         ...(origin.sessionId === undefined ? {} : { sessionId: origin.sessionId }),
-        input: usage.inputTokens,
-        output: usage.outputTokens,
-        reasoning: usage.reasoningTokens,
+        input: tokenCount(usage.inputTokens),
+        output: tokenCount(usage.outputTokens),
+        reasoning: tokenCount(usage.reasoningTokens),
         status: status || 'ok',
       });
     } catch (error) {
       this.transport.logger.warn(`usage: the listener failed (${error instanceof Error ? error.message : String(error)})`);
     }
   }
+}
+
+/** A count from the gateway as the usage log keeps it: a whole number from 0 (a negative or fractional count would make the line unreadable). */
+function tokenCount(value: number): number {
+  return Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.round(value)));
 }
 
 /** What the usage accounting needs to know of the answer a usage came with. */

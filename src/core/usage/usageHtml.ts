@@ -73,7 +73,8 @@ function figures(summary: UsageSummary): string {
     `<div class="figure" id="${id}"><div class="label">${label}</div><div class="value">${escapeHtml(
       summary.priced ? formatCost(totals.cost) : formatTokens(totals.tokens),
     )}</div><div class="detail">${escapeHtml(describeTotals(totals, summary.priced))} · ${formatTokens(totals.requests)} requests</div></div>`;
-  return `<section class="figures">${figure('Today', summary.today, 'today')}${figure('This month', summary.month, 'month')}</section>`;
+  const unit = summary.priced ? 'cost' : 'tokens';
+  return `<section class="figures">${figure(`Today's ${unit}`, summary.today, 'today')}${figure(`This month's ${unit}`, summary.month, 'month')}</section>`;
 }
 
 interface Series {
@@ -100,7 +101,7 @@ function charts(summary: UsageSummary): string {
     const costSeries: Series[] = summary.models.map((model) => ({ label: model, value: (d) => d.byModel.get(model)?.cost ?? 0 }));
     parts.push(chart('cost', 'Cost per day (priced models)', summary.days, costSeries.slice(0, MODEL_SERIES + 1), formatCost));
   }
-  return parts.join('\n');
+  return `<div class="charts">\n${parts.join('\n')}\n</div>`;
 }
 
 const WIDTH = 720;
@@ -135,9 +136,11 @@ function chart(id: string, title: string, days: readonly DaySummary[], series: r
         base += value;
         return `<rect class="series-${index}" x="${x}" y="${top.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${Math.max(height, 0.5).toFixed(1)}"><title>${escapeHtml(`${day.day} · ${s.label}: ${format(value)}`)}</title></rect>`;
       });
+      // Every fifth day counted back from today; today's label ends at the chart's right edge.
+      const last = i === days.length - 1;
       const label =
-        i % 5 === days.length % 5 || i === days.length - 1
-          ? `<text class="axis" x="${(LEFT + i * step + step / 2).toFixed(1)}" y="${HEIGHT - 6}" text-anchor="middle">${day.day.slice(5)}</text>`
+        (days.length - 1 - i) % 5 === 0
+          ? `<text class="axis" x="${(last ? WIDTH : LEFT + i * step + step / 2).toFixed(1)}" y="${HEIGHT - 6}" text-anchor="${last ? 'end' : 'middle'}">${day.day.slice(5)}</text>`
           : '';
       return parts.join('') + label;
     })
