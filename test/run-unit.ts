@@ -8,7 +8,7 @@
 // (for example --test-name-pattern=...).
 import * as esbuild from 'esbuild';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { TestQueue } from './run-unit-worker';
 
@@ -117,9 +117,18 @@ function runWorkers(workerCopies: string[], outdir: string, nodeArgs: string[]):
   });
 }
 
+/** Folders of runs that were killed before they could remove their own (a day old: no run takes that long). */
+function removeAbandonedRuns(): void {
+  for (const name of readdirSync(cache)) {
+    const folder = join(cache, name);
+    if (name.startsWith('run-') && Date.now() - statSync(folder).mtimeMs > 24 * 3600_000) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   mkdirSync(cache, { recursive: true });
+  removeAbandonedRuns();
   // A folder of its own: two runs at once (npm test beside a developer's run) never read each other's files.
   const outdir = mkdtempSync(join(cache, 'run-'));
   try {
