@@ -17,8 +17,8 @@ const unitDir = join(root, 'test', 'unit');
 const cache = join(root, 'node_modules', '.cache', 'unit-tests');
 /** Each file's milliseconds in the last run, to start the longest first. */
 const durationsFile = join(cache, 'durations.json');
-/** Test processes: on 2 cores 3 measured fastest (the tests also wait on sockets and child processes). */
-const PROCESSES = 3;
+/** Test processes (GATEWAY_UNIT_TEST_PROCESSES to change): on 2 cores 3 measured fastest (the tests also wait on sockets and child processes). */
+const PROCESSES = Number(process.env.GATEWAY_UNIT_TEST_PROCESSES) || 3;
 
 /**
  * A bundle's `__dirname` would be the cache folder; a test that finds its data next to its source
