@@ -65,7 +65,8 @@ async function threeSteps(store: CheckpointStore, state: AgentSessionState): Pro
   write('src/a.ts', 'a0');
   write('src/b.ts', 'b0');
   const ids: number[] = [];
-  for (const edits of [{ 'src/a.ts': 'a1' }, { 'src/b.ts': 'b2' }, { 'src/a.ts': 'a3' }]) {
+  const steps: Record<string, string>[] = [{ 'src/a.ts': 'a1' }, { 'src/b.ts': 'b2' }, { 'src/a.ts': 'a3' }];
+  for (const edits of steps) {
     ids.push((await store.capture(state, step(state, edits), files(), signal)).checkpoint.id);
   }
   return ids;
