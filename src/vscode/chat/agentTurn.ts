@@ -11,6 +11,7 @@ import type { AgentSessionState } from '../../core/agent/sessionState';
 import { approvalMarkdown, inlineCode } from '../../core/agent/commandDisplay';
 import type { ApprovalRequest } from '../../core/ports';
 import { compact } from '../../core/status/statusView';
+import { droppedNotice } from '../../core/agent/checkpointMessages';
 import { planChecklist } from '../../core/tools/updatePlan';
 import type { AgentSessions } from '../agent/agentSessions';
 import { openFolders } from '../agent/agentSessions';
@@ -119,6 +120,13 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
     case 'compacting':
       stream.progress('Compacting the conversation to fit the context window…');
       return;
+    case 'checkpoint':
+      // After each step that changed files: its diff, and the way back to it.
+      stream.markdown(`\n\n_Checkpoint: ${event.checkpoint.label}_\n\n`);
+      stream.button({ title: 'Review Step', command: 'gateway.agent.reviewStep', arguments: [event.sessionId, event.checkpoint.id] });
+      stream.button({ title: 'Restore to Here', command: 'gateway.agent.restoreCheckpoint', arguments: [event.sessionId, event.checkpoint.id] });
+      if (event.dropped.length > 0) stream.markdown(`\n\n> ${droppedNotice(event.dropped.map((label) => ({ label })))}\n\n`);
+      return;
     case 'compacted':
       stream.markdown(
         `\n\n> ${compactionNotice(event.compaction.before, event.compaction.after)}${event.compaction.how === 'trim' ? ' (old tool outputs shortened to notes)' : ''}\n\n`,
@@ -152,6 +160,9 @@ function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream):
       `Files changed: ${files}\n\nCommands run: ${commands}\n` +
       `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n`,
   );
-  if (state.originals.length > 0) stream.button({ title: 'Revert Session Changes', command: 'gateway.agent.revert', arguments: [state.id] });
+  if (state.originals.length > 0) {
+    stream.button({ title: 'Review Session Changes', command: 'gateway.agent.reviewChanges', arguments: [state.id] });
+    stream.button({ title: 'Revert Session Changes', command: 'gateway.agent.revert', arguments: [state.id] });
+  }
   if (state.status === 'paused' || state.status === 'stopped') stream.button({ title: 'Continue', command: 'gateway.agent.continue', arguments: [state.id] });
 }
