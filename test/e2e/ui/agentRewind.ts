@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
-import { ask, emulatorRequests, ensureKey, ensureUserSettings, newChat, waitForResponse } from './gateway';
+import { ask, emulatorRequests, ensureKey, newChat, waitForResponse } from './gateway';
 import { chatButton, scriptAgent, showSessionsView, task, waitForChatButton, waitForDisk } from './agent';
 
 const CHAT = '.interactive-session';
@@ -59,8 +59,6 @@ export const agentRewindScenario: Scenario = {
     writeFileSync(fileA, A0);
     writeFileSync(fileB, B0);
     await ensureKey(ctx, 'demo-key');
-    // Edits apply without an Approve click: the scenario is about what comes after them.
-    await ensureUserSettings(ctx, { 'gateway.agent.approval': 'auto-edit' });
     await scriptAgent(ctx, [
       edit('src/rewind-a.ts', 'answer = 0', 'answer = 1'),
       edit('src/rewind-b.ts', '"zero"', '"two"'),
@@ -78,13 +76,16 @@ export const agentRewindScenario: Scenario = {
         else await ctx.wb.runCommand('Chat: New Chat');
         await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
         await ask(ctx, prompt);
+        // Approvals stay "ask" (the default): each edit is approved in the chat.
+        for (let n = 1; n <= 3; n++) await (await waitForChatButton(ctx, 'Approve', n, 60_000)).click({ timeout: 10_000 });
         const response = await waitForResponse(ctx, taskText, /Session done/, 60_000, true);
         s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
         for (const label of ['Step 1: src/rewind-a.ts', 'Step 2: src/rewind-b.ts', 'Step 3: src/rewind-a.ts']) {
           s.check(response.text.includes(`Checkpoint: ${label}`), `the chat shows the checkpoint "${label}" ("${response.text.slice(0, 500)}")`);
         }
-        await waitForChatButton(ctx, 'Restore to Here', 3);
+        s.check((await chatButton(ctx, 'Restore to Here').count()) === 3, 'a "Restore to Here" button after each step');
         s.check((await chatButton(ctx, 'Review Step').count()) === 3, 'a "Review Step" button after each step');
+        for (const title of ['Restore to Step 1', 'Restore to Step 2', 'Restore to Step 3']) await waitForChatButton(ctx, title, 1);
         await waitForChatButton(ctx, 'Review Session Changes', 1);
         s.check((await waitForDisk(fileA, (t) => t === 'export const answer = 3;\n', 'step 3 on disk')) !== undefined, 'rewind-a.ts holds step 3');
       },
@@ -111,7 +112,8 @@ export const agentRewindScenario: Scenario = {
       'the user edits rewind-b.ts; "Restore to Here" on step 1: a modal names rewind-b.ts and offers "Keep My Changes" or "Overwrite Them"',
       async () => {
         writeFileSync(fileB, 'export const label = "two"; // my own edit\n');
-        await (await waitForChatButton(ctx, 'Restore to Here', 1)).click({ timeout: 10_000 });
+        // The chat folds a finished turn's steps (and their own buttons) into "Completed N steps"; the summary repeats them.
+        await (await waitForChatButton(ctx, 'Restore to Step 1', 1)).click({ timeout: 10_000 });
         const found = await waitForDialog(ctx, 'Restore the session to step 1?');
         dialog = found.dialog;
         s.check(found.text.includes('You changed src/rewind-b.ts since the agent did'), `the dialog names the user's file ("${found.text}")`);
@@ -150,6 +152,7 @@ export const agentRewindScenario: Scenario = {
       const step1Response = before[1];
       await scriptAgent(ctx, [edit('src/rewind-a.ts', 'answer = 1', 'answer = 10'), { text: 'Continued from step 1.' }]);
       await ask(ctx, `@gateway /agent ${followUp}`);
+      await (await waitForChatButton(ctx, 'Approve', 4, 60_000)).click({ timeout: 10_000 });
       const response = await waitForResponse(ctx, followUp, /Session done/, 60_000, true);
       s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
       await waitForDisk(fileA, (t) => t === 'export const answer = 10;\n', 'the continued edit');
