@@ -117,6 +117,51 @@ describe('rewinding a session', () => {
     assert.equal(state.transcript.filter((item) => 'type' in item && item.type === 'function_call').length, 3, 'the conversation of the three steps is back');
   });
 
+  test('checkpoints survive a compaction: a restore to before it goes back to the old chain', async () => {
+    emulator.script('demo-key', [edit('src/a.ts', 'a = 0', 'a = 1'), edit('src/b.ts', 'b = 0', 'b = 2'), { text: 'Done.' }]);
+    const store = new CheckpointStore(new NodeCheckpointFolder(storage), { maxBytes: 1_000_000, now: () => 0, nonce: () => 'n1' });
+    const state = startSession('edit a and b');
+    const engine = engineWithCheckpoints(store);
+    await runToEnd(engine, state);
+    const step2ResponseId = responseBodies()[2].previous_response_id;
+    await engine.compact(state, signal, () => undefined);
+    assert.equal(state.compactions?.length, 1);
+    assert.ok(state.chainBase, 'the compaction started a new chain');
+    const [, step2] = await new CheckpointStore(new NodeCheckpointFolder(storage), { maxBytes: 1_000_000, now: () => 0, nonce: () => 'n2' }).list(signal);
+    const files = new NodeWorkspaceFiles(workspace.root);
+    await store.restore(
+      state,
+      await store.planRestore(state, step2.id, { files, protectedFiles: [] }, signal),
+      false,
+      new NodeWorkspaceRestore(workspace.root),
+      signal,
+    );
+    await rewind(store, state, step2.id);
+    assert.equal(state.chainBase, undefined);
+    assert.equal(state.compactions?.length ?? 0, 0, 'the compaction came after step 2');
+    emulator.script('demo-key', [{ text: 'Back on the old chain.' }]);
+    const before = responseBodies().length;
+    await runToEnd(engineWithCheckpoints(store), state);
+    assert.equal(responseBodies()[before].previous_response_id, step2ResponseId);
+  });
+
+  test("after Revert Session Changes, a restore does not take the reverted files for the user's", async () => {
+    emulator.script('demo-key', [edit('src/a.ts', 'a = 0', 'a = 1'), edit('src/a.ts', 'a = 1', 'a = 2'), { text: 'Done.' }]);
+    const store = new CheckpointStore(new NodeCheckpointFolder(storage), { maxBytes: 1_000_000, now: () => 0, nonce: () => 'n1' });
+    const state = startSession('edit a twice');
+    await runToEnd(engineWithCheckpoints(store), state);
+    workspace.write('src/a.ts', 'export const a = 0;\n');
+    const [step1] = await store.list(signal);
+    const files = new NodeWorkspaceFiles(workspace.root);
+    assert.deepEqual(
+      (await store.planRestore(state, step1.id, { files, protectedFiles: [] }, signal)).conflicts.map((f) => f.path),
+      ['src/a.ts'],
+      'unannounced, the file looks changed by the user',
+    );
+    await store.reverted(signal);
+    assert.deepEqual((await store.planRestore(state, step1.id, { files, protectedFiles: [] }, signal)).conflicts, []);
+  });
+
   test('a step the user stopped is still a checkpoint', async () => {
     emulator.script('demo-key', [
       {

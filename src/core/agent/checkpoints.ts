@@ -188,6 +188,19 @@ export class CheckpointStore {
     });
   }
 
+  /**
+   * "Revert Session Changes" put every touched file back as it was before the session:
+   * that is now what the session left them as (a later restore must not take them for the user's changes).
+   */
+  reverted(signal: AbortSignal): Promise<void> {
+    return this.serial(async () => {
+      const index = await this.load(signal);
+      for (const path of index.head.files.keys()) index.head.files.set(path, index.baseline.get(path) ?? null);
+      for (const [path, version] of index.baseline) index.head.files.set(path, version);
+      await this.write(index, signal);
+    });
+  }
+
   /** A blob's text (a file at a checkpoint, for the diff views); undefined when it is gone. */
   blob(hash: string, signal: AbortSignal): Promise<string | undefined> {
     return HASH.test(hash) ? this.folder.getBlob(hash, signal) : Promise.resolve(undefined);

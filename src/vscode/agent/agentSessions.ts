@@ -198,6 +198,9 @@ export class AgentSessions implements vscode.Disposable {
       const root = rootUri(rootForSavedSession(state.rootUri, openFolders(), 'revert its changes'));
       const workspace = { files: this.machine.files(root.fsPath), protectedFiles: readSettings().agent.protectedFiles };
       const reverted = await revertOriginals(state.originals, this.fileChanges(root), controller.signal, workspace);
+      await this.checkpoints(id)
+        .reverted(controller.signal)
+        .catch((error: unknown) => this.logger.warn(`agent session ${id}: the checkpoints could not note the revert: ${String(error)}`));
       state.originals = [];
       state.statusReason = `Reverted: ${reverted.join(', ') || 'nothing to revert'}.`;
       await this.store.save(state);
