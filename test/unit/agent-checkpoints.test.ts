@@ -134,8 +134,10 @@ describe('checkpoint store', () => {
     assert.equal(conversation.transcript.length, 3);
     assert.deepEqual(conversation.unsent, [{ type: 'function_call_output', call_id: 'c1', output: 'ok' }]);
     assert.equal((await store.pendingRewind(signal))?.id, first);
+    assert.ok(existsSync(join(storage, 'journal.json')), 'the journal stays until the session has taken the conversation');
     await store.rewound(signal);
     assert.equal(await store.pendingRewind(signal), undefined);
+    assert.equal(existsSync(join(storage, 'journal.json')), false);
     assert.deepEqual(workspaceEntries(), ['src', 'src/a.ts', 'src/b.ts'], 'no staged file left behind');
   });
 
@@ -281,6 +283,25 @@ describe('a crash in the middle of a restore leaves the old state or the new one
       expect: NEW,
     },
   ];
+  test('a write that fails while staging (a full disk) is rolled back at once: old state, nothing left over', async () => {
+    const { state, first } = await state3();
+    const store = storeOn();
+    const inner = new NodeWorkspaceRestore(root);
+    let stages = 0;
+    const failing: WorkspaceRestore = {
+      stage: (p, n, c, sig) => (++stages === 2 ? Promise.reject(new Error('ENOSPC')) : inner.stage(p, n, c, sig)),
+      commit: (p, n, sig) => inner.commit(p, n, sig),
+      remove: (p, sig) => inner.remove(p, sig),
+      discard: (p, n, sig) => inner.discard(p, n, sig),
+    };
+    await assert.rejects(store.restore(state, await store.planRestore(state, first, workspace(), signal), false, failing, signal), /ENOSPC/);
+    assert.deepEqual(onDisk(), OLD);
+    assert.ok(!workspaceEntries().some((e) => e.includes('gw-restore')));
+    assert.equal(existsSync(join(storage, 'journal.json')), false);
+    await store.restore(state, await store.planRestore(state, first, workspace(), signal), false, inner, signal);
+    assert.deepEqual(onDisk(), NEW);
+  });
+
   for (const { name, crash, expect } of cases) {
     test(name, async () => {
       const { state, first } = await state3();
@@ -290,11 +311,16 @@ describe('a crash in the middle of a restore leaves the old state or the new one
       await assert.rejects(store.restore(state, plan, false, restore, signal), Crash);
       // The window reloads: a new store on the same folder finishes or rolls back what was under way.
       const reloaded = storeOn();
-      assert.equal(await reloaded.recover(new NodeWorkspaceRestore(root), signal), true);
+      const recovered = await reloaded.recover(new NodeWorkspaceRestore(root), signal);
+      assert.equal(recovered.recovered, true);
       assert.deepEqual(onDisk(), expect);
       assert.ok(!workspaceEntries().some((e) => e.includes('gw-restore')), `no staged file left: ${workspaceEntries().join(', ')}`);
+      assert.equal(recovered.rewindTo?.id, expect === NEW ? first : undefined, 'the conversation follows the files');
+      assert.equal((await reloaded.pendingRewind(signal))?.id, recovered.rewindTo?.id);
+      // The session takes the conversation; then the restore is complete and its journal gone.
+      if (recovered.rewindTo) await reloaded.rewound(signal);
       assert.equal(existsSync(join(storage, 'journal.json')), false);
-      assert.equal((await reloaded.pendingRewind(signal))?.id, expect === NEW ? first : undefined, 'the conversation follows the files');
+      assert.deepEqual(await reloaded.recover(new NodeWorkspaceRestore(root), signal), { recovered: false });
       // Either way the present was recorded first: the restore can still be made, or undone.
       const undo = (await reloaded.list(signal)).find((c) => c.kind === 'restore');
       assert.ok(undo, 'the state before the restore is a checkpoint');

@@ -178,13 +178,15 @@ export class CheckpointStore {
     });
   }
 
-  /** The session took the restored conversation. */
+  /** The session took the restored conversation: the restore is complete, its journal goes. */
   rewound(signal: AbortSignal): Promise<void> {
     return this.serial(async () => {
       const index = await this.load(signal);
-      if (index.rewindTo === undefined) return;
-      index.rewindTo = undefined;
-      await this.write(index, signal);
+      if (index.rewindTo !== undefined) {
+        index.rewindTo = undefined;
+        await this.write(index, signal);
+      }
+      await this.folder.remove('journal', signal);
     });
   }
 
@@ -318,21 +320,29 @@ export class CheckpointStore {
   /**
    * Finishes or rolls back a restore a crash interrupted: staged but not committed,
    * the staged files are removed (the old state stays); committed, the renames
-   * are finished (the new state). True when something was recovered.
+   * are finished (the new state) and the checkpoint whose conversation the session
+   * must take is returned (then rewound()). Only a journal is read when there is
+   * nothing to recover, so this is cheap at startup.
    */
-  recover(restore: WorkspaceRestore, signal: AbortSignal): Promise<boolean> {
+  recover(restore: WorkspaceRestore, signal: AbortSignal): Promise<{ recovered: boolean; rewindTo?: Checkpoint }> {
     return this.serial(async () => {
       const journal = parseJournal(await this.folder.read('journal', signal));
-      if (!journal) return false;
+      if (!journal) return { recovered: false };
       if (journal.phase === 'staging') {
         for (const write of journal.writes) if (write.version !== null) await restore.discard(write.path, journal.nonce, signal);
-      } else {
-        await commitAll(journal, restore, signal);
+        await this.folder.remove('journal', signal);
+        return { recovered: true };
+      }
+      await commitAll(journal, restore, signal);
+      this.index = undefined;
+      // The index is written once the files are in place; written already, it may hold checkpoints made since.
+      const index = await this.load(signal);
+      if (index.rewindTo !== journal.target) {
         await this.folder.writeAtomic('index', journal.index, signal);
         this.index = undefined;
       }
-      await this.folder.remove('journal', signal);
-      return true;
+      const current = await this.load(signal);
+      return { recovered: true, rewindTo: current.checkpoints.find((c) => c.id === current.rewindTo) };
     });
   }
 
@@ -456,6 +466,7 @@ export class CheckpointStore {
   ): Promise<void> {
     const journal: Journal = {
       phase: 'staging',
+      target: index.rewindTo!,
       nonce: this.options.nonce(),
       writes: writes.map((f) => ({ path: f.path, version: f.want })),
       index: serializeIndex(index),
@@ -480,15 +491,17 @@ export class CheckpointStore {
       throw error;
     }
     await this.folder.writeAtomic('journal', JSON.stringify({ ...journal, phase: 'commit' }), signal);
-    // From here on the restore is decided: a failure is finished by recover().
+    // From here on the restore is decided: a failure is finished by recover(). The journal
+    // stays until the session has taken the conversation too (rewound()).
     await commitAll(journal, restore, signal);
     await this.folder.writeAtomic('index', journal.index, signal);
-    await this.folder.remove('journal', signal);
   }
 }
 
 interface Journal {
   phase: 'staging' | 'commit';
+  /** The checkpoint restored to. */
+  target: number;
   nonce: string;
   writes: { path: string; version: FileVersion }[];
   /** The index as it is once the restore is done. */
@@ -636,7 +649,7 @@ function parseJournal(text: string | undefined): Journal | undefined {
   if (!isRecord(json) || (json.phase !== 'staging' && json.phase !== 'commit') || typeof json.nonce !== 'string' || !/^[0-9a-z]{1,32}$/.test(json.nonce)) {
     return undefined;
   }
-  if (typeof json.index !== 'string' || !Array.isArray(json.writes)) return undefined;
+  if (typeof json.index !== 'string' || !Array.isArray(json.writes) || !isCount(json.target)) return undefined;
   const writes = json.writes.filter((w): w is Journal['writes'][number] => isRecord(w) && typeof w.path === 'string' && isVersion(w.version));
-  return { phase: json.phase, nonce: json.nonce, writes, index: json.index };
+  return { phase: json.phase, target: json.target, nonce: json.nonce, writes, index: json.index };
 }

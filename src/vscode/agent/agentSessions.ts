@@ -115,9 +115,8 @@ export class AgentSessions implements vscode.Disposable {
   /** A restore a crash interrupted is finished (or rolled back) at startup. */
   private async recoverRestore(listed: AgentSessionState): Promise<void> {
     if (listed.originals.length === 0) return;
-    const state = await this.store.load(listed.id);
-    const root = state && rootForSavedSession(state.rootUri, openFolders(), 'restore a checkpoint');
-    if (state && root?.ok) await this.recoverCheckpoints(state, vscode.Uri.parse(root.uri), new AbortController().signal);
+    const root = rootForSavedSession(listed.rootUri, openFolders(), 'restore a checkpoint');
+    if (root.ok) await this.recoverCheckpoints(listed.id, vscode.Uri.parse(root.uri), new AbortController().signal);
   }
 
   private async pauseInterrupted(id: string): Promise<void> {
@@ -309,8 +308,10 @@ export class AgentSessions implements vscode.Disposable {
   /** What restoring a checkpoint would do (the files the user changed since, the commands that ran after it); changes nothing. */
   async planRestore(id: string, checkpointId: number, signal: AbortSignal): Promise<RestorePlan> {
     if (this.isRunning(id)) throw new Error('Stop the session before restoring a checkpoint.');
-    const { state, root } = await this.savedWithRoot(id, 'restore a checkpoint');
-    await this.recoverCheckpoints(state, root, signal);
+    const { root } = await this.savedWithRoot(id, 'restore a checkpoint');
+    // A restore a crash interrupted is finished first (it may rewind the session).
+    await this.recoverCheckpoints(id, root, signal);
+    const { state } = await this.savedWithRoot(id, 'restore a checkpoint');
     const workspace = {
       files: new VsCodeWorkspaceFiles(this.machine.files(root.fsPath), root),
       protectedFiles: readSettings().agent.protectedFiles,
@@ -333,12 +334,12 @@ export class AgentSessions implements vscode.Disposable {
   }
 
   /** Finishes a restore a crash interrupted (its files, then its conversation). */
-  private async recoverCheckpoints(state: AgentSessionState, root: vscode.Uri, signal: AbortSignal): Promise<void> {
-    const store = this.checkpoints(state.id);
-    if (await store.recover(this.machine.workspaceRestore(root.fsPath), signal))
-      this.logger.info(`agent session ${state.id}: an interrupted checkpoint restore was finished`);
-    const pending = await store.pendingRewind(signal);
-    if (pending) await this.rewindTo(state, pending, signal);
+  private async recoverCheckpoints(id: string, root: vscode.Uri, signal: AbortSignal): Promise<void> {
+    const { recovered, rewindTo } = await this.checkpoints(id).recover(this.machine.workspaceRestore(root.fsPath), signal);
+    if (!recovered) return;
+    this.logger.info(`agent session ${id}: an interrupted checkpoint restore was ${rewindTo ? 'finished' : 'rolled back'}`);
+    const state = rewindTo && (await this.store.load(id));
+    if (state) await this.rewindTo(state, rewindTo, signal);
   }
 
   private async rewindTo(state: AgentSessionState, target: Checkpoint, signal: AbortSignal): Promise<void> {
