@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { CheckpointStore, CheckpointUnavailable, type CheckpointStoreOptions } from '../../src/core/agent/checkpoints';
 import { newSession, type AgentSessionState } from '../../src/core/agent/sessionState';
 import type { CheckpointFolder, WorkspaceRestore } from '../../src/core/ports';
+import { KEEP_MINE, OVERWRITE, restoreQuestion } from '../../src/core/agent/checkpointMessages';
 import { NodeCheckpointFolder, NodeWorkspaceFiles, NodeWorkspaceRestore } from '../../src/node';
 
 const signal = new AbortController().signal;
@@ -176,6 +177,11 @@ describe('checkpoint store', () => {
       [['src/a.ts', true]],
     );
     assert.deepEqual(plan.commandsAfter, ['npm test']);
+    const question = restoreQuestion(plan);
+    assert.equal(question.message, 'Restore the session to step 1?');
+    assert.match(question.detail, /You changed src\/a\.ts since the agent did \(src\/a\.ts unsaved in an editor\)/);
+    assert.match(question.detail, /Commands ran after that point \(npm test\): .*cannot be undone/);
+    assert.deepEqual(question.buttons, [KEEP_MINE, OVERWRITE]);
   });
 
   test('a file created by the session is removed by a restore to before it, and comes back on undo', async () => {

@@ -96,7 +96,7 @@ export interface AgentEngineDeps {
   maxRequestTpmSeconds?: () => number;
   /**
    * Records a checkpoint after a step that changed files (`changed`: real workspace paths).
-   * Its failure is logged and said, never the session's: the work itself is done.
+   * Its failure is logged, never the session's: the work itself is done.
    */
   checkpoint?: (state: AgentSessionState, changed: string[], signal: AbortSignal) => Promise<{ checkpoint: StepCheckpoint; dropped: string[] }>;
 }

@@ -348,7 +348,7 @@ export class AgentSessions implements vscode.Disposable {
     state.statusReason =
       target.kind === 'step'
         ? `Restored to ${shortLabel(target)}: Continue goes on from there.`
-        : `Restore undone: back to ${shortLabel(target).replace(/^before /, '')}'s state.`;
+        : `Restore undone: the session is back where it was ${shortLabel(target)}.`;
     state.updatedAt = Date.now();
     // The transcript was replaced, not grown: a whole snapshot.
     await this.store.replace(state);

@@ -3,7 +3,7 @@
 // multi-file diff, the user edits one file meanwhile, "Restore to Here" on step 1 names that
 // file and keeps it when asked, the session continues from step 1, and the restore is undone.
 // The emulator's scripted model plays the agent (gw-code on /v1/responses).
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
@@ -137,6 +137,10 @@ export const agentRewindScenario: Scenario = {
         await waitForDisk(fileB, (t) => t === 'export const label = "two"; // my own edit\n', "the user's edit kept");
         await showSessionsView(ctx);
         const rows = ctx.page.locator(`${SESSIONS_PANE} .monaco-list-row`);
+        // The session row shows its checkpoints when expanded (a row first listed without any stays folded).
+        const session = rows.filter({ hasText: taskText }).first();
+        await session.waitFor({ state: 'visible', timeout: 20_000 });
+        if ((await session.getAttribute('aria-expanded')) === 'false') await session.locator('.monaco-tl-twistie').click({ timeout: 10_000 });
         await rows.filter({ hasText: 'Before restoring to step 1' }).first().waitFor({ state: 'visible', timeout: 20_000 });
         const listed = (await rows.allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
         s.check(
@@ -177,6 +181,10 @@ export const agentRewindScenario: Scenario = {
       await waitForDisk(fileA, (t) => t === 'export const answer = 3;\n', 'rewind-a.ts back at step 3');
       await waitForToast(ctx, 'Restore undone');
       await waitForDisk(fileB, (t) => t === 'export const label = "two"; // my own edit\n', "the user's edit still there");
+      const added = readdirSync(ctx.workspace, { recursive: true })
+        .map(String)
+        .filter((entry) => /gw-restore|checkpoint|^\.git$/.test(entry));
+      s.check(added.length === 0, `the checkpoints added nothing to the workspace (found ${JSON.stringify(added)})`);
     });
   },
 };
