@@ -117,6 +117,28 @@ describe('checkpoint store', () => {
     assert.ok(contents.includes(big('0')), 'the state before the session is kept: the review and a full revert need it');
   });
 
+  test('a long session stays bounded in the index too: at most maxCheckpoints, and transcript slices folded into one', async () => {
+    const store = new CheckpointStore(new NodeCheckpointFolder(storage), { ...options(), maxCheckpoints: 3, maxSegments: 2 });
+    const state = await session();
+    write('src/a.ts', 'a0');
+    for (let i = 1; i <= 5; i++) await store.capture(state, step(state, { 'src/a.ts': `a${i}` }), files(), signal);
+    const kept = await store.list(signal);
+    assert.deepEqual(
+      kept.map((c) => c.label),
+      ['Step 3: src/a.ts', 'Step 4: src/a.ts', 'Step 5: src/a.ts'],
+    );
+    assert.ok(
+      kept.every((c) => c.conversation.segments.length <= 2),
+      JSON.stringify(kept.map((c) => c.conversation.segments.length)),
+    );
+    // Folded or not, each checkpoint's conversation is whole.
+    for (const checkpoint of kept) {
+      const conversation = await store.conversationAt(state, checkpoint, signal);
+      assert.equal(conversation.previousResponseId, `resp_${checkpoint.turn}`);
+      assert.equal(conversation.transcript.length, 1 + 2 * checkpoint.turn);
+    }
+  });
+
   test('restore puts every touched file back as it was at that step and hands back the conversation there', async () => {
     const store = storeOn();
     const state = await session();

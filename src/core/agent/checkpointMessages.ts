@@ -53,5 +53,5 @@ export function restoreDone(plan: RestorePlan, result: RestoreResult): string {
 
 /** Said when older checkpoints had to go to keep the session under its bound. */
 export function droppedNotice(dropped: readonly Pick<DroppedCheckpoint, 'label'>[]): string {
-  return `Older checkpoints were dropped to keep this session's checkpoints under their size limit: ${listOfNames(dropped.map((d) => d.label))}. They can no longer be restored.`;
+  return `Older checkpoints were dropped to keep this session's checkpoints within their limits (size and number): ${listOfNames(dropped.map((d) => d.label))}. They can no longer be restored.`;
 }

@@ -142,10 +142,16 @@ const CONVERSATION_FIELDS = [
 
 const HASH = /^[0-9a-f]{64}$/;
 const MAX_DROPPED_KEPT = 20;
+const DEFAULT_MAX_CHECKPOINTS = 200;
+const DEFAULT_MAX_SEGMENTS = 64;
 
 export interface CheckpointStoreOptions {
   /** The most bytes of blobs a session keeps. */
   maxBytes: number;
+  /** The most checkpoints a session keeps (the index lists each one's files and transcript slices). */
+  maxCheckpoints?: number;
+  /** The most transcript slices a checkpoint lists; past it the transcript is stored again as one slice. */
+  maxSegments?: number;
   now: () => number;
   /** A fresh name for a restore's staged files (letters and digits). */
   nonce: () => string;
@@ -412,7 +418,8 @@ export class CheckpointStore {
     restoredTo?: number,
   ): Promise<Checkpoint> {
     const { head } = index;
-    const continues = state.transcript.length >= head.length;
+    // A long session would list ever more slices in every checkpoint: past the cap, one slice again.
+    const continues = state.transcript.length >= head.length && head.segments.length < (this.options.maxSegments ?? DEFAULT_MAX_SEGMENTS);
     const from = continues ? head.length : 0;
     const segments = continues ? [...head.segments] : [];
     if (state.transcript.length > from) segments.push((await this.folder.putBlob(JSON.stringify(state.transcript.slice(from)), signal)).hash);
@@ -440,7 +447,8 @@ export class CheckpointStore {
     for (;;) {
       const total = sumOf(referencedBlobs(index), sizes);
       const candidate = index.checkpoints.findIndex((c) => c !== checkpoint && c.id !== keep);
-      if (total <= this.options.maxBytes || candidate < 0) break;
+      const tooMany = index.checkpoints.length > (this.options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS);
+      if ((total <= this.options.maxBytes && !tooMany) || candidate < 0) break;
       const [gone] = index.checkpoints.splice(candidate, 1);
       dropped.push({ id: gone.id, label: gone.label, at: gone.at });
     }
