@@ -8,6 +8,7 @@ import { KEEP_MINE, OVERWRITE, RESTORE, droppedNotice, restoreDone, restoreQuest
 import type { Checkpoint, FileVersion } from '../../core/agent/checkpoints';
 import { sessionIdOf } from '../../core/agent/commandArguments';
 import { rootForSavedSession } from '../../core/agent/sessionRoot';
+import { normalizeWorkspacePath } from '../../core/tools/pathPolicy';
 import type { AgentSessionState } from '../../core/agent/sessionState';
 import type { ErrorPresenter } from '../errorPresenter';
 import { openFolders, type AgentSessions } from './agentSessions';
@@ -121,7 +122,11 @@ async function reviewStep(sessions: AgentSessions, id: string, checkpointId: num
   const store = sessions.checkpoints(id);
   const signal = new AbortController().signal;
   const checkpoint = (await store.list(signal)).find((c) => c.id === checkpointId);
-  const changes = await store.stepChanges(checkpointId, signal);
+  // The paths come from a file on disk: only plain workspace paths become links to files.
+  const changes = (await store.stepChanges(checkpointId, signal)).filter(({ path }) => {
+    const normalized = normalizeWorkspacePath(path);
+    return normalized.ok && normalized.path === path;
+  });
   const state = await sessions.store.load(id);
   const root = state ? rootOf(state) : undefined;
   const resources = changes.map(({ path, before, after }): [vscode.Uri, vscode.Uri, vscode.Uri] => [
