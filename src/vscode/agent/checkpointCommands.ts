@@ -106,6 +106,8 @@ async function reviewSession(sessions: AgentSessions, id: string): Promise<unkno
   const root = rootOf(state);
   const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
   for (const original of state.originals) {
+    const normalized = normalizeWorkspacePath(original.path);
+    if (!normalized.ok || normalized.path !== original.path) continue;
     const file = vscode.Uri.joinPath(root, original.path);
     const now = await readIfThere(file);
     if (now === original.before) continue;
