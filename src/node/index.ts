@@ -5,3 +5,4 @@ export { NodeCommandRunner, type NodeCommandRunnerOptions } from './nodeCommandR
 export { plainTerminalText } from './terminalText';
 export { FileSharedWindow } from './fileSharedWindow';
 export { NodeJournalFolder } from './nodeJournalFolder';
+export { NodeCheckpointFolder, NodeWorkspaceRestore } from './nodeCheckpoints';

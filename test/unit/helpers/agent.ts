@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { AgentEngine, type AgentEvent } from '../../../src/core/agent/engine';
+import { AgentEngine, type AgentEngineDeps, type AgentEvent } from '../../../src/core/agent/engine';
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../../../src/core/agent/budgets';
 import type { ApprovalPolicy } from '../../../src/core/agent/approvalPolicy';
 import { AGENT_INSTRUCTIONS } from '../../../src/core/agent/instructions';
@@ -67,6 +67,8 @@ export interface EngineOptions {
   /** Context windows: by default gateway.models empty and nothing learned (the conservative default). */
   windows?: ModelWindows;
   tokensPerMinute?: number;
+  /** Records a checkpoint after each step that changed files. */
+  checkpoint?: AgentEngineDeps['checkpoint'];
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -106,6 +108,7 @@ export function makeEngine(options: EngineOptions) {
     modelLimits: (model) => windows.limitsOf(model),
     learnContextWindow: (model, window) => windows.learn(model, window),
     tokensPerMinute: () => options.tokensPerMinute,
+    checkpoint: options.checkpoint,
   });
   return { engine, store, approvals, windows };
 }
