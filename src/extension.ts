@@ -10,7 +10,17 @@ import { contextUsage, lastCompactionNotice } from './core/agent/compaction';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock, type Logger } from './core/ports';
 import { instructionsForChat } from './core/agent/projectInstructions';
-import { FileSharedWindow, FileUsageStorage, NodeCommandRunner, NodeJournalFolder, NodeWorkspaceFiles, checkWriteTarget, plainTerminalText } from './node';
+import {
+  FileSharedWindow,
+  FileUsageStorage,
+  NodeCheckpointFolder,
+  NodeCommandRunner,
+  NodeJournalFolder,
+  NodeWorkspaceFiles,
+  NodeWorkspaceRestore,
+  checkWriteTarget,
+  plainTerminalText,
+} from './node';
 import { BubblewrapSandbox } from './node/bubblewrap';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
@@ -26,6 +36,7 @@ import { ModelSelection } from './vscode/modelSelection';
 import { readLimits, readSettings, requireBaseUrl, SECTION, settingOrUndefined } from './vscode/settings';
 import { GatewayStatusBar } from './vscode/statusBar';
 import { registerAgentCommands } from './vscode/agent/agentCommands';
+import { registerCheckpointCommands } from './vscode/agent/checkpointCommands';
 import { chooseHostTools } from './vscode/agent/hostTools';
 import { AgentSessions } from './vscode/agent/agentSessions';
 import { ApprovalBroker, PROPOSED_SCHEME } from './vscode/agent/approvalBroker';
@@ -261,6 +272,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
   const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
   // The journal appends each step (VS Code's file system cannot append): only for a session folder on this machine.
   const sessionStore = new FileSessionStore(sessionFolder, logger, sessionFolder.scheme === 'file' ? new NodeJournalFolder(sessionFolder.fsPath) : undefined);
+  const checkpointRoot = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-checkpoints');
   const approvals = new ApprovalBroker();
   const sandbox = new BubblewrapSandbox();
   const sessions = new AgentSessions(
@@ -281,6 +293,12 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
       sandbox,
       checkWriteTarget,
       plainTerminalText,
+      // Outside the workspace: the extension's storage for this workspace, one folder per session.
+      checkpointFolder: (sessionId) => {
+        if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`Invalid session id ${sessionId}`);
+        return new NodeCheckpointFolder(vscode.Uri.joinPath(checkpointRoot, sessionId).fsPath);
+      },
+      workspaceRestore: (rootPath) => new NodeWorkspaceRestore(rootPath),
     },
     { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
     context.workspaceState,
@@ -298,6 +316,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     ...registerAgentCommands(sessions, errors),
+    ...registerCheckpointCommands(sessions, errors),
     vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, names)),
   );
   return { sessionStore, approvals, sessions };

@@ -17,6 +17,7 @@ import { createSampleWorkspace } from './lib/workspace';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './ui/agent';
 import { agentPlanScenario } from './ui/agentPlan';
+import { agentRewindScenario } from './ui/agentRewind';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
 import { neutral } from './ui/gateway';
 import { inlineEditScenario } from './ui/inlineEdit';
@@ -37,6 +38,7 @@ const SCENARIOS: Scenario[] = [
   agentReloadScenario,
   agentPlanScenario,
   inlineEditScenario,
+  agentRewindScenario,
   usageScenario,
 ];
 

@@ -19,7 +19,7 @@ const from = (values: Record<string, unknown>) => parseSettings((name) => values
 
 /** The `gateway.*` settings package.json declares (what the Settings editor offers). */
 function manifestSettings(): Record<string, { default?: unknown; enum?: unknown[] }> {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
     contributes: { configuration: { properties: Record<string, { default?: unknown; enum?: unknown[] }> } };
   };
   return manifest.contributes.configuration.properties;

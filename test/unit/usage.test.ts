@@ -16,7 +16,7 @@ import { budgetMessage, budgetStatus, BudgetAlerts } from '../../src/core/usage/
 import { escapeHtml, niceCeiling, usagePage } from '../../src/core/usage/usageHtml';
 import { formatStatus } from '../../src/core/status/statusView';
 import { LimitTracker } from '../../src/core/api';
-import { ManualClock } from './helpers/manualClock';
+import { VirtualClock } from './helpers/clock';
 import { startHostileServer } from './helpers/hostileServer';
 
 const DAY = 86_400_000;
@@ -442,7 +442,7 @@ test('the status bar tooltip shows today’s usage line, escaped', () => {
   const view = formatStatus({
     model: 'gw-chat',
     hasKey: true,
-    snapshot: new LimitTracker(new ManualClock()).snapshot(),
+    snapshot: new LimitTracker(new VirtualClock({ start: NOW })).snapshot(),
     siteUrl: undefined,
     now: NOW,
     today: 'Today: 1,234 tokens · cost 0.01 in 3 requests',

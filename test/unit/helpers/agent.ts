@@ -70,6 +70,8 @@ export interface EngineOptions {
   /** The client's usage listener (the usage log in the extension). */
   onUsage?: GatewayClientOptions['onUsage'];
   spendGate?: AgentEngineDeps['spendGate'];
+  /** Records a checkpoint after each step that changed files. */
+  checkpoint?: AgentEngineDeps['checkpoint'];
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -110,6 +112,7 @@ export function makeEngine(options: EngineOptions) {
     learnContextWindow: (model, window) => windows.learn(model, window),
     tokensPerMinute: () => options.tokensPerMinute,
     spendGate: options.spendGate,
+    checkpoint: options.checkpoint,
   });
   return { engine, store, approvals, windows };
 }
