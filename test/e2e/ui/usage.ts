@@ -1,4 +1,4 @@
-// Scenario 12: "Gateway: Show Usage" after the requests of the scenarios before it (chat,
+// Scenario 13 (last): "Gateway: Show Usage" after the requests of the scenarios before it (chat,
 // agent sessions, inline edit; run alone it has nothing to show): the charts per model and per surface, today's figures,
 // the largest sessions; in the dark theme and, after a switch, the light one (both become
 // the README's screenshots). The page is a webview: read through its frame.
@@ -95,7 +95,7 @@ function luminance(colour: string): number {
 }
 
 export const usageScenario: Scenario = {
-  id: '12-usage',
+  id: '13-usage',
   title: '"Gateway: Show Usage": the day\'s tokens and cost per model and per surface, in the dark and the light theme',
   async run(ctx, s) {
     await ensureKey(ctx, 'demo-key');
@@ -109,7 +109,7 @@ export const usageScenario: Scenario = {
         const { look } = await usagePage(ctx, (page) => page.text.includes(todayText));
         const labels = ["Today's cost", "This month's cost", ...[...recorded.surfaces].map((surface) => SURFACE_LABELS[surface] ?? surface)];
         for (const label of labels) s.check(look.text.includes(label), `the page shows "${label}"`);
-        // Scenarios 3–11 asked @gateway, ran agent sessions and an inline edit (E2E_GREP=12 alone has nothing to show).
+        // Scenarios 3–11 asked @gateway, ran agent sessions and an inline edit (E2E_GREP=13-usage alone has nothing to show).
         for (const surface of ['chat', 'agent', 'inline']) {
           s.check(recorded.surfaces.has(surface), `the log on disk has ${surface} requests (it has ${[...recorded.surfaces].join(', ') || 'none'})`);
         }
