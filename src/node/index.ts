@@ -7,3 +7,5 @@ export { FileSharedWindow } from './fileSharedWindow';
 export { NodeJournalFolder } from './nodeJournalFolder';
 export { RipgrepSearch, ripgrepLimits, type RipgrepLimits } from './ripgrep';
 export { findRipgrepOnPath, findVsCodeRipgrep } from './ripgrepLocator';
+export { NodeCheckpointFolder, NodeWorkspaceRestore } from './nodeCheckpoints';
+export { FileUsageStorage } from './fileUsageStorage';

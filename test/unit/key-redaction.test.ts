@@ -97,6 +97,31 @@ describe('the key echoed by the gateway is redacted at the boundary', () => {
     assertNoKey('the streamed text', text);
   });
 
+  test('the key in mixed case or base64, cut in two, the second half sent only after the first read was delivered', async () => {
+    const delta = (content: string) =>
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'gw-chat', choices: [{ index: 0, delta: { content } }] })}\n\n`;
+    const mixed = [...KEY].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c.toLowerCase())).join('');
+    for (const echo of [mixed, b64(KEY)]) {
+      const leaking = delta(`the key is ${echo}.`);
+      const cut = leaking.indexOf(echo) + Math.floor(echo.length / 2);
+      let sendRest: (() => void) | undefined;
+      server.on('/v1/chat/completions', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(delta('clean ') + leaking.slice(0, cut));
+        sendRest = () => res.end(leaking.slice(cut) + 'data: [DONE]\n\n');
+      });
+      let text = '';
+      for await (const event of makeClient(server.baseUrl, KEY).chatStream(chat, { signal: signal() })) {
+        if (event.type === 'text') text += event.text;
+        // The first read's events are out, so the rest comes in a read of its own.
+        sendRest?.();
+        sendRest = undefined;
+      }
+      assert.match(text, /^clean the key is \*\*\*/);
+      assertNoKey(`the streamed text (${echo})`, text);
+    }
+  });
+
   test('a 500 body', async () => {
     server.on('/v1/models', (_req, res) => {
       res.writeHead(500, { 'content-type': 'application/json' });

@@ -6,6 +6,8 @@
  * error, a log line, the chat or the disk.
  */
 
+import { StreamKeyWatch } from './streamKeyWatch';
+
 const MASK = '***';
 /** Shorter secrets are not redacted: they would match ordinary words. */
 const MIN_SECRET_LENGTH = 4;
@@ -61,32 +63,26 @@ function patternFor(secrets: readonly string[]): RegExp | undefined {
 }
 
 /**
- * One exchange's redaction, with its pattern built once. `mayContain` is the
- * cheap check a stream runs on each network read (with the end of the read
- * before, so a key cut in two is still seen); only once it finds something
- * are the events themselves rewritten.
+ * One exchange's redaction, with its pattern built once. A stream watches its
+ * reads with `watchStream` (a cheap exact check, see streamKeyWatch.ts); only
+ * once that sees a form of the key are the events themselves rewritten.
  */
 export class SecretRedactor {
   private readonly pattern: RegExp | undefined;
-  /** Characters of the previous read to keep for the check: a form may start in one read and end in the next. */
-  readonly overlap: number;
+  private readonly forms: string[];
 
   constructor(private readonly secrets: readonly string[]) {
     this.pattern = patternFor(secrets);
-    const forms = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretVariants);
-    this.overlap = Math.max(0, ...forms.map((form) => form.length - 1));
+    this.forms = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretVariants);
   }
 
   redact(text: string): string {
     return redact(text, this.secrets);
   }
 
-  mayContain(text: string): boolean {
-    if (this.pattern === undefined) return false;
-    this.pattern.lastIndex = 0;
-    const found = this.pattern.test(text);
-    this.pattern.lastIndex = 0;
-    return found;
+  /** A watch for one stream's reads, in order; it sees a form of a secret cut across two reads too. */
+  watchStream(): { sees(read: string): boolean } {
+    return this.pattern === undefined ? { sees: () => false } : new StreamKeyWatch(this.pattern, this.forms);
   }
 }
 

@@ -34,7 +34,7 @@ export interface SseSource {
   /** Ceiling on the answer text the decoder builds. */
   maxAnswerChars?: number;
   /** Takes the key out of an event's text before anything decodes it (see redaction.ts). */
-  redactor?: { redact(text: string): string; mayContain(text: string): boolean; readonly overlap: number };
+  redactor?: { redact(text: string): string; watchStream(): { sees(read: string): boolean } };
   /** Maps a read failure (abort, timeout, socket reset) to the error to throw. */
   mapReadError(error: unknown): Error;
   /** Sees every event before the consumer does (usage accounting). */
@@ -56,7 +56,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   const redactor = source.redactor;
   // Set for good once a read holds the key in any form: from then on every event is rewritten (a stream that echoes it once is not trusted again).
   let keySeen = false;
-  let lastTail = '';
+  const keyWatch = redactor?.watchStream();
   const parser = createParser({
     onEvent: (message) =>
       pending.push(keySeen && redactor ? { ...message, event: message.event && redactor.redact(message.event), data: redactor.redact(message.data) } : message),
@@ -82,11 +82,8 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
         if (received > maxBytes) throw withPartial(tooLarge('stream', maxBytes), decoder);
       }
       const input = chunk.done ? endOfBody(text, lastFed) : text.decode(chunk.value, { stream: true });
-      if (redactor && !keySeen && input !== '') {
-        // The read itself, and the seam with the previous one (a key cut in two), without copying the read.
-        keySeen = redactor.mayContain(input) || redactor.mayContain(lastTail + input.slice(0, redactor.overlap));
-        lastTail = input.length >= redactor.overlap ? input.slice(-redactor.overlap) : (lastTail + input).slice(-redactor.overlap);
-      }
+      // Before the read's events are parsed, so the events of the read that brings the key are rewritten too.
+      if (keyWatch && !keySeen) keySeen = keyWatch.sees(input);
       if (input !== '') parser.feed(input);
       if (pending.length > 0) source.onActivity();
       lastFed = input || lastFed;

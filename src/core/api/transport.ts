@@ -1,25 +1,15 @@
 /**
- * One HTTP exchange with the gateway: key, headers, pacing, retries, typed
- * errors, limit tracking, and an idle watchdog that also covers the body.
+ * Sending a request to the gateway: the key checked before anything goes out,
+ * pacing under the key's limits, retries, and error answers read into typed
+ * errors. One attempt (the fetch, its idle watchdog, failures) is exchange.ts.
  */
 import { silentLogger, systemClock, type ApiKeyProvider, type Clock, type FetchLike, type Logger } from '../ports';
 import { describeWait, parseRetryAfter } from './duration';
 import { apiKeyProblem } from './apiKey';
 import { checkKeyOrigin, originOf } from './keyOrigin';
-import { errorFromWire, parseWireError, redact, type ErrorContext } from './errorMapping';
-import {
-  AbortError,
-  AuthError,
-  ConnectionError,
-  EndpointError,
-  GatewayError,
-  MissingApiKeyError,
-  RateLimitError,
-  RateLimitWaitTooLongError,
-  StreamInterruptedError,
-  StreamTimeoutError,
-} from './errors';
-import { SecretRedactor } from './redaction';
+import { errorFromWire, parseWireError } from './errorMapping';
+import { AbortError, AuthError, ConnectionError, EndpointError, GatewayError, MissingApiKeyError, RateLimitError, RateLimitWaitTooLongError } from './errors';
+import { openExchange, type Exchange, type ExchangeDeps, type RequestSpec } from './exchange';
 import { DEFAULT_BODY_LIMITS, readBoundedText, type BodyLimits } from './bodyLimits';
 import { LimitTracker, type Reservation } from './limits';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './retryPolicy';
@@ -44,37 +34,6 @@ export interface TransportOptions {
   bodyLimits?: Partial<BodyLimits>;
 }
 
-export interface Exchange {
-  response: Response;
-  /** Aborts the exchange: the consumer calls it when it stops reading. */
-  release(): void;
-  /** Resets the idle watchdog; call on every chunk of body. */
-  touch(): void;
-  /** Maps a body read failure to the typed error (timeout, cancel, cut connection). */
-  mapReadError(error: unknown): Error;
-  errorContext: ErrorContext;
-  startedAt: number;
-  /** The answer carried x-ratelimit-* headers: the gateway had already counted this request's prompt in them. */
-  limitHeaders: boolean;
-  /** Takes the key, in any of its encodings, out of text from this answer: everything read from the gateway passes here first. */
-  redact(text: string): string;
-  /** The same, with a cheap check for streams (see sseReader). */
-  redactor: SecretRedactor;
-  /** The request's share of the rate window, to settle with the real usage. */
-  reservation: Reservation;
-}
-
-export interface RequestSpec {
-  method: 'GET' | 'POST';
-  path: string;
-  body?: unknown;
-  stream: boolean;
-  /** For the log and messages only. */
-  model?: string;
-  /** Rough size of the request in tokens, for pacing. */
-  estimatedTokens: number;
-}
-
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 export class Transport {
@@ -82,20 +41,32 @@ export class Transport {
   readonly bodyLimits: BodyLimits;
   private readonly clock: Clock;
   readonly logger: Logger;
-  private readonly fetchFn: FetchLike;
   private readonly random: () => number;
   private readonly retry: RetryPolicy;
-  private readonly idleTimeoutMs: number;
+  private readonly exchangeDeps: ExchangeDeps;
 
   constructor(private readonly options: TransportOptions) {
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? silentLogger;
-    this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
     this.random = options.random ?? Math.random;
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.limits = options.limits ?? new LimitTracker(this.clock);
     this.bodyLimits = { ...DEFAULT_BODY_LIMITS, ...options.bodyLimits };
+    this.exchangeDeps = {
+      fetch: options.fetch ?? ((url, init) => fetch(url, init)),
+      clock: this.clock,
+      logger: this.logger,
+      limits: this.limits,
+      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      userAgent: options.userAgent,
+      baseUrl: () => options.baseUrl(),
+      siteUrl: () => this.siteUrl(),
+    };
+  }
+
+  /** The client's clock's time (the usage log stamps records with it). */
+  now(): number {
+    return this.clock.now();
   }
 
   /** The origin requests go to now, or undefined while the base URL is unset or invalid. */
@@ -186,7 +157,7 @@ export class Transport {
   ): Promise<{ exchange: Exchange } | { error: GatewayError; retryAfterMs: number | undefined }> {
     let exchange: Exchange;
     try {
-      exchange = await this.attempt(url, spec, key, call, reservation);
+      exchange = await openExchange(this.exchangeDeps, url, spec, key, call, reservation);
     } catch (error) {
       if (error instanceof ConnectionError) return { error, retryAfterMs: undefined };
       throw error;
@@ -235,63 +206,6 @@ export class Transport {
     }
   }
 
-  private async attempt(url: string, spec: RequestSpec, key: string, call: CallOptions, reservation: Reservation): Promise<Exchange> {
-    const controller = new AbortController();
-    const abortFromCaller = () => controller.abort(call.signal.reason);
-    call.signal.addEventListener('abort', abortFromCaller, { once: true });
-    const watchdog = new IdleWatchdog(this.clock, this.idleTimeoutMs, () =>
-      controller.abort(
-        new StreamTimeoutError(`The Gateway sent nothing for ${Math.round(this.idleTimeoutMs / 1000)} s, so the request was stopped. Try again.`),
-      ),
-    );
-    const release = () => {
-      watchdog.stop();
-      call.signal.removeEventListener('abort', abortFromCaller);
-      if (!controller.signal.aborted) controller.abort(new AbortError());
-    };
-    const mapReadError = (error: unknown) => this.mapFailure(error, controller.signal, call.signal, 'body', key);
-    const startedAt = this.clock.now();
-    let response: Response;
-    try {
-      response = await this.fetchFn(url, {
-        method: spec.method,
-        headers: this.headers(key, spec.stream),
-        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-        signal: controller.signal,
-      });
-    } catch (error) {
-      release();
-      // Refused or unresolved: the gateway never saw it. Anything else (a cut, a timeout, a cancel) it may have counted.
-      if (neverReachedServer(error) && !call.signal.aborted) reservation.release();
-      else reservation.answered();
-      throw this.mapFailure(error, controller.signal, call.signal, 'connect', key);
-    }
-    reservation.answered();
-    const limitHeaders = this.limits.recordHeaders(response.headers, response.ok);
-    if (NOT_COUNTED.has(response.status)) reservation.release();
-    const redactor = new SecretRedactor([key]);
-    const redactKey = (text: string) => redactor.redact(text);
-    const requestIdHeader = response.headers.get('x-request-id');
-    // A header is gateway text like any other: it goes to the log, to errors and to saved sessions.
-    const requestId = requestIdHeader === null ? undefined : redactKey(requestIdHeader);
-    this.logger.info(
-      `${spec.method} ${spec.path}${spec.model ? ` model=${spec.model}` : ''} → ${response.status} ` +
-        `request-id=${requestId ?? '-'} ${Math.round(this.clock.now() - startedAt)} ms${spec.stream ? ' (stream)' : ''}`,
-    );
-    return {
-      response,
-      release,
-      touch: () => watchdog.touch(),
-      mapReadError,
-      errorContext: { requestId, siteUrl: this.siteUrl(), model: spec.model, redact: [key] },
-      startedAt,
-      limitHeaders,
-      redact: redactKey,
-      redactor,
-      reservation,
-    };
-  }
-
   private async errorOf(exchange: Exchange, spec: RequestSpec, key: string): Promise<GatewayError> {
     const { response } = exchange;
     let body: unknown;
@@ -316,33 +230,8 @@ export class Transport {
     return error;
   }
 
-  private mapFailure(error: unknown, internal: AbortSignal, caller: AbortSignal, phase: 'connect' | 'body', key: string): Error {
-    if (internal.reason instanceof StreamTimeoutError) return internal.reason;
-    if (caller.aborted) return new AbortError();
-    if (error instanceof GatewayError) return error;
-    if (phase === 'body') {
-      return new StreamInterruptedError('The connection to the Gateway was cut before the answer was complete. The partial answer is kept; try again.', {
-        cause: error,
-      });
-    }
-    const detail = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    // fetch's own error text can quote the request, header values included; no `cause` either, it holds that text unredacted.
-    const message = `Could not reach the Gateway at ${this.options.baseUrl()} (${detail}). Check the "gateway.baseUrl" setting and your network.`;
-    return new ConnectionError(redact(message, [key]));
-  }
-
   private url(path: string): string {
     return `${this.options.baseUrl().replace(/\/+$/, '')}${path}`;
-  }
-
-  private headers(key: string, stream: boolean): Record<string, string> {
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${key}`,
-      'Content-Type': 'application/json',
-      'User-Agent': this.options.userAgent,
-      Accept: stream ? 'text/event-stream' : 'application/json',
-    };
-    return headers;
   }
 
   private async sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -362,57 +251,6 @@ function isApiMediaType(mediaType: string): boolean {
   return mediaType.includes('application/json') || mediaType.endsWith('+json') || mediaType === 'text/event-stream';
 }
 
-/** Answers the gateway does not count against the window. */
-const NOT_COUNTED = new Set([401, 402, 404, 429]);
-
-/** Connection errors that mean the request never left this machine (nothing listening, no such host, no route). */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-function neverReachedServer(error: unknown): boolean {
-  const cause = error instanceof Error ? error.cause : undefined;
-  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? cause.code : undefined;
-  return typeof code === 'string' && NOT_SENT_CODES.has(code);
-}
-
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new AbortError();
-}
-
-/**
- * Fires when nothing happened for `timeoutMs`. One timer re-armed lazily instead
- * of one per chunk, so a fast stream pays only a timestamp write per chunk.
- * Time comes from the client's Clock, so tests pass it without waiting.
- */
-class IdleWatchdog {
-  private lastActivity: number;
-  private readonly stopped = new AbortController();
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly timeoutMs: number,
-    private readonly onIdle: () => void,
-  ) {
-    this.lastActivity = clock.now();
-    this.arm(timeoutMs);
-  }
-
-  touch(): void {
-    this.lastActivity = this.clock.now();
-  }
-
-  stop(): void {
-    this.stopped.abort();
-  }
-
-  private arm(ms: number): void {
-    this.clock.after(
-      ms,
-      () => {
-        const idleFor = this.clock.now() - this.lastActivity;
-        if (idleFor >= this.timeoutMs) this.onIdle();
-        else this.arm(this.timeoutMs - idleFor);
-      },
-      this.stopped.signal,
-    );
-  }
 }

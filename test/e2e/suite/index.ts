@@ -9,6 +9,7 @@ import './agent.test';
 import './agentTools.test';
 import './agentSearch.test';
 import './inlineEdit.test';
+import './usage.test';
 
 export async function run(): Promise<void> {
   await runAll();
