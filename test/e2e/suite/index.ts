@@ -7,9 +7,10 @@ import './gateway.test';
 import './workspaceSettings.test';
 import './agent.test';
 import './agentTools.test';
-import './agentSearch.test';
 import './inlineEdit.test';
 import './usage.test';
+// After the usage test: its session must stay among the ten largest of the run.
+import './agentSearch.test';
 
 export async function run(): Promise<void> {
   await runAll();
