@@ -179,3 +179,21 @@ describe('the key in decoded stream text', () => {
     assert.equal(error.partialText, 'key *** and gw_Li');
   });
 });
+
+describe('the key in a decoded JSON answer', () => {
+  test('a JSON-escaped key in a non-streamed chat answer and its tool-call arguments', async () => {
+    server.on('/v1/chat/completions', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        `{"id":"c","object":"chat.completion","model":"gw-chat","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant",` +
+          `"content":"key ${ESCAPED}","tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{\\"k\\":\\"${ESCAPED}\\"}"}}]}}]}`,
+      );
+    });
+    const result = await makeClient(server.baseUrl, KEY).chat(chat, { signal: signal() });
+    assert.equal(result.text, 'key ***');
+    assert.deepEqual(
+      result.toolCalls.map((call) => call.arguments),
+      ['{"k":"***"}'],
+    );
+  });
+});
