@@ -10,7 +10,17 @@ import { contextUsage, lastCompactionNotice } from './core/agent/compaction';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock, type Logger } from './core/ports';
 import { instructionsForChat } from './core/agent/projectInstructions';
-import { FileSharedWindow, NodeCommandRunner, NodeJournalFolder, NodeWorkspaceFiles, checkWriteTarget, plainTerminalText } from './node';
+import {
+  FileSharedWindow,
+  FileUsageStorage,
+  NodeCheckpointFolder,
+  NodeCommandRunner,
+  NodeJournalFolder,
+  NodeWorkspaceFiles,
+  NodeWorkspaceRestore,
+  checkWriteTarget,
+  plainTerminalText,
+} from './node';
 import { BubblewrapSandbox } from './node/bubblewrap';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
@@ -26,6 +36,7 @@ import { ModelSelection } from './vscode/modelSelection';
 import { readLimits, readSettings, requireBaseUrl, SECTION, settingOrUndefined } from './vscode/settings';
 import { GatewayStatusBar } from './vscode/statusBar';
 import { registerAgentCommands } from './vscode/agent/agentCommands';
+import { registerCheckpointCommands } from './vscode/agent/checkpointCommands';
 import { chooseHostTools } from './vscode/agent/hostTools';
 import { AgentSessions } from './vscode/agent/agentSessions';
 import { ApprovalBroker, PROPOSED_SCHEME } from './vscode/agent/approvalBroker';
@@ -34,6 +45,8 @@ import { SessionsTree } from './vscode/agent/sessionsTree';
 import { TRANSCRIPT_SCHEME, TranscriptProvider } from './vscode/agent/transcript';
 import { runAgentTurn } from './vscode/chat/agentTurn';
 import { InlineEditController } from './vscode/inlineEdit/inlineEditController';
+import { UsageLog } from './core/usage/usageLog';
+import { UsageView, type UsageViewState } from './vscode/usageView';
 import { PROPOSAL_SCHEME, ProposalDocuments } from './vscode/inlineEdit/proposalDocuments';
 
 /** What the extension exports: read-only views for automation and the end-to-end tests. */
@@ -49,6 +62,8 @@ export interface GatewayExtensionApi {
   pendingApprovals(): { sessionId: string; callId: string; summary: string }[];
   /** The inline edit waiting for Accept / Reject, if any. */
   inlineEdit(): { streaming: boolean; proposal: string } | undefined;
+  /** What "Gateway: Show Usage" showed last (its page and the sums it drew), undefined before it was opened. */
+  usageView(): UsageViewState | undefined;
   /** The saved agent sessions, newest first. */
   /** `compacted`: the last compaction's notice ("Compacted: 61,200 → 7,900 tokens"); `context`: "context 23k / 32k". */
   agentSessions(): Promise<
@@ -79,6 +94,8 @@ interface Gateway {
   /** `{site_url}` by the transport's rule; throws the SettingError while no base URL is set. */
   siteUrl: () => string;
   errors: ErrorPresenter;
+  /** Every answered request's counts, in global storage (shared by the windows). */
+  usageLog: UsageLog;
 }
 
 /** Which model answers: the catalog of the key's models, the configured choice, VS Code's model picker. */
@@ -93,9 +110,21 @@ interface Models {
 
 export function activate(context: vscode.ExtensionContext): GatewayExtensionApi {
   const activationStarted = performance.now();
+  // Filled in once the agent is registered (the usage view lists sessions, the agent asks the budget).
+  let agentStore: () => Promise<{ id: string; title: string }[]> = async () => [];
+  let refreshStatus = () => {};
   const gateway = createGateway(context);
   const models = createModels(context, gateway);
-  const statusBar = createStatusBar(context, gateway, models);
+  const usage = new UsageView({
+    log: gateway.usageLog,
+    logger: gateway.logger,
+    extensionUri: context.extensionUri,
+    sessionTitles: async () => new Map((await agentStore()).map((s) => [s.id, s.title])),
+    onTodayChanged: () => refreshStatus(),
+  });
+  context.subscriptions.push(usage);
+  const statusBar = createStatusBar(context, gateway, models, () => usage.todayLine());
+  refreshStatus = () => void statusBar.refresh();
   const onKeyChanged = () => {
     models.catalog.invalidate();
     models.languageModels.refresh();
@@ -103,8 +132,9 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   };
   registerKeyCommands(context, gateway, onKeyChanged);
   registerModelAndSiteCommands(context, gateway, models);
-  const agent = registerAgent(context, gateway, models);
-  const chat = registerChatParticipant(context, gateway, models, agent.sessions);
+  const agent = registerAgent(context, gateway, models, (signal) => usage.spendGate(signal));
+  agentStore = () => agent.sessionStore.list();
+  const chat = registerChatParticipant(context, gateway, models, agent.sessions, (signal) => usage.chatNote(signal));
   const inlineEdits = registerInlineEdit(context, gateway, models);
   watchSettings(context, gateway, models, statusBar, onKeyChanged);
   const activationMs = performance.now() - activationStarted;
@@ -117,6 +147,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     lastChatAnswer: () => chat.lastAnswer(),
     activationMs: () => activationMs,
     inlineEdit: () => inlineEdits.status(),
+    usageView: () => usage.state(),
     pendingApprovals: () => agent.approvals.waiting().map((r) => ({ sessionId: r.sessionId, callId: r.callId, summary: r.summary })),
     agentSessions: async () =>
       (await agent.sessionStore.list()).map((s) => ({
@@ -143,6 +174,8 @@ function createGateway(context: vscode.ExtensionContext): Gateway {
   const keys = new ApiKeyStore(context.secrets, configuredOrigin);
   // The windows of this machine share the key's rate window through a file in global storage (see LimitTracker).
   const sharedWindow = new FileSharedWindow(vscode.Uri.joinPath(context.globalStorageUri, 'rate-window.json').fsPath);
+  const usageLog = new UsageLog(new FileUsageStorage(vscode.Uri.joinPath(context.globalStorageUri, 'usage.jsonl').fsPath), systemClock, logger);
+  usageLog.rollUp(AbortSignal.timeout(60_000)).catch((error: unknown) => logger.warn(`usage: the roll-up failed: ${String(error)}`));
   const limits = new LimitTracker(systemClock, readLimits(), undefined, sharedWindow);
   const clientOptions = {
     baseUrl: () => requireBaseUrl(readSettings()),
@@ -150,11 +183,22 @@ function createGateway(context: vscode.ExtensionContext): Gateway {
     userAgent,
     logger,
   };
-  const client = new GatewayClient({ ...clientOptions, limits, apiKey: keys });
+  const client = new GatewayClient({ ...clientOptions, limits, apiKey: keys, onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)) });
   const clientWithKey = (key: string) =>
     new GatewayClient({ ...clientOptions, limits: new LimitTracker(systemClock, readLimits()), apiKey: { getApiKey: async () => key } });
   context.subscriptions.push(channel, keys);
-  return { channel, logger, userAgent, keys, limits, client, clientWithKey, siteUrl: () => client.transport.siteUrl(), errors: new ErrorPresenter(logger) };
+  return {
+    channel,
+    logger,
+    userAgent,
+    keys,
+    limits,
+    client,
+    clientWithKey,
+    siteUrl: () => client.transport.siteUrl(),
+    errors: new ErrorPresenter(logger),
+    usageLog,
+  };
 }
 
 function createModels(context: vscode.ExtensionContext, gateway: Gateway): Models {
@@ -170,7 +214,7 @@ function createModels(context: vscode.ExtensionContext, gateway: Gateway): Model
   return { endpoints, catalog, selection, languageModels, windows };
 }
 
-function createStatusBar(context: vscode.ExtensionContext, gateway: Gateway, models: Models): GatewayStatusBar {
+function createStatusBar(context: vscode.ExtensionContext, gateway: Gateway, models: Models, today: () => string | undefined): GatewayStatusBar {
   const { keys, limits } = gateway;
   const statusBar = new GatewayStatusBar({
     limits,
@@ -181,6 +225,7 @@ function createStatusBar(context: vscode.ExtensionContext, gateway: Gateway, mod
       const last = gateway.client.lastRequest;
       return last && { inputTokens: last.inputTokens, contextWindow: last.model ? models.windows.limitsOf(last.model).contextWindow : undefined };
     },
+    today,
   });
   models.catalog.onDidChange(() => void statusBar.refresh());
   context.subscriptions.push(statusBar);
@@ -222,11 +267,12 @@ function registerModelAndSiteCommands(context: vscode.ExtensionContext, gateway:
   );
 }
 
-function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, models: Models) {
+function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, models: Models, spendGate: (signal: AbortSignal) => Promise<string | undefined>) {
   const { client, logger, errors } = gateway;
   const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
   // The journal appends each step (VS Code's file system cannot append): only for a session folder on this machine.
   const sessionStore = new FileSessionStore(sessionFolder, logger, sessionFolder.scheme === 'file' ? new NodeJournalFolder(sessionFolder.fsPath) : undefined);
+  const checkpointRoot = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-checkpoints');
   const approvals = new ApprovalBroker();
   const sandbox = new BubblewrapSandbox();
   const sessions = new AgentSessions(
@@ -247,8 +293,14 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
       sandbox,
       checkWriteTarget,
       plainTerminalText,
+      // Outside the workspace: the extension's storage for this workspace, one folder per session.
+      checkpointFolder: (sessionId) => {
+        if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`Invalid session id ${sessionId}`);
+        return new NodeCheckpointFolder(vscode.Uri.joinPath(checkpointRoot, sessionId).fsPath);
+      },
+      workspaceRestore: (rootPath) => new NodeWorkspaceRestore(rootPath),
     },
-    { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit },
+    { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
     context.workspaceState,
   );
   sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
@@ -264,12 +316,19 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     ...registerAgentCommands(sessions, errors),
+    ...registerCheckpointCommands(sessions, errors),
     vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, names)),
   );
   return { sessionStore, approvals, sessions };
 }
 
-function registerChatParticipant(context: vscode.ExtensionContext, gateway: Gateway, models: Models, sessions: AgentSessions) {
+function registerChatParticipant(
+  context: vscode.ExtensionContext,
+  gateway: Gateway,
+  models: Models,
+  sessions: AgentSessions,
+  budgetNote: (signal: AbortSignal) => Promise<string | undefined>,
+) {
   let lastAnswer: string | undefined;
   const handler = createChatHandler({
     endpoints: models.endpoints,
@@ -278,6 +337,7 @@ function registerChatParticipant(context: vscode.ExtensionContext, gateway: Gate
     logger: gateway.logger,
     windows: models.windows,
     projectInstructions: (labels, signal) => chatProjectInstructions(labels, signal),
+    budgetNote,
     onAnswer: (text) => (lastAnswer = text),
   });
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);

@@ -5,3 +5,5 @@ export { NodeCommandRunner, type NodeCommandRunnerOptions } from './nodeCommandR
 export { plainTerminalText } from './terminalText';
 export { FileSharedWindow } from './fileSharedWindow';
 export { NodeJournalFolder } from './nodeJournalFolder';
+export { NodeCheckpointFolder, NodeWorkspaceRestore } from './nodeCheckpoints';
+export { FileUsageStorage } from './fileUsageStorage';

@@ -102,7 +102,7 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
         ...requestParameters(settings),
       },
       this.windows,
-      { signal: toAbortSignal(token) },
+      { signal: toAbortSignal(token), origin: { surface: 'lm' } },
       (dropped, contextWindow) => {
         this.logger.info(`language-model request for ${model.id}: ${dropped} oldest messages left out to fit its ${contextWindow}-token window`);
         progress.report(new vscode.LanguageModelTextPart(`${droppedNote(dropped)}\n\n`));

@@ -14,6 +14,8 @@ export interface StatusSources {
   siteUrl: () => string | undefined;
   /** The last request's input tokens and its model's window. */
   lastRequest?: () => { inputTokens: number; contextWindow?: number } | undefined;
+  /** Today's usage line from the usage log. */
+  today?: () => string | undefined;
 }
 
 export class GatewayStatusBar implements vscode.Disposable {
@@ -42,11 +44,12 @@ export class GatewayStatusBar implements vscode.Disposable {
       siteUrl: this.sources.siteUrl(),
       now: Date.now(),
       lastRequest: this.sources.lastRequest?.(),
+      today: this.sources.today?.(),
     });
     this.view = view;
     this.item.text = view.text;
     const tooltip = new vscode.MarkdownString(view.tooltip.join('\n\n'));
-    tooltip.isTrusted = { enabledCommands: ['gateway.selectModel', 'gateway.setApiKey'] };
+    tooltip.isTrusted = { enabledCommands: ['gateway.selectModel', 'gateway.setApiKey', 'gateway.showUsage'] };
     this.item.tooltip = tooltip;
     this.item.backgroundColor =
       view.state === 'depleted'

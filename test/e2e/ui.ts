@@ -17,12 +17,14 @@ import { createSampleWorkspace } from './lib/workspace';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './ui/agent';
 import { agentPlanScenario } from './ui/agentPlan';
+import { agentRewindScenario } from './ui/agentRewind';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
 import { neutral } from './ui/gateway';
 import { inlineEditScenario } from './ui/inlineEdit';
 import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_DIR, type Scenario, type UiContext } from './ui/harness';
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
+import { usageScenario } from './ui/usage';
 
 const SCENARIOS: Scenario[] = [
   setKeyScenario,
@@ -36,6 +38,8 @@ const SCENARIOS: Scenario[] = [
   agentReloadScenario,
   agentPlanScenario,
   inlineEditScenario,
+  agentRewindScenario,
+  usageScenario,
 ];
 
 const t0 = Date.now();

@@ -140,6 +140,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         },
         succeed(total, input) {
           record.inputTokens = input;
+          record.totalTokens = total;
           admission.entry.tokens = total;
           keys.charge(k.key, total);
         },

@@ -115,6 +115,8 @@ export interface RecordedRequest {
   fault?: FaultKind;
   /** Input tokens billed (as the usage reports them), set on a completed answer. */
   inputTokens?: number;
+  /** All tokens billed (input and output, as the usage's total reports them), set on a completed answer. */
+  totalTokens?: number;
   /** The error answer's `code`, when the emulator answered with an error. */
   errorCode?: string;
 }

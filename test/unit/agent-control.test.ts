@@ -11,8 +11,7 @@ import { needsApprovalAlways } from '../../src/core/agent/approvalPolicy';
 import { VirtualClock } from './helpers/clock';
 
 /** The emulator's time: a stream with delays sends its first delta and then waits, as no test moves it on. */
-const streamTime = new VirtualClock();
-streamTime.manual = true;
+const streamTime = new VirtualClock({ manual: true });
 
 let emulator: Emulator;
 let workspace: TempWorkspace;

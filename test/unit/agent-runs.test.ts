@@ -13,7 +13,7 @@ import { parseSavedSessionText } from '../../src/core/agent/savedSession';
 import type { FileChanges } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
-import { ManualClock } from './helpers/manualClock';
+import { VirtualClock } from './helpers/clock';
 
 let emulator: Emulator;
 let workspace: TempWorkspace;
@@ -102,7 +102,7 @@ describe('budgets count each run', () => {
 
 describe('the time budget during a turn', () => {
   test('a turn still streaming when the budget passes is ended then, and the run stops with the budget reason', { timeout: 20_000 }, async () => {
-    const clock = new ManualClock();
+    const clock = new VirtualClock({ manual: true });
     emulator.script('demo-key', [{ text: 'a long answer that never finishes' }]);
     emulator.fault('demo-key', { kind: 'stall', afterDeltas: 1, endpoint: 'responses' });
     const state = startSession('task');
@@ -118,7 +118,7 @@ describe('the time budget during a turn', () => {
   });
 
   test('a command still running when the budget passes is stopped', { timeout: 20_000 }, async () => {
-    const clock = new ManualClock();
+    const clock = new VirtualClock({ manual: true });
     emulator.script('demo-key', [{ toolCalls: [{ name: 'run_command', arguments: { command: 'sleep 30', timeout: 60 } }] }, { text: 'never' }]);
     const state = startSession('task');
     const run = runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, clock, budgets: { maxWallTimeMs: 60_000 } }).engine, state);
@@ -130,7 +130,7 @@ describe('the time budget during a turn', () => {
   });
 
   test('the clock standing still while the user is asked is not charged', { timeout: 20_000 }, async () => {
-    const clock = new ManualClock();
+    const clock = new VirtualClock({ manual: true });
     emulator.script('demo-key', [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'v0', new_text: 'v1' } }] }, { text: 'done' }]);
     const state = startSession('task');
     const approve = async () => {

@@ -14,7 +14,8 @@ import {
 } from '../../src/core/api';
 import { systemClock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { MemoryLogger, RecordingClock, collect, makeClient, signal } from './helpers/clients';
+import { MemoryLogger, collect, makeClient, signal } from './helpers/clients';
+import { VirtualClock } from './helpers/clock';
 
 let emulator: Emulator;
 before(async () => {
@@ -61,7 +62,7 @@ describe('a stored key that cannot be sent', () => {
   for (const [what, key] of unsendable) {
     test(`${what}: AuthError saying to set the key again, nothing sent, no retry, key nowhere`, async () => {
       const logger = new MemoryLogger();
-      const clock = new RecordingClock();
+      const clock = new VirtualClock();
       const notices: RetryNotice[] = [];
       const error = await makeClient(emulator.baseUrl, key, { logger, clock })
         .listModels({ signal: signal(), onRetry: (n) => notices.push(n) })

@@ -21,10 +21,11 @@ import {
   type StreamEvent,
 } from '../../src/core/api';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { MemoryLogger, RecordingClock, makeClient, signal } from './helpers/clients';
+import { MemoryLogger, makeClient, signal } from './helpers/clients';
+import { VirtualClock } from './helpers/clock';
 
 /** The emulator's time (rate windows, stream delays); a client that shares it waits in it too. */
-const time = new RecordingClock();
+const time = new VirtualClock();
 let emulator: Emulator;
 before(async () => {
   emulator = await startEmulator({
@@ -116,7 +117,7 @@ describe('bad requests', () => {
 describe('retries', () => {
   test('500: retried with exponential backoff and jitter, then succeeds', async () => {
     emulator.fault('demo-key', { kind: '500', times: 2 });
-    const clock = new RecordingClock();
+    const clock = new VirtualClock();
     const notices: RetryNotice[] = [];
     const result = await makeClient(emulator.baseUrl, 'demo-key', { clock, random: Math.random }).chat(chat, {
       signal: signal(),
@@ -138,7 +139,7 @@ describe('retries', () => {
 
   test('500 every time: ServerError after a bounded number of retries', async () => {
     emulator.fault('demo-key', { kind: '500', times: 10 });
-    const clock = new RecordingClock();
+    const clock = new VirtualClock();
     await assert.rejects(makeClient(emulator.baseUrl, 'demo-key', { clock }).chat(chat, { signal: signal() }), ServerError);
     assert.deepEqual(statuses(), [500, 500, 500, 500]);
     assert.deepEqual(clock.sleeps, [375, 750, 1500]);
@@ -146,14 +147,14 @@ describe('retries', () => {
 
   test('503: retried after 5 to 30 seconds, honouring Retry-After within that window', async () => {
     emulator.fault('demo-key', { kind: '503', times: 3 });
-    const clock = new RecordingClock();
+    const clock = new VirtualClock();
     await makeClient(emulator.baseUrl, 'demo-key', { clock, random: Math.random }).chat(chat, { signal: signal() });
     assert.equal(clock.sleeps.length, 3);
     for (const ms of clock.sleeps) assert.ok(ms >= 5000 && ms <= 30000, `503 wait ${ms}`);
     emulator.reset();
     emulator.fault('demo-key', { kind: '503', retryAfter: 12 });
     emulator.fault('demo-key', { kind: '503', retryAfter: 90 });
-    const clock2 = new RecordingClock();
+    const clock2 = new VirtualClock();
     await makeClient(emulator.baseUrl, 'demo-key', { clock: clock2 }).chat(chat, { signal: signal() });
     assert.deepEqual(clock2.sleeps, [12000, 30000]);
   });
@@ -189,7 +190,7 @@ describe('retries', () => {
 
   test('a refused connection: ConnectionError naming the base URL, after bounded retries', async () => {
     const port = await closedPort();
-    const clock = new RecordingClock();
+    const clock = new VirtualClock();
     const error = await makeClient(`http://127.0.0.1:${port}/v1`, 'demo-key', { clock })
       .chat(chat, { signal: signal() })
       .catch((e: unknown) => e);
@@ -201,7 +202,7 @@ describe('retries', () => {
   test('cancelling during a retry wait ends the call at once', async () => {
     emulator.fault('demo-key', { kind: '503' });
     const controller = new AbortController();
-    const clock = new RecordingClock();
+    const clock = new VirtualClock();
     clock.manual = true; // the 5 s or more of the wait would not pass by themselves
     const started = clock.now();
     const call = makeClient(emulator.baseUrl, 'demo-key', { clock }).chat(chat, { signal: controller.signal });
@@ -245,7 +246,7 @@ describe('broken streams', () => {
 
     test(`${endpoint}: a stalled stream is aborted after the idle timeout`, async () => {
       emulator.fault('demo-key', { kind: 'stall', afterDeltas: 2 });
-      const clock = new RecordingClock();
+      const clock = new VirtualClock();
       let text = '';
       let texts = 0;
       const error = await (async () => {

@@ -10,8 +10,7 @@ import { DURATION, RATE_HEADERS, expectError } from './helpers/emulator';
 
 void describe('rate limits', () => {
   let rl: Emulator;
-  const time = new VirtualClock();
-  time.manual = true; // the test moves the windows' time itself
+  const time = new VirtualClock({ manual: true }); // the test moves the windows' time itself
   before(async () => {
     rl = await startEmulator({
       clock: time,

@@ -69,8 +69,7 @@ void describe('scripted turns', () => {
   });
 
   void it('stops writing when the client goes away mid-stream and keeps serving', async () => {
-    const slowTime = new VirtualClock();
-    slowTime.manual = true; // a delta each time the test moves the emulator's time on
+    const slowTime = new VirtualClock({ manual: true }); // a delta each time the test moves the emulator's time on
     const slow = await startEmulator({ tokenDelayMs: 20, clock: slowTime });
     try {
       const abort = new AbortController();

@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { EndpointError, LimitTracker } from '../../src/core/api';
-import { RecordingClock, collect, makeClient, signal } from './helpers/clients';
+import { collect, makeClient, signal } from './helpers/clients';
+import { VirtualClock } from './helpers/clock';
 
 /** Answers every request 200 with the body and Content-Type set by the test (none when undefined). */
 let server: Server;
@@ -37,7 +38,7 @@ describe('a 2xx that is not the API', () => {
   for (const contentType of ['text/html; charset=utf-8', 'text/plain']) {
     test(`${contentType}: EndpointError pointing at gateway.baseUrl and /v1, not retried`, async () => {
       answer = { contentType, body: webPage };
-      const clock = new RecordingClock();
+      const clock = new VirtualClock();
       const limits = new LimitTracker(clock);
       const error = await makeClient(baseUrl, 'demo-key', { clock, limits })
         .listModels({ signal: signal() })

@@ -8,7 +8,7 @@ import { LimitTracker, RateLimitWaitTooLongError, type LimitSnapshot } from '../
 import { MAX_TIMER_MS, systemClock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeClient, signal } from './helpers/clients';
-import { VirtualClock } from './helpers/virtualClock';
+import { VirtualClock } from './helpers/clock';
 
 const chat = { model: 'gw-chat', messages: [{ role: 'user' as const, content: 'hello' }] };
 
@@ -71,7 +71,7 @@ describe('a hostile gateway', () => {
   test('a Retry-After date in the year 9999 fails that request with the wait, and the next request goes at once', async () => {
     const clock = new VirtualClock();
     const limits = new LimitTracker(clock);
-    const client = makeClient(baseUrl, 'demo-key', { clock, limits, fetch: clock.fetch });
+    const client = makeClient(baseUrl, 'demo-key', { clock, limits, fetch: clock.fetchWhole });
     const farFuture: Record<string, string> = { 'retry-after': 'Fri, 31 Dec 9999 23:59:59 GMT' };
     answer = (path) => (path.endsWith('/chat/completions') ? { status: 429, headers: farFuture } : { status: 200, headers: {} });
     const error = await client.chat(chat, { signal: signal() }).catch((e: unknown) => e);
@@ -89,7 +89,7 @@ describe('a hostile gateway', () => {
     test(`${header}: 1000000000s with nothing remaining holds the next request one window at most, in one wait`, async () => {
       const clock = new VirtualClock();
       const limits = new LimitTracker(clock);
-      const client = makeClient(baseUrl, 'demo-key', { clock, limits, fetch: clock.fetch });
+      const client = makeClient(baseUrl, 'demo-key', { clock, limits, fetch: clock.fetchWhole });
       const exhausted = {
         'x-ratelimit-limit-requests': '5',
         'x-ratelimit-remaining-requests': header === 'x-ratelimit-reset-requests' ? '0' : '5',

@@ -131,7 +131,7 @@ describe('reservations are given back when the gateway did not count the request
         apiKey: { getApiKey: async () => key },
         userAgent: 't',
         clock: rig.clock,
-        fetch: rig.clock.fetch,
+        fetch: rig.clock.fetchWhole,
         limits: tracker,
         random: () => 0.5,
       });
@@ -222,7 +222,7 @@ describe('a paced wait shows as a 429 wait does', () => {
       apiKey: { getApiKey: async () => 'five-blind' },
       userAgent: 't',
       clock: rig.clock,
-      fetch: rig.clock.fetch,
+      fetch: rig.clock.fetchWhole,
       limits: tracker,
     });
     await client.chat(chat('a'), { signal: signal() });

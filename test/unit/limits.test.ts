@@ -4,10 +4,11 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { LimitTracker, parseDuration, type GatewayClient, type RetryNotice, type StreamEvent } from '../../src/core/api';
 import { systemClock } from '../../src/core/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { RecordingClock, collect, makeClient, signal } from './helpers/clients';
+import { collect, makeClient, signal } from './helpers/clients';
+import { VirtualClock } from './helpers/clock';
 
 /** The first emulator's time; the pacing tests wait in it, so its windows pass without real waiting. */
-const time = new RecordingClock();
+const time = new VirtualClock();
 
 describe('parseDuration', () => {
   const cases: [string, number | undefined][] = [
@@ -152,7 +153,7 @@ describe('tokens: the headers already count the prompt', () => {
   }
 
   test('a second prompt that fits what the gateway has left is sent at once, and admitted', async () => {
-    const clock = new RecordingClock();
+    const clock = new VirtualClock();
     const limits = new LimitTracker(clock, { requestsPerMinute: 60, tokensPerMinute: 30_000 });
     const client = makeClient(gateway.baseUrl, 'tpm-key', { clock, limits });
     const notices: RetryNotice[] = [];

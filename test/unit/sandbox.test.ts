@@ -199,7 +199,8 @@ describe('commands in the real sandbox (bubblewrap)', async () => {
   }
 
   test('protected files cannot be read or changed; .git is read-only', async () => {
-    const read = await run('cat .env src/.env.local; echo "[end]"');
+    // One pipe for both streams: the runner's separate stdout and stderr pipes may arrive in either order.
+    const read = await run('cat .env src/.env.local 2>&1; echo "[end]"');
     assert.equal(read.output.trim(), 'cat: .env: Permission denied\ncat: src/.env.local: Permission denied\n[end]');
     const write = await run('echo STOLEN >> .env');
     assert.match(write.output, /\.env: Permission denied/);

@@ -12,13 +12,14 @@ import {
   requireBaseUrl,
   SettingError,
   USER_ONLY_SETTINGS,
+  priceOf,
 } from '../../src/core/settings/gatewaySettings';
 
 const from = (values: Record<string, unknown>) => parseSettings((name) => values[name]);
 
 /** The `gateway.*` settings package.json declares (what the Settings editor offers). */
 function manifestSettings(): Record<string, { default?: unknown; enum?: unknown[] }> {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
     contributes: { configuration: { properties: Record<string, { default?: unknown; enum?: unknown[] }> } };
   };
   return manifest.contributes.configuration.properties;
@@ -38,6 +39,7 @@ describe('parseSettings', () => {
       serviceTier: undefined,
       limits: { requestsPerMinute: 60, tokensPerMinute: 200_000 },
       models: Object.create(null),
+      budget: { tokens: undefined, cost: undefined },
       agent: {
         approval: 'ask',
         deniedCommands: DEFAULT_DENIED_COMMANDS,
@@ -233,6 +235,37 @@ describe('gateway.models', () => {
     assert.throws(
       () => from({ models: [] }),
       (e) => e instanceof SettingError && e.setting === 'models',
+    );
+  });
+
+  test('prices per million tokens: both or neither, never negative; priceOf reads them', () => {
+    const settings = from({
+      models: { priced: { inputPrice: 2.5, outputPrice: 10 }, windowOnly: { contextWindow: 8_192 }, free: { inputPrice: 0, outputPrice: 0 } },
+    });
+    assert.deepEqual(priceOf(settings.models, 'priced'), { inputPerMillion: 2.5, outputPerMillion: 10 });
+    assert.deepEqual(priceOf(settings.models, 'free'), { inputPerMillion: 0, outputPerMillion: 0 });
+    assert.equal(priceOf(settings.models, 'windowOnly'), undefined);
+    assert.equal(priceOf(settings.models, 'unlisted'), undefined);
+    assert.equal(priceOf(settings.models, 'toString'), undefined);
+    assert.throws(
+      () => from({ models: { m: { inputPrice: 1 } } }),
+      (e) => e instanceof SettingError && /both "inputPrice" and "outputPrice"/.test(e.message),
+    );
+    assert.throws(
+      () => from({ models: { m: { inputPrice: -1, outputPrice: 1 } } }),
+      (e) => e instanceof SettingError && /models\.m\.inputPrice/.test(e.message),
+    );
+  });
+
+  test('the daily budget: tokens (a whole number) or money; off when unset', () => {
+    assert.deepEqual(from({ 'budget.dailyTokens': 500_000, 'budget.dailyCost': 2.5 }).budget, { tokens: 500_000, cost: 2.5 });
+    assert.throws(
+      () => from({ 'budget.dailyTokens': 1.5 }),
+      (e) => e instanceof SettingError && e.setting === 'budget.dailyTokens',
+    );
+    assert.throws(
+      () => from({ 'budget.dailyCost': 'ten' }),
+      (e) => e instanceof SettingError && e.setting === 'budget.dailyCost',
     );
   });
 

@@ -25,8 +25,7 @@ function listingFor(
   results: ModelInfo[][] = [],
   duringRetryWait: (clock: VirtualClock) => void = (clock) => clock.advance(300),
 ): SharedListing<ModelInfo[]> {
-  const clock = new VirtualClock();
-  clock.manual = true;
+  const clock = new VirtualClock({ manual: true });
   clock.onSleep = () => setImmediate(() => duringRetryWait(clock));
   const client: GatewayClient = makeClient(emulator.baseUrl, key, { clock, retry: { unavailableMinMs: 300, unavailableMaxMs: 300 } });
   return new SharedListing(

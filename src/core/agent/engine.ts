@@ -34,7 +34,7 @@ import type { PlanStep } from '../tools/updatePlan';
 import { needsApproval, type ApprovalPolicy } from './approvalPolicy';
 import { exceededBudget, runStartOf, runUsage, type AgentBudgets } from './budgets';
 import { recordCalls } from './loopGuard';
-import { recordOriginal } from './originals';
+import { realPathOf, recordOriginal } from './originals';
 import { SUMMARY_MAX_OUTPUT_TOKENS, chainItems, compactedOpening, summaryInput } from './compaction';
 import {
   RECENT_ITEMS_SHARE,
@@ -62,7 +62,15 @@ export type AgentEvent =
   | { type: 'plan'; plan: PlanStep[] }
   | { type: 'turn'; turn: number; usage: Usage | undefined }
   | { type: 'compacting' }
-  | { type: 'compacted'; compaction: Compaction };
+  | { type: 'compacted'; compaction: Compaction }
+  /** A step changed files and was recorded as a checkpoint; `dropped`: older checkpoints given up to stay under the bound. */
+  | { type: 'checkpoint'; sessionId: string; checkpoint: StepCheckpoint; dropped: string[] };
+
+/** What the chat shows of a checkpoint: its id (for "Restore to here") and label. */
+export interface StepCheckpoint {
+  id: number;
+  label: string;
+}
 
 export interface AgentEngineDeps {
   client: GatewayClient;
@@ -86,6 +94,16 @@ export interface AgentEngineDeps {
   tokensPerMinute?: () => number | undefined;
   /** Seconds of that budget one request may need (default 30). */
   maxRequestTpmSeconds?: () => number;
+  /**
+   * Asked before each request (compaction's included): undefined lets it go; a text stops the
+   * session with that reason (past the daily budget the user is asked first).
+   */
+  spendGate?: (state: AgentSessionState, signal: AbortSignal) => Promise<string | undefined>;
+  /**
+   * Records a checkpoint after a step that changed files (`changed`: real workspace paths).
+   * Its failure is logged, never the session's: the work itself is done.
+   */
+  checkpoint?: (state: AgentSessionState, changed: string[], signal: AbortSignal) => Promise<{ checkpoint: StepCheckpoint; dropped: string[] }>;
 }
 
 /** Why compact: the threshold was reached, the user asked, or a reload interrupted one. */
@@ -123,8 +141,9 @@ export class AgentEngine {
           break;
         }
         const overBudget = exceededBudget(runUsage(state, start, timer.activeMs()), this.deps.budgets());
-        if (overBudget) {
-          await this.setStatus(state, 'stopped', overBudget, onEvent);
+        const refused = overBudget ?? (await this.deps.spendGate?.(state, signal));
+        if (refused) {
+          await this.setStatus(state, 'stopped', refused, onEvent);
           break;
         }
         if (state.compacting || this.nextRequestTokens(state) > this.compactAt(state)) {
@@ -203,6 +222,7 @@ export class AgentEngine {
     const input = replay ? trimToFit(chainItems(state), this.threshold(state) - fixedTokens(this.deps.instructions, tools)) : state.unsent;
     state.contextWindow = this.limits(state.model).contextWindow;
     return this.stream(
+      state,
       { model: state.model, instructions: this.deps.instructions, tools, input, previousResponseId: replay ? undefined : state.previousResponseId },
       signal,
       onEvent,
@@ -210,8 +230,18 @@ export class AgentEngine {
     );
   }
 
-  private async stream(params: RespondParams, signal: AbortSignal, onEvent: (event: AgentEvent) => void, shown: boolean): Promise<CompletionResult> {
-    const events = this.deps.client.respondStream(params, { signal, onRetry: (notice) => onEvent({ type: 'retry', notice }) });
+  private async stream(
+    state: AgentSessionState,
+    params: RespondParams,
+    signal: AbortSignal,
+    onEvent: (event: AgentEvent) => void,
+    shown: boolean,
+  ): Promise<CompletionResult> {
+    const events = this.deps.client.respondStream(params, {
+      signal,
+      onRetry: (notice) => onEvent({ type: 'retry', notice }),
+      origin: { surface: 'agent', sessionId: state.id },
+    });
     const result: CompletionResult = { id: '', model: params.model, text: '', reasoning: '', toolCalls: [], finishReason: 'stop', usage: undefined };
     for await (const event of events) {
       if (event.type === 'response') result.id = event.id;
@@ -311,6 +341,7 @@ export class AgentEngine {
     const size = chained ? state.contextTokens! + tokensOfItems(input) : fixedTokens(this.deps.instructions, []) + tokensOfItems(input);
     if (size > this.threshold(state)) return undefined;
     const result = await this.stream(
+      state,
       {
         model: state.model,
         instructions: this.deps.instructions,
@@ -406,6 +437,33 @@ export class AgentEngine {
 
   /** Runs each pending call in order, saving after each, so a reload resumes at the next one. */
   private async runPendingCalls(state: AgentSessionState, timer: RunTimer, signal: AbortSignal, onEvent: (event: AgentEvent) => void): Promise<void> {
+    const changed: string[] = [];
+    try {
+      await this.runCalls(state, timer, changed, signal, onEvent);
+    } finally {
+      // Also when the step ended early (stopped, an error): what it changed is a checkpoint all the same.
+      if (changed.length > 0) await this.recordCheckpoint(state, changed, onEvent);
+    }
+  }
+
+  private async recordCheckpoint(state: AgentSessionState, changed: string[], onEvent: (event: AgentEvent) => void): Promise<void> {
+    if (!this.deps.checkpoint) return;
+    try {
+      // Its own signal: a step the user stopped is still recorded (local disk work, bounded by the files the step touched).
+      const { checkpoint, dropped } = await this.deps.checkpoint(state, changed, new AbortController().signal);
+      onEvent({ type: 'checkpoint', sessionId: state.id, checkpoint, dropped });
+    } catch (error) {
+      this.deps.logger.warn(`session ${state.id}: the checkpoint of step ${state.turns} could not be recorded: ${describe(error)}`);
+    }
+  }
+
+  private async runCalls(
+    state: AgentSessionState,
+    timer: RunTimer,
+    changed: string[],
+    signal: AbortSignal,
+    onEvent: (event: AgentEvent) => void,
+  ): Promise<void> {
     while (state.pendingCalls.length > 0) {
       if (signal.aborted) throw new AbortError();
       const call = state.pendingCalls[0];
@@ -429,6 +487,7 @@ export class AgentEngine {
         outcome = approved
           ? await this.execute(state, tool, prepared, signal)
           : { ok: false, output: `The user denied this ${deniedWhat[tool.kind]}. Do not retry it; ask or try another way.` };
+        if (outcome.ok && outcome.changedPath !== undefined) changed.push(await realPathOf(outcome.changedPath, this.deps.toolContext.files, signal));
       }
       this.answer(state, call, outcome.output);
       if (outcome.plan) state.plan = outcome.plan;

@@ -29,7 +29,7 @@ export async function recordOriginal(
 }
 
 /** The workspace path the write really changed; the path as written when that cannot be found out (the write already happened). */
-async function realPathOf(path: string, files: WorkspaceFiles, signal: AbortSignal): Promise<string> {
+export async function realPathOf(path: string, files: WorkspaceFiles, signal: AbortSignal): Promise<string> {
   try {
     return (await files.realPathInside(path, signal)) ?? path;
   } catch {

@@ -14,10 +14,17 @@ import type { Exchange, RequestSpec } from './exchange';
 import { Transport, type TransportOptions } from './transport';
 import type { CallOptions, ChatParams, CompletionResult, ModelInfo, RespondParams, StreamEvent, Usage } from './types';
 import { normaliseUsage } from './usage';
+import type { UsageRecord } from '../usage/usageRecord';
 import { validateChatParams, validateRespondParams } from './validation';
 import { chatBody, estimateTokens, respondBody, resultFromChatCompletion, resultFromResponse } from './wireFormat';
 
-export type GatewayClientOptions = TransportOptions;
+export interface GatewayClientOptions extends TransportOptions {
+  /**
+   * Told of every answered request that reported its usage, once (the usage log records it):
+   * counts, model, endpoint and where it came from, never the prompt or the answer.
+   */
+  onUsage?: (record: UsageRecord) => void;
+}
 
 /** How many responses' sizes are kept for estimating the requests that continue them. */
 const REMEMBERED_RESPONSES = 100;
@@ -35,8 +42,11 @@ export class GatewayClient {
    */
   private readonly responseTokens = new Map<string, number>();
 
+  private readonly onUsage: ((record: UsageRecord) => void) | undefined;
+
   constructor(options: GatewayClientOptions) {
     this.transport = new Transport(options);
+    this.onUsage = options.onUsage;
   }
 
   /** What the key's limits and balance look like now (for the status bar). */
@@ -57,6 +67,7 @@ export class GatewayClient {
     const { body, answer } = await this.json(spec, call);
     const result = resultFromChatCompletion(body);
     this.recordUsage(spec, result.usage, answer);
+    this.report(spec, call, result.usage, result.finishReason);
     return result;
   }
 
@@ -72,6 +83,7 @@ export class GatewayClient {
     const { body, answer } = await this.json(spec, call);
     const result = resultFromResponse(body);
     this.recordUsage(spec, result.usage, answer);
+    this.report(spec, call, result.usage, result.finishReason);
     this.rememberResponse(result.id, result.usage);
     return result;
   }
@@ -131,6 +143,15 @@ export class GatewayClient {
         throw new ProtocolError('The Gateway answered a stream request with an empty body. Try again.');
       }
       let responseId: string | undefined;
+      // Reported once, when both the usage and the finish reason are known (either may come first), or at the close.
+      let usage: Usage | undefined;
+      let finishReason: string | undefined;
+      let reported = false;
+      const report = (status: string | undefined) => {
+        if (reported || !usage || status === undefined) return;
+        reported = true;
+        this.report(spec, call, usage, status);
+      };
       return {
         body,
         decoder: makeDecoder(exchange),
@@ -141,7 +162,10 @@ export class GatewayClient {
         mapReadError: exchange.mapReadError,
         onEvent: (event) => {
           if (event.type === 'response') responseId = event.id;
+          if (event.type === 'done') report((finishReason = event.finishReason));
           if (event.type !== 'usage') return;
+          usage = event.usage;
+          report(finishReason);
           this.recordUsage(spec, event.usage, answerInfo(exchange));
           // Only stored responses can be continued; chat completion ids would just crowd them out.
           if (spec.path === '/responses') this.rememberResponse(responseId, event.usage);
@@ -150,15 +174,18 @@ export class GatewayClient {
         onError: (error) => {
           if (error instanceof BalanceError) this.transport.limits.recordBalance('depleted');
         },
-        onClose: exchange.release,
+        onClose: () => {
+          report('incomplete');
+          exchange.release();
+        },
       };
     });
   }
 
-  /** Counts the tokens against the window and logs them with the request (never the prompt). */
   /** The last completed request's size: its model and input tokens (the status bar's tooltip shows it). */
   lastRequest: { model: string | undefined; inputTokens: number } | undefined;
 
+  /** Counts the tokens against the window and logs them with the request (never the prompt). */
   private recordUsage(spec: RequestSpec, usage: Usage | undefined, { requestId, limitHeaders, reservation }: AnswerInfo): void {
     if (!usage) return;
     this.lastRequest = { model: spec.model, inputTokens: usage.inputTokens };
@@ -169,6 +196,33 @@ export class GatewayClient {
         `${usage.inputTokens} in, ${usage.outputTokens} out (${usage.reasoningTokens} reasoning), ${usage.totalTokens} total`,
     );
   }
+
+  /** Tells the usage listener of an answered request; a listener's failure never fails the request. */
+  private report(spec: RequestSpec, call: CallOptions, usage: Usage | undefined, status: string): void {
+    if (!usage || !this.onUsage) return;
+    const origin = call.origin ?? { surface: 'lm' as const };
+    try {
+      this.onUsage({
+        kind: 'request',
+        time: this.transport.now(),
+        model: spec.model ?? '',
+        endpoint: spec.path,
+        surface: origin.surface,
+        ...(origin.sessionId === undefined ? {} : { sessionId: origin.sessionId }),
+        input: tokenCount(usage.inputTokens),
+        output: tokenCount(usage.outputTokens),
+        reasoning: tokenCount(usage.reasoningTokens),
+        status: status || 'ok',
+      });
+    } catch (error) {
+      this.transport.logger.warn(`usage: the listener failed (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+}
+
+/** A count from the gateway as the usage log keeps it: a whole number from 0 (a negative or fractional count would make the line unreadable). */
+function tokenCount(value: number): number {
+  return Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.round(value)));
 }
 
 /** What the usage accounting needs to know of the answer a usage came with. */

@@ -18,6 +18,10 @@ export interface ModelLimits {
 export interface ConfiguredModel {
   contextWindow?: number;
   maxOutputTokens?: number;
+  /** Price of a million input tokens, in the account's currency (the usage view's costs); none: tokens only. */
+  inputPrice?: number;
+  /** Price of a million output tokens (reasoning tokens are output tokens). */
+  outputPrice?: number;
 }
 
 /** Where learned windows are kept between sessions (VS Code's globalState in the extension). */

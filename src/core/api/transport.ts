@@ -64,6 +64,11 @@ export class Transport {
     };
   }
 
+  /** The client's clock's time (the usage log stamps records with it). */
+  now(): number {
+    return this.clock.now();
+  }
+
   /** The origin requests go to now, or undefined while the base URL is unset or invalid. */
   baseOrigin(): string | undefined {
     return originOf(this.options.baseUrl());

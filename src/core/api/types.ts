@@ -1,4 +1,5 @@
 /** The client's own vocabulary: what callers pass in and what streams give back. */
+import type { RequestOrigin } from '../usage/usageRecord';
 
 /** The values the API takes, listed once for the types, the request checks and the settings. */
 export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
@@ -120,6 +121,8 @@ export interface RetryNotice {
 
 export interface CallOptions {
   signal: AbortSignal;
+  /** Where the request comes from, for the usage log; absent: VS Code's language-model provider (any other extension). */
+  origin?: RequestOrigin;
   /** Told before every wait, so the UI can show a countdown or "retrying". */
   onRetry?: (notice: RetryNotice) => void;
 }

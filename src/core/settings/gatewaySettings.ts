@@ -6,6 +6,8 @@ import { DEFAULT_LIMITS, REASONING_EFFORTS, SERVICE_TIERS, type ConfiguredLimits
 import { APPROVAL_MODES, type ApprovalMode } from '../agent/approvalPolicy';
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../agent/budgets';
 import { defaultProtectedFiles } from '../tools/tool';
+import type { DailyBudget } from '../usage/dailyBudget';
+import type { ModelPrice } from '../usage/usageSummary';
 
 /** Commands that ask even under the `auto` approval policy. */
 export const DEFAULT_DENIED_COMMANDS: readonly string[] = [
@@ -56,6 +58,8 @@ export interface GatewaySettings {
   limits: ConfiguredLimits;
   /** `gateway.models`: context window and output limit per model id. */
   models: Readonly<Record<string, ConfiguredModel>>;
+  /** `gateway.budget.*`: the daily budget, off when neither is set. */
+  budget: DailyBudget;
   agent: AgentSettings;
 }
 
@@ -87,6 +91,9 @@ export const USER_ONLY_SETTINGS: readonly string[] = [
   'serviceTier',
   'limits.requestsPerMinute',
   'limits.tokensPerMinute',
+  'models',
+  'budget.dailyTokens',
+  'budget.dailyCost',
   'agent.approval',
   'agent.deniedCommands',
   'agent.sandboxNetwork',
@@ -130,6 +137,10 @@ export function parseSettings(raw: RawSettings): GatewaySettings {
       tokensPerMinute: checkedInteger(raw('limits.tokensPerMinute'), 'limits.tokensPerMinute') ?? DEFAULT_LIMITS.tokensPerMinute,
     },
     models: checkedModels(raw('models')),
+    budget: {
+      tokens: checkedInteger(raw('budget.dailyTokens'), 'budget.dailyTokens'),
+      cost: checkedPrice(raw('budget.dailyCost'), 'budget.dailyCost'),
+    },
     agent: {
       approval: checkedEnum(raw('agent.approval'), 'agent.approval', APPROVAL_MODES) ?? 'ask',
       deniedCommands: checkedList(raw('agent.deniedCommands'), 'agent.deniedCommands') ?? DEFAULT_DENIED_COMMANDS,
@@ -174,9 +185,35 @@ function checkedModels(value: unknown): Record<string, ConfiguredModel> {
     if (contextWindow !== undefined && contextWindow < 1_024) {
       throw new SettingError('models', `"gateway.models.${id}.contextWindow" must be at least 1024 tokens (it is ${contextWindow}).`);
     }
-    models[id] = { ...(contextWindow !== undefined ? { contextWindow } : {}), ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}) };
+    const inputPrice = checkedPrice(limits.inputPrice, `models.${id}.inputPrice`);
+    const outputPrice = checkedPrice(limits.outputPrice, `models.${id}.outputPrice`);
+    if ((inputPrice === undefined) !== (outputPrice === undefined)) {
+      // Half a price would show a made-up cost for the other half.
+      throw new SettingError('models', `"gateway.models.${id}" needs both "inputPrice" and "outputPrice" (per million tokens), or neither.`);
+    }
+    models[id] = {
+      ...(contextWindow !== undefined ? { contextWindow } : {}),
+      ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+      ...(inputPrice !== undefined ? { inputPrice, outputPrice } : {}),
+    };
   }
   return models;
+}
+
+/** The model's price from `gateway.models`, when both halves are set. */
+export function priceOf(models: Readonly<Record<string, ConfiguredModel>>, model: string): ModelPrice | undefined {
+  const entry = Object.prototype.hasOwnProperty.call(models, model) ? models[model] : undefined;
+  if (entry?.inputPrice === undefined || entry.outputPrice === undefined) return undefined;
+  return { inputPerMillion: entry.inputPrice, outputPerMillion: entry.outputPrice };
+}
+
+/** A price or a money budget: a number of at least 0 (0 is a free model), below a bound no real price reaches. */
+function checkedPrice(value: unknown, name: string): number | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1_000_000_000) {
+    throw new SettingError(name, `"gateway.${name}" must be a number of at least 0 (it is ${JSON.stringify(value)}).`);
+  }
+  return value;
 }
 
 /** The base URL, or a SettingError that says how to set it. */

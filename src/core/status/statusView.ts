@@ -22,6 +22,8 @@ export function formatStatus(input: {
   now: number;
   /** The last request's input tokens and, when known, its model's window. */
   lastRequest?: { inputTokens: number; contextWindow?: number };
+  /** Today's usage line ("Today: 12,345 tokens · cost 0.42 in 7 requests"), from the usage log. */
+  today?: string;
 }): StatusView {
   const { snapshot, now } = input;
   const fullModel = input.model || 'no model';
@@ -39,9 +41,10 @@ export function formatStatus(input: {
           `Last request: ${input.lastRequest.inputTokens.toLocaleString('en-US')} input tokens${input.lastRequest.contextWindow ? ` of a ${compact(input.lastRequest.contextWindow)} window` : ''}`,
         ]
       : []),
+    ...(input.today ? [escapeMarkdown(input.today)] : []),
     snapshot.source === 'local' ? '_Counted by the extension: the gateway sent no limit headers._' : '_As reported by the gateway._',
     '',
-    `${siteLinks}[Select model](command:gateway.selectModel)`,
+    `${siteLinks}[Usage](command:gateway.showUsage) · [Select model](command:gateway.selectModel)`,
   ];
   if (!input.hasKey) {
     return {

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../core/agent/engine';
 import { compactionNotice } from '../../core/agent/compaction';
+import { droppedNotice } from '../../core/agent/checkpointMessages';
 import { canContinue, type AgentSessionState } from '../../core/agent/sessionState';
 import type { ErrorPresenter } from '../errorPresenter';
 import { openFolders, type AgentSessions, type SessionSink } from './agentSessions';
@@ -190,6 +191,10 @@ function writeEvent(output: vscode.OutputChannel, event: AgentEvent): void {
       return;
     case 'compacting':
       output.appendLine('\n… compacting the conversation to fit the context window');
+      return;
+    case 'checkpoint':
+      output.appendLine(`  ◆ checkpoint: ${event.checkpoint.label} ("Gateway: Restore Agent Checkpoint…" goes back to it)`);
+      if (event.dropped.length > 0) output.appendLine(`  ${droppedNotice(event.dropped.map((label) => ({ label })))}`);
       return;
     case 'compacted':
       output.appendLine(

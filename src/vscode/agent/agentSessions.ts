@@ -9,8 +9,9 @@ import { AGENT_INSTRUCTIONS } from '../../core/agent/instructions';
 import { revertOriginals } from '../../core/agent/originals';
 import { INTERRUPTED_REASON, RunningSessions } from '../../core/agent/runningSessions';
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../core/agent/sessionState';
+import { CheckpointStore, shortLabel, type Checkpoint, type RestorePlan, type RestoreResult } from '../../core/agent/checkpoints';
 import type { GatewayClient, ModelWindows } from '../../core/api';
-import type { CommandResult, Logger, WorkspaceFiles } from '../../core/ports';
+import type { CheckpointFolder, CommandResult, Logger, WorkspaceFiles, WorkspaceRestore } from '../../core/ports';
 import { systemClock } from '../../core/ports';
 import { toolsFor } from '../../core/tools/registry';
 import { modelForContinuedSession } from '../../core/chat/modelErrorActions';
@@ -48,6 +49,10 @@ export interface LocalMachine {
   ): Promise<CommandResult>;
   /** The last check before a write, with the path resolved now: inside the root, not a hard link; throws to refuse. */
   checkWriteTarget(rootPath: string, path: string, signal: AbortSignal): Promise<void>;
+  /** A session's checkpoint folder, in the extension's storage (never in the workspace). */
+  checkpointFolder(sessionId: string): CheckpointFolder;
+  /** A checkpoint restore's two-phase writes into the folder at `rootPath`. */
+  workspaceRestore(rootPath: string): WorkspaceRestore;
   /** Terminal output without colours and shell-integration sequences. */
   plainTerminalText(output: string): string;
   /** The `auto` mode's sandbox on this machine. */
@@ -64,9 +69,15 @@ export interface ContextLimits {
   windows: ModelWindows;
   /** The key's tokens per minute as the client knows it now. */
   tokensPerMinute: () => number | undefined;
+  /** Asked before each agent request: undefined lets it go, a text stops the session with it (the daily budget). */
+  spendGate?: (signal: AbortSignal) => Promise<string | undefined>;
 }
 
+/** The most a session's checkpoints keep on disk; past it the oldest are dropped (and the user told). */
+export const CHECKPOINT_MAX_BYTES = 64 * 1024 * 1024;
+
 export class AgentSessions implements vscode.Disposable {
+  private readonly checkpointStores = new Map<string, CheckpointStore>();
   private readonly runs = new RunningSessions();
   private readonly terminals = new Map<string, TerminalCommandRunner>();
   /** Whether commands run unasked in `auto` are sandboxed; known once the probe has answered. */
@@ -80,7 +91,7 @@ export class AgentSessions implements vscode.Disposable {
     readonly store: FileSessionStore,
     readonly approvals: ApprovalBroker,
     private readonly resolveAgentModel: (signal: AbortSignal) => Promise<string>,
-    private readonly logger: Logger,
+    readonly logger: Logger,
     private readonly machine: LocalMachine,
     private readonly context?: ContextLimits,
     /** Where the tools the user enabled for the agent are remembered (the workspace's state). */
@@ -90,6 +101,9 @@ export class AgentSessions implements vscode.Disposable {
   /** Sessions left running or waiting by a window that closed are paused: nothing runs without the user. */
   async recoverInterrupted(): Promise<void> {
     for (const listed of await this.store.list()) {
+      await this.recoverRestore(listed).catch((error: unknown) =>
+        this.logger.warn(`agent session ${listed.id}: recovering a checkpoint restore failed: ${String(error)}`),
+      );
       if (listed.status !== 'running' && listed.status !== 'awaiting_approval') continue;
       // Each session on its own: one that cannot be saved must not leave the others running forever.
       try {
@@ -98,6 +112,13 @@ export class AgentSessions implements vscode.Disposable {
         this.logger.warn(`agent session ${listed.id} could not be paused after an interruption: ${String(error)}`);
       }
     }
+  }
+
+  /** A restore a crash interrupted is finished (or rolled back) at startup. */
+  private async recoverRestore(listed: AgentSessionState): Promise<void> {
+    if (listed.originals.length === 0) return;
+    const root = rootForSavedSession(listed.rootUri, openFolders(), 'restore a checkpoint');
+    if (root.ok) await this.recoverCheckpoints(listed.id, vscode.Uri.parse(root.uri), new AbortController().signal);
   }
 
   private async pauseInterrupted(id: string): Promise<void> {
@@ -178,6 +199,9 @@ export class AgentSessions implements vscode.Disposable {
       const root = rootUri(rootForSavedSession(state.rootUri, openFolders(), 'revert its changes'));
       const workspace = { files: this.machine.files(root.fsPath), protectedFiles: readSettings().agent.protectedFiles };
       const reverted = await revertOriginals(state.originals, this.fileChanges(root), controller.signal, workspace);
+      await this.checkpoints(id)
+        .reverted(controller.signal)
+        .catch((error: unknown) => this.logger.warn(`agent session ${id}: the checkpoints could not note the revert: ${String(error)}`));
       state.originals = [];
       state.statusReason = `Reverted: ${reverted.join(', ') || 'nothing to revert'}.`;
       await this.store.save(state);
@@ -257,10 +281,87 @@ export class AgentSessions implements vscode.Disposable {
             modelLimits: (model: string) => this.context!.windows.limitsOf(model),
             learnContextWindow: (model: string, window: number) => this.context!.windows.learn(model, window),
             tokensPerMinute: this.context.tokensPerMinute,
+            spendGate: this.context.spendGate && ((_state: AgentSessionState, signal: AbortSignal) => this.context!.spendGate!(signal)),
           }
         : {}),
       maxRequestTpmSeconds: () => readSettings().agent.maxRequestTpmSeconds,
+      checkpoint: async (current, changed, signal) => {
+        const { checkpoint, dropped } = await this.checkpoints(current.id).capture(current, changed, new VsCodeWorkspaceFiles(disk, root), signal);
+        for (const gone of dropped)
+          this.logger.info(`agent session ${current.id}: checkpoint "${gone.label}" dropped to stay under ${CHECKPOINT_MAX_BYTES} bytes`);
+        return { checkpoint: { id: checkpoint.id, label: checkpoint.label }, dropped: dropped.map((gone) => gone.label) };
+      },
     });
+  }
+
+  /** The session's checkpoints (one store per session, so its writes run one after another). */
+  checkpoints(id: string): CheckpointStore {
+    let store = this.checkpointStores.get(id);
+    if (!store) {
+      store = new CheckpointStore(this.machine.checkpointFolder(id), {
+        maxBytes: CHECKPOINT_MAX_BYTES,
+        now: () => Date.now(),
+        nonce: () => Math.random().toString(36).slice(2, 10),
+      });
+      this.checkpointStores.set(id, store);
+    }
+    return store;
+  }
+
+  /** What restoring a checkpoint would do (the files the user changed since, the commands that ran after it); changes nothing. */
+  async planRestore(id: string, checkpointId: number, signal: AbortSignal): Promise<RestorePlan> {
+    if (this.isRunning(id)) throw new Error('Stop the session before restoring a checkpoint.');
+    const { root } = await this.savedWithRoot(id, 'restore a checkpoint');
+    // A restore a crash interrupted is finished first (it may rewind the session).
+    await this.recoverCheckpoints(id, root, signal);
+    const { state } = await this.savedWithRoot(id, 'restore a checkpoint');
+    const workspace = {
+      files: new VsCodeWorkspaceFiles(this.machine.files(root.fsPath), root),
+      protectedFiles: readSettings().agent.protectedFiles,
+      isUnsaved: (path: string) => isUnsaved(root, path),
+    };
+    return this.checkpoints(id).planRestore(state, checkpointId, workspace, signal);
+  }
+
+  /**
+   * Puts the files back as the plan says (the present recorded first, so it can be
+   * undone) and rewinds the conversation: Continue goes on from the checkpoint's response.
+   */
+  restore(id: string, plan: RestorePlan, keepUserChanges: boolean): Promise<RestoreResult> {
+    return this.exclusively(id, 'Stop the session before restoring a checkpoint.', async (controller) => {
+      const { state, root } = await this.savedWithRoot(id, 'restore a checkpoint');
+      const result = await this.checkpoints(id).restore(state, plan, keepUserChanges, this.machine.workspaceRestore(root.fsPath), controller.signal);
+      await this.rewindTo(state, plan.target, controller.signal);
+      return result;
+    });
+  }
+
+  /** Finishes a restore a crash interrupted (its files, then its conversation). */
+  private async recoverCheckpoints(id: string, root: vscode.Uri, signal: AbortSignal): Promise<void> {
+    const { recovered, rewindTo } = await this.checkpoints(id).recover(this.machine.workspaceRestore(root.fsPath), signal);
+    if (!recovered) return;
+    this.logger.info(`agent session ${id}: an interrupted checkpoint restore was ${rewindTo ? 'finished' : 'rolled back'}`);
+    const state = rewindTo && (await this.store.load(id));
+    if (state) await this.rewindTo(state, rewindTo, signal);
+  }
+
+  private async rewindTo(state: AgentSessionState, target: Checkpoint, signal: AbortSignal): Promise<void> {
+    Object.assign(state, await this.checkpoints(state.id).conversationAt(state, target, signal));
+    state.status = canContinue(state) ? 'paused' : 'done';
+    state.statusReason =
+      target.kind === 'step'
+        ? `Restored to ${shortLabel(target)}: Continue goes on from there.`
+        : `Restore undone: the session is back where it was ${shortLabel(target)}.`;
+    state.updatedAt = Date.now();
+    // The transcript was replaced, not grown: a whole snapshot.
+    await this.store.replace(state);
+    await this.checkpoints(state.id).rewound(signal);
+  }
+
+  private async savedWithRoot(id: string, what: string): Promise<{ state: AgentSessionState; root: vscode.Uri }> {
+    const state = await this.store.load(id);
+    if (!state) throw new Error(`There is no saved agent session ${id}.`);
+    return { state, root: rootUri(rootForSavedSession(state.rootUri, openFolders(), what)) };
   }
 
   private fileChanges(root: vscode.Uri): VsCodeFileChanges {
@@ -317,6 +418,12 @@ export class AgentSessions implements vscode.Disposable {
 /** The open workspace folders, as the vscode-free root decisions take them. */
 export function openFolders(): OpenFolder[] {
   return (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: folder.uri.toString(), name: folder.name }));
+}
+
+/** Whether the file is open in an editor with changes not saved yet. */
+function isUnsaved(root: vscode.Uri, path: string): boolean {
+  const uri = vscode.Uri.joinPath(root, path).toString();
+  return vscode.workspace.textDocuments.some((document) => document.isDirty && document.uri.toString() === uri);
 }
 
 /** The decided folder, or the decision's message as an error (a session without its folder must not run). */

@@ -48,6 +48,12 @@ export class FileSessionStore implements SessionStore<AgentSessionState> {
     this.changed.fire(state);
   }
 
+  /** Saves a session whose lists were replaced, not grown (a checkpoint restore): a whole snapshot, never a journal record. */
+  replace(state: AgentSessionState): Promise<void> {
+    this.journal?.forget(state.id);
+    return this.save(state);
+  }
+
   async load(id: string): Promise<AgentSessionState | undefined> {
     return isSessionId(id) ? this.files.load(id) : undefined;
   }

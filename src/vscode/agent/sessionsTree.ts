@@ -7,6 +7,7 @@ import { compact } from '../../core/status/statusView';
 import type { PlanStep } from '../../core/tools/updatePlan';
 import type { AgentSessions } from './agentSessions';
 import { transcriptUri } from './transcript';
+import { isCheckpointNode, type CheckpointNode } from './checkpointCommands';
 
 const ICONS: Record<AgentSessionState['status'], string> = {
   running: 'sync~spin',
@@ -31,7 +32,7 @@ interface PlanNode {
   step: PlanStep;
 }
 
-type Node = AgentSessionState | PlanNode;
+type Node = AgentSessionState | PlanNode | CheckpointNode;
 
 function isPlanNode(node: Node): node is PlanNode {
   return 'step' in node && 'sessionId' in node;
@@ -58,8 +59,21 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   getChildren(element?: Node): Promise<Node[]> | Node[] {
     if (!element) return this.listSessions();
-    if (isPlanNode(element)) return [];
-    return (element.plan ?? []).map((step, index) => ({ sessionId: element.id, index, step }));
+    if (isPlanNode(element) || isCheckpointNode(element)) return [];
+    return this.sessionChildren(element);
+  }
+
+  /** The plan's steps, then the checkpoints, newest first (what "Restore to here" goes back to). */
+  private async sessionChildren(state: AgentSessionState): Promise<Node[]> {
+    const steps: Node[] = (state.plan ?? []).map((step, index) => ({ sessionId: state.id, index, step }));
+    if (state.originals.length === 0) return steps;
+    try {
+      const checkpoints = await this.sessions.checkpoints(state.id).list(new AbortController().signal);
+      return [...steps, ...checkpoints.reverse().map((checkpoint): CheckpointNode => ({ sessionId: state.id, checkpoint }))];
+    } catch (error) {
+      this.sessions.logger.warn(`the checkpoints of agent session ${state.id} could not be read: ${String(error)}`);
+      return steps;
+    }
   }
 
   /** An unreadable sessions folder is said once (the view refreshes after every save), not shown as "no sessions". */
@@ -77,11 +91,12 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
+    if (isCheckpointNode(node)) return checkpointItem(node);
     return isPlanNode(node) ? planItem(node) : this.sessionItem(node);
   }
 
   private sessionItem(state: AgentSessionState): vscode.TreeItem {
-    const collapsible = state.plan?.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
+    const collapsible = state.plan?.length || state.originals.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
     const item = new vscode.TreeItem(state.title || state.id, collapsible);
     item.id = state.id;
     const context = contextUsage(state);
@@ -113,6 +128,21 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     this.changed.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
   }
+}
+
+function checkpointItem(node: CheckpointNode): vscode.TreeItem {
+  const { checkpoint } = node;
+  const item = new vscode.TreeItem(checkpoint.label, vscode.TreeItemCollapsibleState.None);
+  item.id = `${node.sessionId}/checkpoint/${checkpoint.id}`;
+  item.description = new Date(checkpoint.at).toLocaleTimeString();
+  item.tooltip =
+    checkpoint.kind === 'step'
+      ? `After ${checkpoint.label}. "Restore to Here" puts the files and the conversation back to this point.`
+      : `${checkpoint.label}: restoring this undoes that restore.`;
+  item.iconPath = new vscode.ThemeIcon(checkpoint.kind === 'step' ? 'history' : 'discard');
+  item.contextValue = `checkpoint-${checkpoint.kind}`;
+  if (checkpoint.kind === 'step') item.command = { title: 'Review Step Changes', command: 'gateway.agent.reviewStep', arguments: [node] };
+  return item;
 }
 
 function planItem(node: PlanNode): vscode.TreeItem {

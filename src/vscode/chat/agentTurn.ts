@@ -6,11 +6,12 @@
  */
 import * as vscode from 'vscode';
 import { compactionNotice, contextUsage } from '../../core/agent/compaction';
-import type { AgentEvent } from '../../core/agent/engine';
+import type { AgentEvent, StepCheckpoint } from '../../core/agent/engine';
 import type { AgentSessionState } from '../../core/agent/sessionState';
 import { approvalMarkdown, inlineCode } from '../../core/agent/commandDisplay';
 import type { ApprovalRequest } from '../../core/ports';
 import { compact } from '../../core/status/statusView';
+import { droppedNotice } from '../../core/agent/checkpointMessages';
 import { planChecklist } from '../../core/tools/updatePlan';
 import type { AgentSessions } from '../agent/agentSessions';
 import { openFolders } from '../agent/agentSessions';
@@ -57,8 +58,12 @@ export async function runAgentTurn(
     stream.button({ title: 'Open Folder', command: OPEN_FOLDER_COMMAND });
     return { metadata: { command: 'agent', sessionId: previous } };
   }
+  const checkpoints: StepCheckpoint[] = [];
   const sink = {
-    onEvent: (event: AgentEvent, root: vscode.Uri) => render(event, root, stream),
+    onEvent: (event: AgentEvent, root: vscode.Uri) => {
+      if (event.type === 'checkpoint') checkpoints.push(event.checkpoint);
+      render(event, root, stream);
+    },
     presenter: (approval: ApprovalRequest) => presentApproval(approval, stream),
   };
   const signal = toAbortSignal(token);
@@ -67,7 +72,7 @@ export async function runAgentTurn(
     const referencedTools = request.toolReferences.map((reference) => reference.name);
     const state = previous ? await sessions.continue(previous, task, sink, signal, referencedTools) : await sessions.start(task, sink, signal, referencedTools);
     sessionId = state.id;
-    summarize(state, stream);
+    summarize(state, stream, checkpoints);
     return { metadata: { command: 'agent', sessionId: state.id, failed: state.status === 'paused' } };
   } catch (error) {
     for (const action of actionsFor(error)) stream.button(action);
@@ -119,6 +124,13 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
     case 'compacting':
       stream.progress('Compacting the conversation to fit the context window…');
       return;
+    case 'checkpoint':
+      // After each step that changed files: its diff, and the way back to it.
+      stream.markdown(`\n\n_Checkpoint: ${event.checkpoint.label}_\n\n`);
+      stream.button({ title: 'Review Step', command: 'gateway.agent.reviewStep', arguments: [event.sessionId, event.checkpoint.id] });
+      stream.button({ title: 'Restore to Here', command: 'gateway.agent.restoreCheckpoint', arguments: [event.sessionId, event.checkpoint.id] });
+      if (event.dropped.length > 0) stream.markdown(`\n\n> ${droppedNotice(event.dropped.map((label) => ({ label })))}\n\n`);
+      return;
     case 'compacted':
       stream.markdown(
         `\n\n> ${compactionNotice(event.compaction.before, event.compaction.after)}${event.compaction.how === 'trim' ? ' (old tool outputs shortened to notes)' : ''}\n\n`,
@@ -141,7 +153,10 @@ function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseS
   stream.button({ title: 'Deny', command: 'gateway.agent.deny', arguments: args });
 }
 
-function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream): void {
+/** The summary's restore buttons: the latest checkpoints of this run (the chat folds the steps away once the turn ends). */
+const SUMMARY_CHECKPOINTS = 4;
+
+function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, checkpoints: readonly StepCheckpoint[] = []): void {
   const files = state.originals.map((original) => inlineCode(original.path)).join(', ') || 'none';
   const commands = state.commandsRun.map((line) => inlineCode(line)).join(', ') || 'none';
   const context = contextUsage(state);
@@ -152,6 +167,14 @@ function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream):
       `Files changed: ${files}\n\nCommands run: ${commands}\n` +
       `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n`,
   );
-  if (state.originals.length > 0) stream.button({ title: 'Revert Session Changes', command: 'gateway.agent.revert', arguments: [state.id] });
+  if (checkpoints.length > 0) stream.markdown(`\nCheckpoints: ${checkpoints.map((c) => c.label).join(' · ')}\n`);
+  for (const checkpoint of checkpoints.slice(-SUMMARY_CHECKPOINTS)) {
+    const step = checkpoint.label.split(':')[0];
+    stream.button({ title: `Restore to ${step}`, command: 'gateway.agent.restoreCheckpoint', arguments: [state.id, checkpoint.id] });
+  }
+  if (state.originals.length > 0) {
+    stream.button({ title: 'Review Session Changes', command: 'gateway.agent.reviewChanges', arguments: [state.id] });
+    stream.button({ title: 'Revert Session Changes', command: 'gateway.agent.revert', arguments: [state.id] });
+  }
   if (state.status === 'paused' || state.status === 'stopped') stream.button({ title: 'Continue', command: 'gateway.agent.continue', arguments: [state.id] });
 }

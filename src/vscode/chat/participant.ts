@@ -35,6 +35,8 @@ export interface ParticipantDeps {
   ) => Promise<vscode.ChatResult>;
   /** The workspace's project instructions for a request with these attachments (labels), when the setting allows them. */
   projectInstructions?: (attachmentLabels: string[], signal: AbortSignal) => Promise<string | undefined>;
+  /** The note put before the answer past the daily budget; undefined under it. */
+  budgetNote?: (signal: AbortSignal) => Promise<string | undefined>;
   /** Told the full text of every finished answer (kept for the extension's API). */
   onAnswer?: (text: string) => void;
 }
@@ -77,6 +79,9 @@ export function createChatHandler(deps: ParticipantDeps) {
         : undefined;
       const messages = buildChatMessages({ history: historyOf(context), attachments, prompt: request.prompt, command, projectInstructions });
       deps.logger.trace(`@gateway prompt (${model}): ${request.prompt}`);
+      const budgetNote = await deps.budgetNote?.(signal).catch(() => undefined);
+      const budgetText = budgetNote ? `> ${budgetNote}\n\n` : '';
+      if (budgetText) stream.markdown(budgetText);
       const onRetry = (notice: RetryNotice) => stream.progress(retryText(notice));
       const events = streamFitted(
         deps.endpoints,
@@ -86,10 +91,10 @@ export function createChatHandler(deps: ParticipantDeps) {
           ...requestParameters(settings),
         },
         deps.windows,
-        { signal, onRetry },
+        { signal, onRetry, origin: { surface: 'chat' } },
         (dropped) => stream.markdown(`${droppedNote(dropped)}\n\n`),
       );
-      let answer = '';
+      let answer = budgetText;
       for await (const event of events) {
         if (event.type === 'text') {
           answer += event.text;

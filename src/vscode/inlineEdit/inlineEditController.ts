@@ -138,7 +138,10 @@ export class InlineEditController implements vscode.Disposable {
       const model = await this.chatModel(controller.signal);
       const cleaner = new CodeAnswerCleaner({ selection: original, languageId: document.languageId });
       let shown = '';
-      for await (const event of this.endpoints.stream({ model, messages, ...requestParameters(settings) }, { signal: controller.signal })) {
+      for await (const event of this.endpoints.stream(
+        { model, messages, ...requestParameters(settings) },
+        { signal: controller.signal, origin: { surface: 'inline' } },
+      )) {
         if (event.type === 'done') pending.cutOff = incompleteReason(event.finishReason);
         if (event.type !== 'text') continue;
         shown += cleaner.push(event.text);

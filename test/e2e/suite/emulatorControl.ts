@@ -9,6 +9,9 @@ export interface RecordedRequest {
   key: string | null;
   body: any;
   status: number;
+  /** Set on a completed answer: the tokens its usage reported. */
+  inputTokens?: number;
+  totalTokens?: number;
 }
 
 export async function emulatorRequests(): Promise<RecordedRequest[]> {

@@ -8,6 +8,7 @@ import './workspaceSettings.test';
 import './agent.test';
 import './agentTools.test';
 import './inlineEdit.test';
+import './usage.test';
 
 export async function run(): Promise<void> {
   await runAll();

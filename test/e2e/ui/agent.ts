@@ -28,7 +28,7 @@ interface ToolCall {
 type Turn = { toolCalls: ToolCall[] } | { text: string };
 
 /** POST /_emulator/reset, then /_emulator/script: the next gw-code responses of demo-key. */
-async function scriptAgent(ctx: UiContext, turns: Turn[]): Promise<void> {
+export async function scriptAgent(ctx: UiContext, turns: Turn[]): Promise<void> {
   const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
   const post = async (route: string, body: unknown) => {
     const res = await fetch(`${control}${route}`, {
@@ -44,7 +44,7 @@ async function scriptAgent(ctx: UiContext, turns: Turn[]): Promise<void> {
 }
 
 /** Waits (polling the disk on this machine) until `file` satisfies `ok`; returns its text. */
-async function waitForDisk(file: string, ok: (text: string | undefined) => boolean, what: string, timeoutMs = 15_000): Promise<string | undefined> {
+export async function waitForDisk(file: string, ok: (text: string | undefined) => boolean, what: string, timeoutMs = 15_000): Promise<string | undefined> {
   const read = () => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
   const deadline = Date.now() + timeoutMs;
   while (!ok(read())) {
@@ -56,7 +56,7 @@ async function waitForDisk(file: string, ok: (text: string | undefined) => boole
 
 /** A run counter per scenario: a retry gets another task text, so its session is told apart from the first attempt's. */
 const attempts = new Map<string, number>();
-function task(id: string, text: string): string {
+export function task(id: string, text: string): string {
   const n = (attempts.get(id) ?? 0) + 1;
   attempts.set(id, n);
   return n === 1 ? text : `${text} (attempt ${n})`;
@@ -65,12 +65,12 @@ function task(id: string, text: string): string {
 // ---- the UI ------------------------------------------------------------------------------
 
 /** The Approve / Deny / Show Diff buttons shown in the response to `prompt`. */
-function chatButton(ctx: UiContext, title: string): Locator {
+export function chatButton(ctx: UiContext, title: string): Locator {
   return ctx.page.locator(`${CHAT} .interactive-response .monaco-button`).filter({ hasText: new RegExp(`^\\s*${title}\\s*$`) });
 }
 
 /** Waits until the response to `prompt` has `n` buttons titled `title`; returns the n-th. */
-async function waitForChatButton(ctx: UiContext, title: string, n: number, timeoutMs = 30_000): Promise<Locator> {
+export async function waitForChatButton(ctx: UiContext, title: string, n: number, timeoutMs = 30_000): Promise<Locator> {
   const buttons = chatButton(ctx, title);
   const deadline = Date.now() + timeoutMs;
   while ((await buttons.count()) < n) {
@@ -86,7 +86,7 @@ async function waitForChatButton(ctx: UiContext, title: string, n: number, timeo
 }
 
 /** An editor tab whose label contains `text`. */
-function editorTab(ctx: UiContext, text: string | RegExp): Locator {
+export function editorTab(ctx: UiContext, text: string | RegExp): Locator {
   return ctx.page.locator('.part.editor .tabs-container .tab').filter({ hasText: text }).first();
 }
 
@@ -179,7 +179,7 @@ async function clickToastButton(toast: Locator, title: string): Promise<void> {
 }
 
 /** The Agent Sessions view in the side bar (the activity bar's "Gateway" icon, unless it is showing already). */
-async function showSessionsView(ctx: UiContext): Promise<void> {
+export async function showSessionsView(ctx: UiContext): Promise<void> {
   const pane = ctx.page.locator(SESSIONS_PANE).first();
   if (await pane.isVisible()) return;
   // The palette command, not the activity-bar icon: right after a reload the sidebar may still

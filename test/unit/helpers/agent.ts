@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { AgentEngine, type AgentEvent } from '../../../src/core/agent/engine';
+import { AgentEngine, type AgentEngineDeps, type AgentEvent } from '../../../src/core/agent/engine';
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../../../src/core/agent/budgets';
 import type { ApprovalPolicy } from '../../../src/core/agent/approvalPolicy';
 import { AGENT_INSTRUCTIONS } from '../../../src/core/agent/instructions';
@@ -13,7 +13,7 @@ import { toolsFor } from '../../../src/core/tools/registry';
 import { defaultProtectedFiles, type AgentTool } from '../../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../../src/node';
 import { makeClient } from './clients';
-import { ModelWindows, memoryWindowStore } from '../../../src/core/api';
+import { ModelWindows, memoryWindowStore, type GatewayClientOptions } from '../../../src/core/api';
 
 /** Keeps a deep copy of every save, so a test can resume from any step. */
 export class RecordingStore implements SessionStore<AgentSessionState> {
@@ -67,6 +67,11 @@ export interface EngineOptions {
   /** Context windows: by default gateway.models empty and nothing learned (the conservative default). */
   windows?: ModelWindows;
   tokensPerMinute?: number;
+  /** The client's usage listener (the usage log in the extension). */
+  onUsage?: GatewayClientOptions['onUsage'];
+  spendGate?: AgentEngineDeps['spendGate'];
+  /** Records a checkpoint after each step that changed files. */
+  checkpoint?: AgentEngineDeps['checkpoint'];
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -81,7 +86,7 @@ export function makeEngine(options: EngineOptions) {
       memoryWindowStore(),
     );
   const engine = new AgentEngine({
-    client: makeClient(options.baseUrl, options.key ?? 'demo-key'),
+    client: makeClient(options.baseUrl, options.key ?? 'demo-key', options.onUsage ? { onUsage: options.onUsage } : {}),
     store,
     approver: {
       approve: async (request) => {
@@ -106,6 +111,8 @@ export function makeEngine(options: EngineOptions) {
     modelLimits: (model) => windows.limitsOf(model),
     learnContextWindow: (model, window) => windows.learn(model, window),
     tokensPerMinute: () => options.tokensPerMinute,
+    spendGate: options.spendGate,
+    checkpoint: options.checkpoint,
   });
   return { engine, store, approvals, windows };
 }

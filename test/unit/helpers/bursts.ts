@@ -5,7 +5,7 @@
  */
 import { GatewayClient, LimitTracker, type ConfiguredLimits, type SharedWindow } from '../../../src/core/api';
 import { startEmulator, type Emulator, type KeyConfig } from '../../emulator/server';
-import { VirtualClock } from './virtualClock';
+import { VirtualClock } from './clock';
 
 export interface BurstRig {
   clock: VirtualClock;
@@ -16,7 +16,7 @@ export interface BurstRig {
 
 /** An emulator whose rate window runs on the returned virtual clock. */
 export async function startBurstRig(keys: KeyConfig[], windowMs: number): Promise<BurstRig> {
-  const clock = new VirtualClock();
+  const clock = new VirtualClock({ wakeTogether: true });
   const emulator = await startEmulator({ port: 0, windowMs, keys, now: () => clock.now() });
   return { clock, emulator, windowMs, close: () => emulator.close() };
 }
@@ -29,7 +29,7 @@ export function burstClient(rig: BurstRig, key: string, limits: ConfiguredLimits
     apiKey: { getApiKey: async () => key },
     userAgent: 'gateway-vscode-tests/0.0.0',
     clock: rig.clock,
-    fetch: rig.clock.fetch,
+    fetch: rig.clock.fetchWhole,
     limits: new LimitTracker(rig.clock, limits, rig.windowMs, shared),
     random: () => 0.5,
     // A 429 retried at once would hide nothing: the retry waits Retry-After like the real client.
@@ -43,7 +43,7 @@ export function burstClient(rig: BurstRig, key: string, limits: ConfiguredLimits
  */
 export async function unpacedBurst(rig: BurstRig, key: string, requests: { path: string; body: unknown }[]): Promise<number[]> {
   const send = ({ path, body }: { path: string; body: unknown }) =>
-    rig.clock.fetch(`${rig.emulator.baseUrl}${path}`, {
+    rig.clock.fetchWhole(`${rig.emulator.baseUrl}${path}`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),

@@ -3,9 +3,6 @@ import { GatewayClient, LimitTracker, type GatewayClientOptions } from '../../..
 import type { Logger } from '../../../src/core/ports';
 import { VirtualClock } from './clock';
 
-/** The clock tests give a client: virtual time that records every wait (see VirtualClock). */
-export { VirtualClock as RecordingClock } from './clock';
-
 export class MemoryLogger implements Logger {
   readonly lines: string[] = [];
   trace = (m: string) => void this.lines.push(`trace ${m}`);

@@ -1,12 +1,27 @@
 /**
- * Virtual time for tests. `sleep` is a wait the code asked for: it is recorded
- * and passes as soon as nothing else is under way (no request on its way to the
- * server), waking sleepers in the order real time would. `after` timers
- * (watchdogs, deadlines) never move time themselves: they fire only when time
- * passes them, through a sleep or `advance`. Time starts at the real time, so
- * timestamps look real, and moves only as said here.
+ * Virtual time for tests: the one Clock tests hand the code under test (and the emulator, through its
+ * `clock` or `now` option), so waits of minutes pass in milliseconds and nothing sleeps in real time.
+ *
+ * `sleep` is a wait the code asked for: it is recorded (`sleeps`) and, unless the clock is manual, passes
+ * by itself as soon as nothing is under way (no request on its way through `fetch`, no work in `hold`),
+ * waking sleepers in the order real time would. `after` timers (watchdogs, deadlines) never move time
+ * themselves: they fire only when time passes them, through a sleep or `advance`. A manual clock moves
+ * only through `advance`: a test moves an emulator's stream on delta by delta, or a budget past its end.
  */
-import type { Clock, FetchLike } from '../../../src/core/ports';
+import { timerDelay, type Clock, type FetchLike } from '../../../src/core/ports';
+
+export interface VirtualClockOptions {
+  /** Where time starts, in ms since the epoch. Default: the real time now, so timestamps look real. */
+  start?: number;
+  /** Waits pass only through `advance`. */
+  manual?: boolean;
+  /**
+   * Sleepers due at the same instant wake together, as concurrent callers woken by one window's end do
+   * (the burst tests need them to meet the gateway at once); otherwise one at a time, each once the
+   * request the one before sent is answered.
+   */
+  wakeTogether?: boolean;
+}
 
 interface Sleeper {
   at: number;
@@ -23,18 +38,24 @@ interface Timer {
 const MAX_WAKES_PER_STEP = 10_000;
 
 export class VirtualClock implements Clock {
-  /** Sleeps too pass only through `advance`: a test moves an emulator's stream on delta by delta. */
-  manual = false;
-
   /** Every wait asked for, in ms, in the order asked. */
   readonly sleeps: number[] = [];
-  /** Called as each sleep starts, before it can pass: a test may abort here. */
+  /** Called as each sleep starts, before it can pass: a test may abort here, or move a manual clock on. */
   onSleep: (ms: number) => void = () => undefined;
-  private time = Date.now();
-  private readonly sleepers: Sleeper[] = [];
+  /** Waits pass only through `advance` (a test may switch this for a step and back). */
+  manual: boolean;
+  private readonly wakeTogether: boolean;
+  private time: number;
+  private sleepers: Sleeper[] = [];
   private timers: Timer[] = [];
   private inFlight = 0;
-  private drainScheduled = false;
+  private passScheduled = false;
+
+  constructor(options: VirtualClockOptions = {}) {
+    this.time = options.start ?? Date.now();
+    this.manual = options.manual ?? false;
+    this.wakeTogether = options.wakeTogether ?? false;
+  }
 
   now(): number {
     return this.time;
@@ -49,11 +70,11 @@ export class VirtualClock implements Clock {
         return;
       }
       const onAbort = () => {
-        this.sleepers.splice(this.sleepers.indexOf(sleeper), 1);
+        this.sleepers = this.sleepers.filter((s) => s !== sleeper);
         reject(signal?.reason);
       };
       const sleeper: Sleeper = {
-        at: this.time + Math.max(0, ms),
+        at: this.time + timerDelay(ms),
         wake: () => {
           signal?.removeEventListener('abort', onAbort);
           resolve();
@@ -61,12 +82,12 @@ export class VirtualClock implements Clock {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.sleepers.push(sleeper);
-      this.scheduleDrain();
+      this.schedulePass();
     });
   }
 
   after(ms: number, onFire: () => void, signal: AbortSignal): void {
-    if (!signal.aborted) this.timers.push({ at: this.time + Math.max(0, ms), onFire, signal });
+    if (!signal.aborted) this.timers.push({ at: this.time + timerDelay(ms), onFire, signal });
   }
 
   /** Moves time on by `ms`, firing the timers and waking the sleepers due on the way, in time order. */
@@ -74,19 +95,43 @@ export class VirtualClock implements Clock {
     this.passTo(this.time + Math.max(0, ms));
   }
 
-  /** fetch, with time standing still while a request is on its way (an emulator given `now` counts its windows in this time). */
-  readonly fetch: FetchLike = async (url, init) => {
+  /** How many sleeps and timers are waiting. */
+  get waiting(): number {
+    return this.sleepers.length + this.timers.filter((t) => !t.signal.aborted).length;
+  }
+
+  /** Time stands still while `work` (real I/O such as a shared file's update) runs. */
+  async hold<T>(work: Promise<T>): Promise<T> {
     this.inFlight++;
     try {
-      return await fetch(url, init);
+      return await work;
     } finally {
       this.inFlight--;
-      this.scheduleDrain();
+      this.schedulePass();
     }
-  };
+  }
 
-  /** Fires the timers and wakes the sleepers due by `target`, in time order; `onlyOneSleeper` stops after the first sleeper. */
-  private passTo(target: number, onlyOneSleeper = false): void {
+  /**
+   * Real fetch, time standing still until the answer's headers are in (an emulator given this clock counts
+   * its windows in this time; its stream's delays may need time to move, so the body is not waited for).
+   */
+  readonly fetch: FetchLike = (url, init) => this.hold(fetch(url, init));
+
+  /**
+   * Real fetch, time standing still until the whole answer is in. (Holding only until the headers let time
+   * move while a loaded machine was still reading the body, so a request settled a window late.) Not for
+   * streams whose delays run on this clock.
+   */
+  readonly fetchWhole: FetchLike = (url, init) =>
+    this.hold(
+      fetch(url, init).then(async (response) => {
+        const body = await response.arrayBuffer();
+        return new Response(body.byteLength > 0 ? body : null, { status: response.status, statusText: response.statusText, headers: response.headers });
+      }),
+    );
+
+  /** Fires the timers and wakes the sleepers due by `target`, in time order; `oneSleeper` stops after the first sleeper. */
+  private passTo(target: number, oneSleeper = false): void {
     for (let wakes = 0; ; wakes++) {
       if (wakes >= MAX_WAKES_PER_STEP) throw new Error('VirtualClock: timers keep firing without time moving');
       this.timers = this.timers.filter((timer) => !timer.signal.aborted);
@@ -101,27 +146,27 @@ export class VirtualClock implements Clock {
       } else if (sleeper) {
         this.sleepers.splice(this.sleepers.indexOf(sleeper), 1);
         sleeper.wake();
-        if (onlyOneSleeper) return;
+        if (oneSleeper) return;
       }
     }
     this.time = Math.max(this.time, target);
   }
 
   /**
-   * Wakes the earliest sleeper once nothing is on its way to the server, one per
-   * two macrotask turns: as with real timers, a woken waiter has sent its request
-   * (and counted it) before the next one wakes and looks at the limits.
+   * Lets time pass to the earliest sleeper once nothing is under way, two macrotask turns on: as with real
+   * timers, a woken waiter has sent its request (and counted it) before the next one wakes and looks at the
+   * limits.
    */
-  private scheduleDrain(): void {
-    if (this.drainScheduled || this.manual) return;
-    this.drainScheduled = true;
+  private schedulePass(): void {
+    if (this.passScheduled || this.manual) return;
+    this.passScheduled = true;
     setImmediate(() =>
       setImmediate(() => {
-        this.drainScheduled = false;
+        this.passScheduled = false;
         const next = earliest(this.sleepers);
         if (!next || this.inFlight > 0) return;
-        this.passTo(next.at, true);
-        if (this.sleepers.length > 0) this.scheduleDrain();
+        this.passTo(next.at, !this.wakeTogether);
+        if (this.sleepers.length > 0) this.schedulePass();
       }),
     );
   }

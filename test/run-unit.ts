@@ -1,0 +1,161 @@
+// `npm run test:unit`: every test/unit/*.test.ts, compiled once by esbuild into a throw-away folder under
+// node_modules/.cache, then run by `node --test` in a few processes that share a queue of files
+// (test/run-unit-worker.ts). Started one process and one tsx a file, the ~60 files spent more CPU time
+// starting node and loading the same sources again than running tests. Source maps point failures at the
+// .ts lines. One file the quick way still works as before: `node --require tsx/cjs --test test/unit/x.test.ts`.
+//
+// Arguments: test files (test/unit/x.test.ts) run only those; anything else goes to `node --test`
+// (for example --test-name-pattern=...).
+import * as esbuild from 'esbuild';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { TestQueue } from './run-unit-worker';
+
+const root = resolve(__dirname, '..');
+const unitDir = join(root, 'test', 'unit');
+const cache = join(root, 'node_modules', '.cache', 'unit-tests');
+/** Each file's milliseconds in the last run, to start the longest first. */
+const durationsFile = join(cache, 'durations.json');
+/** Test processes (GATEWAY_UNIT_TEST_PROCESSES to change): on 2 cores 3 measured fastest (the tests also wait on sockets and child processes). */
+const PROCESSES = Number(process.env.GATEWAY_UNIT_TEST_PROCESSES) || 3;
+
+/**
+ * A bundle's `__dirname` would be the cache folder; a test that finds its data next to its source
+ * (`join(__dirname, '..', 'conformance')`) gets the source's own folder instead. Declared on the first
+ * line, so every line number in the source map stays as it is.
+ */
+const sourceLocation: esbuild.Plugin = {
+  name: 'source-location',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      if (!args.path.startsWith(root + sep) || args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+      const source = readFileSync(args.path, 'utf8');
+      if (!/\b__(dirname|filename)\b/.test(source)) return undefined;
+      const prelude = `const __dirname = ${JSON.stringify(dirname(args.path))}, __filename = ${JSON.stringify(args.path)}; `;
+      return { contents: prelude + source, loader: 'ts' };
+    });
+  },
+};
+
+function testFiles(args: string[]): string[] {
+  const named = args.filter((arg) => arg.endsWith('.test.ts')).map((arg) => resolve(arg));
+  if (named.length > 0) return named;
+  return readdirSync(unitDir)
+    .filter((name) => name.endsWith('.test.ts'))
+    .sort()
+    .map((name) => join(unitDir, name));
+}
+
+/** One bundle a test file (each with its own copy of the sources, as a process of its own had), and the worker. */
+async function build(sources: string[], outdir: string): Promise<{ compiled: string[]; worker: string }> {
+  const worker = join(root, 'test', 'run-unit-worker.ts');
+  await esbuild.build({
+    entryPoints: [...sources, worker],
+    outbase: root,
+    outdir,
+    bundle: true,
+    // Libraries load from node_modules as in the extension; only the project's own TypeScript is compiled.
+    packages: 'external',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    sourcesContent: false,
+    plugins: [sourceLocation],
+    // `import.meta` is empty in CommonJS output: use __dirname (see sourceLocation).
+    logOverride: { 'empty-import-meta': 'error' },
+    logLevel: 'warning',
+  });
+  const output = (file: string) => join(outdir, relative(root, file)).replace(/\.ts$/, '.js');
+  return { compiled: sources.map(output), worker: output(worker) };
+}
+
+function lastDurations(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(durationsFile, 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+const sourceName = (file: string) => relative(root, file).split(sep).join('/');
+
+/** The queue the workers share, the longest file (as last measured) first; a file not measured yet counts as long. */
+function writeQueue(sources: string[], compiled: string[], outdir: string): TestQueue {
+  const durations = lastDurations();
+  const cost = (source: string) => durations[source] ?? Number.POSITIVE_INFINITY;
+  const files = sources.map((source, index) => ({ source: sourceName(source), compiled: compiled[index] })).sort((a, b) => cost(b.source) - cost(a.source));
+  const queue: TestQueue = { files, claims: join(outdir, 'claims') };
+  mkdirSync(queue.claims);
+  writeFileSync(join(outdir, 'queue.json'), JSON.stringify(queue));
+  return queue;
+}
+
+/** Every file must have run to its end: a worker that died, or a node:test that filed a suite elsewhere, fails the run. */
+function checkEveryFileRan(queue: TestQueue): boolean {
+  const durations = lastDurations();
+  const missing: string[] = [];
+  queue.files.forEach((file, index) => {
+    const done = join(queue.claims, `${index}.done`);
+    if (existsSync(done)) durations[file.source] = Number(readFileSync(done, 'utf8'));
+    else missing.push(file.source);
+  });
+  writeFileSync(durationsFile, JSON.stringify(durations, null, 1));
+  for (const source of missing) console.error(`✖ ${source} did not run to its end (see the output above)`);
+  return missing.length === 0;
+}
+
+function runWorkers(workerCopies: string[], outdir: string, nodeArgs: string[]): Promise<number> {
+  const args = ['--enable-source-maps', '--test', `--test-concurrency=${workerCopies.length}`, '--test-reporter=spec', ...nodeArgs, ...workerCopies];
+  return new Promise((done) => {
+    const env = { ...process.env, GATEWAY_UNIT_TEST_QUEUE: join(outdir, 'queue.json') };
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
+    const stop = (signal: NodeJS.Signals) => child.kill(signal);
+    process.once('SIGINT', stop).once('SIGTERM', stop);
+    child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** Folders of runs that were killed before they could remove their own (a day old: no run takes that long). */
+function removeAbandonedRuns(): void {
+  for (const name of readdirSync(cache)) {
+    const folder = join(cache, name);
+    if (name.startsWith('run-') && Date.now() - statSync(folder).mtimeMs > 24 * 3600_000) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  mkdirSync(cache, { recursive: true });
+  removeAbandonedRuns();
+  // A folder of its own: two runs at once (npm test beside a developer's run) never read each other's files.
+  const outdir = mkdtempSync(join(cache, 'run-'));
+  try {
+    const sources = testFiles(args);
+    const { compiled, worker } = await build(sources, outdir);
+    const queue = writeQueue(sources, compiled, outdir);
+    // `node --test` runs each path once: one copy of the worker a process.
+    const copies = Array.from({ length: Math.min(PROCESSES, sources.length) }, (_, index) => {
+      const copy = join(outdir, `worker-${index + 1}.js`);
+      writeFileSync(copy, `require(${JSON.stringify(worker)});\n`);
+      return copy;
+    });
+    const code = await runWorkers(
+      copies,
+      outdir,
+      args.filter((arg) => !arg.endsWith('.test.ts')),
+    );
+    return checkEveryFileRan(queue) ? code : 1;
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
