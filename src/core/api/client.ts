@@ -118,9 +118,10 @@ export class GatewayClient {
     try {
       const limit = spec.path === '/models' ? this.transport.bodyLimits.modelListBytes : this.transport.bodyLimits.jsonBytes;
       const what = spec.path === '/models' ? 'model list' : 'answer';
-      const text = exchange.redact(await readBoundedText(exchange.response.body, limit, what, exchange.touch, exchange.mapReadError));
+      const text = await readBoundedText(exchange.response.body, limit, what, exchange.touch, exchange.mapReadError);
       try {
-        return { body: JSON.parse(text), answer: answerInfo(exchange) };
+        // Redacted once parsed and written back out: a key JSON-escaped in a string (`\u0067w_…`) holds no form of it until decoded.
+        return { body: JSON.parse(exchange.redact(JSON.stringify(JSON.parse(text)))), answer: answerInfo(exchange) };
       } catch {
         throw new ProtocolError(`The Gateway answered ${spec.path} with something that is not JSON. Try again.`);
       }

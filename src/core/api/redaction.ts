@@ -6,6 +6,7 @@
  * error, a log line, the chat or the disk.
  */
 
+import { DecodedKeyGuard } from './decodedKeyGuard';
 import { StreamKeyWatch } from './streamKeyWatch';
 
 const MASK = '***';
@@ -83,6 +84,13 @@ export class SecretRedactor {
   /** A watch for one stream's reads, in order; it sees a form of a secret cut across two reads too. */
   watchStream(): { sees(read: string): boolean } {
     return this.pattern === undefined ? { sees: () => false } : new StreamKeyWatch(this.pattern, this.forms);
+  }
+
+  /** A guard for one stream's decoded text (see decodedKeyGuard.ts); undefined when there is no secret to look for. */
+  guardDecoded(): DecodedKeyGuard | undefined {
+    const pattern = this.pattern;
+    if (pattern === undefined) return undefined;
+    return new DecodedKeyGuard({ forms: this.forms, watch: () => new StreamKeyWatch(pattern, this.forms), redact: (text) => this.redact(text) });
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { tooLarge } from './bodyLimits';
+import type { DecodedKeyGuard } from './decodedKeyGuard';
 import { ProtocolError, StreamInterruptedError } from './errors';
 import type { StreamEvent } from './types';
 
@@ -34,7 +35,7 @@ export interface SseSource {
   /** Ceiling on the answer text the decoder builds. */
   maxAnswerChars?: number;
   /** Takes the key out of an event's text before anything decodes it (see redaction.ts). */
-  redactor?: { redact(text: string): string; watchStream(): { sees(read: string): boolean } };
+  redactor?: { redact(text: string): string; watchStream(): { sees(read: string): boolean }; guardDecoded(): DecodedKeyGuard | undefined };
   /** Maps a read failure (abort, timeout, socket reset) to the error to throw. */
   mapReadError(error: unknown): Error;
   /** Sees every event before the consumer does (usage accounting). */
@@ -57,6 +58,9 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   // Set for good once a read holds the key in any form: from then on every event is rewritten (a stream that echoes it once is not trusted again).
   let keySeen = false;
   const keyWatch = redactor?.watchStream();
+  // The reads cannot show a key JSON-escaped or split over deltas: the decoded text is checked too, and is what the consumer and any error get.
+  const guard = redactor?.guardDecoded();
+  const partial: PartialText = guard ?? decoder;
   const parser = createParser({
     onEvent: (message) =>
       pending.push(keySeen && redactor ? { ...message, event: message.event && redactor.redact(message.event), data: redactor.redact(message.data) } : message),
@@ -64,6 +68,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   const reader = source.body.getReader();
   const text = new TextDecoder();
   const out: StreamEvent[] = [];
+  const screened: StreamEvent[] = [];
   const onEvent = source.onEvent;
   let lastFed = '';
   let received = 0;
@@ -75,11 +80,11 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       try {
         chunk = await reader.read();
       } catch (error) {
-        throw withPartial(source.mapReadError(error), decoder);
+        throw withPartial(source.mapReadError(error), partial);
       }
       if (!chunk.done) {
         received += chunk.value.byteLength;
-        if (received > maxBytes) throw withPartial(tooLarge('stream', maxBytes), decoder);
+        if (received > maxBytes) throw withPartial(tooLarge('stream', maxBytes), partial);
       }
       const input = chunk.done ? endOfBody(text, lastFed) : text.decode(chunk.value, { stream: true });
       // Before the read's events are parsed, so the events of the read that brings the key are rewritten too.
@@ -91,25 +96,33 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       try {
         for (let i = 0; i < pending.length && !decoder.finished; i++) decoder.decode(pending[i], out);
       } catch (error) {
-        failure = withPartial(error, decoder);
-        source.onError?.(failure);
+        failure = error;
       } finally {
         pending.length = 0;
       }
-      // Events decoded before a failure in the same chunk are still delivered, in order.
-      for (let i = 0; i < out.length; i++) {
-        onEvent?.(out[i]);
-        yield out[i];
+      let events = out;
+      if (guard) {
+        guard.screen(out, screened);
+        out.length = 0;
+        events = screened;
+        keySeen ||= guard.sawKey;
       }
-      out.length = 0;
+      // After the screening, so the partial text holds this read's text too.
+      if (failure !== undefined) source.onError?.(withPartial(failure, partial));
+      // Events decoded before a failure in the same chunk are still delivered, in order.
+      for (let i = 0; i < events.length; i++) {
+        onEvent?.(events[i]);
+        yield events[i];
+      }
+      events.length = 0;
       if (failure !== undefined) throw failure;
-      if (decoder.partialText.length > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), decoder);
+      if (decoder.partialText.length > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), partial);
       if (chunk.done) break;
     }
     if (!decoder.finished) {
       throw withPartial(
         new StreamInterruptedError('The connection to the Gateway closed before the answer was complete. The partial answer is kept; try again.'),
-        decoder,
+        partial,
       );
     }
   } finally {
@@ -129,8 +142,13 @@ function endOfBody(text: TextDecoder, lastFed: string): string {
   return (rest || lastFed).endsWith('\r') ? `${rest}\n` : rest;
 }
 
-function withPartial(error: unknown, decoder: StreamDecoder): unknown {
-  if (error instanceof Error && 'partialText' in error) (error as { partialText: string }).partialText = decoder.partialText;
+/** Where an error's partial text comes from: the guard's (what the consumer was shown) when there is a key, else the decoder's. */
+interface PartialText {
+  readonly partialText: string;
+}
+
+function withPartial(error: unknown, source: PartialText): unknown {
+  if (error instanceof Error && 'partialText' in error) (error as { partialText: string }).partialText = source.partialText;
   return error;
 }
 

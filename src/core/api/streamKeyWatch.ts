@@ -53,6 +53,13 @@ export class StreamKeyWatch {
     return this.holds(read, lower) || this.holds(seam, seam.toLowerCase());
   }
 
+  /** True when `text` holds a form of the key; for decoded text, checked whole (see decodedKeyGuard.ts). */
+  contains(text: string): boolean {
+    const lower = text.toLowerCase();
+    if (this.sampled < SAMPLE_CHARS) this.learn(lower);
+    return this.holds(text, lower);
+  }
+
   private holds(text: string, lower: string): boolean {
     for (const anchor of this.anchors) {
       if (anchor === undefined || lower.includes(anchor)) return this.matches(text);
