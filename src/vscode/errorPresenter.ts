@@ -16,4 +16,16 @@ export class ErrorPresenter {
     const action = actions.find((candidate) => candidate.title === chosen);
     if (action) await vscode.commands.executeCommand(action.command, ...(action.arguments ?? []));
   }
+
+  /** A command handler whose failure is shown here rather than lost in VS Code's generic "command failed". */
+  guard(run: (...args: unknown[]) => Promise<unknown>): (...args: unknown[]) => Promise<unknown> {
+    return async (...args: unknown[]) => {
+      try {
+        return await run(...args);
+      } catch (error) {
+        void this.show(error);
+        return undefined;
+      }
+    };
+  }
 }

@@ -18,16 +18,7 @@ import { transcriptUri } from './transcript';
 export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
   const output = vscode.window.createOutputChannel('Gateway Agent');
   const sink: SessionSink = { onEvent: (event) => writeEvent(output, event) };
-  const guarded =
-    (run: (...args: unknown[]) => Promise<unknown>) =>
-    async (...args: unknown[]) => {
-      try {
-        return await run(...args);
-      } catch (error) {
-        void errors.show(error);
-        return undefined;
-      }
-    };
+  const guarded = errors.guard.bind(errors);
   const runInBackground = (work: (signal: AbortSignal) => Promise<AgentSessionState>, title: string) =>
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
       output.show(true);

@@ -50,16 +50,7 @@ export class CheckpointContentProvider implements vscode.TextDocumentContentProv
 }
 
 export function registerCheckpointCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
-  const guarded =
-    (run: (...args: unknown[]) => Promise<unknown>) =>
-    async (...args: unknown[]) => {
-      try {
-        return await run(...args);
-      } catch (error) {
-        void errors.show(error);
-        return undefined;
-      }
-    };
+  const guarded = errors.guard.bind(errors);
   return [
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointContentProvider(sessions)),
     vscode.commands.registerCommand(
