@@ -21,62 +21,21 @@ import type { CheckpointFolder, WorkspaceFiles, WorkspaceRestore } from '../port
 import { resolveWorkspacePath } from '../tools/pathPolicy';
 import { parseSavedSession } from './savedSession';
 import type { AgentSessionState } from './sessionState';
+import {
+  HASH,
+  isRecord,
+  parseIndex,
+  parseJournal,
+  serializeIndex,
+  type Checkpoint,
+  type DroppedCheckpoint,
+  type FileVersion,
+  type Index,
+  type Journal,
+  type Manifest,
+} from './checkpointIndex';
 
-/** A file's content as a blob hash; null: there was no file. */
-export type FileVersion = string | null;
-export type Manifest = Map<string, FileVersion>;
-
-export interface Checkpoint {
-  id: number;
-  kind: 'step' | 'restore';
-  /** "Step 3: src/a.ts, src/b.ts", "Before restoring to step 1". */
-  label: string;
-  at: number;
-  /** The session's turn count then (a step: the response whose calls made it). */
-  turn: number;
-  /** Every file the session had touched by then, as it was then. */
-  files: Manifest;
-  /** The files this step changed; for a restore, the files it put back. */
-  changed: string[];
-  conversation: ConversationAt;
-  /** For a restore: the checkpoint it went back to (this one holds what was there before, to undo it). */
-  restoredTo?: number;
-}
-
-/** The conversation at a checkpoint: the transcript as consecutive slices, and the rest of the chain's fields. */
-interface ConversationAt {
-  segments: string[];
-  length: number;
-  /** Blob: JSON of the fields of CONVERSATION_FIELDS. */
-  rest: string;
-  /** How many commands had run by then. */
-  commandsRun: number;
-}
-
-/** A checkpoint dropped to keep the session's checkpoints under the bound. */
-export interface DroppedCheckpoint {
-  id: number;
-  label: string;
-  at: number;
-}
-
-interface Head {
-  /** What the session (or the last restore) left each file as: a file that differs now was changed by someone else. */
-  files: Manifest;
-  segments: string[];
-  length: number;
-}
-
-interface Index {
-  next: number;
-  /** Every touched file as it was before the session first changed it. */
-  baseline: Manifest;
-  head: Head;
-  checkpoints: Checkpoint[];
-  dropped: DroppedCheckpoint[];
-  /** A restore whose files are in place but whose conversation the session has not taken yet (a crash in between). */
-  rewindTo?: number;
-}
+export type { Checkpoint, DroppedCheckpoint, FileVersion, Manifest } from './checkpointIndex';
 
 /** One file of a planned restore. */
 export interface RestoreFile {
@@ -140,7 +99,6 @@ const CONVERSATION_FIELDS = [
   'lastCall',
 ] as const;
 
-const HASH = /^[0-9a-f]{64}$/;
 const MAX_DROPPED_KEPT = 20;
 const DEFAULT_MAX_CHECKPOINTS = 200;
 const DEFAULT_MAX_SEGMENTS = 64;
@@ -506,16 +464,6 @@ export class CheckpointStore {
   }
 }
 
-interface Journal {
-  phase: 'staging' | 'commit';
-  /** The checkpoint restored to. */
-  target: number;
-  nonce: string;
-  writes: { path: string; version: FileVersion }[];
-  /** The index as it is once the restore is done. */
-  index: string;
-}
-
 async function commitAll(journal: Journal, restore: WorkspaceRestore, signal: AbortSignal): Promise<void> {
   for (const write of journal.writes) {
     if (write.version === null) await restore.remove(write.path, signal);
@@ -556,108 +504,4 @@ function sumOf(hashes: Set<string>, sizes: Map<string, number>): number {
   let total = 0;
   for (const hash of hashes) total += sizes.get(hash) ?? 0;
   return total;
-}
-
-// ---- the index and the journal on disk (checked: anything may have changed them) ---------
-
-type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function emptyIndex(): Index {
-  return { next: 1, baseline: new Map(), head: { files: new Map(), segments: [], length: 0 }, checkpoints: [], dropped: [] };
-}
-
-const isVersion = (value: unknown): value is FileVersion => value === null || (typeof value === 'string' && HASH.test(value));
-const isHash = (value: unknown): value is string => typeof value === 'string' && HASH.test(value);
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
-
-function manifestOf(value: unknown): Manifest {
-  const manifest: Manifest = new Map();
-  if (!Array.isArray(value)) return manifest;
-  for (const entry of value) {
-    if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && isVersion(entry[1])) manifest.set(entry[0], entry[1]);
-  }
-  return manifest;
-}
-
-function checkpointOf(value: unknown): Checkpoint | undefined {
-  if (!isRecord(value) || !isCount(value.id) || (value.kind !== 'step' && value.kind !== 'restore') || !isRecord(value.conversation)) return undefined;
-  const conversation = value.conversation;
-  if (!Array.isArray(conversation.segments) || !conversation.segments.every(isHash) || !isCount(conversation.length) || !isHash(conversation.rest)) {
-    return undefined;
-  }
-  return {
-    id: value.id,
-    kind: value.kind,
-    label: typeof value.label === 'string' ? value.label.slice(0, 500) : `Checkpoint ${value.id}`,
-    at: isCount(value.at) ? value.at : 0,
-    turn: isCount(value.turn) ? value.turn : 0,
-    files: manifestOf(value.files),
-    changed: Array.isArray(value.changed) ? value.changed.filter((p): p is string => typeof p === 'string') : [],
-    conversation: {
-      segments: conversation.segments,
-      length: conversation.length,
-      rest: conversation.rest,
-      commandsRun: isCount(conversation.commandsRun) ? conversation.commandsRun : 0,
-    },
-    ...(isCount(value.restoredTo) ? { restoredTo: value.restoredTo } : {}),
-  };
-}
-
-function parseIndex(text: string | undefined): Index {
-  if (text === undefined) return emptyIndex();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return emptyIndex();
-  }
-  if (!isRecord(json) || !isRecord(json.head)) return emptyIndex();
-  const checkpoints = Array.isArray(json.checkpoints) ? json.checkpoints.map(checkpointOf).filter((c): c is Checkpoint => c !== undefined) : [];
-  const head = json.head;
-  const segments = Array.isArray(head.segments) && head.segments.every(isHash) ? head.segments : [];
-  const dropped = Array.isArray(json.dropped)
-    ? json.dropped.filter((d): d is DroppedCheckpoint => isRecord(d) && isCount(d.id) && typeof d.label === 'string' && isCount(d.at))
-    : [];
-  const next = Math.max(isCount(json.next) ? json.next : 1, ...checkpoints.map((c) => c.id + 1));
-  return {
-    next,
-    baseline: manifestOf(json.baseline),
-    head: { files: manifestOf(head.files), segments, length: segments.length > 0 && isCount(head.length) ? head.length : 0 },
-    checkpoints,
-    dropped,
-    ...(isCount(json.rewindTo) ? { rewindTo: json.rewindTo } : {}),
-  };
-}
-
-function serializeIndex(index: Index): string {
-  const manifest = (m: Manifest) => [...m.entries()];
-  return JSON.stringify({
-    version: 1,
-    next: index.next,
-    baseline: manifest(index.baseline),
-    head: { files: manifest(index.head.files), segments: index.head.segments, length: index.head.length },
-    checkpoints: index.checkpoints.map((c) => ({ ...c, files: manifest(c.files) })),
-    dropped: index.dropped,
-    ...(index.rewindTo !== undefined ? { rewindTo: index.rewindTo } : {}),
-  });
-}
-
-function parseJournal(text: string | undefined): Journal | undefined {
-  if (text === undefined) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(json) || (json.phase !== 'staging' && json.phase !== 'commit') || typeof json.nonce !== 'string' || !/^[0-9a-z]{1,32}$/.test(json.nonce)) {
-    return undefined;
-  }
-  if (typeof json.index !== 'string' || !Array.isArray(json.writes) || !isCount(json.target)) return undefined;
-  const writes = json.writes.filter((w): w is Journal['writes'][number] => isRecord(w) && typeof w.path === 'string' && isVersion(w.version));
-  return { phase: json.phase, target: json.target, nonce: json.nonce, writes, index: json.index };
 }
