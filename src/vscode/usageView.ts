@@ -94,12 +94,14 @@ export class UsageView implements vscode.Disposable {
 
   /** The note `@gateway` puts before its answer past the budget; undefined under it. */
   async chatNote(signal: AbortSignal): Promise<string | undefined> {
+    if (!budgetSet()) return undefined;
     const { budget } = await this.today(signal);
     return budget.level === 'over' ? `${budgetMessage(budget)} This request is sent anyway; see **Gateway: Show Usage**.` : undefined;
   }
 
   /** Before each agent request: past the budget the user is asked (modal); a refusal stops the session with the reason. */
   async spendGate(signal: AbortSignal): Promise<string | undefined> {
+    if (!budgetSet()) return undefined;
     const { budget } = await this.today(signal);
     if (budget.level !== 'over') return undefined;
     const send = 'Send Anyway';
@@ -238,4 +240,10 @@ function add(a: Totals | undefined, b: Totals): Totals {
 function nonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Whether a daily budget is set: without one (the default) no request needs the log read first. */
+function budgetSet(): boolean {
+  const budget = settingOrUndefined(readSettings)?.budget;
+  return budget?.tokens !== undefined || budget?.cost !== undefined;
 }
