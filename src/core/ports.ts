@@ -139,9 +139,19 @@ export interface WorkspaceSearch {
   /** The files under the folder (not folders), in no particular order, in batches. */
   listFiles(query: FileQuery, signal: AbortSignal): AsyncIterable<SearchBatch<string>>;
   /**
-   * Every text file searched, with how many of its lines match (0 included, at
-   * most `maxMatchesPerFile`); binary files and files over the size limit are
-   * not searched. Throws SearchPatternError for a pattern the engine refuses.
+   * The matching lines (at most `maxMatchesPerFile`) of every text file with a
+   * match, a file at a time, files in no particular order; binary files and
+   * files over the size limit are not searched. `wanted` is asked once per file,
+   * at its first match: a file it declines is read past without decoding its
+   * lines (the caller keeps only the first matches in tree order). A file may
+   * come in more than one item. Throws SearchPatternError for a pattern the
+   * engine refuses.
+   */
+  searchFiles(query: TextQuery, wanted: (path: string) => boolean, signal: AbortSignal): AsyncIterable<SearchBatch<FileMatches>>;
+  /**
+   * Every text file with a match, with how many of its lines match (at most
+   * `maxMatchesPerFile`): what searchFiles finds, in a few bytes per file, for
+   * when its lines are too many to read.
    */
   countMatches(query: TextQuery, signal: AbortSignal): AsyncIterable<SearchBatch<FileMatchCount>>;
   /** The matching lines of these files (workspace-relative, chosen from countMatches), in no particular order. */
@@ -180,6 +190,13 @@ export interface FileMatchCount {
   lines: number;
 }
 
+/** The matching lines of one file, in line order. */
+export interface FileMatches {
+  /** Workspace-relative. */
+  path: string;
+  matches: TextMatch[];
+}
+
 export interface TextMatch {
   /** Workspace-relative. */
   path: string;
@@ -195,6 +212,13 @@ export interface TextMatch {
 export interface SearchBatch<T> {
   items: T[];
   stopped?: string;
+  /**
+   * searchFiles, in its last batch: how many files the engine searched (binary
+   * ones too), when it says, and only when it left out exactly the files the
+   * query's globs name (then, with the same glob, it searched what a listing of
+   * the files under the size limit would list).
+   */
+  searched?: number;
 }
 
 /** The search engine refused the pattern; the message is its own reason. */

@@ -16,8 +16,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SearchPatternError, systemClock } from '../core/ports';
-import type { Clock, FileMatchCount, FileQuery, SearchBatch, TextMatch, TextQuery, WorkspaceSearch } from '../core/ports';
+import type { Clock, FileMatchCount, FileMatches, FileQuery, SearchBatch, TextMatch, TextQuery, WorkspaceSearch } from '../core/ports';
 import { alwaysIgnored } from './nodeWorkspaceFiles';
+import { RipgrepLineReader } from './ripgrepLines';
 
 export interface RipgrepLimits {
   /** All the output one run may write. */
@@ -77,18 +78,46 @@ export class RipgrepSearch implements WorkspaceSearch {
     }
   }
 
-  async *countMatches(query: TextQuery, signal: AbortSignal): AsyncIterable<SearchBatch<FileMatchCount>> {
+  async *searchFiles(query: TextQuery, wanted: (path: string) => boolean, signal: AbortSignal): AsyncIterable<SearchBatch<FileMatches>> {
     // A line never holds a line break: text with one cannot match (and ripgrep would read it as two patterns).
-    const pattern = !query.regex && query.pattern.includes('\n') ? [] : patternArgs(query);
+    if (!query.regex && query.pattern.includes('\n')) return;
     const restriction = await restrictionFile(query);
     try {
+      // Names with a line break are left out: in this output only a NUL ends a name, and a name could then pose as a warning.
       const args = [
-        '--count',
-        '--include-zero',
         '--null',
-        ...(pattern.length > 0 ? pattern : ['--invert-match', '--regexp=']),
-        ...commonArgs(query, restriction?.path),
+        '--line-number',
+        '--column',
+        '--stats',
+        ...patternArgs(query),
+        ...commonArgs(query, restriction?.path, { protectedIgnoringCase: true }),
+        '--glob=!*\n*',
       ];
+      const reader = new RipgrepLineReader(wanted, workspacePath);
+      let records = 0;
+      for await (const batch of this.records([...args, '--', pathArgument(query)], 10, signal, (stderr) =>
+        records === 0 ? new SearchPatternError(patternReason(stderr)) : undefined,
+      )) {
+        records += batch.items.length;
+        const items = reader.read(batch.items);
+        if (batch.stopped !== undefined) {
+          yield { items, stopped: batch.stopped };
+          return;
+        }
+        if (items.length > 0) yield { items };
+      }
+      const last = reader.end();
+      yield { items: last ? [last] : [], searched: appliesEveryGlob(query) ? reader.filesSearched : undefined };
+    } finally {
+      await restriction?.remove();
+    }
+  }
+
+  async *countMatches(query: TextQuery, signal: AbortSignal): AsyncIterable<SearchBatch<FileMatchCount>> {
+    if (!query.regex && query.pattern.includes('\n')) return;
+    const restriction = await restrictionFile(query);
+    try {
+      const args = ['--count', '--null', ...patternArgs(query), ...commonArgs(query, restriction?.path)];
       // `path\0count\n` per file; a path may hold a line break, never a NUL, so the output is cut at the NULs.
       let path: string | undefined;
       let first = true;
@@ -103,7 +132,7 @@ export class RipgrepSearch implements WorkspaceSearch {
           const lineBreak = first ? -1 : record.indexOf(10);
           first = false;
           const lines = lineBreak > 0 ? Number(record.subarray(0, lineBreak).toString('latin1')) : NaN;
-          if (path !== undefined && Number.isSafeInteger(lines)) items.push({ path, lines: pattern.length > 0 ? lines : 0 });
+          if (path !== undefined && Number.isSafeInteger(lines)) items.push({ path, lines });
           path = workspacePath(record.subarray(lineBreak + 1));
         }
         yield { items, stopped: batch.stopped };
@@ -228,7 +257,7 @@ function argumentGroups(paths: readonly string[]): string[][] {
 }
 
 /** The flags every run shares: the walk's ignore rules, and what may be left out early. */
-function commonArgs(query: FileQuery, restriction: string | undefined): string[] {
+function commonArgs(query: FileQuery, restriction: string | undefined, options: { protectedIgnoringCase?: boolean } = {}): string[] {
   const args = ['--no-config', '--hidden', '--no-messages'];
   if (query.respectIgnore) {
     // The walk's rules (gitignore.ts): .gitignore files also outside a repository, none above the root, not the user's global one,
@@ -241,14 +270,23 @@ function commonArgs(query: FileQuery, restriction: string | undefined): string[]
   } else {
     args.push('--no-ignore');
   }
-  // Case-sensitive (`--glob`, not `--iglob`): ripgrep matches most such globs by hash then, not by regex, 15 % less CPU on
-  // a listing; `.ENV` gets through here and the tools' own check, which ignores case, leaves it out.
-  for (const glob of query.protectedGlobs) if (plainGlob(glob)) args.push(`--glob=!${glob}`);
+  // In a listing case-sensitive (`--glob`, not `--iglob`): ripgrep matches most such globs by hash then, not by regex, 15 % less
+  // CPU; `.ENV` gets through there and the tools' own check, which ignores case, leaves it out. A search ignores case, as
+  // the tools do, so that the count of files it searched is theirs.
+  const protectedFlag = options.protectedIgnoringCase ? '--iglob' : '--glob';
+  for (const glob of query.protectedGlobs) if (plainGlob(glob)) args.push(`${protectedFlag}=!${glob}`);
   if (query.nameGlob !== undefined && plainGlob(query.nameGlob) && !query.nameGlob.includes(':')) {
     args.push(`--type-add=wanted:${query.nameGlob}`, '--type=wanted');
   }
   if (query.maxFileBytes !== undefined) args.push(`--max-filesize=${query.maxFileBytes}`);
   return args;
+}
+
+/** Whether commonArgs passes every glob of the query on to ripgrep (all of them plain). */
+function appliesEveryGlob(query: FileQuery): boolean {
+  const excludedApplied = query.excludedGlobs.length === 0 || (query.respectIgnore && query.excludedGlobs.every(plainGlob));
+  const nameApplied = query.nameGlob === undefined || (plainGlob(query.nameGlob) && !query.nameGlob.includes(':'));
+  return excludedApplied && nameApplied && query.protectedGlobs.every(plainGlob);
 }
 
 /**

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { allTools } from '../../src/core/tools/registry';
-import { compareTreeOrder } from '../../src/core/tools/engineSearch';
+import { compareTreeOrder } from '../../src/core/tools/treeOrder';
 import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch, findRipgrepOnPath, findVsCodeRipgrep, ripgrepLimits } from '../../src/node';
 import type { Clock, Logger, TextQuery, WorkspaceSearch } from '../../src/core/ports';

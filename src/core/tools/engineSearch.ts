@@ -1,9 +1,16 @@
 /**
- * list_files and search_text on a WorkspaceSearch engine (ripgrep). The engine
- * walks and reads; this module decides what the model sees, with the same
- * rules as the walk in walk.ts: every path it returns is checked again (inside
- * the folder, not protected, not excluded by the host, matching the glob), and
- * the answers come in the walk's tree order, so both give the same answer.
+ * search_text on a WorkspaceSearch engine (ripgrep), answering as the walk in
+ * searchText.ts does: the first matches in the walk's tree order, paths checked
+ * again (see pathVerdicts.ts), files open with unsaved changes matched on their
+ * text, hard-linked files left out, and, under the limit, how many files were
+ * searched and how many were too large to be.
+ *
+ * One run of the engine finds the matching lines, the first ones in tree order
+ * kept as they come (see FirstMatches); two listings beside it, every file and
+ * the files small enough to search, give the counts, and are reused for a few
+ * seconds (an agent searches often). When that run's output passes its bounds,
+ * or hard links leave a gap in what it kept, the search is done in two steps:
+ * how many lines match in each file, then the lines of the files chosen.
  *
  * What the engine does differently, by design: it does not follow symlinks, so
  * a symlink inside the workspace is neither listed nor searched (the walk lists
@@ -11,210 +18,34 @@
  * file is counted only when it has matches (the walk stats every file); a NUL
  * anywhere makes a file binary for ripgrep (in its first 8,000 characters for
  * the walk); `\d`, `\w` and `\b` also match non-ASCII digits and letters in
- * ripgrep's regex syntax (ASCII only in RE2's).
+ * ripgrep's regex syntax (ASCII only in RE2's); a file whose name holds a line
+ * break is not searched.
  */
-import type { Clock, FileQuery, TextMatch, TextQuery, WorkspaceFiles, WorkspaceSearch } from '../ports';
-import { compileGlob } from './glob';
+import type { Clock, TextMatch, TextQuery, WorkspaceFiles, WorkspaceSearch } from '../ports';
+import { SearchPatternError } from '../ports';
 import { looksBinary } from './textLimits';
-
-/**
- * Whether `a` comes before `b` in the walk's order: a folder's entries, sorted
- * by name, before the contents of its subfolders, each subfolder in turn.
- * Both are workspace-relative paths of entries (files, or folders listed as entries).
- */
-export function compareTreeOrder(a: string, b: string): number {
-  const as = a.split('/');
-  const bs = b.split('/');
-  for (let i = 0; ; i++) {
-    const aLast = i === as.length - 1;
-    const bLast = i === bs.length - 1;
-    if (as[i] !== bs[i]) {
-      // An entry of this folder comes before anything inside one of its subfolders.
-      if (aLast !== bLast) return aLast ? -1 : 1;
-      return as[i] < bs[i] ? -1 : 1;
-    }
-    if (aLast || bLast) return aLast === bLast ? 0 : aLast ? -1 : 1;
-  }
-}
-
-/**
- * The last segment of `glob` when every path it matches must end in a name
- * matching it (`**\/*.d.ts` → `*.d.ts`), for the engine to leave other files out
- * early; undefined when it cannot say (`a/**`).
- */
-export function nameGlobOf(glob: string | undefined): string | undefined {
-  if (glob === undefined) return undefined;
-  const last = glob.slice(glob.lastIndexOf('/') + 1);
-  if (last === '' || last.includes('**') || last.includes('[') || last.includes('\\')) return undefined;
-  return last;
-}
-
-/** The checks every path from the engine passes; a folder's verdict is kept, so a deep tree costs one check per name. */
-export class PathVerdicts {
-  private readonly folders = new Map<string, boolean>();
-  private readonly names = new Map<string, boolean>();
-  private readonly prefix: string;
-  /** Globs without `/` match the name alone: their verdict is kept per name (index.js, package.json, … repeat). */
-  private readonly nameGlobs: ((path: string) => boolean)[];
-  /** Globs with `/`, each with a piece of text every path it matches contains (lower-cased for case-insensitive ones). */
-  private readonly pathGlobs: { needle: string; ignoreCase: boolean; matches: (path: string) => boolean }[];
-
-  constructor(
-    private readonly folder: string,
-    protectedGlobs: readonly string[],
-    excludedGlobs: readonly string[],
-    private readonly inGlob: ((relative: string) => boolean) | undefined,
-  ) {
-    this.prefix = folder === '.' ? '' : `${folder}/`;
-    const globs = [...protectedGlobs.map((glob) => ({ glob, ignoreCase: true })), ...excludedGlobs.map((glob) => ({ glob, ignoreCase: false }))];
-    // A glob that cannot be compiled matches nothing, as in matchesGlob.
-    const compiled = globs.map(({ glob, ignoreCase }) => {
-      const result = compileGlob(glob, { ignoreCase });
-      return { glob, ignoreCase, matches: result.ok ? result.matches : () => false };
-    });
-    this.nameGlobs = compiled.filter(({ glob }) => !glob.includes('/')).map(({ matches }) => matches);
-    this.pathGlobs = compiled
-      .filter(({ glob }) => glob.includes('/'))
-      .map(({ glob, ignoreCase, matches }) => ({ needle: literalOf(glob, ignoreCase), ignoreCase, matches }));
-  }
-
-  /** Whether the file at `path` (workspace-relative, as the engine gave it) may be shown. */
-  allows(path: string): boolean {
-    if (!path.startsWith(this.prefix) || path.length === this.prefix.length) return false;
-    const slash = path.lastIndexOf('/');
-    if (slash >= 0 && !this.folderAllowed(path.slice(0, slash))) return false;
-    if (!this.entryAllowed(path, path.slice(slash + 1))) return false;
-    return this.inGlob === undefined || this.inGlob(path.slice(this.prefix.length));
-  }
-
-  private folderAllowed(folder: string): boolean {
-    const known = this.folders.get(folder);
-    if (known !== undefined) return known;
-    const slash = folder.lastIndexOf('/');
-    const allowed = (slash < 0 || this.folderAllowed(folder.slice(0, slash))) && this.entryAllowed(folder, folder.slice(slash + 1));
-    this.folders.set(folder, allowed);
-    return allowed;
-  }
-
-  /** The entry itself (its folders apart): a plain name, not protected, not excluded. */
-  private entryAllowed(path: string, name: string): boolean {
-    let nameAllowed = this.names.get(name);
-    if (nameAllowed === undefined) {
-      // What normalizeWorkspacePath would change or refuse: the path as given must already be normal.
-      nameAllowed =
-        name !== '' && name !== '.' && name !== '..' && !name.includes('\\') && !name.includes('\0') && !this.nameGlobs.some((matches) => matches(name));
-      this.names.set(name, nameAllowed);
-    }
-    if (!nameAllowed) return false;
-    let lowered: string | undefined;
-    for (const glob of this.pathGlobs) {
-      const subject = glob.ignoreCase ? (lowered ??= path.toLowerCase()) : path;
-      if (subject.includes(glob.needle) && glob.matches(path)) return false;
-    }
-    return true;
-  }
-}
-
-/**
- * The longest piece of plain text in `glob` between wildcards and separators,
- * which every path it matches contains; empty (no shortcut) when the glob has
- * classes, braces or escapes.
- */
-function literalOf(glob: string, ignoreCase: boolean): string {
-  if (/[[\]{}\\]/.test(glob)) return '';
-  const longest = glob.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), '');
-  return ignoreCase ? longest.toLowerCase() : longest;
-}
-
-/** What the engine listed, checked: the files, and why it stopped early if it did. */
-export async function engineFiles(
-  search: WorkspaceSearch,
-  query: FileQuery,
-  verdicts: PathVerdicts,
-  signal: AbortSignal,
-): Promise<{ files: string[]; stopped?: string }> {
-  const files: string[] = [];
-  let stopped: string | undefined;
-  for await (const batch of search.listFiles(query, signal)) {
-    for (const path of batch.items) if (verdicts.allows(path)) files.push(path);
-    stopped ??= batch.stopped;
-  }
-  return { files, stopped };
-}
-
-/**
- * The first `limit` entries list_files shows, in tree order, and how many there
- * are: the files and, `withFolders`, the folders below `folder` that hold them.
- */
-export function treeEntries(folder: string, files: readonly string[], limit: number, withFolders: boolean): { shown: string[]; total: number } {
-  interface Node {
-    files: string[];
-    folders: Map<string, Node>;
-  }
-  const newNode = (): Node => ({ files: [], folders: new Map() });
-  const top = newNode();
-  const skip = folder === '.' ? 0 : folder.length + 1;
-  let total = 0;
-  for (const path of files) {
-    const segments = path.slice(skip).split('/');
-    let node = top;
-    for (const name of segments.slice(0, -1)) {
-      let next = node.folders.get(name);
-      if (!next) {
-        next = newNode();
-        node.folders.set(name, next);
-        if (withFolders) total++;
-      }
-      node = next;
-    }
-    node.files.push(segments[segments.length - 1]);
-    total++;
-  }
-  const shown: string[] = [];
-  const pending: [string, Node][] = [[folder, top]];
-  // The walk's order: a folder's entries sorted by name, then each subfolder's contents in turn.
-  while (pending.length > 0 && shown.length < limit) {
-    const [path, node] = pending.pop() as [string, Node];
-    const names = [...node.files.map((name) => ({ name, sub: undefined as Node | undefined })), ...[...node.folders].map(([name, sub]) => ({ name, sub }))];
-    names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subfolders: [string, Node][] = [];
-    for (const { name, sub } of names) {
-      const entry = path === '.' ? name : `${path}/${name}`;
-      if (shown.length < limit && (!sub || withFolders)) shown.push(sub ? `${entry}/` : entry);
-      if (sub) subfolders.push([entry, sub]);
-    }
-    pending.push(...subfolders.reverse());
-  }
-  return { shown, total };
-}
+import type { PathVerdicts } from './pathVerdicts';
+import { SearchListings, type Listed } from './searchListings';
+import { FirstMatches, compareTreeOrder } from './treeOrder';
 
 /** What a search through the engine found, before it is written out. */
 export interface EngineFindings {
   /** In tree order, at most `limit + 1` (one more says there are more). */
   matches: TextMatch[];
-  /** Text files of at most the size limit that were searched. */
+  /** Files of at most the size limit that were searched (binary ones too: they are read until found to be). */
   filesSearched: number;
   tooLarge: number;
   hardLinked: number;
   stopped?: string;
 }
 
-/** How long a listing of every file is reused to count the files too large to search. */
-export const listingReuseMs = 10_000;
-const recentListings = new WeakMap<WorkspaceSearch, { key: string; at: number; files: Promise<{ files: string[]; stopped?: string }> }>();
+/** A file's matches, or (in two steps) only how many lines match until its lines are read. */
+interface Candidate {
+  path: string;
+  lines: number;
+  matches?: TextMatch[];
+}
 
-/** Files stat'ed at once to tell a too-large file from a binary one. */
-const statConcurrency = 32;
-
-/**
- * The search in two steps, as the walk would answer it: the engine counts the
- * matching lines of every file; the files with matches are taken in tree order until there are
- * more than `limit` lines, those with more than one name left out (a hard link
- * may be a protected file under another name); then the engine returns those
- * files' lines. Files open with unsaved changes are matched here, on their
- * text, with `matchLine`. Under the limit, a listing of every file, whatever
- * its size, tells what was not searched: binary or too large, as its size says.
- */
 export async function engineSearch(
   search: WorkspaceSearch,
   query: TextQuery,
@@ -222,8 +53,7 @@ export async function engineSearch(
   files: WorkspaceFiles,
   matchLine: () => ((line: string) => number) | undefined,
   limit: number,
-  /** What else decides which files are listed (the glob): part of the key under which a listing is reused. */
-  listingKey: string,
+  glob: { key: string; onlyNames: boolean },
   clock: Clock,
   outer: AbortSignal,
 ): Promise<EngineFindings> {
@@ -232,46 +62,38 @@ export async function engineSearch(
   outer.addEventListener('abort', stop, { once: true });
   const signal = controller.signal;
   try {
-    // The listing runs beside the count from the start, and stops once the count passes the limit (then it is not needed).
-    // A recent one is reused: it only tells how many files were too large to search, and an agent searches often.
-    const { maxFileBytes: _sizeLimit, ...anySize } = query;
-    const key = JSON.stringify([anySize, listingKey]);
-    const listAll = () => {
-      const recent = recentListings.get(search);
-      if (recent && recent.key === key && clock.now() - recent.at < listingReuseMs) return { files: recent.files, stop: () => undefined, stopped: () => false };
-      const controller = new AbortController();
-      const stopListing = () => controller.abort();
-      signal.addEventListener('abort', stopListing, { once: true });
-      const at = clock.now();
-      const files = engineFiles(search, anySize, verdicts, controller.signal).finally(() => signal.removeEventListener('abort', stopListing));
-      files.then((listed) => recentListings.set(search, { key, at, files: Promise.resolve(listed) })).catch(() => undefined);
-      return { files, stop: stopListing, stopped: () => controller.signal.aborted };
-    };
-    let listing = listAll();
-    const counted = await countMatches(search, query, verdicts, signal, limit, listing.stop);
-    const unsaved = new Map<string, TextMatch[]>();
-    for (const path of files.unsavedPaths?.() ?? []) {
-      if (!counted.lines.has(path) || !verdicts.allows(path)) continue;
-      const found = await matchUnsaved(path, files, matchLine, query.maxFileBytes, signal);
-      unsaved.set(path, found);
-      counted.lines.set(path, found.length);
+    let listings = new SearchListings(search, query, verdicts, glob.key, clock, signal);
+    void listings.all().catch(() => undefined);
+    // The engine's count of files searched is the tools' only when the glob says nothing the engine was not told.
+    if (!glob.onlyNames) void listings.small().catch(() => undefined);
+    // Their disk lines do not count: the text in the editor is searched instead, when the file is one the engine searches.
+    const unsavedPaths = (files.unsavedPaths?.() ?? []).filter((path) => verdicts.allows(path));
+    const unsaved = new Set(unsavedPaths);
+    const addUnsaved = (found: Candidates) =>
+      unsaved.size === 0 ? found : withUnsaved(found, unsavedPaths, listings.all(), files, matchLine, query.maxFileBytes, signal);
+    const once = await searchOnce(search, query, verdicts, unsaved, limit, signal, () => {
+      if (unsaved.size === 0) listings.stop();
+    });
+    let candidates = once && (await addUnsaved(once));
+    let chosen = candidates && (await chooseFiles(candidates.inTreeOrder, files, limit, signal));
+    // Past its bounds, or short of `limit` once hard links are left out while files past them were turned away: two steps.
+    if (!candidates || !chosen || (chosen.lines <= limit && candidates.pruned)) {
+      candidates = await addUnsaved(await countOnly(search, query, verdicts, unsaved, signal));
+      chosen = await chooseFiles(candidates.inTreeOrder, files, limit, signal);
     }
-    const chosen = await chooseFiles(counted.lines, files, limit, signal);
-    if (chosen.lines > limit) listing.stop();
-    // Stopped early, but the hard links left out brought the matches under the limit after all: listed again.
-    else if (listing.stopped()) listing = listAll();
-    const fromDisk = chosen.paths.filter((path) => !unsaved.has(path));
-    const matches = [...chosen.paths.flatMap((path) => unsaved.get(path) ?? []), ...(await matchingLines(search, query, fromDisk, verdicts, signal))];
-    matches.sort((a, b) => compareTreeOrder(a.path, b.path) || a.line - b.line);
+    const matches = await linesOf(search, query, chosen.files, verdicts, signal);
     if (chosen.lines > limit) return { matches: matches.slice(0, limit + 1), filesSearched: 0, tooLarge: 0, hardLinked: 0 };
-    const allFiles = await listing.files;
-    const notSearched = allFiles.files.filter((path) => !counted.lines.has(path));
+    // Stopped early, but the hard links left out brought the matches under the limit after all: listed again.
+    if (listings.stopped) listings = new SearchListings(search, query, verdicts, glob.key, clock, signal);
+    const all = await listings.all();
+    const small = glob.onlyNames && candidates.searched !== undefined ? undefined : await listings.small();
+    const searched = small?.files.length ?? candidates.searched ?? 0;
     return {
       matches,
-      filesSearched: counted.lines.size - chosen.hardLinked,
-      tooLarge: await countLarger(notSearched, query.maxFileBytes, files, signal),
+      filesSearched: searched - chosen.hardLinked,
+      tooLarge: Math.max(0, all.files.length - searched),
       hardLinked: chosen.hardLinked,
-      stopped: counted.stopped ?? allFiles.stopped,
+      stopped: candidates.stopped ?? all.stopped ?? small?.stopped,
     };
   } finally {
     outer.removeEventListener('abort', stop);
@@ -280,60 +102,115 @@ export async function engineSearch(
   }
 }
 
-/** Every searched file's matching lines; `onPastLimit` is called once they add up to more than `limit`. */
-async function countMatches(search: WorkspaceSearch, query: TextQuery, verdicts: PathVerdicts, signal: AbortSignal, limit: number, onPastLimit: () => void) {
-  const lines = new Map<string, number>();
-  let stopped: string | undefined;
-  let total = 0;
-  for await (const batch of search.countMatches(query, signal)) {
-    for (const { path, lines: count } of batch.items) {
-      if (!verdicts.allows(path)) continue;
-      lines.set(path, count);
-      total += count;
-    }
-    if (total > limit) onPastLimit();
-    stopped ??= batch.stopped;
-  }
-  return { lines, stopped };
+interface Candidates {
+  /** Files with matches, in tree order. */
+  inTreeOrder: readonly Candidate[];
+  /** Whether files past these were left out (only the first `limit` + 1 matches are known). */
+  pruned: boolean;
+  stopped?: string;
+  /** How many files the engine searched, when it says (see SearchBatch). */
+  searched?: number;
 }
 
-/** The files with matches, in tree order, until their lines pass `limit`; hard-linked ones left out and counted. */
-async function chooseFiles(counts: ReadonlyMap<string, number>, files: WorkspaceFiles, limit: number, signal: AbortSignal) {
-  const matching = [...counts].filter(([, lines]) => lines > 0).map(([path]) => path);
-  matching.sort(compareTreeOrder);
-  const paths: string[] = [];
+/**
+ * One run of the engine: the matching lines of the files that come first in
+ * tree order. Undefined when its output passed the engine's bounds, or could
+ * not be read: then the first files are not known.
+ */
+async function searchOnce(
+  search: WorkspaceSearch,
+  query: TextQuery,
+  verdicts: PathVerdicts,
+  unsaved: ReadonlySet<string>,
+  limit: number,
+  signal: AbortSignal,
+  onPastLimit: () => void,
+): Promise<Candidates | undefined> {
+  const first = new FirstMatches(limit);
+  const wanted = (path: string) => verdicts.allows(path) && !unsaved.has(path) && first.wants(path);
+  let searched: number | undefined;
+  try {
+    for await (const batch of search.searchFiles(query, wanted, signal)) {
+      for (const file of batch.items) if (wanted(file.path)) first.add(file);
+      if (first.full) onPastLimit();
+      if (batch.stopped !== undefined) return undefined;
+      searched ??= batch.searched;
+    }
+  } catch (error) {
+    if (signal.aborted || error instanceof SearchPatternError) throw error;
+    return undefined;
+  }
+  const inTreeOrder = first.inTreeOrder().map((file) => ({ path: file.path, lines: file.matches.length, matches: file.matches }));
+  return { inTreeOrder, pruned: first.pruned, searched };
+}
+
+/** Every file with matches and how many lines match in it (the first step of two). */
+async function countOnly(
+  search: WorkspaceSearch,
+  query: TextQuery,
+  verdicts: PathVerdicts,
+  unsaved: ReadonlySet<string>,
+  signal: AbortSignal,
+): Promise<Candidates> {
+  const counted: Candidate[] = [];
+  let stopped: string | undefined;
+  for await (const batch of search.countMatches(query, signal)) {
+    for (const { path, lines } of batch.items) if (lines > 0 && verdicts.allows(path) && !unsaved.has(path)) counted.push({ path, lines });
+    stopped ??= batch.stopped;
+  }
+  counted.sort((a, b) => compareTreeOrder(a.path, b.path));
+  return { inTreeOrder: counted, pruned: false, stopped };
+}
+
+/** The candidates with the unsaved files the engine would search (listed, and not too large on disk), matched on their text. */
+async function withUnsaved(
+  candidates: Candidates,
+  unsavedPaths: readonly string[],
+  listing: Promise<Listed>,
+  files: WorkspaceFiles,
+  matchLine: () => ((line: string) => number) | undefined,
+  maxFileBytes: number,
+  signal: AbortSignal,
+): Promise<Candidates> {
+  const listed = new Set((await listing).files);
+  const found: Candidate[] = [];
+  for (const path of unsavedPaths) {
+    if (!listed.has(path) || ((await files.stat(path, signal))?.size ?? 0) > maxFileBytes) continue;
+    const matches = await matchUnsaved(path, files, matchLine, maxFileBytes, signal);
+    if (matches.length > 0) found.push({ path, lines: matches.length, matches });
+  }
+  const inTreeOrder = [...candidates.inTreeOrder, ...found].sort((a, b) => compareTreeOrder(a.path, b.path));
+  return { ...candidates, inTreeOrder };
+}
+
+/** The files to show, in tree order, until their lines pass `limit`; hard-linked ones left out and counted. */
+async function chooseFiles(candidates: readonly Candidate[], files: WorkspaceFiles, limit: number, signal: AbortSignal) {
+  const chosen: Candidate[] = [];
   let lines = 0;
   let hardLinked = 0;
-  for (const path of matching) {
+  for (const candidate of candidates) {
     if (lines > limit) break;
-    if (((await files.stat(path, signal))?.links ?? 1) > 1) {
+    // A hard link may be a protected file under another name (see hardLinkRefusal).
+    if (((await files.stat(candidate.path, signal))?.links ?? 1) > 1) {
       hardLinked++;
       continue;
     }
-    paths.push(path);
-    lines += counts.get(path) ?? 0;
+    chosen.push(candidate);
+    lines += candidate.lines;
   }
-  return { paths, lines, hardLinked };
+  return { files: chosen, lines, hardLinked };
 }
 
-async function matchingLines(search: WorkspaceSearch, query: TextQuery, paths: readonly string[], verdicts: PathVerdicts, signal: AbortSignal) {
-  const wanted = new Set(paths);
-  const matches: TextMatch[] = [];
-  if (paths.length === 0) return matches;
-  for await (const batch of search.matchingLines(query, paths, signal)) {
-    for (const match of batch.items) if (wanted.has(match.path) && verdicts.allows(match.path)) matches.push(match);
+/** The matching lines of the chosen files, in tree order: those the first step only counted are read now. */
+async function linesOf(search: WorkspaceSearch, query: TextQuery, chosen: readonly Candidate[], verdicts: PathVerdicts, signal: AbortSignal) {
+  const matches = chosen.flatMap((candidate) => candidate.matches ?? []);
+  const toRead = new Set(chosen.filter((candidate) => candidate.matches === undefined).map((candidate) => candidate.path));
+  if (toRead.size > 0) {
+    for await (const batch of search.matchingLines(query, [...toRead], signal)) {
+      for (const match of batch.items) if (toRead.has(match.path) && verdicts.allows(match.path)) matches.push(match);
+    }
   }
-  return matches;
-}
-
-/** How many of `paths` (listed, not searched: binary or too large) are larger than `maxFileBytes`. */
-async function countLarger(paths: readonly string[], maxFileBytes: number, files: WorkspaceFiles, signal: AbortSignal): Promise<number> {
-  let larger = 0;
-  for (let i = 0; i < paths.length; i += statConcurrency) {
-    const stats = await Promise.all(paths.slice(i, i + statConcurrency).map((path) => files.stat(path, signal)));
-    larger += stats.filter((stat) => (stat?.size ?? 0) > maxFileBytes).length;
-  }
-  return larger;
+  return matches.sort((a, b) => compareTreeOrder(a.path, b.path) || a.line - b.line);
 }
 
 /** The matches in a file's unsaved text, by the walk's rules (too large or binary: none). */

@@ -5,7 +5,8 @@ import { ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from 
 import { resolveWorkspacePath } from './pathPolicy';
 import { compileGlob } from './glob';
 import { walkTimeLimitMs, walkWorkspace } from './walk';
-import { PathVerdicts, engineFiles, nameGlobOf, treeEntries } from './engineSearch';
+import { PathVerdicts, engineFiles, nameGlobOf } from './pathVerdicts';
+import { treeEntries } from './treeOrder';
 import { systemClock } from '../ports';
 
 /** Paths shown per call; the rest is counted in a "… N more" line. */

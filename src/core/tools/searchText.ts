@@ -9,7 +9,8 @@ import { resolveWorkspacePath } from './pathPolicy';
 import { compileGlob } from './glob';
 import { walkWorkspace, walkTimeLimitMs } from './walk';
 import { clipLine, looksBinary, plural } from './textLimits';
-import { PathVerdicts, engineSearch, nameGlobOf } from './engineSearch';
+import { engineSearch } from './engineSearch';
+import { PathVerdicts, nameGlobOf } from './pathVerdicts';
 
 export const searchMatchLimit = 100;
 export const searchLineChars = 200;
@@ -152,7 +153,10 @@ function searchWithEngine(folder: string, args: SearchArgs, inGlob: ((path: stri
     const matcher = lineMatcher(args.pattern);
     return typeof matcher === 'string' ? undefined : matcher;
   };
-  return engineSearch(ctx.search!, query, verdicts, ctx.files, unsavedMatcher, searchMatchLimit, args.glob ?? '', ctx.clock ?? systemClock, signal);
+  // A glob without `/` (or with `**/` before the name alone) says only which names: the engine applies all of it.
+  const onlyNames = args.glob === undefined || (query.nameGlob !== undefined && (args.glob === query.nameGlob || args.glob === `**/${query.nameGlob}`));
+  const glob = { key: args.glob ?? '', onlyNames };
+  return engineSearch(ctx.search!, query, verdicts, ctx.files, unsavedMatcher, searchMatchLimit, glob, ctx.clock ?? systemClock, signal);
 }
 
 async function walkSearch(
@@ -180,8 +184,9 @@ async function walkSearch(
       continue;
     }
     const text = await ctx.files.readText(entry.path, signal);
-    if (looksBinary(text)) continue;
+    // Counted as searched, binary or not, as ripgrep counts it (it reads a file until it finds it binary).
     found.filesSearched++;
+    if (looksBinary(text)) continue;
     const lines = text.split(/\r?\n/);
     for (let i = 0; i < lines.length; i++) {
       // A 1 MB file of short lines is many matches to try: Stop must still get through.
