@@ -85,6 +85,7 @@ export class RipgrepSearch implements WorkspaceSearch {
     try {
       // Names with a line break are left out: in this output only a NUL ends a name, and a name could then pose as a warning.
       const args = [
+        '--with-filename',
         '--null',
         '--line-number',
         '--column',
@@ -117,7 +118,8 @@ export class RipgrepSearch implements WorkspaceSearch {
     if (!query.regex && query.pattern.includes('\n')) return;
     const restriction = await restrictionFile(query);
     try {
-      const args = ['--count', '--null', ...patternArgs(query), ...commonArgs(query, restriction?.path)];
+      // Names with a line break are left out, as searchFiles leaves them out.
+      const args = ['--count', '--null', ...patternArgs(query), ...commonArgs(query, restriction?.path), '--glob=!*\n*'];
       // `path\0count\n` per file; a path may hold a line break, never a NUL, so the output is cut at the NULs.
       let path: string | undefined;
       let first = true;
@@ -143,15 +145,20 @@ export class RipgrepSearch implements WorkspaceSearch {
   }
 
   async *matchingLines(query: TextQuery, paths: readonly string[], signal: AbortSignal): AsyncIterable<SearchBatch<TextMatch>> {
-    for (const group of argumentGroups(paths)) {
-      const args = ['--json', '--no-config', '--no-messages', ...patternArgs(query), '--', ...group.map((path) => `./${path}`)];
+    // Chosen from countMatches, so no name holds a line break.
+    for (const group of argumentGroups(paths.filter((path) => !path.includes('\n')))) {
+      const args = ['--with-filename', '--null', '--line-number', '--column', '--no-config', '--no-messages', ...patternArgs(query)];
+      args.push('--', ...group.map((path) => `./${path}`));
+      const reader = new RipgrepLineReader(() => true, workspacePath);
       for await (const batch of this.records(args, 10, signal)) {
-        const items = batch.items.flatMap((record) => {
-          const match = textMatch(record);
-          return match === undefined ? [] : [match];
-        });
-        yield { items, stopped: batch.stopped };
+        const items = reader.read(batch.items).flatMap((file) => file.matches);
+        if (batch.stopped !== undefined) {
+          yield { items, stopped: batch.stopped };
+          return;
+        }
+        yield { items };
       }
+      yield { items: reader.end()?.matches ?? [] };
     }
   }
 
@@ -359,33 +366,6 @@ function workspacePath(raw: Buffer | string): string | undefined {
   if (typeof raw !== 'string' && text.includes('\uFFFD') && !Buffer.from(text, 'utf8').equals(raw)) return undefined;
   const path = process.platform === 'win32' ? text.replace(/\\/g, '/') : text;
   return path.startsWith('./') ? path.slice(2) : path;
-}
-
-interface JsonText {
-  text?: string;
-  bytes?: string;
-}
-
-interface JsonMatch {
-  type: string;
-  data?: { path?: JsonText; lines?: JsonText; line_number?: number; submatches?: { start: number }[] };
-}
-
-/** A `match` record as a TextMatch; undefined for the other records and for a path that is not UTF-8. */
-function textMatch(record: Buffer): TextMatch | undefined {
-  // Only matches matter: the begin, end and summary records are not parsed.
-  if (record.indexOf('{"type":"match"') !== 0) return undefined;
-  const parsed = JSON.parse(record.toString('utf8')) as JsonMatch;
-  const data = parsed.data;
-  if (data?.path?.text === undefined || data.line_number === undefined || data.lines === undefined) return undefined;
-  const path = workspacePath(data.path.text);
-  if (path === undefined) return undefined;
-  const bytes = data.lines.text !== undefined ? Buffer.from(data.lines.text, 'utf8') : Buffer.from(data.lines.bytes ?? '', 'base64');
-  const lineEnd = bytes.length - (bytes.at(-1) === 10 ? (bytes.at(-2) === 13 ? 2 : 1) : 0);
-  const line = bytes.subarray(0, lineEnd);
-  const start = Math.min(data.submatches?.[0]?.start ?? 0, line.length);
-  // The match's byte offset as an index in the decoded text, as the walk reports it.
-  return { path, line: data.line_number, text: line.toString('utf8'), column: line.subarray(0, start).toString('utf8').length };
 }
 
 /** ripgrep's reason for refusing a pattern, without its advice about flags the model cannot pass. */
