@@ -11,16 +11,18 @@
  * execute on the ripgrep port. Rounds are interleaved, medians compared; the
  * first round's ratio is printed too (search_text reuses its listing of every
  * file, which counts the files too large to search, for 10 s: later rounds do
- * without it, as an agent's next searches do).
+ * without it, as an agent's next searches do). Each rg found is measured
+ * against itself: the one VS Code ships (from the e2e rig's code-server, the
+ * engine users get) and Debian's (the unit tests').
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allTools } from '../../src/core/tools/registry';
 import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
 import { silentLogger } from '../../src/core/ports';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch, findRipgrepOnPath } from '../../src/node';
+import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch, findRipgrepOnPath, findVsCodeRipgrep } from '../../src/node';
 import { fmt, median } from './stats';
 
 const rounds = 7;
@@ -59,50 +61,68 @@ const cases: Case[] = [
 ];
 
 export async function measureWorkspaceSearch(): Promise<void> {
-  const rg = findRipgrepOnPath();
-  if (!rg) {
+  const engines = ripgreps();
+  if (engines.length === 0) {
     console.log('\nWorkspace search: no rg on the PATH (apt-get install ripgrep, or npm run e2e:setup); not measured');
     return;
   }
   const root = await mkdtemp(join(tmpdir(), 'bench-search-'));
   try {
     const size = await buildWorkspace(root);
-    const ctx: ToolContext = {
-      files: new NodeWorkspaceFiles(root),
-      changes: new NodeFileChanges(root),
-      commands: new NodeCommandRunner(root),
-      protectedFiles: defaultProtectedFiles,
-      logger: silentLogger,
-      search: new RipgrepSearch(rg, root),
-    };
     console.log(
       `\nWorkspace search: ${size.files.toLocaleString('en-US')} files, ${fmt(size.bytes / 1e6, 0)} MB (two copies of node_modules, nested .gitignore files), ${rounds} interleaved rounds, medians`,
     );
-    console.log(`  bare rg: \`${rg} --hidden --max-filesize 1M …\` in the folder (a git repository), plain output read to the end`);
-    for (const c of cases) {
-      const tool: number[] = [];
-      const bare: number[] = [];
-      let answer = '';
-      for (let round = 0; round < rounds; round++) {
-        bare.push(await timeBare(rg, root, c.bare));
-        const started = performance.now();
-        answer = await runTool(ctx, c);
-        tool.push(performance.now() - started);
-      }
-      const coldRatio = tool[0] / bare[0];
-      const lines = answer.split('\n');
-      const summary = lines.length > 1 ? `${lines.length} lines: ${lines.at(-1)!.slice(0, 60)}` : lines[0].slice(0, 80);
-      console.log(
-        `  ${c.name.padEnd(34)} tool ${fmt(median(tool), 0).padStart(5)} ms   bare rg ${fmt(median(bare), 0).padStart(5)} ms   ${fmt(median(tool) / median(bare))}× bare   (target ≤ 2×; first round ${fmt(coldRatio)}×)   [${summary}]`,
-      );
-    }
+    for (const { name, rg } of engines) await measureEngine(root, name, rg);
+    const ctx = toolContext(root, undefined);
     const walkStarted = performance.now();
-    const walked = await runTool({ ...ctx, search: undefined }, cases[0]);
+    const walked = await runTool(ctx, cases[0]);
     console.log(
       `  for reference, the JavaScript walk (the fallback) on "${cases[0].name}": ${fmt((performance.now() - walkStarted) / 1000, 1)} s [${walked.split('\n').at(-1)!.slice(0, 90)}]`,
     );
   } finally {
     await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** The rg VS Code ships (in the e2e rig's code-server, when installed) and Debian's, each measured against itself. */
+function ripgreps(): { name: string; rg: string }[] {
+  const cache = process.env.GATEWAY_E2E_CACHE ?? join(homedir(), '.cache/gateway-e2e');
+  const vscode = findVsCodeRipgrep(join(cache, 'code-server/node_modules/code-server/lib/vscode'));
+  const debian = findRipgrepOnPath();
+  return [...(vscode ? [{ name: "VS Code's rg (code-server 4.139.1)", rg: vscode }] : []), ...(debian ? [{ name: "Debian's rg", rg: debian }] : [])];
+}
+
+function toolContext(root: string, rg: string | undefined): ToolContext {
+  return {
+    files: new NodeWorkspaceFiles(root),
+    changes: new NodeFileChanges(root),
+    commands: new NodeCommandRunner(root),
+    protectedFiles: defaultProtectedFiles,
+    logger: silentLogger,
+    search: rg === undefined ? undefined : new RipgrepSearch(rg, root),
+  };
+}
+
+async function measureEngine(root: string, name: string, rg: string): Promise<void> {
+  const version = spawnSync(rg, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0];
+  console.log(`  ${name}, ${version}: bare \`rg --hidden --max-filesize 1M …\` in the folder (a git repository), plain output read to the end`);
+  const ctx = toolContext(root, rg);
+  for (const c of cases) {
+    const tool: number[] = [];
+    const bare: number[] = [];
+    let answer = '';
+    for (let round = 0; round < rounds; round++) {
+      bare.push(await timeBare(rg, root, c.bare));
+      const started = performance.now();
+      answer = await runTool(ctx, c);
+      tool.push(performance.now() - started);
+    }
+    const coldRatio = tool[0] / bare[0];
+    const lines = answer.split('\n');
+    const summary = lines.length > 1 ? `${lines.length} lines: ${lines.at(-1)!.slice(0, 60)}` : lines[0].slice(0, 80);
+    console.log(
+      `    ${c.name.padEnd(34)} tool ${fmt(median(tool), 0).padStart(5)} ms   bare rg ${fmt(median(bare), 0).padStart(5)} ms   ${fmt(median(tool) / median(bare))}× bare   (target ≤ 2×; first round ${fmt(coldRatio)}×)   [${summary}]`,
+    );
   }
 }
 
