@@ -79,3 +79,53 @@ test(
   },
   { timeoutMs: 90_000 },
 );
+
+test(
+  '/agent: search_text on ripgrep searches a file with unsaved changes as the editor holds it',
+  async () => {
+    const gateway = await vscode.extensions.getExtension<AgentApi>(EXTENSION_ID)!.activate();
+    const uri = vscode.Uri.joinPath(root(), 'src/unsaved-search.ts');
+    try {
+      await write('src/unsaved-search.ts', 'export const diskOnlyMarker = 1;\n');
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      // On disk the file says diskOnlyMarker; in the editor, unsaved, it says editorOnlyMarker instead.
+      await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, 1, 0), 'export const editorOnlyMarker = 2;\n'));
+      assert(editor.document.isDirty, 'the edit is unsaved');
+      await resetEmulator();
+      await vscode.workspace.getConfiguration('gateway').update('baseUrl', EMULATOR_BASE_URL, vscode.ConfigurationTarget.Global);
+      assert(await vscode.commands.executeCommand<boolean>('gateway.setApiKey', 'demo-key'), 'the key is accepted');
+      await vscode.workspace.getConfiguration('gateway').update('agentModel', 'gw-code', vscode.ConfigurationTarget.Global);
+      await scriptTurns('demo-key', [
+        { toolCalls: [{ name: 'search_text', arguments: { pattern: 'editorOnlyMarker' } }] },
+        { toolCalls: [{ name: 'search_text', arguments: { pattern: 'diskOnlyMarker', glob: '*.ts' } }] },
+        { text: 'Searched.' },
+      ]);
+      await vscode.commands.executeCommand('workbench.action.chat.newChat');
+      await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /agent search the unsaved file' });
+      await waitFor(
+        'the session to finish',
+        async () => (await gateway.agentSessions()).find((s) => s.title === 'search the unsaved file' && s.status === 'done'),
+        30_000,
+      );
+      const outputs = (await emulatorRequests())
+        .filter((r) => r.path === '/v1/responses')
+        .slice(1)
+        .map((r) => String(r.body.input[0].output));
+      assertEqual(outputs[0], 'src/unsaved-search.ts:1: export const editorOnlyMarker = 2;', 'the unsaved text is found');
+      assert(/^No matches for diskOnlyMarker in \d+ files? matching "\*\.ts"\.$/.test(outputs[1]), `what is only on disk is not: ${outputs[1]}`);
+      const served = gateway
+        .recentLog()
+        .filter((line) => / served by /.test(line))
+        .slice(-2);
+      assert(
+        served.every((line) => /^\[info\] search_text served by ripgrep \(.*ripgrep-universal/.test(line)),
+        `served by VS Code's ripgrep: ${served.join(' | ')}`,
+      );
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.files.revert').then(undefined, () => undefined);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor').then(undefined, () => undefined);
+      await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
+    }
+  },
+  { timeoutMs: 90_000 },
+);
