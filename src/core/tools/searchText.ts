@@ -159,45 +159,81 @@ function searchWithEngine(folder: string, args: SearchArgs, inGlob: ((path: stri
   return engineSearch(ctx.search!, query, verdicts, ctx.files, unsavedMatcher, searchMatchLimit, glob, ctx.clock ?? systemClock, signal);
 }
 
+/** Files read ahead of the one being matched: their reads overlap, and the matching stays in tree order. */
+const readAhead = 16;
+
+type FileRead = { kind: 'hardLinked' } | { kind: 'tooLarge' } | { kind: 'text'; text: string };
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
 async function walkSearch(
   folder: string,
   matches: LineMatcher,
   inGlob: ((path: string) => boolean) | undefined,
   ctx: ToolContext,
-  signal: AbortSignal,
+  outer: AbortSignal,
 ): Promise<Findings> {
   const found: Findings = { matches: [], filesSearched: 0, tooLarge: 0, hardLinked: 0 };
-  const timeLimit = { clock: ctx.clock ?? systemClock, ms: walkTimeLimitMs };
-  const walk = walkWorkspace(folder, ctx, signal, { respectIgnore: true, timeLimit, onLimit: (why) => (found.stopped = why) });
-  for await (const entry of walk) {
-    if (entry.type !== 'file') continue;
-    const relative = folder === '.' ? entry.path : entry.path.slice(folder.length + 1);
-    if (inGlob !== undefined && !inGlob(relative)) continue;
-    const stat = await ctx.files.stat(entry.path, signal);
-    // A hard link may be a protected file under another name (see hardLinkRefusal).
-    if ((stat?.links ?? 1) > 1) {
-      found.hardLinked++;
-      continue;
+  // The reads still under way when the search has enough are stopped with it.
+  const controller = new AbortController();
+  const stop = () => controller.abort(outer.reason);
+  outer.addEventListener('abort', stop, { once: true });
+  const signal = controller.signal;
+  const queue: { path: string; read: Promise<Settled<FileRead>> }[] = [];
+  /** Matches the oldest file read; true once there are more matches than shown. */
+  const matchNext = async () => {
+    const next = queue.shift()!;
+    const read = await next.read;
+    if (!read.ok) throw read.error;
+    return matchFile(next.path, read.value, matches, found, signal);
+  };
+  try {
+    const timeLimit = { clock: ctx.clock ?? systemClock, ms: walkTimeLimitMs };
+    const walk = walkWorkspace(folder, ctx, signal, { respectIgnore: true, timeLimit, onLimit: (why) => (found.stopped = why) });
+    for await (const entry of walk) {
+      if (entry.type !== 'file') continue;
+      const relative = folder === '.' ? entry.path : entry.path.slice(folder.length + 1);
+      if (inGlob !== undefined && !inGlob(relative)) continue;
+      const read = readForSearch(entry.path, ctx, signal).then(
+        (value): Settled<FileRead> => ({ ok: true, value }),
+        (error: unknown): Settled<FileRead> => ({ ok: false, error }),
+      );
+      queue.push({ path: entry.path, read });
+      if (queue.length >= readAhead && (await matchNext())) return found;
     }
-    if ((stat?.size ?? 0) > searchFileBytes) {
-      found.tooLarge++;
-      continue;
-    }
-    const text = await ctx.files.readText(entry.path, signal);
-    // Counted as searched, binary or not, as ripgrep counts it (it reads a file until it finds it binary).
-    found.filesSearched++;
-    if (looksBinary(text)) continue;
-    const lines = text.split(/\r?\n/);
-    for (let i = 0; i < lines.length; i++) {
-      // A 1 MB file of short lines is many matches to try: Stop must still get through.
-      if (i % 1000 === 999) signal.throwIfAborted();
-      const at = matches(lines[i]);
-      if (at < 0) continue;
-      found.matches.push({ path: entry.path, line: i + 1, text: lines[i], column: at });
-      if (found.matches.length > searchMatchLimit) return found;
-    }
+    while (queue.length > 0) if (await matchNext()) return found;
+    return found;
+  } finally {
+    outer.removeEventListener('abort', stop);
+    controller.abort();
   }
-  return found;
+}
+
+async function readForSearch(path: string, ctx: ToolContext, signal: AbortSignal): Promise<FileRead> {
+  const stat = await ctx.files.stat(path, signal);
+  // A hard link may be a protected file under another name (see hardLinkRefusal).
+  if ((stat?.links ?? 1) > 1) return { kind: 'hardLinked' };
+  if ((stat?.size ?? 0) > searchFileBytes) return { kind: 'tooLarge' };
+  return { kind: 'text', text: await ctx.files.readText(path, signal) };
+}
+
+/** The file's matches added to `found`; true once there are more than the limit. */
+function matchFile(path: string, read: FileRead, matches: LineMatcher, found: Findings, signal: AbortSignal): boolean {
+  if (read.kind === 'hardLinked') found.hardLinked++;
+  if (read.kind === 'tooLarge') found.tooLarge++;
+  if (read.kind !== 'text') return false;
+  // Counted as searched, binary or not, as ripgrep counts it (it reads a file until it finds it binary).
+  found.filesSearched++;
+  if (looksBinary(read.text)) return false;
+  const lines = read.text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    // A 1 MB file of short lines is many matches to try: Stop must still get through.
+    if (i % 1000 === 999) signal.throwIfAborted();
+    const at = matches(lines[i]);
+    if (at < 0) continue;
+    found.matches.push({ path, line: i + 1, text: lines[i], column: at });
+    if (found.matches.length > searchMatchLimit) return true;
+  }
+  return false;
 }
 
 function formatFindings(found: Findings, args: SearchArgs): string {
