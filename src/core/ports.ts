@@ -104,6 +104,12 @@ export interface WorkspaceFiles {
   realPathInside(path: string, signal: AbortSignal): Promise<string | undefined>;
   /** Whether the host's ignore rules (.gitignore, files.exclude) hide this path. */
   isIgnored(path: string, signal: AbortSignal): Promise<boolean>;
+  /**
+   * For one walk: isIgnored for each entry the walk meets, with each ignore
+   * file read once for all of them and the entry's kind as the walk saw it
+   * (absent: isIgnored per entry).
+   */
+  ignoredInWalk?(signal: AbortSignal): (path: string, isDirectory: boolean) => Promise<boolean>;
   /** The globs the host hides on top of the ignore files (`files.exclude`), for a WorkspaceSearch; none when absent. */
   excludedGlobs?(): readonly string[];
   /** Files whose text here differs from the disk (unsaved editors): a WorkspaceSearch reads the disk, so they are searched here. */

@@ -31,20 +31,27 @@ export class IgnoreFiles {
    * and read again only when it changed.
    */
   async isIgnored(path: string, isDirectory: boolean, signal: AbortSignal): Promise<boolean> {
-    const segments = path.split('/');
-    // levels[k]: the rules that apply inside the folder made of the first k segments.
-    const levels: Ignore[][] = [];
-    for (let depth = 0; depth < segments.length; depth++) {
-      signal.throwIfAborted();
-      const folder = segments.slice(0, depth).join('/');
-      const files = depth === 0 ? ['.git/info/exclude', '.gitignore'] : [`${folder}/.gitignore`];
-      const rules = await Promise.all(files.map((file) => this.rulesOf(file)));
-      levels.push(rules.filter((r): r is Ignore => r !== undefined));
-      const prefix = segments.slice(0, depth + 1).join('/');
-      const last = depth === segments.length - 1;
-      if (ignoredBy(levels, segments, prefix, last ? isDirectory : true)) return true;
-    }
-    return false;
+    return ignoredWith((file) => this.rulesOf(file), path, isDirectory, signal);
+  }
+
+  /**
+   * For one walk: isIgnored with each ignore file stat'ed (and read, when it
+   * changed) once for all the walk's checks, as git reads a folder's rules once
+   * when it enters it, instead of once per check.
+   */
+  forOneWalk(): (path: string, isDirectory: boolean, signal: AbortSignal) => Promise<boolean> {
+    const read = new Map<string, Promise<Ignore | undefined>>();
+    const rulesOf = (file: string) => {
+      let rules = read.get(file);
+      if (rules === undefined) {
+        // Bounded as the cache is: a hostile tree of folders cannot grow it without end.
+        if (read.size >= cachedFolders) read.delete(read.keys().next().value as string);
+        rules = this.rulesOf(file);
+        read.set(file, rules);
+      }
+      return rules;
+    };
+    return (path, isDirectory, signal) => ignoredWith(rulesOf, path, isDirectory, signal);
   }
 
   private async rulesOf(file: string): Promise<Ignore | undefined> {
@@ -62,6 +69,24 @@ export class IgnoreFiles {
     this.cache.set(file, { mtimeMs: info.mtimeMs, size: info.size, rules });
     return rules;
   }
+}
+
+/** Whether `path` is ignored, with the rules of each ignore file as `rulesOf` gives them. */
+async function ignoredWith(rulesOf: (file: string) => Promise<Ignore | undefined>, path: string, isDirectory: boolean, signal: AbortSignal): Promise<boolean> {
+  const segments = path.split('/');
+  // levels[k]: the rules that apply inside the folder made of the first k segments.
+  const levels: Ignore[][] = [];
+  for (let depth = 0; depth < segments.length; depth++) {
+    signal.throwIfAborted();
+    const folder = segments.slice(0, depth).join('/');
+    const files = depth === 0 ? ['.git/info/exclude', '.gitignore'] : [`${folder}/.gitignore`];
+    const rules = await Promise.all(files.map((file) => rulesOf(file)));
+    levels.push(rules.filter((r): r is Ignore => r !== undefined));
+    const prefix = segments.slice(0, depth + 1).join('/');
+    const last = depth === segments.length - 1;
+    if (ignoredBy(levels, segments, prefix, last ? isDirectory : true)) return true;
+  }
+  return false;
 }
 
 /** The last rule that speaks about `prefix`, from the shallowest ignore file to the deepest, decides. */

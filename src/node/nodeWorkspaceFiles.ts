@@ -71,6 +71,16 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
     const info = await stat(absoluteInside(this.root, path)).catch(() => undefined);
     return this.ignoreFiles.isIgnored(path, info?.isDirectory() ?? false, signal);
   }
+
+  ignoredInWalk(signal: AbortSignal): (path: string, isDirectory: boolean) => Promise<boolean> {
+    const ignored = this.ignoreFiles.forOneWalk();
+    return async (path, isDirectory) => {
+      signal.throwIfAborted();
+      if (path === '.') return false;
+      if (path.split('/').some((segment) => alwaysIgnored.has(segment))) return true;
+      return ignored(path, isDirectory, signal);
+    };
+  }
 }
 
 /**

@@ -146,6 +146,15 @@ describe('list_files', () => {
     assert.deepEqual(outcome, { ok: true, output: ['.gitignore', 'README.md', 'src/', 'src/a.ts', 'src/b.ts', 'src/lib/', 'src/lib/c.ts'].join('\n') });
   });
 
+  test('each walk reads the ignore files as they are then: one written or changed since the last walk counts at once', async () => {
+    await put({ 'keep.txt': '', 'gen/x.js': '', 'sub/y.tmp': '', 'sub/z.txt': '' });
+    assert.equal((await call('list_files', {})).outcome.output, 'gen/\nkeep.txt\nsub/\ngen/x.js\nsub/y.tmp\nsub/z.txt');
+    await put({ '.gitignore': 'gen/\n', 'sub/.gitignore': '*.tmp\n' });
+    assert.equal((await call('list_files', {})).outcome.output, '.gitignore\nkeep.txt\nsub/\nsub/.gitignore\nsub/z.txt');
+    await put({ '.gitignore': '# nothing\n' });
+    assert.equal((await call('list_files', {})).outcome.output, '.gitignore\ngen/\nkeep.txt\nsub/\ngen/x.js\nsub/.gitignore\nsub/z.txt');
+  });
+
   test('a folder and a glob narrow the list; a glob without "/" matches names at any depth', async () => {
     await put({ 'src/a.ts': '', 'src/a.md': '', 'src/lib/c.ts': '', 'test/t.ts': '' });
     const { prepared, outcome } = await call('list_files', { folder: 'src', glob: '*.ts' });

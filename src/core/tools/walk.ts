@@ -6,7 +6,7 @@
  * a symlink (`cfg -> config`): each entry is then checked for protection where
  * it really is as well (`config/secrets/**` hides `cfg/secrets/db.txt`).
  */
-import type { Clock } from '../ports';
+import type { Clock, DirectoryEntry } from '../ports';
 import type { ToolContext } from './tool';
 import { protectingPattern } from './pathPolicy';
 
@@ -36,6 +36,10 @@ export async function* walkWorkspace(folder: string, ctx: ToolContext, signal: A
   const realFolder = await ctx.files.realPathInside(folder, signal);
   if (realFolder === undefined) return;
   const realPathOf = (path: string) => reanchor(path, folder, realFolder);
+  const ignoredInWalk = options.respectIgnore ? ctx.files.ignoredInWalk?.(signal) : undefined;
+  const ignored = (path: string, type: DirectoryEntry['type']) =>
+    // A symlink's kind is its target's: isIgnored looks it up.
+    ignoredInWalk && type !== 'symlink' ? ignoredInWalk(path, type === 'directory') : ctx.files.isIgnored(path, signal);
   let visited = 0;
   const pending = [folder];
   const deadline = options.timeLimit && options.timeLimit.clock.now() + options.timeLimit.ms;
@@ -55,7 +59,7 @@ export async function* walkWorkspace(folder: string, ctx: ToolContext, signal: A
         return;
       }
       const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;
-      const resolved = await admit(path, realPathOf(path), entry.type, ctx, signal, options);
+      const resolved = await admit(path, realPathOf(path), entry.type, ctx, signal, options.respectIgnore ? ignored : undefined);
       if (resolved === undefined) continue;
       yield resolved;
       if (resolved.type === 'directory' && !resolved.symlink) subfolders.push(path);
@@ -77,14 +81,15 @@ function reanchor(path: string, folder: string, realFolder: string): string {
 async function admit(
   path: string,
   realPath: string,
-  type: 'file' | 'directory' | 'symlink' | 'other',
+  type: DirectoryEntry['type'],
   ctx: ToolContext,
   signal: AbortSignal,
-  options: WalkOptions,
+  /** Absent when the ignore rules do not apply. */
+  ignored: ((path: string, type: DirectoryEntry['type']) => Promise<boolean>) | undefined,
 ): Promise<WalkEntry | undefined> {
   if (type === 'other') return undefined;
   if (isProtected(path, ctx) || isProtected(realPath, ctx)) return undefined;
-  if (options.respectIgnore && (await ctx.files.isIgnored(path, signal))) return undefined;
+  if (ignored && (await ignored(path, type))) return undefined;
   if (type !== 'symlink') return { path, type, symlink: false };
   const real = await ctx.files.realPathInside(path, signal);
   if (real === undefined || isProtected(real, ctx)) return undefined;

@@ -36,6 +36,15 @@ export class VsCodeWorkspaceFiles implements WorkspaceFiles {
     return this.disk.isIgnored(path, signal);
   }
 
+  ignoredInWalk(signal: AbortSignal): (path: string, isDirectory: boolean) => Promise<boolean> {
+    const excluded = this.excludedGlobs();
+    const ignored = this.disk.ignoredInWalk?.(signal);
+    return async (path, isDirectory) => {
+      if (excluded.some((glob) => matchesGlob(path, glob))) return true;
+      return ignored ? ignored(path, isDirectory) : this.disk.isIgnored(path, signal);
+    };
+  }
+
   /** `files.exclude`'s globs that are on (a `{ when }` clause, which needs the sibling files, counts as off). */
   excludedGlobs(): readonly string[] {
     const excluded = vscode.workspace.getConfiguration('files', this.rootUri).get<Record<string, unknown>>('exclude', {});
