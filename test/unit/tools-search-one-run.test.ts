@@ -3,12 +3,12 @@
 // walk's on the same files; then what the line output holds that the reader must get right.
 import assert from 'node:assert/strict';
 import { link, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { allTools } from '../../src/core/tools/registry';
 import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch, findRipgrepOnPath, ripgrepLimits } from '../../src/node';
+import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch, findRipgrepOnPath, findVsCodeRipgrep, ripgrepLimits } from '../../src/node';
 import type { FileMatchCount, FileMatches, FileQuery, SearchBatch, TextMatch, TextQuery, WorkspaceSearch } from '../../src/core/ports';
 import { silentLogger } from '../../src/core/ports';
 
@@ -158,66 +158,76 @@ describe('hard links among the first files', () => {
   });
 });
 
-describe("ripgrep's line output, read back", () => {
-  let root: string;
-  const query: TextQuery = {
-    folder: '.',
-    respectIgnore: true,
-    protectedGlobs: ['*.pem'],
-    excludedGlobs: [],
-    pattern: 'needle',
-    regex: false,
-    ignoreCase: false,
-    maxFileBytes: 1024 * 1024,
-    maxMatchesPerFile: 101,
-  };
-  const posing = 'w.txt: WARNING: stopped searching binary file after match (found "\\0" byte around offset 5)';
-  before(async () => {
-    root = await realpath(await mkdtemp(join(tmpdir(), 'rg-lines-')));
-    await put(root, {
-      'w.txt': 'needle in w\n',
-      [posing]: 'needle posing\n',
-      'odd\nname.txt': 'needle\n',
-      // A NUL past what ripgrep reads first: it has printed the match before it finds the file binary.
-      'late.txt': Buffer.concat([Buffer.from(`needle early\n${'x'.repeat(300_000)}\n`), Buffer.from([0]), Buffer.from('\nneedle late\n')]),
-      'early.bin': Buffer.concat([Buffer.from('needle'), Buffer.from([0])]),
-      'crlf.txt': 'ünï needle\r\n',
-      'key.pem': 'needle\n',
-      'KEY.PEM': 'needle\n',
+/** Debian's rg (13) and, when the e2e rig is installed, the one VS Code ships (15): their outputs differ in places. */
+const engines = [
+  { name: "Debian's rg", path: rg },
+  {
+    name: "VS Code's rg",
+    path: findVsCodeRipgrep(join(process.env.GATEWAY_E2E_CACHE ?? join(homedir(), '.cache/gateway-e2e'), 'code-server/node_modules/code-server/lib/vscode')),
+  },
+].filter((engine) => engine.path !== undefined);
+
+for (const engine of engines)
+  describe(`ripgrep's line output, read back (${engine.name})`, () => {
+    let root: string;
+    const query: TextQuery = {
+      folder: '.',
+      respectIgnore: true,
+      protectedGlobs: ['*.pem'],
+      excludedGlobs: [],
+      pattern: 'needle',
+      regex: false,
+      ignoreCase: false,
+      maxFileBytes: 1024 * 1024,
+      maxMatchesPerFile: 101,
+    };
+    const posing = 'w.txt: WARNING: stopped searching binary file after match (found "\\0" byte around offset 5)';
+    before(async () => {
+      root = await realpath(await mkdtemp(join(tmpdir(), 'rg-lines-')));
+      await put(root, {
+        'w.txt': 'needle in w\n',
+        [posing]: 'needle posing\n',
+        'odd\nname.txt': 'needle\n',
+        // A NUL past what ripgrep reads first: it has printed the match before it finds the file binary.
+        'late.txt': Buffer.concat([Buffer.from(`needle early\n${'x'.repeat(300_000)}\n`), Buffer.from([0]), Buffer.from('\nneedle late\n')]),
+        'early.bin': Buffer.concat([Buffer.from('needle'), Buffer.from([0])]),
+        'crlf.txt': 'ünï needle\r\n',
+        'key.pem': 'needle\n',
+        'KEY.PEM': 'needle\n',
+      });
+    });
+    after(() => rm(root, { recursive: true, force: true }));
+
+    async function searchFiles(q: TextQuery) {
+      const found = new Map<string, TextMatch[]>();
+      let searched: number | undefined;
+      for await (const batch of new RipgrepSearch(engine.path!, root).searchFiles(q, () => true, signal)) {
+        for (const file of batch.items) found.set(file.path, file.matches);
+        searched ??= batch.searched;
+      }
+      return { found, searched };
+    }
+
+    test('a file found binary after a match is dropped, as the counts drop it; a name posing as the warning is a name', async () => {
+      assert.ok(rg);
+      const { found } = await searchFiles(query);
+      assert.deepEqual([...found.keys()].sort(), ['crlf.txt', posing, 'w.txt'].sort());
+      assert.deepEqual(found.get(posing), [{ path: posing, line: 1, text: 'needle posing', column: 0 }]);
+      assert.deepEqual(found.get('crlf.txt'), [{ path: 'crlf.txt', line: 1, text: 'ünï needle', column: 4 }], 'the column in characters, the CR left out');
+      const counted: string[] = [];
+      for await (const batch of new RipgrepSearch(engine.path!, root).countMatches(query, signal)) counted.push(...batch.items.map((item) => item.path));
+      assert.ok(!counted.includes('late.txt'));
+    });
+
+    test('a name with a line break is not searched (in this output only a NUL ends a name)', async () => {
+      const { found } = await searchFiles(query);
+      assert.ok(!found.has('odd\nname.txt'));
+    });
+
+    test('it says how many files it searched, binary ones too, only when it applied every glob (protected ones ignoring case)', async () => {
+      // w.txt, the posing name, late.txt, early.bin, crlf.txt: not the two .pem files, nor the name with a line break.
+      assert.equal((await searchFiles(query)).searched, 5);
+      assert.equal((await searchFiles({ ...query, protectedGlobs: ['*.[pP]em'] })).searched, undefined, 'a glob ripgrep is not given');
+      assert.equal((await searchFiles({ ...query, nameGlob: '*.txt' })).searched, 3, 'w.txt, late.txt, crlf.txt');
     });
   });
-  after(() => rm(root, { recursive: true, force: true }));
-
-  async function searchFiles(q: TextQuery) {
-    const found = new Map<string, TextMatch[]>();
-    let searched: number | undefined;
-    for await (const batch of new RipgrepSearch(rg!, root).searchFiles(q, () => true, signal)) {
-      for (const file of batch.items) found.set(file.path, file.matches);
-      searched ??= batch.searched;
-    }
-    return { found, searched };
-  }
-
-  test('a file found binary after a match is dropped, as the counts drop it; a name posing as the warning is a name', async () => {
-    assert.ok(rg);
-    const { found } = await searchFiles(query);
-    assert.deepEqual([...found.keys()].sort(), ['crlf.txt', posing, 'w.txt'].sort());
-    assert.deepEqual(found.get(posing), [{ path: posing, line: 1, text: 'needle posing', column: 0 }]);
-    assert.deepEqual(found.get('crlf.txt'), [{ path: 'crlf.txt', line: 1, text: 'ünï needle', column: 4 }], 'the column in characters, the CR left out');
-    const counted: string[] = [];
-    for await (const batch of new RipgrepSearch(rg, root).countMatches(query, signal)) counted.push(...batch.items.map((item) => item.path));
-    assert.ok(!counted.includes('late.txt'));
-  });
-
-  test('a name with a line break is not searched (in this output only a NUL ends a name)', async () => {
-    const { found } = await searchFiles(query);
-    assert.ok(!found.has('odd\nname.txt'));
-  });
-
-  test('it says how many files it searched, binary ones too, only when it applied every glob (protected ones ignoring case)', async () => {
-    // w.txt, the posing name, late.txt, early.bin, crlf.txt: not the two .pem files, nor the name with a line break.
-    assert.equal((await searchFiles(query)).searched, 5);
-    assert.equal((await searchFiles({ ...query, protectedGlobs: ['*.[pP]em'] })).searched, undefined, 'a glob ripgrep is not given');
-    assert.equal((await searchFiles({ ...query, nameGlob: '*.txt' })).searched, 3, 'w.txt, late.txt, crlf.txt');
-  });
-});
