@@ -131,6 +131,7 @@ describe('keep-alive comments do not count as activity', () => {
     return {
       finished: false,
       partialText: '',
+      partialLength: 0,
       decode(message, out: StreamEvent[]) {
         if (message.data === '[DONE]') this.finished = true;
         else out.push({ type: 'text', text: message.data });

@@ -68,6 +68,20 @@ describe('the stream key watch', () => {
     }
   });
 
+  test('sees a form after many false starts of each of its characters, in either case, in one read', () => {
+    for (const key of KEYS) {
+      for (const form of secretVariants(key)) {
+        // Each character of the form, alone and in both cases, many times before the form itself: whichever the anchor starts with.
+        const starts = [...form]
+          .flatMap((c) => [c.toLowerCase(), c.toUpperCase(), `${c}\u0000`])
+          .join(' ')
+          .repeat(50);
+        assert.ok(seenIn(key, [`${starts}${CASINGS.alternating(form)}${starts}`]), form);
+        assert.equal(seenIn(key, [starts]), false, `${form}: the false starts alone`);
+      }
+    }
+  });
+
   test('does not report a read that holds only near misses of the key', () => {
     for (const key of KEYS) {
       for (const form of secretVariants(key)) {

@@ -4,6 +4,7 @@ import { errorFromWire, parseWireError, type ErrorContext } from './errorMapping
 import { ProtocolError } from './errors';
 import { parseJsonPayload, pushText, type StreamDecoder } from './sseReader';
 import type { FinishReason, StreamEvent } from './types';
+import { TextSoFar } from './textSoFar';
 import { normaliseUsage } from './usage';
 
 interface PartialToolCall {
@@ -14,13 +15,21 @@ interface PartialToolCall {
 
 export class ChatStreamDecoder implements StreamDecoder {
   finished = false;
-  partialText = '';
+  private readonly answer = new TextSoFar();
   private responseId: string | undefined;
   private finishReason: FinishReason | undefined;
   private readonly toolCalls: PartialToolCall[] = [];
   private toolCallsFlushed = false;
 
   constructor(private readonly errorContext: ErrorContext) {}
+
+  get partialText(): string {
+    return this.answer.toString();
+  }
+
+  get partialLength(): number {
+    return this.answer.length;
+  }
 
   decode(message: EventSourceMessage, out: StreamEvent[]): void {
     const data = message.data;
@@ -50,7 +59,7 @@ export class ChatStreamDecoder implements StreamDecoder {
       const content = delta.content;
       if (typeof content === 'string') {
         if (content.length > 0) {
-          this.partialText += content;
+          this.answer.append(content);
           pushText(out, content);
         }
       } else if (content != null) {

@@ -18,6 +18,8 @@ export interface StreamDecoder {
   readonly finished: boolean;
   /** Text streamed so far, attached to any error. */
   readonly partialText: string;
+  /** The length of `partialText`, without joining it. */
+  readonly partialLength: number;
 }
 
 /** An opened stream: the body, its decoder, and the hooks of the exchange it came from. */
@@ -116,7 +118,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       }
       events.length = 0;
       if (failure !== undefined) throw failure;
-      if (decoder.partialText.length > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), partial);
+      if (decoder.partialLength > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), partial);
       if (chunk.done) break;
     }
     if (!decoder.finished) {

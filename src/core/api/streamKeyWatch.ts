@@ -6,9 +6,9 @@
  *
  * The prefilter is exact, never a guess: each form of the key has an anchor,
  * four characters of it, lower-cased. Wherever the pattern matches a form, the
- * text holds that form's ASCII characters in some mix of cases, so the
- * lower-cased text holds the anchor. Only a read (or seam) whose lower-cased
- * text holds an anchor is checked with the pattern itself. The anchor starts at
+ * text holds that form's ASCII characters in some mix of cases, so it holds
+ * the anchor ignoring ASCII case. Only a read (or seam) that holds an anchor so
+ * is checked with the pattern itself. The anchor starts at
  * the form's character seen least in the stream so far, because
  * `String.prototype.indexOf` skips to each occurrence of an anchor's first
  * character natively: a rare one is passed over at memory speed.
@@ -46,23 +46,21 @@ export class StreamKeyWatch {
    */
   sees(read: string): boolean {
     if (read === '') return false;
-    const lower = read.toLowerCase();
-    if (this.sampled < SAMPLE_CHARS) this.learn(lower);
+    if (this.sampled < SAMPLE_CHARS) this.learn(read);
     const seam = this.tail + read.slice(0, this.overlap);
     this.tail = read.length >= this.overlap ? read.slice(read.length - this.overlap) : (this.tail + read).slice(-this.overlap);
-    return this.holds(read, lower) || this.holds(seam, seam.toLowerCase());
+    return this.holds(read) || this.holds(seam);
   }
 
   /** True when `text` holds a form of the key; for decoded text, checked whole (see decodedKeyGuard.ts). */
   contains(text: string): boolean {
-    const lower = text.toLowerCase();
-    if (this.sampled < SAMPLE_CHARS) this.learn(lower);
-    return this.holds(text, lower);
+    if (this.sampled < SAMPLE_CHARS) this.learn(text);
+    return this.holds(text);
   }
 
-  private holds(text: string, lower: string): boolean {
+  private holds(text: string): boolean {
     for (const anchor of this.anchors) {
-      if (anchor === undefined || lower.includes(anchor)) return this.matches(text);
+      if (anchor === undefined || holdsIgnoringAsciiCase(text, anchor)) return this.matches(text);
     }
     return false;
   }
@@ -75,10 +73,10 @@ export class StreamKeyWatch {
   }
 
   /** Counts the characters of the stream's start, then chooses the anchors again with what it learnt. */
-  private learn(lower: string): void {
-    const end = Math.min(lower.length, SAMPLE_CHARS - this.sampled);
+  private learn(text: string): void {
+    const end = Math.min(text.length, SAMPLE_CHARS - this.sampled);
     for (let i = 0; i < end; i++) {
-      const code = lower.charCodeAt(i);
+      const code = lowerAscii(text, i);
       if (code < 128) this.seen[code]++;
     }
     this.sampled += end;
@@ -104,6 +102,31 @@ export class StreamKeyWatch {
     }
     return best === undefined ? undefined : form.slice(best, best + length).toLowerCase();
   }
+}
+
+/**
+ * True when `text` holds `anchor` (lower-case ASCII) with its letters in any case,
+ * which is what the lower-cased text holding it meant, without lower-casing a
+ * whole read (a copy of every read): `indexOf` finds each occurrence of the
+ * anchor's first character in either case natively, and only those are compared.
+ */
+function holdsIgnoringAsciiCase(text: string, anchor: string): boolean {
+  const first = anchor[0];
+  const upper = first.toUpperCase();
+  return holdsFrom(text, anchor, first) || (upper !== first && holdsFrom(text, anchor, upper));
+}
+
+function holdsFrom(text: string, anchor: string, first: string): boolean {
+  const last = text.length - anchor.length;
+  for (let at = text.indexOf(first); at !== -1 && at <= last; at = text.indexOf(first, at + 1)) {
+    if (restMatches(text, at, anchor)) return true;
+  }
+  return false;
+}
+
+function restMatches(text: string, at: number, anchor: string): boolean {
+  for (let i = 1; i < anchor.length; i++) if (lowerAscii(text, at + i) !== anchor.charCodeAt(i)) return false;
+  return true;
 }
 
 function isAscii(text: string, start: number, length: number): boolean {

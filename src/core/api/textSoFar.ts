@@ -1,0 +1,37 @@
+/**
+ * The answer text streamed so far, for the partial text an error carries and the
+ * answer-size ceiling. Appending each few-character delta to one string builds a
+ * chain of string nodes, one per delta, that lives as long as the stream: long
+ * enough to be copied out of V8's young generation and promoted, which made
+ * garbage collection about a tenth of a long stream's cost. The deltas are
+ * kept in small batches instead, each batch joined into one flat string, so the
+ * deltas themselves die young; the whole text is joined only when asked for.
+ */
+
+/** Deltas joined into one string at a time: bounds the pending array, and the joins stay linear in the text. */
+const BATCH = 256;
+
+export class TextSoFar {
+  /** Characters so far. */
+  length = 0;
+  private joined: string[] = [];
+  private pending: string[] = [];
+
+  append(text: string): void {
+    this.pending.push(text);
+    this.length += text.length;
+    if (this.pending.length >= BATCH) this.flush();
+  }
+
+  toString(): string {
+    this.flush();
+    if (this.joined.length > 1) this.joined = [this.joined.join('')];
+    return this.joined[0] ?? '';
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.joined.push(this.pending.join(''));
+    this.pending = [];
+  }
+}
