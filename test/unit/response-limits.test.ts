@@ -130,8 +130,6 @@ describe('keep-alive comments do not count as activity', () => {
   function decoder(): StreamDecoder & { finished: boolean } {
     return {
       finished: false,
-      partialText: '',
-      partialLength: 0,
       decode(message, out: StreamEvent[]) {
         if (message.data === '[DONE]') this.finished = true;
         else out.push({ type: 'text', text: message.data });

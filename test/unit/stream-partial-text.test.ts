@@ -1,17 +1,23 @@
-// The answer text a stream's decoder keeps for errors and the answer-size ceiling is kept in
+// The answer text the stream reader keeps for errors and the answer-size ceiling is kept in
 // batches rather than one growing string: it must still be exactly the text, in order, at any point.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { ChatStreamDecoder } from '../../src/core/api/chatStreamDecoder';
+import { GatewayError } from '../../src/core/api/errors';
 import { ResponsesStreamDecoder } from '../../src/core/api/responsesStreamDecoder';
+import { readSse, type StreamDecoder } from '../../src/core/api/sseReader';
 import { TextSoFar } from '../../src/core/api/textSoFar';
-import type { StreamEvent } from '../../src/core/api/types';
+import { startEmulator, type Emulator } from '../emulator/server';
 import { prng } from './helpers/prng';
 
-const context = { siteUrl: 'https://gateway.example', redact: [] };
+let emulator: Emulator;
+before(async () => {
+  emulator = await startEmulator({ port: 0 });
+});
+after(() => emulator.close());
 
 describe('the answer text so far', () => {
-  test('is the deltas in order and their length, read at any point across many batches', () => {
+  test('is the appended texts in order and their length, read at any point across many batches', () => {
     const random = prng(42);
     const text = new TextSoFar();
     let expected = '';
@@ -20,39 +26,44 @@ describe('the answer text so far', () => {
       text.append(delta);
       expected += delta;
       assert.equal(text.length, expected.length);
-      if (random() < 0.01) assert.equal(text.toString(), expected, `after ${i + 1} deltas`);
+      if (random() < 0.01) assert.equal(text.toString(), expected, `after ${i + 1} texts`);
     }
     assert.equal(text.toString(), expected);
     assert.equal(text.toString(), expected, 'read twice');
   });
 
-  test('a responses stream failing after many deltas carries all of their text', () => {
-    const decoder = new ResponsesStreamDecoder(context);
-    const out: StreamEvent[] = [];
-    let expected = '';
-    for (let i = 0; i < 1000; i++) {
-      const delta = `w${i} `;
-      expected += delta;
-      decoder.decode({ event: undefined, id: undefined, data: JSON.stringify({ type: 'response.output_text.delta', delta }) }, out);
-    }
-    assert.equal(decoder.partialLength, expected.length);
-    const failed = { type: 'response.failed', response: { error: { code: 'server_error', message: 'broke' } } };
-    assert.throws(
-      () => decoder.decode({ event: undefined, id: undefined, data: JSON.stringify(failed) }, out),
-      (error: Error & { partialText?: string }) => error.partialText === expected,
-    );
-  });
-
-  test('a chat stream keeps all of its text too', () => {
-    const decoder = new ChatStreamDecoder(context);
-    const out: StreamEvent[] = [];
-    let expected = '';
-    for (let i = 0; i < 1000; i++) {
-      const content = `c${i} `;
-      expected += content;
-      decoder.decode({ event: undefined, id: undefined, data: JSON.stringify({ id: 'c1', choices: [{ delta: { content } }] }) }, out);
-    }
-    assert.equal(decoder.partialLength, expected.length);
-    assert.equal(decoder.partialText, expected);
-  });
+  // Without a key to look for (no redactor, so no guard keeping its own), the error's partial text is the reader's.
+  for (const endpoint of ['chat', 'responses'] as const) {
+    test(`${endpoint}: a stream failing after a thousand deltas carries all of their text in its error`, async () => {
+      emulator.script('demo-key', [{ text: 'tok ', repeat: 1500, chunkChars: 4 }]);
+      emulator.fault('demo-key', { kind: 'stream-error', afterDeltas: 1000 });
+      const context = { siteUrl: emulator.baseUrl, redact: [] };
+      const decoder: StreamDecoder = endpoint === 'chat' ? new ChatStreamDecoder(context) : new ResponsesStreamDecoder(context);
+      const path = endpoint === 'chat' ? '/chat/completions' : '/responses';
+      const body =
+        endpoint === 'chat' ? { model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }], stream: true } : { model: 'gw-code', input: 'hi', stream: true };
+      const response = await fetch(`${emulator.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer demo-key', 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      let shown = '';
+      let error: unknown;
+      try {
+        const events = readSse(async () => ({
+          body: response.body!,
+          decoder,
+          onActivity: () => undefined,
+          mapReadError: (e) => (e instanceof Error ? e : new Error(String(e))),
+          onClose: () => undefined,
+        }));
+        for await (const event of events) if (event.type === 'text') shown += event.text;
+      } catch (caught) {
+        error = caught;
+      }
+      assert.ok(error instanceof GatewayError, String(error));
+      assert.equal(shown, 'tok '.repeat(1000));
+      assert.equal(error.partialText, shown);
+    });
+  }
 });

@@ -4,7 +4,6 @@ import { errorFromWire, parseWireError, type ErrorContext } from './errorMapping
 import { ProtocolError } from './errors';
 import { parseJsonPayload, pushText, type StreamDecoder } from './sseReader';
 import type { FinishReason, StreamEvent } from './types';
-import { TextSoFar } from './textSoFar';
 import { normaliseUsage } from './usage';
 
 interface PartialToolCall {
@@ -15,21 +14,12 @@ interface PartialToolCall {
 
 export class ChatStreamDecoder implements StreamDecoder {
   finished = false;
-  private readonly answer = new TextSoFar();
   private responseId: string | undefined;
   private finishReason: FinishReason | undefined;
   private readonly toolCalls: PartialToolCall[] = [];
   private toolCallsFlushed = false;
 
   constructor(private readonly errorContext: ErrorContext) {}
-
-  get partialText(): string {
-    return this.answer.toString();
-  }
-
-  get partialLength(): number {
-    return this.answer.length;
-  }
 
   decode(message: EventSourceMessage, out: StreamEvent[]): void {
     const data = message.data;
@@ -58,10 +48,7 @@ export class ChatStreamDecoder implements StreamDecoder {
     if (delta) {
       const content = delta.content;
       if (typeof content === 'string') {
-        if (content.length > 0) {
-          this.answer.append(content);
-          pushText(out, content);
-        }
+        if (content.length > 0) pushText(out, content);
       } else if (content != null) {
         throw new ProtocolError('The Gateway sent a chat delta whose content is not text. Try again.');
       }

@@ -7,7 +7,6 @@ import { errorFromWire, parseWireError, type ErrorContext } from './errorMapping
 import { ProtocolError } from './errors';
 import { parseJsonPayload, pushText, type StreamDecoder } from './sseReader';
 import type { StreamEvent, ToolCall } from './types';
-import { TextSoFar } from './textSoFar';
 import { normaliseUsage } from './usage';
 import { responsesFinishReason } from './wireFormat';
 
@@ -20,20 +19,11 @@ interface PendingCall {
 
 export class ResponsesStreamDecoder implements StreamDecoder {
   finished = false;
-  private readonly answer = new TextSoFar();
   /** Keyed by the item's id, falling back to its output index. */
   private readonly calls = new Map<string, PendingCall>();
   private callCount = 0;
 
   constructor(private readonly errorContext: ErrorContext) {}
-
-  get partialText(): string {
-    return this.answer.toString();
-  }
-
-  get partialLength(): number {
-    return this.answer.length;
-  }
 
   decode(message: EventSourceMessage, out: StreamEvent[]): void {
     const payload = parseJsonPayload(message.data);
@@ -85,7 +75,6 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   private text(delta: unknown, out: StreamEvent[]): void {
     if (typeof delta !== 'string') throw new ProtocolError('The Gateway sent a text delta that is not text. Try again.');
     if (delta.length === 0) return;
-    this.answer.append(delta);
     pushText(out, delta);
   }
 
@@ -138,9 +127,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   private failure(payload: Record<string, unknown>): Error {
     const response = payload.response as { error?: unknown } | undefined;
     const wire = payload.type === 'response.failed' ? parseWireError({ error: response?.error ?? {} }) : parseWireError(payload);
-    const error = errorFromWire(wire, { ...this.errorContext, status: undefined });
-    error.partialText = this.partialText;
-    return error;
+    return errorFromWire(wire, { ...this.errorContext, status: undefined });
   }
 }
 

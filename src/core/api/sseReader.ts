@@ -9,6 +9,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { tooLarge } from './bodyLimits';
 import type { DecodedKeyGuard } from './decodedKeyGuard';
 import { ProtocolError, StreamInterruptedError } from './errors';
+import { TextSoFar } from './textSoFar';
 import type { StreamEvent } from './types';
 
 export interface StreamDecoder {
@@ -16,10 +17,6 @@ export interface StreamDecoder {
   decode(message: EventSourceMessage, out: StreamEvent[]): void;
   /** True once the terminal event has been decoded. */
   readonly finished: boolean;
-  /** Text streamed so far, attached to any error. */
-  readonly partialText: string;
-  /** The length of `partialText`, without joining it. */
-  readonly partialLength: number;
 }
 
 /** An opened stream: the body, its decoder, and the hooks of the exchange it came from. */
@@ -62,7 +59,13 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   const keyWatch = redactor?.watchStream();
   // The reads cannot show a key JSON-escaped or split over deltas: the decoded text is checked too, and is what the consumer and any error get.
   const guard = redactor?.guardDecoded();
-  const partial: PartialText = guard ?? decoder;
+  // The answer text decoded so far, kept a read's text event at a time (see textSoFar.ts): the answer-size ceiling, and an error's partial text when no guard keeps its own.
+  const answer = new TextSoFar();
+  const partial: PartialText = guard ?? {
+    get partialText() {
+      return answer.toString();
+    },
+  };
   const parser = createParser({
     onEvent: (message) =>
       pending.push(keySeen && redactor ? { ...message, event: message.event && redactor.redact(message.event), data: redactor.redact(message.data) } : message),
@@ -102,6 +105,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       } finally {
         pending.length = 0;
       }
+      for (const event of out) if (event.type === 'text') answer.append(event.text);
       let events = out;
       if (guard) {
         guard.screen(out, screened);
@@ -109,8 +113,11 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
         events = screened;
         keySeen ||= guard.sawKey;
       }
-      // After the screening, so the partial text holds this read's text too.
-      if (failure !== undefined) source.onError?.(withPartial(failure, partial));
+      // After the screening, so the partial text holds this read's text too; set whether or not an onError sees the error.
+      if (failure !== undefined) {
+        withPartial(failure, partial);
+        source.onError?.(failure);
+      }
       // Events decoded before a failure in the same chunk are still delivered, in order.
       for (let i = 0; i < events.length; i++) {
         onEvent?.(events[i]);
@@ -118,7 +125,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       }
       events.length = 0;
       if (failure !== undefined) throw failure;
-      if (decoder.partialLength > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), partial);
+      if (answer.length > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), partial);
       if (chunk.done) break;
     }
     if (!decoder.finished) {
@@ -144,7 +151,7 @@ function endOfBody(text: TextDecoder, lastFed: string): string {
   return (rest || lastFed).endsWith('\r') ? `${rest}\n` : rest;
 }
 
-/** Where an error's partial text comes from: the guard's (what the consumer was shown) when there is a key, else the decoder's. */
+/** Where an error's partial text comes from: the guard's (what the consumer was shown) when there is a key, else the text decoded. */
 interface PartialText {
   readonly partialText: string;
 }
