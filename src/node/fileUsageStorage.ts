@@ -62,24 +62,24 @@ export class FileUsageStorage implements UsageStorage {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       // Between a roll-up's move and its first append there is no log: nothing of today yet.
-      return { text: '', cursor: { file: '', offset: 0 }, fromStart: true };
+      return { text: '', cursor: { file: '', offset: 0, lastByte: -1 }, fromStart: true };
     }
     try {
       const info = await handle.stat();
       const file = `${info.dev}:${info.ino}`;
       const after = cursor?.file === file && cursor.offset <= info.size ? cursor.offset : undefined;
-      // The byte before the cursor is read too: a newline there says the file was not rewritten in place.
+      // The byte before the cursor is read too: the same byte there says the file was not rewritten in place.
       if (after !== undefined && info.size - after <= this.maxReadBytes) {
         const from = Math.max(0, after - 1);
         const bytes = await this.readRange(handle, from, info.size);
-        if (after === 0 || bytes[0] === 0x0a) return wholeLines(bytes.subarray(after - from), file, after, false);
+        if (after === 0 || bytes[0] === cursor!.lastByte) return wholeLines(bytes.subarray(after - from), file, after, false, cursor!.lastByte);
       }
       signal.throwIfAborted();
       const start = Math.max(0, info.size - this.maxReadBytes);
       const bytes = await this.readRange(handle, start, info.size);
       // Cut into the middle of the file: the first, partial line is dropped.
       const skip = start > 0 ? bytes.indexOf(0x0a) + 1 : 0;
-      return wholeLines(bytes.subarray(skip), file, start + skip, true);
+      return wholeLines(bytes.subarray(skip), file, start + skip, true, skip > 0 ? 0x0a : -1);
     } finally {
       await handle.close();
     }
@@ -184,8 +184,9 @@ export class FileUsageStorage implements UsageStorage {
 }
 
 /** The whole lines of `bytes` (read from `offset` of `file`) and the cursor after them; an unfinished last line waits for its newline, unless it is too long to be one of ours. */
-function wholeLines(bytes: Buffer, file: string, offset: number, fromStart: boolean): LogChunk {
+function wholeLines(bytes: Buffer, file: string, offset: number, fromStart: boolean, lastByte: number): LogChunk {
   const end = bytes.lastIndexOf(0x0a) + 1;
   const used = bytes.length - end > MAX_UNFINISHED_LINE_BYTES ? bytes.length : end;
-  return { text: bytes.subarray(0, used).toString('utf8'), cursor: { file, offset: offset + used }, fromStart };
+  const cursor = { file, offset: offset + used, lastByte: used > 0 ? bytes[used - 1]! : lastByte };
+  return { text: bytes.subarray(0, used).toString('utf8'), cursor, fromStart };
 }

@@ -33,6 +33,8 @@ export interface LogCursor {
   file: string;
   /** Bytes read, up to a line's end. */
   offset: number;
+  /** The byte before `offset` (-1 at 0): another byte there later means the file was rewritten in place. */
+  lastByte: number;
 }
 
 export interface LogChunk {
