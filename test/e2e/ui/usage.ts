@@ -124,7 +124,6 @@ export const usageScenario: Scenario = {
   title: '"Gateway: Show Usage": the day\'s tokens and cost per model and per surface, in the dark and the light theme',
   async run(ctx, s) {
     await ensureKey(ctx, 'demo-key');
-    await ensureUserSettings(ctx, { 'gateway.models': PRICES, 'workbench.colorTheme': 'Default Dark Modern' });
     try {
       await s.step(
         'usage-dark',
@@ -139,6 +138,8 @@ export const usageScenario: Scenario = {
           const recorded = await usageLogAfter(ctx, before, mark);
           s.check(recorded.billed >= 1, `the question reached the emulator and was answered (${recorded.billed} request(s))`);
           s.check(recorded.grown === recorded.billedTokens, `the log grew by the emulator's ${recorded.billedTokens} tokens (${recorded.grown})`);
+          // Prices and the dark theme after the question: the settings' change reloads the page, which the chat would not survive.
+          await ensureUserSettings(ctx, { 'gateway.models': PRICES, 'workbench.colorTheme': 'Default Dark Modern' });
 
           await roomForThePage(ctx);
           await ctx.wb.runCommand('Gateway: Show Usage');
