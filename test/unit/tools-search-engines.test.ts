@@ -1,9 +1,9 @@
 // list_files and search_text on both engines: ripgrep (Debian's, as the Node port; VS Code's own in the editor)
 // and the JavaScript walk, on the same fixtures, with the same answers; then what only ripgrep does.
 import assert from 'node:assert/strict';
-import { chmod, link, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { allTools } from '../../src/core/tools/registry';
 import { compareTreeOrder } from '../../src/core/tools/treeOrder';
@@ -11,17 +11,13 @@ import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/to
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch, findRipgrepOnPath, findVsCodeRipgrep, ripgrepLimits } from '../../src/node';
 import type { Clock, Logger, TextQuery, WorkspaceSearch } from '../../src/core/ports';
 import { silentLogger } from '../../src/core/ports';
+import { putFiles } from './helpers/workspaceFixture';
 
 const signal = new AbortController().signal;
 // Installed by `npm run e2e:setup` (Debian's ripgrep package); without it these tests fail and say so.
 const rg = findRipgrepOnPath();
 
-async function put(root: string, files: Record<string, string | Buffer>): Promise<void> {
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), content);
-  }
-}
+const put = putFiles;
 
 function contexts(root: string, logger: Logger = silentLogger): { walk: ToolContext; ripgrep: ToolContext } {
   assert.ok(rg, 'ripgrep is not installed: run `npm run e2e:setup` (or apt-get install ripgrep)');

@@ -2,26 +2,22 @@
 // come) and the two steps it falls back to (count, then the chosen files' lines), each answer compared with the JavaScript
 // walk's on the same files; then what the line output holds that the reader must get right.
 import assert from 'node:assert/strict';
-import { link, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { allTools } from '../../src/core/tools/registry';
 import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch, findRipgrepOnPath, findVsCodeRipgrep, ripgrepLimits } from '../../src/node';
 import type { FileMatchCount, FileMatches, FileQuery, SearchBatch, TextMatch, TextQuery, WorkspaceSearch } from '../../src/core/ports';
 import { silentLogger } from '../../src/core/ports';
+import { putFiles } from './helpers/workspaceFixture';
 
 const signal = new AbortController().signal;
 // Installed by `npm run e2e:setup` (Debian's ripgrep package); without it these tests fail and say so.
 const rg = findRipgrepOnPath();
 
-async function put(root: string, files: Record<string, string | Buffer>): Promise<void> {
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), content);
-  }
-}
+const put = putFiles;
 
 /** The workspace as an editor holds it: these files with unsaved text. */
 class EditorFiles extends NodeWorkspaceFiles {

@@ -13,6 +13,24 @@ interface AgentApi {
 const root = () => vscode.workspace.workspaceFolders![0].uri;
 const write = (path: string, text: string) => vscode.workspace.fs.writeFile(vscode.Uri.joinPath(root(), path), new TextEncoder().encode(text));
 
+/** Runs `/agent <task>` with the model's turns scripted, and gives back the tool outputs it sent the model, in order. */
+async function runAgent(gateway: AgentApi, task: string, turns: unknown[]): Promise<string[]> {
+  await resetEmulator();
+  // Set here too, so each test also runs alone (E2E_GREP).
+  await vscode.workspace.getConfiguration('gateway').update('baseUrl', EMULATOR_BASE_URL, vscode.ConfigurationTarget.Global);
+  assert(await vscode.commands.executeCommand<boolean>('gateway.setApiKey', 'demo-key'), 'the key is accepted');
+  await vscode.workspace.getConfiguration('gateway').update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
+  await vscode.workspace.getConfiguration('gateway').update('agentModel', 'gw-code', vscode.ConfigurationTarget.Global);
+  await scriptTurns('demo-key', turns);
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@gateway /agent ${task}` });
+  await waitFor('the session to finish', async () => (await gateway.agentSessions()).find((s) => s.title === task && s.status === 'done'), 30_000);
+  return (await emulatorRequests())
+    .filter((r) => r.path === '/v1/responses')
+    .slice(1)
+    .map((r) => String(r.body.input[0].output));
+}
+
 test(
   "/agent: list_files and search_text run on VS Code's ripgrep, and the log says so",
   async () => {
@@ -23,30 +41,12 @@ test(
       await write('generated/hello.ts', 'export const hello = "generated";\n');
       await write('.env.local', 'HELLO_TOKEN=secret\n');
       await write('src/deep/more.ts', 'export const helloAgain = hello("x");\n');
-      await resetEmulator();
-      // Set here too, so the test also runs alone (E2E_GREP).
-      await vscode.workspace.getConfiguration('gateway').update('baseUrl', EMULATOR_BASE_URL, vscode.ConfigurationTarget.Global);
-      assert(await vscode.commands.executeCommand<boolean>('gateway.setApiKey', 'demo-key'), 'the key is accepted');
-      await vscode.workspace.getConfiguration('gateway').update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
-      await vscode.workspace.getConfiguration('gateway').update('agentModel', 'gw-code', vscode.ConfigurationTarget.Global);
-      await scriptTurns('demo-key', [
+      const outputs = await runAgent(gateway, 'find the greetings', [
         { toolCalls: [{ name: 'list_files', arguments: { glob: '*.ts' } }] },
         { toolCalls: [{ name: 'search_text', arguments: { pattern: '/HELLO/i' } }] },
         { toolCalls: [{ name: 'search_text', arguments: { pattern: '/(a)\\1/' } }] },
         { text: 'Found them.' },
       ]);
-      await vscode.commands.executeCommand('workbench.action.chat.newChat');
-      await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /agent find the greetings' });
-      await waitFor(
-        'the session to finish',
-        async () => (await gateway.agentSessions()).find((s) => s.title === 'find the greetings' && s.status === 'done'),
-        30_000,
-      );
-
-      const outputs = (await emulatorRequests())
-        .filter((r) => r.path === '/v1/responses')
-        .slice(1)
-        .map((r) => String(r.body.input[0].output));
       assertEqual(outputs[0], 'src/hello.ts\nsrc/deep/more.ts', 'list_files: the .ts files, not the ignored ones, in tree order');
       assertEqual(
         outputs[1],
@@ -91,26 +91,11 @@ test(
       // On disk the file says diskOnlyMarker; in the editor, unsaved, it says editorOnlyMarker instead.
       await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, 1, 0), 'export const editorOnlyMarker = 2;\n'));
       assert(editor.document.isDirty, 'the edit is unsaved');
-      await resetEmulator();
-      await vscode.workspace.getConfiguration('gateway').update('baseUrl', EMULATOR_BASE_URL, vscode.ConfigurationTarget.Global);
-      assert(await vscode.commands.executeCommand<boolean>('gateway.setApiKey', 'demo-key'), 'the key is accepted');
-      await vscode.workspace.getConfiguration('gateway').update('agentModel', 'gw-code', vscode.ConfigurationTarget.Global);
-      await scriptTurns('demo-key', [
+      const outputs = await runAgent(gateway, 'search the unsaved file', [
         { toolCalls: [{ name: 'search_text', arguments: { pattern: 'editorOnlyMarker' } }] },
         { toolCalls: [{ name: 'search_text', arguments: { pattern: 'diskOnlyMarker', glob: '*.ts' } }] },
         { text: 'Searched.' },
       ]);
-      await vscode.commands.executeCommand('workbench.action.chat.newChat');
-      await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /agent search the unsaved file' });
-      await waitFor(
-        'the session to finish',
-        async () => (await gateway.agentSessions()).find((s) => s.title === 'search the unsaved file' && s.status === 'done'),
-        30_000,
-      );
-      const outputs = (await emulatorRequests())
-        .filter((r) => r.path === '/v1/responses')
-        .slice(1)
-        .map((r) => String(r.body.input[0].output));
       assertEqual(outputs[0], 'src/unsaved-search.ts:1: export const editorOnlyMarker = 2;', 'the unsaved text is found');
       assert(/^No matches for diskOnlyMarker in \d+ files? matching "\*\.ts"\.$/.test(outputs[1]), `what is only on disk is not: ${outputs[1]}`);
       const served = gateway
