@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { SharedWindow, SharedWindowEntry } from '../core/api/limits';
+import type { SharedWindow, SharedWindowEntry } from '../core/api/sharedWindowSync';
 
 /** A holder reads and writes a few KB: a lock older than this was left behind. */
 const STALE_LOCK_MS = 2_000;

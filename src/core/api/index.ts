@@ -1,16 +1,8 @@
 export * from './errors';
 export * from './types';
 export { GatewayClient, type GatewayClientOptions } from './client';
-export {
-  LimitTracker,
-  DEFAULT_LIMITS,
-  type LimitSnapshot,
-  type ConfiguredLimits,
-  type BalanceState,
-  type Reservation,
-  type SharedWindow,
-  type SharedWindowEntry,
-} from './limits';
+export { LimitTracker, DEFAULT_LIMITS, type LimitSnapshot, type ConfiguredLimits, type BalanceState, type Reservation } from './limits';
+export type { SharedWindow, SharedWindowEntry } from './sharedWindowSync';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy';
 export { parseDuration } from './duration';
 export { apiKeyProblem, checkAndStoreKey, type KeyCheckOutcome, type KeyCheckDeps } from './apiKey';

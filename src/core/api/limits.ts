@@ -10,22 +10,16 @@
  * count it (401, 402, 404, 429, a refused connection). So a burst is sent only as
  * far as the window has room, and the rest waits for room instead of a 429.
  *
- * Fairness: first come, first served, with one exception (conservative
- * backfilling). The first waiting request's start time is protected: a later
- * request may go ahead of it only when it fits now and does not move that time.
- * A big request is never starved by small ones, and small ones are held back by
- * a big one only until it goes, which is at most one window after the requests
- * before it were answered (a request larger than the whole TPM goes when the
- * window is empty). Everything behind a second request that cannot go waits its turn.
- *
- * Several VS Code windows on one key each have a tracker; measured, two bursting
- * together meet 429s with the gateway's headers or without (the headers only tell
- * each window what the gateway had counted when it last answered). So with a
- * `SharedWindow` the trackers also see each other's reservations: every decision
- * to send is taken under its lock, with the other windows' entries read fresh.
+ * The tracker is the face of four parts: the window's counts (windowLedger.ts),
+ * the headers read into them (rateLimitHeaders.ts), the requests waiting in order
+ * (pacingQueue.ts, with its fairness rules), and the other VS Code windows on the
+ * key seen through a shared file (sharedWindowSync.ts).
  */
 import type { Clock } from '../ports';
-import { parseDuration } from './duration';
+import { PacingQueue, type PacedWindow } from './pacingQueue';
+import { readRateLimitHeaders } from './rateLimitHeaders';
+import { SharedWindowSync, sharedPollMs, type SharedWindow } from './sharedWindowSync';
+import { WindowLedger, type WindowUse } from './windowLedger';
 
 export type BalanceState = 'unknown' | 'ok' | 'depleted';
 
@@ -80,110 +74,51 @@ export interface AcquireOptions {
   onWait?: (until: number) => void;
 }
 
-/** A reservation as the other windows on the machine see it. */
-export interface SharedWindowEntry {
-  owner: string;
-  requests: number;
-  tokens: number;
-  sentAt: number;
-  /** null while in flight. */
-  answeredAt: number | null;
-}
-
-/** The reservations of every window on this machine, behind a lock they all take (a file in the extension's global storage). */
-export interface SharedWindow {
-  /** This window's name among them. */
-  readonly owner: string;
-  /** Under the lock: hands `change` every window's entries and stores what it returns. */
-  update(change: (entries: SharedWindowEntry[]) => SharedWindowEntry[]): Promise<void>;
-}
-
-/** While requests wait on a shared window, how often the other windows' answers are looked for (at most; a twentieth of a short window). */
-const SHARED_POLL_MS = 250;
-
-interface HeaderLimits {
-  requestLimit: number;
-  requestsRemaining: number;
-  requestsResetAt: number;
-  tokenLimit: number;
-  tokensRemaining: number;
-  tokensResetAt: number;
-  receivedAt: number;
-  /** The reservations known here that these headers count (answered before they came), so the rest of their count is someone else's. */
-  counted: Reserved[];
-}
-
-interface Reserved {
-  requests: number;
-  tokens: number;
-  sentAt: number;
-  /** When the answer arrived; undefined while in flight (a request in flight never leaves the window). */
-  answeredAt: number | undefined;
-  /** Answered before the latest header snapshot, so counted in it. */
-  inHeaders: boolean;
-}
-
-interface Waiter {
-  tokens: number;
-  grant(reservation: Reservation): void;
-  onWait: ((until: number) => void) | undefined;
-  announced: number;
-}
-
-/** What the window holds now and when parts of it free up (ascending), in one model for headers and local counts. */
-interface WindowUse {
-  requestLimit: number;
-  tokenLimit: number;
-  requests: number;
-  tokens: number;
-  frees: { at: number; requests: number; tokens: number }[];
-}
-
 export class LimitTracker {
-  private entries: Reserved[] = [];
-  /** Other windows' reservations, as last read from the shared window. */
-  private others: (Reserved & { owner: string })[] = [];
-  private syncing = false;
-  private syncAgain = false;
-  private fromHeaders: HeaderLimits | undefined;
-  /** The limits the gateway last reported, which outlive the snapshot they came with. */
-  private learned: ConfiguredLimits | undefined;
-  /** An answer came without x-ratelimit-* headers: this gateway does not send them. */
-  private headerless = false;
+  private readonly ledger: WindowLedger;
+  private readonly queue: PacingQueue;
+  private readonly sharedSync: SharedWindowSync | undefined;
   private rateLimitedUntil: number | undefined;
   private balance: BalanceState = 'unknown';
-  private queue: Waiter[] = [];
-  /** When the first waiting request may go (finite waits only). */
-  private pacedUntil: number | undefined;
-  private timer: AbortController | undefined;
-  private timerAt: number | undefined;
-  private pumping = false;
-  private pumpAgain = false;
   private readonly listeners = new Set<(snapshot: LimitSnapshot) => void>();
   private lastEmitted = '';
 
   constructor(
     private readonly clock: Clock,
-    private configured: ConfiguredLimits = DEFAULT_LIMITS,
+    configured: ConfiguredLimits = DEFAULT_LIMITS,
     /** The limits' window: a minute, as the spec says; shorter only in tests. */
     private readonly windowMs = 60_000,
     /** The other windows on this machine that use the key, when they can be seen. */
-    private readonly shared?: SharedWindow,
-  ) {}
+    shared?: SharedWindow,
+  ) {
+    this.ledger = new WindowLedger(clock, configured, windowMs, () => this.changed());
+    const pacedWindow: PacedWindow = {
+      prune: (now) => this.ledger.prune(now),
+      readyAt: (tokens, now, extra) => this.readyAtFor(tokens, now, this.ledger.use(now, extra)),
+      reserve: (tokens) => this.ledger.reserve(tokens),
+    };
+    this.queue = new PacingQueue(clock, pacedWindow, () => this.changed(), shared ? sharedPollMs(windowMs) : undefined);
+    this.sharedSync = shared
+      ? new SharedWindowSync(
+          shared,
+          clock,
+          this.ledger,
+          () => this.queue.pump(),
+          () => this.emit(),
+        )
+      : undefined;
+  }
 
   /** Forgets everything learned about the key (another key has other limits and another balance). */
   reset(): void {
-    this.entries = [];
-    this.fromHeaders = undefined;
-    this.learned = undefined;
-    this.headerless = false;
+    this.ledger.forget();
     this.rateLimitedUntil = undefined;
     this.balance = 'unknown';
     this.changed();
   }
 
   setConfiguredLimits(limits: ConfiguredLimits): void {
-    this.configured = limits;
+    this.ledger.configured = limits;
     this.changed();
   }
 
@@ -194,12 +129,11 @@ export class LimitTracker {
 
   snapshot(): LimitSnapshot {
     const now = this.clock.now();
-    this.prune(now);
-    const use = this.windowUse(now);
-    const headers = this.freshHeaders(now);
+    this.ledger.prune(now);
+    const use = this.ledger.use(now);
+    const headers = this.ledger.freshHeaders(now);
     const firstFree = (part: 'requests' | 'tokens') => use.frees.find((free) => free[part] > 0)?.at;
     const rateLimited = this.rateLimitedUntil !== undefined && this.rateLimitedUntil > now ? this.rateLimitedUntil : undefined;
-    const paced = this.pacedUntil !== undefined && this.pacedUntil > now ? this.pacedUntil : undefined;
     return {
       source: headers ? 'headers' : 'local',
       requestLimit: use.requestLimit,
@@ -208,8 +142,8 @@ export class LimitTracker {
       tokenLimit: use.tokenLimit,
       tokensRemaining: Math.max(0, use.tokenLimit - use.tokens),
       tokensResetAt: headers ? future(headers.tokensResetAt, now) : firstFree('tokens'),
-      tokensSpentThisWindow: this.entries.reduce((sum, entry) => sum + entry.tokens, 0),
-      rateLimitedUntil: maxDefined(rateLimited, paced),
+      tokensSpentThisWindow: this.ledger.tokensSpent(),
+      rateLimitedUntil: maxDefined(rateLimited, this.queue.pacedAfter(now)),
       requestsWaiting: this.queue.length,
       balance: this.balance,
     };
@@ -222,8 +156,8 @@ export class LimitTracker {
    */
   readyAt(estimatedTokens: number): number {
     const now = this.clock.now();
-    this.prune(now);
-    return this.readyAtFor(estimatedTokens, now, this.windowUse(now));
+    this.ledger.prune(now);
+    return this.readyAtFor(estimatedTokens, now, this.ledger.use(now));
   }
 
   /**
@@ -231,30 +165,7 @@ export class LimitTracker {
    * Rejects with the signal's reason when it aborts first.
    */
   acquire(estimatedTokens: number, signal: AbortSignal, options: AcquireOptions = {}): Promise<Reservation> {
-    return new Promise<Reservation>((resolve, reject) => {
-      if (signal.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      const onAbort = () => {
-        this.queue = this.queue.filter((queued) => queued !== waiter);
-        reject(signal.reason);
-        this.changed();
-      };
-      const waiter: Waiter = {
-        tokens: Math.max(0, estimatedTokens),
-        grant: (reservation) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(reservation);
-        },
-        onWait: options.onWait,
-        announced: 0,
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      if (options.front) this.queue.unshift(waiter);
-      else this.queue.push(waiter);
-      this.changed();
-    });
+    return this.queue.wait(estimatedTokens, signal, options);
   }
 
   /**
@@ -263,13 +174,7 @@ export class LimitTracker {
    */
   recordTokens(tokens: number, countedByHeaders = 0): void {
     if (!(tokens > 0)) return;
-    const now = this.clock.now();
-    const headers = this.freshHeaders(now);
-    // Not marked as counted in the headers: they may count the same tokens again, which errs on the safe side.
-    this.entries.push({ requests: 0, tokens, sentAt: now, answeredAt: now, inHeaders: false });
-    if (headers) {
-      headers.tokensRemaining = Math.max(0, headers.tokensRemaining - Math.max(0, tokens - Math.max(0, countedByHeaders)));
-    }
+    this.ledger.recordTokens(tokens, countedByHeaders);
     this.changed();
   }
 
@@ -279,32 +184,12 @@ export class LimitTracker {
    * (a 401 has none anyway).
    */
   recordHeaders(headers: Headers, success = true): boolean {
-    const requestLimit = numberHeader(headers, 'x-ratelimit-limit-requests');
-    const requestsRemaining = numberHeader(headers, 'x-ratelimit-remaining-requests');
-    const tokenLimit = numberHeader(headers, 'x-ratelimit-limit-tokens') ?? this.configured.tokensPerMinute;
-    const tokensRemaining = numberHeader(headers, 'x-ratelimit-remaining-tokens') ?? tokenLimit;
-    if (requestLimit === undefined || requestsRemaining === undefined) {
-      if (success && !this.headerless) {
-        this.headerless = true;
-        this.changed();
-      }
+    const report = readRateLimitHeaders(headers, this.ledger.configured.tokensPerMinute, this.windowMs);
+    if (report === undefined) {
+      if (success && this.ledger.noteHeaderless()) this.changed();
       return false;
     }
-    const now = this.clock.now();
-    // Whatever was answered before these headers left is in their count.
-    const counted = [...this.entries, ...this.others].filter((entry) => entry.answeredAt !== undefined);
-    for (const entry of counted) entry.inHeaders = true;
-    this.fromHeaders = {
-      requestLimit,
-      requestsRemaining,
-      requestsResetAt: now + this.resetDelay(headers.get('x-ratelimit-reset-requests')),
-      tokenLimit,
-      tokensRemaining,
-      tokensResetAt: now + this.resetDelay(headers.get('x-ratelimit-reset-tokens')),
-      receivedAt: now,
-      counted,
-    };
-    this.learned = { requestsPerMinute: requestLimit, tokensPerMinute: tokenLimit };
+    this.ledger.record(report);
     this.changed();
     return true;
   }
@@ -334,271 +219,16 @@ export class LimitTracker {
     this.changed();
   }
 
-  /**
-   * A reset later than the window is not believed: the limits are per window, so
-   * the window refills within one (a hostile or broken `reset` of years must not
-   * stall every later request). Missing or unreadable: a whole window.
-   */
-  private resetDelay(text: string | null): number {
-    const ms = parseDuration(text);
-    return ms === undefined ? this.windowMs : Math.min(ms, this.windowMs);
-  }
-
-  private freshHeaders(now: number): HeaderLimits | undefined {
-    const headers = this.fromHeaders;
-    return headers && now - headers.receivedAt < this.windowMs ? headers : undefined;
-  }
-
-  private limits(): ConfiguredLimits {
-    return this.learned ?? this.configured;
-  }
-
-  /** The window now: the latest headers plus what they cannot know yet, or the client's own count. */
-  private windowUse(now: number, extra?: Reserved): WindowUse {
-    const headers = this.freshHeaders(now);
-    const limits = this.limits();
-    const use: WindowUse = {
-      requestLimit: headers?.requestLimit ?? limits.requestsPerMinute,
-      tokenLimit: headers?.tokenLimit ?? limits.tokensPerMinute,
-      requests: 0,
-      tokens: 0,
-      frees: [],
-    };
-    const add = (entry: Reserved) => {
-      use.requests += entry.requests;
-      use.tokens += entry.tokens;
-      if (entry.answeredAt !== undefined) use.frees.push({ at: entry.answeredAt + this.windowMs, requests: entry.requests, tokens: entry.tokens });
-    };
-    // Every reservation known here counts, each leaving at its own time.
-    for (const entry of this.entries) add(entry);
-    for (const entry of this.others) add(entry);
-    if (extra) add(extra);
-    if (headers) {
-      // What the gateway counted beyond the reservations known here (other clients of the key) frees
-      // all at once at the reported reset: a full refill, as the interface means it.
-      // Known ones count even once they have left: they left the gateway's window no later.
-      const known = { requests: 0, tokens: 0 };
-      for (const entry of headers.counted) {
-        known.requests += entry.requests;
-        known.tokens += entry.tokens;
-      }
-      if (headers.requestsResetAt > now) {
-        const unknown = Math.max(0, headers.requestLimit - headers.requestsRemaining - known.requests);
-        use.requests += unknown;
-        use.frees.push({ at: headers.requestsResetAt, requests: unknown, tokens: 0 });
-      }
-      if (headers.tokensResetAt > now) {
-        const unknown = Math.max(0, headers.tokenLimit - headers.tokensRemaining - known.tokens);
-        use.tokens += unknown;
-        use.frees.push({ at: headers.tokensResetAt, requests: 0, tokens: unknown });
-      }
-    }
-    use.frees.sort((a, b) => a.at - b.at);
-    return use;
-  }
-
-  /** The first time from `now` at which one more request of `tokens` fits (a request larger than the limit: an empty window). */
+  /** The first time from `now` at which one more request of `tokens` fits, after any 429 wait. */
   private readyAtFor(tokens: number, now: number, use: WindowUse): number {
-    const notBefore = Math.max(now, this.rateLimitedUntil ?? now);
-    // Until the first answer says whether the gateway reports its limits, one request goes alone:
-    // a burst then waits one round trip instead of meeting 429s under limits lower than configured.
-    if (this.learned === undefined && !this.headerless && this.entries.some((entry) => entry.answeredAt === undefined)) return Infinity;
-    const needed = Math.min(tokens, use.tokenLimit);
-    let { requests, tokens: used } = use;
-    const fits = () => requests + 1 <= use.requestLimit && used + needed <= use.tokenLimit;
-    if (fits()) return notBefore;
-    for (const free of use.frees) {
-      requests -= free.requests;
-      used -= free.tokens;
-      if (fits()) return Math.max(notBefore, free.at);
-    }
-    return Infinity;
-  }
-
-  /** Lets waiting requests go as far as the window allows, in their order; then sets the timer for the next. */
-  private pump(): void {
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = true;
-    try {
-      do {
-        this.pumpAgain = false;
-        this.pumpOnce();
-      } while (this.pumpAgain);
-    } finally {
-      this.pumping = false;
-    }
-  }
-
-  private pumpOnce(): void {
-    const now = this.clock.now();
-    this.prune(now);
-    let head: { tokens: number; readyAt: number } | undefined;
-    let secondWaits = false;
-    const waiting: Waiter[] = [];
-    for (const waiter of this.queue) {
-      if (!secondWaits) {
-        const readyAt = this.readyAtFor(waiter.tokens, now, this.windowUse(now));
-        if (readyAt <= now && (head === undefined || this.keepsTime(head, waiter.tokens, now))) {
-          waiter.grant(this.reserve(waiter.tokens));
-          continue;
-        }
-        if (head === undefined) head = { tokens: waiter.tokens, readyAt };
-        else secondWaits = true;
-      }
-      waiting.push(waiter);
-    }
-    this.queue = waiting;
-    this.pacedUntil = head && Number.isFinite(head.readyAt) ? head.readyAt : undefined;
-    this.announce(now);
-    // Other windows' answers are not pushed here: while requests wait, they are looked for now and then.
-    const poll = this.shared && this.queue.length > 0 ? now + Math.min(SHARED_POLL_MS, this.windowMs / 20) : undefined;
-    this.setTimer(poll === undefined ? this.pacedUntil : Math.min(poll, this.pacedUntil ?? Infinity));
-  }
-
-  /** Whether one more request of `tokens` sent now leaves the first waiting request's time where it is. */
-  private keepsTime(head: { tokens: number; readyAt: number }, tokens: number, now: number): boolean {
-    if (!Number.isFinite(head.readyAt)) return false;
-    const candidate: Reserved = { requests: 1, tokens, sentAt: now, answeredAt: now, inHeaders: false };
-    return this.readyAtFor(head.tokens, now, this.windowUse(now, candidate)) <= head.readyAt;
-  }
-
-  /**
-   * Tells each waiting request when it should go: the time it would fit if every
-   * request before it went at its own time (counted from now, so a little late rather than early).
-   */
-  private announce(now: number): void {
-    const planned: Reserved[] = [];
-    for (const waiter of this.queue) {
-      const until = this.readyAtFor(waiter.tokens, now, this.windowUseWith(now, planned));
-      if (!Number.isFinite(until)) break;
-      planned.push({ requests: 1, tokens: waiter.tokens, sentAt: until, answeredAt: until, inHeaders: false });
-      if (until > waiter.announced && until > now) {
-        waiter.announced = until;
-        waiter.onWait?.(until);
-      }
-    }
-  }
-
-  private windowUseWith(now: number, planned: Reserved[]): WindowUse {
-    const use = this.windowUse(now);
-    for (const entry of planned) {
-      use.requests += entry.requests;
-      use.tokens += entry.tokens;
-      use.frees.push({ at: (entry.answeredAt ?? now) + this.windowMs, requests: entry.requests, tokens: entry.tokens });
-    }
-    use.frees.sort((a, b) => a.at - b.at);
-    return use;
-  }
-
-  private reserve(tokens: number): Reservation {
-    const entry: Reserved = { requests: 1, tokens, sentAt: this.clock.now(), answeredAt: undefined, inHeaders: false };
-    this.entries.push(entry);
-    let released = false;
-    return {
-      answered: () => {
-        if (released || entry.answeredAt !== undefined) return;
-        entry.answeredAt = this.clock.now();
-        this.changed();
-      },
-      settle: (totalTokens, countedByHeaders = 0) => {
-        if (released) return;
-        entry.answeredAt ??= this.clock.now();
-        const notInHeaders = totalTokens - Math.max(0, countedByHeaders);
-        if (entry.inHeaders && this.fromHeaders && notInHeaders > 0) {
-          this.fromHeaders.tokensRemaining = Math.max(0, this.fromHeaders.tokensRemaining - notInHeaders);
-        }
-        entry.tokens = Math.max(0, totalTokens);
-        this.changed();
-      },
-      release: () => {
-        if (released) return;
-        released = true;
-        this.entries = this.entries.filter((other) => other !== entry);
-        // The gateway did not count it, so the headers that came with its answer do not either.
-        if (this.fromHeaders) this.fromHeaders.counted = this.fromHeaders.counted.filter((other) => other !== entry);
-        this.changed();
-      },
-    };
-  }
-
-  private setTimer(at: number | undefined): void {
-    if (at === this.timerAt) return;
-    this.timer?.abort();
-    this.timer = undefined;
-    this.timerAt = at;
-    if (at === undefined) return;
-    const timer = new AbortController();
-    this.timer = timer;
-    // The clock clamps the delay to what a timer can hold, so a far time wakes late rather than at once.
-    this.clock.sleep(at - this.clock.now(), timer.signal).then(
-      () => {
-        if (this.timer !== timer) return;
-        this.timer = undefined;
-        this.timerAt = undefined;
-        this.changed();
-      },
-      () => undefined,
-    );
-  }
-
-  private prune(now: number): void {
-    // Entries are few (one per request in a window), so filtering is cheap and keeps out-of-order dates right.
-    const cutoff = now - this.windowMs;
-    if (this.entries.some((entry) => entry.answeredAt !== undefined && entry.answeredAt <= cutoff)) {
-      this.entries = this.entries.filter((entry) => entry.answeredAt === undefined || entry.answeredAt > cutoff);
-    }
-    if (this.others.some((entry) => !this.othersLive(entry, now))) this.others = this.others.filter((entry) => this.othersLive(entry, now));
-  }
-
-  /**
-   * Another window's entry still counts: answered within the window, or in flight for
-   * less than two windows (a window that closed mid-request does not hold the key forever).
-   */
-  private othersLive(entry: Reserved, now: number): boolean {
-    return entry.answeredAt !== undefined ? entry.answeredAt + this.windowMs > now : entry.sentAt + 2 * this.windowMs > now;
+    return this.ledger.fitsAt(tokens, Math.max(now, this.rateLimitedUntil ?? now), use);
   }
 
   /** Something changed: waiting requests may go, and listeners hear of it when what they see differs. */
   private changed(): void {
-    if (this.shared) this.sync(this.shared);
-    else this.pump();
+    if (this.sharedSync) this.sharedSync.sync();
+    else this.queue.pump();
     this.emit();
-  }
-
-  /**
-   * Under the shared lock: reads the other windows' entries, lets waiting requests go
-   * as far as the window allows, and writes this window's entries back. One at a time;
-   * a change meanwhile brings another round.
-   */
-  private sync(shared: SharedWindow): void {
-    if (this.syncing) {
-      this.syncAgain = true;
-      return;
-    }
-    this.syncing = true;
-    this.syncAgain = false;
-    const owner = shared.owner;
-    void shared
-      .update((stored) => {
-        const now = this.clock.now();
-        this.others = stored.filter((entry) => entry.owner !== owner).map(fromShared);
-        this.pump();
-        return [...this.others.map((entry) => toShared(entry, entry.owner)), ...this.entries.map((entry) => toShared(entry, owner))].filter(
-          (entry) => entry.owner === owner || this.othersLive(fromShared(entry), now),
-        );
-      })
-      .catch(() => {
-        // The storage failed (full disk, no permission): pace on what this window knows.
-        this.pump();
-      })
-      .finally(() => {
-        this.syncing = false;
-        if (this.syncAgain) this.sync(shared);
-        this.emit();
-      });
   }
 
   private emit(): void {
@@ -610,28 +240,6 @@ export class LimitTracker {
     this.lastEmitted = seen;
     for (const listener of this.listeners) listener(snap);
   }
-}
-
-function fromShared(entry: SharedWindowEntry): Reserved & { owner: string } {
-  return {
-    owner: entry.owner,
-    requests: entry.requests,
-    tokens: entry.tokens,
-    sentAt: entry.sentAt,
-    answeredAt: entry.answeredAt ?? undefined,
-    inHeaders: false,
-  };
-}
-
-function toShared(entry: Reserved, owner: string): SharedWindowEntry {
-  return { owner, requests: entry.requests, tokens: entry.tokens, sentAt: entry.sentAt, answeredAt: entry.answeredAt ?? null };
-}
-
-function numberHeader(headers: Headers, name: string): number | undefined {
-  const raw = headers.get(name);
-  if (raw == null || raw.trim() === '') return undefined;
-  const value = Number(raw);
-  return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 function future(at: number, now: number): number | undefined {
