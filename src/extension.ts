@@ -191,7 +191,7 @@ function createGateway(context: vscode.ExtensionContext): Gateway {
   const client = new GatewayClient({ ...clientOptions, limits, apiKey: keys, onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)) });
   const clientWithKey = (key: string) =>
     new GatewayClient({ ...clientOptions, limits: new LimitTracker(systemClock, readLimits()), apiKey: { getApiKey: async () => key } });
-  context.subscriptions.push(channel, keys);
+  context.subscriptions.push(channel, keys, { dispose: () => usageLog.today.dispose() });
   return {
     channel,
     logger,

@@ -10,7 +10,7 @@ import { anyPriced, budgetMessage, budgetStatus, BudgetAlerts, type BudgetStatus
 import { usagePage } from '../core/usage/usageHtml';
 import type { UsageLog } from '../core/usage/usageLog';
 import { dayOf, USAGE_SURFACES, type UsageSurface } from '../core/usage/usageRecord';
-import { describeTotals, summarize, todayTotals, usageCsv, type Totals, type UsageSummary } from '../core/usage/usageSummary';
+import { describeTotals, summarize, usageCsv, type Totals, type UsageSummary } from '../core/usage/usageSummary';
 import { priceOf } from '../core/settings/gatewaySettings';
 import { readSettings, settingOrUndefined } from './settings';
 
@@ -51,6 +51,9 @@ export class UsageView implements vscode.Disposable {
       void this.afterRecord();
     });
     this.subscriptions.push({ dispose: () => listener.dispose() });
+    // At midnight the tooltip's line starts the new day (the running total reads the log again).
+    const newDay = deps.log.today.onNewDay(() => void this.refreshToday(AbortSignal.timeout(10_000)));
+    this.subscriptions.push({ dispose: () => newDay.dispose() });
     void this.refreshToday(AbortSignal.timeout(10_000));
   }
 
@@ -69,11 +72,11 @@ export class UsageView implements vscode.Disposable {
     await this.render();
   }
 
-  /** Today's totals and the budget's standing, from the whole log (other windows' requests included). */
+  /** Today's totals and the budget's standing: the running total, with what any window appended to the log since the last look. */
   async today(signal: AbortSignal): Promise<{ totals: Totals; priced: boolean; budget: BudgetStatus }> {
     const settings = settingOrUndefined(readSettings);
     const models = settings?.models ?? {};
-    const totals = todayTotals(await this.deps.log.entries(signal), (model) => priceOf(models, model), Date.now());
+    const totals = await this.deps.log.today.totals((model) => priceOf(models, model), signal);
     const priced = anyPriced(models);
     return { totals, priced, budget: budgetStatus(totals, settings?.budget ?? {}, priced) };
   }

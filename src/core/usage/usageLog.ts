@@ -1,9 +1,10 @@
 /**
  * The usage log: one line appended per answered request, read back whole for the
- * sums, and rolled up by day once records pass the retention, so it stays bounded.
+ * view's sums (today's alone are kept as a running total, todayUsage.ts), and rolled up by day once records pass the retention, so it stays bounded.
  * The file itself lives behind UsageStorage (a Node file in the extension).
  */
 import type { Clock, Logger } from '../ports';
+import { TodayUsage } from './todayUsage';
 import { dayOf, encodeEntry, parseEntries, type DayRollup, type UsageEntry, type UsageRecord } from './usageRecord';
 
 /** Where the log's lines are kept. Other windows of the editor append to the same log. */
@@ -13,10 +14,34 @@ export interface UsageStorage {
   /** The log's text ('' when there is none yet); when it is larger than the storage reads, its newest part from a line start. */
   read(signal: AbortSignal): Promise<string>;
   /**
+   * The whole lines appended since `cursor` (what an earlier call returned). From the start instead
+   * (`fromStart`, bounded like `read`) when there is no cursor, when the log was replaced or rewritten
+   * since (a roll-up), or when more was appended than `read` takes at once. A line still being
+   * written (no newline yet) is left for the next call.
+   */
+  readFrom(cursor: LogCursor | undefined, signal: AbortSignal): Promise<LogChunk>;
+  /**
    * Moves the log aside in one step (appends after it start a new log) and gives its text, with
    * that of roll-ups a crash interrupted; undefined when there is nothing to roll up.
    */
   takeForRollUp(signal: AbortSignal): Promise<TakenLog | undefined>;
+}
+
+/** Where a reader of the log stopped: which file (a roll-up replaces it) and how far into it. */
+export interface LogCursor {
+  /** The file's identity ('' when there was none). */
+  file: string;
+  /** Bytes read, up to a line's end. */
+  offset: number;
+  /** The byte before `offset` (-1 at 0): another byte there later means the file was rewritten in place. */
+  lastByte: number;
+}
+
+export interface LogChunk {
+  text: string;
+  cursor: LogCursor;
+  /** The text is the log from its start (or its newest part): whatever was summed from before is to be dropped. */
+  fromStart: boolean;
 }
 
 export interface TakenLog {
@@ -30,12 +55,16 @@ export const RETENTION_DAYS = 30;
 
 export class UsageLog {
   private readonly listeners = new Set<(record: UsageRecord) => void>();
+  /** Today's running total (the status bar, the budget): read from the log once, then by what is appended. */
+  readonly today: TodayUsage;
 
   constructor(
     private readonly storage: UsageStorage,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.today = new TodayUsage(storage, clock, logger);
+  }
 
   /** Appends the record; a failure is logged, never thrown at the request that was answered. */
   async record(record: UsageRecord, signal: AbortSignal): Promise<void> {

@@ -1,12 +1,14 @@
-// Scenario 13 (last): "Gateway: Show Usage" after the requests of the scenarios before it (chat,
-// agent sessions, inline edit; run alone it has nothing to show): the charts per model and per surface, today's figures,
-// the largest sessions; in the dark theme and, after a switch, the light one (both become
-// the README's screenshots). The page is a webview: read through its frame.
+// Scenario 13 (last): "Gateway: Show Usage". It asks @gateway a question of its own first, so it
+// stands alone (E2E_GREP=13-usage); after the full run the page also holds the requests of the
+// scenarios before it (chat, agent sessions, inline edit). Checked against the usage log on disk
+// and the emulator's log: the charts per model and per surface, today's figures; in the dark theme
+// and, after a switch, the light one (both become the README's screenshots). The page is a
+// webview: read through its frame.
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
-import { ensureKey, ensureUserSettings } from './gateway';
+import { ask, emulatorRequests, ensureKey, ensureUserSettings, newChat, waitForResponse } from './gateway';
 
 const SURFACE_LABELS: Record<string, string> = { chat: '@gateway chat', agent: 'Agent sessions', inline: 'Inline edit', lm: 'Language model provider' };
 
@@ -23,6 +25,29 @@ function usageLog(ctx: UiContext): { surfaces: Set<string>; todayTokens: number 
     if (entry.kind === 'request' && new Date(entry.time).toDateString() === today) todayTokens += entry.input + entry.output;
   }
   return { surfaces, todayTokens };
+}
+
+/**
+ * The log's figures once today's tokens have grown by what the emulator answered since `mark` (the
+ * record is appended just after the answer; VS Code may ask a model for the chat's title too).
+ */
+async function usageLogAfter(ctx: UiContext, before: number, mark: number, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const recorded = usageLog(ctx);
+    const billed = (await emulatorRequests(ctx)).slice(mark).filter((r) => r.status === 200 && typeof r.totalTokens === 'number');
+    const billedTokens = billed.reduce((sum, r) => sum + r.totalTokens!, 0);
+    const grown = recorded.todayTokens - before;
+    if ((billed.length > 0 && grown === billedTokens) || Date.now() > deadline) return { ...recorded, grown, billed: billed.length, billedTokens };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** An empty conversation in the Chat view, whether a scenario before left the view open or hid it. */
+async function freshChat(ctx: UiContext): Promise<void> {
+  if (await ctx.page.locator('a.action-label[aria-label^="New Chat ("]').first().isVisible()) await newChat(ctx);
+  else await ctx.wb.runCommand('Chat: New Chat');
+  await ctx.page.locator('.interactive-session .interactive-input-part .monaco-editor').first().waitFor({ state: 'visible', timeout: 10_000 });
 }
 
 const PRICES = {
@@ -99,24 +124,35 @@ export const usageScenario: Scenario = {
   title: '"Gateway: Show Usage": the day\'s tokens and cost per model and per surface, in the dark and the light theme',
   async run(ctx, s) {
     await ensureKey(ctx, 'demo-key');
-    await ensureUserSettings(ctx, { 'gateway.models': PRICES, 'workbench.colorTheme': 'Default Dark Modern' });
     try {
-      await s.step('usage-dark', 'F1 → "Gateway: Show Usage": today\'s cost, charts per model and per surface (what the log holds), dark theme', async () => {
-        await roomForThePage(ctx);
-        await ctx.wb.runCommand('Gateway: Show Usage');
-        const recorded = usageLog(ctx);
-        const todayText = `${recorded.todayTokens.toLocaleString('en-US')} tokens`;
-        const { look } = await usagePage(ctx, (page) => page.text.includes(todayText));
-        const labels = ["Today's cost", "This month's cost", ...[...recorded.surfaces].map((surface) => SURFACE_LABELS[surface] ?? surface)];
-        for (const label of labels) s.check(look.text.includes(label), `the page shows "${label}"`);
-        // Scenarios 3–11 asked @gateway, ran agent sessions and an inline edit (E2E_GREP=13-usage alone has nothing to show).
-        for (const surface of ['chat', 'agent', 'inline']) {
-          s.check(recorded.surfaces.has(surface), `the log on disk has ${surface} requests (it has ${[...recorded.surfaces].join(', ') || 'none'})`);
-        }
-        s.check(/cost \d/.test(look.text), 'with prices set, the page shows costs');
-        s.check(look.bars >= recorded.surfaces.size, `bars per surface drawn (${look.bars})`);
-        s.check(luminance(look.background) < 0.4, `a dark background (${look.background})`);
-      });
+      await s.step(
+        'usage-dark',
+        'a question to @gateway, then F1 → "Gateway: Show Usage": today\'s cost, charts per model and per surface (what the log holds), dark theme',
+        async () => {
+          const before = usageLog(ctx).todayTokens;
+          const mark = (await emulatorRequests(ctx)).length;
+          const prompt = '@gateway what does this question cost?';
+          await freshChat(ctx);
+          await ask(ctx, prompt);
+          await waitForResponse(ctx, prompt, /Echo: what does this question cost\?/);
+          const recorded = await usageLogAfter(ctx, before, mark);
+          s.check(recorded.billed >= 1, `the question reached the emulator and was answered (${recorded.billed} request(s))`);
+          s.check(recorded.grown === recorded.billedTokens, `the log grew by the emulator's ${recorded.billedTokens} tokens (${recorded.grown})`);
+          // Prices and the dark theme after the question: the settings' change reloads the page, which the chat would not survive.
+          await ensureUserSettings(ctx, { 'gateway.models': PRICES, 'workbench.colorTheme': 'Default Dark Modern' });
+
+          await roomForThePage(ctx);
+          await ctx.wb.runCommand('Gateway: Show Usage');
+          const todayText = `${recorded.todayTokens.toLocaleString('en-US')} tokens`;
+          const { look } = await usagePage(ctx, (page) => page.text.includes(todayText));
+          const labels = ["Today's cost", "This month's cost", ...[...recorded.surfaces].map((surface) => SURFACE_LABELS[surface] ?? surface)];
+          for (const label of labels) s.check(look.text.includes(label), `the page shows "${label}"`);
+          s.check(recorded.surfaces.has('chat'), `the log on disk has the chat request (it has ${[...recorded.surfaces].join(', ') || 'none'})`);
+          s.check(/cost \d/.test(look.text), 'with prices set, the page shows costs');
+          s.check(look.bars >= recorded.surfaces.size, `bars per surface drawn (${look.bars})`);
+          s.check(luminance(look.background) < 0.4, `a dark background (${look.background})`);
+        },
+      );
       await s.step('usage-light', 'Preferences: Color Theme → Light Modern: the open page follows in light colours', async () => {
         await pickTheme(ctx, 'Light Modern');
         const { look } = await usagePage(ctx, (page) => luminance(page.background) > 0.6);
