@@ -8,7 +8,7 @@
 # Idempotent: a stamp file makes a re-run take well under a second.
 # Non-interactive; meant to run as root on Debian 12 (uses sudo if not root).
 #
-# Env: GATEWAY_E2E_CACHE (default ~/.cache/gateway-e2e), E2E_FORCE=1 to redo.
+# Env: GATEWAY_E2E_CACHE (default ~/.cache/gateway-e2e), E2E_CODE_SERVERS (default code-servers.json), E2E_FORCE=1 to redo.
 set -euo pipefail
 
 # Started through npm (npm run e2e:setup, npm test), this script inherits the calling npm's
@@ -24,13 +24,15 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 CACHE="${GATEWAY_E2E_CACHE:-$HOME/.cache/gateway-e2e}"
 PW_VERSION="${E2E_PW_VERSION:-1.65.1}"
 STAMP="$CACHE/.stamp"
+# E2E_CODE_SERVERS: another list of code-servers (with GATEWAY_E2E_CACHE, to try other versions without touching the default cache).
+SERVERS_FILE="${E2E_CODE_SERVERS:-$HERE/code-servers.json}"
 
 # code-servers.json, one line per code-server: VERSION NODE_MAJOR DIR.
 mapfile -t SERVERS < <(node -e '
   for (const s of require(process.argv[1])) console.log(`${s.version} ${s.node} ${s.dir}`);
-' "$HERE/code-servers.json")
+' "$SERVERS_FILE")
 # The stamp names every piece, and a hash of code-servers.json.
-WANT="code-server=$(for s in "${SERVERS[@]}"; do read -r v n _ <<<"$s"; printf '%s/node%s,' "$v" "$n"; done) config=$(cksum <"$HERE/code-servers.json" | cut -d' ' -f1) playwright-core=$PW_VERSION"
+WANT="code-server=$(for s in "${SERVERS[@]}"; do read -r v n _ <<<"$s"; printf '%s/node%s,' "$v" "$n"; done) config=$(cksum <"$SERVERS_FILE" | cut -d' ' -f1) playwright-core=$PW_VERSION"
 
 export DEBIAN_FRONTEND=noninteractive
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1

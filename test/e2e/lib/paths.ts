@@ -37,7 +37,9 @@ export interface CodeServerInstall {
   isDefault: boolean;
 }
 
-const CODE_SERVERS: CodeServerEntry[] = JSON.parse(readFileSync(path.join(E2E_DIR, 'code-servers.json'), 'utf8'));
+/** The list of code-servers: E2E_CODE_SERVERS (another list, to try other versions in another cache), else code-servers.json. */
+export const CODE_SERVERS_FILE = process.env.E2E_CODE_SERVERS || path.join(E2E_DIR, 'code-servers.json');
+const CODE_SERVERS: CodeServerEntry[] = JSON.parse(readFileSync(CODE_SERVERS_FILE, 'utf8'));
 
 /** Versions setup.sh installs, the default (newest) first. */
 export const CODE_SERVER_VERSIONS = CODE_SERVERS.map((s) => s.version);
@@ -48,7 +50,7 @@ export const CODE_SERVER_VERSIONS = CODE_SERVERS.map((s) => s.version);
  */
 export function codeServerInstall(version = process.env.E2E_CODE_SERVER_VERSION || undefined): CodeServerInstall {
   const entry = version ? CODE_SERVERS.find((s) => s.version === version) : CODE_SERVERS.find((s) => s.default);
-  if (!entry) throw new Error(`code-server ${version} is not one the rig installs (test/e2e/code-servers.json: ${CODE_SERVER_VERSIONS.join(', ')})`);
+  if (!entry) throw new Error(`code-server ${version} is not one the rig installs (${CODE_SERVERS_FILE}: ${CODE_SERVER_VERSIONS.join(', ')})`);
   return {
     version: entry.version,
     vscode: entry.vscode,
