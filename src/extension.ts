@@ -26,6 +26,7 @@ import {
 import { BubblewrapSandbox } from './node/bubblewrap';
 import { NodeCheckpointShelf } from './node/nodeCheckpointShelf';
 import { RETENTION_BOUNDS, checkpointStorageBytes } from './core/agent/checkpointRetention';
+import { effectiveValue } from './core/settings/gatewaySettings';
 import { registerDeleteSessionCommand } from './vscode/agent/deleteSessionCommand';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
@@ -316,7 +317,10 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
       workspaceRestore: (rootPath) => new NodeWorkspaceRestore(rootPath),
       checkpointShelf: new NodeCheckpointShelf(checkpointRoot.fsPath),
       // User (or machine) settings only: a workspace that raised it could fill the disk, one that lowered it could erase the user's checkpoints.
-      checkpointStorageBytes: () => checkpointStorageBytes(vscode.workspace.getConfiguration('gateway.agent').inspect('checkpointStorageMB')?.globalValue),
+      checkpointStorageBytes: () => {
+        const name = 'agent.checkpointStorageMB';
+        return checkpointStorageBytes(effectiveValue(name, vscode.workspace.getConfiguration('gateway').inspect(name)));
+      },
     },
     { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
     context.workspaceState,

@@ -18,6 +18,7 @@ import {
   type SessionSummary,
 } from '../../src/core/agent/checkpointRetention';
 import { journalName, snapshotName } from '../../src/core/agent/sessionJournal';
+import { effectiveValue } from '../../src/core/settings/gatewaySettings';
 import { NodeCheckpointFolder, NodeJournalFolder } from '../../src/node';
 import { NodeCheckpointShelf } from '../../src/node/nodeCheckpointShelf';
 import { VirtualClock } from './helpers/clock';
@@ -210,6 +211,13 @@ describe('retention across sessions', () => {
     assert.equal(checkpointStorageBytes(1), 64 * mb);
     assert.equal(checkpointStorageBytes(1e12), 16_384 * mb);
     assert.equal(checkpointStorageBytes(1000.7), 1000 * mb);
+  });
+
+  test("a workspace's value neither raises nor lowers the bound: only the user's applies", () => {
+    const name = 'agent.checkpointStorageMB';
+    assert.equal(effectiveValue(name, { defaultValue: 512, workspaceValue: 16_384 }), 512);
+    assert.equal(effectiveValue(name, { defaultValue: 512, workspaceFolderValue: 64 }), 512);
+    assert.equal(effectiveValue(name, { defaultValue: 512, globalValue: 2_048, workspaceValue: 64 }), 2_048);
   });
 });
 
