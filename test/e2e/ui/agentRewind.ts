@@ -45,15 +45,15 @@ async function waitForToast(ctx: UiContext, text: string): Promise<string> {
   return (await toast.innerText()).replace(/\s+/g, ' ').trim();
 }
 
-/** The extension's agent-sessions and agent-checkpoints folders in the run's workspace storage (searched, bounded). */
+/** The extension's agent-sessions and agent-checkpoints folders in the run's workspace storage (`ud/User/workspaceStorage/<hash>/<extension id>`). */
 function storageFolders(runDir: string): { sessions: string; checkpoints: string } | undefined {
-  const found = readdirSync(runDir, { recursive: true })
-    .map(String)
-    .slice(0, 50_000)
-    .find((entry) => entry.endsWith(path.join('gateway.gateway-vscode', 'agent-checkpoints')));
-  if (!found) return undefined;
-  const storage = path.dirname(path.join(runDir, found));
-  return { sessions: path.join(storage, 'agent-sessions'), checkpoints: path.join(storage, 'agent-checkpoints') };
+  const workspaces = path.join(runDir, 'ud', 'User', 'workspaceStorage');
+  for (const hash of existsSync(workspaces) ? readdirSync(workspaces) : []) {
+    const storage = path.join(workspaces, hash, 'gateway.gateway-vscode');
+    if (existsSync(path.join(storage, 'agent-checkpoints')))
+      return { sessions: path.join(storage, 'agent-sessions'), checkpoints: path.join(storage, 'agent-checkpoints') };
+  }
+  return undefined;
 }
 
 /** The id of the saved session with this title (its snapshot file's name). */
@@ -217,10 +217,12 @@ export const agentRewindScenario: Scenario = {
         s.check(folders !== undefined, `the extension's agent-checkpoints folder is under ${ctx.server.runDir}`);
         const id = folders && sessionIdByTitle(folders.sessions, taskText);
         s.check(id !== undefined && existsSync(path.join(folders!.checkpoints, id)), `the session's checkpoint folder is there before (${id})`);
-        await ctx.wb.clearNotifications().catch(() => undefined);
         await ctx.wb.runCommand('Gateway: Delete Agent Session…', { timeoutMs: 30_000 });
         const row = ctx.wb.quickPickRow(taskText);
-        await row.waitFor({ state: 'visible', timeout: 15_000 });
+        await row.waitFor({ state: 'visible', timeout: 15_000 }).catch(async (error: unknown) => {
+          const toasts = await ctx.page.locator(TOASTS).allInnerTexts();
+          throw new Error(`${String(error)}; quick pick rows ${JSON.stringify(await ctx.wb.quickPickRows())}; notifications ${JSON.stringify(toasts)}`);
+        });
         await row.click({ timeout: 10_000 });
         await ctx.wb.waitForQuickInputClosed();
         const found = await waitForDialog(ctx, 'Delete the agent session');
