@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckpointShelf, ShelvedFolder } from '../core/agent/checkpointRetention';
+import { unlessMissing } from './nodeCheckpoints';
 
 const SESSION_ID = /^[A-Za-z0-9_-]+$/;
 const RETIRED = /^[A-Za-z0-9_-]+\.retired-[0-9a-f]{8}$/;
@@ -64,13 +65,4 @@ async function measure(folder: string, maxEntries: number, signal: AbortSignal):
     }
   }
   return { bytes, truncated: false };
-}
-
-async function unlessMissing<T>(operation: Promise<T>): Promise<T | undefined> {
-  try {
-    return await operation;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
 }
