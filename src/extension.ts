@@ -24,6 +24,10 @@ import {
   plainTerminalText,
 } from './node';
 import { BubblewrapSandbox } from './node/bubblewrap';
+import { NodeCheckpointShelf } from './node/nodeCheckpointShelf';
+import { RETENTION_BOUNDS, checkpointStorageBytes } from './core/agent/checkpointRetention';
+import { effectiveValue } from './core/settings/gatewaySettings';
+import { registerDeleteSessionCommand } from './vscode/agent/deleteSessionCommand';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { CONFIRM_KEY_ORIGIN_COMMAND, configuredOrigin, confirmKeyOrigin } from './vscode/keyOriginPrompt';
@@ -311,11 +315,22 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
         return new NodeCheckpointFolder(vscode.Uri.joinPath(checkpointRoot, sessionId).fsPath);
       },
       workspaceRestore: (rootPath) => new NodeWorkspaceRestore(rootPath),
+      checkpointShelf: new NodeCheckpointShelf(checkpointRoot.fsPath),
+      // User (or machine) settings only: a workspace that raised it could fill the disk, one that lowered it could erase the user's checkpoints.
+      checkpointStorageBytes: () => {
+        const name = 'agent.checkpointStorageMB';
+        return checkpointStorageBytes(effectiveValue(name, vscode.workspace.getConfiguration('gateway').inspect(name)));
+      },
     },
     { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
     context.workspaceState,
   );
-  sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
+  sessions
+    .recoverInterrupted()
+    .catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`))
+    // After recovery (a restore in progress needs its checkpoints): orphan folders and the total bound, bounded in time and entries.
+    .then(() => sessions.keepCheckpointsInBudget(AbortSignal.timeout(RETENTION_BOUNDS.timeMs * 2)))
+    .catch((error: unknown) => logger.warn(`cleaning up agent checkpoint folders failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);
   const transcripts = new TranscriptProvider(sessionStore);
   context.subscriptions.push(
@@ -329,6 +344,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     ...registerAgentCommands(sessions, errors),
     ...registerCheckpointCommands(sessions, errors),
+    registerDeleteSessionCommand(sessions, errors),
     vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, names)),
   );
   return { sessionStore, approvals, sessions };

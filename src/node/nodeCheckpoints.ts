@@ -131,7 +131,8 @@ export class NodeWorkspaceRestore implements WorkspaceRestore {
   }
 }
 
-async function unlessMissing<T>(operation: Promise<T>): Promise<T | undefined> {
+/** The operation's result, or undefined when what it works on is not there (ENOENT). */
+export async function unlessMissing<T>(operation: Promise<T>): Promise<T | undefined> {
   try {
     return await operation;
   } catch (error) {

@@ -11,6 +11,7 @@ import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/age
 import { FileUsageStorage } from '../../src/node/fileUsageStorage';
 import { UsageLog, needsRollUp, rollUp } from '../../src/core/usage/usageLog';
 import { dayOf, encodeEntry, parseEntries, type UsageEntry, type UsageRecord } from '../../src/core/usage/usageRecord';
+import { requestRecord } from './helpers/usageRecords';
 import { describeTotals, lastDays, summarize, todayTotals, usageCsv, type PriceOf } from '../../src/core/usage/usageSummary';
 import { budgetMessage, budgetStatus, BudgetAlerts } from '../../src/core/usage/dailyBudget';
 import { escapeHtml, niceCeiling, usagePage } from '../../src/core/usage/usageHtml';
@@ -33,20 +34,7 @@ afterEach(() => rmSync(folder, { recursive: true, force: true }));
 const logFile = () => join(folder, 'usage.jsonl');
 const newLog = (now = NOW) => new UsageLog(new FileUsageStorage(logFile()), clockAt(now), new MemoryLogger());
 
-function request(overrides: Partial<UsageRecord> = {}): UsageRecord {
-  return {
-    kind: 'request',
-    time: NOW,
-    model: 'gw-chat',
-    endpoint: '/chat/completions',
-    surface: 'chat',
-    input: 100,
-    output: 20,
-    reasoning: 5,
-    status: 'stop',
-    ...overrides,
-  };
-}
+const request = requestRecord;
 
 describe('recorded once, in the client, against the emulator', () => {
   let emulator: Emulator;

@@ -5,13 +5,14 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requestRecord } from './helpers/usageRecords';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { MemoryLogger, signal } from './helpers/clients';
 import { VirtualClock } from './helpers/clock';
 import { FileUsageStorage, MAX_UNFINISHED_LINE_BYTES } from '../../src/node/fileUsageStorage';
 import { UsageLog } from '../../src/core/usage/usageLog';
 import { MAX_MODELS_TODAY } from '../../src/core/usage/todayUsage';
-import { encodeEntry, parseEntries, type UsageRecord } from '../../src/core/usage/usageRecord';
+import { encodeEntry, parseEntries } from '../../src/core/usage/usageRecord';
 import { todayTotals, type PriceOf } from '../../src/core/usage/usageSummary';
 import { budgetStatus, BudgetAlerts } from '../../src/core/usage/dailyBudget';
 
@@ -36,20 +37,7 @@ function openWindow(clock: VirtualClock, maxReadBytes?: number) {
   return { storage, log, tokens: async () => (await log.today.totals(noPrices, signal())).tokens };
 }
 
-function request(overrides: Partial<UsageRecord> = {}): UsageRecord {
-  return {
-    kind: 'request',
-    time: NOON,
-    model: 'gw-chat',
-    endpoint: '/chat/completions',
-    surface: 'chat',
-    input: 100,
-    output: 20,
-    reasoning: 5,
-    status: 'stop',
-    ...overrides,
-  };
-}
+const request = requestRecord;
 
 /** Today's totals recomputed from the whole file, the way the status bar used to. */
 function fromWholeLog(now: number, priceOf: PriceOf = noPrices) {

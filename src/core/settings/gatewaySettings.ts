@@ -101,6 +101,8 @@ export const USER_ONLY_SETTINGS: readonly string[] = [
   'agent.maxTurns',
   'agent.maxTokens',
   'agent.maxMinutes',
+  // Raised, it could fill the disk; lowered, it would erase the user's checkpoints of other sessions.
+  'agent.checkpointStorageMB',
 ];
 
 /** One setting's value at each level, as VS Code's `WorkspaceConfiguration.inspect` reports it. */

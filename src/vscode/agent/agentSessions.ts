@@ -9,6 +9,7 @@ import { AGENT_INSTRUCTIONS } from '../../core/agent/instructions';
 import { revertOriginals } from '../../core/agent/originals';
 import { INTERRUPTED_REASON, RunningSessions } from '../../core/agent/runningSessions';
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../core/agent/sessionState';
+import { CheckpointRetention, retentionNotice, type CheckpointShelf, type RetentionReport } from '../../core/agent/checkpointRetention';
 import { CheckpointStore, shortLabel, type Checkpoint, type RestorePlan, type RestoreResult } from '../../core/agent/checkpoints';
 import type { GatewayClient, ModelWindows } from '../../core/api';
 import type { CheckpointFolder, CommandResult, Logger, WorkspaceFiles, WorkspaceRestore, WorkspaceSearch } from '../../core/ports';
@@ -53,6 +54,10 @@ export interface LocalMachine {
   checkWriteTarget(rootPath: string, path: string, signal: AbortSignal): Promise<void>;
   /** A session's checkpoint folder, in the extension's storage (never in the workspace). */
   checkpointFolder(sessionId: string): CheckpointFolder;
+  /** The folder of every session's checkpoint folder, for deleting and retention across sessions. */
+  checkpointShelf: CheckpointShelf;
+  /** The total bound of every session's checkpoints in this workspace, in bytes (the user's setting). */
+  checkpointStorageBytes(): number;
   /** A checkpoint restore's two-phase writes into the folder at `rootPath`. */
   workspaceRestore(rootPath: string): WorkspaceRestore;
   /** Terminal output without colours and shell-integration sequences. */
@@ -87,6 +92,9 @@ export class AgentSessions implements vscode.Disposable {
   private warnedNoSandbox = false;
   /** Per session, the approval mode of the last decision whether to ask. */
   private readonly decidedModes = new Map<string, string>();
+  private retentionCache: CheckpointRetention | undefined;
+  /** One retention pass at a time: runs that end together share the next one. */
+  private retentionPass: Promise<RetentionReport | undefined> | undefined;
 
   constructor(
     private readonly client: GatewayClient,
@@ -142,7 +150,7 @@ export class AgentSessions implements vscode.Disposable {
       await this.store.save(state);
       this.logger.info(`agent session ${state.id} started in ${root.fsPath} with ${model}`);
       return this.run(state, root, sink, controller, signal, referencedTools);
-    });
+    }).finally(() => this.keepCheckpointsInBudgetSoon());
   }
 
   /** Continues a saved session, optionally with a message that steers it. */
@@ -165,7 +173,7 @@ export class AgentSessions implements vscode.Disposable {
         state.model = model;
       }
       return this.run(state, root, sink, controller, signal, referencedTools);
-    });
+    }).finally(() => this.keepCheckpointsInBudgetSoon());
   }
 
   /** Compacts a session that is not running now: a summary replaces the chain the gateway bills; the transcript stays whole. */
@@ -295,6 +303,53 @@ export class AgentSessions implements vscode.Disposable {
         return { checkpoint: { id: checkpoint.id, label: checkpoint.label }, dropped: dropped.map((gone) => gone.label) };
       },
     });
+  }
+
+  /**
+   * Deletes a saved session and its checkpoint folder; the files it changed stay
+   * as they are. Refused while the session runs (the user stops it first).
+   */
+  deleteSession(id: string, signal: AbortSignal): Promise<void> {
+    return this.exclusively(id, 'This session is running. Stop it first, then delete it.', async () => {
+      await this.retention.deleteSession(id, (inner) => this.store.remove(id, inner), signal);
+      this.decidedModes.delete(id);
+      this.logger.info(`agent session ${id} deleted with its checkpoints`);
+    });
+  }
+
+  /** A retention pass: orphan folders removed, then the least recently used sessions' checkpoints past the bound; the log names what went. */
+  keepCheckpointsInBudget(signal: AbortSignal): Promise<RetentionReport | undefined> {
+    this.retentionPass ??= this.retentionPassNow(signal).finally(() => (this.retentionPass = undefined));
+    return this.retentionPass;
+  }
+
+  private keepCheckpointsInBudgetSoon(): void {
+    this.keepCheckpointsInBudget(new AbortController().signal).catch((error: unknown) =>
+      this.logger.warn(`keeping agent checkpoints under their bound failed: ${String(error)}`),
+    );
+  }
+
+  private async retentionPassNow(signal: AbortSignal): Promise<RetentionReport> {
+    const maxBytes = this.machine.checkpointStorageBytes();
+    const sessions = (await this.store.list()).map((state) => ({ ...state, running: this.isRunning(state.id) }));
+    const report = await this.retention.enforce(sessions, maxBytes, signal);
+    const notice = retentionNotice(report, maxBytes);
+    if (notice) this.logger.info(notice);
+    return report;
+  }
+
+  private get retention(): CheckpointRetention {
+    this.retentionCache ??= new CheckpointRetention({
+      shelf: this.machine.checkpointShelf,
+      clock: systemClock,
+      claim: (id) => {
+        const controller = this.runs.claim(id);
+        return controller && (() => this.runs.release(id, controller));
+      },
+      forget: (id) => this.checkpointStores.delete(id),
+      sessionExists: async (id) => (await this.store.load(id)) !== undefined,
+    });
+    return this.retentionCache;
   }
 
   /** The session's checkpoints (one store per session, so its writes run one after another). */

@@ -11,12 +11,16 @@
 import * as vscode from 'vscode';
 import type { AgentSessionState } from '../../core/agent/sessionState';
 import type { Logger, SessionStore } from '../../core/ports';
+import { removeSessionFiles } from '../../core/agent/checkpointRetention';
 import { SessionFiles, type SessionFileSystem } from '../../core/agent/sessionFiles';
 import { SessionJournal, type JournalFolder } from '../../core/agent/sessionJournal';
 
 export class FileSessionStore implements SessionStore<AgentSessionState> {
   private readonly changed = new vscode.EventEmitter<AgentSessionState>();
   readonly onDidChange = this.changed.event;
+  private readonly removed = new vscode.EventEmitter<string>();
+  /** A session's id once it is deleted. */
+  readonly onDidRemove = this.removed.event;
   /** Numbers the temporary files of this store's saves. */
   private saves = 0;
   private readonly files: SessionFiles;
@@ -63,6 +67,22 @@ export class FileSessionStore implements SessionStore<AgentSessionState> {
     return this.files.list();
   }
 
+  /**
+   * Deletes a saved session: the snapshot first (the commit point: without it the
+   * session is not listed, whatever else remains), then its journal.
+   */
+  async remove(id: string, signal: AbortSignal): Promise<void> {
+    this.fileOf(id);
+    await removeSessionFiles(
+      { remove: async (name) => void (await unlessNotFound(vscode.workspace.fs.delete(vscode.Uri.joinPath(this.folder, name), { useTrash: false }))) },
+      id,
+      signal,
+    );
+    this.journal?.forget(id);
+    this.files.invalidate(id);
+    this.removed.fire(id);
+  }
+
   private fileOf(id: string): vscode.Uri {
     if (!isSessionId(id)) throw new Error(`Invalid session id ${id}`);
     return vscode.Uri.joinPath(this.folder, `${id}.json`);
@@ -70,6 +90,7 @@ export class FileSessionStore implements SessionStore<AgentSessionState> {
 
   dispose(): void {
     this.changed.dispose();
+    this.removed.dispose();
   }
 }
 

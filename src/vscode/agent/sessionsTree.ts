@@ -46,7 +46,11 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
   private reportedFailure: string | undefined;
 
   constructor(private readonly sessions: AgentSessions) {
-    this.subscriptions = [sessions.store.onDidChange(() => this.refreshSoon()), sessions.approvals.onDidChangePending(() => this.refreshSoon())];
+    this.subscriptions = [
+      sessions.store.onDidChange(() => this.refreshSoon()),
+      sessions.store.onDidRemove(() => this.refreshSoon()),
+      sessions.approvals.onDidChangePending(() => this.refreshSoon()),
+    ];
   }
 
   private refreshSoon(): void {

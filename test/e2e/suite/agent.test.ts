@@ -172,6 +172,27 @@ test(
   { timeoutMs: 60_000 },
 );
 
+test(
+  'Delete Session refuses a running session (no modal): the session stays, and stays listed',
+  async () => {
+    const gateway = await api();
+    await resetEmulator();
+    await scriptTurns('demo-key', [{ toolCalls: [{ name: 'write_file', arguments: { path: 'kept.txt', content: 'kept\n' } }] }, { text: 'Done.' }]);
+    const run = vscode.commands.executeCommand('gateway.agent.start', 'do not delete me while I run');
+    const pending = await waitFor('the write approval', () => gateway.pendingApprovals().find((p) => /kept\.txt/.test(p.summary)), 30_000);
+    const deleted = await vscode.commands.executeCommand<boolean>('gateway.agent.deleteSession', pending.sessionId);
+    assertEqual(deleted, false, 'the command refused');
+    assert(
+      (await gateway.agentSessions()).some((s) => s.id === pending.sessionId),
+      'the running session is still listed',
+    );
+    await vscode.commands.executeCommand('gateway.agent.deny', pending.sessionId, pending.callId);
+    await vscode.commands.executeCommand('gateway.agent.stop', pending.sessionId);
+    await run;
+  },
+  { timeoutMs: 60_000 },
+);
+
 // Issue 10, item 8: in `auto` commands run unasked, but in a sandbox (bubblewrap), not after a deny list.
 test(
   'auto: commands run in the sandbox; a write outside and the network (even approved) fail with a readable message, work inside succeeds',

@@ -2,8 +2,10 @@
 // checkpoint with "Restore to Here"), "Review Session Changes" shows both files in one
 // multi-file diff, the user edits one file meanwhile, "Restore to Here" on step 1 names that
 // file and keeps it when asked, the session continues from step 1, and the restore is undone.
+// Last, "Gateway: Delete Agent Session…" removes the session and its checkpoint folder after a
+// modal naming it, and leaves the files it changed as they are.
 // The emulator's scripted model plays the agent (gw-code on /v1/responses).
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
@@ -41,6 +43,26 @@ async function waitForToast(ctx: UiContext, text: string): Promise<string> {
   const toast = ctx.page.locator(TOASTS).filter({ hasText: text }).first();
   await toast.waitFor({ state: 'visible', timeout: 30_000 });
   return (await toast.innerText()).replace(/\s+/g, ' ').trim();
+}
+
+/** The extension's agent-sessions and agent-checkpoints folders in the run's workspace storage (`ud/User/workspaceStorage/<hash>/<extension id>`). */
+function storageFolders(runDir: string): { sessions: string; checkpoints: string } | undefined {
+  const workspaces = path.join(runDir, 'ud', 'User', 'workspaceStorage');
+  for (const hash of existsSync(workspaces) ? readdirSync(workspaces) : []) {
+    const storage = path.join(workspaces, hash, 'gateway.gateway-vscode');
+    if (existsSync(path.join(storage, 'agent-checkpoints')))
+      return { sessions: path.join(storage, 'agent-sessions'), checkpoints: path.join(storage, 'agent-checkpoints') };
+  }
+  return undefined;
+}
+
+/** The id of the saved session with this title (its snapshot file's name). */
+function sessionIdByTitle(sessionsDir: string, title: string): string | undefined {
+  for (const name of readdirSync(sessionsDir).filter((n) => n.endsWith('.json'))) {
+    const state = JSON.parse(readFileSync(path.join(sessionsDir, name), 'utf8')) as { title?: string };
+    if (state.title === title) return name.slice(0, -'.json'.length);
+  }
+  return undefined;
 }
 
 /** The previous_response_id of each /v1/responses request, in order. */
@@ -186,5 +208,45 @@ export const agentRewindScenario: Scenario = {
         .filter((entry) => /gw-restore|checkpoint|^\.git$/.test(entry));
       s.check(added.length === 0, `the checkpoints added nothing to the workspace (found ${JSON.stringify(added)})`);
     });
+
+    await s.step(
+      'delete',
+      '"Gateway: Delete Agent Session…": a modal names the session and its checkpoints; after "Delete" its folder is gone, the view no longer lists it, the files stay',
+      async () => {
+        const folders = storageFolders(ctx.server.runDir);
+        s.check(folders !== undefined, `the extension's agent-checkpoints folder is under ${ctx.server.runDir}`);
+        const id = folders && sessionIdByTitle(folders.sessions, taskText);
+        s.check(id !== undefined && existsSync(path.join(folders!.checkpoints, id)), `the session's checkpoint folder is there before (${id})`);
+        await ctx.wb.runCommand('Gateway: Delete Agent Session…', { timeoutMs: 30_000 });
+        const row = ctx.wb.quickPickRow(taskText);
+        await row.waitFor({ state: 'visible', timeout: 15_000 }).catch(async (error: unknown) => {
+          const toasts = await ctx.page.locator(TOASTS).allInnerTexts();
+          throw new Error(`${String(error)}; quick pick rows ${JSON.stringify(await ctx.wb.quickPickRows())}; notifications ${JSON.stringify(toasts)}`);
+        });
+        await row.click({ timeout: 10_000 });
+        await ctx.wb.waitForQuickInputClosed();
+        const found = await waitForDialog(ctx, 'Delete the agent session');
+        s.check(found.text.includes(taskText), `the dialog names the session ("${found.text}")`);
+        s.check(
+          /all its checkpoints/.test(found.text) && /changes it made to your files stay/.test(found.text),
+          `the dialog says what goes and what stays ("${found.text}")`,
+        );
+        await clickDialogButton(found.dialog, 'Delete');
+        await waitForDisk(path.join(folders!.checkpoints, id!, 'index.json'), (t) => t === undefined, 'the checkpoint folder removed').catch(() => undefined);
+        s.check(!existsSync(path.join(folders!.checkpoints, id!)), `the checkpoint folder ${id} is gone`);
+        s.check(!existsSync(path.join(folders!.sessions, `${id}.json`)), `the saved session ${id}.json is gone`);
+        s.check(
+          readdirSync(folders!.checkpoints).every((name) => !name.startsWith(id!)),
+          'nothing of it is left in the checkpoint folder (no retired copy)',
+        );
+        await showSessionsView(ctx);
+        await ctx.page.waitForFunction(
+          `(() => !Array.from(document.querySelectorAll('${SESSIONS_PANE} .monaco-list-row')).some((r) => r.innerText.includes(${JSON.stringify(taskText)})))()`,
+          undefined,
+          { timeout: 20_000, polling: 200 },
+        );
+        s.check(readFileSync(fileA, 'utf8') === 'export const answer = 3;\n', "the session's change to rewind-a.ts stays");
+      },
+    );
   },
 };
