@@ -5,19 +5,26 @@
  * bounds: per record, in total, in files listed and in time. Stopping the
  * iteration, or the signal, kills it at once.
  *
- * The flags give it the walk's rules: the workspace's ignore files at every
+ * The flags (ripgrepArgs.ts) give it the walk's rules: the workspace's ignore files at every
  * depth, also outside a git repository, and none above the root nor the
  * user's global one; hidden files; `node_modules` and `.git` always left out;
  * symlinks never followed (no `--follow`); no config file from the environment.
  * The tools check every path it returns again (see core/tools/engineSearch.ts).
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SearchPatternError, systemClock } from '../core/ports';
 import type { Clock, FileMatchCount, FileMatches, FileQuery, SearchBatch, TextMatch, TextQuery, WorkspaceSearch } from '../core/ports';
-import { alwaysIgnored } from './nodeWorkspaceFiles';
+import {
+  appliesEveryGlob,
+  argumentGroups,
+  cannotMatch,
+  commonArgs,
+  lineOutputArgs,
+  noLineBreakNames,
+  pathArgument,
+  patternArgs,
+  restrictionFile,
+} from './ripgrepArgs';
 import { RipgrepLineReader } from './ripgrepLines';
 
 export interface RipgrepLimits {
@@ -79,20 +86,15 @@ export class RipgrepSearch implements WorkspaceSearch {
   }
 
   async *searchFiles(query: TextQuery, wanted: (path: string) => boolean, signal: AbortSignal): AsyncIterable<SearchBatch<FileMatches>> {
-    // A line never holds a line break: text with one cannot match (and ripgrep would read it as two patterns).
-    if (!query.regex && query.pattern.includes('\n')) return;
+    if (cannotMatch(query)) return;
     const restriction = await restrictionFile(query);
     try {
-      // Names with a line break are left out: in this output only a NUL ends a name, and a name could then pose as a warning.
       const args = [
-        '--with-filename',
-        '--null',
-        '--line-number',
-        '--column',
+        ...lineOutputArgs,
         '--stats',
         ...patternArgs(query),
         ...commonArgs(query, restriction?.path, { protectedIgnoringCase: true }),
-        '--glob=!*\n*',
+        noLineBreakNames,
       ];
       const reader = new RipgrepLineReader(wanted, workspacePath);
       let records = 0;
@@ -115,12 +117,12 @@ export class RipgrepSearch implements WorkspaceSearch {
   }
 
   async *countMatches(query: TextQuery, signal: AbortSignal): AsyncIterable<SearchBatch<FileMatchCount>> {
-    if (!query.regex && query.pattern.includes('\n')) return;
+    if (cannotMatch(query)) return;
     const restriction = await restrictionFile(query);
     try {
       // Names with a line break are left out, as searchFiles leaves them out.
-      const args = ['--count', '--null', ...patternArgs(query), ...commonArgs(query, restriction?.path), '--glob=!*\n*'];
-      // `path\0count\n` per file; a path may hold a line break, never a NUL, so the output is cut at the NULs.
+      const args = ['--count', '--null', ...patternArgs(query), ...commonArgs(query, restriction?.path), noLineBreakNames];
+      // `path\0count\n` per file; the output is cut at the NULs (a name never holds one).
       let path: string | undefined;
       let first = true;
       let records = 0;
@@ -147,7 +149,7 @@ export class RipgrepSearch implements WorkspaceSearch {
   async *matchingLines(query: TextQuery, paths: readonly string[], signal: AbortSignal): AsyncIterable<SearchBatch<TextMatch>> {
     // Chosen from countMatches, so no name holds a line break.
     for (const group of argumentGroups(paths.filter((path) => !path.includes('\n')))) {
-      const args = ['--with-filename', '--null', '--line-number', '--column', '--no-config', '--no-messages', ...patternArgs(query)];
+      const args = [...lineOutputArgs, '--no-config', '--no-messages', ...patternArgs(query)];
       args.push('--', ...group.map((path) => `./${path}`));
       const reader = new RipgrepLineReader(() => true, workspacePath);
       for await (const batch of this.records(args, 10, signal)) {
@@ -232,114 +234,6 @@ export class RipgrepSearch implements WorkspaceSearch {
       if (child.exitCode === null && child.signalCode === null) kill();
     }
   }
-}
-
-/** How the pattern is matched: as the walk does, line by line, CRLF lines included, bytes as they are (no transcoding). */
-function patternArgs(query: TextQuery): string[] {
-  return [
-    // `$` before a CRLF line end, as in the walk's lines; only a regex can hold one, and crlf mode costs a little.
-    ...(query.regex && query.pattern.includes('$') ? ['--crlf'] : []),
-    '--encoding=none',
-    `--max-count=${query.maxMatchesPerFile}`,
-    query.ignoreCase ? '--ignore-case' : '--case-sensitive',
-    ...(query.regex ? [] : ['--fixed-strings']),
-    '--regexp',
-    query.pattern,
-  ];
-}
-
-/** Paths split so that no command line gets long (Windows allows 32,767 characters). */
-function argumentGroups(paths: readonly string[]): string[][] {
-  const groups: string[][] = [];
-  let length = 0;
-  for (const path of paths) {
-    if (groups.length === 0 || length + path.length > 16_000) {
-      groups.push([]);
-      length = 0;
-    }
-    groups[groups.length - 1].push(path);
-    length += path.length + 3;
-  }
-  return groups;
-}
-
-/** The flags every run shares: the walk's ignore rules, and what may be left out early. */
-function commonArgs(query: FileQuery, restriction: string | undefined, options: { protectedIgnoringCase?: boolean } = {}): string[] {
-  const args = ['--no-config', '--hidden', '--no-messages'];
-  if (query.respectIgnore) {
-    // The walk's rules (gitignore.ts): .gitignore files also outside a repository, none above the root, not the user's global one,
-    // not .ignore/.rgignore (ripgrep 13, Debian's, still reads .rgignore; VS Code's 15 does not); the `ignore` package
-    // matches case-insensitively.
-    args.push('--no-require-git', '--no-ignore-parent', '--no-ignore-global', '--no-ignore-dot', '--ignore-file-case-insensitive');
-    for (const name of alwaysIgnored) args.push(`--glob=!${name}`);
-    for (const glob of query.excludedGlobs) if (plainGlob(glob)) args.push(`--glob=!${glob}`);
-    if (restriction !== undefined) args.push(`--ignore-file=${restriction}`);
-  } else {
-    args.push('--no-ignore');
-  }
-  // In a listing case-sensitive (`--glob`, not `--iglob`): ripgrep matches most such globs by hash then, not by regex, 15 % less
-  // CPU; `.ENV` gets through there and the tools' own check, which ignores case, leaves it out. A search ignores case, as
-  // the tools do, so that the count of files it searched is theirs.
-  const protectedFlag = options.protectedIgnoringCase ? '--iglob' : '--glob';
-  for (const glob of query.protectedGlobs) if (plainGlob(glob)) args.push(`${protectedFlag}=!${glob}`);
-  if (query.nameGlob !== undefined && plainGlob(query.nameGlob) && !query.nameGlob.includes(':')) {
-    args.push(`--type-add=wanted:${query.nameGlob}`, '--type=wanted');
-  }
-  if (query.maxFileBytes !== undefined) args.push(`--max-filesize=${query.maxFileBytes}`);
-  return args;
-}
-
-/** Whether commonArgs passes every glob of the query on to ripgrep (all of them plain). */
-function appliesEveryGlob(query: FileQuery): boolean {
-  const excludedApplied = query.excludedGlobs.length === 0 || (query.respectIgnore && query.excludedGlobs.every(plainGlob));
-  const nameApplied = query.nameGlob === undefined || (plainGlob(query.nameGlob) && !query.nameGlob.includes(':'));
-  return excludedApplied && nameApplied && query.protectedGlobs.every(plainGlob);
-}
-
-/**
- * A glob ripgrep reads as this project does (gitignore style: no `/` matches a
- * name at any depth, `*` stays within a segment and matches a leading dot).
- * Others are not passed: the tools' own check still applies them.
- */
-function plainGlob(glob: string): boolean {
-  return /^[\w.*?{},/@+ -]+$/.test(glob) && !glob.startsWith('/') && !glob.startsWith('./') && !glob.endsWith('/');
-}
-
-/**
- * The folder searched is given as a path only when no ignore file applies (an
- * ignored folder asked for by name). Otherwise ripgrep starts at the root and an
- * ignore file of our own leaves out everything beside the folder, so that the
- * ignore files of its parent folders in the workspace apply (ripgrep reads a
- * parent folder's rules only up to its own starting point, and anchored ones
- * not at all).
- */
-function pathArgument(query: FileQuery): string {
-  return query.respectIgnore || query.folder === '.' ? '.' : `./${query.folder}`;
-}
-
-async function restrictionFile(query: FileQuery): Promise<{ path: string; remove: () => Promise<void> } | undefined> {
-  if (!query.respectIgnore || query.folder === '.') return undefined;
-  // An ignore file cannot name a folder with a line break; the tools walk that one instead.
-  if (/[\r\n]/.test(query.folder)) throw new Error('a folder name with a line break cannot be searched by ripgrep');
-  const segments = query.folder.split('/');
-  const lines: string[] = [];
-  for (let depth = 0; depth < segments.length; depth++) {
-    const parent = segments.slice(0, depth).map(escapeIgnoreSegment).join('/');
-    const inside = segments
-      .slice(0, depth + 1)
-      .map(escapeIgnoreSegment)
-      .join('/');
-    lines.push(depth === 0 ? '/*' : `/${parent}/*`, `!/${inside}/`);
-  }
-  const folder = await mkdtemp(join(tmpdir(), 'gateway-rg-'));
-  const path = join(folder, 'restrict');
-  await writeFile(path, `${lines.join('\n')}\n`);
-  return { path, remove: () => rm(folder, { recursive: true, force: true }) };
-}
-
-/** A folder name as a literal in an ignore file. */
-function escapeIgnoreSegment(name: string): string {
-  return name.replace(/[\\*?[\]!#\s]/g, (c) => `\\${c}`);
 }
 
 /** ripgrep with its defaults: no config file named by the environment (`--no-config` too), no colours. */
