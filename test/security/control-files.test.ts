@@ -164,7 +164,12 @@ describe('control files a sandboxed command leaves (real bubblewrap, real git)',
       'echo "gitdir: /tmp" > sub/.git',
       'rm -rf .vscode .husky; mv proj.code-workspace p2',
     ];
-    for (const command of attempts) await run(command);
+    for (const command of attempts) {
+      // Each one ran in the sandbox and was refused there (a sandbox that failed to start would prove nothing).
+      const { outcome } = await run(command);
+      assert.match(outcome.output, /Read-only file system|Device or resource busy/, `${command}\n${outcome.output}`);
+      assert.match(outcome.output, /Ran in the sandbox/);
+    }
     const gitConfigBefore = await readFile(join(root, '.git/config'), 'utf8');
     assert.doesNotMatch(gitConfigBefore, /fsmonitor/);
     for (const [path, content] of Object.entries(originals)) assert.equal(await readFile(join(root, path), 'utf8'), content, path);
