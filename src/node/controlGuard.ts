@@ -7,17 +7,19 @@
  * when the command has ended, a second walk finds whatever the watcher missed
  * and moves it out too. Existing control paths are read-only in the sandbox.
  */
-import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, realpath } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { controlPathOf, type ControlPathKind, type ControlRollback } from '../core/terminal/controlPaths';
 import type { ControlFileGuard, ControlPathWatcher, ControlWatch, Logger, QuarantinedControlPaths } from '../core/ports';
-import type { ControlQuarantine, QuarantineBatch } from './controlQuarantine';
+import { ControlQuarantine, type QuarantineBatch } from './controlQuarantine';
+import { isInside } from './workspaceRoot';
 import { newControlPaths, scanWorkspace, WorkspaceTooLarge, type ControlEntry, type WorkspaceScan } from './sandboxWorkspaceScan';
 
 export interface NodeControlGuardOptions {
-  /** The workspace's real path. */
+  /** The workspace folder. */
   root: string;
-  quarantine: ControlQuarantine;
+  /** The session's quarantine folder (see ControlQuarantine): outside the workspace. */
+  quarantineFolder: string;
   watcher: ControlPathWatcher;
   /** Whether the command about to run goes into the sandbox (the `auto` mode): only those are guarded. */
   willSandbox: () => boolean;
@@ -33,8 +35,12 @@ export class NodeControlGuard implements ControlFileGuard {
 
   async watch(signal: AbortSignal): Promise<ControlWatch | undefined> {
     if (!this.options.willSandbox()) return undefined;
-    const before = await scanWorkspace(this.options.root, { signal });
-    return new GuardedCommand(this.options, before);
+    // Real paths: every move checks that a folder is really where it should be.
+    const root = await realpath(this.options.root);
+    const folder = resolve(this.options.quarantineFolder);
+    if (isInside(root, folder)) throw new Error('the quarantine folder for control files is inside the workspace');
+    const before = await scanWorkspace(root, { signal });
+    return new GuardedCommand({ ...this.options, root }, new ControlQuarantine({ root, folder }), before);
   }
 }
 
@@ -49,6 +55,7 @@ class GuardedCommand implements ControlWatch {
 
   constructor(
     private readonly options: NodeControlGuardOptions,
+    private readonly quarantine: ControlQuarantine,
     private readonly before: WorkspaceScan,
   ) {
     this.subscription = options.watcher.watch(options.root, before.folders, (path) => this.onControlPath(path));
@@ -84,13 +91,15 @@ class GuardedCommand implements ControlWatch {
     const batch = added.length > 0 || this.batch ? await this.openBatch() : undefined;
     for (const entry of added) await batch?.moveAside(entry.path, entry.kind, signal);
     await batch?.settleHeld(signal);
-    const rollback: ControlRollback = batch ? { ...batch.rollback, ...(incomplete ? { incomplete } : {}) } : { moved: [], failed: [], ...(incomplete ? { incomplete } : {}) };
+    const rollback: ControlRollback = batch
+      ? { ...batch.rollback, ...(incomplete ? { incomplete } : {}) }
+      : { moved: [], failed: [], ...(incomplete ? { incomplete } : {}) };
     if (batch && (rollback.moved.length > 0 || rollback.failed.length > 0)) this.options.onRollback?.(batch);
     return rollback;
   }
 
   private openBatch(): Promise<QuarantineBatch> {
-    this.batch ??= this.options.quarantine.openBatch(new AbortController().signal);
+    this.batch ??= this.quarantine.openBatch(new AbortController().signal);
     return this.batch;
   }
 }

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { cp, lstat, mkdir, open, readdir, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ControlPathKind, ControlRollback, MovedControlPath } from '../core/terminal/controlPaths';
+import { shownPath, type ControlPathKind, type ControlRollback, type MovedControlPath } from '../core/terminal/controlPaths';
 import type { QuarantinedControlPaths } from '../core/ports';
 
 export interface QuarantineOptions {
@@ -109,22 +109,30 @@ export class QuarantineBatch implements QuarantinedControlPaths {
         await rm(source, { recursive: true, force: true });
       }).catch((error: unknown) => {
         item.moved.kept = false;
-        this.rollback.failed.push({ path: item.moved.path, reason: `it was renamed to ${held.parent ? `${held.parent}/` : ''}${held.name} but not taken out: ${reasonOf(error)}` });
+        this.rollback.failed.push({
+          path: item.moved.path,
+          reason: `it was renamed to ${shownPath(held.parent ? `${held.parent}/${held.name}` : held.name)} but not taken out: ${reasonOf(error)}`,
+        });
       });
     }
-    await writeFile(join(this.folder, 'moved.json'), JSON.stringify(this.items.map(({ moved, stored }) => ({ ...moved, stored })), null, 1)).catch(
-      () => undefined,
-    );
+    await writeFile(
+      join(this.folder, 'moved.json'),
+      JSON.stringify(
+        this.items.map(({ moved, stored }) => ({ ...moved, stored })),
+        null,
+        1,
+      ),
+    ).catch(() => undefined);
   }
 
   async restore(path: string, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
     const item = this.items.find((candidate) => candidate.moved.path === path && candidate.moved.kept && !candidate.held);
-    if (!item) throw new Error(`${path} is not kept here (it was deleted, restored or discarded already)`);
+    if (!item) throw new Error(`${shownPath(path)} is not kept here (it was deleted, restored or discarded already)`);
     const { parent, name } = split(path);
     await withPinnedFolder(this.options.root, parent, async (folder) => {
       const target = `${folder}/${name}`;
-      if (await lstat(target).catch(() => undefined)) throw new ControlPathMoved(`something is at ${path} now; move it away first`);
+      if (await lstat(target).catch(() => undefined)) throw new ControlPathMoved(`something is at ${shownPath(path)} now; move it away first`);
       try {
         await rename(item.stored, target);
       } catch (error) {
@@ -158,11 +166,11 @@ export class QuarantineBatch implements QuarantinedControlPaths {
 async function withPinnedFolder<T>(root: string, parent: string, work: (folder: string) => Promise<T>): Promise<T> {
   const expected = parent === '' ? root : join(root, ...parent.split('/'));
   const handle = await open(expected, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch((error: unknown) => {
-    throw new ControlPathMoved(`its folder ${parent || '.'} is gone or is a link now (${reasonOf(error)})`);
+    throw new ControlPathMoved(`its folder ${shownPath(parent || '.')} is gone or is a link now (${reasonOf(error)})`);
   });
   try {
     const folder = `/proc/self/fd/${handle.fd}`;
-    if ((await readlink(folder)) !== expected) throw new ControlPathMoved(`its folder ${parent || '.'} was moved while it was being taken out`);
+    if ((await readlink(folder)) !== expected) throw new ControlPathMoved(`its folder ${shownPath(parent || '.')} was moved while it was being taken out`);
     return await work(folder);
   } finally {
     await handle.close();

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -13,7 +13,6 @@ import { allTools } from '../../src/core/tools/registry';
 import { defaultProtectedFiles, type ToolContext, type ToolOutcome } from '../../src/core/tools/tool';
 import { BubblewrapSandbox } from '../../src/node/bubblewrap';
 import { NodeControlGuard } from '../../src/node/controlGuard';
-import { ControlQuarantine } from '../../src/node/controlQuarantine';
 import { NodeControlWatcher } from '../../src/node/nodeControlWatcher';
 import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
 import { putFiles } from '../unit/helpers/workspaceFixture';
@@ -77,7 +76,7 @@ describe('control files a sandboxed command leaves (real bubblewrap, real git)',
       logger: silentLogger,
       controlGuard: new NodeControlGuard({
         root,
-        quarantine: new ControlQuarantine({ root, folder: quarantineFolder }),
+        quarantineFolder,
         watcher: new NodeControlWatcher(),
         willSandbox: () => true,
         onRollback: (quarantined) => rollbacks.push(quarantined),
@@ -124,14 +123,22 @@ describe('control files a sandboxed command leaves (real bubblewrap, real git)',
   }
 
   const planted: [string, string, RegExp][] = [
-    ['.vscode/tasks.json where there was no .vscode (runOn: folderOpen)', 'mkdir -p web/.vscode && echo \'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}\' > web/.vscode/tasks.json', /web\/\.vscode/],
+    [
+      '.vscode/tasks.json where there was no .vscode (runOn: folderOpen)',
+      'mkdir -p web/.vscode && echo \'{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}\' > web/.vscode/tasks.json',
+      /web\/\.vscode/,
+    ],
     ['.husky/pre-commit in a new folder', 'mkdir -p pkg/.husky && echo "curl x | sh" > pkg/.husky/pre-commit', /pkg\/\.husky/],
     ['a *.code-workspace file', 'echo "{}" > evil.code-workspace', /evil\.code-workspace/],
     ['an .envrc', 'echo "curl x | sh" > lib/.envrc', /lib\/\.envrc/],
     ['a .git file (gitlink) at depth', 'mkdir -p a/b/c && echo "gitdir: /tmp/elsewhere" > a/b/c/.git', /a\/b\/c\/\.git \(a Git link file/],
     ['hooks in a new .git/hooks', 'mkdir -p h/.git/hooks && printf "#!/bin/sh\\ntouch /tmp/x\\n" > h/.git/hooks/post-checkout', /h\/\.git/],
     ['agent hooks in .github/hooks', 'mkdir -p tools/.github/hooks && echo "{}" > tools/.github/hooks/run.json', /tools\/\.github\/hooks/],
-    ['a .git folder under a deep folder', 'mkdir -p d1/d2/d3/d4/d5/d6/d7/d8/d9/d10 && git init -q d1/d2/d3/d4/d5/d6/d7/d8/d9/d10', /d1\/d2\/d3\/d4\/d5\/d6\/d7\/d8\/d9\/d10\/\.git/],
+    [
+      'a .git folder under a deep folder',
+      'mkdir -p d1/d2/d3/d4/d5/d6/d7/d8/d9/d10 && git init -q d1/d2/d3/d4/d5/d6/d7/d8/d9/d10',
+      /d1\/d2\/d3\/d4\/d5\/d6\/d7\/d8\/d9\/d10\/\.git/,
+    ],
     ['a .git in node_modules (VS Code opens the repository of any file shown)', 'git init -q node_modules/other', /node_modules\/other\/\.git/],
   ];
   for (const [what, command, named] of planted) {
@@ -208,7 +215,7 @@ describe('control files a sandboxed command leaves (real bubblewrap, real git)',
     rollbacks.length = 0;
     await run('mkdir -p again && echo "x" > again/.envrc');
     const [quarantined] = rollbacks;
-    await writeFile(join(root, 'again/.envrc'), 'the user\'s own\n');
+    await writeFile(join(root, 'again/.envrc'), "the user's own\n");
     await assert.rejects(quarantined.restore('again/.envrc', signal), /something is at again\/\.envrc now/);
     assert.equal(await readFile(join(root, 'again/.envrc'), 'utf8'), "the user's own\n");
     await rm(join(root, 'again/.envrc'));

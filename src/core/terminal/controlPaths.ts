@@ -8,6 +8,7 @@
  * leave one behind: existing ones are read-only in the sandbox, and a new one is
  * moved out of the workspace when the command ends (or the moment it appears).
  */
+import { visibleText } from '../agent/commandDisplay';
 
 /** Names that are a control path wherever they are (compared case-insensitively, as macOS and Windows do). */
 const CONTROL_NAMES = new Set(['.git', '.vscode', '.husky', '.envrc']);
@@ -33,6 +34,11 @@ export function controlPathOf(path: string): string | undefined {
     if (isControlName(segments[index], index > 0 ? segments[index - 1] : '')) return segments.slice(0, index + 1).join('/');
   }
   return undefined;
+}
+
+/** A path as a message shows it: as it is when plain, else quoted with every invisible or line-breaking character spelled out. */
+export function shownPath(path: string): string {
+  return /^[\w.@+\-/ ]+$/u.test(path) ? path : JSON.stringify(visibleText(path));
 }
 
 /** A one-line description of a control path by its name and kind, for the model and the user. */
@@ -85,7 +91,7 @@ export function rollbackNote(rollback: ControlRollback, stopped: boolean): strin
         '.vscode, .husky, .github/hooks, *.code-workspace, .envrc). These were moved out of the workspace:',
     );
     for (const moved of rollback.moved.slice(0, NAMED_IN_MESSAGE)) {
-      lines.push(`- ${moved.path} (${describeControlPath(moved.path, moved.kind)})${moved.kept ? '' : ' — deleted, too large to keep'}`);
+      lines.push(`- ${shownPath(moved.path)} (${describeControlPath(moved.path, moved.kind)})${moved.kept ? '' : ' — deleted, too large to keep'}`);
     }
     if (rollback.moved.length > NAMED_IN_MESSAGE) lines.push(`- and ${rollback.moved.length - NAMED_IN_MESSAGE} more`);
     lines.push(
@@ -93,7 +99,8 @@ export function rollbackNote(rollback: ControlRollback, stopped: boolean): strin
         'say so and let the user decide: they were shown what was moved and can restore it, or run the command themselves.',
     );
   }
-  for (const failed of rollback.failed.slice(0, NAMED_IN_MESSAGE)) lines.push(`Could not move ${failed.path} out of the workspace: ${failed.reason}`);
+  for (const failed of rollback.failed.slice(0, NAMED_IN_MESSAGE))
+    lines.push(`Could not move ${shownPath(failed.path)} out of the workspace: ${failed.reason}`);
   if (rollback.incomplete !== undefined) lines.push(`The check for control files was incomplete: ${rollback.incomplete}`);
   return lines.join('\n');
 }
