@@ -13,6 +13,11 @@ import type { ControlPathWatcher } from '../../src/core/ports';
 import { NodeControlGuard } from '../../src/node/controlGuard';
 import { ControlQuarantine } from '../../src/node/controlQuarantine';
 import { newControlPaths, scanWorkspace, WorkspaceTooLarge } from '../../src/node/sandboxWorkspaceScan';
+import { NodeControlWatcher } from '../../src/node/nodeControlWatcher';
+import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
+import { silentLogger } from '../../src/core/ports';
+import { allTools } from '../../src/core/tools/registry';
+import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
 import { putFiles } from './helpers/workspaceFixture';
 
 const signal = new AbortController().signal;
@@ -120,6 +125,22 @@ describe('the workspace walk and the guard (real files)', () => {
   test('a quarantine inside the workspace is refused: the sandbox could reach what it keeps', async () => {
     const guard = new NodeControlGuard({ root, quarantineFolder: join(root, 'q'), watcher: noWatcher, willSandbox: () => true });
     await assert.rejects(guard.watch(signal), /quarantine folder for control files is inside the workspace/);
+  });
+
+  test('a command the user approved (not sandboxed) may create a repository: run_command leaves it', async () => {
+    const ctx: ToolContext = {
+      files: new NodeWorkspaceFiles(root),
+      changes: new NodeFileChanges(root),
+      commands: new NodeCommandRunner(root, { shell: '/bin/sh' }),
+      protectedFiles: defaultProtectedFiles,
+      logger: silentLogger,
+      controlGuard: new NodeControlGuard({ root, quarantineFolder: join(base, 'q5'), watcher: new NodeControlWatcher(), willSandbox: () => false }),
+    };
+    const runCommand = allTools.find((tool) => tool.name === 'run_command')!;
+    const outcome = await (await runCommand.prepare({ command: 'git init -q approved && echo done' }, ctx, signal)).execute(signal);
+    assert.equal(outcome.output, 'Exit code 0.\ndone\n');
+    assert.ok(existsSync(join(root, 'approved/.git/HEAD')));
+    await rm(join(root, 'approved'), { recursive: true });
   });
 
   test('a move never takes what a folder swapped for a link leads to', async () => {

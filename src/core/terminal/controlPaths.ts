@@ -96,7 +96,8 @@ export function rollbackNote(rollback: ControlRollback, stopped: boolean): strin
     if (rollback.moved.length > NAMED_IN_MESSAGE) lines.push(`- and ${rollback.moved.length - NAMED_IN_MESSAGE} more`);
     lines.push(
       'Do not create them again in another way (another command, a copy, a link, a rename). If the task needs one, ' +
-        'say so and let the user decide: they were shown what was moved and can restore it, or run the command themselves.',
+        'say so and let the user decide: they were shown what was moved and can restore it, or run the command themselves. ' +
+        'If a tool made one as a side effect, use its option not to (for example `cargo new --vcs none`).',
     );
   }
   for (const failed of rollback.failed.slice(0, NAMED_IN_MESSAGE))
