@@ -24,6 +24,7 @@ import {
   plainTerminalText,
 } from './node';
 import { BubblewrapSandbox } from './node/bubblewrap';
+import { NodeControlGuard } from './node/controlGuard';
 import { NodeCheckpointShelf } from './node/nodeCheckpointShelf';
 import { RETENTION_BOUNDS, checkpointStorageBytes } from './core/agent/checkpointRetention';
 import { effectiveValue } from './core/settings/gatewaySettings';
@@ -307,6 +308,12 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
           signal,
         ),
       sandbox,
+      // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
+      controlGuard: (rootPath, sessionId, hooks) => {
+        if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`Invalid session id ${sessionId}`);
+        const quarantineFolder = vscode.Uri.joinPath(checkpointRoot, sessionId, 'quarantine').fsPath;
+        return new NodeControlGuard({ root: rootPath, quarantineFolder, ...hooks, logger });
+      },
       checkWriteTarget,
       plainTerminalText,
       // Outside the workspace: the extension's storage for this workspace, one folder per session.

@@ -3,6 +3,7 @@
  * timers, the network or storage on its own, so it runs unchanged in VS Code,
  * in plain Node tests and in benchmarks.
  */
+import type { ControlRollback } from './terminal/controlPaths';
 
 /** Wall-clock time and waiting; tests substitute one that records waits. */
 export interface Clock {
@@ -248,6 +249,49 @@ export interface CommandResult {
   timedOut: boolean;
   /** Set when the command ran in the `auto` mode's sandbox. */
   sandboxed?: { network: boolean };
+}
+
+/**
+ * Keeps a sandboxed command from leaving control paths behind (files that make
+ * other software run code later: see core/terminal/controlPaths.ts).
+ */
+export interface ControlFileGuard {
+  /**
+   * Before a command: a watch over the workspace when the command will run in
+   * the sandbox; undefined when it will not (the user approved it: what it
+   * creates is theirs). Throws when the workspace cannot be checked (too many files).
+   */
+  watch(signal: AbortSignal): Promise<ControlWatch | undefined>;
+}
+
+export interface ControlWatch {
+  /** Aborts the moment a new control path appears while the command runs: the command must be stopped. */
+  readonly tripped: AbortSignal;
+  /**
+   * Once the command has ended (or was stopped): stops watching, and moves every
+   * control path that is new since `watch` out of the workspace. Runs even after
+   * a stop; bounded in time by the guard itself.
+   */
+  settle(signal: AbortSignal): Promise<ControlRollback>;
+}
+
+/** Tells of control paths as they appear in a workspace (a file-system watcher). */
+export interface ControlPathWatcher {
+  /**
+   * Calls `onControlPath` with the workspace-relative path of each new entry that
+   * is, or lies in, a control path. `folders`: the workspace's folders now
+   * (workspace-relative), for a watcher that needs one watch per folder.
+   */
+  watch(root: string, folders: readonly string[], onControlPath: (path: string) => void): { dispose(): void };
+}
+
+/** The control paths one command left, kept outside the workspace until the user restores or discards them. */
+export interface QuarantinedControlPaths {
+  readonly rollback: ControlRollback;
+  /** Puts one kept path back where it was; throws (saying why) when something is there now or it leads outside the workspace. */
+  restore(path: string, signal: AbortSignal): Promise<void>;
+  /** Deletes every path still kept for this command. */
+  discard(signal: AbortSignal): Promise<void>;
 }
 
 /** Runs a command line in a folder of the workspace, where the user can see it. */

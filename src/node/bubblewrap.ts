@@ -7,20 +7,16 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, stat } from 'node:fs/promises';
+import { mkdtemp, stat } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { protectingPattern } from '../core/tools/pathPolicy';
-import { bubblewrapArguments, homeSecrets, readOnlyWorkspaceFolders } from '../core/terminal/sandbox';
+import { bubblewrapArguments, homeSecrets } from '../core/terminal/sandbox';
+import { protectedPathsIn } from './sandboxWorkspaceScan';
 
 export type SandboxAvailability = { ok: true } | { ok: false; reason: string };
 
-/** Entries looked at to find the workspace's protected files; beyond it the sandbox cannot promise to cover them. */
-export const protectedSearchLimit = 100_000;
 /** The probe's own time limit: bwrap answers in milliseconds or not at all. */
 const probeTimeoutMs = 5000;
-/** Never entered when looking for protected files: huge, and never the user's secrets. */
-const notSearched = new Set(['node_modules']);
 
 export class SandboxUnavailable extends Error {}
 
@@ -84,44 +80,6 @@ async function probeBubblewrap(bwrap: string): Promise<SandboxAvailability> {
       else resolve({ ok: false, reason: `bwrap cannot create a sandbox here (${stderr.trim() || `exit code ${code ?? 'none'}`})` });
     });
   });
-}
-
-/**
- * The workspace's protected files and folders (hidden in the sandbox), and
- * its `.git` and `.vscode` folders at any depth (read-only). A protected
- * folder is not entered: it is covered whole.
- */
-async function protectedPathsIn(
-  root: string,
-  patterns: readonly string[],
-  signal: AbortSignal,
-): Promise<{ hidden: { path: string; directory: boolean }[]; readOnly: string[] }> {
-  const hidden: { path: string; directory: boolean }[] = [];
-  const readOnly: string[] = [];
-  const pending = [''];
-  let visited = 0;
-  while (pending.length > 0) {
-    const folder = pending.pop() as string;
-    const entries = await readdir(join(root, folder), { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      signal.throwIfAborted();
-      if (++visited > protectedSearchLimit) {
-        throw new SandboxUnavailable(`the workspace holds more than ${protectedSearchLimit} files, too many to find its protected ones`);
-      }
-      const relative = folder === '' ? entry.name : `${folder}/${entry.name}`;
-      const absolute = join(root, ...relative.split('/'));
-      const directory = entry.isDirectory();
-      if (directory && readOnlyWorkspaceFolders.includes(entry.name)) readOnly.push(absolute);
-      else if (protectingPattern(relative, patterns) !== undefined) {
-        // A link is covered where it leads (bwrap mounts through it): what it leads to decides file or folder,
-        // and a dangling one is left alone (there is nothing to read, and bwrap could not mount on it).
-        const target = entry.isSymbolicLink() ? await stat(absolute).catch(() => undefined) : undefined;
-        if (!entry.isSymbolicLink()) hidden.push({ path: absolute, directory });
-        else if (target) hidden.push({ path: absolute, directory: target.isDirectory() });
-      } else if (directory && !notSearched.has(entry.name)) pending.push(relative);
-    }
-  }
-  return { hidden, readOnly };
 }
 
 async function existing(paths: string[]): Promise<{ path: string; directory: boolean }[]> {

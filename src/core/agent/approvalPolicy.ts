@@ -8,6 +8,7 @@
  */
 import { findDeniedCommand } from '../tools/commandPolicy';
 import { protectingPattern } from '../tools/pathPolicy';
+import { controlPathOf } from '../terminal/controlPaths';
 import type { ToolKind } from '../tools/tool';
 
 export const APPROVAL_MODES = ['ask', 'auto-edit', 'auto'] as const;
@@ -23,23 +24,15 @@ export interface ApprovalPolicy {
 }
 
 /**
- * Folders whose files change what runs or who decides: VS Code's settings,
- * tasks, launch configurations, extensions and MCP servers (`.vscode`), Git's
- * config and hooks (`.git`, at any depth, as submodules have their own), and
- * hooks run by Git through husky.
- */
-const CONTROL_FOLDERS = new Set(['.vscode', '.git', '.husky']);
-
-/**
  * True when a write to `path` (workspace-relative, `/`-separated) must ask in
- * every approval mode: it is in a control folder, is a `.code-workspace` file
- * (which holds settings too), or matches the protected list. Case-insensitive,
- * as on the file systems of macOS and Windows.
+ * every approval mode: it is or lies in a control path (VS Code's settings,
+ * tasks and workspace files, Git's config and hooks at any depth, husky's and
+ * agent hooks, direnv's `.envrc`: the same list the sandbox keeps commands
+ * from planting, core/terminal/controlPaths.ts), or matches the protected list.
+ * Case-insensitive, as on the file systems of macOS and Windows.
  */
 export function needsApprovalAlways(path: string, protectedFiles: readonly string[]): boolean {
-  const segments = path.toLowerCase().split('/');
-  if (segments.some((segment) => CONTROL_FOLDERS.has(segment))) return true;
-  if (segments[segments.length - 1]?.endsWith('.code-workspace')) return true;
+  if (controlPathOf(path) !== undefined) return true;
   return protectingPattern(path, protectedFiles) !== undefined;
 }
 

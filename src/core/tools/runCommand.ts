@@ -5,6 +5,8 @@ import { ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
 import { omittedNote, splitOmittedNote, tailBytes } from './textLimits';
 import { sandboxNote } from '../terminal/sandbox';
+import { rollbackNote } from '../terminal/controlPaths';
+import type { CommandResult, ControlWatch } from '../ports';
 
 export const defaultTimeoutSeconds = 60;
 export const maxTimeoutSeconds = 600;
@@ -52,13 +54,42 @@ function oneLine(command: string): string {
 }
 
 async function runIn(cwd: string, command: string, timeoutSeconds: number, ctx: ToolContext, signal: AbortSignal): Promise<ToolOutcome> {
-  let result;
+  const watch = await watchForControlFiles(ctx, signal);
+  // A control path that appears while the command runs stops it at once: other software may act on it within a second.
+  const runSignal = watch ? AbortSignal.any([signal, watch.tripped]) : signal;
+  let result: CommandResult | undefined;
+  let failure: unknown;
   try {
-    result = await ctx.commands.run(command, cwd, timeoutSeconds * 1000, signal);
+    result = await ctx.commands.run(command, cwd, timeoutSeconds * 1000, runSignal);
   } catch (error) {
-    if (signal.aborted) return { ok: false, output: 'Stopped: the user cancelled the command; it was killed.' };
-    throw new ToolFailure(`The command could not be run: ${error instanceof Error ? error.message : String(error)}`);
+    failure = error;
   }
+  // Also after the user's stop: what the command left must not stay. The guard bounds its own time.
+  const rollback = watch ? await watch.settle(new AbortController().signal) : undefined;
+  const stoppedByGuard = result === undefined && watch?.tripped.aborted === true && !signal.aborted;
+  const rolledBack = rollback ? rollbackNote(rollback, stoppedByGuard) : '';
+  const after = rolledBack === '' ? '' : `\n${rolledBack}`;
+  if (result === undefined) {
+    if (signal.aborted) return { ok: false, output: `Stopped: the user cancelled the command; it was killed.${after}` };
+    if (stoppedByGuard) return { ok: false, output: rolledBack };
+    throw new ToolFailure(`The command could not be run: ${failure instanceof Error ? failure.message : String(failure)}${after}`);
+  }
+  const outcome = describeResult(result, timeoutSeconds);
+  return { ...outcome, ok: outcome.ok && rolledBack === '', output: `${outcome.output}${after}` };
+}
+
+/** The guard's watch; a workspace it cannot check means the command does not run unasked (the model reads why). */
+async function watchForControlFiles(ctx: ToolContext, signal: AbortSignal): Promise<ControlWatch | undefined> {
+  try {
+    return await ctx.controlGuard?.watch(signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolFailure(`The command was not run: the sandbox could not check the workspace for control files first (${reason}).`);
+  }
+}
+
+function describeResult(result: CommandResult, timeoutSeconds: number): ToolOutcome {
   const host = splitOmittedNote(result.output);
   const tail = tailBytes(host.text, outputTailBytes);
   const omitted = host.omittedBytes + tail.omittedBytes;

@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import type { Clock, CommandRunner, FileChanges, Logger, WorkspaceFiles, WorkspaceSearch } from '../ports';
+import type { Clock, CommandRunner, ControlFileGuard, FileChanges, Logger, WorkspaceFiles, WorkspaceSearch } from '../ports';
 import { normalizeWorkspacePath } from './pathPolicy';
 import type { PlanStep } from './updatePlan';
 import type { ApprovalMode } from '../agent/approvalPolicy';
@@ -28,6 +28,8 @@ export interface ToolContext {
   search?: WorkspaceSearch;
   /** Bounds the walk's time when there is no `search` engine; the system clock when absent. */
   clock?: Clock;
+  /** Watches sandboxed commands for control files they leave (a new .git, .vscode …) and rolls them back; none: nothing watched. */
+  controlGuard?: ControlFileGuard;
 }
 
 // `gateway.agent.protectedFiles` when the user has not set it. A pattern

@@ -12,7 +12,17 @@ import { addUserMessage, canContinue, newSession, type AgentSessionState } from 
 import { CheckpointRetention, retentionNotice, type CheckpointShelf, type RetentionReport } from '../../core/agent/checkpointRetention';
 import { CheckpointStore, shortLabel, type Checkpoint, type RestorePlan, type RestoreResult } from '../../core/agent/checkpoints';
 import type { GatewayClient, ModelWindows } from '../../core/api';
-import type { CheckpointFolder, CommandResult, Logger, WorkspaceFiles, WorkspaceRestore, WorkspaceSearch } from '../../core/ports';
+import type {
+  CheckpointFolder,
+  CommandResult,
+  ControlFileGuard,
+  ControlPathWatcher,
+  Logger,
+  QuarantinedControlPaths,
+  WorkspaceFiles,
+  WorkspaceRestore,
+  WorkspaceSearch,
+} from '../../core/ports';
 import { systemClock } from '../../core/ports';
 import { toolsFor } from '../../core/tools/registry';
 import { modelForContinuedSession } from '../../core/chat/modelErrorActions';
@@ -24,6 +34,8 @@ import { TerminalCommandRunner, type CommandSandbox } from './terminalCommandRun
 import { hostToolsFor } from './hostTools';
 import { VsCodeFileChanges } from './vscodeFileChanges';
 import { VsCodeWorkspaceFiles } from './vscodeWorkspaceFiles';
+import { vscodeControlWatcher } from './vscodeControlWatcher';
+import { showControlRollback } from './controlRollbackNotice';
 
 export interface SessionSink {
   /** `root` is the session's workspace folder: the event's paths are relative to it. */
@@ -62,6 +74,11 @@ export interface LocalMachine {
   workspaceRestore(rootPath: string): WorkspaceRestore;
   /** Terminal output without colours and shell-integration sequences. */
   plainTerminalText(output: string): string;
+  /**
+   * Issue 21: the guard that moves out the control files (a new .git, .vscode …) a
+   * sandboxed command of session `sessionId` leaves in `rootPath` (src/node/controlGuard.ts).
+   */
+  controlGuard?(rootPath: string, sessionId: string, hooks: ControlGuardHooks): ControlFileGuard;
   /** The `auto` mode's sandbox on this machine. */
   sandbox: {
     /** Whether it works here, and why not (probed once). */
@@ -69,6 +86,13 @@ export interface LocalMachine {
     /** The argv running a command line (its last argument) sandboxed for `rootPath`, starting in the absolute `cwd`. */
     commandPrefix(rootPath: string, cwd: string, protectedFiles: readonly string[], network: boolean, signal: AbortSignal): Promise<string[]>;
   };
+}
+
+/** What the control-file guard needs from VS Code: its file watcher, whether a command goes into the sandbox, and the user. */
+export interface ControlGuardHooks {
+  watcher: ControlPathWatcher;
+  willSandbox: () => boolean;
+  onRollback: (quarantined: QuarantinedControlPaths) => void;
 }
 
 /** What sessions need to know of context windows and the key's token budget. */
@@ -274,6 +298,7 @@ export class AgentSessions implements vscode.Disposable {
         protectedFiles: settings.protectedFiles,
         logger: this.logger,
         search: this.machine.search(root.fsPath),
+        controlGuard: this.controlGuardFor(state.id, root.fsPath),
       },
       policy: () => {
         const agent = readSettings().agent;
@@ -447,6 +472,18 @@ export class AgentSessions implements vscode.Disposable {
     if (!auto || !this.sandboxed) return undefined;
     const prefix = await this.machine.sandbox.commandPrefix(root, cwd, settings.protectedFiles, settings.sandboxNetwork, signal);
     return { prefix, network: settings.sandboxNetwork };
+  }
+
+  /**
+   * Issue 21: control files a sandboxed command leaves are moved out and the user told. Guarded are exactly
+   * the commands sandboxFor sends into the sandbox: what the user approved outside it is theirs.
+   */
+  private controlGuardFor(sessionId: string, root: string): ControlFileGuard | undefined {
+    return this.machine.controlGuard?.(root, sessionId, {
+      watcher: vscodeControlWatcher,
+      willSandbox: () => this.sandboxed && (readSettings().agent.approval === 'auto' || this.decidedModes.get(sessionId) === 'auto'),
+      onRollback: (quarantined) => showControlRollback(quarantined, this.logger),
+    });
   }
 
   private terminalFor(state: AgentSessionState, root: string): TerminalCommandRunner {
