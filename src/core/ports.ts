@@ -316,6 +316,8 @@ export interface ApprovalRequest {
   /** For writes: the file before and after, shown as a diff. */
   preview?: { path: string; before: string | undefined; after: string };
   command?: { line: string; cwd: string };
+  /** For a host tool: its whole input (the summary shows its start and end), for "Show Full Input". */
+  input?: { tool: string; text: string; chars: number; complete: boolean };
 }
 
 /** Asks the user; resolves when they answer (the session waits, saved, meanwhile). */

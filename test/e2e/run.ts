@@ -41,6 +41,7 @@ async function main(): Promise<number> {
     'gateway.baseUrl': hostile.baseUrl,
     'gateway.siteUrl': hostile.baseUrl.replace(/\/v1$/, ''),
     'gateway.agent.approval': 'auto',
+    'gateway.agent.allowedTools': ['gatewayE2e_weather'],
     'gateway.agent.deniedCommands': [],
     'gateway.agent.maxTurns': 1000,
   });

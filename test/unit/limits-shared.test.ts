@@ -1,14 +1,18 @@
 // Two VS Code windows on one key: two extension hosts (clients with their own trackers) bursting together meet 429s,
 // with the gateway's headers or without; sharing their reservations through a locked file in global storage avoids them.
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
+import { mkdir, mkdtemp, open, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { GatewayClient, SharedWindow } from '../../src/core/api';
+import { LimitTracker, type GatewayClient, type SharedWindow, type SharedWindowEntry } from '../../src/core/api';
 import { FileSharedWindow } from '../../src/node';
 import { burstClient, idealMs, runBurst, startBurstRig, utilisation, type BurstRig } from './helpers/bursts';
 import { signal } from './helpers/clients';
+import { VirtualClock } from './helpers/clock';
+import { plausibleEntry, SHARED_FUTURE_SKEW_MS } from '../../src/core/api/sharedWindowSync';
 
 const WINDOW_MS = 2000;
 let rig: BurstRig;
@@ -126,6 +130,143 @@ describe('the shared file', () => {
       seen = entries;
       return entries;
     });
+    assert.deepEqual(seen, []);
+  });
+});
+
+/** Polls for what real file I/O brings (a sync's read and write), at most 2,000 turns of 1 ms. */
+async function settled(condition: () => boolean | Promise<boolean>): Promise<boolean> {
+  for (let polls = 0; polls < 2_000; polls++) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  return false;
+}
+
+describe('what the shared file says is checked', () => {
+  const HOUR = 3_600_000;
+  const entry = (fields: Partial<SharedWindowEntry>): SharedWindowEntry => ({
+    owner: 'other',
+    requests: 1,
+    tokens: 10,
+    sentAt: 0,
+    answeredAt: null,
+    ...fields,
+  });
+
+  /**
+   * A window whose clock stands still (time passes only through `advance`, never here): a request it is
+   * granted went at once, and `stored` is what the file holds once its sync has written it back.
+   */
+  async function grantedAtOnce(
+    stored: string | ((now: number) => SharedWindowEntry[]),
+  ): Promise<{ granted: boolean; file: SharedWindowEntry[]; owner: string }> {
+    const clock = new VirtualClock({ manual: true });
+    await mkdir(join(file, '..'), { recursive: true });
+    await writeFile(file, typeof stored === 'string' ? stored : JSON.stringify((stored as (now: number) => unknown)(clock.now())));
+    // The lock's own waits in real time: this clock stands still, and another window's lingering sync may hold the lock.
+    const shared = new FileSharedWindow(file);
+    const tracker = new LimitTracker(clock, { requestsPerMinute: 10, tokensPerMinute: 10_000 }, 60_000, shared);
+    const started = clock.now();
+    let granted = false;
+    const reservation = tracker.acquire(100, signal()).then((r) => {
+      granted = true;
+      return r;
+    });
+    await settled(() => granted);
+    assert.equal(clock.now(), started, 'no time passed');
+    // Once granted, the reservation's sync writes this window's entry back, without what was ignored.
+    const written = async () => (JSON.parse(await readFile(file, 'utf8')) as SharedWindowEntry[]).some((e) => e.owner === shared.owner);
+    if (granted) assert.ok(await settled(written), 'the sync wrote the file back');
+    if (granted) (await reservation).release();
+    return { granted, file: JSON.parse(await readFile(file, 'utf8')) as SharedWindowEntry[], owner: shared.owner };
+  }
+
+  test('an entry dated in the future (answered or in flight) is ignored, and dropped at the next write', async () => {
+    const year = 365 * 24 * HOUR;
+    const outcome = await grantedAtOnce((now: number) => [
+      entry({ owner: 'future-answered', tokens: 1_000_000, sentAt: now + year, answeredAt: now + year }),
+      entry({ owner: 'future-in-flight', sentAt: now + HOUR, answeredAt: null }),
+      entry({ owner: 'recent', tokens: 5_000, sentAt: now - 1_000, answeredAt: now - 500 }),
+    ]);
+    assert.ok(outcome.granted, 'the request went at once');
+    assert.deepEqual(outcome.file.map((e) => e.owner).sort(), [outcome.owner, 'recent'].sort());
+  });
+
+  test('an oversized entry (requests or tokens past one request) is ignored, and dropped at the next write', async () => {
+    const outcome = await grantedAtOnce((now: number) => [
+      entry({ owner: 'many-requests', requests: 1_000_000, sentAt: now, answeredAt: now }),
+      entry({ owner: 'many-tokens', tokens: 1e15, sentAt: now, answeredAt: now }),
+    ]);
+    assert.ok(outcome.granted, 'the request went at once');
+    assert.deepEqual(
+      outcome.file.map((e) => e.owner),
+      [outcome.owner],
+    );
+  });
+
+  test('more entries than any window writes, or numbers that are not finite, count as none', async () => {
+    const many = await grantedAtOnce((now: number) => Array.from({ length: 6_000 }, (_, i) => entry({ owner: `w${i}`, sentAt: now, answeredAt: now })));
+    assert.ok(many.granted, 'the request went at once');
+    const nonFinite = await grantedAtOnce('[{"owner":"x","requests":1,"tokens":1e999,"sentAt":0,"answeredAt":null}]');
+    assert.ok(nonFinite.granted);
+  });
+
+  test('the core checks what any shared window hands it: finite, small, not dated ahead', () => {
+    const now = 1_000_000;
+    assert.equal(plausibleEntry(entry({ sentAt: now, answeredAt: now + SHARED_FUTURE_SKEW_MS }), now), true);
+    for (const bad of [
+      { sentAt: now + SHARED_FUTURE_SKEW_MS + 1 },
+      { answeredAt: now + SHARED_FUTURE_SKEW_MS + 1 },
+      { sentAt: Number.NaN },
+      { answeredAt: Number.POSITIVE_INFINITY },
+      { tokens: Number.POSITIVE_INFINITY },
+      { tokens: -1 },
+      { requests: 2 },
+      { requests: 0.5 },
+    ]) {
+      assert.equal(plausibleEntry(entry({ sentAt: now, ...bad }), now), false, JSON.stringify(bad));
+    }
+  });
+
+  test('an entry dated within the skew of now still counts: the window is paced', async () => {
+    const outcome = await grantedAtOnce((now: number) => [entry({ owner: 'busy', tokens: 10_000, sentAt: now + 1_000, answeredAt: now + 1_000 })]);
+    assert.equal(outcome.granted, false, 'waits for the other window');
+  });
+
+  test('a lock dated in the future is broken at once, not waited out', async () => {
+    const clock = new VirtualClock();
+    const window = new FileSharedWindow(file, { clock });
+    await window.update(() => []);
+    await mkdir(`${file}.lock`);
+    const ahead = new Date(Date.now() + HOUR);
+    await utimes(`${file}.lock`, ahead, ahead);
+    await window.update((entries) => [...entries, entry({ owner: window.owner })]);
+    assert.ok(clock.sleeps.reduce((sum, ms) => sum + ms, 0) < 50, `waited ${clock.sleeps.length} times for the lock`);
+    assert.equal((JSON.parse(await readFile(file, 'utf8')) as unknown[]).length, 1);
+  });
+
+  test('a file that is not a regular file (a FIFO nobody writes) counts as empty without blocking', async () => {
+    await mkdir(join(file, '..'), { recursive: true });
+    execFileSync('mkfifo', [file]);
+    let seen: unknown[] | undefined;
+    const update = new FileSharedWindow(file).update((entries) => {
+      seen = entries;
+      return entries;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const blocked = new Promise<'blocked'>((resolve) => (timer = setTimeout(() => resolve('blocked'), 5_000)));
+    try {
+      assert.notEqual(await Promise.race([update, blocked]), 'blocked', 'the read blocked on the FIFO');
+    } finally {
+      clearTimeout(timer);
+      // A reader blocked in open() (a thread of the pool) would keep the test process alive: a writer that opens and closes ends it.
+      await open(file, constants.O_WRONLY | constants.O_NONBLOCK).then(
+        (writer) => writer.close(),
+        () => undefined,
+      );
+      await update.catch(() => undefined);
+    }
     assert.deepEqual(seen, []);
   });
 });

@@ -15,14 +15,21 @@ before(async () => (server = await startHostileServer()));
 after(() => server.close());
 
 const chat = { model: 'gw-chat', messages: [{ role: 'user' as const, content: 'hello' }] };
+const respond = { model: 'gw-code', input: 'hello' };
+
+/** Polls a condition on real I/O (a server's writes), bounded: at most 2,000 turns of 1 ms. */
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let polls = 0; !condition() && polls < 2_000; polls++) await new Promise((resolve) => setTimeout(resolve, 1));
+}
 const MB = 1024 * 1024;
 
 /** Writes `total` bytes of `fill` in 64 KB pieces, waiting for the socket to drain (so the server itself stays small). */
-function writeLazily(res: ServerResponse, total: number, piece: Buffer): void {
+function writeLazily(res: ServerResponse, total: number, piece: Buffer, onWritten?: (bytes: number) => void): void {
   let sent = 0;
   const next = () => {
     while (sent < total) {
       sent += piece.length;
+      onWritten?.(sent);
       if (!res.write(piece)) {
         res.once('drain', next);
         return;
@@ -112,6 +119,66 @@ describe('body ceilings', () => {
     const error = await tooLarge(() => collect(client.chatStream(chat, { signal: signal() })));
     assert.match(error.message, /answer text passed 2 MB/);
     assert.ok(error.partialText.length > 2 * MB && error.partialText.length < 3 * MB, `${error.partialText.length} chars kept`);
+  });
+
+  test('one endless stream line stops at the event ceiling (8 MB by default), memory bounded, the download stopped', async () => {
+    let written = 0;
+    server.on('/v1/responses', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"');
+      // 300 MB: past the whole stream's 256 MB ceiling, which alone let one line take ~410 MiB.
+      writeLazily(res, 300 * MB, Buffer.alloc(64 * 1024, 'x'), (bytes) => (written = bytes));
+    });
+    let error: ResponseTooLargeError | undefined;
+    const growth = await peakGrowth(async () => {
+      error = await tooLarge(() => collect(makeClient(server.baseUrl, 'k').respondStream(respond, { signal: signal() })));
+    });
+    assert.ok(growth < 64 * MB, `memory grew by ${Math.round(growth / MB)} MB`);
+    assert.equal(error!.limit, 8 * MB);
+    assert.match(error!.message, /One event of the Gateway's stream passed 8 MB \(8,388,608 characters\)/);
+    assert.match(error!.message, /"gateway\.baseUrl"/);
+    // The server was stopped near the bound (plus what the sockets buffer), not read on to the stream's ceiling.
+    await waitFor(() => written > 0);
+    assert.ok(written < 40 * MB, `the server wrote ${Math.round(written / MB)} MB`);
+  });
+
+  test('data lines of one event that never end it stop at the event ceiling; events before it arrive', async () => {
+    const before = `data: ${JSON.stringify({ type: 'response.output_text.delta', delta: 'kept' })}\n\n`;
+    server.on('/v1/responses', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(before);
+      writeLazily(res, 100 * MB, Buffer.from(`data: ${'y'.repeat(1000)}\n`.repeat(64)));
+    });
+    const client = makeClient(server.baseUrl, 'k', { bodyLimits: { eventChars: MB } });
+    const seen: StreamEvent[] = [];
+    const error = await tooLarge(async () => {
+      for await (const event of client.respondStream(respond, { signal: signal() })) seen.push(event);
+    });
+    assert.equal(error.limit, MB);
+    assert.match(error.message, /One event of the Gateway's stream passed 1 MB/);
+    assert.deepEqual(seen, [{ type: 'text', text: 'kept' }]);
+    assert.equal(error.partialText, 'kept');
+  });
+
+  test("a large real event (a tool call's 3 MB of arguments, then the whole response again) is read whole", async () => {
+    const args = JSON.stringify({ path: 'big.txt', content: 'z'.repeat(3 * MB) });
+    const item = { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'write_file', arguments: args, status: 'completed' };
+    const usage = { input_tokens: 10, output_tokens: 800_000, total_tokens: 800_010 };
+    const frames = [
+      { type: 'response.created', response: { id: 'resp_1', model: 'gw-code', output: [] } },
+      { type: 'response.output_item.added', output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } },
+      { type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 0, delta: args },
+      { type: 'response.output_item.done', output_index: 0, item },
+      { type: 'response.completed', response: { id: 'resp_1', model: 'gw-code', status: 'completed', output: [item], usage } },
+    ];
+    server.on('/v1/responses', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(frames.map((frame) => `event: ${frame.type}\ndata: ${JSON.stringify(frame)}\n\n`).join(''));
+    });
+    const events = await collect(makeClient(server.baseUrl, 'k').respondStream(respond, { signal: signal() }));
+    const call = events.find((event) => event.type === 'tool_call');
+    assert.equal(call?.type === 'tool_call' && call.call.arguments, args);
+    assert.deepEqual(events.at(-1), { type: 'done', finishReason: 'tool_calls' });
   });
 
   test('an endless stream of keep-alive comments stops at the stream ceiling', async () => {

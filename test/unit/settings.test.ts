@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { join } from 'node:path';
 import { REASONING_EFFORTS, SERVICE_TIERS } from '../../src/core/api';
 import { APPROVAL_MODES } from '../../src/core/agent/approvalPolicy';
+import { hostToolNeedsApproval } from '../../src/core/agent/hostTools';
 import {
   DEFAULT_DENIED_COMMANDS,
   effectiveValue,
@@ -197,6 +198,18 @@ describe('user-only settings', () => {
     ]) {
       assert.equal(effectiveValue(name, { defaultValue: 'd', workspaceValue: 'w', workspaceFolderValue: 'f' }), 'd', name);
     }
+  });
+
+  test('a workspace neither adds a tool to gateway.agent.allowedTools nor removes one', () => {
+    const allowedUnder = (levels: Parameters<typeof effectiveValue>[1]) =>
+      parseSettings((name) => effectiveValue(name, name === 'agent.allowedTools' ? levels : undefined)).agent.allowedTools;
+    // A cloned repository's .vscode/settings.json adds its own tool…
+    const added = allowedUnder({ defaultValue: [], globalValue: ['mcp_github_search'], workspaceValue: ['mcp_github_search', 'mcp_shell_exec'] });
+    assert.deepEqual(added, ['mcp_github_search']);
+    assert.equal(hostToolNeedsApproval('auto', 'mcp_shell_exec', added), true);
+    // …or, in a folder setting, empties the list the user chose (or replaces it).
+    assert.deepEqual(allowedUnder({ defaultValue: [], globalValue: ['mcp_github_search'], workspaceFolderValue: [] }), ['mcp_github_search']);
+    assert.deepEqual(allowedUnder({ defaultValue: [], workspaceValue: ['mcp_shell_exec'], workspaceFolderValue: ['mcp_shell_exec'] }), []);
   });
 
   test("the user's own value applies", () => {

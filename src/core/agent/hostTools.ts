@@ -10,6 +10,8 @@ import type { Clock } from '../ports';
 import { headBytes, utf8Length } from '../tools/textLimits';
 import type { AgentTool, PreparedCall, ToolOutcome } from '../tools/tool';
 import type { ApprovalMode } from './approvalPolicy';
+import { visibleText } from './commandDisplay';
+import { describeToolInput } from './toolInputDisplay';
 
 /** What the host says about one of its tools. */
 export interface HostToolInfo {
@@ -160,13 +162,15 @@ export function hostAgentTool(tool: SelectedHostTool, options: HostToolOptions):
 
 function prepareHostCall(tool: SelectedHostTool, rawArgs: unknown, options: HostToolOptions, limits: HostToolLimits): PreparedCall {
   const input = inputObject(rawArgs);
-  const shown = typeof rawArgs === 'string' ? rawArgs : (JSON.stringify(rawArgs) ?? '');
-  const summary = `Use ${tool.hostName} with ${shown.length > 300 ? `${shown.slice(0, 299)}…` : shown}`;
+  // The tool may do anything with its input: the approval shows its start and end, and the whole of it one action away.
+  const display = describeToolInput(rawArgs);
+  const summary = `Use ${visibleText(tool.hostName)} with ${display.summary}`;
   if (!input) {
     const message = `Invalid arguments for ${tool.modelName}: send one JSON object with the parameters the tool describes.`;
     return { summary, refusal: message, execute: () => Promise.resolve({ ok: false, output: message }) };
   }
-  return { summary, execute: (signal) => invokeBounded(tool, input, options, limits, signal) };
+  const fullInput = { tool: tool.hostName, text: display.full, chars: display.chars, complete: display.complete };
+  return { summary, input: fullInput, execute: (signal) => invokeBounded(tool, input, options, limits, signal) };
 }
 
 function inputObject(rawArgs: unknown): Record<string, unknown> | undefined {

@@ -124,14 +124,62 @@ function coverage(path: string): string {
 /** Files larger than this are skipped, not read. */
 const MAX_READ_BYTES = 1024 * 1024;
 
-/** The size of a regular file inside the workspace that no protected pattern covers (as written or through a symlink); undefined for anything else. */
+/**
+ * Folders of other people's code: a dependency's AGENTS.md speaks for that
+ * package (or for whoever published it), not for this project, even where the
+ * folder is committed and no ignore rule names it (a Go or PHP `vendor/`).
+ */
+const DEPENDENCY_FOLDERS: ReadonlySet<string> = new Set([
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  '.pnpm-store',
+  '.yarn',
+  'vendor',
+  'third_party',
+  'third-party',
+  'site-packages',
+  'dist-packages',
+  '__pypackages__',
+  '.venv',
+  'venv',
+  '.tox',
+  'Pods',
+  'Carthage',
+  'elm-stuff',
+  '.git',
+  '.hg',
+  '.svn',
+]);
+
+/**
+ * Whether the folder holding `path` is one whose instructions do not count: a
+ * dependency or VCS folder at any depth, or a folder the host's ignore rules
+ * (.gitignore, files.exclude) hide. The root's own files always count, even
+ * when ignored (a personal AGENTS.md is often kept out of git).
+ */
+async function inIgnoredFolder(files: WorkspaceFiles, path: string, signal: AbortSignal): Promise<boolean> {
+  const slash = path.lastIndexOf('/');
+  if (slash < 0) return false;
+  const folder = path.slice(0, slash);
+  if (folder.split('/').some((segment) => DEPENDENCY_FOLDERS.has(segment))) return true;
+  return path !== COPILOT_INSTRUCTIONS_FILE && (await files.isIgnored(folder, signal));
+}
+
+/**
+ * The size of a regular file inside the workspace that no protected pattern
+ * covers and that is in no ignored or dependency folder (as written or through
+ * a symlink); undefined for anything else.
+ */
 async function readableSize(files: WorkspaceFiles, path: string, protectedFiles: readonly string[], signal: AbortSignal): Promise<number | undefined> {
   if (protectingPattern(path, protectedFiles) !== undefined) return undefined;
   try {
+    if (await inIgnoredFolder(files, path, signal)) return undefined;
     const stat = await files.stat(path, signal);
     if (stat?.type !== 'file') return undefined;
     const real = await files.realPathInside(path, signal);
-    return real !== undefined && protectingPattern(real, protectedFiles) === undefined ? stat.size : undefined;
+    if (real === undefined || protectingPattern(real, protectedFiles) !== undefined) return undefined;
+    return real === path || !(await inIgnoredFolder(files, real, signal)) ? stat.size : undefined;
   } catch {
     if (signal.aborted) throw signal.reason;
     return undefined;

@@ -118,6 +118,7 @@ export class ToolRound {
       summary: prepared.summary,
       preview: prepared.preview,
       command: prepared.command,
+      input: prepared.input,
     };
     await this.deps.progress.setStatus(state, 'awaiting_approval', prepared.summary, onEvent);
     onEvent({ type: 'approval_needed', request });

@@ -15,6 +15,11 @@ export interface BodyLimits {
   errorBytes: number;
   /** Everything a stream sends, events and comments alike. */
   streamBytes: number;
+  /**
+   * One stream event (its data lines together, and any line not yet ended), in
+   * characters: the parser holds one event whole before anything decodes it.
+   */
+  eventChars: number;
   /** The answer text a stream builds (what the chat shows and a session keeps). */
   answerChars: number;
 }
@@ -24,6 +29,11 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = {
   jsonBytes: 32 * 1024 * 1024,
   errorBytes: 64 * 1024,
   streamBytes: 256 * 1024 * 1024,
+  // The largest real event is `response.completed`: the whole response again (every output item, a tool call's
+  // arguments whole), plus the echoed instructions and tool definitions. Models write at most about 128k tokens,
+  // some 0.5-1 MB of JSON; the recordings' largest event is 1.7 KB. 8 M leaves room many times over, and keeps one
+  // event (the string, then what JSON.parse makes of it) to tens of MB where 256 MB of one line took ~410 MiB.
+  eventChars: 8 * 1024 * 1024,
   answerChars: 8 * 1024 * 1024,
 };
 
@@ -37,6 +47,14 @@ export function describeSize(bytes: number): string {
 export function tooLarge(what: string, limit: number): ResponseTooLargeError {
   return new ResponseTooLargeError(
     `The Gateway's ${what} passed ${describeSize(limit)}, more than a real answer holds, so reading stopped. Try again; if it happens again, the server at "gateway.baseUrl" is not behaving like the Gateway.`,
+    limit,
+  );
+}
+
+export function eventTooLarge(limit: number): ResponseTooLargeError {
+  return new ResponseTooLargeError(
+    `One event of the Gateway's stream passed ${describeSize(limit)} (${limit.toLocaleString('en-US')} characters), more than a real event holds, so reading stopped. ` +
+      `Try again; if it happens again, the server at "gateway.baseUrl" is not behaving like the Gateway.`,
     limit,
   );
 }

@@ -158,6 +158,7 @@ export class GatewayClient {
         onActivity: exchange.touch,
         redactor: exchange.redactor,
         maxBytes: this.transport.bodyLimits.streamBytes,
+        maxEventChars: this.transport.bodyLimits.eventChars,
         maxAnswerChars: this.transport.bodyLimits.answerChars,
         mapReadError: exchange.mapReadError,
         onEvent: (event) => {

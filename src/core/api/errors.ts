@@ -128,7 +128,24 @@ export class ServerError extends GatewayError {
 
 /** 404 or another answer that means the base URL does not point at the gateway. */
 export class EndpointError extends GatewayError {
-  readonly kind = 'endpoint';
+  readonly kind: string = 'endpoint';
+}
+
+/**
+ * The gateway's address answered with a redirect (301, 302, 303, 307, 308). It
+ * is never followed: a 307/308 would send the conversation on to wherever it
+ * points, plain http included, and the spec names no redirect to follow.
+ */
+export class RedirectRefusedError extends EndpointError {
+  override readonly kind = 'redirect';
+  constructor(
+    message: string,
+    /** Where the redirect pointed (scheme, host, port), when it said and could be read. */
+    readonly targetOrigin: string | undefined,
+    options: { status?: number; requestId?: string } = {},
+  ) {
+    super(message, options);
+  }
 }
 
 /** The gateway could not be reached at all (DNS, refused connection, TLS). */

@@ -6,7 +6,7 @@
  */
 import type { Clock, FetchLike, Logger } from '../ports';
 import { redact, type ErrorContext } from './errorMapping';
-import { AbortError, ConnectionError, GatewayError, StreamInterruptedError, StreamTimeoutError } from './errors';
+import { AbortError, ConnectionError, GatewayError, RedirectRefusedError, StreamInterruptedError, StreamTimeoutError } from './errors';
 import { IdleWatchdog } from './idleWatchdog';
 import type { LimitTracker, Reservation } from './limits';
 import { SecretRedactor } from './redaction';
@@ -86,6 +86,8 @@ export async function openExchange(
       headers: headers(deps.userAgent, key, spec.stream),
       body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
       signal: controller.signal,
+      // Followed, a 307/308 would send the body on to wherever it points (another host, plain http); see refusedRedirect.
+      redirect: 'manual',
     });
   } catch (error) {
     release();
@@ -95,6 +97,13 @@ export async function openExchange(
     throw mapFailure(deps, error, controller.signal, call.signal, 'connect', key);
   }
   reservation.answered();
+  const redirect = refusedRedirect(url, response, key);
+  if (redirect) {
+    release();
+    reservation.release();
+    deps.logger.warn(`${spec.method} ${spec.path} → ${response.status}: ${redirect.message}`);
+    throw redirect;
+  }
   const limitHeaders = deps.limits.recordHeaders(response.headers, response.ok);
   if (NOT_COUNTED.has(response.status)) reservation.release();
   const redactor = new SecretRedactor([key]);
@@ -119,6 +128,39 @@ export async function openExchange(
     reservation,
   };
 }
+
+/** A redirect answer (or, where fetch hides it, an opaque one), as the error that says where it pointed and what to do. */
+function refusedRedirect(url: string, response: Response, key: string): RedirectRefusedError | undefined {
+  if (response.type !== 'opaqueredirect' && !REDIRECT_STATUSES.has(response.status)) return undefined;
+  const from = new URL(url).origin;
+  const target = redirectTarget(response.headers.get('location'), url);
+  // The target is gateway text: bounded, and without the key should it carry it.
+  const shown = (text: string) => redact(text.slice(0, 200), [key]);
+  const targetOrigin = target === undefined ? undefined : shown(target.origin);
+  let where = 'to an address it did not name';
+  if (target !== undefined) where = target.origin === from ? `to ${shown(target.pathname)} on the same server` : `to another address, ${targetOrigin}`;
+  const why = target === undefined || target.origin !== from ? ': it would carry your conversation there' : '';
+  const status = response.status === 0 ? '' : ` (${response.status})`;
+  const requestId = response.headers.get('x-request-id');
+  return new RedirectRefusedError(
+    `The Gateway at ${from} answered with a redirect${status} ${where}, which is not followed${why}. ` +
+      `Check the "gateway.baseUrl" setting: it should be the gateway's own address, ending in /v1.`,
+    targetOrigin,
+    { status: response.status || undefined, requestId: requestId === null ? undefined : shown(requestId) },
+  );
+}
+
+function redirectTarget(location: string | null, base: string): URL | undefined {
+  if (location === null) return undefined;
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The statuses whose answer sends the client elsewhere (304 is a cache answer, 300 a choice: neither moves a request). */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 function mapFailure(deps: ExchangeDeps, error: unknown, internal: AbortSignal, caller: AbortSignal, phase: 'connect' | 'body', key: string): Error {
   if (internal.reason instanceof StreamTimeoutError) return internal.reason;

@@ -28,6 +28,37 @@ export interface SharedWindow {
   update(change: (entries: SharedWindowEntry[]) => SharedWindowEntry[]): Promise<void>;
 }
 
+/** Entries the shared window holds at most: one per request in a window, of every window on the machine. */
+export const MAX_SHARED_ENTRIES = 5_000;
+/**
+ * How far ahead of now another window's entry may be dated. The windows share
+ * this machine's clock, so only the moments between one's write and another's
+ * read separate them; an entry dated further ahead (a clock set back, a broken
+ * or hostile file) would count until that date, holding back every request of
+ * every window, and is ignored instead.
+ */
+export const SHARED_FUTURE_SKEW_MS = 5_000;
+/** An entry is one request (or tokens spent outside one); more is no entry a window writes. */
+const MAX_ENTRY_REQUESTS = 1;
+/** One request's tokens: above any model's context window and output together. */
+const MAX_ENTRY_TOKENS = 10_000_000;
+
+/** Whether another window's entry can be one a window wrote by `now`: small, finite, and not dated ahead. */
+export function plausibleEntry(entry: SharedWindowEntry, now: number): boolean {
+  const latest = now + SHARED_FUTURE_SKEW_MS;
+  const dated = (at: number) => Number.isFinite(at) && at >= 0 && at <= latest;
+  return (
+    Number.isInteger(entry.requests) &&
+    entry.requests >= 0 &&
+    entry.requests <= MAX_ENTRY_REQUESTS &&
+    Number.isFinite(entry.tokens) &&
+    entry.tokens >= 0 &&
+    entry.tokens <= MAX_ENTRY_TOKENS &&
+    dated(entry.sentAt) &&
+    (entry.answeredAt === null || dated(entry.answeredAt))
+  );
+}
+
 /** While requests wait on a shared window, how often the other windows' answers are looked for (at most; a twentieth of a short window). */
 export function sharedPollMs(windowMs: number): number {
   return Math.min(250, windowMs / 20);
@@ -75,11 +106,13 @@ export class SharedWindowSync {
   private exchange(stored: SharedWindowEntry[]): SharedWindowEntry[] {
     const owner = this.shared.owner;
     const now = this.clock.now();
-    this.ledger.replaceOthers(stored.filter((entry) => entry.owner !== owner).map(fromShared));
+    // An implausible entry is left out here, so it is also gone from the file once this round writes it back.
+    const others = stored.filter((entry) => entry.owner !== owner && plausibleEntry(entry, now)).slice(-MAX_SHARED_ENTRIES);
+    this.ledger.replaceOthers(others.map(fromShared));
     this.pump();
-    const others = this.ledger.othersReserved.map((entry) => toShared(entry, entry.owner));
+    const kept = this.ledger.othersReserved.map((entry) => toShared(entry, entry.owner));
     const own = this.ledger.own.map((entry) => toShared(entry, owner));
-    return [...others, ...own].filter((entry) => entry.owner === owner || this.ledger.othersLive(fromShared(entry), now));
+    return [...kept, ...own].filter((entry) => entry.owner === owner || this.ledger.othersLive(fromShared(entry), now));
   }
 }
 

@@ -6,7 +6,7 @@
  * the client close to a bare parser's speed.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { tooLarge } from './bodyLimits';
+import { eventTooLarge, tooLarge } from './bodyLimits';
 import type { DecodedKeyGuard } from './decodedKeyGuard';
 import { ProtocolError, StreamInterruptedError } from './errors';
 import { TextSoFar } from './textSoFar';
@@ -31,6 +31,8 @@ export interface SseSource {
   onActivity(): void;
   /** Ceiling on the bytes of the whole stream (events and comments alike). */
   maxBytes?: number;
+  /** Ceiling on one event (its data lines together, and a line not yet ended), in characters. */
+  maxEventChars?: number;
   /** Ceiling on the answer text the decoder builds. */
   maxAnswerChars?: number;
   /** Takes the key out of an event's text before anything decodes it (see redaction.ts). */
@@ -66,9 +68,17 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       return answer.toString();
     },
   };
+  const maxEventChars = source.maxEventChars ?? Number.POSITIVE_INFINITY;
+  let eventOverflow = false;
   const parser = createParser({
     onEvent: (message) =>
       pending.push(keySeen && redactor ? { ...message, event: message.event && redactor.redact(message.event), data: redactor.redact(message.data) } : message),
+    // The parser drops what it held once one event passes the bound (one endless line, or data lines without the blank line
+    // that ends an event), so memory stays near the bound; its other complaints (an unknown field) are ignored, as the spec says.
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') eventOverflow = true;
+    },
+    ...(Number.isFinite(maxEventChars) ? { maxBufferSize: maxEventChars } : {}),
   });
   const reader = source.body.getReader();
   const text = new TextDecoder();
@@ -125,6 +135,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       }
       events.length = 0;
       if (failure !== undefined) throw failure;
+      if (eventOverflow && !decoder.finished) throw withPartial(eventTooLarge(maxEventChars), partial);
       if (answer.length > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), partial);
       if (chunk.done) break;
     }

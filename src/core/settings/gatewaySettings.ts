@@ -78,7 +78,8 @@ export class SettingError extends Error {
  * Settings that decide where the API key goes, what runs without asking and
  * what is spent: only the user decides them. A workspace (a cloned repository's
  * `.vscode/settings.json`, or a file the agent wrote) may not, so its values are
- * ignored even where VS Code would merge them. Only `temperature` and `topP`
+ * ignored even where VS Code would merge them. Only `temperature`, `topP`,
+ * `agent.maxRequestTpmSeconds` (capped at 60) and `agent.projectInstructions`
  * stay open to a workspace: they change answers, not cost or safety.
  */
 export const USER_ONLY_SETTINGS: readonly string[] = [
@@ -95,6 +96,8 @@ export const USER_ONLY_SETTINGS: readonly string[] = [
   'budget.dailyTokens',
   'budget.dailyCost',
   'agent.approval',
+  // Under `auto` these tools run unasked: a repository's settings must neither add one nor take the user's away.
+  'agent.allowedTools',
   'agent.deniedCommands',
   'agent.sandboxNetwork',
   'agent.protectedFiles',

@@ -84,6 +84,18 @@ export interface FilePreview {
   after: string;
 }
 
+/** A host tool's input as the user may read it whole (see toolInputDisplay.ts). */
+export interface ToolInput {
+  /** The host's name of the tool. */
+  tool: string;
+  /** The whole input, pretty-printed when it is JSON, invisible characters spelled out. */
+  text: string;
+  /** Characters of the input as sent (compact JSON). */
+  chars: number;
+  /** Whether the summary showed all of it. */
+  complete: boolean;
+}
+
 export interface PreparedCall {
   /** One line for the UI, e.g. "Edit src/a.ts". */
   summary: string;
@@ -97,6 +109,8 @@ export interface PreparedCall {
   preview?: FilePreview;
   /** For run_command: what will run, and where (workspace-relative). */
   command?: { line: string; cwd: string };
+  /** For a host tool: its whole input, which the summary may show only in part. */
+  input?: ToolInput;
   /** Never rejects; an abort comes back as ok:false. */
   execute(signal: AbortSignal): Promise<ToolOutcome>;
 }

@@ -119,6 +119,7 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
     vscode.commands.registerCommand('gateway.agent.approve', (session?: unknown, callId?: unknown) => answer(sessions, session, callId, true)),
     vscode.commands.registerCommand('gateway.agent.deny', (session?: unknown, callId?: unknown) => answer(sessions, session, callId, false)),
     vscode.commands.registerCommand('gateway.agent.showDiff', (sessionId: string, callId: string) => sessions.approvals.showDiff(sessionId, callId)),
+    vscode.commands.registerCommand('gateway.agent.showInput', (sessionId: string, callId: string) => sessions.approvals.showInput(sessionId, callId)),
   ];
 }
 

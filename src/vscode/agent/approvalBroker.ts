@@ -11,6 +11,9 @@ import type { ApprovalRequest, Approver } from '../../core/ports';
 
 export const PROPOSED_SCHEME = 'gateway-proposed';
 const SHOW_FULL_COMMAND = 'Show Full Command';
+const SHOW_FULL_INPUT = 'Show Full Input';
+/** The fragment that makes a document of this scheme a waiting call's whole input rather than a proposed file. */
+const INPUT_FRAGMENT = 'input';
 
 export type ApprovalPresenter = (request: ApprovalRequest) => void;
 
@@ -53,11 +56,33 @@ export class ApprovalBroker implements vscode.TextDocumentContentProvider, vscod
     await vscode.commands.executeCommand('vscode.diff', left, proposed, `${preview.path}: proposed by the agent`, { preview: true, preserveFocus: true });
   }
 
+  /**
+   * Opens a waiting host tool call's whole input, pretty-printed, in a read-only
+   * editor (a document of this provider): the approval's summary may show only its start and end.
+   */
+  async showInput(sessionId: string, callId: string): Promise<void> {
+    const input = this.pending.find(sessionId, callId)?.request.input;
+    if (!input) return;
+    const name = input.tool.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || 'tool';
+    const uri = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${name} input.json`, query: keyOf(sessionId, callId), fragment: INPUT_FRAGMENT });
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true });
+  }
+
   provideTextDocumentContent(uri: vscode.Uri): string {
+    if (uri.fragment === INPUT_FRAGMENT) return this.inputDocument(uri.query);
     const [key, empty] = uri.query.split('&');
     if (empty === 'empty') return '';
     const separator = key.indexOf(':');
     return this.pending.find(key.slice(0, separator), key.slice(separator + 1))?.request.preview?.after ?? '';
+  }
+
+  /** The text of a "Show Full Input" document: what the call would get, and how long it is. */
+  private inputDocument(key: string): string {
+    const separator = key.indexOf(':');
+    const input = this.pending.find(key.slice(0, separator), key.slice(separator + 1))?.request.input;
+    if (!input) return '// This call is no longer waiting for approval.\n';
+    return `// The whole input the agent wants to give ${visibleText(input.tool)}: ${input.chars.toLocaleString('en-US')} characters.\n// Invisible characters are written as ⟨U+XXXX⟩.\n${input.text}\n`;
   }
 
   dispose(): void {
@@ -89,6 +114,7 @@ function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter {
       const choices = ['Approve', 'Deny'];
       if (request.preview) choices.push('Show Diff');
       if (shown && !shown.complete) choices.push(SHOW_FULL_COMMAND);
+      if (request.input) choices.push(SHOW_FULL_INPUT);
       const detail = request.command && shown ? `${shown.text}  (in ${visibleText(request.command.cwd)})` : request.summary;
       const choice = await vscode.window.showWarningMessage(`Gateway agent wants to: ${detail}`, ...choices);
       if (choice === 'Show Diff') {
@@ -97,6 +123,10 @@ function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter {
       }
       if (choice === SHOW_FULL_COMMAND && request.command) {
         await showFullCommand(request.command);
+        return ask();
+      }
+      if (choice === SHOW_FULL_INPUT) {
+        await broker.showInput(request.sessionId, request.callId);
         return ask();
       }
       // Dismissing the notification leaves the approval waiting: it stays answerable from the Sessions view.

@@ -111,10 +111,15 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     const commands = waitingCommands
       .map((command) => `\n\nWaiting for your approval, in ${inlineCode(command.cwd)}:\n\n${commandBlock(command.line)}`)
       .join('');
+    // A host tool's input: its start and end, as the approval shows them ("Show Full Input" there shows all).
+    const inputs = this.sessions.approvals
+      .waiting(state.id)
+      .flatMap((request) => (request.input ? [`\n\nWaiting for your approval: ${inlineCode(request.summary)}`] : []))
+      .join('');
     item.tooltip = new vscode.MarkdownString(
       `**${state.title}**\n\n${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}\n\nModel ${state.model} · ${state.turns} turns · ` +
         `${state.usage.totalTokens.toLocaleString('en-US')} tokens${context ? ` · ${context}` : ''}\n\n` +
-        `${compacted ? `${compacted} (${state.compactions?.length ?? 0} compactions)\n\n` : ''}Files changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}${commands}`,
+        `${compacted ? `${compacted} (${state.compactions?.length ?? 0} compactions)\n\n` : ''}Files changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}${commands}${inputs}`,
     );
     item.iconPath = new vscode.ThemeIcon(ICONS[state.status]);
     const running = this.sessions.isRunning(state.id);

@@ -149,6 +149,7 @@ function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseS
   stream.markdown(`\n\n${approvalMarkdown(approval)}\n\n`);
   const args = [approval.sessionId, approval.callId];
   if (approval.preview) stream.button({ title: 'Show Diff', command: 'gateway.agent.showDiff', arguments: args });
+  if (approval.input) stream.button({ title: 'Show Full Input', command: 'gateway.agent.showInput', arguments: args });
   stream.button({ title: 'Approve', command: 'gateway.agent.approve', arguments: args });
   stream.button({ title: 'Deny', command: 'gateway.agent.deny', arguments: args });
 }

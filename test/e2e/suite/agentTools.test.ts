@@ -48,6 +48,14 @@ test(
 
       const pending = await waitFor('the approval of the VS Code tool', () => gateway.pendingApprovals().find((p) => p.summary.includes(TOOL)), 30_000);
       assertEqual(pending.summary, `Use ${TOOL} with {"city":"Paris"}`, 'the approval names the tool and its input');
+      // "Show Full Input": the whole input, pretty-printed, in a read-only document of the approval broker.
+      await vscode.commands.executeCommand('gateway.agent.showInput', pending.sessionId, pending.callId);
+      const shown = await waitFor(
+        'the full input in an editor',
+        () => vscode.window.visibleTextEditors.find((editor) => editor.document.uri.scheme === 'gateway-proposed' && editor.document.uri.fragment === 'input'),
+        10_000,
+      );
+      assert(shown.document.getText().includes('{\n  "city": "Paris"\n}'), `the full input: ${shown.document.getText()}`);
       await vscode.commands.executeCommand('gateway.agent.approve', pending.sessionId, pending.callId);
       const session = await waitFor(
         'the session to finish',

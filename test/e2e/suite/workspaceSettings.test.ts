@@ -29,9 +29,11 @@ test('workspace settings: the workspace file sets baseUrl and approval, and neit
   const onDisk = JSON.parse(file) as Record<string, unknown>;
   assertEqual(onDisk['gateway.baseUrl'], WORKSPACE_SERVER, 'the workspace file names its server');
   assertEqual(onDisk['gateway.agent.approval'], 'auto', 'the workspace file asks for auto');
+  assertEqual(JSON.stringify(onDisk['gateway.agent.allowedTools']), '["gatewayE2e_weather"]', 'the workspace file allows a tool');
   const config = vscode.workspace.getConfiguration('gateway');
   assertEqual(config.get('baseUrl'), EMULATOR_BASE_URL, "gateway.baseUrl as the extension reads it (the user's)");
   assertEqual(config.get('agent.approval'), 'ask', 'gateway.agent.approval as the extension reads it');
+  assertEqual(JSON.stringify(config.get('agent.allowedTools')), '[]', 'gateway.agent.allowedTools as the extension reads it (the user sets none)');
 });
 
 test('workspace settings: the key never reaches the server the workspace names', async () => {
