@@ -299,13 +299,8 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     {
       files: (rootPath) => new NodeWorkspaceFiles(rootPath),
       search: (rootPath) => (ripgrep ? new RipgrepSearch(ripgrep, rootPath) : undefined),
-      runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, sandbox) =>
-        new NodeCommandRunner(rootPath, { onOutput, sandbox: sandbox && { prefix: () => Promise.resolve(sandbox.prefix), network: sandbox.network } }).run(
-          command,
-          cwd,
-          timeoutMs,
-          signal,
-        ),
+      runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, launch) =>
+        new NodeCommandRunner(rootPath, { onOutput, sandbox: launch && { launch: () => Promise.resolve(launch) } }).run(command, cwd, timeoutMs, signal),
       sandbox,
       checkWriteTarget,
       plainTerminalText,
@@ -337,6 +332,8 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     sessionStore,
     approvals,
     sessions,
+    // After the sessions: whatever private /tmp they have not removed yet goes when the window closes.
+    sandbox,
     sessionsTree,
     transcripts,
     vscode.window.registerTreeDataProvider('gateway.agentSessions', sessionsTree),
