@@ -32,14 +32,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { protectingPattern } from '../core/tools/pathPolicy';
-import {
-  bubblewrapArguments,
-  homeSecrets,
-  homeToolchains,
-  readOnlyWorkspaceFolders,
-  seccompFd,
-  type SandboxLaunch,
-} from '../core/terminal/sandbox';
+import { bubblewrapArguments, homeSecrets, homeToolchains, readOnlyWorkspaceFolders, seccompFd, type SandboxLaunch } from '../core/terminal/sandbox';
 import { sandboxEnvironment } from '../core/terminal/sandboxEnvironment';
 import { seccompArchOf, seccompProgram, type SeccompArch } from '../core/terminal/seccompFilter';
 import { removeTree, runtimeFolders, shellOutside } from './sandboxFolders';
@@ -233,7 +226,10 @@ async function probeRun(bwrap: string, arch: SeccompArch, disableUserns: boolean
   args.push('--cap-drop', 'ALL', '--seccomp', String(seccompFd), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true');
   return new Promise((resolve) => {
     let stderr = '';
-    const child = spawnSandboxed({ argv: [bwrap, ...args], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, seccomp: seccompProgram(arch), network: false }, '/');
+    const child = spawnSandboxed(
+      { argv: [bwrap, ...args], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, seccomp: seccompProgram(arch), network: false },
+      '/',
+    );
     const timer = setTimeout(() => child.kill('SIGKILL'), probeTimeoutMs);
     child.stdout?.resume();
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(0, 500)));
