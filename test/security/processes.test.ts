@@ -13,6 +13,10 @@ describe('processes (finding 6)', async () => {
   // Unique sleep lengths: the markers this test looks for in /proc.
   const marker = (n: number) => String(7_000_000 + process.pid * 10 + n);
 
+  /** Starts a `setsid` sleep, and prints "ready" only once it runs (a stop before that would test nothing). */
+  const detachedThenReady = (n: number) =>
+    `setsid sleep ${marker(n)} > /dev/null 2>&1 & p=$!; for i in $(seq 5000); do grep -q sleep /proc/$p/cmdline 2>/dev/null && break; done; echo ready;`;
+
   before(async () => (fixture = await makeFixture()));
   after(async () => {
     for (let n = 0; n < 10; n++) for (const pid of await processesWith(`sleep ${marker(n)}`)) process.kill(pid, 'SIGKILL');
@@ -37,7 +41,7 @@ describe('processes (finding 6)', async () => {
 
   test('a stopped command (abort) leaves nothing running, also what it started with setsid', async () => {
     const controller = new AbortController();
-    const running = fixture.run(`setsid sleep ${marker(5)} > /dev/null 2>&1 & echo ready; sleep ${marker(6)}`, {
+    const running = fixture.run(`${detachedThenReady(5)} sleep ${marker(6)}`, {
       signal: controller.signal,
       onOutput: (text) => text.includes('ready') && controller.abort(new Error('stopped')),
     });
@@ -47,7 +51,8 @@ describe('processes (finding 6)', async () => {
   });
 
   test('a command that times out leaves nothing running', async () => {
-    const result = await fixture.run(`setsid sleep ${marker(7)} > /dev/null 2>&1 & echo ready; sleep ${marker(8)}`, { timeoutMs: 1500 });
+    const result = await fixture.run(`${detachedThenReady(7)} sleep ${marker(8)}`, { timeoutMs: 1500 });
+    assert.match(result.output, /ready/);
     assert.equal(result.timedOut, true);
     assert.ok(await eventually(async () => (await processesWith(`sleep ${marker(7)}`)).length === 0), 'the setsid process outlived the timeout');
     assert.ok(await eventually(async () => (await processesWith(`sleep ${marker(8)}`)).length === 0), 'the command outlived the timeout');
