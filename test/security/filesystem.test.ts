@@ -132,6 +132,12 @@ describe('commands in the real sandbox (bubblewrap)', async () => {
     assert.equal(await readFile(join(root, '.git/hooks/pre-commit'), 'utf8'), '#!/bin/sh\nexit 0\n');
   });
 
+  test('no user namespace can be made inside (it would give the command a root of its own to remount with)', async () => {
+    const result = await run('unshare --user --map-root-user true 2>&1; echo "[exit $?]"');
+    assert.match(result.output, /\[exit 1\]/);
+    assert.match(result.output, /No space left on device|Operation not permitted/);
+  });
+
   test("the home folder's secrets cannot be read", async () => {
     const result = await run(`cat ${home}/.ssh/id_ed25519 ${home}/.npmrc; echo "[end]"`);
     assert.doesNotMatch(result.output, /PRIVATE KEY|_authToken/);

@@ -74,10 +74,10 @@ describe('bubblewrapArguments', () => {
     assert.match(sandboxNote(false), /there is no network/);
     assert.doesNotMatch(sandboxNote(true), /no network/);
     for (const note of [sandboxNote(false), sandboxNote(true)]) {
-      assert.match(note, /home folder is empty/);
+      assert.match(note, /home folder is an empty scratch folder \(thrown away after each command\)/);
       assert.match(note, /Unix sockets/);
       assert.match(note, /stopped when it ends/);
-      assert.match(note, /\/tmp \(\$TMPDIR, private to this session\)/);
+      assert.match(note, /\/tmp \(\$TMPDIR, private to this agent session\)/);
     }
   });
 });

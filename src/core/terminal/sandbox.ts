@@ -144,10 +144,11 @@ function emptyFolders(folders: readonly string[], spec: SandboxSpec): string[] {
 /** What the model is told after a sandboxed command, so a failure reads as the sandbox, not a mystery. */
 export function sandboxNote(network: boolean): string {
   return (
-    '(Ran in the sandbox of the auto approval mode: only the workspace and /tmp ($TMPDIR, private to this session) are writable, not .git, .vscode or protected files; ' +
-    'the home folder is empty apart from toolchain folders (read-only), protected files cannot be read, and the environment holds no credentials; ' +
+    '(Ran in the sandbox of the auto approval mode: only the workspace and /tmp ($TMPDIR, private to this agent session) keep what is written, not .git, .vscode or protected files; ' +
+    'the home folder is an empty scratch folder (thrown away after each command) apart from toolchain folders (read-only); ' +
+    'protected files cannot be read, and the environment holds only PATH, locale and toolchain variables; ' +
     `Unix sockets (ssh-agent, D-Bus, docker) cannot be used${network ? '' : ', and there is no network'}; ` +
-    'every process the command started is stopped when it ends, so nothing keeps running in the background. ' +
+    'every process the command started is stopped when it ends: nothing keeps running in the background. ' +
     'A command that needs more must be run by the user, or in the ask or auto-edit mode.)'
   );
 }

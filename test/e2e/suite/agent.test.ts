@@ -204,7 +204,8 @@ test(
     const emulatorRoot = EMULATOR_BASE_URL.replace(/\/v1\/?$/, '');
     try {
       await scriptTurns('demo-key', [
-        { toolCalls: [{ name: 'run_command', arguments: { command: 'touch ../outside-from-sandbox.txt' } }] },
+        // `..` is the sandbox's throw-away /tmp or home folder (issue 21): the write that must fail is the one to /usr.
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'touch ../outside-from-sandbox.txt /usr/outside-from-sandbox.txt' } }] },
         { toolCalls: [{ name: 'run_command', arguments: { command: `curl -sS --max-time 5 ${emulatorRoot}/_emulator/requests` } }] },
         { toolCalls: [{ name: 'run_command', arguments: { command: "node -e \"require('fs').writeFileSync('sandbox-ok.txt', 'ok')\" && echo inside-ok" } }] },
         { text: 'Checked the sandbox.' },
