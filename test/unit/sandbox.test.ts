@@ -2,10 +2,13 @@
 // told, and the probe where no sandbox works. The sandbox attacked for real is in test/security/ (run as an
 // ordinary user by npm run test:security).
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { describe, test } from 'node:test';
 import { bubblewrapArguments, sandboxNote, seccompFd, type SandboxSpec } from '../../src/core/terminal/sandbox';
 import { isAllowedName, sandboxEnvironment } from '../../src/core/terminal/sandboxEnvironment';
 import { BubblewrapSandbox } from '../../src/node/bubblewrap';
+import { runtimeFolders, shellOutside } from '../../src/node/sandboxFolders';
 
 const signal = new AbortController().signal;
 
@@ -160,5 +163,27 @@ describe('the sandbox probe', () => {
     const availability = await new BubblewrapSandbox({ bwrap: 'false' }).available();
     assert.equal(availability.ok, false);
     if (process.platform === 'linux') assert.match(availability.ok ? '' : availability.reason, /cannot create a sandbox here \(exit code 1\)/);
+  });
+});
+
+describe('the runtime folders emptied inside', () => {
+  test('/run is emptied where it exists; $XDG_RUNTIME_DIR only outside it and /tmp; a missing one is left alone', async () => {
+    const found = await runtimeFolders({ XDG_RUNTIME_DIR: '/run/user/12345' });
+    assert.deepEqual(found.emptied, existsSync('/run') ? ['/run'] : []);
+    assert.deepEqual((await runtimeFolders({ XDG_RUNTIME_DIR: '/nonexistent/runtime' })).emptied, found.emptied);
+    assert.deepEqual((await runtimeFolders({ XDG_RUNTIME_DIR: tmpdir() })).emptied, found.emptied);
+    // /etc/resolv.conf is kept only where it leads into an emptied folder (systemd-resolved's stub in /run).
+    for (const kept of found.kept)
+      assert.ok(
+        found.emptied.some((folder) => kept.startsWith(`${folder}/`)),
+        kept,
+      );
+  });
+
+  test('a shell in the hidden home folder is replaced by /bin/sh', () => {
+    assert.equal(shellOutside('/usr/bin/zsh', '/home/u'), '/usr/bin/zsh');
+    assert.equal(shellOutside('/home/u/.nix-profile/bin/fish', '/home/u'), '/bin/sh');
+    assert.equal(shellOutside(undefined, '/home/u'), '/bin/sh');
+    assert.equal(shellOutside('zsh', '/home/u'), '/bin/sh');
   });
 });
