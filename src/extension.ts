@@ -300,13 +300,8 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     {
       files: (rootPath) => new NodeWorkspaceFiles(rootPath),
       search: (rootPath) => (ripgrep ? new RipgrepSearch(ripgrep, rootPath) : undefined),
-      runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, sandbox) =>
-        new NodeCommandRunner(rootPath, { onOutput, sandbox: sandbox && { prefix: () => Promise.resolve(sandbox.prefix), network: sandbox.network } }).run(
-          command,
-          cwd,
-          timeoutMs,
-          signal,
-        ),
+      runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, launch) =>
+        new NodeCommandRunner(rootPath, { onOutput, sandbox: launch && { launch: () => Promise.resolve(launch) } }).run(command, cwd, timeoutMs, signal),
       sandbox,
       // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
       controlGuard: (rootPath, sessionId, hooks) => {
@@ -344,6 +339,8 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     sessionStore,
     approvals,
     sessions,
+    // After the sessions: whatever private /tmp they have not removed yet goes when the window closes.
+    sandbox,
     sessionsTree,
     transcripts,
     vscode.window.registerTreeDataProvider('gateway.agentSessions', sessionsTree),

@@ -32,6 +32,8 @@ const stages: Stage[] = [
   { name: 'build', command: 'npm', args: ['run', 'build'] },
   { name: 'lint', command: 'npm', args: ['run', 'lint'] },
   { name: 'unit', command: 'npm', args: ['run', 'test:unit'], counts: nodeTestCounts },
+  // The sandbox attacked for real, as an ordinary user (made with useradd when this runs as root).
+  { name: 'security', command: 'npm', args: ['run', 'test:security'], counts: nodeTestCounts },
   { name: 'e2e', command: 'npm', args: ['run', 'test:e2e'], counts: closingLineCounts },
   { name: 'ui', command: 'npm', args: ['run', 'test:e2e:ui'], counts: closingLineCounts },
   // `npm run sandbox` as a person meets it: the note in the window, then the first @gateway answer.

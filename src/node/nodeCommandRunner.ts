@@ -1,11 +1,16 @@
 /**
  * The CommandRunner port as a child process: the user's shell runs the line
  * (`$SHELL -c`, cmd.exe on Windows) in its own process group, so a timeout or
- * a stop kills everything the command started, not just the shell.
+ * a stop kills everything the command started, not just the shell. A
+ * sandboxed command starts bwrap instead (spawnSandboxed): its PID namespace
+ * ends every process of the command when the shell ends, and when bwrap is
+ * stopped with its group.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { CommandResult, CommandRunner } from '../core/ports';
 import { omittedNote } from '../core/tools/textLimits';
+import type { SandboxLaunch } from '../core/terminal/sandbox';
+import { spawnSandboxed } from './bubblewrap';
 import { absoluteInside } from './workspaceRoot';
 
 export interface NodeCommandRunnerOptions {
@@ -20,11 +25,8 @@ export interface NodeCommandRunnerOptions {
   env?: NodeJS.ProcessEnv;
   /** Sees the output as it arrives (the VS Code terminal shows it live). */
   onOutput?: (text: string) => void;
-  /**
-   * Runs each command in a sandbox: `prefix` is the argv that runs a command
-   * line given as its last argument (bwrap …, the shell, -c), for an absolute cwd.
-   */
-  sandbox?: { prefix(cwd: string, signal: AbortSignal): Promise<string[]>; network: boolean };
+  /** Runs each command in a sandbox: `launch` gives what starts `command` there, for an absolute cwd. */
+  sandbox?: { launch(command: string, cwd: string, signal: AbortSignal): Promise<SandboxLaunch> };
 }
 
 export class NodeCommandRunner implements CommandRunner {
@@ -37,8 +39,9 @@ export class NodeCommandRunner implements CommandRunner {
     signal.throwIfAborted();
     const absoluteCwd = absoluteInside(this.root, cwd);
     const sandbox = this.options.sandbox;
-    const prefix = sandbox ? await sandbox.prefix(absoluteCwd, signal) : undefined;
-    const child = prefix ? this.spawnArgv([...prefix, command], absoluteCwd) : this.spawnShell(command, absoluteCwd);
+    const launch = sandbox ? await sandbox.launch(command, absoluteCwd, signal) : undefined;
+    signal.throwIfAborted();
+    const child = launch ? spawnSandboxed(launch, absoluteCwd) : this.spawnShell(command, absoluteCwd);
     const output = new OutputTail(this.options.maxOutputBytes ?? 1024 * 1024);
     const onOutput = this.options.onOutput;
     const take = (chunk: Buffer) => {
@@ -71,7 +74,7 @@ export class NodeCommandRunner implements CommandRunner {
         child.stdout?.destroy();
         child.stderr?.destroy();
         if (signal.aborted) rejectPromise(signal.reason);
-        else resolvePromise({ exitCode, output: output.text(), timedOut, ...(sandbox ? { sandboxed: { network: sandbox.network } } : {}) });
+        else resolvePromise({ exitCode, output: output.text(), timedOut, ...(launch ? { sandboxed: { network: launch.network } } : {}) });
       };
       child.on('error', (error) => {
         if (settle()) rejectPromise(error);
@@ -94,11 +97,6 @@ export class NodeCommandRunner implements CommandRunner {
     }
     const shell = this.options.shell ?? env.SHELL ?? '/bin/sh';
     return spawn(shell, ['-c', command], { cwd, env, stdio, detached: true });
-  }
-
-  /** An argv (the sandbox's) in its own process group, like the shell. */
-  private spawnArgv(argv: string[], cwd: string): ChildProcess {
-    return spawn(argv[0], argv.slice(1), { cwd, env: this.options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   }
 
   /** SIGTERM to the whole group, then SIGKILL after a grace period for whatever is left. */

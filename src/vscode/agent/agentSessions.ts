@@ -83,8 +83,8 @@ export interface LocalMachine {
   sandbox: {
     /** Whether it works here, and why not (probed once). */
     available(): Promise<{ ok: true } | { ok: false; reason: string }>;
-    /** The argv running a command line (its last argument) sandboxed for `rootPath`, starting in the absolute `cwd`. */
-    commandPrefix(rootPath: string, cwd: string, protectedFiles: readonly string[], network: boolean, signal: AbortSignal): Promise<string[]>;
+    /** One agent session's sandbox: its commands share a private /tmp, which `dispose` removes. */
+    forSession(sessionId: string): SandboxSession;
   };
 }
 
@@ -93,6 +93,16 @@ export interface ControlGuardHooks {
   watcher: ControlPathWatcher;
   willSandbox: () => boolean;
   onRollback: (quarantined: QuarantinedControlPaths) => void;
+}
+
+/** What starts a session's commands in the sandbox. */
+export interface SandboxSession {
+  /** The launch of `command` for the workspace `root`, starting in the absolute `cwd`. */
+  launch(
+    request: { root: string; cwd: string; command: string; protectedFiles: readonly string[]; network: boolean },
+    signal: AbortSignal,
+  ): Promise<CommandSandbox>;
+  dispose(): Promise<void>;
 }
 
 /** What sessions need to know of context windows and the key's token budget. */
@@ -111,6 +121,8 @@ export class AgentSessions implements vscode.Disposable {
   private readonly checkpointStores = new Map<string, CheckpointStore>();
   private readonly runs = new RunningSessions();
   private readonly terminals = new Map<string, TerminalCommandRunner>();
+  /** Per running session, its sandbox (and private /tmp), made at its first sandboxed command and removed when the run ends. */
+  private readonly sandboxSessions = new Map<string, SandboxSession>();
   /** Whether commands run unasked in `auto` are sandboxed; known once the probe has answered. */
   private sandboxed = false;
   private warnedNoSandbox = false;
@@ -275,7 +287,14 @@ export class AgentSessions implements vscode.Disposable {
     } finally {
       presentation?.dispose();
       outer?.removeEventListener('abort', onOuterAbort);
+      this.endSandboxSession(state.id);
     }
+  }
+
+  private endSandboxSession(id: string): void {
+    const session = this.sandboxSessions.get(id);
+    this.sandboxSessions.delete(id);
+    session?.dispose().catch((error: unknown) => this.logger.warn(`agent session ${id}: removing its sandbox's /tmp failed: ${String(error)}`));
   }
 
   private engineFor(state: AgentSessionState, root: vscode.Uri, referencedTools: readonly string[]): AgentEngine {
@@ -465,13 +484,21 @@ export class AgentSessions implements vscode.Disposable {
     void vscode.window.showWarningMessage(message);
   }
 
-  /** The sandbox for a command about to run: in `auto` (now, or when it was decided not to ask), where commands run unasked. */
-  private async sandboxFor(sessionId: string, root: string, cwd: string, signal: AbortSignal): Promise<CommandSandbox | undefined> {
+  /** Whether a command of this session goes into the sandbox: in `auto` (now, or when it was decided not to ask), where commands run unasked. */
+  private commandsSandboxed(sessionId: string): boolean {
+    return this.sandboxed && (readSettings().agent.approval === 'auto' || this.decidedModes.get(sessionId) === 'auto');
+  }
+
+  /** The sandbox for a command about to run, when it goes into one (commandsSandboxed). */
+  private async sandboxFor(sessionId: string, root: string, command: string, cwd: string, signal: AbortSignal): Promise<CommandSandbox | undefined> {
+    if (!this.commandsSandboxed(sessionId)) return undefined;
     const settings = readSettings().agent;
-    const auto = settings.approval === 'auto' || this.decidedModes.get(sessionId) === 'auto';
-    if (!auto || !this.sandboxed) return undefined;
-    const prefix = await this.machine.sandbox.commandPrefix(root, cwd, settings.protectedFiles, settings.sandboxNetwork, signal);
-    return { prefix, network: settings.sandboxNetwork };
+    let session = this.sandboxSessions.get(sessionId);
+    if (!session) {
+      session = this.machine.sandbox.forSession(sessionId);
+      this.sandboxSessions.set(sessionId, session);
+    }
+    return session.launch({ root, cwd, command, protectedFiles: settings.protectedFiles, network: settings.sandboxNetwork }, signal);
   }
 
   /**
@@ -481,7 +508,7 @@ export class AgentSessions implements vscode.Disposable {
   private controlGuardFor(sessionId: string, root: string): ControlFileGuard | undefined {
     return this.machine.controlGuard?.(root, sessionId, {
       watcher: vscodeControlWatcher,
-      willSandbox: () => this.sandboxed && (readSettings().agent.approval === 'auto' || this.decidedModes.get(sessionId) === 'auto'),
+      willSandbox: () => this.commandsSandboxed(sessionId),
       onRollback: (quarantined) => showControlRollback(quarantined, this.logger),
     });
   }
@@ -494,7 +521,7 @@ export class AgentSessions implements vscode.Disposable {
         root,
         (command, cwd, timeoutMs, signal, onOutput, sandbox) =>
           this.machine.runChildProcess(root, command, relativeTo(root, cwd), timeoutMs, signal, onOutput, sandbox),
-        (cwd, signal) => this.sandboxFor(state.id, root, cwd, signal),
+        (command, cwd, signal) => this.sandboxFor(state.id, root, command, cwd, signal),
         systemClock,
         (output) => this.machine.plainTerminalText(output),
       );
@@ -507,6 +534,7 @@ export class AgentSessions implements vscode.Disposable {
     // The window is closing or reloading: the sessions pause as interrupted, not as stopped by the user.
     this.runs.stopAll(INTERRUPTED_REASON);
     for (const terminal of this.terminals.values()) terminal.dispose();
+    for (const id of [...this.sandboxSessions.keys()]) this.endSandboxSession(id);
   }
 }
 

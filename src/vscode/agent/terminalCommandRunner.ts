@@ -4,17 +4,20 @@
  * code from onDidEndTerminalShellExecution). When shell integration does not
  * come up within a few seconds, that and every later command of the session run
  * as child processes, their output shown in a terminal of the same name.
+ *
+ * A sandboxed command is never typed into the user's shell: it always runs as a
+ * child process with no stdin, shown in that output-only terminal. In the
+ * user's shell it would hold the terminal (TIOCSTI could type a line the shell
+ * runs after the sandbox ends), and the terminal would echo bwrap's whole argv.
  */
 import * as vscode from 'vscode';
 import type { Clock, CommandResult, CommandRunner } from '../../core/ports';
 import { superviseExecution } from '../../core/terminal/executionSupervisor';
-import { commandLineFor, posixQuote, shellKindOf } from '../../core/terminal/shellCommandLine';
+import type { SandboxLaunch } from '../../core/terminal/sandbox';
+import { commandLineFor, shellKindOf } from '../../core/terminal/shellCommandLine';
 
-/** How a command runs sandboxed: the argv before the command line (bwrap …, shell, -c), and whether it has the network. */
-export interface CommandSandbox {
-  prefix: string[];
-  network: boolean;
-}
+/** How a command runs sandboxed: everything its start needs (bwrap's argv with the command, the environment, the seccomp program). */
+export type CommandSandbox = SandboxLaunch;
 
 const SHELL_INTEGRATION_WAIT_MS = 4000;
 /** After Ctrl-C, how long a command may take to end before its terminal is given up. */
@@ -41,8 +44,8 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       onOutput: (text: string) => void,
       sandbox?: CommandSandbox,
     ) => Promise<CommandResult>,
-    /** The sandbox a command about to run in `cwd` (absolute) goes into, if any (the `auto` mode). */
-    private readonly sandboxFor: (cwd: string, signal: AbortSignal) => Promise<CommandSandbox | undefined>,
+    /** The sandbox `command`, about to run in `cwd` (absolute), goes into, if any (the `auto` mode). */
+    private readonly sandboxFor: (command: string, cwd: string, signal: AbortSignal) => Promise<CommandSandbox | undefined>,
     private readonly clock: Clock,
     /** The output without colours and shell-integration sequences, which the model does not need (a Node function, passed in). */
     private readonly plainText: (output: string) => string,
@@ -52,17 +55,14 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     const absoluteCwd = cwd === '.' || cwd === '' ? this.workspaceRoot : `${this.workspaceRoot}/${cwd}`;
     await this.previousCommand;
     signal.throwIfAborted();
-    const sandbox = await this.sandboxFor(absoluteCwd, signal);
+    const sandbox = await this.sandboxFor(command, absoluteCwd, signal);
+    signal.throwIfAborted();
+    if (sandbox) return this.runAsChild(command, absoluteCwd, timeoutMs, signal, sandbox);
     const shell = this.integrationUnavailable ? undefined : await this.shellIntegration(absoluteCwd);
     signal.throwIfAborted();
-    if (!shell) return this.runAsChild(command, absoluteCwd, timeoutMs, signal, sandbox);
+    if (!shell) return this.runAsChild(command, absoluteCwd, timeoutMs, signal);
     const kind = shellKindOf(shell.terminal.state.shell, vscode.env.shell);
-    if (!sandbox) return this.runIntegrated(shell.terminal, shell.integration, commandLineFor(kind, absoluteCwd, command), timeoutMs, signal);
-    // The sandboxed line is quoted for POSIX shells; any other shell gets the child process (shown in a terminal all the same).
-    if (kind !== 'posix') return this.runAsChild(command, absoluteCwd, timeoutMs, signal, sandbox);
-    const wrapped = [...sandbox.prefix, command].map(posixQuote).join(' ');
-    const result = await this.runIntegrated(shell.terminal, shell.integration, commandLineFor(kind, absoluteCwd, wrapped), timeoutMs, signal);
-    return { ...result, sandboxed: { network: sandbox.network } };
+    return this.runIntegrated(shell.terminal, shell.integration, commandLineFor(kind, absoluteCwd, command), timeoutMs, signal);
   }
 
   private async shellIntegration(cwd: string): Promise<{ terminal: vscode.Terminal; integration: vscode.TerminalShellIntegration } | undefined> {
