@@ -116,7 +116,8 @@ export class BubblewrapSandbox {
       workspace: request.root,
       tempDir,
       cwd: request.cwd,
-      home,
+      // bwrap cannot mount over a folder that is not there (a service user's /nonexistent), and `/` is no home to empty.
+      home: home !== '/' && (await isFolder(home)) ? home : undefined,
       toolchains,
       emptied,
       kept,

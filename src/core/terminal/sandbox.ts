@@ -77,8 +77,8 @@ export interface SandboxSpec {
   tempDir: string;
   /** Absolute: where the command starts, inside the workspace. */
   cwd: string;
-  /** Absolute: the home folder, hidden by an empty tmpfs. */
-  home: string;
+  /** Absolute: the home folder, hidden by an empty tmpfs; undefined when there is none to hide (a service user's /nonexistent). */
+  home: string | undefined;
   /** Absolute paths of existing toolchain folders under `home`, bound back read-only. */
   toolchains: readonly string[];
   /** Absolute paths of existing folders emptied besides the home folder: /run, $XDG_RUNTIME_DIR (where the sockets live). */
@@ -115,7 +115,7 @@ export function bubblewrapArguments(spec: SandboxSpec): string[] {
   // The session's folder is /tmp: nothing of the machine's /tmp (sockets, other sessions) shows,
   // and a program that ignores TMPDIR still writes where the session keeps its files.
   args.push('--bind', spec.tempDir, '/tmp');
-  const emptied = [spec.home, ...spec.emptied.filter((folder) => folder !== spec.home)];
+  const emptied = [...(spec.home === undefined ? [] : [spec.home]), ...spec.emptied.filter((folder) => folder !== spec.home)];
   const outer = emptied.filter((folder) => !isWithin(folder, spec.workspace) || folder === spec.workspace);
   const inner = emptied.filter((folder) => !outer.includes(folder));
   args.push(...emptyFolders(outer, spec));
