@@ -7,11 +7,11 @@ import './gateway.test';
 import './workspaceSettings.test';
 import './agent.test';
 import './agentTools.test';
-import './sandboxEscape.test';
 import './inlineEdit.test';
 import './usage.test';
-// After the usage test: its session must stay among the ten largest of the run.
+// After the usage test: its session must stay among the ten largest of the run's sessions.
 import './agentSearch.test';
+import './sandboxEscape.test';
 
 export async function run(): Promise<void> {
   await runAll();
