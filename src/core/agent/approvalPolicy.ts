@@ -37,10 +37,17 @@ const CONTROL_FOLDERS = new Set(['.vscode', '.git', '.husky']);
  * as on the file systems of macOS and Windows.
  */
 export function needsApprovalAlways(path: string, protectedFiles: readonly string[]): boolean {
+  return isControlPath(path) || protectingPattern(path, protectedFiles) !== undefined;
+}
+
+/**
+ * Whether `path` (workspace-relative, `/`-separated) is in a control folder or is a
+ * `.code-workspace` file: a file that changes what runs or who decides. Case-insensitive.
+ */
+export function isControlPath(path: string): boolean {
   const segments = path.toLowerCase().split('/');
   if (segments.some((segment) => CONTROL_FOLDERS.has(segment))) return true;
-  if (segments[segments.length - 1]?.endsWith('.code-workspace')) return true;
-  return protectingPattern(path, protectedFiles) !== undefined;
+  return segments[segments.length - 1]?.endsWith('.code-workspace') ?? false;
 }
 
 /** `writePaths`: every path the write touches (as named, and where links lead), checked with needsApprovalAlways. */

@@ -12,7 +12,7 @@ import { addUserMessage, canContinue, newSession, type AgentSessionState } from 
 import { CheckpointRetention, retentionNotice, type CheckpointShelf, type RetentionReport } from '../../core/agent/checkpointRetention';
 import { CheckpointStore, shortLabel, type Checkpoint, type RestorePlan, type RestoreResult } from '../../core/agent/checkpoints';
 import type { GatewayClient, ModelWindows } from '../../core/api';
-import type { CheckpointFolder, CommandResult, Logger, WorkspaceFiles, WorkspaceRestore, WorkspaceSearch } from '../../core/ports';
+import type { CheckpointFolder, CommandResult, FileChanges, Logger, WorkspaceFiles, WorkspaceRestore, WorkspaceSearch } from '../../core/ports';
 import { systemClock } from '../../core/ports';
 import { toolsFor } from '../../core/tools/registry';
 import { modelForContinuedSession } from '../../core/chat/modelErrorActions';
@@ -50,8 +50,11 @@ export interface LocalMachine {
     onOutput: (text: string) => void,
     sandbox?: CommandSandbox,
   ): Promise<CommandResult>;
-  /** The last check before a write, with the path resolved now: inside the root, not a hard link; throws to refuse. */
-  checkWriteTarget(rootPath: string, path: string, signal: AbortSignal): Promise<void>;
+  /**
+   * The folder's writes and removals on disk, each through a handle checked after it
+   * was opened (inside the root, not protected, not a hard link, where the check said).
+   */
+  fileChanges(rootPath: string): FileChanges;
   /** A session's checkpoint folder, in the extension's storage (never in the workspace). */
   checkpointFolder(sessionId: string): CheckpointFolder;
   /** The folder of every session's checkpoint folder, for deleting and retention across sessions. */
@@ -423,7 +426,7 @@ export class AgentSessions implements vscode.Disposable {
   }
 
   private fileChanges(root: vscode.Uri): VsCodeFileChanges {
-    return new VsCodeFileChanges(root, (path, signal) => this.machine.checkWriteTarget(root.fsPath, path, signal));
+    return new VsCodeFileChanges(root, this.machine.fileChanges(root.fsPath));
   }
 
   /**
