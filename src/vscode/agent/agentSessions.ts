@@ -11,6 +11,7 @@ import { INTERRUPTED_REASON, RunningSessions } from '../../core/agent/runningSes
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../core/agent/sessionState';
 import { CheckpointRetention, retentionNotice, type CheckpointShelf, type RetentionReport } from '../../core/agent/checkpointRetention';
 import { CheckpointStore, shortLabel, type Checkpoint, type RestorePlan, type RestoreResult } from '../../core/agent/checkpoints';
+import { RestoreJournalRefused } from '../../core/agent/journalPaths';
 import type { GatewayClient, ModelWindows } from '../../core/api';
 import type { CheckpointFolder, CommandResult, FileChanges, Logger, WorkspaceFiles, WorkspaceRestore, WorkspaceSearch } from '../../core/ports';
 import { systemClock } from '../../core/ports';
@@ -399,7 +400,16 @@ export class AgentSessions implements vscode.Disposable {
 
   /** Finishes a restore a crash interrupted (its files, then its conversation). */
   private async recoverCheckpoints(id: string, root: vscode.Uri, signal: AbortSignal): Promise<void> {
-    const { recovered, rewindTo } = await this.checkpoints(id).recover(this.machine.workspaceRestore(root.fsPath), signal);
+    const workspace = { files: this.machine.files(root.fsPath), protectedFiles: readSettings().agent.protectedFiles };
+    const recovery = await this.checkpoints(id)
+      .recover(this.machine.workspaceRestore(root.fsPath), signal, workspace)
+      .catch((error: unknown) => {
+        // A tampered journal: refused whole and removed; said in the log, and the session goes on.
+        if (!(error instanceof RestoreJournalRefused)) throw error;
+        this.logger.warn(`agent session ${id}: ${error.message}`);
+        return { recovered: false, rewindTo: undefined };
+      });
+    const { recovered, rewindTo } = recovery;
     if (!recovered) return;
     this.logger.info(`agent session ${id}: an interrupted checkpoint restore was ${rewindTo ? 'finished' : 'rolled back'}`);
     const state = rewindTo && (await this.store.load(id));
