@@ -132,6 +132,8 @@ export class AnchoredFiles {
     const segments = this.anchor.segments(path, action);
     const name = segments.pop();
     if (name === undefined) throw new NotAFileError(path, action);
+    // By the name asked for first: a protected path is refused even where nothing is there.
+    this.anchor.checkPolicy(path, path, action);
     let folder: VerifiedFolder;
     try {
       folder = await this.anchor.openFolder(segments, { action, requested: path, create });

@@ -249,6 +249,8 @@ export class WorkspaceAnchor {
       const code = errorCode(error);
       // O_NOFOLLOW on a symlink: ELOOP on Linux, EMLINK on the BSDs (macOS says ELOOP too).
       if (code === 'ELOOP' || code === 'EMLINK') return { link: await readlink(folder.entry(name)) };
+      // A FIFO without a reader, or a socket: not a file the agent can use.
+      if (code === 'ENXIO') throw new NotAFileError(requested, request.action);
       if (code !== 'ENOENT' || request.create !== true) throw error;
       handle = await open(folder.entry(name), flags | constants.O_CREAT | constants.O_EXCL, 0o666);
       created = true;

@@ -14,9 +14,8 @@ export interface Flip {
 
 /** Starts the flipping process; stop it with stopFlipper. */
 export function startFlipper(cwd: string, flips: readonly Flip[]): ChildProcess {
-  const steps = flips.flatMap(({ name, targets }, i) =>
-    targets.map((target, j) => `ln -sfn ${quote(target)} .flip${i}${j} && mv -T .flip${i}${j} ${quote(name)}`),
-  );
+  // Every link to its first target, then every link to its second: each points either way half the time.
+  const steps = [0, 1].flatMap((j) => flips.map(({ name, targets }, i) => `ln -sfn ${quote(targets[j])} .flip${i}${j} && mv -T .flip${i}${j} ${quote(name)}`));
   return spawn('sh', ['-c', `while :; do ${steps.join('; ')}; done`], { cwd, stdio: 'ignore' });
 }
 
