@@ -51,6 +51,8 @@ export class AnchoredFiles {
     signal.throwIfAborted();
     const folder = await this.anchor.openFolder(this.anchor.segments(path, 'read'), { action: 'read', requested: path });
     try {
+      // A protected folder (.git, .ssh) reached through a link re-pointed since the tool's check is not listed either.
+      this.anchor.checkPolicy(path, this.anchor.relativeInside(folder.realRoot, folder.real, path, 'read'), 'read');
       return await readdir(folder.self, { withFileTypes: true });
     } finally {
       await folder.close();

@@ -79,6 +79,16 @@ export interface FileRequest {
   expected?: string;
 }
 
+export interface FolderRequest {
+  action: AnchoredAction;
+  /** The path the operation was asked for (named in refusals, and by the policy). */
+  requested: string;
+  /** Make missing folders. */
+  create?: boolean;
+  /** The root's real path, when the caller has it already. */
+  realRoot?: string;
+}
+
 export interface AnchorOptions {
   /** `gateway.agent.protectedFiles`, asked at each operation (the setting may change); the defaults when absent. */
   protectedFiles?: () => readonly string[];
@@ -108,12 +118,27 @@ export class WorkspaceAnchor {
   }
 
   /**
-   * Opens the folder `segments` lead to, one checked folder at a time. With
-   * `create`, missing folders are made (each inside the folder opened before
-   * it, and only where the policy lets `requested` be written).
+   * Opens the folder `segments` lead to and checks that the handle is inside
+   * the workspace. The kernel may follow links on the way: only where it
+   * arrived matters, and no folder is anything but opened. With `create`,
+   * missing folders are made one at a time, each inside the folder opened and
+   * checked before it, and only where the policy lets `requested` be written.
    */
-  async openFolder(segments: readonly string[], request: { action: AnchoredAction; requested: string; create?: boolean }): Promise<VerifiedFolder> {
-    const realRoot = await realpath(this.root);
+  async openFolder(segments: readonly string[], request: FolderRequest): Promise<VerifiedFolder> {
+    const realRoot = request.realRoot ?? (await realpath(this.root));
+    if (!this.proc) return this.walk(segments, realRoot, request);
+    let handle: FileHandle;
+    try {
+      handle = await open(join(realRoot, ...segments), constants.O_RDONLY | DIRECTORY);
+    } catch (error) {
+      if (request.create === true && errorCode(error) === 'ENOENT') return this.walk(segments, realRoot, request);
+      throw error;
+    }
+    return this.checkedFolder(handle, realRoot, request);
+  }
+
+  /** The folder opened one segment at a time from the root (to make missing ones, or without /proc). */
+  private async walk(segments: readonly string[], realRoot: string, request: FolderRequest): Promise<VerifiedFolder> {
     let folder = await this.openRoot(realRoot, request);
     try {
       for (const segment of segments) {
@@ -136,7 +161,7 @@ export class WorkspaceAnchor {
       const name = segments.pop();
       if (name === undefined) throw new NotAFileError(path, request.action);
       const realRoot = await realpath(this.root);
-      const folder = await this.openFolder(segments, { action: request.action, requested: path, create: request.create });
+      const folder = await this.openFolder(segments, { action: request.action, requested: path, create: request.create, realRoot });
       try {
         const opened = await this.openEntry(folder, name, path, realRoot, request);
         if ('link' in opened) {
@@ -172,7 +197,7 @@ export class WorkspaceAnchor {
     return workspaceRelative(realRoot, real);
   }
 
-  private async openRoot(realRoot: string, request: { action: AnchoredAction; requested: string }): Promise<VerifiedFolder> {
+  private async openRoot(realRoot: string, request: FolderRequest): Promise<VerifiedFolder> {
     if (!this.proc) return pathFolder(realRoot, realRoot);
     const handle = await open(realRoot, constants.O_RDONLY | DIRECTORY);
     // On Linux /proc is required: an error here fails the operation, it never falls back to the weaker way.
@@ -187,12 +212,7 @@ export class WorkspaceAnchor {
     return handleFolder(handle, realRoot, realRoot);
   }
 
-  private async openChild(
-    parent: VerifiedFolder,
-    segment: string,
-    realRoot: string,
-    request: { action: AnchoredAction; requested: string; create?: boolean },
-  ): Promise<VerifiedFolder> {
+  private async openChild(parent: VerifiedFolder, segment: string, realRoot: string, request: FolderRequest): Promise<VerifiedFolder> {
     if (!this.proc) {
       const real = await realpath(parent.entry(segment)).catch(async (error: unknown) => {
         if (request.create !== true || errorCode(error) !== 'ENOENT') throw error;
@@ -213,8 +233,13 @@ export class WorkspaceAnchor {
         throw retry;
       });
     });
+    return this.checkedFolder(handle, realRoot, request);
+  }
+
+  /** An open folder handle, once the kernel says it is inside the workspace (closed otherwise). */
+  private async checkedFolder(handle: FileHandle, realRoot: string, request: FolderRequest): Promise<VerifiedFolder> {
     try {
-      const real = await this.realOf(handle, request.requested, request.action);
+      const real = await readlink(`/proc/self/fd/${handle.fd}`);
       this.relativeInside(realRoot, real, request.requested, request.action);
       return handleFolder(handle, real, realRoot);
     } catch (error) {
@@ -256,15 +281,17 @@ export class WorkspaceAnchor {
       created = true;
     }
     try {
-      const real = this.proc
-        ? await this.realOf(handle, requested, request.action)
-        : await sameFileAs(handle, join(folder.real, name), requested, request.action);
+      const [real, info] = await Promise.all([
+        this.proc ? readlink(`/proc/self/fd/${handle.fd}`) : sameFileAs(handle, join(folder.real, name), requested, request.action),
+        handle.stat(),
+      ]);
+      // Removed since it was opened: /proc names it "<path> (deleted)", which is no path at all.
+      if (info.nlink === 0) throw new ChangedWhileOpenedError(requested, request.action, 'it was removed');
       const relative = this.relativeInside(realRoot, real, requested, request.action);
       this.checkPolicy(requested, relative, request.action);
       if (request.expected !== undefined && relative !== request.expected) {
         throw new ChangedWhileOpenedError(requested, request.action, `it led to "${relative}", not "${request.expected}"`);
       }
-      const info = await handle.stat();
       if (!info.isFile()) throw new NotAFileError(requested, request.action);
       if (!created && info.nlink > 1) throw new HardLinkError(requested, request.action, info.nlink);
       return { handle, real: relative, created };
@@ -277,14 +304,6 @@ export class WorkspaceAnchor {
   /** Where a final symlink in `folderReal` leads, as a workspace path; refused when that is outside. */
   private linkTarget(folderReal: string, link: string, realRoot: string, requested: string, action: AnchoredAction): string {
     return this.relativeInside(realRoot, resolve(folderReal, link), requested, action);
-  }
-
-  /** What the kernel says an open handle is: its real path. A file removed meanwhile is refused. */
-  private async realOf(handle: FileHandle, requested: string, action: AnchoredAction): Promise<string> {
-    const real = await readlink(`/proc/self/fd/${handle.fd}`);
-    // Removed since it was opened: /proc names it "<path> (deleted)", which is no path at all.
-    if ((await handle.stat()).nlink === 0) throw new ChangedWhileOpenedError(requested, action, 'it was removed');
-    return real;
   }
 }
 

@@ -69,6 +69,15 @@ describe('anchored file operations', () => {
     assert.equal(await readFile(join(root, '.env'), 'utf8'), 'API_KEY=secret\n');
   });
 
+  test('a folder listed through a link is checked where it leads', async () => {
+    await mkdir(join(root, '.git'));
+    await writeFile(join(root, '.git', 'config'), '[core]\n');
+    await symlink('.git', join(root, 'docs'));
+    const files = new NodeWorkspaceFiles(root);
+    await assert.rejects(files.list('docs', signal), ProtectedFileError);
+    assert.deepEqual((await files.list('src', signal)).map((entry) => entry.name), ['a.ts']);
+  });
+
   test('a write lands where the caller checked or nowhere', async () => {
     await symlink('src/a.ts', join(root, 'moving.ts'));
     const changes = new NodeFileChanges(root);
