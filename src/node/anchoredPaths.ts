@@ -22,7 +22,7 @@
  * race-free.
  */
 import { constants } from 'node:fs';
-import { mkdir, open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isControlPath } from '../core/agent/approvalPolicy';
 import { normalizeWorkspacePath, protectingPattern } from '../core/tools/pathPolicy';
@@ -38,6 +38,10 @@ import {
   type AnchoredAction,
 } from './anchoredRefusals';
 import { isInside, workspaceRelative } from './workspaceRoot';
+import { errorCode, handleFolder, pathFolder, sameFileAs, type VerifiedFolder } from './anchoredHandles';
+
+export type { VerifiedFolder } from './anchoredHandles';
+export { errorCode } from './anchoredHandles';
 
 /** Symlinks followed in a row before giving up (the kernel's own limit is 40). */
 const MAX_LINK_HOPS = 40;
@@ -48,19 +52,6 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 const NOCTTY = constants.O_NOCTTY ?? 0;
 const DIRECTORY = constants.O_DIRECTORY ?? 0;
-
-/** A folder of the workspace, opened and checked; its entries are reached through it. */
-export interface VerifiedFolder {
-  /** Its real absolute path when it was checked. */
-  readonly real: string;
-  /** The workspace root's real path it was checked against. */
-  readonly realRoot: string;
-  /** How to reach the folder itself: `/proc/self/fd/N` (pinned), or its real path without /proc. */
-  readonly self: string;
-  /** How to reach entry `name` of this very folder. */
-  entry(name: string): string;
-  close(): Promise<void>;
-}
 
 /** A file opened and checked: the handle, and where it really is (workspace-relative). */
 export interface OpenedFile {
@@ -92,18 +83,21 @@ export interface FolderRequest {
 export interface AnchorOptions {
   /** `gateway.agent.protectedFiles`, asked at each operation (the setting may change); the defaults when absent. */
   protectedFiles?: () => readonly string[];
+  /** false: the way without /proc (macOS, Windows), for tests of it on Linux; absent: /proc on Linux only. */
+  procFd?: boolean;
 }
 
 export class WorkspaceAnchor {
   private readonly protectedFiles: () => readonly string[];
   /** Whether /proc/self/fd names open handles here (Linux); elsewhere the weaker way described above. */
-  private readonly proc = process.platform === 'linux';
+  private readonly proc: boolean;
 
   constructor(
     readonly root: string,
     options: AnchorOptions = {},
   ) {
     this.protectedFiles = options.protectedFiles ?? (() => defaultProtectedFiles);
+    this.proc = process.platform === 'linux' && options.procFd !== false;
   }
 
   /** The segments of a plain workspace path (`.` has none); anything else is refused. */
@@ -305,26 +299,4 @@ export class WorkspaceAnchor {
   private linkTarget(folderReal: string, link: string, realRoot: string, requested: string, action: AnchoredAction): string {
     return this.relativeInside(realRoot, resolve(folderReal, link), requested, action);
   }
-}
-
-/** Without /proc: the file opened is the one its checked real path holds now (same device and inode), or the open was redirected. */
-async function sameFileAs(handle: FileHandle, real: string, requested: string, action: AnchoredAction): Promise<string> {
-  const [opened, named] = await Promise.all([handle.stat({ bigint: true }), stat(real, { bigint: true }).catch(() => undefined)]);
-  if (named === undefined || opened.dev !== named.dev || opened.ino !== named.ino) {
-    throw new ChangedWhileOpenedError(requested, action, 'the file opened is not the one checked');
-  }
-  return realpath(real);
-}
-
-function handleFolder(handle: FileHandle, real: string, realRoot: string): VerifiedFolder {
-  const self = `/proc/self/fd/${handle.fd}`;
-  return { real, realRoot, self, entry: (name) => `${self}/${name}`, close: () => handle.close() };
-}
-
-function pathFolder(real: string, realRoot: string): VerifiedFolder {
-  return { real, realRoot, self: real, entry: (name) => join(real, name), close: () => Promise.resolve() };
-}
-
-export function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
 }
