@@ -10,6 +10,7 @@ import { contextUsage, lastCompactionNotice } from './core/agent/compaction';
 import { ModelEndpoints } from './core/chat/modelEndpoints';
 import { systemClock, type Logger } from './core/ports';
 import { instructionsForChat } from './core/agent/projectInstructions';
+import { defaultProtectedFiles } from './core/tools/tool';
 import {
   FileSharedWindow,
   FileUsageStorage,
@@ -19,7 +20,7 @@ import {
   NodeWorkspaceFiles,
   NodeWorkspaceRestore,
   RipgrepSearch,
-  checkWriteTarget,
+  NodeFileChanges,
   findVsCodeRipgrep,
   plainTerminalText,
 } from './node';
@@ -285,6 +286,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
   const checkpointRoot = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-checkpoints');
   const approvals = new ApprovalBroker();
   const sandbox = new BubblewrapSandbox();
+  const protectedFiles = protectedFileGlobs;
   const ripgrep = findVsCodeRipgrep(vscode.env.appRoot);
   logger.info(
     ripgrep
@@ -298,7 +300,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
     (signal) => models.selection.resolve('agent', signal),
     logger,
     {
-      files: (rootPath) => new NodeWorkspaceFiles(rootPath),
+      files: (rootPath) => new NodeWorkspaceFiles(rootPath, { protectedFiles }),
       search: (rootPath) => (ripgrep ? new RipgrepSearch(ripgrep, rootPath) : undefined),
       runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, launch) =>
         new NodeCommandRunner(rootPath, { onOutput, sandbox: launch && { launch: () => Promise.resolve(launch) } }).run(command, cwd, timeoutMs, signal),
@@ -309,14 +311,14 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
         const quarantineFolder = vscode.Uri.joinPath(checkpointRoot, sessionId, 'quarantine').fsPath;
         return new NodeControlGuard({ root: rootPath, quarantineFolder, ...hooks, logger });
       },
-      checkWriteTarget,
+      fileChanges: (rootPath) => new NodeFileChanges(rootPath, { protectedFiles }),
       plainTerminalText,
       // Outside the workspace: the extension's storage for this workspace, one folder per session.
       checkpointFolder: (sessionId) => {
         if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`Invalid session id ${sessionId}`);
         return new NodeCheckpointFolder(vscode.Uri.joinPath(checkpointRoot, sessionId).fsPath);
       },
-      workspaceRestore: (rootPath) => new NodeWorkspaceRestore(rootPath),
+      workspaceRestore: (rootPath) => new NodeWorkspaceRestore(rootPath, { protectedFiles }),
       checkpointShelf: new NodeCheckpointShelf(checkpointRoot.fsPath),
       // User (or machine) settings only: a workspace that raised it could fill the disk, one that lowered it could erase the user's checkpoints.
       checkpointStorageBytes: () => {
@@ -384,11 +386,16 @@ function registerChatParticipant(
   return { lastAnswer: () => lastAnswer };
 }
 
+/** `gateway.agent.protectedFiles` now (the defaults while the settings cannot be read): the Node ports check every file they open against it. */
+function protectedFileGlobs(): readonly string[] {
+  return settingOrUndefined(readSettings)?.agent.protectedFiles ?? defaultProtectedFiles;
+}
+
 /** The first folder's AGENTS.md files for a chat request; none without a folder, or when they cannot be read. */
 async function chatProjectInstructions(labels: string[], signal: AbortSignal): Promise<string | undefined> {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (root?.scheme !== 'file') return undefined;
-  const found = await instructionsForChat(new NodeWorkspaceFiles(root.fsPath), labels, readSettings().agent.protectedFiles, signal);
+  const found = await instructionsForChat(new NodeWorkspaceFiles(root.fsPath, { protectedFiles: protectedFileGlobs }), labels, protectedFileGlobs(), signal);
   return found.text;
 }
 

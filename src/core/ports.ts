@@ -236,10 +236,19 @@ export class SearchPatternError extends Error {}
  * works and unsaved editors are never overwritten silently; in Node it writes the file.
  */
 export interface FileChanges {
-  /** Replaces the file's whole content, creating it (and its folders) when missing. */
-  write(path: string, content: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Replaces the file's whole content, creating it (and its folders) when missing.
+   * With `expected`, the write lands on that real path or nowhere.
+   */
+  write(path: string, content: string, signal: AbortSignal, expected?: WriteExpectation): Promise<void>;
   /** Removes a file the session created (for "Revert session changes"); nothing when it is already gone. */
   delete(path: string, signal: AbortSignal): Promise<void>;
+}
+
+/** Where the caller's last check found that a write of a path lands. */
+export interface WriteExpectation {
+  /** The workspace-relative real path (symlinks inside the workspace followed), as WorkspaceFiles.realPathInside gave it. */
+  realPath: string;
 }
 
 export interface CommandResult {

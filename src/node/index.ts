@@ -1,6 +1,8 @@
 /** Node implementations of the core's ports. */
 export { NodeWorkspaceFiles } from './nodeWorkspaceFiles';
-export { NodeFileChanges, checkWriteTarget } from './nodeFileChanges';
+export { NodeFileChanges } from './nodeFileChanges';
+export type { AnchorOptions } from './anchoredPaths';
+export * from './anchoredRefusals';
 export { NodeCommandRunner, type NodeCommandRunnerOptions } from './nodeCommandRunner';
 export { plainTerminalText } from './terminalText';
 export { FileSharedWindow } from './fileSharedWindow';

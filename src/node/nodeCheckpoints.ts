@@ -4,11 +4,11 @@
  * rename) and the two-phase writes of a restore into the workspace.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { CheckpointFolder, CheckpointRecord, WorkspaceRestore } from '../core/ports';
-import { checkWriteTarget } from './nodeFileChanges';
-import { absoluteInside } from './workspaceRoot';
+import { AnchoredFiles } from './anchoredFiles';
+import { WorkspaceAnchor, type AnchorOptions } from './anchoredPaths';
 
 const HASH = /^[0-9a-f]{64}$/;
 const NONCE = /^[0-9a-z]{1,32}$/;
@@ -91,44 +91,41 @@ export class NodeCheckpointFolder implements CheckpointFolder {
   }
 }
 
-/** A restore's writes into the workspace at `root`: each path checked again at the last moment (inside the root, not a hard link). */
+/**
+ * A restore's writes into the workspace at `root`, each through its checked
+ * folder (anchoredFiles.ts): the staged copy is made in the folder the check
+ * opened and renamed over the file within that same folder, and a removal
+ * unlinks the name there, so a folder re-pointed outside meanwhile cannot
+ * carry a restore (or a replayed journal) out of the workspace.
+ */
 export class NodeWorkspaceRestore implements WorkspaceRestore {
-  constructor(private readonly root: string) {}
+  private readonly files: AnchoredFiles;
+
+  constructor(root: string, options: AnchorOptions = {}) {
+    this.files = new AnchoredFiles(new WorkspaceAnchor(root, options));
+  }
 
   async stage(path: string, nonce: string, content: string, signal: AbortSignal): Promise<void> {
-    await checkWriteTarget(this.root, path, signal);
-    const target = absoluteInside(this.root, path);
-    await mkdir(dirname(target), { recursive: true });
-    const staged = this.staged(path, nonce);
-    // The file keeps its permissions: the renamed copy takes the old one's mode.
-    const mode = (await stat(target).catch(() => undefined))?.mode;
-    await writeFile(staged, content, { encoding: 'utf8', flag: 'wx', flush: true, signal });
-    if (mode !== undefined) await chmod(staged, mode & 0o7777);
+    await this.files.stage(path, stagedName(path, nonce), content, signal);
   }
 
   async commit(path: string, nonce: string, signal: AbortSignal): Promise<void> {
-    await checkWriteTarget(this.root, path, signal);
-    const staged = this.staged(path, nonce);
-    if (!(await stat(staged).catch(() => undefined))) return;
-    await rename(staged, absoluteInside(this.root, path));
+    await this.files.commit(path, stagedName(path, nonce), signal);
   }
 
   async remove(path: string, signal: AbortSignal): Promise<void> {
-    signal.throwIfAborted();
-    await rm(absoluteInside(this.root, path), { force: true });
+    await this.files.remove(path, signal);
   }
 
   async discard(path: string, nonce: string, signal: AbortSignal): Promise<void> {
-    signal.throwIfAborted();
-    await rm(this.staged(path, nonce), { force: true });
+    await this.files.discard(path, stagedName(path, nonce), signal);
   }
+}
 
-  /** `.name.gw-restore-NONCE.tmp` beside the file: a rename in one folder is atomic. */
-  private staged(path: string, nonce: string): string {
-    if (!NONCE.test(nonce)) throw new Error(`Invalid restore name ${nonce}`);
-    const target = absoluteInside(this.root, path);
-    return join(dirname(target), `.${basename(target)}.gw-restore-${nonce}.tmp`);
-  }
+/** `.name.gw-restore-NONCE.tmp` beside the file: a rename in one folder is atomic. */
+function stagedName(path: string, nonce: string): string {
+  if (!NONCE.test(nonce)) throw new Error(`Invalid restore name ${nonce}`);
+  return `.${path.slice(path.lastIndexOf('/') + 1)}.gw-restore-${nonce}.tmp`;
 }
 
 /** The operation's result, or undefined when what it works on is not there (ENOENT). */

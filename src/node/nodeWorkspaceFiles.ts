@@ -1,11 +1,11 @@
 /** The WorkspaceFiles port on the local file system (tests, benchmarks, and VS Code's fallback). */
-import { constants } from 'node:fs';
-import { lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../core/ports';
 import { absoluteInside, workspaceRelative } from './workspaceRoot';
 import { IgnoreFiles } from './gitignore';
-import { hardLinkMessage } from './nodeFileChanges';
+import { AnchoredFiles } from './anchoredFiles';
+import { WorkspaceAnchor, type AnchorOptions } from './anchoredPaths';
 
 /** Never worth showing the agent, whatever .gitignore says. */
 export const alwaysIgnored: ReadonlySet<string> = new Set(['node_modules', '.git']);
@@ -15,21 +15,23 @@ const maxLinkHops = 40;
 
 export class NodeWorkspaceFiles implements WorkspaceFiles {
   private readonly ignoreFiles: IgnoreFiles;
+  private readonly anchored: AnchoredFiles;
 
-  constructor(readonly root: string) {
+  constructor(
+    readonly root: string,
+    options: AnchorOptions = {},
+  ) {
     this.ignoreFiles = new IgnoreFiles(root);
+    this.anchored = new AnchoredFiles(new WorkspaceAnchor(root, options));
   }
 
-  /** Refuses a file with more than one name: checked on the open file, so the name read is the one checked. */
-  async readText(path: string, signal: AbortSignal): Promise<string> {
-    const handle = await open(absoluteInside(this.root, path), constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const info = await handle.stat();
-      if (info.isFile() && info.nlink > 1) throw new Error(hardLinkMessage(path, info.nlink));
-      return await handle.readFile({ encoding: 'utf8', signal });
-    } finally {
-      await handle.close();
-    }
+  /**
+   * Read through a handle checked after it was opened (inside the workspace, not
+   * protected, a regular file with one name): a symlink re-pointed after the
+   * tool's check cannot make this return a file from elsewhere.
+   */
+  readText(path: string, signal: AbortSignal): Promise<string> {
+    return this.anchored.readText(path, signal);
   }
 
   async stat(path: string, signal: AbortSignal): Promise<FileStat | undefined> {
@@ -45,9 +47,9 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
     }
   }
 
+  /** Read through the folder's checked handle: a folder re-pointed meanwhile cannot list one outside. */
   async list(path: string, signal: AbortSignal): Promise<DirectoryEntry[]> {
-    signal.throwIfAborted();
-    const entries = await readdir(absoluteInside(this.root, path), { withFileTypes: true });
+    const entries = await this.anchored.list(path, signal);
     return entries.map((entry) => ({
       name: entry.name,
       type: entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other',

@@ -339,7 +339,7 @@ describe('a crash in the middle of a restore leaves the old state or the new one
       await assert.rejects(store.restore(state, plan, false, restore, signal), Crash);
       // The window reloads: a new store on the same folder finishes or rolls back what was under way.
       const reloaded = storeOn();
-      const recovered = await reloaded.recover(new NodeWorkspaceRestore(root), signal);
+      const recovered = await reloaded.recover(new NodeWorkspaceRestore(root), signal, workspace());
       assert.equal(recovered.recovered, true);
       assert.deepEqual(onDisk(), expect);
       assert.ok(!workspaceEntries().some((e) => e.includes('gw-restore')), `no staged file left: ${workspaceEntries().join(', ')}`);
@@ -348,7 +348,7 @@ describe('a crash in the middle of a restore leaves the old state or the new one
       // The session takes the conversation; then the restore is complete and its journal gone.
       if (recovered.rewindTo) await reloaded.rewound(signal);
       assert.equal(existsSync(join(storage, 'journal.json')), false);
-      assert.deepEqual(await reloaded.recover(new NodeWorkspaceRestore(root), signal), { recovered: false });
+      assert.deepEqual(await reloaded.recover(new NodeWorkspaceRestore(root), signal, workspace()), { recovered: false });
       // Either way the present was recorded first: the restore can still be made, or undone.
       const undo = (await reloaded.list(signal)).find((c) => c.kind === 'restore');
       assert.ok(undo, 'the state before the restore is a checkpoint');

@@ -62,7 +62,7 @@ describe('bubblewrapArguments', () => {
     assert.ok(args.indexOf('/run') < workspaceBind, 'what is not inside the workspace is emptied before it');
   });
 
-  test('a user without a home folder (a service account's /nonexistent) gets no mount over it: bwrap could not make one', () => {
+  test("a user without a home folder (a service account's /nonexistent) gets no mount over it: bwrap could not make one", () => {
     const args = bubblewrapArguments({ ...spec, home: undefined });
     assert.ok(!args.includes('/home/u'), args.join(' '));
     assert.ok(args.includes('/run'), 'the runtime folders are still emptied');

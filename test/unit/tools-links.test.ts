@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { allTools } from '../../src/core/tools/registry';
 import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles, checkWriteTarget } from '../../src/node';
+import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
 import { silentLogger } from '../../src/core/ports';
 
 const signal = new AbortController().signal;
@@ -72,11 +72,14 @@ describe('a symlink re-pointed while the agent writes', () => {
     assert.deepEqual(await readdir(outside), ['file.txt']);
   });
 
-  test("the VS Code host's check refuses a path that leads outside at write time", async () => {
+  test("the write port (also the VS Code host's) refuses a path that leads outside at write time, and makes no folder there", async () => {
     await symlink('../outside', join(root, 'out'));
-    await assert.rejects(checkWriteTarget(root, 'out/file.txt', signal), /leads outside the workspace/);
-    await assert.rejects(checkWriteTarget(root, 'out/new/deeper.txt', signal), /leads outside the workspace/);
-    await checkWriteTarget(root, 'real/new/deeper.txt', signal);
+    const changes = new NodeFileChanges(root);
+    await assert.rejects(changes.write('out/file.txt', 'x\n', signal), /leads outside the workspace/);
+    await assert.rejects(changes.write('out/new/deeper.txt', 'x\n', signal), /leads outside the workspace/);
+    assert.deepEqual(await readdir(outside), ['file.txt']);
+    await changes.write('real/new/deeper.txt', 'x\n', signal);
+    assert.equal(await readFile(join(root, 'real', 'new', 'deeper.txt'), 'utf8'), 'x\n');
   });
 });
 
@@ -103,7 +106,6 @@ describe('hard links', () => {
   test('the ports refuse it too, checked on the opened file', async () => {
     await assert.rejects(new NodeWorkspaceFiles(root).readText('notes.txt', signal), /is a hard link/);
     await assert.rejects(new NodeFileChanges(root).write('notes.txt', 'x\n', signal), /is a hard link/);
-    await assert.rejects(checkWriteTarget(root, 'notes.txt', signal), /is a hard link/);
     assert.equal(await readFile(join(root, '.env'), 'utf8'), 'API_KEY=secret\n');
   });
 });

@@ -251,7 +251,9 @@ describe('path escapes through the tools, on a real folder', () => {
   });
 
   test('a protected pattern set by the user replaces the default', async () => {
-    const ctx = { ...ws.ctx, protectedFiles: ['src/**'] };
+    // The ports get the same setting, as the composition root passes it: they check every file they open against it.
+    const protectedFiles = ['src/**'];
+    const ctx = { ...ws.ctx, files: new NodeWorkspaceFiles(ws.root, { protectedFiles: () => protectedFiles }), protectedFiles };
     const read = await call('read_file', { path: 'src/a.ts' }, ctx);
     assert.match(read.outcome.output, /matches "src\/\*\*"/);
     const env = await call('read_file', { path: '.env' }, ctx);

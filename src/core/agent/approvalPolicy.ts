@@ -32,8 +32,12 @@ export interface ApprovalPolicy {
  * Case-insensitive, as on the file systems of macOS and Windows.
  */
 export function needsApprovalAlways(path: string, protectedFiles: readonly string[]): boolean {
-  if (controlPathOf(path) !== undefined) return true;
-  return protectingPattern(path, protectedFiles) !== undefined;
+  return isControlPath(path) || protectingPattern(path, protectedFiles) !== undefined;
+}
+
+/** Whether `path` (workspace-relative, `/`-separated) is or lies in a control path (core/terminal/controlPaths.ts). Case-insensitive. */
+export function isControlPath(path: string): boolean {
+  return controlPathOf(path) !== undefined;
 }
 
 /** `writePaths`: every path the write touches (as named, and where links lead), checked with needsApprovalAlways. */

@@ -19,6 +19,7 @@
  */
 import type { CheckpointFolder, WorkspaceFiles, WorkspaceRestore } from '../ports';
 import { resolveWorkspacePath } from '../tools/pathPolicy';
+import { refusedJournalPaths, RestoreJournalRefused, type RecoveryWorkspace } from './journalPaths';
 import { parseSavedSession } from './savedSession';
 import type { AgentSessionState } from './sessionState';
 import {
@@ -286,12 +287,24 @@ export class CheckpointStore {
    * the staged files are removed (the old state stays); committed, the renames
    * are finished (the new state) and the checkpoint whose conversation the session
    * must take is returned (then rewound()). Only a journal is read when there is
-   * nothing to recover, so this is cheap at startup.
+   * nothing to recover, so this is cheap at startup. A journal listing a path
+   * recovery may not touch (journalPaths.ts) is refused whole: RestoreJournalRefused.
    */
-  recover(restore: WorkspaceRestore, signal: AbortSignal): Promise<{ recovered: boolean; rewindTo?: Checkpoint }> {
+  recover(restore: WorkspaceRestore, signal: AbortSignal, workspace: RecoveryWorkspace): Promise<{ recovered: boolean; rewindTo?: Checkpoint }> {
     return this.serial(async () => {
       const journal = parseJournal(await this.folder.read('journal', signal));
       if (!journal) return { recovered: false };
+      // Every path checked before the first is touched; one it may not touch refuses the whole journal,
+      // which goes (a refused journal replayed at every start would block every restore).
+      const refused = await refusedJournalPaths(
+        journal.writes.map((write) => write.path),
+        workspace,
+        signal,
+      );
+      if (refused.length > 0) {
+        await this.folder.remove('journal', signal);
+        throw new RestoreJournalRefused(refused);
+      }
       if (journal.phase === 'staging') {
         for (const write of journal.writes) if (write.version !== null) await restore.discard(write.path, journal.nonce, signal);
         await this.folder.remove('journal', signal);

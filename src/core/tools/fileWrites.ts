@@ -31,7 +31,10 @@ export async function applyChange(change: FilePreview, ctx: ToolContext, signal:
     const what = change.before === undefined ? 'was created' : now === undefined ? 'was deleted' : 'changed';
     return { ok: false, output: `"${change.path}" ${what} after this change was proposed, so it was not applied. Read the file again and redo the change.` };
   }
-  await ctx.changes.write(change.path, change.after, signal);
+  // Where the check found the file: the host writes there or nowhere (a link re-pointed since is refused).
+  const realPath = await ctx.files.realPathInside(change.path, signal);
+  if (realPath === undefined) return { ok: false, output: `Refused: "${change.path}" leads outside the workspace through a symbolic link.` };
+  await ctx.changes.write(change.path, change.after, signal, { realPath });
   const lines = change.after === '' ? 0 : change.after.split('\n').length - (change.after.endsWith('\n') ? 1 : 0);
   const verb = change.before === undefined ? 'Created' : 'Wrote';
   return { ok: true, output: `${verb} ${change.path} (${plural(lines, 'line')}).`, changedPath: change.path };

@@ -11,12 +11,14 @@ import { INTERRUPTED_REASON, RunningSessions } from '../../core/agent/runningSes
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../core/agent/sessionState';
 import { CheckpointRetention, retentionNotice, type CheckpointShelf, type RetentionReport } from '../../core/agent/checkpointRetention';
 import { CheckpointStore, shortLabel, type Checkpoint, type RestorePlan, type RestoreResult } from '../../core/agent/checkpoints';
+import { RestoreJournalRefused } from '../../core/agent/journalPaths';
 import type { GatewayClient, ModelWindows } from '../../core/api';
 import type {
   CheckpointFolder,
   CommandResult,
   ControlFileGuard,
   ControlPathWatcher,
+  FileChanges,
   Logger,
   QuarantinedControlPaths,
   WorkspaceFiles,
@@ -62,8 +64,11 @@ export interface LocalMachine {
     onOutput: (text: string) => void,
     sandbox?: CommandSandbox,
   ): Promise<CommandResult>;
-  /** The last check before a write, with the path resolved now: inside the root, not a hard link; throws to refuse. */
-  checkWriteTarget(rootPath: string, path: string, signal: AbortSignal): Promise<void>;
+  /**
+   * The folder's writes and removals on disk, each through a handle checked after it
+   * was opened (inside the root, not protected, not a hard link, where the check said).
+   */
+  fileChanges(rootPath: string): FileChanges;
   /** A session's checkpoint folder, in the extension's storage (never in the workspace). */
   checkpointFolder(sessionId: string): CheckpointFolder;
   /** The folder of every session's checkpoint folder, for deleting and retention across sessions. */
@@ -440,7 +445,16 @@ export class AgentSessions implements vscode.Disposable {
 
   /** Finishes a restore a crash interrupted (its files, then its conversation). */
   private async recoverCheckpoints(id: string, root: vscode.Uri, signal: AbortSignal): Promise<void> {
-    const { recovered, rewindTo } = await this.checkpoints(id).recover(this.machine.workspaceRestore(root.fsPath), signal);
+    const workspace = { files: this.machine.files(root.fsPath), protectedFiles: readSettings().agent.protectedFiles };
+    const recovery = await this.checkpoints(id)
+      .recover(this.machine.workspaceRestore(root.fsPath), signal, workspace)
+      .catch((error: unknown) => {
+        // A tampered journal: refused whole and removed; said in the log, and the session goes on.
+        if (!(error instanceof RestoreJournalRefused)) throw error;
+        this.logger.warn(`agent session ${id}: ${error.message}`);
+        return { recovered: false, rewindTo: undefined };
+      });
+    const { recovered, rewindTo } = recovery;
     if (!recovered) return;
     this.logger.info(`agent session ${id}: an interrupted checkpoint restore was ${rewindTo ? 'finished' : 'rolled back'}`);
     const state = rewindTo && (await this.store.load(id));
@@ -467,7 +481,7 @@ export class AgentSessions implements vscode.Disposable {
   }
 
   private fileChanges(root: vscode.Uri): VsCodeFileChanges {
-    return new VsCodeFileChanges(root, (path, signal) => this.machine.checkWriteTarget(root.fsPath, path, signal));
+    return new VsCodeFileChanges(root, this.machine.fileChanges(root.fsPath));
   }
 
   /**

@@ -14,9 +14,14 @@ export class VsCodeWorkspaceFiles implements WorkspaceFiles {
     private readonly rootUri: vscode.Uri,
   ) {}
 
+  /**
+   * A document with unsaved changes is read as the editor holds it; any other
+   * file from the disk, through the host's checked handle (a clean document
+   * holds what the disk does, and may lag a moment behind a write the agent made).
+   */
   async readText(path: string, signal: AbortSignal): Promise<string> {
     const open = this.openDocument(path);
-    return open ? open.getText() : this.disk.readText(path, signal);
+    return open?.isDirty ? open.getText() : this.disk.readText(path, signal);
   }
 
   stat(path: string, signal: AbortSignal): Promise<FileStat | undefined> {
