@@ -5,57 +5,54 @@
  * connect them, one area of the extension each.
  */
 import * as vscode from 'vscode';
-import { GatewayClient, LimitTracker, ModelWindows, type LearnedWindowStore } from './core/api';
-import { contextUsage, lastCompactionNotice } from './core/agent/compaction';
-import { ModelEndpoints } from './core/chat/modelEndpoints';
-import { systemClock, type Logger } from './core/ports';
-import { instructionsForChat } from './core/agent/projectInstructions';
-import { defaultProtectedFiles } from './core/tools/tool';
-import {
-  FileSharedWindow,
-  FileUsageStorage,
-  NodeCheckpointFolder,
-  NodeCommandRunner,
-  NodeJournalFolder,
-  NodeWorkspaceFiles,
-  NodeWorkspaceRestore,
-  RipgrepSearch,
-  NodeFileChanges,
-  findVsCodeRipgrep,
-  plainTerminalText,
-} from './node';
-import { BubblewrapSandbox } from './node/bubblewrap';
-import { NodeControlGuard } from './node/controlGuard';
-import { NodeCheckpointShelf } from './node/nodeCheckpointShelf';
-import { RETENTION_BOUNDS, checkpointStorageBytes } from './core/agent/checkpointRetention';
-import { effectiveValue } from './core/settings/gatewaySettings';
-import { registerDeleteSessionCommand } from './vscode/agent/deleteSessionCommand';
-import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './vscode/apiKeyCommands';
-import { ApiKeyStore } from './vscode/apiKeyStore';
-import { CONFIRM_KEY_ORIGIN_COMMAND, configuredOrigin, confirmKeyOrigin } from './vscode/keyOriginPrompt';
-import { PARTICIPANT_ID } from './vscode/chat/context';
-import { createChatHandler, followupProvider, LM_VENDOR } from './vscode/chat/participant';
-import { ErrorPresenter } from './vscode/errorPresenter';
-import { GatewayLanguageModelProvider } from './vscode/languageModelProvider';
-import { channelLogger } from './vscode/logger';
-import { ModelCatalog } from './vscode/modelCatalog';
-import { ModelPicker } from './vscode/modelPicker';
-import { ModelSelection } from './vscode/modelSelection';
-import { readLimits, readSettings, requireBaseUrl, SECTION, settingOrUndefined } from './vscode/settings';
-import { GatewayStatusBar } from './vscode/statusBar';
-import { registerAgentCommands } from './vscode/agent/agentCommands';
-import { registerCheckpointCommands } from './vscode/agent/checkpointCommands';
-import { chooseHostTools } from './vscode/agent/hostTools';
-import { AgentSessions } from './vscode/agent/agentSessions';
-import { ApprovalBroker, PROPOSED_SCHEME } from './vscode/agent/approvalBroker';
-import { FileSessionStore } from './vscode/agent/sessionStore';
-import { SessionsTree } from './vscode/agent/sessionsTree';
-import { TRANSCRIPT_SCHEME, TranscriptProvider } from './vscode/agent/transcript';
-import { runAgentTurn } from './vscode/chat/agentTurn';
-import { InlineEditController } from './vscode/inlineEdit/inlineEditController';
-import { UsageLog } from './core/usage/usageLog';
-import { UsageView, type UsageViewState } from './vscode/usageView';
-import { PROPOSAL_SCHEME, ProposalDocuments } from './vscode/inlineEdit/proposalDocuments';
+import { GatewayClient, LimitTracker, ModelWindows, type LearnedWindowStore } from './gateway/common';
+import { contextUsage, lastCompactionNotice } from './agent/common/compaction';
+import { ModelEndpoints } from './models/common/modelEndpoints';
+import { systemClock, type Logger } from './base/common/ports';
+import { instructionsForChat } from './agent/common/projectInstructions';
+import { defaultProtectedFiles } from './tools/common/tool';
+import { FileSharedWindow } from './rateLimits/node/fileSharedWindow';
+import { FileUsageStorage } from './usage/node/fileUsageStorage';
+import { NodeCheckpointFolder, NodeWorkspaceRestore } from './checkpoints/node/nodeCheckpoints';
+import { NodeCommandRunner } from './terminal/node/nodeCommandRunner';
+import { NodeJournalFolder } from './agent/node/nodeJournalFolder';
+import { NodeWorkspaceFiles } from './tools/node/nodeWorkspaceFiles';
+import { RipgrepSearch } from './tools/node/ripgrep';
+import { NodeFileChanges } from './tools/node/nodeFileChanges';
+import { findVsCodeRipgrep } from './tools/node/ripgrepLocator';
+import { plainTerminalText } from './terminal/node/terminalText';
+import { BubblewrapSandbox } from './terminal/node/bubblewrap';
+import { NodeControlGuard } from './terminal/node/controlGuard';
+import { NodeCheckpointShelf } from './checkpoints/node/nodeCheckpointShelf';
+import { RETENTION_BOUNDS, checkpointStorageBytes } from './checkpoints/common/checkpointRetention';
+import { effectiveValue } from './settings/common/gatewaySettings';
+import { registerDeleteSessionCommand } from './agent/vscode/deleteSessionCommand';
+import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './gateway/vscode/apiKeyCommands';
+import { ApiKeyStore } from './gateway/vscode/apiKeyStore';
+import { CONFIRM_KEY_ORIGIN_COMMAND, configuredOrigin, confirmKeyOrigin } from './gateway/vscode/keyOriginPrompt';
+import { PARTICIPANT_ID } from './chat/vscode/context';
+import { createChatHandler, followupProvider, LM_VENDOR } from './chat/vscode/participant';
+import { ErrorPresenter } from './gateway/vscode/errorPresenter';
+import { GatewayLanguageModelProvider } from './models/vscode/languageModelProvider';
+import { channelLogger } from './base/vscode/logger';
+import { ModelCatalog } from './models/vscode/modelCatalog';
+import { ModelPicker } from './models/vscode/modelPicker';
+import { ModelSelection } from './models/vscode/modelSelection';
+import { readLimits, readSettings, requireBaseUrl, SECTION, settingOrUndefined } from './settings/vscode/settings';
+import { GatewayStatusBar } from './status/vscode/statusBar';
+import { registerAgentCommands } from './agent/vscode/agentCommands';
+import { registerCheckpointCommands } from './checkpoints/vscode/checkpointCommands';
+import { chooseHostTools } from './tools/vscode/languageModelTools';
+import { AgentSessions } from './agent/vscode/agentSessions';
+import { ApprovalBroker, PROPOSED_SCHEME } from './agent/vscode/approvalBroker';
+import { FileSessionStore } from './agent/vscode/sessionStore';
+import { SessionsTree } from './agent/vscode/sessionsTree';
+import { TRANSCRIPT_SCHEME, TranscriptProvider } from './agent/vscode/transcript';
+import { runAgentTurn } from './chat/vscode/agentTurn';
+import { InlineEditController } from './inlineEdit/vscode/inlineEditController';
+import { UsageLog } from './usage/common/usageLog';
+import { UsageView, type UsageViewState } from './usage/vscode/usageView';
+import { PROPOSAL_SCHEME, ProposalDocuments } from './inlineEdit/vscode/proposalDocuments';
 
 /** What the extension exports: read-only views for automation and the end-to-end tests. */
 export interface GatewayExtensionApi {

@@ -2,7 +2,7 @@
  * First-event overhead: time from the call to the first text delta, the client
  * against a bare fetch of the same request to the same emulator, interleaved.
  */
-import { GatewayClient } from '../../src/core/api';
+import { GatewayClient } from '../../src/gateway/common';
 import type { Emulator } from '../emulator/server';
 import { median, percentile } from './stats';
 

@@ -131,7 +131,7 @@ function sampleAgentsMd(): string {
     '- Run `npm run lint` and `npm test` after every change; both must pass.',
     '- TypeScript strict mode; no `any` outside tests. Prefer small functions with names that say what they do.',
     '- Every async function takes an AbortSignal and passes it on.',
-    '- Errors the user must tell apart get their own class in src/core/api/errors.ts.',
+    '- Errors the user must tell apart get their own class in src/gateway/common/errors.ts.',
     '- Tests run against the local emulator over real HTTP; never mock fetch.',
     '- Do not reformat code you do not otherwise change.',
     '- Comments say why, not what. Keep the README in step with user-visible changes.',

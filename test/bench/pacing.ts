@@ -6,9 +6,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GatewayClient, LimitTracker, type ConfiguredLimits, type SharedWindow } from '../../src/core/api';
-import { systemClock } from '../../src/core/ports';
-import { FileSharedWindow } from '../../src/node';
+import { GatewayClient, LimitTracker, type ConfiguredLimits, type SharedWindow } from '../../src/gateway/common';
+import { systemClock } from '../../src/base/common/ports';
+import { FileSharedWindow } from '../../src/rateLimits/node/fileSharedWindow';
 import { startEmulator, type Emulator } from '../emulator/server';
 
 export const PACING_WINDOW_MS = 1000;

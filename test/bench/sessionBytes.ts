@@ -6,15 +6,17 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentEngine } from '../../src/core/agent/engine';
-import { DEFAULT_BUDGETS } from '../../src/core/agent/budgets';
-import { AGENT_INSTRUCTIONS } from '../../src/core/agent/instructions';
-import { addUserMessage, newSession, type AgentSessionState } from '../../src/core/agent/sessionState';
-import { GatewayClient, type ResponseInputItem } from '../../src/core/api';
-import { silentLogger, systemClock, type SessionStore } from '../../src/core/ports';
-import { allTools } from '../../src/core/tools/registry';
-import { defaultProtectedFiles } from '../../src/core/tools/tool';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
+import { AgentEngine } from '../../src/agent/common/engine';
+import { DEFAULT_BUDGETS } from '../../src/agent/common/budgets';
+import { AGENT_INSTRUCTIONS } from '../../src/agent/common/instructions';
+import { addUserMessage, newSession, type AgentSessionState } from '../../src/agent/common/sessionState';
+import { GatewayClient, type ResponseInputItem } from '../../src/gateway/common';
+import { silentLogger, systemClock, type SessionStore } from '../../src/base/common/ports';
+import { allTools } from '../../src/tools/common/registry';
+import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import type { Emulator } from '../emulator/server';
 import type { ScriptedTurn } from '../emulator/types';
 

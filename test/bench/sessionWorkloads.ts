@@ -22,11 +22,11 @@ export const retryJitterTask: SessionWorkload = {
   task: 'Add random jitter to the retry delays of the API client, with a test.',
   prepare(root) {
     for (const folder of ['src', 'test/unit']) cpSync(join(repositoryRoot, folder), join(root, folder), { recursive: true });
-    const apiFiles = typeScriptFilesIn(root, 'src/core/api');
-    const agentFiles = typeScriptFilesIn(root, 'src/core/agent');
+    const apiFiles = typeScriptFilesIn(root, 'src/gateway/common');
+    const agentFiles = typeScriptFilesIn(root, 'src/agent/common');
     const exploring: ScriptedTurn[] = [
       { text: 'Looking at the layout first.', toolCalls: [{ name: 'list_files', arguments: { folder: 'src' } }] },
-      { text: 'Where are retries handled?', toolCalls: [search('retry', 'src/core/api')] },
+      { text: 'Where are retries handled?', toolCalls: [search('retry', 'src/gateway/common')] },
       // 11 turns of two files each (22 real files), whatever the folders grow to: the session stays 30 turns.
       ...pairs([...apiFiles, ...agentFiles].slice(0, 22)).map((files) => ({
         text: `Reading ${files.join(' and ')}.`,
@@ -39,16 +39,16 @@ export const retryJitterTask: SessionWorkload = {
     const changing: ScriptedTurn[] = [
       {
         text: 'Adding the jitter option.',
-        toolCalls: [insertAfterFirstLines(root, 'src/core/api/retryPolicy.ts', '// Jitter spreads the retries of many clients over time.\n')],
+        toolCalls: [insertAfterFirstLines(root, 'src/gateway/common/retryPolicy.ts', '// Jitter spreads the retries of many clients over time.\n')],
       },
-      { toolCalls: [insertAfterFirstLines(root, 'src/core/api/client.ts', "// Retries use the policy's jittered delays.\n")] },
-      { text: 'Checking the change.', toolCalls: [read('src/core/api/retryPolicy.ts')] },
+      { toolCalls: [insertAfterFirstLines(root, 'src/gateway/common/client.ts', "// Retries use the policy's jittered delays.\n")] },
+      { text: 'Checking the change.', toolCalls: [read('src/gateway/common/retryPolicy.ts')] },
       { text: 'Adding a test.', toolCalls: [{ name: 'write_file', arguments: { path: 'test/unit/retry-jitter.test.ts', content: jitterTest } }] },
       { toolCalls: [run('grep -rn "jitter" src test/unit')] },
-      { text: 'Running the related checks.', toolCalls: [run('wc -l src/core/api/*.ts && grep -rn "delay" src/core/api | head -40')] },
+      { text: 'Running the related checks.', toolCalls: [run('wc -l src/gateway/common/*.ts && grep -rn "delay" src/gateway/common | head -40')] },
     ];
     // Then the VS Code side, a file a turn, until the 30th turn answers.
-    const followUps = typeScriptFilesIn(root, 'src/vscode').slice(0, Math.max(0, 29 - exploring.length - changing.length));
+    const followUps = typeScriptFilesIn(root, 'src/agent/vscode').slice(0, Math.max(0, 29 - exploring.length - changing.length));
     const turns = [
       ...exploring,
       ...changing,
@@ -96,7 +96,7 @@ function insertAfterFirstLines(root: string, path: string, added: string): Call 
 
 const jitterTest = `import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decideRetry } from '../../src/core/api/retryPolicy';
+import { decideRetry } from '../../src/gateway/common/retryPolicy';
 
 describe('retry jitter', () => {
   test('delays stay within the jitter band and are not all equal', () => {

@@ -8,7 +8,7 @@ import { createParser } from 'eventsource-parser';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
-import { GatewayClient } from '../../src/core/api';
+import { GatewayClient } from '../../src/gateway/common';
 import type { Emulator } from '../emulator/server';
 import { median } from './stats';
 

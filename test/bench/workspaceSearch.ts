@@ -19,10 +19,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { allTools } from '../../src/core/tools/registry';
-import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
-import { silentLogger } from '../../src/core/ports';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch, findRipgrepOnPath, findVsCodeRipgrep } from '../../src/node';
+import { allTools } from '../../src/tools/common/registry';
+import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { silentLogger } from '../../src/base/common/ports';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
+import { RipgrepSearch } from '../../src/tools/node/ripgrep';
+import { findRipgrepOnPath, findVsCodeRipgrep } from '../../src/tools/node/ripgrepLocator';
 import { fmt, median } from './stats';
 
 const rounds = 7;

@@ -23,8 +23,8 @@ export default tseslint.config(
     },
   },
   {
-    // The core is the product's portable heart: no escape hatches there.
-    files: ['src/core/**/*.ts'],
+    // The common layer is the product's portable heart: no escape hatches there.
+    files: ['src/*/common/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
   ...layerConfigs,

@@ -1,9 +1,10 @@
-// Which layer may import what (DESIGN.md, "Layers"). Used by the lint config, and by
+// Which layer may import what (src/ARCHITECTURE.md, "Layers"). Used by the lint config, and by
 // test/unit/layering.test.ts to prove that each rule fails on a forbidden import.
-//   src/core    pure TypeScript: no 'vscode', no Node built-ins, no other layer
-//   src/node    Node implementations of the core's ports: no 'vscode', no src/vscode
-//   src/vscode  adapters over the VS Code API: no Node built-ins, no src/node (the
-//               composition root passes Node implementations in through ports)
+// src/<feature>/<layer>/, as VS Code and vscode-copilot-chat lay out theirs:
+//   common  pure TypeScript: no 'vscode', no Node built-ins, no node/ or vscode/ layer of any feature
+//   node    Node implementations of the common layer's ports: no 'vscode', no vscode/ layer
+//   vscode  adapters over the VS Code API: no Node built-ins, no node/ layer (the
+//           composition root passes Node implementations in through ports)
 //   src/extension.ts  the composition root: may import every layer
 import { builtinModules } from 'node:module';
 
@@ -12,36 +13,37 @@ const nodeBuiltins = {
     .filter((name) => !name.startsWith('_'))
     .map((name) => name.replace(/[/]/g, '\\/'))
     .join('|')})(\\/.*)?$`,
-  message: 'Node built-ins belong in src/node, behind a port of src/core/ports.ts.',
+  message: "Node built-ins belong in a feature's node/ layer, behind a port of a common/ layer.",
 };
-const vscodeModule = { regex: '^vscode$', message: "'vscode' belongs in src/vscode." };
-const layer = (name, message) => ({ regex: `^(\\.\\.?\\/)+(\\.\\.\\/)*(src\\/)?${name}(\\/|$)`, message });
-const layerFromAnywhere = (name, message) => ({ regex: `(^|\\/)${name}(\\/|$)`, message });
+const vscodeModule = { regex: '^vscode$', message: "'vscode' belongs in a feature's vscode/ layer." };
+/** A relative import that reaches a `name` layer folder: `./node/x`, `../node/x`, `../../tools/node/x`. */
+const layerFolder = (name, message) => ({ regex: `^\\.\\.?\\/(.*\\/)?${name}(\\/|$)`, message });
+const compositionRoot = (message) => ({ regex: '(^|\\/)extension$', message });
 
 export const layerRules = [
   {
-    files: ['src/core/**/*.ts'],
+    files: ['src/*/common/**/*.ts'],
     patterns: [
       vscodeModule,
       nodeBuiltins,
-      layerFromAnywhere('(vscode|node)', 'src/core may not import a host layer (src/vscode, src/node): add a port instead.'),
-      layerFromAnywhere('extension', 'src/core may not import the composition root.'),
+      layerFolder('(vscode|node)', 'A common/ layer may not import a node/ or vscode/ layer: add a port instead.'),
+      compositionRoot('A common/ layer may not import the composition root.'),
     ],
   },
   {
-    files: ['src/node/**/*.ts'],
+    files: ['src/*/node/**/*.ts'],
     patterns: [
       vscodeModule,
-      layer('vscode', 'src/node may not import src/vscode.'),
-      layerFromAnywhere('extension', 'src/node may not import the composition root.'),
+      layerFolder('vscode', 'A node/ layer may not import a vscode/ layer.'),
+      compositionRoot('A node/ layer may not import the composition root.'),
     ],
   },
   {
-    files: ['src/vscode/**/*.ts'],
+    files: ['src/*/vscode/**/*.ts'],
     patterns: [
       nodeBuiltins,
-      layer('node', 'src/vscode may not import src/node: the composition root passes Node implementations in through ports.'),
-      layerFromAnywhere('extension', 'src/vscode may not import the composition root.'),
+      layerFolder('node', 'A vscode/ layer may not import a node/ layer: the composition root passes Node implementations in through ports.'),
+      compositionRoot('A vscode/ layer may not import the composition root.'),
     ],
   },
 ];

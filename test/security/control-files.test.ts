@@ -8,13 +8,15 @@ import { mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { silentLogger, type QuarantinedControlPaths } from '../../src/core/ports';
-import { allTools } from '../../src/core/tools/registry';
-import { defaultProtectedFiles, type ToolContext, type ToolOutcome } from '../../src/core/tools/tool';
-import { BubblewrapSandbox } from '../../src/node/bubblewrap';
-import { NodeControlGuard } from '../../src/node/controlGuard';
-import { NodeControlWatcher } from '../../src/node/nodeControlWatcher';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
+import { silentLogger, type QuarantinedControlPaths } from '../../src/base/common/ports';
+import { allTools } from '../../src/tools/common/registry';
+import { defaultProtectedFiles, type ToolContext, type ToolOutcome } from '../../src/tools/common/tool';
+import { BubblewrapSandbox } from '../../src/terminal/node/bubblewrap';
+import { NodeControlGuard } from '../../src/terminal/node/controlGuard';
+import { NodeControlWatcher } from '../../src/terminal/node/nodeControlWatcher';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { putFiles } from '../unit/helpers/workspaceFixture';
 
 const signal = new AbortController().signal;

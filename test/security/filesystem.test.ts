@@ -8,11 +8,13 @@ import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { silentLogger } from '../../src/core/ports';
-import { allTools } from '../../src/core/tools/registry';
-import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
-import { BubblewrapSandbox } from '../../src/node/bubblewrap';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
+import { silentLogger } from '../../src/base/common/ports';
+import { allTools } from '../../src/tools/common/registry';
+import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { BubblewrapSandbox } from '../../src/terminal/node/bubblewrap';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { sandboxHere } from './harness';
 
 const signal = new AbortController().signal;

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import type { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { CommandResult } from '../../src/core/ports';
-import type { SandboxLaunch } from '../../src/core/terminal/sandbox';
-import { defaultProtectedFiles } from '../../src/core/tools/tool';
-import { BubblewrapSandbox, type BubblewrapOptions, type BubblewrapSession } from '../../src/node/bubblewrap';
-import { NodeCommandRunner } from '../../src/node/nodeCommandRunner';
+import type { CommandResult } from '../../src/base/common/ports';
+import type { SandboxLaunch } from '../../src/terminal/common/sandbox';
+import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { BubblewrapSandbox, type BubblewrapOptions, type BubblewrapSession } from '../../src/terminal/node/bubblewrap';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 
 export const never = new AbortController().signal;
 

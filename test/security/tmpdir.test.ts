@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { defaultProtectedFiles } from '../../src/core/tools/tool';
-import type { BubblewrapSession } from '../../src/node/bubblewrap';
-import { NodeCommandRunner } from '../../src/node/nodeCommandRunner';
+import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import type { BubblewrapSession } from '../../src/terminal/node/bubblewrap';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 import { makeFixture, never, sandboxHere, type Fixture } from './harness';
 
 describe('a private TMPDIR per session (finding 15)', async () => {

@@ -2,8 +2,8 @@
 // compares against the file in that session's folder, not the first folder's file of the same path.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PendingApprovals, type PendingApproval } from '../../src/core/agent/pendingApprovals';
-import type { ApprovalRequest } from '../../src/core/ports';
+import { PendingApprovals, type PendingApproval } from '../../src/agent/common/pendingApprovals';
+import type { ApprovalRequest } from '../../src/base/common/ports';
 
 const edit = (sessionId: string, callId: string): ApprovalRequest => ({
   sessionId,

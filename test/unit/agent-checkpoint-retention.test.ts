@@ -16,11 +16,12 @@ import {
   retentionVictims,
   type CheckpointShelf,
   type SessionSummary,
-} from '../../src/core/agent/checkpointRetention';
-import { journalName, snapshotName } from '../../src/core/agent/sessionJournal';
-import { effectiveValue } from '../../src/core/settings/gatewaySettings';
-import { NodeCheckpointFolder, NodeJournalFolder } from '../../src/node';
-import { NodeCheckpointShelf } from '../../src/node/nodeCheckpointShelf';
+} from '../../src/checkpoints/common/checkpointRetention';
+import { journalName, snapshotName } from '../../src/agent/common/sessionJournal';
+import { effectiveValue } from '../../src/settings/common/gatewaySettings';
+import { NodeCheckpointFolder } from '../../src/checkpoints/node/nodeCheckpoints';
+import { NodeJournalFolder } from '../../src/agent/node/nodeJournalFolder';
+import { NodeCheckpointShelf } from '../../src/checkpoints/node/nodeCheckpointShelf';
 import { VirtualClock } from './helpers/clock';
 
 const signal = new AbortController().signal;

@@ -6,11 +6,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { CheckpointStore, CheckpointUnavailable, type CheckpointStoreOptions } from '../../src/core/agent/checkpoints';
-import { newSession, type AgentSessionState } from '../../src/core/agent/sessionState';
-import type { CheckpointFolder, WorkspaceRestore } from '../../src/core/ports';
-import { KEEP_MINE, OVERWRITE, restoreQuestion } from '../../src/core/agent/checkpointMessages';
-import { NodeCheckpointFolder, NodeWorkspaceFiles, NodeWorkspaceRestore } from '../../src/node';
+import { CheckpointStore, CheckpointUnavailable, type CheckpointStoreOptions } from '../../src/checkpoints/common/checkpoints';
+import { newSession, type AgentSessionState } from '../../src/agent/common/sessionState';
+import type { CheckpointFolder, WorkspaceRestore } from '../../src/base/common/ports';
+import { KEEP_MINE, OVERWRITE, restoreQuestion } from '../../src/checkpoints/common/checkpointMessages';
+import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 
 const signal = new AbortController().signal;
 let dir: string;

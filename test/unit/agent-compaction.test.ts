@@ -2,11 +2,11 @@
 // compaction, the window learned from the gateway's error, the bounded replay, a reload mid-compaction.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { ModelWindows, memoryWindowStore } from '../../src/core/api';
-import { chainItems, compactionNotice, contextUsage } from '../../src/core/agent/compaction';
-import { renderTranscript } from '../../src/core/agent/transcriptMarkdown';
-import { cutPoints, tokensOfItems, trimToFit } from '../../src/core/agent/contextBudget';
-import type { AgentEvent } from '../../src/core/agent/engine';
+import { ModelWindows, memoryWindowStore } from '../../src/gateway/common';
+import { chainItems, compactionNotice, contextUsage } from '../../src/agent/common/compaction';
+import { renderTranscript } from '../../src/agent/common/transcriptMarkdown';
+import { cutPoints, tokensOfItems, trimToFit } from '../../src/agent/common/contextBudget';
+import type { AgentEvent } from '../../src/agent/common/engine';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { ScriptedTurn } from '../emulator/types';
 import { RecordingStore, makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';

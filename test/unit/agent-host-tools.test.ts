@@ -9,10 +9,10 @@ import {
   selectHostTools,
   type HostToolInvoker,
   type HostToolInfo,
-} from '../../src/core/agent/hostTools';
-import type { ApprovalMode } from '../../src/core/agent/approvalPolicy';
-import type { Clock } from '../../src/core/ports';
-import { allTools } from '../../src/core/tools/registry';
+} from '../../src/tools/common/hostTools';
+import type { ApprovalMode } from '../../src/agent/common/approvalPolicy';
+import type { Clock } from '../../src/base/common/ports';
+import { allTools } from '../../src/tools/common/registry';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
 

@@ -1,14 +1,16 @@
 // update_plan: the model's plan, bounded, saved with the session and shown as a checklist.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { parseSavedSession } from '../../src/core/agent/savedSession';
-import { allTools, readOnlyTools } from '../../src/core/tools/registry';
-import { MAX_PLAN_STEPS, parsePlan, planChecklist, updatePlanTool } from '../../src/core/tools/updatePlan';
-import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
+import { parseSavedSession } from '../../src/agent/common/savedSession';
+import { allTools, readOnlyTools } from '../../src/tools/common/registry';
+import { MAX_PLAN_STEPS, parsePlan, planChecklist, updatePlanTool } from '../../src/tools/common/updatePlan';
+import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
-import { silentLogger } from '../../src/core/ports';
+import { silentLogger } from '../../src/base/common/ports';
 
 let workspace: TempWorkspace;
 beforeEach(() => {

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { instructionCandidates, foldersOfCall, instructionsForChat, readInstructions } from '../../src/core/agent/projectInstructions';
-import { parseSavedSession } from '../../src/core/agent/savedSession';
-import { buildChatMessages } from '../../src/core/chat/prompt';
-import { defaultProtectedFiles } from '../../src/core/tools/tool';
-import { NodeWorkspaceFiles } from '../../src/node';
+import { instructionCandidates, foldersOfCall, instructionsForChat, readInstructions } from '../../src/agent/common/projectInstructions';
+import { parseSavedSession } from '../../src/agent/common/savedSession';
+import { buildChatMessages } from '../../src/chat/common/prompt';
+import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
 

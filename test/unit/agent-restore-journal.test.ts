@@ -9,8 +9,9 @@ import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { CheckpointStore } from '../../src/core/agent/checkpoints';
-import { NodeCheckpointFolder, NodeWorkspaceFiles, NodeWorkspaceRestore } from '../../src/node';
+import { CheckpointStore } from '../../src/checkpoints/common/checkpoints';
+import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 
 const signal = new AbortController().signal;
 const NONCE = 'abc123';

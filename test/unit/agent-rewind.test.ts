@@ -6,11 +6,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { CheckpointStore } from '../../src/core/agent/checkpoints';
-import { restoreQuestion } from '../../src/core/agent/checkpointMessages';
-import type { AgentEvent } from '../../src/core/agent/engine';
-import { addUserMessage, type AgentSessionState } from '../../src/core/agent/sessionState';
-import { NodeCheckpointFolder, NodeWorkspaceFiles, NodeWorkspaceRestore } from '../../src/node';
+import { CheckpointStore } from '../../src/checkpoints/common/checkpoints';
+import { restoreQuestion } from '../../src/checkpoints/common/checkpointMessages';
+import type { AgentEvent } from '../../src/agent/common/engine';
+import { addUserMessage, type AgentSessionState } from '../../src/agent/common/sessionState';
+import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
 

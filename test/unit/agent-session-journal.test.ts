@@ -5,11 +5,11 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { parseSavedSession } from '../../src/core/agent/savedSession';
-import { SessionFiles, type SessionFileSystem } from '../../src/core/agent/sessionFiles';
-import { SessionJournal } from '../../src/core/agent/sessionJournal';
-import { addUserMessage, newSession, type AgentSessionState } from '../../src/core/agent/sessionState';
-import { NodeJournalFolder } from '../../src/node';
+import { parseSavedSession } from '../../src/agent/common/savedSession';
+import { SessionFiles, type SessionFileSystem } from '../../src/agent/common/sessionFiles';
+import { SessionJournal } from '../../src/agent/common/sessionJournal';
+import { addUserMessage, newSession, type AgentSessionState } from '../../src/agent/common/sessionState';
+import { NodeJournalFolder } from '../../src/agent/node/nodeJournalFolder';
 
 let dir: string;
 beforeEach(() => {

@@ -1,10 +1,10 @@
 // The decisions behind the session commands, without VS Code: one run per session, and which session a command means.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RunningSessions } from '../../src/core/agent/runningSessions';
-import { newSession } from '../../src/core/agent/sessionState';
-import type { ApprovalRequest } from '../../src/core/ports';
-import { approvalToAnswer, sessionIdOf } from '../../src/core/agent/commandArguments';
+import { RunningSessions } from '../../src/agent/common/runningSessions';
+import { newSession } from '../../src/agent/common/sessionState';
+import type { ApprovalRequest } from '../../src/base/common/ports';
+import { approvalToAnswer, sessionIdOf } from '../../src/agent/common/commandArguments';
 
 describe('RunningSessions', () => {
   test('a second claim of a running session is refused, synchronously', () => {

@@ -1,8 +1,8 @@
 // The saved-session transcript document: model text cannot break it, and it stays bounded.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AgentSessionState } from '../../src/core/agent/sessionState';
-import { MAX_TRANSCRIPT_CHARS, renderTranscript } from '../../src/core/agent/transcriptMarkdown';
+import type { AgentSessionState } from '../../src/agent/common/sessionState';
+import { MAX_TRANSCRIPT_CHARS, renderTranscript } from '../../src/agent/common/transcriptMarkdown';
 
 const state = (over: Partial<AgentSessionState>): AgentSessionState =>
   ({

@@ -8,16 +8,10 @@ import { lstat, mkdir, mkdtemp, readFile, readlink, realpath, rm, symlink, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import {
-  ChangedWhileOpenedError,
-  ControlFileError,
-  NodeFileChanges,
-  NodeWorkspaceFiles,
-  NodeWorkspaceRestore,
-  NotAFileError,
-  OutsideWorkspaceError,
-  ProtectedFileError,
-} from '../../src/node';
+import { ChangedWhileOpenedError, ControlFileError, NotAFileError, OutsideWorkspaceError, ProtectedFileError } from '../../src/tools/node/anchoredRefusals';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
+import { NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
 
 const signal = new AbortController().signal;
 let base: string;

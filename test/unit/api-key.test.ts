@@ -11,8 +11,8 @@ import {
   LimitTracker,
   originOf,
   type RetryNotice,
-} from '../../src/core/api';
-import { systemClock } from '../../src/core/ports';
+} from '../../src/gateway/common';
+import { systemClock } from '../../src/base/common/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { MemoryLogger, collect, makeClient, signal } from './helpers/clients';
 import { VirtualClock } from './helpers/clock';

@@ -1,7 +1,7 @@
 // What a chat request sends as context, and when /explain and /fix send nothing (a request is paid for).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { NO_CODE_HINT, requestContext, TEXT_ONLY_REASON, type ReferenceContent } from '../../src/core/chat/commandContext';
+import { NO_CODE_HINT, requestContext, TEXT_ONLY_REASON, type ReferenceContent } from '../../src/chat/common/commandContext';
 
 const file: ReferenceContent = { kind: 'text', attachment: { label: 'src/a.ts', language: 'typescript', content: 'let a = 1;' } };
 const image: ReferenceContent = { kind: 'unusable', name: 'image.png', reason: TEXT_ONLY_REASON };

@@ -1,10 +1,10 @@
 // The chat participant's core: prompt assembly, model choice, and endpoint fallback against the emulator.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { ModelNotFoundError, type StreamEvent } from '../../src/core/api';
-import { ModelEndpoints, toRespondParams } from '../../src/core/chat/modelEndpoints';
-import { chooseModel, defaultModel } from '../../src/core/chat/modelChoice';
-import { buildChatMessages, MAX_ATTACHMENT_CHARS } from '../../src/core/chat/prompt';
+import { ModelNotFoundError, type StreamEvent } from '../../src/gateway/common';
+import { ModelEndpoints, toRespondParams } from '../../src/models/common/modelEndpoints';
+import { chooseModel, defaultModel } from '../../src/models/common/modelChoice';
+import { buildChatMessages, MAX_ATTACHMENT_CHARS } from '../../src/chat/common/prompt';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient, signal } from './helpers/clients';
 

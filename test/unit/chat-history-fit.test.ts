@@ -1,10 +1,10 @@
 // Chat requests longer than the model's window lose their oldest turns, with a note: never a 400 for the user.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { ContextLengthExceededError, ModelWindows, memoryWindowStore, type ChatMessage } from '../../src/core/api';
-import { droppedNote, fitMessages, streamFitted } from '../../src/core/chat/historyFit';
-import { estimateTokens } from '../../src/core/chat/languageModelMessages';
-import { ModelEndpoints } from '../../src/core/chat/modelEndpoints';
+import { ContextLengthExceededError, ModelWindows, memoryWindowStore, type ChatMessage } from '../../src/gateway/common';
+import { droppedNote, fitMessages, streamFitted } from '../../src/chat/common/historyFit';
+import { estimateTokens } from '../../src/chat/common/languageModelMessages';
+import { ModelEndpoints } from '../../src/models/common/modelEndpoints';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeClient } from './helpers/clients';
 

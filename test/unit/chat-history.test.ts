@@ -1,7 +1,7 @@
-// Which Chat view turns go into the chat model's prompt (src/vscode/chat/historyTurns.ts).
+// Which Chat view turns go into the chat model's prompt (src/chat/common/historyTurns.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { conversationTurns, type HistoryEntry } from '../../src/core/chat/historyTurns';
+import { conversationTurns, type HistoryEntry } from '../../src/chat/common/historyTurns';
 
 const ME = 'gateway.chat';
 const ask = (text: string, command?: string): HistoryEntry => ({ kind: 'request', participant: ME, command, text });

@@ -19,7 +19,7 @@ import {
   StreamTimeoutError,
   type RetryNotice,
   type StreamEvent,
-} from '../../src/core/api';
+} from '../../src/gateway/common';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { MemoryLogger, makeClient, signal } from './helpers/clients';
 import { VirtualClock } from './helpers/clock';

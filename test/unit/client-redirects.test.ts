@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { EndpointError, RedirectRefusedError } from '../../src/core/api';
+import { EndpointError, RedirectRefusedError } from '../../src/gateway/common';
 import { collect, MemoryLogger, makeClient, signal } from './helpers/clients';
 import { startHostileServer, type HostileServer } from './helpers/hostileServer';
 

@@ -1,8 +1,8 @@
 // The client against the emulator over real HTTP: every operation, every parameter on the wire.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { InvalidRequestError, type StreamEvent } from '../../src/core/api';
-import { responsesFinishReason } from '../../src/core/api/wireFormat';
+import { InvalidRequestError, type StreamEvent } from '../../src/gateway/common';
+import { responsesFinishReason } from '../../src/gateway/common/wireFormat';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { ScriptedTurn } from '../emulator/types';
 import { MemoryLogger, collect, makeClient, signal } from './helpers/clients';

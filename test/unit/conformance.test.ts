@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { BalanceError, StreamInterruptedError, type StreamEvent } from '../../src/core/api';
+import { BalanceError, StreamInterruptedError, type StreamEvent } from '../../src/gateway/common';
 import { collect, makeClient, signal } from './helpers/clients';
 import { frameJsonl, seededRandom, startRecordingServer, type RecordingServer } from './helpers/recordingServer';
 

@@ -2,8 +2,8 @@
 // the same reason for @gateway's note and for Edit Selection's warning.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { ModelEndpoints } from '../../src/core/chat/modelEndpoints';
-import { incompleteAnswerNote, incompleteReason } from '../../src/core/chat/finishNote';
+import { ModelEndpoints } from '../../src/models/common/modelEndpoints';
+import { incompleteAnswerNote, incompleteReason } from '../../src/chat/common/finishNote';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient, signal } from './helpers/clients';
 

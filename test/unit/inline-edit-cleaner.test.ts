@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { prng } from './helpers/prng';
-import { CodeAnswerCleaner, cleanCodeAnswer, type CodeAnswerCleanerOptions } from '../../src/core/inlineEdit/answerCleaner';
+import { CodeAnswerCleaner, cleanCodeAnswer, type CodeAnswerCleanerOptions } from '../../src/inlineEdit/common/answerCleaner';
 
 interface AnswerCase {
   name: string;

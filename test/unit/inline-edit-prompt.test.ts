@@ -1,7 +1,7 @@
 // "Edit Selection…" core: the prompt and its bounded surrounding code.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildInlineEditMessages, headLines, MAX_CONTEXT_CHARS, MAX_CONTEXT_LINES, surroundingContext, tailLines } from '../../src/core/inlineEdit/prompt';
+import { buildInlineEditMessages, headLines, MAX_CONTEXT_CHARS, MAX_CONTEXT_LINES, surroundingContext, tailLines } from '../../src/inlineEdit/common/prompt';
 
 const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`);
 

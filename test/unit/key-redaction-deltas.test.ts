@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { GatewayError, type StreamEvent } from '../../src/core/api';
+import { GatewayError, type StreamEvent } from '../../src/gateway/common';
 import { collect, makeClient, signal } from './helpers/clients';
 import { startHostileServer, type HostileServer } from './helpers/hostileServer';
 

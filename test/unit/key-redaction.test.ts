@@ -2,8 +2,8 @@
 // no log line, no partial text, in any of its common encodings.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { GatewayError } from '../../src/core/api';
-import { redact } from '../../src/core/api/redaction';
+import { GatewayError } from '../../src/gateway/common';
+import { redact } from '../../src/gateway/common/redaction';
 import { collect, makeClient, MemoryLogger, signal } from './helpers/clients';
 import { startHostileServer, type HostileServer } from './helpers/hostileServer';
 

@@ -2,7 +2,7 @@
 // emulator share a virtual clock: waits pass in the order real ones would, and the emulator's windows move with them.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { AbortError, LimitTracker, type CallOptions, type GatewayClient, type RespondParams, type RetryNotice } from '../../src/core/api';
+import { AbortError, LimitTracker, type CallOptions, type GatewayClient, type RespondParams, type RetryNotice } from '../../src/gateway/common';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient } from './helpers/clients';
 import { VirtualClock } from './helpers/clock';

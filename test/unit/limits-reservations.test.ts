@@ -12,9 +12,9 @@ import {
   RateLimitError,
   type ConfiguredLimits,
   type RetryNotice,
-} from '../../src/core/api';
-import { formatStatus } from '../../src/core/status/statusView';
-import { retryText } from '../../src/core/chat/retryText';
+} from '../../src/gateway/common';
+import { formatStatus } from '../../src/status/common/statusView';
+import { retryText } from '../../src/chat/common/retryText';
 import { burstClient, idealMs, runBurst, startBurstRig, unpacedBurst, utilisation, type BurstRig } from './helpers/bursts';
 import { signal } from './helpers/clients';
 import { createServer } from 'node:net';

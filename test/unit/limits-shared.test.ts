@@ -7,12 +7,12 @@ import { mkdir, mkdtemp, open, readFile, rm, utimes, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { LimitTracker, type GatewayClient, type SharedWindow, type SharedWindowEntry } from '../../src/core/api';
-import { FileSharedWindow } from '../../src/node';
+import { LimitTracker, type GatewayClient, type SharedWindow, type SharedWindowEntry } from '../../src/gateway/common';
+import { FileSharedWindow } from '../../src/rateLimits/node/fileSharedWindow';
 import { burstClient, idealMs, runBurst, startBurstRig, utilisation, type BurstRig } from './helpers/bursts';
 import { signal } from './helpers/clients';
 import { VirtualClock } from './helpers/clock';
-import { plausibleEntry, SHARED_FUTURE_SKEW_MS } from '../../src/core/api/sharedWindowSync';
+import { plausibleEntry, SHARED_FUTURE_SKEW_MS } from '../../src/rateLimits/common/sharedWindowSync';
 
 const WINDOW_MS = 2000;
 let rig: BurstRig;

@@ -1,8 +1,8 @@
 // The key's limits: headers parsed, local counting without them, and pacing that avoids 429.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { LimitTracker, parseDuration, type GatewayClient, type RetryNotice, type StreamEvent } from '../../src/core/api';
-import { systemClock } from '../../src/core/ports';
+import { LimitTracker, parseDuration, type GatewayClient, type RetryNotice, type StreamEvent } from '../../src/gateway/common';
+import { systemClock } from '../../src/base/common/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient, signal } from './helpers/clients';
 import { VirtualClock } from './helpers/clock';

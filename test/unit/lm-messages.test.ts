@@ -1,10 +1,10 @@
-// VS Code's language-model request messages → chat-completions messages (src/vscode/languageModelMessages.ts),
+// VS Code's language-model request messages → chat-completions messages (src/chat/common/languageModelMessages.ts),
 // with stand-ins shaped like VS Code's extHostTypes classes, and a round trip through the emulator.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { ChatMessage } from '../../src/core/api';
-import { ModelEndpoints } from '../../src/core/chat/modelEndpoints';
-import { dataText, estimateTokens, toChatMessages, type RequestMessageLike } from '../../src/core/chat/languageModelMessages';
+import type { ChatMessage } from '../../src/gateway/common';
+import { ModelEndpoints } from '../../src/models/common/modelEndpoints';
+import { dataText, estimateTokens, toChatMessages, type RequestMessageLike } from '../../src/chat/common/languageModelMessages';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient } from './helpers/clients';
 

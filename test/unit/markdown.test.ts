@@ -1,7 +1,7 @@
 // Code put into markdown (prompts, the agent transcript) cannot end its block early, whatever backticks it holds.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { codeFence, inlineCode, longestBacktickRun } from '../../src/core/markdown';
+import { codeFence, inlineCode, longestBacktickRun } from '../../src/base/common/markdown';
 
 /** Index of the first line after the opening fence that closes it, by CommonMark's rule (same character, at least as long, nothing else on the line but spaces). */
 function closingLine(block: string): number {

@@ -1,9 +1,9 @@
 // The gateway.* settings reach the request the same way on both endpoints (@gateway, Edit Selection and the model picker all send them).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { ModelEndpoints } from '../../src/core/chat/modelEndpoints';
-import { parseSettings } from '../../src/core/settings/gatewaySettings';
-import { requestParameters } from '../../src/core/settings/requestParameters';
+import { ModelEndpoints } from '../../src/models/common/modelEndpoints';
+import { parseSettings } from '../../src/settings/common/gatewaySettings';
+import { requestParameters } from '../../src/settings/common/requestParameters';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient, signal } from './helpers/clients';
 

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, test } from 'node:test';
-import { bubblewrapArguments, sandboxNote, seccompFd, type SandboxSpec } from '../../src/core/terminal/sandbox';
-import { isAllowedName, sandboxEnvironment } from '../../src/core/terminal/sandboxEnvironment';
-import { BubblewrapSandbox } from '../../src/node/bubblewrap';
-import { runtimeFolders, shellOutside } from '../../src/node/sandboxFolders';
+import { bubblewrapArguments, sandboxNote, seccompFd, type SandboxSpec } from '../../src/terminal/common/sandbox';
+import { isAllowedName, sandboxEnvironment } from '../../src/terminal/common/sandboxEnvironment';
+import { BubblewrapSandbox } from '../../src/terminal/node/bubblewrap';
+import { runtimeFolders, shellOutside } from '../../src/terminal/node/sandboxFolders';
 
 const signal = new AbortController().signal;
 

@@ -4,7 +4,7 @@
 // test/security/seccomp.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { seccompArchOf, seccompInstructions, seccompProgram, type SeccompArch, type SockFilter } from '../../src/core/terminal/seccompFilter';
+import { seccompArchOf, seccompInstructions, seccompProgram, type SeccompArch, type SockFilter } from '../../src/terminal/common/seccompFilter';
 
 const KILL_PROCESS = 0x80000000;
 const ALLOW = 0x7fff0000;

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { join } from 'node:path';
-import { REASONING_EFFORTS, SERVICE_TIERS } from '../../src/core/api';
-import { APPROVAL_MODES } from '../../src/core/agent/approvalPolicy';
-import { hostToolNeedsApproval } from '../../src/core/agent/hostTools';
+import { REASONING_EFFORTS, SERVICE_TIERS } from '../../src/gateway/common';
+import { APPROVAL_MODES } from '../../src/agent/common/approvalPolicy';
+import { hostToolNeedsApproval } from '../../src/tools/common/hostTools';
 import {
   DEFAULT_DENIED_COMMANDS,
   effectiveValue,
@@ -14,7 +14,7 @@ import {
   SettingError,
   USER_ONLY_SETTINGS,
   priceOf,
-} from '../../src/core/settings/gatewaySettings';
+} from '../../src/settings/common/gatewaySettings';
 
 const from = (values: Record<string, unknown>) => parseSettings((name) => values[name]);
 

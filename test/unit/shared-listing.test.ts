@@ -1,8 +1,8 @@
 // The model list shared by the status bar, the pickers and @gateway: one caller giving up never fails the others.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { AbortError, AuthError, type GatewayClient, type ModelInfo } from '../../src/core/api';
-import { SharedListing } from '../../src/core/chat/sharedListing';
+import { AbortError, AuthError, type GatewayClient, type ModelInfo } from '../../src/gateway/common';
+import { SharedListing } from '../../src/models/common/sharedRequest';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeClient, signal } from './helpers/clients';
 import { VirtualClock } from './helpers/clock';

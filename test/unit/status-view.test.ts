@@ -1,8 +1,8 @@
 // What the status bar item says in each state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { LimitSnapshot } from '../../src/core/api';
-import { compact, formatStatus } from '../../src/core/status/statusView';
+import type { LimitSnapshot } from '../../src/gateway/common';
+import { compact, formatStatus } from '../../src/status/common/statusView';
 
 const now = 1_000_000;
 const snapshot = (over: Partial<LimitSnapshot> = {}): LimitSnapshot => ({

@@ -2,7 +2,7 @@
 // never skip one that does, whatever the case, the encoding, or where the reads cut the key.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SecretRedactor, secretVariants } from '../../src/core/api/redaction';
+import { SecretRedactor, secretVariants } from '../../src/gateway/common/redaction';
 import { prng } from './helpers/prng';
 
 /**

@@ -2,11 +2,11 @@
 // batches rather than one growing string: it must still be exactly the text, in order, at any point.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ChatStreamDecoder } from '../../src/core/api/chatStreamDecoder';
-import { GatewayError } from '../../src/core/api/errors';
-import { ResponsesStreamDecoder } from '../../src/core/api/responsesStreamDecoder';
-import { readSse, type StreamDecoder } from '../../src/core/api/sseReader';
-import { TextSoFar } from '../../src/core/api/textSoFar';
+import { ChatStreamDecoder } from '../../src/gateway/common/chatStreamDecoder';
+import { GatewayError } from '../../src/gateway/common/errors';
+import { ResponsesStreamDecoder } from '../../src/gateway/common/responsesStreamDecoder';
+import { readSse, type StreamDecoder } from '../../src/gateway/common/sseReader';
+import { TextSoFar } from '../../src/gateway/common/answerTextBuffer';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { prng } from './helpers/prng';
 

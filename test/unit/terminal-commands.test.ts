@@ -6,9 +6,9 @@ import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { superviseExecution, type ExecutionControl } from '../../src/core/terminal/executionSupervisor';
-import { commandLineFor, shellKindOf } from '../../src/core/terminal/shellCommandLine';
-import { plainTerminalText } from '../../src/node/terminalText';
+import { superviseExecution, type ExecutionControl } from '../../src/terminal/common/executionSupervisor';
+import { commandLineFor, shellKindOf } from '../../src/terminal/common/shellCommandLine';
+import { plainTerminalText } from '../../src/terminal/node/terminalText';
 import { VirtualClock } from './helpers/clock';
 
 void describe('shell kind', () => {

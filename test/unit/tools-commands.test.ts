@@ -5,14 +5,16 @@ import { mkdir, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { needsApproval } from '../../src/core/agent/approvalPolicy';
-import { DEFAULT_DENIED_COMMANDS } from '../../src/core/settings/gatewaySettings';
-import { findDeniedCommand } from '../../src/core/tools/commandPolicy';
-import { allTools } from '../../src/core/tools/registry';
-import { outputTailBytes } from '../../src/core/tools/runCommand';
-import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
-import { silentLogger } from '../../src/core/ports';
+import { needsApproval } from '../../src/agent/common/approvalPolicy';
+import { DEFAULT_DENIED_COMMANDS } from '../../src/settings/common/gatewaySettings';
+import { findDeniedCommand } from '../../src/terminal/common/commandPolicy';
+import { allTools } from '../../src/tools/common/registry';
+import { outputTailBytes } from '../../src/tools/common/runCommand';
+import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
+import { silentLogger } from '../../src/base/common/ports';
 
 const denied = ['rm -rf', 'git push', 'curl', 'sudo'];
 

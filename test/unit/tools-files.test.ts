@@ -4,14 +4,16 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { allTools } from '../../src/core/tools/registry';
-import { readPageBytes, readPageLines } from '../../src/core/tools/readFile';
-import { listLimit } from '../../src/core/tools/listFiles';
-import { excerptChars } from '../../src/core/tools/editFile';
-import { searchMatchLimit } from '../../src/core/tools/searchText';
-import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
-import { silentLogger } from '../../src/core/ports';
+import { allTools } from '../../src/tools/common/registry';
+import { readPageBytes, readPageLines } from '../../src/tools/common/readFile';
+import { listLimit } from '../../src/tools/common/listFiles';
+import { excerptChars } from '../../src/tools/common/editFile';
+import { searchMatchLimit } from '../../src/tools/common/searchText';
+import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
+import { silentLogger } from '../../src/base/common/ports';
 
 const signal = new AbortController().signal;
 

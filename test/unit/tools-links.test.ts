@@ -5,10 +5,12 @@ import { link, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { allTools } from '../../src/core/tools/registry';
-import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
-import { silentLogger } from '../../src/core/ports';
+import { allTools } from '../../src/tools/common/registry';
+import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
+import { silentLogger } from '../../src/base/common/ports';
 
 const signal = new AbortController().signal;
 let base: string;

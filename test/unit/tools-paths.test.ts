@@ -4,12 +4,14 @@ import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, utimes, writeFil
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { compileGlob, matchesGlob } from '../../src/core/tools/glob';
-import { normalizeWorkspacePath, protectingPattern } from '../../src/core/tools/pathPolicy';
-import { allTools } from '../../src/core/tools/registry';
-import { defaultProtectedFiles, type AgentTool, type ToolContext } from '../../src/core/tools/tool';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
-import { silentLogger } from '../../src/core/ports';
+import { compileGlob, matchesGlob } from '../../src/tools/common/glob';
+import { normalizeWorkspacePath, protectingPattern } from '../../src/tools/common/pathPolicy';
+import { allTools } from '../../src/tools/common/registry';
+import { defaultProtectedFiles, type AgentTool, type ToolContext } from '../../src/tools/common/tool';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
+import { silentLogger } from '../../src/base/common/ports';
 
 const signal = new AbortController().signal;
 const tool = (name: string): AgentTool => allTools.find((candidate) => candidate.name === name)!;

@@ -4,12 +4,14 @@ import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { allTools } from '../../src/core/tools/registry';
-import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../src/node';
+import { allTools } from '../../src/tools/common/registry';
+import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
-import { silentLogger } from '../../src/core/ports';
+import { silentLogger } from '../../src/base/common/ports';
 
 const signal = new AbortController().signal;
 let root: string;

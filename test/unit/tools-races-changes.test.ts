@@ -9,9 +9,9 @@ import { describe, test } from 'node:test';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { revertOriginals } from '../../src/core/agent/originals';
-import { defaultProtectedFiles } from '../../src/core/tools/tool';
-import { NodeWorkspaceRestore } from '../../src/node';
+import { revertOriginals } from '../../src/checkpoints/common/originals';
+import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
 import { raceLoop, treeDigest } from './helpers/linkFlipper';
 import { raceWorkspace, signal } from './helpers/raceWorkspace';
 

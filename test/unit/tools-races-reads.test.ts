@@ -5,8 +5,8 @@
 // handle checked after it was opened.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { instructionsForChat } from '../../src/core/agent/projectInstructions';
-import { defaultProtectedFiles } from '../../src/core/tools/tool';
+import { instructionsForChat } from '../../src/agent/common/projectInstructions';
+import { defaultProtectedFiles } from '../../src/tools/common/tool';
 import { raceLoop } from './helpers/linkFlipper';
 import { raceWorkspace, signal } from './helpers/raceWorkspace';
 

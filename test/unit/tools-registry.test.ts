@@ -1,11 +1,11 @@
 // The tool set as the API sees it: names, JSON schemas made from zod, read-only tools for untrusted workspaces.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { allTools, findTool, readOnlyTools, toolDefinitions, toolsFor, unknownToolOutput } from '../../src/core/tools/registry';
-import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
-import type { CommandRunner, FileChanges, WorkspaceFiles } from '../../src/core/ports';
+import { allTools, findTool, readOnlyTools, toolDefinitions, toolsFor, unknownToolOutput } from '../../src/tools/common/registry';
+import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import type { CommandRunner, FileChanges, WorkspaceFiles } from '../../src/base/common/ports';
 import { MemoryLogger } from './helpers/clients';
-import { AGENT_INSTRUCTIONS } from '../../src/core/agent/instructions';
+import { AGENT_INSTRUCTIONS } from '../../src/agent/common/instructions';
 
 describe('registry', () => {
   test('seven tools, each kind as expected', () => {

@@ -5,12 +5,16 @@ import { chmod, link, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { allTools } from '../../src/core/tools/registry';
-import { compareTreeOrder } from '../../src/core/tools/treeOrder';
-import { defaultProtectedFiles, type ToolContext } from '../../src/core/tools/tool';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch, findRipgrepOnPath, findVsCodeRipgrep, ripgrepLimits } from '../../src/node';
-import type { Clock, Logger, TextQuery, WorkspaceSearch } from '../../src/core/ports';
-import { silentLogger } from '../../src/core/ports';
+import { allTools } from '../../src/tools/common/registry';
+import { compareTreeOrder } from '../../src/tools/common/treeOrder';
+import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
+import { RipgrepSearch, ripgrepLimits } from '../../src/tools/node/ripgrep';
+import { findRipgrepOnPath, findVsCodeRipgrep } from '../../src/tools/node/ripgrepLocator';
+import type { Clock, Logger, TextQuery, WorkspaceSearch } from '../../src/base/common/ports';
+import { silentLogger } from '../../src/base/common/ports';
 import { putFiles } from './helpers/workspaceFixture';
 
 const signal = new AbortController().signal;

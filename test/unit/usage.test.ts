@@ -8,15 +8,15 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient, MemoryLogger, signal } from './helpers/clients';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
-import { FileUsageStorage } from '../../src/node/fileUsageStorage';
-import { UsageLog, needsRollUp, rollUp } from '../../src/core/usage/usageLog';
-import { dayOf, encodeEntry, parseEntries, type UsageEntry, type UsageRecord } from '../../src/core/usage/usageRecord';
+import { FileUsageStorage } from '../../src/usage/node/fileUsageStorage';
+import { UsageLog, needsRollUp, rollUp } from '../../src/usage/common/usageLog';
+import { dayOf, encodeEntry, parseEntries, type UsageEntry, type UsageRecord } from '../../src/usage/common/usageRecord';
 import { requestRecord } from './helpers/usageRecords';
-import { describeTotals, lastDays, summarize, todayTotals, usageCsv, type PriceOf } from '../../src/core/usage/usageSummary';
-import { budgetMessage, budgetStatus, BudgetAlerts } from '../../src/core/usage/dailyBudget';
-import { escapeHtml, niceCeiling, usagePage } from '../../src/core/usage/usageHtml';
-import { formatStatus } from '../../src/core/status/statusView';
-import { LimitTracker } from '../../src/core/api';
+import { describeTotals, lastDays, summarize, todayTotals, usageCsv, type PriceOf } from '../../src/usage/common/usageSummary';
+import { budgetMessage, budgetStatus, BudgetAlerts } from '../../src/usage/common/dailyBudget';
+import { escapeHtml, niceCeiling, usagePage } from '../../src/usage/common/usageHtml';
+import { formatStatus } from '../../src/status/common/statusView';
+import { LimitTracker } from '../../src/gateway/common';
 import { VirtualClock } from './helpers/clock';
 import { startHostileServer } from './helpers/hostileServer';
 

@@ -9,12 +9,12 @@ import { requestRecord } from './helpers/usageRecords';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { MemoryLogger, signal } from './helpers/clients';
 import { VirtualClock } from './helpers/clock';
-import { FileUsageStorage, MAX_UNFINISHED_LINE_BYTES } from '../../src/node/fileUsageStorage';
-import { UsageLog } from '../../src/core/usage/usageLog';
-import { MAX_MODELS_TODAY } from '../../src/core/usage/todayUsage';
-import { encodeEntry, parseEntries } from '../../src/core/usage/usageRecord';
-import { todayTotals, type PriceOf } from '../../src/core/usage/usageSummary';
-import { budgetStatus, BudgetAlerts } from '../../src/core/usage/dailyBudget';
+import { FileUsageStorage, MAX_UNFINISHED_LINE_BYTES } from '../../src/usage/node/fileUsageStorage';
+import { UsageLog } from '../../src/usage/common/usageLog';
+import { MAX_MODELS_TODAY } from '../../src/usage/common/todayUsage';
+import { encodeEntry, parseEntries } from '../../src/usage/common/usageRecord';
+import { todayTotals, type PriceOf } from '../../src/usage/common/usageSummary';
+import { budgetStatus, BudgetAlerts } from '../../src/usage/common/dailyBudget';
 
 const DAY = 86_400_000;
 /** Noon local time, so "today" never straddles midnight unless a test moves the clock there. */

@@ -2,18 +2,20 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { AgentEngine, type AgentEngineDeps, type AgentEvent } from '../../../src/core/agent/engine';
-import { DEFAULT_BUDGETS, type AgentBudgets } from '../../../src/core/agent/budgets';
-import type { ApprovalPolicy } from '../../../src/core/agent/approvalPolicy';
-import { AGENT_INSTRUCTIONS } from '../../../src/core/agent/instructions';
-import { addUserMessage, newSession, type AgentSessionState } from '../../../src/core/agent/sessionState';
-import type { ApprovalRequest, Clock, SessionStore } from '../../../src/core/ports';
-import { silentLogger, systemClock } from '../../../src/core/ports';
-import { toolsFor } from '../../../src/core/tools/registry';
-import { defaultProtectedFiles, type AgentTool } from '../../../src/core/tools/tool';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../../src/node';
+import { AgentEngine, type AgentEngineDeps, type AgentEvent } from '../../../src/agent/common/engine';
+import { DEFAULT_BUDGETS, type AgentBudgets } from '../../../src/agent/common/budgets';
+import type { ApprovalPolicy } from '../../../src/agent/common/approvalPolicy';
+import { AGENT_INSTRUCTIONS } from '../../../src/agent/common/instructions';
+import { addUserMessage, newSession, type AgentSessionState } from '../../../src/agent/common/sessionState';
+import type { ApprovalRequest, Clock, SessionStore } from '../../../src/base/common/ports';
+import { silentLogger, systemClock } from '../../../src/base/common/ports';
+import { toolsFor } from '../../../src/tools/common/registry';
+import { defaultProtectedFiles, type AgentTool } from '../../../src/tools/common/tool';
+import { NodeCommandRunner } from '../../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../../src/tools/node/nodeWorkspaceFiles';
 import { makeClient } from './clients';
-import { ModelWindows, memoryWindowStore, type GatewayClientOptions } from '../../../src/core/api';
+import { ModelWindows, memoryWindowStore, type GatewayClientOptions } from '../../../src/gateway/common';
 
 /** Keeps a deep copy of every save, so a test can resume from any step. */
 export class RecordingStore implements SessionStore<AgentSessionState> {

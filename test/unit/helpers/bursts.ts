@@ -3,7 +3,7 @@
  * pacing tests and `npm run bench`: how many 429s they met and how close the
  * finish came to the ideal schedule.
  */
-import { GatewayClient, LimitTracker, type ConfiguredLimits, type SharedWindow } from '../../../src/core/api';
+import { GatewayClient, LimitTracker, type ConfiguredLimits, type SharedWindow } from '../../../src/gateway/common';
 import { startEmulator, type Emulator, type KeyConfig } from '../../emulator/server';
 import { VirtualClock } from './clock';
 

@@ -1,6 +1,6 @@
 /** Builds real GatewayClients for tests, with a virtual clock that records waits instead of sleeping through them. */
-import { GatewayClient, LimitTracker, type GatewayClientOptions } from '../../../src/core/api';
-import type { Logger } from '../../../src/core/ports';
+import { GatewayClient, LimitTracker, type GatewayClientOptions } from '../../../src/gateway/common';
+import type { Logger } from '../../../src/base/common/ports';
 import { VirtualClock } from './clock';
 
 export class MemoryLogger implements Logger {

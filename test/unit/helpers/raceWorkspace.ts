@@ -7,10 +7,12 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
-import { silentLogger } from '../../../src/core/ports';
-import { allTools } from '../../../src/core/tools/registry';
-import { defaultProtectedFiles, type ToolContext } from '../../../src/core/tools/tool';
-import { NodeCommandRunner, NodeFileChanges, NodeWorkspaceFiles } from '../../../src/node';
+import { silentLogger } from '../../../src/base/common/ports';
+import { allTools } from '../../../src/tools/common/registry';
+import { defaultProtectedFiles, type ToolContext } from '../../../src/tools/common/tool';
+import { NodeCommandRunner } from '../../../src/terminal/node/nodeCommandRunner';
+import { NodeFileChanges } from '../../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../../src/tools/node/nodeWorkspaceFiles';
 import { startFlipper, stopFlipper } from './linkFlipper';
 
 export const signal = new AbortController().signal;

@@ -1,5 +1,5 @@
 // A usage record as the client writes one for an answered request, at noon on a fixed local day.
-import type { UsageRecord } from '../../../src/core/usage/usageRecord';
+import type { UsageRecord } from '../../../src/usage/common/usageRecord';
 
 export const NOON = new Date(2026, 10, 23, 12, 0, 0).getTime();
 

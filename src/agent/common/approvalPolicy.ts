@@ -1,0 +1,55 @@
+/**
+ * Which tool calls need the user's approval: `ask` (every write and command),
+ * `auto-edit` (edits apply, commands ask), `auto` (both run, commands in the
+ * sandbox; a denied command still asks, wherever it hides in the command line).
+ * Without a sandbox `auto` asks for commands as `auto-edit` does: a deny list
+ * alone cannot tell what a shell line will do. A write to a file that changes
+ * what runs or who decides asks in every mode.
+ */
+import { findDeniedCommand } from '../../terminal/common/commandPolicy';
+import { protectingPattern } from '../../tools/common/pathPolicy';
+import { controlPathOf } from '../../terminal/common/controlPaths';
+import type { ToolKind } from '../../tools/common/tool';
+
+export const APPROVAL_MODES = ['ask', 'auto-edit', 'auto'] as const;
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+
+export interface ApprovalPolicy {
+  mode: ApprovalMode;
+  deniedCommands: readonly string[];
+  /** `gateway.agent.protectedFiles`: a write there asks in every mode (the file tools refuse it anyway). */
+  protectedFiles?: readonly string[];
+  /** Whether commands that run unasked run in the sandbox (src/terminal/common/sandbox.ts); without it `auto` asks. */
+  commandsSandboxed?: boolean;
+}
+
+/**
+ * True when a write to `path` (workspace-relative, `/`-separated) must ask in
+ * every approval mode: it is or lies in a control path (VS Code's settings,
+ * tasks and workspace files, Git's config and hooks at any depth, husky's and
+ * agent hooks, direnv's `.envrc`: the same list the sandbox keeps commands
+ * from planting, terminal/common/controlPaths.ts), or matches the protected list.
+ * Case-insensitive, as on the file systems of macOS and Windows.
+ */
+export function needsApprovalAlways(path: string, protectedFiles: readonly string[]): boolean {
+  return isControlPath(path) || protectingPattern(path, protectedFiles) !== undefined;
+}
+
+/** Whether `path` (workspace-relative, `/`-separated) is or lies in a control path (terminal/common/controlPaths.ts). Case-insensitive. */
+export function isControlPath(path: string): boolean {
+  return controlPathOf(path) !== undefined;
+}
+
+/** `writePaths`: every path the write touches (as named, and where links lead), checked with needsApprovalAlways. */
+export function needsApproval(policy: ApprovalPolicy, kind: ToolKind, commandLine?: string, writePaths: readonly string[] = []): boolean {
+  if (kind === 'read') return false;
+  if (kind === 'write') return policy.mode === 'ask' || writePaths.some((path) => needsApprovalAlways(path, policy.protectedFiles ?? []));
+  if (policy.mode !== 'auto' || policy.commandsSandboxed !== true) return true;
+  if (commandLine === undefined) return true;
+  try {
+    return findDeniedCommand(commandLine, policy.deniedCommands) !== undefined;
+  } catch {
+    // A line the reader cannot take apart cannot be shown to be safe: ask.
+    return true;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Shows a command exactly as it will run, wherever the user is asked about it.
+ * Markdown must not reinterpret any of it (a blank line ending inline code and
+ * letting a link definition swallow `; curl … | sh`), and characters that
+ * display as nothing or reorder the line (bidi controls, zero-width spaces,
+ * control characters) are spelled out, so what is read is what runs.
+ */
+import { codeFence, inlineCode as markdownInlineCode } from '../../base/common/markdown';
+
+/** Control and format characters (bidi controls, zero-width spaces, soft hyphens…) hide or reorder text when displayed; newline and tab are shown as they are. */
+const INVISIBLE = /(?![\n\t])[\p{Cc}\p{Cf}]/gu;
+
+/** `text` with every invisible or reordering character written as ⟨U+XXXX⟩. */
+export function visibleText(text: string): string {
+  return text.replace(INVISIBLE, (char) => `⟨U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}
+
+/**
+ * A fenced code block holding `command` whole, invisible characters spelled
+ * out: the fence is longer than any backtick run in it (see markdown.ts), so no
+ * line of the command can close it, and Markdown reads nothing inside (no
+ * links, no definitions, no HTML).
+ */
+export function commandBlock(command: string, language = 'sh'): string {
+  return codeFence(visibleText(command), language);
+}
+
+/** Inline code for a short single-line value (a folder, a summary), invisible characters spelled out. */
+export function inlineCode(text: string): string {
+  return markdownInlineCode(visibleText(text.replace(/\s*[\r\n]+\s*/g, ' ')));
+}
+
+/** The approval request as Markdown for the chat: the command whole, in a block, and where it runs. */
+export function approvalMarkdown(request: { summary: string; command?: { line: string; cwd: string } }): string {
+  if (!request.command) return `**Approval needed:** ${inlineCode(request.summary)}`;
+  return `**Approval needed:** run this command in ${inlineCode(request.command.cwd)}:\n\n${commandBlock(request.command.line)}`;
+}
+
+/** What fits in a notification (VS Code cuts messages near 1,000 characters). */
+export const NOTIFICATION_COMMAND_CHARS = 800;
+
+/**
+ * The command for a plain-text notification: whole when it is one short line,
+ * else its start with how much is left out; `complete` says whether the user
+ * saw all of it (if not, offer "Show Full Command").
+ */
+export function notificationCommand(command: string): { text: string; complete: boolean } {
+  const visible = visibleText(command);
+  const lines = visible.split('\n');
+  if (lines.length === 1 && visible.length <= NOTIFICATION_COMMAND_CHARS) return { text: visible, complete: true };
+  const shown = lines.join(' ⏎ ').slice(0, NOTIFICATION_COMMAND_CHARS);
+  const more = lines.length > 1 ? `${lines.length} lines, ${visible.length} characters` : `${visible.length} characters`;
+  return { text: `${shown} … (${more}: use Show Full Command to read it all)`, complete: false };
+}

@@ -1,0 +1,257 @@
+/**
+ * The project's own instructions for agents: `AGENTS.md` at the workspace root
+ * and in the folders the session works in, and `.github/copilot-instructions.md`.
+ * They are read through the WorkspaceFiles port, never from a protected file,
+ * and bounded in size, because they are workspace content (hostile input) and
+ * the model pays for every byte.
+ *
+ * They reach the model as a `developer` input item, sent once: input items stay
+ * in the `previous_response_id` chain, while `instructions` would have to be
+ * sent again with every request (the bytes bench measures both).
+ */
+import type { WorkspaceFiles } from '../../base/common/ports';
+import { normalizeWorkspacePath, protectingPattern } from '../../tools/common/pathPolicy';
+import { headBytes, utf8Length } from '../../tools/common/textLimits';
+
+export const AGENTS_FILE = 'AGENTS.md';
+export const COPILOT_INSTRUCTIONS_FILE = '.github/copilot-instructions.md';
+
+export interface InstructionLimits {
+  /** Bytes of one file that are sent; the rest is cut with a note. */
+  maxFileBytes: number;
+  /** Bytes of all files of a session together. */
+  maxTotalBytes: number;
+  /** Folders whose AGENTS.md is looked for, per call (a hostile model can name many). */
+  maxFolders: number;
+}
+
+export const DEFAULT_INSTRUCTION_LIMITS: InstructionLimits = { maxFileBytes: 8 * 1024, maxTotalBytes: 24 * 1024, maxFolders: 32 };
+
+/** Folder depth looked at: deeper paths are bounded to their first segments. */
+const MAX_DEPTH = 12;
+
+/**
+ * The instruction files that apply to `workedPaths` (paths the session read,
+ * wrote, listed or ran in; folders end without a slash), in the order they are
+ * sent: the root's files first, then nearer folders after farther ones.
+ */
+export function instructionCandidates(workedFolders: readonly string[], limits: InstructionLimits = DEFAULT_INSTRUCTION_LIMITS): string[] {
+  const folders = new Set<string>();
+  for (const folder of workedFolders) {
+    const normalized = normalizeWorkspacePath(folder);
+    if (!normalized.ok || normalized.path === '.') continue;
+    const segments = normalized.path.split('/').slice(0, MAX_DEPTH);
+    for (let length = 1; length <= segments.length; length++) folders.add(segments.slice(0, length).join('/'));
+  }
+  const nested = [...folders].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b)).slice(0, limits.maxFolders);
+  return [AGENTS_FILE, COPILOT_INSTRUCTIONS_FILE, ...nested.map((folder) => `${folder}/${AGENTS_FILE}`)];
+}
+
+/** The folders a tool call works in, from its arguments (`path` names a file, `folder` and `cwd` a folder). */
+export function foldersOfCall(rawArguments: string): string[] {
+  let args: unknown;
+  try {
+    args = JSON.parse(rawArguments.length > 64 * 1024 ? '{}' : rawArguments);
+  } catch {
+    return [];
+  }
+  if (typeof args !== 'object' || args === null) return [];
+  const { path, folder, cwd } = args as Record<string, unknown>;
+  const folders: string[] = [];
+  if (typeof path === 'string' && path.includes('/')) folders.push(path.slice(0, path.lastIndexOf('/')));
+  for (const value of [folder, cwd]) if (typeof value === 'string') folders.push(value);
+  return folders;
+}
+
+export interface FoundInstructions {
+  /** The item's text, or undefined when no new file was found. */
+  text: string | undefined;
+  /** Files read (workspace-relative), in order. */
+  used: string[];
+  /** Bytes sent of the files (for the session-wide bound). */
+  bytes: number;
+}
+
+/**
+ * Reads the candidates not in `skip` (already sent or already looked at) that
+ * exist and are not protected, within what is left of the byte budget.
+ * A file that cannot be read is left out: instructions are a help, not a
+ * condition for the session to run.
+ */
+export async function readInstructions(
+  files: WorkspaceFiles,
+  candidates: readonly string[],
+  skip: ReadonlySet<string>,
+  protectedFiles: readonly string[],
+  usedBytes: number,
+  signal: AbortSignal,
+  limits: InstructionLimits = DEFAULT_INSTRUCTION_LIMITS,
+): Promise<FoundInstructions> {
+  const sections: string[] = [];
+  const used: string[] = [];
+  let bytes = 0;
+  for (const path of candidates) {
+    const size = skip.has(path) ? undefined : await readableSize(files, path, protectedFiles, signal);
+    if (size === undefined) continue;
+    const room = Math.min(limits.maxFileBytes, limits.maxTotalBytes - usedBytes - bytes);
+    if (room <= 0) break;
+    // Not read whole only to be cut: a file this large is no set of instructions.
+    if (size > MAX_READ_BYTES) continue;
+    let content: string;
+    try {
+      content = (await files.readText(path, signal)).trim();
+    } catch {
+      if (signal.aborted) throw signal.reason;
+      continue;
+    }
+    if (content === '') continue;
+    const kept = headBytes(content, room);
+    bytes += utf8Length(kept);
+    used.push(path);
+    const cut = kept.length < content.length ? `\n(cut: ${path} has ${utf8Length(content)} bytes; only the first ${utf8Length(kept)} are shown)` : '';
+    sections.push(`## ${path} (${coverage(path)})\n${kept}${cut}`);
+  }
+  if (sections.length === 0) return { text: undefined, used, bytes };
+  const header = 'Project instructions from the workspace. Follow them; where they disagree, the file of the nearer folder wins.';
+  return { text: `${header}\n\n${sections.join('\n\n')}`, used, bytes };
+}
+
+function coverage(path: string): string {
+  if (path === AGENTS_FILE || path === COPILOT_INSTRUCTIONS_FILE) return 'the whole workspace';
+  return `applies in ${path.slice(0, path.length - AGENTS_FILE.length)}`;
+}
+
+/** Files larger than this are skipped, not read. */
+const MAX_READ_BYTES = 1024 * 1024;
+
+/**
+ * Folders of other people's code: a dependency's AGENTS.md speaks for that
+ * package (or for whoever published it), not for this project, even where the
+ * folder is committed and no ignore rule names it (a Go or PHP `vendor/`).
+ */
+const DEPENDENCY_FOLDERS: ReadonlySet<string> = new Set([
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  '.pnpm-store',
+  '.yarn',
+  'vendor',
+  'third_party',
+  'third-party',
+  'site-packages',
+  'dist-packages',
+  '__pypackages__',
+  '.venv',
+  'venv',
+  '.tox',
+  'Pods',
+  'Carthage',
+  'elm-stuff',
+  '.git',
+  '.hg',
+  '.svn',
+]);
+
+/**
+ * Whether the folder holding `path` is one whose instructions do not count: a
+ * dependency or VCS folder at any depth, or a folder the host's ignore rules
+ * (.gitignore, files.exclude) hide. The root's own files always count, even
+ * when ignored (a personal AGENTS.md is often kept out of git).
+ */
+async function inIgnoredFolder(files: WorkspaceFiles, path: string, signal: AbortSignal): Promise<boolean> {
+  const slash = path.lastIndexOf('/');
+  if (slash < 0) return false;
+  const folder = path.slice(0, slash);
+  if (folder.split('/').some((segment) => DEPENDENCY_FOLDERS.has(segment))) return true;
+  return path !== COPILOT_INSTRUCTIONS_FILE && (await files.isIgnored(folder, signal));
+}
+
+/**
+ * The size of a regular file inside the workspace that no protected pattern
+ * covers and that is in no ignored or dependency folder (as written or through
+ * a symlink); undefined for anything else.
+ */
+async function readableSize(files: WorkspaceFiles, path: string, protectedFiles: readonly string[], signal: AbortSignal): Promise<number | undefined> {
+  if (protectingPattern(path, protectedFiles) !== undefined) return undefined;
+  try {
+    if (await inIgnoredFolder(files, path, signal)) return undefined;
+    const stat = await files.stat(path, signal);
+    if (stat?.type !== 'file') return undefined;
+    const real = await files.realPathInside(path, signal);
+    if (real === undefined || protectingPattern(real, protectedFiles) !== undefined) return undefined;
+    return real === path || !(await inIgnoredFolder(files, real, signal)) ? stat.size : undefined;
+  } catch {
+    if (signal.aborted) throw signal.reason;
+    return undefined;
+  }
+}
+
+/** What a session keeps of its project instructions: the files sent, and their bytes (for the bound across runs). */
+export interface SentInstructions {
+  files: string[];
+  bytes: number;
+}
+
+/**
+ * Finds, per request, the instruction files that now apply and were not sent
+ * yet: the root's before the first request, a folder's once a call works in it.
+ * One per run of the engine; what it has looked at is remembered for the run.
+ */
+export class InstructionTracker {
+  private readonly lookedAt = new Set<string>();
+  private scanned = 0;
+  /** What the session had sent when last seen: set, then gone, means a new chain. */
+  private lastSent: SentInstructions | undefined;
+
+  constructor(
+    private readonly files: WorkspaceFiles,
+    private readonly protectedFiles: readonly string[],
+    private readonly limits: InstructionLimits = DEFAULT_INSTRUCTION_LIMITS,
+  ) {}
+
+  /** The text of the item to send next, if a new file applies; records it in `session.projectInstructions`. */
+  async next(
+    session: { transcript: readonly { type?: string; arguments?: string }[]; projectInstructions?: SentInstructions },
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
+    if (this.lastSent !== undefined && session.projectInstructions === undefined) {
+      // A compaction started a new chain without the files sent before: look again, from the start.
+      this.lookedAt.clear();
+      this.scanned = 0;
+    }
+    this.lastSent = session.projectInstructions;
+    const folders: string[] = [];
+    for (; this.scanned < session.transcript.length; this.scanned++) {
+      const item = session.transcript[this.scanned];
+      if (item.type === 'function_call' && typeof item.arguments === 'string') folders.push(...foldersOfCall(item.arguments));
+    }
+    const sent = session.projectInstructions ?? { files: [], bytes: 0 };
+    const candidates = instructionCandidates(folders, this.limits).filter((path) => !this.lookedAt.has(path));
+    if (candidates.length === 0) return undefined;
+    const skip = new Set(sent.files);
+    const found = await readInstructions(this.files, candidates, skip, this.protectedFiles, sent.bytes, signal, this.limits);
+    for (const path of candidates) this.lookedAt.add(path);
+    if (found.text === undefined) return undefined;
+    session.projectInstructions = { files: [...sent.files, ...found.used], bytes: sent.bytes + found.bytes };
+    this.lastSent = session.projectInstructions;
+    return found.text;
+  }
+}
+
+/**
+ * The instructions for one `@gateway` chat request: the root's files and those
+ * of the attached files' folders (`labels` as the prompt names attachments,
+ * `src/a.ts` or `src/a.ts:10-20`).
+ */
+export async function instructionsForChat(
+  files: WorkspaceFiles,
+  labels: readonly string[],
+  protectedFiles: readonly string[],
+  signal: AbortSignal,
+): Promise<FoundInstructions> {
+  const folders = labels
+    .map((label) => label.replace(/:\d+-\d+$/, ''))
+    .filter((path) => path.includes('/'))
+    .map((path) => path.slice(0, path.lastIndexOf('/')));
+  return readInstructions(files, instructionCandidates(folders), new Set(), protectedFiles, 0, signal);
+}

@@ -1,0 +1,128 @@
+/**
+ * Reads a saved session file's JSON back into a session. The file may be
+ * damaged (`null`, `{}`, a cut write from an older build) or from an older
+ * format (no `usage`, no `originals`): one bad file must not break the list,
+ * the Sessions view or recovery, so a file that is not a session at all gives
+ * undefined, and a session with missing or malformed parts gets defaults.
+ */
+import type { ResponseInputItem, ToolCall } from '../../gateway/common';
+import { parsePlan } from '../../tools/common/updatePlan';
+import type { AgentSessionState, Compaction, OriginalFile, SessionStatus, SessionUsage } from './sessionState';
+
+const STATUSES: readonly SessionStatus[] = ['running', 'awaiting_approval', 'paused', 'stopped', 'done'];
+const ROLES = ['user', 'assistant', 'system', 'developer'];
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+function listOf<T>(value: unknown, keep: (item: unknown) => item is T): T[] {
+  return Array.isArray(value) ? value.filter(keep) : [];
+}
+
+function isInputItem(item: unknown): item is ResponseInputItem {
+  if (!isObject(item)) return false;
+  if (item.type === 'function_call') return typeof item.call_id === 'string' && typeof item.name === 'string' && typeof item.arguments === 'string';
+  if (item.type === 'function_call_output') return typeof item.call_id === 'string' && typeof item.output === 'string';
+  return (item.type === undefined || item.type === 'message') && ROLES.includes(item.role as string) && typeof item.content === 'string';
+}
+
+function isToolCall(item: unknown): item is ToolCall {
+  return isObject(item) && typeof item.callId === 'string' && typeof item.name === 'string' && typeof item.arguments === 'string';
+}
+
+function isOriginal(item: unknown): item is OriginalFile {
+  return isObject(item) && typeof item.path === 'string' && (item.before === undefined || item.before === null || typeof item.before === 'string');
+}
+
+function usageOf(value: unknown): SessionUsage {
+  const usage = isObject(value) ? value : {};
+  return {
+    inputTokens: count(usage.inputTokens),
+    outputTokens: count(usage.outputTokens),
+    reasoningTokens: count(usage.reasoningTokens),
+    totalTokens: count(usage.totalTokens),
+  };
+}
+
+function lastCallOf(value: unknown): AgentSessionState['lastCall'] {
+  return isObject(value) && typeof value.signature === 'string' ? { signature: value.signature, repeats: count(value.repeats) } : undefined;
+}
+
+function isCompaction(item: unknown): item is Compaction {
+  return (
+    isObject(item) &&
+    typeof item.atItem === 'number' &&
+    typeof item.before === 'number' &&
+    typeof item.after === 'number' &&
+    (item.how === 'summary' || item.how === 'trim') &&
+    (item.summary === undefined || typeof item.summary === 'string')
+  );
+}
+
+/** The chain fields, only when they are consistent with the transcript: otherwise the chain is the whole transcript. */
+function chainOf(json: Json, transcriptLength: number): Pick<AgentSessionState, 'chainBase' | 'chainFrom'> {
+  if (!Array.isArray(json.chainBase) || typeof json.chainFrom !== 'number') return {};
+  const chainFrom = json.chainFrom;
+  if (!Number.isInteger(chainFrom) || chainFrom < 0 || chainFrom > transcriptLength) return {};
+  return { chainBase: listOf(json.chainBase, isInputItem), chainFrom };
+}
+
+function sentInstructionsOf(value: unknown): AgentSessionState['projectInstructions'] {
+  if (!isObject(value)) return undefined;
+  return { files: listOf(value.files, (f): f is string => typeof f === 'string'), bytes: count(value.bytes) };
+}
+
+/** The session in `json`, with defaults for what is missing; undefined when it has no string id or no known status. */
+export function parseSavedSession(json: unknown): AgentSessionState | undefined {
+  if (!isObject(json) || typeof json.id !== 'string' || json.id === '' || !STATUSES.includes(json.status as SessionStatus)) return undefined;
+  const createdAt = count(json.createdAt);
+  const transcript = listOf(json.transcript, isInputItem);
+  return {
+    id: json.id,
+    title: text(json.title, json.id),
+    model: text(json.model),
+    createdAt,
+    updatedAt: count(json.updatedAt) || createdAt,
+    status: json.status as SessionStatus,
+    statusReason: typeof json.statusReason === 'string' ? json.statusReason : undefined,
+    previousResponseId: typeof json.previousResponseId === 'string' ? json.previousResponseId : undefined,
+    transcript,
+    unsent: listOf(json.unsent, isInputItem),
+    pendingCalls: listOf(json.pendingCalls, isToolCall),
+    turns: count(json.turns),
+    usage: usageOf(json.usage),
+    activeMs: count(json.activeMs),
+    // JSON has no undefined: a file that did not exist may come back as null.
+    originals: listOf(json.originals, isOriginal).map((o) => ({ path: o.path, before: o.before ?? undefined })),
+    commandsRun: listOf(json.commandsRun, (c): c is string => typeof c === 'string'),
+    lastCall: lastCallOf(json.lastCall),
+    rootUri: typeof json.rootUri === 'string' ? json.rootUri : undefined,
+    ...chainOf(json, transcript.length),
+    contextTokens: count(json.contextTokens) || undefined,
+    contextWindow: count(json.contextWindow) || undefined,
+    compacting: isObject(json.compacting) ? { before: count(json.compacting.before) } : undefined,
+    compactions: Array.isArray(json.compactions) ? listOf(json.compactions, isCompaction).map((c) => ({ ...c, at: count(c.at) })) : undefined,
+    projectInstructions: sentInstructionsOf(json.projectInstructions),
+    plan: parsePlan(json.plan),
+  };
+}
+
+/** Parses a session file's text; undefined for text that is not JSON or not a session. */
+export function parseSavedSessionText(raw: string): AgentSessionState | undefined {
+  try {
+    return parseSavedSession(JSON.parse(raw));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,72 @@
+/** A saved agent session as markdown: pure (no vscode), so it is unit-tested. */
+import { codeFence, inlineCode } from '../../base/common/markdown';
+import { compactionNotice, contextUsage } from './compaction';
+import type { AgentSessionState, Compaction } from './sessionState';
+
+/** Characters shown of one tool output or call's arguments. */
+export const MAX_OUTPUT_SHOWN = 2000;
+/** Characters shown of one message. */
+export const MAX_MESSAGE_SHOWN = 20_000;
+/** Characters of the whole document; later items are left out past it. */
+export const MAX_TRANSCRIPT_CHARS = 1_000_000;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
+}
+
+/** Model text as markdown that cannot swallow what follows it: an open code fence is closed. */
+function message(text: string): string {
+  const clipped = clip(text, MAX_MESSAGE_SHOWN);
+  let open: string | undefined;
+  for (const line of clipped.split('\n')) {
+    const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (!fence) continue;
+    if (open === undefined) open = fence;
+    else if (fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) open = undefined;
+  }
+  return open === undefined ? clipped : `${clipped}\n${open}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+export function renderTranscript(state: AgentSessionState): string {
+  const lines = [
+    `# ${oneLine(state.title) || 'Agent session'}`,
+    '',
+    `Status: **${state.status}**${state.statusReason ? ` — ${oneLine(state.statusReason)}` : ''}  `,
+    `Model: ${inlineCode(state.model)} · ${state.turns} turns · ${state.usage.totalTokens.toLocaleString('en-US')} tokens ` +
+      `(${state.usage.inputTokens} in, ${state.usage.outputTokens} out, ${state.usage.reasoningTokens} reasoning)  `,
+    `Files changed: ${state.originals.map((o) => inlineCode(o.path)).join(', ') || 'none'}  `,
+    `Commands run: ${state.commandsRun.map((c) => inlineCode(c)).join(', ') || 'none'}${contextUsage(state) ? `  \n${contextUsage(state)}` : ''}`,
+    '',
+  ];
+  const compactions = state.compactions ?? [];
+  let size = lines.reduce((sum, line) => sum + line.length + 1, 0);
+  for (const [index, item] of state.transcript.entries()) {
+    let block: string[];
+    if (item.type === 'function_call') block = [`**→ ${oneLine(item.name)}**`, codeFence(clip(item.arguments, MAX_OUTPUT_SHOWN), 'json'), ''];
+    else if (item.type === 'function_call_output') block = [codeFence(clip(item.output, MAX_OUTPUT_SHOWN), 'text'), ''];
+    else block = [`### ${item.role === 'user' ? 'You' : 'Agent'}`, '', message(item.content), ''];
+    block = [...compactions.filter((c) => c.atItem === index).flatMap(compactionBlock), ...block];
+    const blockSize = block.reduce((sum, line) => sum + line.length + 1, 0);
+    if (size + blockSize > MAX_TRANSCRIPT_CHARS) {
+      lines.push(`_… ${state.transcript.length - index} more items not shown: the transcript is too large to display._`);
+      break;
+    }
+    size += blockSize;
+    lines.push(...block);
+  }
+  for (const compaction of compactions.filter((c) => c.atItem >= state.transcript.length)) lines.push(...compactionBlock(compaction));
+  return lines.join('\n');
+}
+
+/** Where the session compacted: the notice, and the summary the new chain started from. */
+function compactionBlock(compaction: Compaction): string[] {
+  const how = compaction.how === 'trim' ? ' (old tool outputs shortened to notes)' : '';
+  const summary = compaction.summary
+    ? ['', '<details><summary>Summary</summary>', '', codeFence(clip(compaction.summary, MAX_OUTPUT_SHOWN * 4), 'markdown'), '', '</details>']
+    : [];
+  return [`> **${compactionNotice(compaction.before, compaction.after)}**${how}`, ...summary, ''];
+}

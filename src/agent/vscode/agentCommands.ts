@@ -1,0 +1,199 @@
+/**
+ * The agent from the command palette and the Sessions view: start, continue,
+ * stop, revert, open the transcript, and answer approvals. A session run from
+ * here writes its progress to the "Gateway Agent" output and asks for approvals
+ * with notifications.
+ */
+import * as vscode from 'vscode';
+import type { AgentEvent } from '../common/engine';
+import { compactionNotice } from '../common/compaction';
+import { droppedNotice } from '../../checkpoints/common/checkpointMessages';
+import { canContinue, type AgentSessionState } from '../common/sessionState';
+import type { ErrorPresenter } from '../../gateway/vscode/errorPresenter';
+import { openFolders, type AgentSessions, type SessionSink } from './agentSessions';
+import { approvalToAnswer, sessionIdOf } from '../common/commandArguments';
+import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../common/sessionRoot';
+import { transcriptUri } from './transcript';
+
+export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
+  const output = vscode.window.createOutputChannel('Gateway Agent');
+  const sink: SessionSink = { onEvent: (event) => writeEvent(output, event) };
+  const guarded = errors.guard.bind(errors);
+  const runInBackground = (work: (signal: AbortSignal) => Promise<AgentSessionState>, title: string) =>
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
+      output.show(true);
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      const state = await work(controller.signal);
+      void vscode.window.showInformationMessage(`Gateway agent: "${state.title}" is ${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}.`);
+      return state;
+    });
+
+  return [
+    output,
+    vscode.commands.registerCommand(
+      'gateway.agent.start',
+      guarded(async (taskArgument?: unknown) => {
+        // Checked before asking for the task, so the user does not type it only to lose it.
+        if (!(await hasFolderOrOffersOne())) return undefined;
+        const task =
+          typeof taskArgument === 'string'
+            ? taskArgument
+            : await vscode.window.showInputBox({
+                title: 'Gateway: Start Agent Session',
+                prompt: 'What should the agent do in this workspace?',
+                placeHolder: 'e.g. add a unit test for parseDuration',
+                ignoreFocusOut: true,
+              });
+        if (!task?.trim()) return undefined;
+        output.appendLine(`\n=== ${task.trim()}`);
+        return runInBackground((signal) => sessions.start(task, sink, signal), 'Gateway agent working… (cancel to stop)');
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'gateway.agent.continue',
+      guarded(async (idArgument?: unknown, messageArgument?: unknown) => {
+        const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, (s) => !sessions.isRunning(s.id), 'Continue which session?'))?.id;
+        if (!id) return undefined;
+        const state = await sessions.store.load(id);
+        // A finished session needs something new to do; a paused one just goes on.
+        const needsMessage = state !== undefined && !canContinue(state);
+        const message =
+          typeof messageArgument === 'string'
+            ? messageArgument
+            : needsMessage
+              ? await vscode.window.showInputBox({ title: 'Gateway: Continue Agent Session', prompt: 'What should the agent do next?', ignoreFocusOut: true })
+              : undefined;
+        output.appendLine(`\n=== continue ${state?.title ?? id}`);
+        return runInBackground((signal) => sessions.continue(id, message, sink, signal), 'Gateway agent working… (cancel to stop)');
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'gateway.agent.stop',
+      guarded(async (idArgument?: unknown) => {
+        const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, (s) => sessions.isRunning(s.id), 'Stop which session?'))?.id;
+        if (id && !sessions.stop(id)) void vscode.window.showInformationMessage('That session is not running.');
+        return id;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'gateway.agent.revert',
+      guarded(async (idArgument?: unknown) => {
+        const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, (s) => s.originals.length > 0, 'Revert the changes of which session?'))?.id;
+        if (!id) return undefined;
+        const state = await sessions.store.load(id);
+        const files = state?.originals.map((o) => o.path).join(', ') || 'no files';
+        const confirm = await vscode.window.showWarningMessage(
+          `Restore ${files} to what they were before the session changed them?`,
+          { modal: true },
+          'Revert',
+        );
+        if (confirm !== 'Revert') return undefined;
+        const reverted = await sessions.revert(id);
+        void vscode.window.showInformationMessage(`Gateway agent: reverted ${reverted.join(', ') || 'nothing'}.`);
+        return reverted;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'gateway.agent.compact',
+      guarded(async (idArgument?: unknown) => {
+        const id =
+          sessionIdOf(idArgument) ?? (await pickSession(sessions, (s) => !sessions.isRunning(s.id) && s.transcript.length > 0, 'Compact which session?'))?.id;
+        if (!id) return undefined;
+        output.appendLine(`\n=== compact ${id}`);
+        return runInBackground((signal) => sessions.compact(id, sink, signal), 'Gateway agent compacting… (cancel to stop)');
+      }),
+    ),
+    vscode.commands.registerCommand('gateway.agent.show', () => vscode.commands.executeCommand('gateway.agentSessions.focus')),
+    vscode.commands.registerCommand(
+      'gateway.agent.openTranscript',
+      guarded(async (idArgument?: unknown) => {
+        const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, () => true, 'Open the transcript of which session?'))?.id;
+        if (!id) return undefined;
+        const document = await vscode.workspace.openTextDocument(transcriptUri(id));
+        await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+        return vscode.window.showTextDocument(document, { preview: true });
+      }),
+    ),
+    // From a chat button: (sessionId, callId); from a Sessions view row: (the session, maybe the selected rows).
+    vscode.commands.registerCommand('gateway.agent.approve', (session?: unknown, callId?: unknown) => answer(sessions, session, callId, true)),
+    vscode.commands.registerCommand('gateway.agent.deny', (session?: unknown, callId?: unknown) => answer(sessions, session, callId, false)),
+    vscode.commands.registerCommand('gateway.agent.showDiff', (sessionId: string, callId: string) => sessions.approvals.showDiff(sessionId, callId)),
+    vscode.commands.registerCommand('gateway.agent.showInput', (sessionId: string, callId: string) => sessions.approvals.showInput(sessionId, callId)),
+  ];
+}
+
+/** True when a folder is open; otherwise says so with an "Open Folder" button (opening one reloads the window). */
+async function hasFolderOrOffersOne(): Promise<boolean> {
+  const decision = rootForNewSession(openFolders());
+  if (decision.ok) return true;
+  const choice = await vscode.window.showWarningMessage(decision.message, 'Open Folder');
+  if (choice === 'Open Folder') await vscode.commands.executeCommand(OPEN_FOLDER_COMMAND);
+  return false;
+}
+
+/** Approve / Deny from a button, a Sessions view row (that session's approval) or the palette (the oldest waiting one). */
+function answer(sessions: AgentSessions, session: unknown, callId: unknown, approved: boolean): boolean {
+  const target = approvalToAnswer(sessions.approvals.waiting(), session, callId);
+  if (!target || !sessions.approvals.respond(target.sessionId, target.callId, approved)) {
+    void vscode.window.showInformationMessage('That approval is no longer waiting (already answered, or the session stopped).');
+    return false;
+  }
+  return true;
+}
+
+async function pickSession(
+  sessions: AgentSessions,
+  filter: (state: AgentSessionState) => boolean,
+  placeHolder: string,
+): Promise<AgentSessionState | undefined> {
+  const candidates = (await sessions.store.list()).filter(filter);
+  if (candidates.length === 0) {
+    void vscode.window.showInformationMessage('No agent session fits. Start one with "Gateway: Start Agent Session…".');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((state) => ({ label: state.title, description: `${state.status} · ${state.turns} turns`, detail: state.statusReason, state })),
+    { placeHolder },
+  );
+  return picked?.state;
+}
+
+function writeEvent(output: vscode.OutputChannel, event: AgentEvent): void {
+  switch (event.type) {
+    case 'text':
+      output.append(event.text);
+      return;
+    case 'tool_started':
+      output.appendLine(`\n▶ ${event.summary}`);
+      return;
+    case 'tool_finished':
+      output.appendLine(event.approved ? `  ${event.outcome.ok ? '✓' : '✗'} ${event.outcome.output.split('\n')[0].slice(0, 160)}` : '  ✗ denied by you');
+      return;
+    case 'approval_needed':
+      output.appendLine(`  ? waiting for your approval: ${event.request.summary}`);
+      return;
+    case 'status':
+      if (event.reason && event.status !== 'awaiting_approval') output.appendLine(`\n[${event.status}] ${event.reason}`);
+      return;
+    case 'retry':
+      output.appendLine(
+        event.notice.delayMs > 0 ? `  … ${event.notice.message} (waiting ${Math.ceil(event.notice.delayMs / 1000)} s)` : `  … ${event.notice.message}`,
+      );
+      return;
+    case 'compacting':
+      output.appendLine('\n… compacting the conversation to fit the context window');
+      return;
+    case 'checkpoint':
+      output.appendLine(`  ◆ checkpoint: ${event.checkpoint.label} ("Gateway: Restore Agent Checkpoint…" goes back to it)`);
+      if (event.dropped.length > 0) output.appendLine(`  ${droppedNotice(event.dropped.map((label) => ({ label })))}`);
+      return;
+    case 'compacted':
+      output.appendLine(
+        `  ${compactionNotice(event.compaction.before, event.compaction.after)}${event.compaction.how === 'trim' ? ' (old tool outputs shortened)' : ''}`,
+      );
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Holds the approvals the agent is waiting for. Whoever shows the session (the
+ * chat, or a notification for sessions run from the palette) presents them;
+ * the Approve / Deny buttons and commands answer them here. Edits are shown as
+ * a diff of the current and the proposed content before the user answers.
+ */
+import * as vscode from 'vscode';
+import { keyOf, PendingApprovals, type PendingApproval } from '../common/pendingApprovals';
+import { notificationCommand, visibleText } from '../common/commandDisplay';
+import type { ApprovalRequest, Approver } from '../../base/common/ports';
+
+export const PROPOSED_SCHEME = 'gateway-proposed';
+const SHOW_FULL_COMMAND = 'Show Full Command';
+const SHOW_FULL_INPUT = 'Show Full Input';
+/** The fragment that makes a document of this scheme a waiting call's whole input rather than a proposed file. */
+const INPUT_FRAGMENT = 'input';
+
+export type ApprovalPresenter = (request: ApprovalRequest) => void;
+
+export class ApprovalBroker implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly presenters = new Map<string, ApprovalPresenter>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangePending = this.changed.event;
+  private readonly pending = new PendingApprovals(() => this.changed.fire());
+
+  /** Who shows this session's approvals (the chat turn that runs it, or a notification). */
+  present(sessionId: string, presenter: ApprovalPresenter): vscode.Disposable {
+    this.presenters.set(sessionId, presenter);
+    return { dispose: () => this.presenters.get(sessionId) === presenter && this.presenters.delete(sessionId) };
+  }
+
+  /** The approver for a session running in `root`: its diffs compare against the files there. */
+  forSession(root: vscode.Uri): Approver {
+    return this.pending.forSession(root.toString(), ({ request }) => {
+      if (request.preview) void this.showDiff(request.sessionId, request.callId);
+      (this.presenters.get(request.sessionId) ?? notificationPresenter(this))(request);
+    });
+  }
+
+  /** Answers a waiting approval; false when there is none (already answered, or the session stopped). */
+  respond(sessionId: string, callId: string, approved: boolean): boolean {
+    return this.pending.respond(sessionId, callId, approved);
+  }
+
+  waiting(sessionId?: string): ApprovalRequest[] {
+    return this.pending.waiting(sessionId);
+  }
+
+  async showDiff(sessionId: string, callId: string): Promise<void> {
+    const approval = this.pending.find(sessionId, callId);
+    if (!approval?.request.preview) return;
+    const { preview } = approval.request;
+    const current = currentFileOf(approval);
+    const proposed = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${preview.path}`, query: keyOf(sessionId, callId) });
+    const left = preview.before === undefined ? proposed.with({ query: `${keyOf(sessionId, callId)}&empty` }) : current;
+    await vscode.commands.executeCommand('vscode.diff', left, proposed, `${preview.path}: proposed by the agent`, { preview: true, preserveFocus: true });
+  }
+
+  /**
+   * Opens a waiting host tool call's whole input, pretty-printed, in a read-only
+   * editor (a document of this provider): the approval's summary may show only its start and end.
+   */
+  async showInput(sessionId: string, callId: string): Promise<void> {
+    const input = this.pending.find(sessionId, callId)?.request.input;
+    if (!input) return;
+    const name = input.tool.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || 'tool';
+    const uri = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${name} input.json`, query: keyOf(sessionId, callId), fragment: INPUT_FRAGMENT });
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    if (uri.fragment === INPUT_FRAGMENT) return this.inputDocument(uri.query);
+    const [key, empty] = uri.query.split('&');
+    if (empty === 'empty') return '';
+    const separator = key.indexOf(':');
+    return this.pending.find(key.slice(0, separator), key.slice(separator + 1))?.request.preview?.after ?? '';
+  }
+
+  /** The text of a "Show Full Input" document: what the call would get, and how long it is. */
+  private inputDocument(key: string): string {
+    const separator = key.indexOf(':');
+    const input = this.pending.find(key.slice(0, separator), key.slice(separator + 1))?.request.input;
+    if (!input) return '// This call is no longer waiting for approval.\n';
+    return `// The whole input the agent wants to give ${visibleText(input.tool)}: ${input.chars.toLocaleString('en-US')} characters.\n// Invisible characters are written as ⟨U+XXXX⟩.\n${input.text}\n`;
+  }
+
+  dispose(): void {
+    this.pending.denyAll();
+    this.changed.dispose();
+  }
+}
+
+/** The file as it is now, in the asking session's folder. */
+function currentFileOf({ request, rootUri }: PendingApproval): vscode.Uri {
+  return vscode.Uri.joinPath(vscode.Uri.parse(rootUri), request.preview?.path ?? '');
+}
+
+/**
+ * Opens the whole command in an editor (plain text, nothing interpreted), for
+ * when a notification or a row of the Sessions view can show only its start.
+ */
+export async function showFullCommand(command: { line: string; cwd: string }): Promise<void> {
+  const content = `# Runs in: ${visibleText(command.cwd)}\n# Exactly this, character for character (invisible characters written as ⟨U+XXXX⟩):\n\n${visibleText(command.line)}\n`;
+  const document = await vscode.workspace.openTextDocument({ content, language: 'shellscript' });
+  await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true });
+}
+
+/** For sessions that run without a chat turn: a notification with the same choices. */
+function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter {
+  return (request) => {
+    const shown = request.command ? notificationCommand(request.command.line) : undefined;
+    const ask = async () => {
+      const choices = ['Approve', 'Deny'];
+      if (request.preview) choices.push('Show Diff');
+      if (shown && !shown.complete) choices.push(SHOW_FULL_COMMAND);
+      if (request.input) choices.push(SHOW_FULL_INPUT);
+      const detail = request.command && shown ? `${shown.text}  (in ${visibleText(request.command.cwd)})` : request.summary;
+      const choice = await vscode.window.showWarningMessage(`Gateway agent wants to: ${detail}`, ...choices);
+      if (choice === 'Show Diff') {
+        await broker.showDiff(request.sessionId, request.callId);
+        return ask();
+      }
+      if (choice === SHOW_FULL_COMMAND && request.command) {
+        await showFullCommand(request.command);
+        return ask();
+      }
+      if (choice === SHOW_FULL_INPUT) {
+        await broker.showInput(request.sessionId, request.callId);
+        return ask();
+      }
+      // Dismissing the notification leaves the approval waiting: it stays answerable from the Sessions view.
+      if (choice === 'Approve' || choice === 'Deny') broker.respond(request.sessionId, request.callId, choice === 'Approve');
+    };
+    void ask();
+  };
+}

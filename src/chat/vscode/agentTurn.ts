@@ -1,0 +1,181 @@
+/**
+ * `@gateway /agent <task>`: runs an agent session inside a chat turn. Text
+ * streams as markdown, each tool call gets a progress line, approvals become
+ * Approve / Deny buttons the turn waits on, and a summary closes the turn. A
+ * later message in the same conversation continues the same session.
+ */
+import * as vscode from 'vscode';
+import { compactionNotice, contextUsage } from '../../agent/common/compaction';
+import type { AgentEvent, StepCheckpoint } from '../../agent/common/engine';
+import type { AgentSessionState } from '../../agent/common/sessionState';
+import { approvalMarkdown, inlineCode } from '../../agent/common/commandDisplay';
+import type { ApprovalRequest } from '../../base/common/ports';
+import { compact } from '../../status/common/statusView';
+import { droppedNotice } from '../../checkpoints/common/checkpointMessages';
+import { planChecklist } from '../../tools/common/updatePlan';
+import type { AgentSessions } from '../../agent/vscode/agentSessions';
+import { openFolders } from '../../agent/vscode/agentSessions';
+import { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND } from '../../agent/common/sessionRoot';
+import { toAbortSignal } from '../../base/vscode/cancellation';
+import { actionsFor, messageOf } from '../../gateway/vscode/errorActions';
+import { PARTICIPANT_ID } from './context';
+
+export interface AgentChatResult extends vscode.ChatResult {
+  metadata: { command: 'agent' | 'compact'; sessionId?: string; failed?: boolean };
+}
+
+/** The session an earlier turn of this conversation ran, if any. */
+export function sessionOfConversation(context: vscode.ChatContext): string | undefined {
+  for (let i = context.history.length - 1; i >= 0; i--) {
+    const turn = context.history[i];
+    if (turn instanceof vscode.ChatResponseTurn && turn.participant === PARTICIPANT_ID) {
+      const sessionId = (turn.result.metadata as { sessionId?: unknown } | undefined)?.sessionId;
+      if (typeof sessionId === 'string') return sessionId;
+    }
+  }
+  return undefined;
+}
+
+export async function runAgentTurn(
+  sessions: AgentSessions,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<AgentChatResult> {
+  const previous = sessionOfConversation(context);
+  if (request.command === 'compact') return compactTurn(sessions, previous, stream, token);
+  const task = request.prompt.trim();
+  if (!previous && !task) {
+    stream.markdown(
+      'Give the agent a task, for example `@gateway /agent add a test for parseDuration`. It reads and edits files and runs commands, asking you first as `gateway.agent.approval` says.',
+    );
+    return { metadata: { command: 'agent' } };
+  }
+  if (openFolders().length === 0) {
+    // Said in the turn, with the way out, instead of failing after the task was typed.
+    stream.markdown(NO_FOLDER_MESSAGE);
+    stream.button({ title: 'Open Folder', command: OPEN_FOLDER_COMMAND });
+    return { metadata: { command: 'agent', sessionId: previous } };
+  }
+  const checkpoints: StepCheckpoint[] = [];
+  const sink = {
+    onEvent: (event: AgentEvent, root: vscode.Uri) => {
+      if (event.type === 'checkpoint') checkpoints.push(event.checkpoint);
+      render(event, root, stream);
+    },
+    presenter: (approval: ApprovalRequest) => presentApproval(approval, stream),
+  };
+  const signal = toAbortSignal(token);
+  let sessionId = previous;
+  try {
+    const referencedTools = request.toolReferences.map((reference) => reference.name);
+    const state = previous ? await sessions.continue(previous, task, sink, signal, referencedTools) : await sessions.start(task, sink, signal, referencedTools);
+    sessionId = state.id;
+    summarize(state, stream, checkpoints);
+    return { metadata: { command: 'agent', sessionId: state.id, failed: state.status === 'paused' } };
+  } catch (error) {
+    for (const action of actionsFor(error)) stream.button(action);
+    return { errorDetails: { message: messageOf(error) }, metadata: { command: 'agent', sessionId, failed: true } };
+  }
+}
+
+/** `@gateway /compact` in a conversation that runs a session: compacts it now. */
+async function compactTurn(
+  sessions: AgentSessions,
+  sessionId: string | undefined,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<AgentChatResult> {
+  if (!sessionId) {
+    stream.markdown('There is no agent session in this conversation to compact. Start one with `@gateway /agent <task>`.');
+    return { metadata: { command: 'compact' } };
+  }
+  try {
+    const state = await sessions.compact(sessionId, { onEvent: (event, root) => render(event, root, stream) }, toAbortSignal(token));
+    if (!state.compactions?.length) stream.markdown('Nothing to compact yet.');
+    summarize(state, stream);
+    return { metadata: { command: 'compact', sessionId } };
+  } catch (error) {
+    for (const action of actionsFor(error)) stream.button(action);
+    return { errorDetails: { message: messageOf(error) }, metadata: { command: 'compact', sessionId, failed: true } };
+  }
+}
+
+function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponseStream): void {
+  switch (event.type) {
+    case 'text':
+      stream.markdown(event.text);
+      return;
+    case 'tool_started':
+      stream.progress(`${event.summary}…`);
+      return;
+    case 'tool_finished':
+      if (!event.approved) stream.markdown(`\n\n> Denied: ${inlineCode(event.summary)}\n\n`);
+      else if (event.outcome.changedPath) stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
+      else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n${inlineCode(event.summary)} exited with ${event.outcome.exitCode}.\n\n`);
+      return;
+    case 'plan':
+      stream.markdown(`\n\n**Plan**\n\n${planChecklist(event.plan)}\n\n`);
+      return;
+    case 'retry':
+      stream.progress(`${event.notice.message} Retrying in ${Math.ceil(event.notice.delayMs / 1000)} s…`);
+      return;
+    case 'compacting':
+      stream.progress('Compacting the conversation to fit the context window…');
+      return;
+    case 'checkpoint':
+      // After each step that changed files: its diff, and the way back to it.
+      stream.markdown(`\n\n_Checkpoint: ${event.checkpoint.label}_\n\n`);
+      stream.button({ title: 'Review Step', command: 'gateway.agent.reviewStep', arguments: [event.sessionId, event.checkpoint.id] });
+      stream.button({ title: 'Restore to Here', command: 'gateway.agent.restoreCheckpoint', arguments: [event.sessionId, event.checkpoint.id] });
+      if (event.dropped.length > 0) stream.markdown(`\n\n> ${droppedNotice(event.dropped.map((label) => ({ label })))}\n\n`);
+      return;
+    case 'compacted':
+      stream.markdown(
+        `\n\n> ${compactionNotice(event.compaction.before, event.compaction.after)}${event.compaction.how === 'trim' ? ' (old tool outputs shortened to notes)' : ''}\n\n`,
+      );
+      return;
+    case 'status':
+      if (event.status === 'stopped' || (event.status === 'paused' && event.reason))
+        stream.markdown(`\n\n**${event.status === 'stopped' ? 'Stopped' : 'Paused'}:** ${event.reason}\n\n`);
+      return;
+    default:
+      return;
+  }
+}
+
+function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseStream): void {
+  stream.markdown(`\n\n${approvalMarkdown(approval)}\n\n`);
+  const args = [approval.sessionId, approval.callId];
+  if (approval.preview) stream.button({ title: 'Show Diff', command: 'gateway.agent.showDiff', arguments: args });
+  if (approval.input) stream.button({ title: 'Show Full Input', command: 'gateway.agent.showInput', arguments: args });
+  stream.button({ title: 'Approve', command: 'gateway.agent.approve', arguments: args });
+  stream.button({ title: 'Deny', command: 'gateway.agent.deny', arguments: args });
+}
+
+/** The summary's restore buttons: the latest checkpoints of this run (the chat folds the steps away once the turn ends). */
+const SUMMARY_CHECKPOINTS = 4;
+
+function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, checkpoints: readonly StepCheckpoint[] = []): void {
+  const files = state.originals.map((original) => inlineCode(original.path)).join(', ') || 'none';
+  const commands = state.commandsRun.map((line) => inlineCode(line)).join(', ') || 'none';
+  const context = contextUsage(state);
+  stream.markdown(
+    `\n\n---\n**Session ${state.status}** · ${state.turns} turns · ${compact(state.usage.totalTokens)} tokens ` +
+      `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)` +
+      `${context ? ` · ${context}` : ''}\n\n` +
+      `Files changed: ${files}\n\nCommands run: ${commands}\n` +
+      `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n`,
+  );
+  if (checkpoints.length > 0) stream.markdown(`\nCheckpoints: ${checkpoints.map((c) => c.label).join(' · ')}\n`);
+  for (const checkpoint of checkpoints.slice(-SUMMARY_CHECKPOINTS)) {
+    const step = checkpoint.label.split(':')[0];
+    stream.button({ title: `Restore to ${step}`, command: 'gateway.agent.restoreCheckpoint', arguments: [state.id, checkpoint.id] });
+  }
+  if (state.originals.length > 0) {
+    stream.button({ title: 'Review Session Changes', command: 'gateway.agent.reviewChanges', arguments: [state.id] });
+    stream.button({ title: 'Revert Session Changes', command: 'gateway.agent.revert', arguments: [state.id] });
+  }
+  if (state.status === 'paused' || state.status === 'stopped') stream.button({ title: 'Continue', command: 'gateway.agent.continue', arguments: [state.id] });
+}

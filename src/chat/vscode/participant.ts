@@ -1,0 +1,124 @@
+/**
+ * The `@gateway` chat participant: streams the chat model's answer as markdown,
+ * with the conversation's history and the user's attachments as context.
+ */
+import * as vscode from 'vscode';
+import type { ModelWindows, RetryNotice } from '../../gateway/common';
+import { droppedNote, streamFitted } from '../common/historyFit';
+import { incompleteAnswerNote } from '../common/finishNote';
+import { retryText } from '../common/retryText';
+import type { ModelEndpoints } from '../../models/common/modelEndpoints';
+import { buildChatMessages, type SlashCommand } from '../common/prompt';
+import type { Logger } from '../../base/common/ports';
+import { toAbortSignal } from '../../base/vscode/cancellation';
+import { actionsFor, messageOf } from '../../gateway/vscode/errorActions';
+import { requestParameters } from '../../settings/common/requestParameters';
+import { readSettings } from '../../settings/vscode/settings';
+import { sessionOfConversation } from './agentTurn';
+import { requestContext } from '../common/commandContext';
+import { activeSelection, historyOf, referenceContents } from './context';
+
+export const LM_VENDOR = 'gateway';
+
+export interface ParticipantDeps {
+  endpoints: ModelEndpoints;
+  /** The model to answer with, given the gateway model selected in the Chat view's picker (if any). */
+  chooseModel: (pickerModel: string | undefined, signal: AbortSignal) => Promise<string>;
+  logger: Logger;
+  /** Each model's window: a history too long for it loses its oldest turns instead of failing. */
+  windows?: ModelWindows;
+  runAgent: (
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ) => Promise<vscode.ChatResult>;
+  /** The workspace's project instructions for a request with these attachments (labels), when the setting allows them. */
+  projectInstructions?: (attachmentLabels: string[], signal: AbortSignal) => Promise<string | undefined>;
+  /** The note put before the answer past the daily budget; undefined under it. */
+  budgetNote?: (signal: AbortSignal) => Promise<string | undefined>;
+  /** Told the full text of every finished answer (kept for the extension's API). */
+  onAnswer?: (text: string) => void;
+}
+
+export interface GatewayChatResult extends vscode.ChatResult {
+  /** `unsent`: answered locally, without a request (nothing to follow up on). */
+  metadata?: { model?: string; command?: string; failed?: boolean; unsent?: boolean; sessionId?: string };
+}
+
+export function createChatHandler(deps: ParticipantDeps) {
+  return async (
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> => {
+    // /agent, or any follow-up in a conversation that runs an agent session, goes to that session.
+    if (request.command === 'agent' || request.command === 'compact' || (!request.command && sessionOfConversation(context))) {
+      return deps.runAgent(request, context, stream, token);
+    }
+    const signal = toAbortSignal(token);
+    let model: string | undefined;
+    try {
+      const settings = readSettings();
+      const command = request.command === 'explain' || request.command === 'fix' ? (request.command as SlashCommand) : undefined;
+      // Decided before choosing a model: a request with nothing to work on is not sent (or paid for).
+      const found = requestContext(await referenceContents(request.references), command, activeSelection, settings.agent.protectedFiles);
+      for (const note of found.notes) stream.markdown(`${note}\n\n`);
+      if (found.kind === 'nothing') {
+        stream.markdown(found.hint);
+        return { metadata: { command, unsent: true } };
+      }
+      const attachments = found.attachments;
+      model = await deps.chooseModel(request.model?.vendor === LM_VENDOR ? request.model.id : undefined, signal);
+      const projectInstructions = settings.agent.projectInstructions
+        ? await deps.projectInstructions?.(
+            attachments.map((a) => a.label),
+            signal,
+          )
+        : undefined;
+      const messages = buildChatMessages({ history: historyOf(context), attachments, prompt: request.prompt, command, projectInstructions });
+      deps.logger.trace(`@gateway prompt (${model}): ${request.prompt}`);
+      const budgetNote = await deps.budgetNote?.(signal).catch(() => undefined);
+      const budgetText = budgetNote ? `> ${budgetNote}\n\n` : '';
+      if (budgetText) stream.markdown(budgetText);
+      const onRetry = (notice: RetryNotice) => stream.progress(retryText(notice));
+      const events = streamFitted(
+        deps.endpoints,
+        {
+          model,
+          messages,
+          ...requestParameters(settings),
+        },
+        deps.windows,
+        { signal, onRetry, origin: { surface: 'chat' } },
+        (dropped) => stream.markdown(`${droppedNote(dropped)}\n\n`),
+      );
+      let answer = budgetText;
+      for await (const event of events) {
+        if (event.type === 'text') {
+          answer += event.text;
+          stream.markdown(event.text);
+        } else if (event.type === 'done') {
+          const note = incompleteAnswerNote(event.finishReason);
+          if (note) stream.markdown(note);
+        }
+      }
+      deps.onAnswer?.(answer);
+      return { metadata: { model, command } };
+    } catch (error) {
+      if (token.isCancellationRequested) return { metadata: { model, failed: true } };
+      for (const action of actionsFor(error)) stream.button(action);
+      return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true } };
+    }
+  };
+}
+
+export const followupProvider: vscode.ChatFollowupProvider = {
+  provideFollowups(result: GatewayChatResult) {
+    if (result.metadata?.failed || result.metadata?.unsent) return [];
+    if (result.metadata?.command === 'explain') return [{ prompt: 'How could this code be improved?', label: 'Suggest improvements' }];
+    if (result.metadata?.command === 'fix') return [{ prompt: 'Write tests that cover this fix.', label: 'Write tests for the fix' }];
+    return [];
+  },
+};

@@ -1,0 +1,206 @@
+/**
+ * Review and rewind: the session's changes as one multi-file diff
+ * (`vscode.changes`), one step's changes, "Restore to here" with the user's
+ * own changes named and asked about, and undoing a restore.
+ */
+import * as vscode from 'vscode';
+import { KEEP_MINE, OVERWRITE, RESTORE, droppedNotice, restoreDone, restoreQuestion } from '../common/checkpointMessages';
+import type { Checkpoint, FileVersion } from '../common/checkpoints';
+import { sessionIdOf } from '../../agent/common/commandArguments';
+import { rootForSavedSession } from '../../agent/common/sessionRoot';
+import { normalizeWorkspacePath } from '../../tools/common/pathPolicy';
+import type { AgentSessionState } from '../../agent/common/sessionState';
+import type { ErrorPresenter } from '../../gateway/vscode/errorPresenter';
+import { openFolders, type AgentSessions } from '../../agent/vscode/agentSessions';
+
+export const CHECKPOINT_SCHEME = 'gateway-checkpoint';
+
+/** A row of the Sessions view under a session: one checkpoint. */
+export interface CheckpointNode {
+  sessionId: string;
+  checkpoint: Checkpoint;
+}
+
+export function isCheckpointNode(value: unknown): value is CheckpointNode {
+  return typeof value === 'object' && value !== null && 'checkpoint' in value && 'sessionId' in value && typeof value.sessionId === 'string';
+}
+
+/** A file as a checkpoint holds it (`version`: a blob, null: no file), or as it was before the session (`original`). */
+function checkpointUri(sessionId: string, path: string, content: { version: FileVersion } | 'original'): vscode.Uri {
+  const query = content === 'original' ? 'original' : `blob=${content.version ?? 'none'}`;
+  return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${path}`, query: `session=${sessionId}&${query}` });
+}
+
+/** Serves the read-only "before" and "after" sides of the review diffs. */
+export class CheckpointContentProvider implements vscode.TextDocumentContentProvider {
+  constructor(private readonly sessions: AgentSessions) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const query = new URLSearchParams(uri.query);
+    const sessionId = query.get('session') ?? '';
+    if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) return '';
+    if (query.has('original')) {
+      const state = await this.sessions.store.load(sessionId);
+      return state?.originals.find((o) => o.path === uri.path.slice(1))?.before ?? '';
+    }
+    const blob = query.get('blob') ?? 'none';
+    if (blob === 'none') return '';
+    return (await this.sessions.checkpoints(sessionId).blob(blob, new AbortController().signal)) ?? '(no longer kept)';
+  }
+}
+
+export function registerCheckpointCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
+  const guarded = errors.guard.bind(errors);
+  return [
+    vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointContentProvider(sessions)),
+    vscode.commands.registerCommand(
+      'gateway.agent.reviewChanges',
+      guarded(async (idArgument?: unknown) => {
+        const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, 'Review the changes of which session?'))?.id;
+        return id ? reviewSession(sessions, id) : undefined;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'gateway.agent.reviewStep',
+      guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown) => {
+        const target = await checkpointOf(sessions, sessionArgument, checkpointArgument, 'Review the changes of which step?');
+        return target ? reviewStep(sessions, target.sessionId, target.checkpointId) : undefined;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'gateway.agent.restoreCheckpoint',
+      guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown) => {
+        const target = await checkpointOf(sessions, sessionArgument, checkpointArgument, 'Restore the session to which checkpoint?');
+        return target ? restoreTo(sessions, target.sessionId, target.checkpointId) : undefined;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'gateway.agent.undoRestore',
+      guarded(async (idArgument?: unknown) => {
+        const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, 'Undo the last restore of which session?'))?.id;
+        if (!id) return undefined;
+        const undo = (await sessions.checkpoints(id).list(new AbortController().signal)).filter((c) => c.kind === 'restore').at(-1);
+        if (!undo) {
+          void vscode.window.showInformationMessage('This session has no restore to undo.');
+          return undefined;
+        }
+        return restoreTo(sessions, id, undo.id);
+      }),
+    ),
+  ];
+}
+
+/** Every file the session changed, against what it was before the session first touched it; files back as they were are left out. */
+async function reviewSession(sessions: AgentSessions, id: string): Promise<unknown> {
+  const state = await sessions.store.load(id);
+  if (!state) throw new Error(`There is no saved agent session ${id}.`);
+  const root = rootOf(state);
+  const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
+  for (const original of state.originals) {
+    const normalized = normalizeWorkspacePath(original.path);
+    if (!normalized.ok || normalized.path !== original.path) continue;
+    const file = vscode.Uri.joinPath(root, original.path);
+    const now = await readIfThere(file);
+    if (now === original.before) continue;
+    resources.push([file, checkpointUri(id, original.path, 'original'), now === undefined ? checkpointUri(id, original.path, { version: null }) : file]);
+  }
+  if (resources.length === 0) {
+    void vscode.window.showInformationMessage(`Every file "${state.title}" changed is back as it was before the session.`);
+    return undefined;
+  }
+  return vscode.commands.executeCommand('vscode.changes', `Session changes: ${state.title.slice(0, 80)}`, resources);
+}
+
+async function reviewStep(sessions: AgentSessions, id: string, checkpointId: number): Promise<unknown> {
+  const store = sessions.checkpoints(id);
+  const signal = new AbortController().signal;
+  const checkpoint = (await store.list(signal)).find((c) => c.id === checkpointId);
+  // The paths come from a file on disk: only plain workspace paths become links to files.
+  const changes = (await store.stepChanges(checkpointId, signal)).filter(({ path }) => {
+    const normalized = normalizeWorkspacePath(path);
+    return normalized.ok && normalized.path === path;
+  });
+  const state = await sessions.store.load(id);
+  const root = state ? rootOf(state) : undefined;
+  const resources = changes.map(({ path, before, after }): [vscode.Uri, vscode.Uri, vscode.Uri] => [
+    root ? vscode.Uri.joinPath(root, path) : checkpointUri(id, path, { version: after }),
+    checkpointUri(id, path, { version: before }),
+    checkpointUri(id, path, { version: after }),
+  ]);
+  return vscode.commands.executeCommand('vscode.changes', `${checkpoint?.label ?? 'Step'} (${state?.title.slice(0, 60) ?? id})`, resources);
+}
+
+/** Asks (naming the user's own changes and the commands that ran since), restores, and offers Undo. */
+async function restoreTo(sessions: AgentSessions, id: string, checkpointId: number): Promise<unknown> {
+  const plan = await sessions.planRestore(id, checkpointId, new AbortController().signal);
+  const question = restoreQuestion(plan);
+  const answer = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, ...question.buttons);
+  if (answer !== KEEP_MINE && answer !== OVERWRITE && answer !== RESTORE) return undefined;
+  const result = await sessions.restore(id, plan, answer === KEEP_MINE);
+  const undo = plan.target.kind === 'step' ? 'Undo Restore' : undefined;
+  void vscode.window
+    .showInformationMessage(`Gateway agent: ${restoreDone(plan, result)}`, ...(undo ? [undo] : []), 'Continue', 'Review Session Changes')
+    .then((choice) => {
+      if (choice === undo) return vscode.commands.executeCommand('gateway.agent.restoreCheckpoint', id, result.undo.id);
+      if (choice === 'Continue') return vscode.commands.executeCommand('gateway.agent.continue', id);
+      if (choice === 'Review Session Changes') return vscode.commands.executeCommand('gateway.agent.reviewChanges', id);
+      return undefined;
+    });
+  return result;
+}
+
+/** The checkpoint a command means: (session id, checkpoint id) from a chat button, a Sessions view row, or picked. */
+async function checkpointOf(
+  sessions: AgentSessions,
+  sessionArgument: unknown,
+  checkpointArgument: unknown,
+  placeHolder: string,
+): Promise<{ sessionId: string; checkpointId: number } | undefined> {
+  if (isCheckpointNode(sessionArgument)) return { sessionId: sessionArgument.sessionId, checkpointId: sessionArgument.checkpoint.id };
+  const sessionId = sessionIdOf(sessionArgument) ?? (await pickSession(sessions, 'Which session?'))?.id;
+  if (!sessionId) return undefined;
+  if (typeof checkpointArgument === 'number') return { sessionId, checkpointId: checkpointArgument };
+  const store = sessions.checkpoints(sessionId);
+  const signal = new AbortController().signal;
+  const checkpoints = (await store.list(signal)).reverse();
+  const dropped = await store.dropped(signal);
+  if (checkpoints.length === 0) {
+    void vscode.window.showInformationMessage(
+      dropped.length > 0 ? droppedNotice(dropped) : 'This session has no checkpoint yet: one is made after each step that changes files.',
+    );
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    checkpoints.map((checkpoint) => ({ label: checkpoint.label, description: new Date(checkpoint.at).toLocaleTimeString(), checkpoint })),
+    { placeHolder },
+  );
+  return picked && { sessionId, checkpointId: picked.checkpoint.id };
+}
+
+async function pickSession(sessions: AgentSessions, placeHolder: string): Promise<AgentSessionState | undefined> {
+  const candidates = (await sessions.store.list()).filter((state) => state.originals.length > 0);
+  if (candidates.length === 0) {
+    void vscode.window.showInformationMessage('No agent session has changed files.');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((state) => ({ label: state.title, description: `${state.status} · ${state.originals.length} files`, state })),
+    { placeHolder },
+  );
+  return picked?.state;
+}
+
+function rootOf(state: AgentSessionState): vscode.Uri {
+  const decision = rootForSavedSession(state.rootUri, openFolders(), 'review its changes');
+  if (!decision.ok) throw new Error(decision.message);
+  return vscode.Uri.parse(decision.uri);
+}
+
+async function readIfThere(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch (error) {
+    if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
+    throw error;
+  }
+}

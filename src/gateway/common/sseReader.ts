@@ -1,0 +1,197 @@
+/**
+ * Reads an SSE body and hands each event to a protocol decoder, yielding the
+ * decoder's events. One async generator for the whole pipeline (the caller's
+ * hooks run inside it rather than in a second generator around it): the
+ * per-event cost is one JSON.parse and a few type checks, which is what keeps
+ * the client close to a bare parser's speed.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { eventTooLarge, tooLarge } from './bodyLimits';
+import type { DecodedKeyGuard } from './decodedKeyGuard';
+import { ProtocolError, StreamInterruptedError } from './errors';
+import { TextSoFar } from './answerTextBuffer';
+import type { StreamEvent } from './types';
+
+export interface StreamDecoder {
+  /** Decodes one SSE event, pushing zero or more events to `out`; throws typed errors for in-stream failures. */
+  decode(message: EventSourceMessage, out: StreamEvent[]): void;
+  /** True once the terminal event has been decoded. */
+  readonly finished: boolean;
+}
+
+/** An opened stream: the body, its decoder, and the hooks of the exchange it came from. */
+export interface SseSource {
+  body: ReadableStream<Uint8Array>;
+  decoder: StreamDecoder;
+  /**
+   * Called when a chunk completed at least one event: keeps the idle watchdog
+   * quiet. Comments (`: keep-alive`) and blank lines do not count, so a server
+   * that only ever sends those still times out.
+   */
+  onActivity(): void;
+  /** Ceiling on the bytes of the whole stream (events and comments alike). */
+  maxBytes?: number;
+  /** Ceiling on one event (its data lines together, and a line not yet ended), in characters. */
+  maxEventChars?: number;
+  /** Ceiling on the answer text the decoder builds. */
+  maxAnswerChars?: number;
+  /** Takes the key out of an event's text before anything decodes it (see redaction.ts). */
+  redactor?: { redact(text: string): string; watchStream(): { sees(read: string): boolean }; guardDecoded(): DecodedKeyGuard | undefined };
+  /** Maps a read failure (abort, timeout, socket reset) to the error to throw. */
+  mapReadError(error: unknown): Error;
+  /** Sees every event before the consumer does (usage accounting). */
+  onEvent?(event: StreamEvent): void;
+  /** Sees an error the decoder raised from an event in the stream (before the consumer does). */
+  onError?(error: unknown): void;
+  /** Runs once when the stream ends for any reason: releases the connection. */
+  onClose(): void;
+}
+
+/**
+ * `open` runs on the first `next()`, so request errors surface there, and the
+ * request, the read loop and the decoding share this one generator.
+ */
+export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<StreamEvent, void, undefined> {
+  const source = await open();
+  const { decoder } = source;
+  const pending: EventSourceMessage[] = [];
+  const redactor = source.redactor;
+  // Set for good once a read holds the key in any form: from then on every event is rewritten (a stream that echoes it once is not trusted again).
+  let keySeen = false;
+  const keyWatch = redactor?.watchStream();
+  // The reads cannot show a key JSON-escaped or split over deltas: the decoded text is checked too, and is what the consumer and any error get.
+  const guard = redactor?.guardDecoded();
+  // The answer text decoded so far, kept a read's text event at a time (see textSoFar.ts): the answer-size ceiling, and an error's partial text when no guard keeps its own.
+  const answer = new TextSoFar();
+  const partial: PartialText = guard ?? {
+    get partialText() {
+      return answer.toString();
+    },
+  };
+  const maxEventChars = source.maxEventChars ?? Number.POSITIVE_INFINITY;
+  let eventOverflow = false;
+  const parser = createParser({
+    onEvent: (message) =>
+      pending.push(keySeen && redactor ? { ...message, event: message.event && redactor.redact(message.event), data: redactor.redact(message.data) } : message),
+    // The parser drops what it held once one event passes the bound (one endless line, or data lines without the blank line
+    // that ends an event), so memory stays near the bound; its other complaints (an unknown field) are ignored, as the spec says.
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') eventOverflow = true;
+    },
+    ...(Number.isFinite(maxEventChars) ? { maxBufferSize: maxEventChars } : {}),
+  });
+  const reader = source.body.getReader();
+  const text = new TextDecoder();
+  const out: StreamEvent[] = [];
+  const screened: StreamEvent[] = [];
+  const onEvent = source.onEvent;
+  let lastFed = '';
+  let received = 0;
+  const maxBytes = source.maxBytes ?? Number.POSITIVE_INFINITY;
+  const maxAnswerChars = source.maxAnswerChars ?? Number.POSITIVE_INFINITY;
+  try {
+    while (!decoder.finished) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        throw withPartial(source.mapReadError(error), partial);
+      }
+      if (!chunk.done) {
+        received += chunk.value.byteLength;
+        if (received > maxBytes) throw withPartial(tooLarge('stream', maxBytes), partial);
+      }
+      const input = chunk.done ? endOfBody(text, lastFed) : text.decode(chunk.value, { stream: true });
+      // Before the read's events are parsed, so the events of the read that brings the key are rewritten too.
+      if (keyWatch && !keySeen) keySeen = keyWatch.sees(input);
+      if (input !== '') parser.feed(input);
+      if (pending.length > 0) source.onActivity();
+      lastFed = input || lastFed;
+      let failure: unknown;
+      try {
+        for (let i = 0; i < pending.length && !decoder.finished; i++) decoder.decode(pending[i], out);
+      } catch (error) {
+        failure = error;
+      } finally {
+        pending.length = 0;
+      }
+      for (const event of out) if (event.type === 'text') answer.append(event.text);
+      let events = out;
+      if (guard) {
+        guard.screen(out, screened);
+        out.length = 0;
+        events = screened;
+        keySeen ||= guard.sawKey;
+      }
+      // After the screening, so the partial text holds this read's text too; set whether or not an onError sees the error.
+      if (failure !== undefined) {
+        withPartial(failure, partial);
+        source.onError?.(failure);
+      }
+      // Events decoded before a failure in the same chunk are still delivered, in order.
+      for (let i = 0; i < events.length; i++) {
+        onEvent?.(events[i]);
+        yield events[i];
+      }
+      events.length = 0;
+      if (failure !== undefined) throw failure;
+      if (eventOverflow && !decoder.finished) throw withPartial(eventTooLarge(maxEventChars), partial);
+      if (answer.length > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), partial);
+      if (chunk.done) break;
+    }
+    if (!decoder.finished) {
+      throw withPartial(
+        new StreamInterruptedError('The connection to the Gateway closed before the answer was complete. The partial answer is kept; try again.'),
+        partial,
+      );
+    }
+  } finally {
+    // Stop the download at once when the consumer stops early or an error ends the stream.
+    reader.cancel().catch(() => undefined);
+    source.onClose();
+  }
+}
+
+/**
+ * What is left to feed once the body ends: the decoder's held-back bytes, and a
+ * '\n' after a final '\r', which the parser holds back in case '\n' follows
+ * (a CR-only stream would otherwise lose its last event, the terminal one).
+ */
+function endOfBody(text: TextDecoder, lastFed: string): string {
+  const rest = text.decode();
+  return (rest || lastFed).endsWith('\r') ? `${rest}\n` : rest;
+}
+
+/** Where an error's partial text comes from: the guard's (what the consumer was shown) when there is a key, else the text decoded. */
+interface PartialText {
+  readonly partialText: string;
+}
+
+function withPartial(error: unknown, source: PartialText): unknown {
+  if (error instanceof Error && 'partialText' in error) (error as { partialText: string }).partialText = source.partialText;
+  return error;
+}
+
+/** JSON.parse with a protocol error instead of a SyntaxError. */
+export function parseJsonPayload(data: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    throw new ProtocolError(`The Gateway sent a stream event that is not JSON (${data.slice(0, 60)}). Try again.`);
+  }
+  if (value === null || typeof value !== 'object') {
+    throw new ProtocolError('The Gateway sent a stream event that is not a JSON object. Try again.');
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Text deltas that arrived in the same network read become one text event: the
+ * consumer gets the same text no later, and renders it once instead of per token.
+ */
+export function pushText(out: StreamEvent[], text: string): void {
+  const last = out.length > 0 ? out[out.length - 1] : undefined;
+  if (last !== undefined && last.type === 'text') last.text += text;
+  else out.push({ type: 'text', text });
+}

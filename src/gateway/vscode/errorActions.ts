@@ -1,0 +1,59 @@
+/**
+ * What the user can do about each failure: the same actions as notification
+ * buttons and as chat buttons.
+ */
+import type * as vscode from 'vscode';
+import {
+  AbortError,
+  AuthError,
+  BalanceError,
+  ConnectionError,
+  EndpointError,
+  KeyOriginError,
+  MissingApiKeyError,
+  ModelNotFoundError,
+  RateLimitError,
+} from '../common';
+import { modelPickersFor, type ModelPickerCommand } from '../../models/common/modelErrorActions';
+import { readSettings, SettingError } from '../../settings/vscode/settings';
+
+const PICKER_TITLES: Record<ModelPickerCommand, string> = { 'gateway.selectModel': 'Select Model', 'gateway.selectAgentModel': 'Select Agent Model' };
+
+export function actionsFor(error: unknown): vscode.Command[] {
+  if (error instanceof MissingApiKeyError || error instanceof AuthError) {
+    return [{ title: 'Set API Key', command: 'gateway.setApiKey' }];
+  }
+  if (error instanceof KeyOriginError) {
+    return [
+      { title: 'Allow the Key There', command: 'gateway.confirmKeyOrigin' },
+      { title: 'Set API Key', command: 'gateway.setApiKey' },
+    ];
+  }
+  if (error instanceof BalanceError) return [{ title: 'Top up', command: 'gateway.openBilling' }];
+  if (error instanceof RateLimitError) return [{ title: 'View Limits', command: 'gateway.openLimits' }];
+  if (error instanceof ModelNotFoundError)
+    return modelPickersFor(error.model, configuredModels()).map((command) => ({ title: PICKER_TITLES[command], command }));
+  if (error instanceof SettingError) return [openSetting(error.setting)];
+  if (error instanceof ConnectionError || error instanceof EndpointError) return [openSetting('baseUrl')];
+  return [];
+}
+
+export function messageOf(error: unknown): string {
+  if (error instanceof AbortError) return 'Cancelled.';
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** The chat and agent models the user chose; none when the settings cannot be read (their own error is shown elsewhere). */
+function configuredModels(): { chatModel: string; agentModel: string } {
+  try {
+    const { chatModel, agentModel } = readSettings();
+    return { chatModel, agentModel };
+  } catch {
+    return { chatModel: '', agentModel: '' };
+  }
+}
+
+function openSetting(setting: string): vscode.Command {
+  return { title: 'Open Settings', command: 'workbench.action.openSettings', arguments: [`gateway.${setting}`] };
+}

@@ -1,0 +1,135 @@
+/**
+ * The gateway's models in VS Code's own model picker
+ * (`vscode.lm.registerLanguageModelChatProvider`): text and tool calls streamed.
+ * The message conversion is in languageModelMessages.ts.
+ */
+import * as vscode from 'vscode';
+import { droppedNote, streamFitted } from '../../chat/common/historyFit';
+import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, type ModelInfo, type ModelWindows, type ToolDefinition } from '../../gateway/common';
+import type { ModelEndpoints } from '../common/modelEndpoints';
+import type { Logger } from '../../base/common/ports';
+import type { ApiKeyStore } from '../../gateway/vscode/apiKeyStore';
+import { toAbortSignal } from '../../base/vscode/cancellation';
+import { estimateTokens, toChatMessages } from '../../chat/common/languageModelMessages';
+import type { ModelCatalog } from './modelCatalog';
+import { requestParameters } from '../../settings/common/requestParameters';
+import { readSettings } from '../../settings/vscode/settings';
+
+export { toChatMessages } from '../../chat/common/languageModelMessages';
+
+export class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  private firstListed: string | undefined;
+
+  constructor(
+    private readonly catalog: ModelCatalog,
+    private readonly keys: ApiKeyStore,
+    private readonly endpoints: ModelEndpoints,
+    private readonly logger: Logger,
+    /** The configured chat model, listed first. */
+    private readonly preferredModel: () => string | undefined,
+    /** Each model's window and output limit: gateway.models, learned from the gateway's errors, or the default. */
+    private readonly windows?: ModelWindows,
+  ) {}
+
+  /** Tells VS Code to ask again (key set or cleared, base URL changed). */
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  async provideLanguageModelChatInformation(
+    options: vscode.PrepareLanguageModelChatModelOptions,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelChatInformation[]> {
+    // With no key there is nothing to list, and nothing to complain about either.
+    if (!(await this.keys.hasKey())) return [];
+    let models: ModelInfo[];
+    try {
+      models = await this.catalog.models(toAbortSignal(token));
+    } catch (error) {
+      this.logger.warn(`model list for VS Code's picker failed: ${error instanceof Error ? error.message : String(error)}`);
+      // Keep offering what the gateway listed before: a request then shows the real error (402, 401…) with its fix.
+      models = this.catalog.lastKnown();
+      if (models.length === 0 && !options.silent) throw error;
+    }
+    const preferred = this.preferredModel();
+    // The configured chat model first: VS Code selects the first model by default, so the two agree.
+    const ordered = [...models].sort((a, b) => Number(b.id === preferred) - Number(a.id === preferred));
+    // VS Code selects a default once, from the first listing; later reorderings do not move it.
+    this.firstListed ??= ordered[0]?.id;
+    return ordered.map((model) => ({
+      ...this.tokenLimits(model.id),
+      id: model.id,
+      name: model.id,
+      family: model.id,
+      version: '1',
+      detail: 'Gateway',
+      tooltip: `${model.id} via the Gateway`,
+      capabilities: { toolCalling: true, imageInput: false },
+    }));
+  }
+
+  private tokenLimits(model: string): { maxInputTokens: number; maxOutputTokens: number } {
+    const limits = this.windows?.limitsOf(model) ?? { contextWindow: DEFAULT_CONTEXT_WINDOW, maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS };
+    // VS Code counts the input against maxInputTokens: the output must fit in the same window.
+    return { maxInputTokens: Math.max(1, limits.contextWindow - limits.maxOutputTokens), maxOutputTokens: limits.maxOutputTokens };
+  }
+
+  /** The model VS Code selected when the user had not picked one: the first one of the first listing. */
+  defaultPickerModel(): string | undefined {
+    return this.firstListed;
+  }
+
+  async provideLanguageModelChatResponse(
+    model: vscode.LanguageModelChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const settings = readSettings();
+    const tools: ToolDefinition[] | undefined = options.tools?.length
+      ? options.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema as Record<string, unknown> | undefined }))
+      : undefined;
+    const events = streamFitted(
+      this.endpoints,
+      {
+        model: model.id,
+        messages: toChatMessages(messages),
+        tools,
+        toolChoice: tools && options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : undefined,
+        ...requestParameters(settings),
+      },
+      this.windows,
+      { signal: toAbortSignal(token), origin: { surface: 'lm' } },
+      (dropped, contextWindow) => {
+        this.logger.info(`language-model request for ${model.id}: ${dropped} oldest messages left out to fit its ${contextWindow}-token window`);
+        progress.report(new vscode.LanguageModelTextPart(`${droppedNote(dropped)}\n\n`));
+      },
+    );
+    for await (const event of events) {
+      if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
+      else if (event.type === 'tool_call')
+        progress.report(new vscode.LanguageModelToolCallPart(event.call.callId, event.call.name, parseArguments(event.call.arguments)));
+    }
+  }
+
+  async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    // Counted on the text the request will carry, so budgets match what is sent (an image is a short placeholder).
+    return typeof text === 'string' ? estimateTokens([{ role: 'user', content: text }]) : estimateTokens(toChatMessages([text]));
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+function parseArguments(text: string): object {
+  try {
+    const value: unknown = JSON.parse(text || '{}');
+    return value !== null && typeof value === 'object' ? value : { value };
+  } catch {
+    return { raw: text };
+  }
+}

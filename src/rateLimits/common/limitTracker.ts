@@ -1,0 +1,253 @@
+/**
+ * What the client knows of the key's limits and balance, for the status bar and
+ * for pacing. The gateway's `x-ratelimit-*` headers win when present; without
+ * them the client counts its own requests and tokens in a sliding window.
+ *
+ * Pacing counts requests in flight. A request reserves its share of the window
+ * (one request and its estimated tokens) when it is sent (`acquire`); the
+ * reservation is dated from its answer's arrival (the gateway counted it in
+ * between), settled with the real usage, and released when the gateway did not
+ * count it (401, 402, 404, 429, a refused connection). So a burst is sent only as
+ * far as the window has room, and the rest waits for room instead of a 429.
+ *
+ * The tracker is the face of four parts: the window's counts (windowLedger.ts),
+ * the headers read into them (rateLimitHeaders.ts), the requests waiting in order
+ * (pacingQueue.ts, with its fairness rules), and the other VS Code windows on the
+ * key seen through a shared file (sharedWindowSync.ts).
+ */
+import type { Clock } from '../../base/common/ports';
+import { PacingQueue, type PacedWindow } from './pacingQueue';
+import { readRateLimitHeaders } from './rateLimitHeaders';
+import { SharedWindowSync, sharedPollMs, type SharedWindow } from './sharedWindowSync';
+import { WindowLedger, type WindowUse } from './windowLedger';
+
+export type BalanceState = 'unknown' | 'ok' | 'depleted';
+
+export interface LimitSnapshot {
+  /** 'headers' when the gateway reported its limits, 'local' when counted here. */
+  source: 'headers' | 'local';
+  requestLimit: number;
+  requestsRemaining: number;
+  /** Epoch ms when a request slot frees up (undefined when none is used). */
+  requestsResetAt: number | undefined;
+  tokenLimit: number;
+  tokensRemaining: number;
+  tokensResetAt: number | undefined;
+  /** Tokens this client spent or reserved in the current window. */
+  tokensSpentThisWindow: number;
+  /**
+   * Set while a request waits for the limits, the gateway's 429 or the client's own
+   * pacing alike: the epoch ms the wait ends (the status bar counts down to it).
+   */
+  rateLimitedUntil: number | undefined;
+  /** Requests waiting for room in the window. */
+  requestsWaiting: number;
+  balance: BalanceState;
+}
+
+export interface ConfiguredLimits {
+  requestsPerMinute: number;
+  tokensPerMinute: number;
+}
+
+export const DEFAULT_LIMITS: ConfiguredLimits = { requestsPerMinute: 60, tokensPerMinute: 200_000 };
+
+/** A request's share of the window, taken when it is sent. */
+export interface Reservation {
+  /** The gateway answered (its headers arrived): the request is counted from now. */
+  answered(): void;
+  /**
+   * The real usage arrived. The gateway subtracts a request's prompt from
+   * x-ratelimit-remaining-tokens when it admits it, so when the answer carried
+   * headers they already hold `countedByHeaders` (the prompt) and only the rest
+   * (the completion) is still to come off them.
+   */
+  settle(totalTokens: number, countedByHeaders?: number): void;
+  /** The gateway did not count the request: its share goes back to the window. */
+  release(): void;
+}
+
+export interface AcquireOptions {
+  /** A retry of a request already admitted to the queue once: it goes before the others. */
+  front?: boolean;
+  /** Told when the request has to wait, with the epoch ms it should go (again only when that moves later). */
+  onWait?: (until: number) => void;
+}
+
+export class LimitTracker {
+  private readonly ledger: WindowLedger;
+  private readonly queue: PacingQueue;
+  private readonly sharedSync: SharedWindowSync | undefined;
+  private rateLimitedUntil: number | undefined;
+  private balance: BalanceState = 'unknown';
+  private readonly listeners = new Set<(snapshot: LimitSnapshot) => void>();
+  private lastEmitted = '';
+
+  constructor(
+    private readonly clock: Clock,
+    configured: ConfiguredLimits = DEFAULT_LIMITS,
+    /** The limits' window: a minute, as the spec says; shorter only in tests. */
+    private readonly windowMs = 60_000,
+    /** The other windows on this machine that use the key, when they can be seen. */
+    shared?: SharedWindow,
+  ) {
+    this.ledger = new WindowLedger(clock, configured, windowMs, () => this.changed());
+    const pacedWindow: PacedWindow = {
+      prune: (now) => this.ledger.prune(now),
+      readyAt: (tokens, now, extra) => this.readyAtFor(tokens, now, this.ledger.use(now, extra)),
+      reserve: (tokens) => this.ledger.reserve(tokens),
+    };
+    this.queue = new PacingQueue(clock, pacedWindow, () => this.changed(), shared ? sharedPollMs(windowMs) : undefined);
+    this.sharedSync = shared
+      ? new SharedWindowSync(
+          shared,
+          clock,
+          this.ledger,
+          () => this.queue.pump(),
+          () => this.emit(),
+        )
+      : undefined;
+  }
+
+  /** Forgets everything learned about the key (another key has other limits and another balance). */
+  reset(): void {
+    this.ledger.forget();
+    this.rateLimitedUntil = undefined;
+    this.balance = 'unknown';
+    this.changed();
+  }
+
+  setConfiguredLimits(limits: ConfiguredLimits): void {
+    this.ledger.configured = limits;
+    this.changed();
+  }
+
+  onChange(listener: (snapshot: LimitSnapshot) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  snapshot(): LimitSnapshot {
+    const now = this.clock.now();
+    this.ledger.prune(now);
+    const use = this.ledger.use(now);
+    const headers = this.ledger.freshHeaders(now);
+    const firstFree = (part: 'requests' | 'tokens') => use.frees.find((free) => free[part] > 0)?.at;
+    const rateLimited = this.rateLimitedUntil !== undefined && this.rateLimitedUntil > now ? this.rateLimitedUntil : undefined;
+    return {
+      source: headers ? 'headers' : 'local',
+      requestLimit: use.requestLimit,
+      requestsRemaining: Math.max(0, use.requestLimit - use.requests),
+      requestsResetAt: headers ? future(headers.requestsResetAt, now) : firstFree('requests'),
+      tokenLimit: use.tokenLimit,
+      tokensRemaining: Math.max(0, use.tokenLimit - use.tokens),
+      tokensResetAt: headers ? future(headers.tokensResetAt, now) : firstFree('tokens'),
+      tokensSpentThisWindow: this.ledger.tokensSpent(),
+      rateLimitedUntil: maxDefined(rateLimited, this.queue.pacedAfter(now)),
+      requestsWaiting: this.queue.length,
+      balance: this.balance,
+    };
+  }
+
+  /**
+   * The epoch ms a request of about `estimatedTokens` would fit the window, not
+   * counting the requests waiting before it: `now` when it fits at once,
+   * Infinity when only an answer to a request in flight can make room.
+   */
+  readyAt(estimatedTokens: number): number {
+    const now = this.clock.now();
+    this.ledger.prune(now);
+    return this.readyAtFor(estimatedTokens, now, this.ledger.use(now));
+  }
+
+  /**
+   * Waits for the request's turn and room in the window, then reserves its share.
+   * Rejects with the signal's reason when it aborts first.
+   */
+  acquire(estimatedTokens: number, signal: AbortSignal, options: AcquireOptions = {}): Promise<Reservation> {
+    return this.queue.wait(estimatedTokens, signal, options);
+  }
+
+  /**
+   * Counts tokens spent outside any reservation (the requests this client sends are
+   * settled through theirs). `countedByHeaders`: as in `Reservation.settle`.
+   */
+  recordTokens(tokens: number, countedByHeaders = 0): void {
+    if (!(tokens > 0)) return;
+    this.ledger.recordTokens(tokens, countedByHeaders);
+    this.changed();
+  }
+
+  /**
+   * Reads `x-ratelimit-*`; returns false when the gateway sent none (local counting stays in charge).
+   * `success`: the answer was a 2xx, whose lack of headers means the gateway does not send them
+   * (a 401 has none anyway).
+   */
+  recordHeaders(headers: Headers, success = true): boolean {
+    const report = readRateLimitHeaders(headers, this.ledger.configured.tokensPerMinute, this.windowMs);
+    if (report === undefined) {
+      if (success && this.ledger.noteHeaderless()) this.changed();
+      return false;
+    }
+    this.ledger.record(report);
+    this.changed();
+    return true;
+  }
+
+  recordRateLimited(retryAfterMs: number): void {
+    this.recordRateLimitedUntil(this.clock.now() + retryAfterMs);
+  }
+
+  /** The gateway answered 429: nothing is sent before `at` (epoch ms). */
+  recordRateLimitedUntil(at: number): void {
+    if (this.rateLimitedUntil === at) return;
+    this.rateLimitedUntil = at;
+    this.changed();
+  }
+
+  recordBalance(state: BalanceState): void {
+    if (this.balance === state) return;
+    this.balance = state;
+    this.changed();
+  }
+
+  /** A success ends any 429 wait early and proves the balance is not empty. */
+  recordSuccess(): void {
+    if (this.rateLimitedUntil === undefined && this.balance === 'ok') return;
+    this.rateLimitedUntil = undefined;
+    this.balance = 'ok';
+    this.changed();
+  }
+
+  /** The first time from `now` at which one more request of `tokens` fits, after any 429 wait. */
+  private readyAtFor(tokens: number, now: number, use: WindowUse): number {
+    return this.ledger.fitsAt(tokens, Math.max(now, this.rateLimitedUntil ?? now), use);
+  }
+
+  /** Something changed: waiting requests may go, and listeners hear of it when what they see differs. */
+  private changed(): void {
+    if (this.sharedSync) this.sharedSync.sync();
+    else this.queue.pump();
+    this.emit();
+  }
+
+  private emit(): void {
+    if (this.listeners.size === 0) return;
+    const snap = this.snapshot();
+    // A wait re-checked or a count that moved nothing visible is not news (a flood of events would re-render the status bar for nothing).
+    const seen = JSON.stringify(snap);
+    if (seen === this.lastEmitted) return;
+    this.lastEmitted = seen;
+    for (const listener of this.listeners) listener(snap);
+  }
+}
+
+function future(at: number, now: number): number | undefined {
+  return at > now ? at : undefined;
+}
+
+function maxDefined(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return Math.max(a, b);
+}

@@ -1,0 +1,259 @@
+/**
+ * The ledger of the key's rate window as this VS Code window knows it: its own
+ * reservations, the other windows' (as last read from the shared file), and the
+ * gateway's last `x-ratelimit-*` report. `use` folds them into one picture of
+ * what the window holds and when parts of it free up, and `fitsAt` says when one
+ * more request would fit. Apart from the tracker (limits.ts) so the counting is
+ * kept from the waiting (pacingQueue.ts) and the file sync (sharedWindowSync.ts).
+ */
+import type { Clock } from '../../base/common/ports';
+import type { ConfiguredLimits, Reservation } from './limitTracker';
+import type { RateLimitReport } from './rateLimitHeaders';
+
+/** A request's share of the window as the ledger counts it. */
+export interface Reserved {
+  requests: number;
+  tokens: number;
+  sentAt: number;
+  /** When the answer arrived; undefined while in flight (a request in flight never leaves the window). */
+  answeredAt: number | undefined;
+  /** Answered before the latest header snapshot, so counted in it. */
+  inHeaders: boolean;
+}
+
+/** Another window's reservation, read from the shared file. */
+export interface OthersReserved extends Reserved {
+  owner: string;
+}
+
+/** The gateway's last report, dated, with the reservations it counts. */
+export interface HeaderLimits {
+  requestLimit: number;
+  requestsRemaining: number;
+  requestsResetAt: number;
+  tokenLimit: number;
+  tokensRemaining: number;
+  tokensResetAt: number;
+  receivedAt: number;
+  /** The reservations known here that these headers count (answered before they came), so the rest of their count is someone else's. */
+  counted: Reserved[];
+}
+
+/** What the window holds now and when parts of it free up (ascending), in one model for headers and local counts. */
+export interface WindowUse {
+  requestLimit: number;
+  tokenLimit: number;
+  requests: number;
+  tokens: number;
+  frees: { at: number; requests: number; tokens: number }[];
+}
+
+export class WindowLedger {
+  private entries: Reserved[] = [];
+  /** Other windows' reservations, as last read from the shared window. */
+  private others: OthersReserved[] = [];
+  private fromHeaders: HeaderLimits | undefined;
+  /** The limits the gateway last reported, which outlive the snapshot they came with. */
+  private learned: ConfiguredLimits | undefined;
+  /** An answer came without x-ratelimit-* headers: this gateway does not send them. */
+  private headerless = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private configuredLimits: ConfiguredLimits,
+    private readonly windowMs: number,
+    /** Told when a reservation changes (answered, settled, released). */
+    private readonly changed: () => void,
+  ) {}
+
+  /** Forgets everything learned about the key (the other windows' reservations stay: they are theirs). */
+  forget(): void {
+    this.entries = [];
+    this.fromHeaders = undefined;
+    this.learned = undefined;
+    this.headerless = false;
+  }
+
+  get configured(): ConfiguredLimits {
+    return this.configuredLimits;
+  }
+
+  set configured(limits: ConfiguredLimits) {
+    this.configuredLimits = limits;
+  }
+
+  /** This window's reservations. */
+  get own(): readonly Reserved[] {
+    return this.entries;
+  }
+
+  get othersReserved(): readonly OthersReserved[] {
+    return this.others;
+  }
+
+  replaceOthers(others: OthersReserved[]): void {
+    this.others = others;
+  }
+
+  /** Tokens this window spent or reserved in the current window. */
+  tokensSpent(): number {
+    return this.entries.reduce((sum, entry) => sum + entry.tokens, 0);
+  }
+
+  freshHeaders(now: number): HeaderLimits | undefined {
+    const headers = this.fromHeaders;
+    return headers && now - headers.receivedAt < this.windowMs ? headers : undefined;
+  }
+
+  /** Notes an answer without the headers; true when that is news. */
+  noteHeaderless(): boolean {
+    if (this.headerless) return false;
+    this.headerless = true;
+    return true;
+  }
+
+  record(report: RateLimitReport): void {
+    const now = this.clock.now();
+    // Whatever was answered before these headers left is in their count.
+    const counted = [...this.entries, ...this.others].filter((entry) => entry.answeredAt !== undefined);
+    for (const entry of counted) entry.inHeaders = true;
+    this.fromHeaders = {
+      requestLimit: report.requestLimit,
+      requestsRemaining: report.requestsRemaining,
+      requestsResetAt: now + report.requestsResetInMs,
+      tokenLimit: report.tokenLimit,
+      tokensRemaining: report.tokensRemaining,
+      tokensResetAt: now + report.tokensResetInMs,
+      receivedAt: now,
+      counted,
+    };
+    this.learned = { requestsPerMinute: report.requestLimit, tokensPerMinute: report.tokenLimit };
+  }
+
+  /** Tokens spent outside any reservation; `countedByHeaders`: as in `Reservation.settle`. */
+  recordTokens(tokens: number, countedByHeaders: number): void {
+    const now = this.clock.now();
+    const headers = this.freshHeaders(now);
+    // Not marked as counted in the headers: they may count the same tokens again, which errs on the safe side.
+    this.entries.push({ requests: 0, tokens, sentAt: now, answeredAt: now, inHeaders: false });
+    if (headers) {
+      headers.tokensRemaining = Math.max(0, headers.tokensRemaining - Math.max(0, tokens - Math.max(0, countedByHeaders)));
+    }
+  }
+
+  /** The window now: the latest headers plus what they cannot know yet, or the client's own count; `extra` as if sent too. */
+  use(now: number, extra: readonly Reserved[] = []): WindowUse {
+    const headers = this.freshHeaders(now);
+    const limits = this.learned ?? this.configuredLimits;
+    const use: WindowUse = {
+      requestLimit: headers?.requestLimit ?? limits.requestsPerMinute,
+      tokenLimit: headers?.tokenLimit ?? limits.tokensPerMinute,
+      requests: 0,
+      tokens: 0,
+      frees: [],
+    };
+    // Every reservation known here counts, each leaving at its own time.
+    for (const entry of [...this.entries, ...this.others, ...extra]) this.add(use, entry);
+    if (headers) addUncounted(use, headers, now);
+    use.frees.sort((a, b) => a.at - b.at);
+    return use;
+  }
+
+  /**
+   * The first time from `notBefore` at which one more request of `tokens` fits `use`
+   * (a request larger than the limit: an empty window); Infinity when only an answer
+   * to a request in flight can make room.
+   */
+  fitsAt(tokens: number, notBefore: number, use: WindowUse): number {
+    // Until the first answer says whether the gateway reports its limits, one request goes alone:
+    // a burst then waits one round trip instead of meeting 429s under limits lower than configured.
+    if (this.learned === undefined && !this.headerless && this.entries.some((entry) => entry.answeredAt === undefined)) return Infinity;
+    const needed = Math.min(tokens, use.tokenLimit);
+    let { requests, tokens: used } = use;
+    const fits = () => requests + 1 <= use.requestLimit && used + needed <= use.tokenLimit;
+    if (fits()) return notBefore;
+    for (const free of use.frees) {
+      requests -= free.requests;
+      used -= free.tokens;
+      if (fits()) return Math.max(notBefore, free.at);
+    }
+    return Infinity;
+  }
+
+  reserve(tokens: number): Reservation {
+    const entry: Reserved = { requests: 1, tokens, sentAt: this.clock.now(), answeredAt: undefined, inHeaders: false };
+    this.entries.push(entry);
+    let released = false;
+    return {
+      answered: () => {
+        if (released || entry.answeredAt !== undefined) return;
+        entry.answeredAt = this.clock.now();
+        this.changed();
+      },
+      settle: (totalTokens, countedByHeaders = 0) => {
+        if (released) return;
+        entry.answeredAt ??= this.clock.now();
+        const notInHeaders = totalTokens - Math.max(0, countedByHeaders);
+        if (entry.inHeaders && this.fromHeaders && notInHeaders > 0) {
+          this.fromHeaders.tokensRemaining = Math.max(0, this.fromHeaders.tokensRemaining - notInHeaders);
+        }
+        entry.tokens = Math.max(0, totalTokens);
+        this.changed();
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        this.entries = this.entries.filter((other) => other !== entry);
+        // The gateway did not count it, so the headers that came with its answer do not either.
+        if (this.fromHeaders) this.fromHeaders.counted = this.fromHeaders.counted.filter((other) => other !== entry);
+        this.changed();
+      },
+    };
+  }
+
+  prune(now: number): void {
+    // Entries are few (one per request in a window), so filtering is cheap and keeps out-of-order dates right.
+    const cutoff = now - this.windowMs;
+    if (this.entries.some((entry) => entry.answeredAt !== undefined && entry.answeredAt <= cutoff)) {
+      this.entries = this.entries.filter((entry) => entry.answeredAt === undefined || entry.answeredAt > cutoff);
+    }
+    if (this.others.some((entry) => !this.othersLive(entry, now))) this.others = this.others.filter((entry) => this.othersLive(entry, now));
+  }
+
+  /**
+   * Another window's entry still counts: answered within the window, or in flight for
+   * less than two windows (a window that closed mid-request does not hold the key forever).
+   */
+  othersLive(entry: Reserved, now: number): boolean {
+    return entry.answeredAt !== undefined ? entry.answeredAt + this.windowMs > now : entry.sentAt + 2 * this.windowMs > now;
+  }
+
+  private add(use: WindowUse, entry: Reserved): void {
+    use.requests += entry.requests;
+    use.tokens += entry.tokens;
+    if (entry.answeredAt !== undefined) use.frees.push({ at: entry.answeredAt + this.windowMs, requests: entry.requests, tokens: entry.tokens });
+  }
+}
+
+/**
+ * What the gateway counted beyond the reservations known here (other clients of the key) frees
+ * all at once at the reported reset: a full refill, as the interface means it.
+ * Known ones count even once they have left: they left the gateway's window no later.
+ */
+function addUncounted(use: WindowUse, headers: HeaderLimits, now: number): void {
+  const known = { requests: 0, tokens: 0 };
+  for (const entry of headers.counted) {
+    known.requests += entry.requests;
+    known.tokens += entry.tokens;
+  }
+  if (headers.requestsResetAt > now) {
+    const unknown = Math.max(0, headers.requestLimit - headers.requestsRemaining - known.requests);
+    use.requests += unknown;
+    use.frees.push({ at: headers.requestsResetAt, requests: unknown, tokens: 0 });
+  }
+  if (headers.tokensResetAt > now) {
+    const unknown = Math.max(0, headers.tokenLimit - headers.tokensRemaining - known.tokens);
+    use.tokens += unknown;
+    use.frees.push({ at: headers.tokensResetAt, requests: 0, tokens: unknown });
+  }
+}

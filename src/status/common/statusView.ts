@@ -1,0 +1,106 @@
+/**
+ * What the status bar item says, from the model and the limit snapshot: pure,
+ * so it is tested without VS Code.
+ */
+import type { LimitSnapshot } from '../../gateway/common';
+
+export type StatusState = 'normal' | 'waiting' | 'depleted' | 'no-key';
+
+export interface StatusView {
+  state: StatusState;
+  text: string;
+  /** Markdown lines for the tooltip. */
+  tooltip: string[];
+}
+
+/** `siteUrl` is undefined while the settings give none (no base URL): the tooltip then has no Limits and Billing links. */
+export function formatStatus(input: {
+  model: string | undefined;
+  hasKey: boolean;
+  snapshot: LimitSnapshot;
+  siteUrl: string | undefined;
+  now: number;
+  /** The last request's input tokens and, when known, its model's window. */
+  lastRequest?: { inputTokens: number; contextWindow?: number };
+  /** Today's usage line ("Today: 12,345 tokens · cost 0.42 in 7 requests"), from the usage log. */
+  today?: string;
+}): StatusView {
+  const { snapshot, now } = input;
+  const fullModel = input.model || 'no model';
+  const model = shortModel(fullModel);
+  const site = input.siteUrl?.replace(/\/+$/, '');
+  const siteLinks = site === undefined ? '' : `[Limits](${site}/cabinet/limits) · [Billing](${site}/cabinet/billing) · `;
+  const tooltip = [
+    `**Gateway** — ${escapeMarkdown(fullModel)}`,
+    '',
+    `Requests this minute: ${snapshot.requestsRemaining} of ${snapshot.requestLimit} left${resetText(snapshot.requestsResetAt, now)}`,
+    `Tokens this minute: ${compact(snapshot.tokensRemaining)} of ${compact(snapshot.tokenLimit)} left${resetText(snapshot.tokensResetAt, now)}`,
+    `Tokens spent in this window: ${snapshot.tokensSpentThisWindow.toLocaleString('en-US')}`,
+    ...(input.lastRequest
+      ? [
+          `Last request: ${input.lastRequest.inputTokens.toLocaleString('en-US')} input tokens${input.lastRequest.contextWindow ? ` of a ${compact(input.lastRequest.contextWindow)} window` : ''}`,
+        ]
+      : []),
+    ...(input.today ? [escapeMarkdown(input.today)] : []),
+    snapshot.source === 'local' ? '_Counted by the extension: the gateway sent no limit headers._' : '_As reported by the gateway._',
+    '',
+    `${siteLinks}[Usage](command:gateway.showUsage) · [Select model](command:gateway.selectModel)`,
+  ];
+  if (!input.hasKey) {
+    return {
+      state: 'no-key',
+      text: '$(key) Gateway: Set API Key',
+      tooltip: ['**Gateway** — no API key is set.', '', '[Set API Key](command:gateway.setApiKey)'],
+    };
+  }
+  if (snapshot.balance === 'depleted') {
+    return {
+      state: 'depleted',
+      text: `$(error) ${model} · Top up`,
+      tooltip: ['**Balance is empty.** Requests fail with 402 until you top up.', ...tooltip.slice(1)],
+    };
+  }
+  if (snapshot.rateLimitedUntil !== undefined && snapshot.rateLimitedUntil > now) {
+    const seconds = Math.ceil((snapshot.rateLimitedUntil - now) / 1000);
+    return {
+      state: 'waiting',
+      text: `$(watch) ${model} · rate limited, ${seconds}s`,
+      tooltip: [`**Rate limited** — retrying in ${seconds} s.`, ...tooltip.slice(1)],
+    };
+  }
+  return {
+    state: 'normal',
+    text: `$(sparkle) ${model} · ${snapshot.requestsRemaining}/${snapshot.requestLimit} req · ${compact(snapshot.tokensRemaining)} tok`,
+    tooltip,
+  };
+}
+
+/** Longest model name the status bar text shows; the tooltip has the whole one. */
+export const MAX_MODEL_IN_TEXT = 32;
+
+/** The model as status bar text: bounded, and never read as a `$(icon)`. */
+function shortModel(model: string): string {
+  const flat = model.replace(/\s+/g, ' ').replace(/\$\(/g, '$\u200b(');
+  return flat.length > MAX_MODEL_IN_TEXT ? `${flat.slice(0, MAX_MODEL_IN_TEXT - 1)}…` : flat;
+}
+
+/** Text shown literally in a markdown tooltip (no links, emphasis or line breaks from it). */
+function escapeMarkdown(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/[\\`*_[\]<>|~]/g, '\\$&');
+}
+
+function resetText(at: number | undefined, now: number): string {
+  if (at === undefined || at <= now) return '';
+  return ` (frees in ${Math.ceil((at - now) / 1000)} s)`;
+}
+
+/** 200000 → 200k, 1500000 → 1.5M. */
+export function compact(n: number): string {
+  if (n >= 1_000_000) return `${trim(n / 1_000_000)}M`;
+  if (n >= 10_000) return `${Math.floor(n / 1000)}k`;
+  return String(n);
+}
+
+function trim(n: number): string {
+  return (Math.floor(n * 10) / 10).toString();
+}

@@ -1,0 +1,80 @@
+/**
+ * The status bar item: model and what is left of this minute's limits; a live
+ * countdown while a 429 is waited out; the error colour and "Top up" after a 402.
+ */
+import * as vscode from 'vscode';
+import type { LimitTracker } from '../../gateway/common';
+import { formatStatus, type StatusView } from '../common/statusView';
+
+export interface StatusSources {
+  limits: LimitTracker;
+  model: () => Promise<string | undefined>;
+  hasKey: () => Promise<boolean>;
+  /** Undefined while the settings give no site (see formatStatus). */
+  siteUrl: () => string | undefined;
+  /** The last request's input tokens and its model's window. */
+  lastRequest?: () => { inputTokens: number; contextWindow?: number } | undefined;
+  /** Today's usage line from the usage log. */
+  today?: () => string | undefined;
+}
+
+export class GatewayStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('gateway.status', vscode.StatusBarAlignment.Right, 100);
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private countdown: ReturnType<typeof setInterval> | undefined;
+  private view: StatusView | undefined;
+
+  constructor(private readonly sources: StatusSources) {
+    this.item.name = 'Gateway';
+    this.subscriptions.push(sources.limits.onChange(() => void this.refresh()));
+    void this.refresh();
+    this.item.show();
+  }
+
+  /** What the item shows now (read by the end-to-end tests through the extension's API). */
+  current(): StatusView | undefined {
+    return this.view;
+  }
+
+  async refresh(): Promise<void> {
+    const view = formatStatus({
+      model: await this.sources.model().catch(() => undefined),
+      hasKey: await this.sources.hasKey(),
+      snapshot: this.sources.limits.snapshot(),
+      siteUrl: this.sources.siteUrl(),
+      now: Date.now(),
+      lastRequest: this.sources.lastRequest?.(),
+      today: this.sources.today?.(),
+    });
+    this.view = view;
+    this.item.text = view.text;
+    const tooltip = new vscode.MarkdownString(view.tooltip.join('\n\n'));
+    tooltip.isTrusted = { enabledCommands: ['gateway.selectModel', 'gateway.setApiKey', 'gateway.showUsage'] };
+    this.item.tooltip = tooltip;
+    this.item.backgroundColor =
+      view.state === 'depleted'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : view.state === 'waiting'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
+    this.item.command = view.state === 'depleted' ? 'gateway.openBilling' : view.state === 'no-key' ? 'gateway.setApiKey' : 'gateway.selectModel';
+    this.item.accessibilityInformation = { label: view.text.replace(/\$\([a-z-]+\)\s*/g, ''), role: 'button' };
+    this.tick(view.state === 'waiting');
+  }
+
+  /** Re-renders every second while waiting out a 429, so the countdown moves. */
+  private tick(waiting: boolean): void {
+    if (waiting && this.countdown === undefined) {
+      this.countdown = setInterval(() => void this.refresh(), 1000);
+    } else if (!waiting && this.countdown !== undefined) {
+      clearInterval(this.countdown);
+      this.countdown = undefined;
+    }
+  }
+
+  dispose(): void {
+    this.tick(false);
+    this.item.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+}

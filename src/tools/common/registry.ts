@@ -1,0 +1,36 @@
+/** The agent's tools, and their definitions as the API wants them. */
+import type { ToolDefinition } from '../../gateway/common/types';
+import type { AgentTool } from './tool';
+import { readFileTool } from './readFile';
+import { listFilesTool } from './listFiles';
+import { searchTextTool } from './searchText';
+import { editFileTool } from './editFile';
+import { writeFileTool } from './writeFile';
+import { runCommandTool } from './runCommand';
+import { updatePlanTool } from './updatePlan';
+
+/** Every tool, for a trusted workspace. */
+export const allTools: readonly AgentTool[] = [readFileTool, listFilesTool, searchTextTool, editFileTool, writeFileTool, runCommandTool, updatePlanTool];
+
+/** The tools that change nothing: all an untrusted workspace (Workspace Trust) is offered. */
+export const readOnlyTools: readonly AgentTool[] = allTools.filter((tool) => tool.kind === 'read');
+
+/** The tools for a workspace, by its trust. */
+export function toolsFor(trusted: boolean): readonly AgentTool[] {
+  return trusted ? allTools : readOnlyTools;
+}
+
+/** The tool the model called, among those offered; undefined for a name it made up. */
+export function findTool(tools: readonly AgentTool[], name: string): AgentTool | undefined {
+  return tools.find((tool) => tool.name === name);
+}
+
+/** The `tools` of a request. */
+export function toolDefinitions(tools: readonly AgentTool[]): ToolDefinition[] {
+  return tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
+}
+
+/** What the model reads when it calls a tool that is not offered (made up, or a write in an untrusted workspace). */
+export function unknownToolOutput(tools: readonly AgentTool[], name: string): string {
+  return `There is no tool named "${name}" in this session. The tools are: ${tools.map((tool) => tool.name).join(', ')}.`;
+}

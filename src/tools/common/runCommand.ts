@@ -1,0 +1,105 @@
+/** run_command: runs a shell command line in a workspace folder and reports its exit code and the end of its output. */
+import * as z from 'zod/mini';
+import type { AgentTool, ToolContext, ToolOutcome } from './tool';
+import { ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
+import { resolveWorkspacePath } from './pathPolicy';
+import { omittedNote, splitOmittedNote, tailBytes } from './textLimits';
+import { sandboxNote } from '../../terminal/common/sandbox';
+import { rollbackNote } from '../../terminal/common/controlPaths';
+import type { CommandResult, ControlWatch } from '../../base/common/ports';
+
+export const defaultTimeoutSeconds = 60;
+export const maxTimeoutSeconds = 600;
+/** The end of the output is what matters (the error, the summary line), so the tail is kept. */
+export const outputTailBytes = 8 * 1024;
+
+const schema = z.object({
+  command: z.string().check(z.minLength(1), z.describe('Shell command line.')),
+  cwd: z.optional(z.string().check(z.describe('Working folder (default ".").'))),
+  timeout: z.optional(
+    z.number().check(z.positive(), z.maximum(maxTimeoutSeconds), z.describe(`Seconds before it is stopped (default ${defaultTimeoutSeconds}).`)),
+  ),
+});
+
+export const runCommandTool: AgentTool = {
+  name: 'run_command',
+  description:
+    'Run a non-interactive shell command (build, test, git …) with no input; ' + `returns its exit code and the last ${outputTailBytes / 1024} KB of output.`,
+  kind: 'command',
+  parameters: parametersOf(schema),
+  prepare: guardedPrepare(
+    'run_command',
+    schema,
+    (args) => `Run ${oneLine(args.command)}`,
+    async (args, ctx, signal) => {
+      const checked = await resolveWorkspacePath(args.cwd ?? '.', ctx, signal);
+      if (!checked.ok) return refused(checked.reason);
+      const stat = await ctx.files.stat(checked.path, signal);
+      if (stat?.type !== 'directory') return refused(`The working folder "${checked.path}" does not exist or is not a folder.`);
+      const timeoutSeconds = args.timeout ?? defaultTimeoutSeconds;
+      return {
+        command: { line: args.command, cwd: checked.path },
+        execute: (execSignal) => runIn(checked.path, args.command, timeoutSeconds, ctx, execSignal),
+      };
+    },
+  ),
+};
+
+/** The command's first line, short enough for a progress line. */
+function oneLine(command: string): string {
+  const trimmed = command.trim();
+  const first = trimmed.split('\n')[0];
+  if (first.length > 80) return `${first.slice(0, 79)}…`;
+  return first === trimmed ? first : `${first} …`;
+}
+
+async function runIn(cwd: string, command: string, timeoutSeconds: number, ctx: ToolContext, signal: AbortSignal): Promise<ToolOutcome> {
+  const watch = await watchForControlFiles(ctx, signal);
+  // A control path that appears while the command runs stops it at once: other software may act on it within a second.
+  const runSignal = watch ? AbortSignal.any([signal, watch.tripped]) : signal;
+  let result: CommandResult | undefined;
+  let failure: unknown;
+  try {
+    result = await ctx.commands.run(command, cwd, timeoutSeconds * 1000, runSignal);
+  } catch (error) {
+    failure = error;
+  }
+  // Also after the user's stop: what the command left must not stay. The guard bounds its own time.
+  const rollback = watch ? await watch.settle(new AbortController().signal) : undefined;
+  const stoppedByGuard = result === undefined && watch?.tripped.aborted === true && !signal.aborted;
+  const rolledBack = rollback ? rollbackNote(rollback, stoppedByGuard) : '';
+  const after = rolledBack === '' ? '' : `\n${rolledBack}`;
+  if (result === undefined) {
+    if (signal.aborted) return { ok: false, output: `Stopped: the user cancelled the command; it was killed.${after}` };
+    if (stoppedByGuard) return { ok: false, output: rolledBack };
+    throw new ToolFailure(`The command could not be run: ${failure instanceof Error ? failure.message : String(failure)}${after}`);
+  }
+  const outcome = describeResult(result, timeoutSeconds);
+  return { ...outcome, ok: outcome.ok && rolledBack === '', output: `${outcome.output}${after}` };
+}
+
+/** The guard's watch; a workspace it cannot check means the command does not run unasked (the model reads why). */
+async function watchForControlFiles(ctx: ToolContext, signal: AbortSignal): Promise<ControlWatch | undefined> {
+  try {
+    return await ctx.controlGuard?.watch(signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolFailure(`The command was not run: the sandbox could not check the workspace for control files first (${reason}).`);
+  }
+}
+
+function describeResult(result: CommandResult, timeoutSeconds: number): ToolOutcome {
+  const host = splitOmittedNote(result.output);
+  const tail = tailBytes(host.text, outputTailBytes);
+  const omitted = host.omittedBytes + tail.omittedBytes;
+  const output = `${omitted > 0 ? omittedNote(omitted) : ''}${tail.text}`;
+  const status = result.timedOut
+    ? `Timed out after ${timeoutSeconds} s; the command was killed.`
+    : result.exitCode === undefined
+      ? 'The command was killed before it exited (no exit code).'
+      : `Exit code ${result.exitCode}.`;
+  const body = output.trim() === '' ? '(no output)' : output;
+  const note = result.sandboxed ? `${body.endsWith('\n') ? '' : '\n'}${sandboxNote(result.sandboxed.network)}` : '';
+  return { ok: result.exitCode === 0 && !result.timedOut, output: `${status}\n${body}${note}`, exitCode: result.exitCode };
+}
