@@ -50,7 +50,10 @@ describe('atomic write', () => {
     await writeFileAtomic(file, 'old', { signal: never });
     await writeFileAtomic(file, 'new', { signal: never });
     assert.equal(await readFile(file, 'utf8'), 'new');
-    assert.deepEqual((await readdir(folder)).filter((n) => n.startsWith('plain.json')), ['plain.json']);
+    assert.deepEqual(
+      (await readdir(folder)).filter((n) => n.startsWith('plain.json')),
+      ['plain.json'],
+    );
   });
 
   test('a write that fails leaves what was there and removes its temporary file', async () => {
@@ -60,7 +63,10 @@ describe('atomic write', () => {
     await writeFile(join(target, 'inside'), 'kept');
     await assert.rejects(writeFileAtomic(target, 'new', { signal: never }));
     assert.equal(await readFile(join(target, 'inside'), 'utf8'), 'kept');
-    assert.deepEqual((await readdir(folder)).filter((n) => n.startsWith('taken')), ['taken']);
+    assert.deepEqual(
+      (await readdir(folder)).filter((n) => n.startsWith('taken')),
+      ['taken'],
+    );
   });
 
   test('a process killed while rewriting leaves one whole version', async () => {
@@ -93,7 +99,10 @@ describe('append', () => {
     // Each writer's lines in its own order: an append never overtakes the one before it.
     for (const id of ['x', 'y']) {
       const order = lines.filter((l) => l.startsWith(id)).map((l) => Number(l.split(' ')[1]));
-      assert.deepEqual(order, [...order].sort((a, b) => a - b));
+      assert.deepEqual(
+        order,
+        [...order].sort((a, b) => a - b),
+      );
     }
   });
 });
@@ -158,7 +167,10 @@ describe('folder lock', () => {
     );
     assert.ok(existsSync(lock), 'a lock the waiter never held is not removed');
     await rm(lock, { recursive: true });
-    await assert.rejects(withFolderLock(lock, async () => Promise.reject(new Error('work failed')), { signal: never, staleMs: 60_000 }), /work failed/);
+    await assert.rejects(
+      withFolderLock(lock, async () => Promise.reject(new Error('work failed')), { signal: never, staleMs: 60_000 }),
+      /work failed/,
+    );
     assert.equal(existsSync(lock), false, 'released in finally');
   });
 
