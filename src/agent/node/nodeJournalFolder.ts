@@ -1,11 +1,13 @@
 /** The agent-session folder on disk for the session journal: appends need Node's file system (VS Code's has none). */
-import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendWhole, writeFileAtomic } from '../../base/node/fileSafety';
 import type { JournalFolder } from '../common/sessionJournal';
 
-export class NodeJournalFolder implements JournalFolder {
-  private writes = 0;
+/** The JournalFolder port takes no signal: its writes are short and run to the end. */
+const UNTIL_DONE = new AbortController().signal;
 
+export class NodeJournalFolder implements JournalFolder {
   constructor(private readonly folder: string) {}
 
   async read(name: string): Promise<string | undefined> {
@@ -19,14 +21,11 @@ export class NodeJournalFolder implements JournalFolder {
 
   async writeAtomic(name: string, text: string): Promise<void> {
     await mkdir(this.folder, { recursive: true });
-    // Each write its own temporary file: two saves at once must not rename each other's file away.
-    const temporary = this.path(`${name}.${++this.writes}-${Math.random().toString(36).slice(2, 8)}.tmp`);
-    await writeFile(temporary, text);
-    await rename(temporary, this.path(name));
+    await writeFileAtomic(this.path(name), text, { signal: UNTIL_DONE, flush: false });
   }
 
   async append(name: string, text: string): Promise<void> {
-    await appendFile(this.path(name), text);
+    await appendWhole(this.path(name), text, { signal: UNTIL_DONE });
   }
 
   async remove(name: string): Promise<void> {

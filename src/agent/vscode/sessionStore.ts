@@ -7,6 +7,8 @@
  * through a temporary file and a rename, so a crash mid-write never leaves a
  * half-written session. Each save has its own temporary file: two saves at
  * once (of one session or several) must not rename each other's file away.
+ * That copy is for a folder off the local disk only (a remote or virtual one, no
+ * journal): a local folder's writes go through the journal to base/node/fileSafety.ts.
  */
 import * as vscode from 'vscode';
 import type { AgentSessionState } from '../common/sessionState';

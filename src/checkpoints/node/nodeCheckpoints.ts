@@ -3,10 +3,11 @@
  * (blobs named by their sha256, records written through a temporary file and a
  * rename) and the two-phase writes of a restore into the workspace.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckpointFolder, CheckpointRecord, WorkspaceRestore } from '../../base/common/ports';
+import { writeFileAtomic } from '../../base/node/fileSafety';
 import { AnchoredFiles } from '../../tools/node/anchoredFiles';
 import { WorkspaceAnchor, type AnchorOptions } from '../../tools/node/anchoredPaths';
 
@@ -14,8 +15,6 @@ const HASH = /^[0-9a-f]{64}$/;
 const NONCE = /^[0-9a-z]{1,32}$/;
 
 export class NodeCheckpointFolder implements CheckpointFolder {
-  private writes = 0;
-
   constructor(private readonly folder: string) {}
 
   private get blobs(): string {
@@ -31,7 +30,7 @@ export class NodeCheckpointFolder implements CheckpointFolder {
     // Same name, same content: a blob that is there (whole: blobs are renamed into place) is not written again.
     if (existing?.size === bytes.length) return { hash, size: bytes.length };
     await mkdir(this.blobs, { recursive: true });
-    await this.writeThenRename(target, bytes);
+    await writeFileAtomic(target, bytes, { signal });
     return { hash, size: bytes.length };
   }
 
@@ -66,7 +65,7 @@ export class NodeCheckpointFolder implements CheckpointFolder {
   async writeAtomic(name: CheckpointRecord, text: string, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
     await mkdir(this.folder, { recursive: true });
-    await this.writeThenRename(this.record(name), Buffer.from(text, 'utf8'));
+    await writeFileAtomic(this.record(name), text, { signal });
   }
 
   async remove(name: CheckpointRecord, signal: AbortSignal): Promise<void> {
@@ -76,18 +75,6 @@ export class NodeCheckpointFolder implements CheckpointFolder {
 
   private record(name: CheckpointRecord): string {
     return join(this.folder, `${name}.json`);
-  }
-
-  /** Each write its own temporary file: two writes at once must not rename each other's file away. */
-  private async writeThenRename(target: string, bytes: Buffer): Promise<void> {
-    const temporary = `${target}.${++this.writes}-${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      await writeFile(temporary, bytes, { flush: true });
-      await rename(temporary, target);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
   }
 }
 

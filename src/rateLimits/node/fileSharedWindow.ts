@@ -10,9 +10,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { systemClock, type Clock } from '../../base/common/ports';
+import { withFolderLock, writeFileAtomic } from '../../base/node/fileSafety';
 import { MAX_SHARED_ENTRIES, type SharedWindow, type SharedWindowEntry } from '../common/sharedWindowSync';
 
 /** A holder reads and writes a few KB: a lock older than this was left behind. */
@@ -42,32 +43,18 @@ export class FileSharedWindow implements SharedWindow {
 
   async update(change: (entries: SharedWindowEntry[]) => SharedWindowEntry[]): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true });
-    await this.lock();
-    try {
-      const next = change(await this.read()).slice(-MAX_SHARED_ENTRIES);
-      const temporary = `${this.path}.${this.owner}.tmp`;
-      await writeFile(temporary, JSON.stringify(next));
-      await rename(temporary, this.path);
-    } finally {
-      await rm(this.lockPath, { recursive: true, force: true });
-    }
-  }
-
-  private async lock(): Promise<void> {
-    // Bounded: a lock past the stale age or dated ahead is broken, so this loop ends within about STALE_LOCK_MS.
-    for (let attempt = 0; attempt < 1000; attempt++) {
-      try {
-        await mkdir(this.lockPath);
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-      const held = await stat(this.lockPath).catch(() => undefined);
-      const age = held === undefined ? 0 : this.clock.now() - held.mtimeMs;
-      if (age > STALE_LOCK_MS || age < -LOCK_FUTURE_SKEW_MS || Number.isNaN(age)) await rm(this.lockPath, { recursive: true, force: true });
-      else await this.clock.sleep(1 + Math.random() * 3);
-    }
-    throw new Error(`Could not lock ${this.lockPath}.`);
+    // The SharedWindow port has no signal; a lock wait is bounded by the stale age instead (about STALE_LOCK_MS).
+    const signal = new AbortController().signal;
+    const lock = { signal, staleMs: STALE_LOCK_MS, futureSkewMs: LOCK_FUTURE_SKEW_MS, clock: this.clock, owner: this.owner };
+    await withFolderLock(
+      this.lockPath,
+      async () => {
+        const next = change(await this.read()).slice(-MAX_SHARED_ENTRIES);
+        // No fsync: the window is minutes of reservations, rebuilt by the next update if a power cut loses it.
+        await writeFileAtomic(this.path, JSON.stringify(next), { signal, flush: false });
+      },
+      lock,
+    );
   }
 
   /** The stored entries; anything unreadable (a torn, oversized or hostile file, or no file at all) counts as none. */

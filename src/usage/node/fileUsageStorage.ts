@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { appendWhole } from '../../base/node/fileSafety';
 import type { LogChunk, LogCursor, TakenLog, UsageStorage } from '../common/usageLog';
 
 /** The most of the log read at once: about a month of heavy use; a larger file is read from its newest part. */
@@ -38,15 +39,7 @@ export class FileUsageStorage implements UsageStorage {
     // A line torn by a crash would swallow the first line written after it.
     const prefix = this.checkedTail ? '' : await this.newlineIfTorn(this.path);
     this.checkedTail = true;
-    const bytes = Buffer.from(prefix + text, 'utf8');
-    const handle = await open(this.path, 'a', 0o600);
-    try {
-      // One write for the whole text; a short write (a full disk) finishes with more, never reorders.
-      let written = 0;
-      for (let i = 0; written < bytes.length && i < 8; i++) written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
-    } finally {
-      await handle.close();
-    }
+    await appendWhole(this.path, prefix + text, { signal, mode: 0o600 });
   }
 
   async read(signal: AbortSignal): Promise<string> {
