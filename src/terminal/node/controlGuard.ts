@@ -89,7 +89,7 @@ class GuardedCommand implements ControlWatch {
     // What is there now: a path moved while the command ran is gone, unless the command made it again before it died.
     const added = after ? newControlPaths(this.before.controls, after.controls) : [];
     const batch = added.length > 0 || this.batch ? await this.openBatch() : undefined;
-    for (const entry of added) await batch?.moveAside(entry.path, entry.kind, signal);
+    if (batch) await movedAsideTogether(batch, added, signal);
     await batch?.settleHeld(signal);
     const rollback: ControlRollback = batch
       ? { ...batch.rollback, ...(incomplete ? { incomplete } : {}) }
@@ -110,4 +110,19 @@ async function currentEntry(root: string, path: string): Promise<ControlEntry | 
   if (!info) return undefined;
   const kind: ControlPathKind = info.isSymbolicLink() ? 'symlink' : info.isDirectory() ? 'directory' : info.isFile() ? 'file' : 'other';
   return { path, kind, identity: `${info.dev}:${info.ino}` };
+}
+
+/** How many moves run at once: each is a few system calls that wait on the disk, so a handful in flight saves most of the wait. */
+const MOVES_IN_FLIGHT = 8;
+
+/** Moves every added control path out, a few at a time (the batch records each as its move ends). */
+async function movedAsideTogether(batch: QuarantineBatch, added: readonly { path: string; kind: ControlPathKind }[], signal: AbortSignal): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < added.length) {
+      const entry = added[next++];
+      await batch.moveAside(entry.path, entry.kind, signal);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(MOVES_IN_FLIGHT, added.length) }, worker));
 }

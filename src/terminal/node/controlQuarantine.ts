@@ -62,6 +62,8 @@ interface KeptItem {
 
 export class QuarantineBatch implements QuarantinedControlPaths {
   private readonly items: KeptItem[] = [];
+  /** The next item's name in the batch folder, taken before the move's first await so concurrent moves never share one. */
+  private nextItem = 0;
   readonly rollback: ControlRollback = { moved: [], failed: [] };
 
   constructor(
@@ -77,7 +79,7 @@ export class QuarantineBatch implements QuarantinedControlPaths {
   async moveAside(path: string, kind: ControlPathKind, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
     const { parent, name } = split(path);
-    const item = join(this.folder, String(this.items.length + this.rollback.failed.length));
+    const item = join(this.folder, String(this.nextItem++));
     try {
       await withPinnedFolder(this.options.root, parent, async (folder) => {
         try {
