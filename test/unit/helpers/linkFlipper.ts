@@ -16,14 +16,20 @@ export interface Flip {
 export function startFlipper(cwd: string, flips: readonly Flip[]): ChildProcess {
   // Every link to its first target, then every link to its second: each points either way half the time.
   const steps = [0, 1].flatMap((j) => flips.map(({ name, targets }, i) => `ln -sfn ${quote(targets[j])} .flip${i}${j} && mv -T .flip${i}${j} ${quote(name)}`));
-  return spawn('sh', ['-c', `while :; do ${steps.join('; ')}; done`], { cwd, stdio: 'ignore' });
+  // Its own process group, so a stop also kills the `ln` or `mv` it is running at that moment: killing only
+  // the shell left that child to create or move one more entry while the test removed the folder (ENOTEMPTY).
+  return spawn('sh', ['-c', `while :; do ${steps.join('; ')}; done`], { cwd, stdio: 'ignore', detached: true });
 }
 
 export function stopFlipper(flipper: ChildProcess): Promise<void> {
   if (flipper.exitCode !== null || flipper.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     flipper.once('exit', () => resolve());
-    flipper.kill('SIGKILL');
+    try {
+      process.kill(-(flipper.pid as number), 'SIGKILL');
+    } catch {
+      flipper.kill('SIGKILL');
+    }
   });
 }
 
