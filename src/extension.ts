@@ -383,9 +383,16 @@ function registerChatParticipant(
   return { lastAnswer: () => lastAnswer };
 }
 
-/** `gateway.agent.protectedFiles` now (the defaults while the settings cannot be read): the Node ports check every file they open against it. */
+/** The protected globs as last read; watchSettings forgets them when a `gateway.*` setting changes. */
+let protectedGlobsNow: readonly string[] | undefined;
+
+/**
+ * `gateway.agent.protectedFiles` now (the defaults while the settings cannot be read): the Node ports check every
+ * file they open against it, so it is read once per settings change rather than re-parsed at every open.
+ */
 function protectedFileGlobs(): readonly string[] {
-  return settingOrUndefined(readSettings)?.agent.protectedFiles ?? defaultProtectedFiles;
+  protectedGlobsNow ??= settingOrUndefined(readSettings)?.agent.protectedFiles ?? defaultProtectedFiles;
+  return protectedGlobsNow;
 }
 
 /** The first folder's AGENTS.md files for a chat request; none without a folder, or when they cannot be read. */
@@ -421,6 +428,7 @@ function watchSettings(context: vscode.ExtensionContext, gateway: Gateway, model
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SECTION)) return;
+      protectedGlobsNow = undefined;
       if (event.affectsConfiguration(`${SECTION}.baseUrl`)) {
         onKeyChanged();
         // The key stays with the origin it was set for until the user says otherwise.
