@@ -11,8 +11,35 @@ import { after, before, describe, test } from 'node:test';
 export interface TestQueue {
   /** In the order to run them: the longest first (as last measured), so no process is left with a long one at the end. */
   files: { source: string; compiled: string }[];
-  /** Where `<index>` marks a file claimed and `<index>.done` holds its milliseconds once it ran. */
+  /** Where `<index>` marks a file claimed and `<index>.done` holds its {@link FileCost} once it ran. */
   claims: string;
+}
+
+/** What a file cost: wall milliseconds, and CPU milliseconds of this process and the child processes it waited for. */
+export interface FileCost {
+  ms: number;
+  cpuMs: number;
+}
+
+/** Clock ticks a second of /proc's CPU times (USER_HZ: 100 on every Linux build node runs on). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU milliseconds this process spent, with those of its ended children: the wall time of a file says little on
+ * a machine others share, its CPU time does not change with the load. Children are known only on Linux (/proc).
+ */
+function cpuMilliseconds(): number {
+  const { user, system } = process.cpuUsage();
+  let children = 0;
+  try {
+    // The fields after the command name (which may hold spaces and parentheses): cutime and cstime are the 14th and 15th.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    children = ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    // Not Linux: this process's own time only.
+  }
+  return (user + system) / 1000 + children;
 }
 
 const queueFile = process.env.GATEWAY_UNIT_TEST_QUEUE;
@@ -44,12 +71,15 @@ function runNextFile(): void {
   const { source, compiled } = queue.files[index];
   describe(source, () => {
     let started = 0;
+    let cpuAtStart = 0;
     before(() => {
       started = performance.now();
+      cpuAtStart = cpuMilliseconds();
     });
     // Registered before the file's own hooks, so it runs first: the next file is queued before this one ends.
     after(() => {
-      writeFileSync(join(queue.claims, `${index}.done`), String(Math.round(performance.now() - started)));
+      const cost: FileCost = { ms: Math.round(performance.now() - started), cpuMs: Math.round(cpuMilliseconds() - cpuAtStart) };
+      writeFileSync(join(queue.claims, `${index}.done`), JSON.stringify(cost));
       topLevel.runInAsyncScope(runNextFile);
     });
     try {

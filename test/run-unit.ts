@@ -10,7 +10,7 @@ import * as esbuild from 'esbuild';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { TestQueue } from './run-unit-worker';
+import type { FileCost, TestQueue } from './run-unit-worker';
 
 const root = resolve(__dirname, '..');
 const unitDir = join(root, 'test', 'unit');
@@ -92,16 +92,38 @@ function writeQueue(sources: string[], compiled: string[], outdir: string): Test
   return queue;
 }
 
+/** Files listed by name in the CPU report (GATEWAY_UNIT_TEST_CPU_REPORT=all lists every file). */
+const CPU_REPORT_FILES = process.env.GATEWAY_UNIT_TEST_CPU_REPORT === 'all' ? Number.POSITIVE_INFINITY : 8;
+
+/**
+ * The CPU seconds the files took, the costliest first: on a machine others share, wall times say little about
+ * which file to make cheaper, CPU times do not change with the load.
+ */
+function reportCpu(costs: Map<string, FileCost>): void {
+  const seconds = (ms: number) => (ms / 1000).toFixed(1);
+  const sorted = [...costs].sort(([, a], [, b]) => b.cpuMs - a.cpuMs);
+  const total = sorted.reduce((sum, [, cost]) => sum + cost.cpuMs, 0);
+  console.log(`ℹ CPU seconds in the test files: ${seconds(total)} (costliest first)`);
+  for (const [source, cost] of sorted.slice(0, CPU_REPORT_FILES)) console.log(`ℹ   ${seconds(cost.cpuMs).padStart(5)}  ${source}`);
+}
+
 /** Every file must have run to its end: a worker that died, or a node:test that filed a suite elsewhere, fails the run. */
 function checkEveryFileRan(queue: TestQueue): boolean {
   const durations = lastDurations();
+  const costs = new Map<string, FileCost>();
   const missing: string[] = [];
   queue.files.forEach((file, index) => {
     const done = join(queue.claims, `${index}.done`);
-    if (existsSync(done)) durations[file.source] = Number(readFileSync(done, 'utf8'));
-    else missing.push(file.source);
+    if (!existsSync(done)) {
+      missing.push(file.source);
+      return;
+    }
+    const cost = JSON.parse(readFileSync(done, 'utf8')) as FileCost;
+    durations[file.source] = cost.ms;
+    costs.set(file.source, cost);
   });
   writeFileSync(durationsFile, JSON.stringify(durations, null, 1));
+  reportCpu(costs);
   for (const source of missing) console.error(`✖ ${source} did not run to its end (see the output above)`);
   return missing.length === 0;
 }

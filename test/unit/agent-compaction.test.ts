@@ -49,6 +49,7 @@ describe('compaction on a 32k-window model', () => {
     const { engine } = makeEngine({
       baseUrl: emulator.baseUrl,
       workspace,
+      store: new RecordingStore(undefined, { keepSnapshots: false }),
       windows: windowsOf({ 'gw-code': { contextWindow: 32_000 } }),
       budgets: { maxTurns: 250, maxTokens: Number.MAX_SAFE_INTEGER },
     });

@@ -2,6 +2,7 @@
 // second processes where the promise is about two processes: one lock holder at a time, whole appended lines,
 // and a file killed mid-rewrite that still holds one whole version.
 import assert from 'node:assert/strict';
+import { build } from 'esbuild';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, watch } from 'node:fs';
@@ -15,9 +16,22 @@ import { VirtualClock } from './helpers/clock';
 const CHILD = 'test/unit/helpers/fileSafetyChild.ts';
 const never = new AbortController().signal;
 let folder: string;
+/** The child compiled once: five children started through tsx spent more CPU time loading tsx than testing. */
+let childScript: string;
 
 before(async () => {
   folder = await mkdtemp(join(tmpdir(), 'gw-file-safety-'));
+  childScript = join(folder, 'fileSafetyChild.js');
+  await build({
+    entryPoints: [CHILD],
+    outfile: childScript,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+  });
 });
 after(async () => {
   await rm(folder, { recursive: true, force: true });
@@ -25,7 +39,7 @@ after(async () => {
 
 /** A child process of helpers/fileSafetyChild.ts that has said "ready"; `go` starts its work. */
 async function child(...args: string[]): Promise<{ process: ChildProcess; go: () => void; lines: string[]; lineCount: () => Promise<void> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [childScript, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines: string[] = [];
   let waiting: (() => void) | undefined;
   proc.stdout!.setEncoding('utf8');

@@ -173,7 +173,9 @@ describe('what the shared file says is checked', () => {
       granted = true;
       return r;
     });
-    await settled(() => granted);
+    // Granted, or asked the clock for a wait (which this standing clock never lets pass): the outcome is known then,
+    // not after 2,000 polls of real time that a request made to wait used to sit through.
+    await settled(() => granted || clock.sleeps.length > 0);
     assert.equal(clock.now(), started, 'no time passed');
     // Once granted, the reservation's sync writes this window's entry back, without what was ignored.
     const written = async () => (JSON.parse(await readFile(file, 'utf8')) as SharedWindowEntry[]).some((e) => e.owner === shared.owner);

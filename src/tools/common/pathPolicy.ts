@@ -5,7 +5,7 @@
  * fooled: `a/../../x` needs no symlink, `link/x` needs nothing but one.
  */
 import type { ToolContext } from './tool';
-import { matchesGlob } from './glob';
+import { compileGlob } from './glob';
 
 export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
 
@@ -44,13 +44,31 @@ export function normalizeWorkspacePath(raw: string): PathCheck {
  */
 export function protectingPattern(path: string, patterns: readonly string[]): string | undefined {
   if (path === '.') return undefined;
-  const segments = path.split('/');
-  for (let length = 1; length <= segments.length; length++) {
-    const prefix = segments.slice(0, length).join('/');
-    const pattern = patterns.find((glob) => matchesGlob(prefix, glob, { ignoreCase: true }));
-    if (pattern !== undefined) return pattern;
+  const matchers = protectionMatchers(patterns);
+  let end = path.indexOf('/');
+  for (;;) {
+    const prefix = end < 0 ? path : path.slice(0, end);
+    const matched = matchers.find(({ matches }) => matches(prefix));
+    if (matched !== undefined) return matched.glob;
+    if (end < 0) return undefined;
+    end = path.indexOf('/', end + 1);
   }
-  return undefined;
+}
+
+/** Each list of protected globs compiled once: a walk checks every entry against the same list. */
+const compiledProtections = new WeakMap<readonly string[], { glob: string; matches: (path: string) => boolean }[]>();
+
+function protectionMatchers(patterns: readonly string[]): { glob: string; matches: (path: string) => boolean }[] {
+  let matchers = compiledProtections.get(patterns);
+  if (matchers === undefined) {
+    // A glob that cannot be compiled matches nothing, as in matchesGlob.
+    matchers = patterns.map((glob) => {
+      const compiled = compileGlob(glob, { ignoreCase: true });
+      return { glob, matches: compiled.ok ? compiled.matches : () => false };
+    });
+    compiledProtections.set(patterns, matchers);
+  }
+  return matchers;
 }
 
 /**

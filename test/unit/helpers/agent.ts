@@ -23,11 +23,18 @@ export class RecordingStore implements SessionStore<AgentSessionState> {
   /** What `onSave` captured at each save (e.g. the workspace files), index for index with `snapshots`. */
   readonly captured: unknown[] = [];
   private readonly byId = new Map<string, AgentSessionState>();
-  constructor(private readonly onSave?: () => unknown) {}
+  /**
+   * `keepSnapshots: false` keeps only each session's last save: a 200-turn session saves hundreds of ever longer
+   * states, and holding every one of them cost more garbage collection than the session itself.
+   */
+  constructor(
+    private readonly onSave?: () => unknown,
+    private readonly options: { keepSnapshots: boolean } = { keepSnapshots: true },
+  ) {}
   async save(state: AgentSessionState): Promise<void> {
     const copy = structuredClone(state);
-    this.snapshots.push(copy);
-    this.captured.push(this.onSave?.());
+    if (this.options.keepSnapshots) this.snapshots.push(copy);
+    if (this.options.keepSnapshots) this.captured.push(this.onSave?.());
     this.byId.set(state.id, copy);
   }
   async load(id: string): Promise<AgentSessionState | undefined> {
