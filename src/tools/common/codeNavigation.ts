@@ -1,7 +1,8 @@
 /**
  * What the navigation tools share: a position given as the model sees a file
- * (1-based line, and a column or the symbol's name on that line), and places
- * written back as `path:line:column: the line's text`, bounded.
+ * (a 1-based line and the symbol's name on it: the model sees no columns, and
+ * counts them badly), and places written back as `path:line:column: the
+ * line's text`, bounded.
  */
 import * as z from 'zod/mini';
 import type { ToolContext } from './tool';
@@ -19,10 +20,9 @@ const LINE_TEXT_CHARS = 200;
 const positive = z.number().check(z.int(), z.minimum(1));
 
 export const positionSchema = z.object({
-  path: z.string().check(z.describe('The file, e.g. "src/index.ts".')),
-  line: positive.check(z.describe('1-based line, as read_file shows it.')),
-  symbol: z.optional(z.string().check(z.describe('The name on that line to look up (preferred over column).'))),
-  column: z.optional(positive.check(z.describe('1-based column of the name, when symbol is not given.'))),
+  path: z.string().check(z.describe('The file, e.g. "src/a.ts".')),
+  line: positive.check(z.describe('1-based line number.')),
+  symbol: z.string().check(z.describe('The name on that line.')),
 });
 
 export type PositionArgs = z.infer<typeof positionSchema>;
@@ -32,15 +32,11 @@ export function positionIn(text: string, args: PositionArgs): CodePosition {
   const lines = text.split(/\r?\n/);
   if (args.line > lines.length) throw new ToolFailure(`line ${args.line} is past the end: "${args.path}" has ${lines.length} lines.`);
   const lineText = lines[args.line - 1];
-  if (args.symbol !== undefined && args.symbol.trim() !== '') {
-    const at = wordIndex(lineText, args.symbol.trim());
-    if (at >= 0) return { line: args.line, column: at + 1 };
-    if (args.column === undefined)
-      throw new ToolFailure(`"${args.symbol}" is not on line ${args.line} of "${args.path}": ${clipLine(lineText.trim(), LINE_TEXT_CHARS)}`);
-  }
-  if (args.column === undefined) throw new ToolFailure('Give the symbol (the name on that line) or its column.');
-  if (args.column > lineText.length + 1) throw new ToolFailure(`column ${args.column} is past the end of line ${args.line} (${lineText.length} characters).`);
-  return { line: args.line, column: args.column };
+  const symbol = args.symbol.trim();
+  if (symbol === '') throw new ToolFailure('symbol is empty: give the name to look up, as it appears on that line.');
+  const at = wordIndex(lineText, symbol);
+  if (at < 0) throw new ToolFailure(`"${symbol}" is not on line ${args.line} of "${args.path}": ${clipLine(lineText.trim(), LINE_TEXT_CHARS)}`);
+  return { line: args.line, column: at + 1 };
 }
 
 /** Where `word` first occurs as a whole identifier in `line`, else where it first occurs at all, else -1. */
@@ -100,6 +96,5 @@ export async function preparePosition(
 
 /** The name the UI shows for a position call. */
 export function positionSummary(verb: string, args: PositionArgs): string {
-  const what = args.symbol !== undefined ? `"${args.symbol}"` : `line ${args.line}, column ${args.column ?? '?'}`;
-  return `${verb} ${what} (${displayPath(args.path)}:${args.line})`;
+  return `${verb} "${args.symbol}" (${displayPath(args.path)}:${args.line})`;
 }

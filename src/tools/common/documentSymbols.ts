@@ -11,14 +11,12 @@ export const OUTLINE_LIMIT = 200;
 export const OUTLINE_CHARS = 8_000;
 
 const schema = z.object({
-  path: z.string().check(z.describe('The file, e.g. "src/index.ts".')),
+  path: z.string().check(z.describe('The file, e.g. "src/a.ts".')),
 });
 
 export const documentSymbolsTool: AgentTool = {
   name: 'document_symbols',
-  description:
-    "List the symbols of a file (classes, functions, methods, variables …) as an indented outline with their lines, using VS Code's language services. " +
-    'Cheaper than reading a long file to find its parts.',
+  description: "A file's outline from VS Code's language services: classes, functions, methods … with their lines.",
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

@@ -6,9 +6,7 @@ import { plural } from './textLimits';
 
 export const findReferencesTool: AgentTool = {
   name: 'find_references',
-  description:
-    "Find every reference to a symbol (its definition included), using VS Code's language services: only real uses, not same-named text. " +
-    'Give the file, the line and the symbol as it appears on that line.',
+  description: "Every use of a symbol (not mere text matches), via VS Code's language services. Give the line and the name on it.",
   kind: 'read',
   parameters: parametersOf(positionSchema),
   prepare: guardedPrepare(

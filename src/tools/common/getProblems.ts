@@ -14,14 +14,12 @@ export const PROBLEMS_CHARS = 8_000;
 const PROBLEM_LINE_CHARS = 400;
 
 const schema = z.object({
-  path: z.optional(z.string().check(z.describe('A file or folder to report on (default: the whole workspace).'))),
+  path: z.optional(z.string().check(z.describe('A file or folder (default: all).'))),
 });
 
 export const getProblemsTool: AgentTool = {
   name: 'get_problems',
-  description:
-    "The errors and warnings VS Code's language services (compiler, linters) report, most severe first, as path:line:column: severity message. " +
-    'Give a file (it is checked first) or a folder; without a path, every file VS Code has checked. Use it after changes instead of running a build.',
+  description: 'Errors and warnings VS Code reports (compiler, linters), most severe first. Give a file or a folder; none: the whole workspace.',
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

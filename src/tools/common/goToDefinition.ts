@@ -5,9 +5,7 @@ import { describeLocations, positionSchema, positionSummary, preparePosition } f
 
 export const goToDefinitionTool: AgentTool = {
   name: 'go_to_definition',
-  description:
-    "Find where a symbol is defined, using VS Code's language services (imports and re-exports followed). " +
-    'Give the file, the line and the symbol as it appears on that line. Answers path:line:column with the line.',
+  description: "Where a symbol is defined, via VS Code's language services. Give the line and the name on it.",
   kind: 'read',
   parameters: parametersOf(positionSchema),
   prepare: guardedPrepare(

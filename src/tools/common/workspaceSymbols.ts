@@ -6,14 +6,12 @@ import { boundedLines, noLanguageServices, type CodeSymbol } from './languageSer
 import { LOCATION_CHARS, LOCATION_LIMIT, placeOf } from './codeNavigation';
 
 const schema = z.object({
-  query: z.string().check(z.describe('The name or part of it, e.g. "parseConfig".')),
+  query: z.string().check(z.describe('A name or part of one.')),
 });
 
 export const workspaceSymbolsTool: AgentTool = {
   name: 'workspace_symbols',
-  description:
-    "Find where symbols (classes, functions, types …) whose name matches a query are defined in the workspace, using VS Code's language services. " +
-    'Answers kind, name and path:line:column; the files must be of a language VS Code understands.',
+  description: "Where symbols whose name matches the query are defined in the workspace, via VS Code's language services.",
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(
