@@ -23,29 +23,27 @@ const PROBLEM_LINE_CHARS = 400;
 
 /**
  * Resolves once the problems of `path` have changed and then stayed the same
- * for PROBLEMS_QUIET_MS, or PROBLEMS_MAX_WAIT_MS after the start, or on abort.
+ * for a whole PROBLEMS_QUIET_MS, or PROBLEMS_MAX_WAIT_MS after the start, or on
+ * abort. Waits in sleeps of PROBLEMS_QUIET_MS (a change during one means one
+ * more), so virtual time moves it on in tests.
  */
-export function problemsSettled(languages: LanguageServices, path: string, clock: Clock, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = new AbortController();
-    let quiet: AbortController | undefined;
-    const finish = () => {
-      quiet?.abort();
-      done.abort();
-      subscription.dispose();
-      signal.removeEventListener('abort', finish);
-      resolve();
-    };
-    const subscription = languages.onDidChangeProblems((paths) => {
-      if (!paths.includes(path) || done.signal.aborted) return;
-      quiet?.abort();
-      quiet = new AbortController();
-      clock.after(PROBLEMS_QUIET_MS, finish, quiet.signal);
-    });
-    clock.after(PROBLEMS_MAX_WAIT_MS, finish, done.signal);
-    if (signal.aborted) finish();
-    else signal.addEventListener('abort', finish, { once: true });
+export async function problemsSettled(languages: LanguageServices, path: string, clock: Clock, signal: AbortSignal): Promise<void> {
+  let changes = 0;
+  const subscription = languages.onDidChangeProblems((paths) => {
+    if (paths.includes(path)) changes++;
   });
+  try {
+    const deadline = clock.now() + PROBLEMS_MAX_WAIT_MS;
+    for (let seen = 0; clock.now() < deadline;) {
+      await clock.sleep(Math.min(PROBLEMS_QUIET_MS, deadline - clock.now()), signal);
+      if (changes > 0 && changes === seen) return;
+      seen = changes;
+    }
+  } catch {
+    // Aborted: the caller reads what there is, or stops.
+  } finally {
+    subscription.dispose();
+  }
 }
 
 /** The problems of `after` that `before` did not have; the same problem moved to another line is not new. */
