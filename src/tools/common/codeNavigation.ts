@@ -30,6 +30,8 @@ export type PositionArgs = z.infer<typeof positionSchema>;
 /** The position the arguments name in the file's text, or a ToolFailure saying what is wrong with them. */
 export function positionIn(text: string, args: PositionArgs): CodePosition {
   const lines = text.split(/\r?\n/);
+  // A final newline does not make an extra line, as in read_file.
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   if (args.line > lines.length) throw new ToolFailure(`line ${args.line} is past the end: "${args.path}" has ${lines.length} lines.`);
   const lineText = lines[args.line - 1];
   const symbol = args.symbol.trim();
