@@ -8,6 +8,7 @@ import { AbortError, type ToolCall } from '../../gateway/common';
 import type { ApprovalRequest, Approver } from '../../base/common/ports';
 import { findTool, unknownToolOutput } from '../../tools/common/registry';
 import type { AgentTool, PreparedCall, ToolContext, ToolOutcome } from '../../tools/common/tool';
+import { reportingNewProblems } from '../../tools/common/newProblems';
 import { errorMessage, type OnAgentEvent } from './agentEvents';
 import { needsApproval, type ApprovalPolicy } from './approvalPolicy';
 import { TOOL_OUTPUT_SHARE, boundedToolOutput } from './contextBudget';
@@ -54,7 +55,9 @@ export class ToolRound {
       const call = state.pendingCalls[0];
       const tools = this.deps.tools();
       const tool = findTool(tools, call.name);
-      const prepared = tool ? await tool.prepare(call.arguments, this.deps.toolContext, signal) : undefined;
+      const prepared = tool
+        ? reportingNewProblems(await tool.prepare(call.arguments, this.deps.toolContext, signal), this.deps.toolContext, signal)
+        : undefined;
       const summary = prepared?.summary ?? `${call.name} (unknown tool)`;
       onEvent({ type: 'tool_started', call, summary });
       let approved = true;

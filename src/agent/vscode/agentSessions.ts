@@ -36,6 +36,7 @@ import { TerminalCommandRunner, type CommandSandbox } from '../../terminal/vscod
 import { hostToolsFor } from '../../tools/vscode/languageModelTools';
 import { VsCodeFileChanges } from '../../tools/vscode/vscodeFileChanges';
 import { VsCodeWorkspaceFiles } from '../../tools/vscode/vscodeWorkspaceFiles';
+import { VsCodeLanguageServices } from '../../tools/vscode/vscodeLanguageServices';
 import { vscodeControlWatcher } from '../../terminal/vscode/vscodeControlWatcher';
 import { showControlRollback } from '../../terminal/vscode/controlRollbackNotice';
 
@@ -323,6 +324,7 @@ export class AgentSessions implements vscode.Disposable {
         logger: this.logger,
         search: this.machine.search(root.fsPath),
         controlGuard: this.controlGuardFor(state.id, root.fsPath),
+        languages: new VsCodeLanguageServices(root),
       },
       policy: () => {
         const agent = readSettings().agent;

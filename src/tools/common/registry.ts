@@ -8,9 +8,28 @@ import { editFileTool } from './editFile';
 import { writeFileTool } from './writeFile';
 import { runCommandTool } from './runCommand';
 import { updatePlanTool } from './updatePlan';
+import { getProblemsTool } from './getProblems';
+import { goToDefinitionTool } from './goToDefinition';
+import { findReferencesTool } from './findReferences';
+import { documentSymbolsTool } from './documentSymbols';
+import { workspaceSymbolsTool } from './workspaceSymbols';
 
 /** Every tool, for a trusted workspace. */
-export const allTools: readonly AgentTool[] = [readFileTool, listFilesTool, searchTextTool, editFileTool, writeFileTool, runCommandTool, updatePlanTool];
+export const allTools: readonly AgentTool[] = [
+  readFileTool,
+  listFilesTool,
+  searchTextTool,
+  editFileTool,
+  writeFileTool,
+  runCommandTool,
+  updatePlanTool,
+  // Through the editor's language services (ToolContext.languages): they read, like read_file.
+  getProblemsTool,
+  goToDefinitionTool,
+  findReferencesTool,
+  documentSymbolsTool,
+  workspaceSymbolsTool,
+];
 
 /** The tools that change nothing: all an untrusted workspace (Workspace Trust) is offered. */
 export const readOnlyTools: readonly AgentTool[] = allTools.filter((tool) => tool.kind === 'read');

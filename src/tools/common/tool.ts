@@ -10,6 +10,7 @@ import { en } from 'zod/locales';
 import type { Clock, CommandRunner, ControlFileGuard, FileChanges, Logger, WorkspaceFiles, WorkspaceSearch } from '../../base/common/ports';
 import { normalizeWorkspacePath } from './pathPolicy';
 import type { PlanStep } from './updatePlan';
+import type { LanguageServices } from './languageServices';
 import type { ApprovalMode } from '../../agent/common/approvalPolicy';
 
 /** `external`: a tool of the host (another extension, an MCP server), which may do anything. */
@@ -30,6 +31,8 @@ export interface ToolContext {
   clock?: Clock;
   /** Watches sandboxed commands for control files they leave (a new .git, .vscode …) and rolls them back; none: nothing watched. */
   controlGuard?: ControlFileGuard;
+  /** The editor's language services (problems, definitions, references, symbols); none: the tools that need them say so. */
+  languages?: LanguageServices;
 }
 
 // `gateway.agent.protectedFiles` when the user has not set it. A pattern

@@ -7,6 +7,7 @@ import './gateway.test';
 import './workspaceSettings.test';
 import './agent.test';
 import './agentTools.test';
+import './agentLanguage.test';
 import './inlineEdit.test';
 import './usage.test';
 // After the usage test: its session must stay among the ten largest of the run's sessions.

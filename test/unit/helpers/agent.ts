@@ -1,4 +1,5 @@
 /** Builds real agent engines for tests: the emulator as the gateway, a temp folder as the workspace. */
+import type { LanguageServices } from '../../../src/tools/common/languageServices';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -81,6 +82,8 @@ export interface EngineOptions {
   spendGate?: AgentEngineDeps['spendGate'];
   /** Records a checkpoint after each step that changed files. */
   checkpoint?: AgentEngineDeps['checkpoint'];
+  /** Language services for the tools (and the clock they settle on). */
+  languages?: LanguageServices;
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -110,6 +113,7 @@ export function makeEngine(options: EngineOptions) {
       commands: new NodeCommandRunner(options.workspace.root),
       protectedFiles: options.protectedFiles ?? defaultProtectedFiles,
       logger: silentLogger,
+      ...(options.languages ? { languages: options.languages, clock } : {}),
     },
     policy: () => options.policy ?? { mode: 'auto', deniedCommands: ['rm -rf'] },
     budgets: () => ({ ...DEFAULT_BUDGETS, ...options.budgets }),

@@ -1,0 +1,139 @@
+/**
+ * "The agent sees what VS Code sees": a write's outcome lists the problems the
+ * language services report for the file afterwards that were not there before,
+ * so the model finds its type errors without running a build. The file is
+ * checked before the write too (the language services may not have looked at it
+ * yet), and both times the problems are read once they have settled.
+ */
+import { systemClock, type Clock } from '../../base/common/ports';
+import type { PreparedCall, ToolContext, ToolOutcome } from './tool';
+import { byGravity, boundedLines, formatProblem, type LanguageServices, type Problem } from './languageServices';
+import { plural } from './textLimits';
+
+/** Problems count as settled after this long without a change to the file's ones… */
+export const PROBLEMS_QUIET_MS = 300;
+/** …and are read at the latest this long after the wait began: a file whose problems do not change says nothing. */
+export const PROBLEMS_MAX_WAIT_MS = 2_000;
+/** New errors listed after a write, and the characters of the list. */
+export const NEW_PROBLEMS_LIMIT = 10;
+export const NEW_PROBLEMS_CHARS = 3_000;
+/** New warnings are listed only when there are this few; more are only counted. */
+const FEW_WARNINGS = 3;
+const PROBLEM_LINE_CHARS = 400;
+
+/**
+ * Resolves once the problems of `path` have changed and then stayed the same
+ * for a whole PROBLEMS_QUIET_MS, or PROBLEMS_MAX_WAIT_MS after the start, or on
+ * abort. Waits in sleeps of PROBLEMS_QUIET_MS (a change during one means one
+ * more), so virtual time moves it on in tests.
+ */
+export async function problemsSettled(languages: LanguageServices, path: string, clock: Clock, signal: AbortSignal): Promise<void> {
+  let changes = 0;
+  const subscription = languages.onDidChangeProblems((paths) => {
+    if (paths.includes(path)) changes++;
+  });
+  try {
+    const deadline = clock.now() + PROBLEMS_MAX_WAIT_MS;
+    for (let seen = 0; clock.now() < deadline;) {
+      await clock.sleep(Math.min(PROBLEMS_QUIET_MS, deadline - clock.now()), signal);
+      if (changes > 0 && changes === seen) return;
+      seen = changes;
+    }
+  } catch {
+    // Aborted: the caller reads what there is, or stops.
+  } finally {
+    subscription.dispose();
+  }
+}
+
+/** The problems of `after` that `before` did not have; the same problem moved to another line is not new. */
+export function newProblems(before: readonly Problem[], after: readonly Problem[]): Problem[] {
+  const seen = new Map<string, number>();
+  for (const problem of before) seen.set(identity(problem), (seen.get(identity(problem)) ?? 0) + 1);
+  const added: Problem[] = [];
+  for (const problem of after) {
+    const count = seen.get(identity(problem)) ?? 0;
+    if (count > 0) seen.set(identity(problem), count - 1);
+    else added.push(problem);
+  }
+  return added;
+}
+
+function identity(problem: Problem): string {
+  return JSON.stringify([problem.severity, problem.source ?? '', problem.code ?? '', problem.message]);
+}
+
+/** What is added to a write's output: its new errors (and warnings, when few), bounded; empty when there are none. */
+export function newProblemsNote(path: string, added: readonly Problem[]): string {
+  const errors = added.filter((problem) => problem.severity === 'error').sort(byGravity);
+  const warnings = added.filter((problem) => problem.severity === 'warning').sort(byGravity);
+  const listed = warnings.length <= FEW_WARNINGS ? [...errors, ...warnings] : errors;
+  if (listed.length === 0 && warnings.length === 0) return '';
+  const counts = [errors.length > 0 ? plural(errors.length, 'new error') : '', warnings.length > 0 ? plural(warnings.length, 'new warning') : '']
+    .filter((part) => part !== '')
+    .join(' and ');
+  const lines = listed.map((problem) => formatProblem(problem, PROBLEM_LINE_CHARS));
+  const unlisted = listed.length < errors.length + warnings.length ? '\n(the warnings are not listed: get_problems shows them)' : '';
+  return `\n\nVS Code now reports ${counts} in ${path}:\n${boundedLines(lines, NEW_PROBLEMS_LIMIT, NEW_PROBLEMS_CHARS, 'problems')}${unlisted}`;
+}
+
+/**
+ * `prepared` with the problems its write introduces added to its outcome.
+ * The file is opened for checking right away (while the user may still be
+ * deciding), its problems read just before the write and again once settled
+ * after it. Anything that goes wrong here leaves the outcome as it was: the
+ * write happened either way.
+ */
+export function reportingNewProblems(prepared: PreparedCall, ctx: ToolContext, signal: AbortSignal): PreparedCall {
+  const languages = ctx.languages;
+  const preview = prepared.preview;
+  if (!languages || !preview || prepared.refusal !== undefined) return prepared;
+  const clock = ctx.clock ?? systemClock;
+  const warmedUp = preview.before === undefined ? Promise.resolve() : warmUp(languages, preview.path, clock, signal);
+  return {
+    ...prepared,
+    execute: async (execSignal) => {
+      await warmedUp;
+      const before = languages.problems([preview.path]);
+      const outcome = await prepared.execute(execSignal);
+      if (!outcome.ok || outcome.changedPath === undefined) return outcome;
+      return withNewProblems(outcome, outcome.changedPath, before, { languages, clock, signal: execSignal, logger: ctx.logger });
+    },
+  };
+}
+
+/** Opens an untracked file for checking and waits for its first problems; never rejects. */
+async function warmUp(languages: LanguageServices, path: string, clock: Clock, signal: AbortSignal): Promise<void> {
+  const stop = new AbortController();
+  try {
+    // Listening before the file is opened: its first problems may come at once.
+    const settled = problemsSettled(languages, path, clock, AbortSignal.any([signal, stop.signal]));
+    if (await languages.track(path, signal)) return;
+    await settled;
+  } catch {
+    // Not checked beforehand: every problem after the write then counts as new, which still tells the truth about the file.
+  } finally {
+    stop.abort();
+  }
+}
+
+interface SettleContext {
+  languages: LanguageServices;
+  clock: Clock;
+  signal: AbortSignal;
+  logger: ToolContext['logger'];
+}
+
+async function withNewProblems(outcome: ToolOutcome, path: string, before: readonly Problem[], settle: SettleContext): Promise<ToolOutcome> {
+  try {
+    const settled = problemsSettled(settle.languages, path, settle.clock, settle.signal);
+    await settle.languages.track(path, settle.signal);
+    await settled;
+    if (settle.signal.aborted) return outcome;
+    const note = newProblemsNote(path, newProblems(before, settle.languages.problems([path])));
+    return note === '' ? outcome : { ...outcome, output: outcome.output + note };
+  } catch (error) {
+    settle.logger.warn(`reading the problems of ${path} after a write failed: ${String(error)}`);
+    return outcome;
+  }
+}
