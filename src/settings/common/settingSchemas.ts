@@ -110,7 +110,7 @@ const MEGABYTE = 1024 * 1024;
 const USER = true;
 const WORKSPACE = false;
 
-/* eslint-disable @typescript-eslint/naming-convention -- the keys are the settings' names under `gateway.` */
+/** Keyed by the setting's name under `gateway.`, in package.json's order. */
 export const SETTING_SCHEMAS = {
   baseUrl: setting(USER, '', z.pipe(text, checkedUrl('baseUrl', true)), aString('baseUrl')),
   siteUrl: setting(
@@ -193,7 +193,6 @@ export const SETTING_SCHEMAS = {
     (value) => `"gateway.agent.checkpointStorageMB" must be a number of megabytes (it is ${JSON.stringify(value)}).`,
   ),
 };
-/* eslint-enable @typescript-eslint/naming-convention */
 
 export type SettingName = keyof typeof SETTING_SCHEMAS;
 /** What a setting reads as once checked. */
