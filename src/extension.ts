@@ -10,7 +10,6 @@ import { contextUsage, lastCompactionNotice } from './agent/common/compaction';
 import { ModelEndpoints } from './models/common/modelEndpoints';
 import { systemClock, type Logger } from './base/common/ports';
 import { instructionsForChat } from './agent/common/projectInstructions';
-import { defaultProtectedFiles } from './tools/common/tool';
 import { FileSharedWindow } from './rateLimits/node/fileSharedWindow';
 import { FileUsageStorage } from './usage/node/fileUsageStorage';
 import { NodeCheckpointFolder, NodeWorkspaceRestore } from './checkpoints/node/nodeCheckpoints';
@@ -25,7 +24,6 @@ import { BubblewrapSandbox } from './terminal/node/bubblewrap';
 import { NodeControlGuard } from './terminal/node/controlGuard';
 import { NodeCheckpointShelf } from './checkpoints/node/nodeCheckpointShelf';
 import { RETENTION_BOUNDS, checkpointStorageBytes } from './checkpoints/common/checkpointRetention';
-import { effectiveValue } from './settings/common/gatewaySettings';
 import { registerDeleteSessionCommand } from './agent/vscode/deleteSessionCommand';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './gateway/vscode/apiKeyCommands';
 import { ApiKeyStore } from './gateway/vscode/apiKeyStore';
@@ -38,7 +36,7 @@ import { channelLogger } from './base/vscode/logger';
 import { ModelCatalog } from './models/vscode/modelCatalog';
 import { ModelPicker } from './models/vscode/modelPicker';
 import { ModelSelection } from './models/vscode/modelSelection';
-import { readLimits, readSettings, requireBaseUrl, SECTION, settingOrUndefined } from './settings/vscode/settings';
+import { createSettingsService, settingOrUndefined, type SettingsService } from './settings/vscode/settings';
 import { GatewayStatusBar } from './status/vscode/statusBar';
 import { registerAgentCommands } from './agent/vscode/agentCommands';
 import { registerCheckpointCommands } from './checkpoints/vscode/checkpointCommands';
@@ -101,6 +99,8 @@ interface Gateway {
   /** `{site_url}` by the transport's rule; throws the SettingError while no base URL is set. */
   siteUrl: () => string;
   errors: ErrorPresenter;
+  /** The `gateway.*` settings, read once and on change. */
+  settings: SettingsService;
   /** Every answered request's counts, in global storage (shared by the windows). */
   usageLog: UsageLog;
 }
@@ -125,6 +125,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   const usage = new UsageView({
     log: gateway.usageLog,
     logger: gateway.logger,
+    settings: gateway.settings,
     extensionUri: context.extensionUri,
     sessionTitles: async () => new Map((await agentStore()).map((s) => [s.id, s.title])),
     onTodayChanged: () => refreshStatus(),
@@ -179,22 +180,23 @@ function createGateway(context: vscode.ExtensionContext): Gateway {
   const logger = channelLogger(channel);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
   const userAgent = `gateway-vscode/${version} vscode/${vscode.version}`;
-  const keys = new ApiKeyStore(context.secrets, configuredOrigin);
+  const { service: settings, subscription: settingsSubscription } = createSettingsService(logger);
+  const keys = new ApiKeyStore(context.secrets, () => configuredOrigin(settings));
   // The windows of this machine share the key's rate window through a file in global storage (see LimitTracker).
   const sharedWindow = new FileSharedWindow(vscode.Uri.joinPath(context.globalStorageUri, 'rate-window.json').fsPath);
   const usageLog = new UsageLog(new FileUsageStorage(vscode.Uri.joinPath(context.globalStorageUri, 'usage.jsonl').fsPath), systemClock, logger);
   usageLog.rollUp(AbortSignal.timeout(60_000)).catch((error: unknown) => logger.warn(`usage: the roll-up failed: ${String(error)}`));
-  const limits = new LimitTracker(systemClock, readLimits(), undefined, sharedWindow);
+  const limits = new LimitTracker(systemClock, settings.current().limits, undefined, sharedWindow);
   const clientOptions = {
-    baseUrl: () => requireBaseUrl(readSettings()),
-    siteUrl: () => settingOrUndefined(readSettings)?.siteUrl,
+    baseUrl: () => settings.requireBaseUrl(),
+    siteUrl: () => settings.get('siteUrl'),
     userAgent,
     logger,
   };
   const client = new GatewayClient({ ...clientOptions, limits, apiKey: keys, onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)) });
   const clientWithKey = (key: string) =>
-    new GatewayClient({ ...clientOptions, limits: new LimitTracker(systemClock, readLimits()), apiKey: { getApiKey: async () => key } });
-  context.subscriptions.push(channel, keys, { dispose: () => usageLog.today.dispose() });
+    new GatewayClient({ ...clientOptions, limits: new LimitTracker(systemClock, settings.current().limits), apiKey: { getApiKey: async () => key } });
+  context.subscriptions.push(channel, settingsSubscription, keys, { dispose: () => usageLog.today.dispose() });
   return {
     channel,
     logger,
@@ -204,20 +206,29 @@ function createGateway(context: vscode.ExtensionContext): Gateway {
     client,
     clientWithKey,
     siteUrl: () => client.transport.siteUrl(),
-    errors: new ErrorPresenter(logger),
+    errors: new ErrorPresenter(logger, settings),
+    settings,
     usageLog,
   };
 }
 
 function createModels(context: vscode.ExtensionContext, gateway: Gateway): Models {
-  const { client, keys, logger } = gateway;
+  const { client, keys, logger, settings } = gateway;
   const endpoints = new ModelEndpoints(client);
-  const catalog = new ModelCatalog(client, context.globalState, () => requireBaseUrl(readSettings()));
-  const selection = new ModelSelection(catalog, context.globalState);
-  const baseUrlOrEmpty = () => settingOrUndefined(() => requireBaseUrl(readSettings())) ?? '';
-  const windows = new ModelWindows(() => settingOrUndefined(readSettings)?.models ?? {}, baseUrlOrEmpty, learnedWindows(context.globalState));
+  const catalog = new ModelCatalog(client, context.globalState, () => settings.requireBaseUrl());
+  const selection = new ModelSelection(catalog, context.globalState, settings);
+  const baseUrlOrEmpty = () => settingOrUndefined(() => settings.requireBaseUrl()) ?? '';
+  const windows = new ModelWindows(() => settings.current().models, baseUrlOrEmpty, learnedWindows(context.globalState));
   // The configured chat model (or its default) is listed first, so VS Code's picker selects the model @gateway uses.
-  const languageModels = new GatewayLanguageModelProvider(catalog, keys, endpoints, logger, () => selection.resolveFromLastList('chat'), windows);
+  const languageModels = new GatewayLanguageModelProvider({
+    catalog,
+    keys,
+    endpoints,
+    logger,
+    preferredModel: () => selection.resolveFromLastList('chat'),
+    windows,
+    settings,
+  });
   context.subscriptions.push(catalog, languageModels, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, languageModels));
   return { endpoints, catalog, selection, languageModels, windows };
 }
@@ -248,11 +259,11 @@ function registerKeyCommands(context: vscode.ExtensionContext, gateway: Gateway,
     onKeyChanged();
   });
   // The check has limits of its own, so a key the gateway refuses leaves the current key's state untouched.
-  const deps: ApiKeyCommandDeps = { store: keys, clientWithKey, limits, errors, onKeyChanged };
+  const deps: ApiKeyCommandDeps = { store: keys, clientWithKey, limits, errors, settings: gateway.settings, onKeyChanged };
   context.subscriptions.push(
     vscode.commands.registerCommand('gateway.setApiKey', (key?: unknown) => setApiKey(deps, key)),
     vscode.commands.registerCommand('gateway.clearApiKey', () => clearApiKey(deps)),
-    vscode.commands.registerCommand(CONFIRM_KEY_ORIGIN_COMMAND, () => confirmKeyOrigin(keys, onKeyChanged)),
+    vscode.commands.registerCommand(CONFIRM_KEY_ORIGIN_COMMAND, () => confirmKeyOrigin(keys, gateway.settings, onKeyChanged)),
   );
 }
 
@@ -283,7 +294,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
   const checkpointRoot = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-checkpoints');
   const approvals = new ApprovalBroker();
   const sandbox = new BubblewrapSandbox();
-  const protectedFiles = protectedFileGlobs;
+  const protectedFiles = () => gateway.settings.current().agent.protectedFiles;
   const ripgrep = findVsCodeRipgrep(vscode.env.appRoot);
   logger.info(
     ripgrep
@@ -318,10 +329,7 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
       workspaceRestore: (rootPath) => new NodeWorkspaceRestore(rootPath, { protectedFiles }),
       checkpointShelf: new NodeCheckpointShelf(checkpointRoot.fsPath),
       // User (or machine) settings only: a workspace that raised it could fill the disk, one that lowered it could erase the user's checkpoints.
-      checkpointStorageBytes: () => {
-        const name = 'agent.checkpointStorageMB';
-        return checkpointStorageBytes(effectiveValue(name, vscode.workspace.getConfiguration('gateway').inspect(name)));
-      },
+      checkpointStorageBytes: () => checkpointStorageBytes(gateway.settings.get('agent.checkpointStorageMB')),
     },
     { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
     context.workspaceState,
@@ -364,10 +372,12 @@ function registerChatParticipant(
   const handler = createChatHandler({
     endpoints: models.endpoints,
     chooseModel: (pickerModel, signal) => models.selection.forChatRequest(pickerModel, models.languageModels.defaultPickerModel(), signal),
-    runAgent: (request, chatContext, stream, token) => runAgentTurn(sessions, request, chatContext, stream, token),
+    runAgent: (request, chatContext, stream, token) =>
+      runAgentTurn({ sessions, actionsFor: (error) => gateway.errors.actionsFor(error) }, request, chatContext, stream, token),
     logger: gateway.logger,
+    settings: gateway.settings,
     windows: models.windows,
-    projectInstructions: (labels, signal) => chatProjectInstructions(labels, signal),
+    projectInstructions: (labels, signal) => chatProjectInstructions(labels, () => gateway.settings.current().agent.protectedFiles, signal),
     budgetNote,
     onAnswer: (text) => (lastAnswer = text),
   });
@@ -383,20 +393,8 @@ function registerChatParticipant(
   return { lastAnswer: () => lastAnswer };
 }
 
-/** The protected globs as last read; watchSettings forgets them when a `gateway.*` setting changes. */
-let protectedGlobsNow: readonly string[] | undefined;
-
-/**
- * `gateway.agent.protectedFiles` now (the defaults while the settings cannot be read): the Node ports check every
- * file they open against it, so it is read once per settings change rather than re-parsed at every open.
- */
-function protectedFileGlobs(): readonly string[] {
-  protectedGlobsNow ??= settingOrUndefined(readSettings)?.agent.protectedFiles ?? defaultProtectedFiles;
-  return protectedGlobsNow;
-}
-
 /** The first folder's AGENTS.md files for a chat request; none without a folder, or when they cannot be read. */
-async function chatProjectInstructions(labels: string[], signal: AbortSignal): Promise<string | undefined> {
+async function chatProjectInstructions(labels: string[], protectedFileGlobs: () => readonly string[], signal: AbortSignal): Promise<string | undefined> {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (root?.scheme !== 'file') return undefined;
   const found = await instructionsForChat(new NodeWorkspaceFiles(root.fsPath, { protectedFiles: protectedFileGlobs }), labels, protectedFileGlobs(), signal);
@@ -411,6 +409,7 @@ function registerInlineEdit(context: vscode.ExtensionContext, gateway: Gateway, 
     proposals,
     gateway.errors,
     context.globalState,
+    gateway.settings,
   );
   context.subscriptions.push(
     proposals,
@@ -423,25 +422,19 @@ function registerInlineEdit(context: vscode.ExtensionContext, gateway: Gateway, 
   return inlineEdits;
 }
 
-/** A changed `gateway.*` setting applies at once; a bad value is shown when it is set, not at the next request. */
+/** A changed `gateway.*` setting applies at once (a refused value is announced by the settings service itself). */
 function watchSettings(context: vscode.ExtensionContext, gateway: Gateway, models: Models, statusBar: GatewayStatusBar, onKeyChanged: () => void): void {
+  const { settings } = gateway;
   context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!event.affectsConfiguration(SECTION)) return;
-      protectedGlobsNow = undefined;
-      if (event.affectsConfiguration(`${SECTION}.baseUrl`)) {
+    settings.onDidChange((changed) => {
+      if (changed.includes('baseUrl')) {
         onKeyChanged();
         // The key stays with the origin it was set for until the user says otherwise.
-        void confirmKeyOrigin(gateway.keys, onKeyChanged);
+        void confirmKeyOrigin(gateway.keys, settings, onKeyChanged);
       }
-      if (event.affectsConfiguration(`${SECTION}.chatModel`) || event.affectsConfiguration(`${SECTION}.models`)) models.languageModels.refresh();
-      gateway.limits.setConfiguredLimits(readLimits());
+      if (changed.includes('chatModel') || changed.includes('models')) models.languageModels.refresh();
+      gateway.limits.setConfiguredLimits(settings.current().limits);
       void statusBar.refresh();
-      try {
-        readSettings();
-      } catch (error) {
-        void gateway.errors.show(error);
-      }
     }),
   );
 }

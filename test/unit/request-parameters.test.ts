@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { ModelEndpoints } from '../../src/models/common/modelEndpoints';
-import { parseSettings } from '../../src/settings/common/gatewaySettings';
 import { requestParameters } from '../../src/settings/common/requestParameters';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient, signal } from './helpers/clients';
+import { userSettings } from './helpers/settings';
 
 let emulator: Emulator;
 before(async () => {
@@ -14,7 +14,7 @@ before(async () => {
 after(() => emulator.close());
 beforeEach(() => emulator.reset());
 
-const settingsFrom = (values: Record<string, unknown>) => parseSettings((name) => values[name]);
+const settingsFrom = (values: Record<string, unknown>) => userSettings(values).current();
 
 /** The body the emulator received for one streamed request with these settings. */
 async function sentBody(model: string, values: Record<string, unknown>): Promise<Record<string, unknown>> {

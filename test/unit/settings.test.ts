@@ -1,4 +1,4 @@
-// The gateway.* settings: good values through, bad ones a message naming the setting.
+// The gateway.* settings: good values through; a bad one is a problem naming its setting, which reads as its default.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
@@ -6,17 +6,23 @@ import { join } from 'node:path';
 import { REASONING_EFFORTS, SERVICE_TIERS } from '../../src/gateway/common';
 import { APPROVAL_MODES } from '../../src/agent/common/approvalPolicy';
 import { hostToolNeedsApproval } from '../../src/tools/common/hostTools';
-import {
-  DEFAULT_DENIED_COMMANDS,
-  effectiveValue,
-  parseSettings,
-  requireBaseUrl,
-  SettingError,
-  USER_ONLY_SETTINGS,
-  priceOf,
-} from '../../src/settings/common/gatewaySettings';
+import { DEFAULT_DENIED_COMMANDS, effectiveValue, SettingError, USER_ONLY_SETTINGS, priceOf } from '../../src/settings/common/gatewaySettings';
+import { defaultOf, SettingsService } from '../../src/settings/common/settingsService';
+import type { SettingName } from '../../src/settings/common/settingSchemas';
+import { userSettings } from './helpers/settings';
 
-const from = (values: Record<string, unknown>) => parseSettings((name) => values[name]);
+const from = (values: Record<string, unknown>) => userSettings(values).current();
+
+/** The one problem these values give: its setting, its message, and that the setting reads as its default. */
+function assertRefused(values: Record<string, unknown>, setting: SettingName, message: RegExp): void {
+  const service = userSettings(values);
+  const problems = service.problems();
+  assert.equal(problems.length, 1, JSON.stringify(problems.map((p) => p.message)));
+  assert.ok(problems[0] instanceof SettingError);
+  assert.equal(problems[0].setting, setting);
+  assert.match(problems[0].message, message);
+  assert.deepEqual(service.get(setting), defaultOf(setting));
+}
 
 /** The `gateway.*` settings package.json declares (what the Settings editor offers). */
 function manifestSettings(): Record<string, { default?: unknown; enum?: unknown[] }> {
@@ -26,7 +32,7 @@ function manifestSettings(): Record<string, { default?: unknown; enum?: unknown[
   return manifest.contributes.configuration.properties;
 }
 
-describe('parseSettings', () => {
+describe('the gateway.* settings', () => {
   test('defaults when nothing is set', () => {
     assert.deepEqual(from({}), {
       baseUrl: '',
@@ -82,13 +88,15 @@ describe('parseSettings', () => {
     const agent = from({ 'agent.projectInstructions': false, 'agent.allowedTools': ['mcp_github_search'] }).agent;
     assert.equal(agent.projectInstructions, false);
     assert.deepEqual(agent.allowedTools, ['mcp_github_search']);
-    assert.throws(() => from({ 'agent.allowedTools': 'mcp_github_search' }), SettingError);
+    assertRefused({ 'agent.allowedTools': 'mcp_github_search' }, 'agent.allowedTools', /"gateway\.agent\.allowedTools" must be a list of strings/);
+    assert.deepEqual(from({ 'agent.allowedTools': 'mcp_github_search' }).agent.allowedTools, []);
   });
 
   test('the defaults package.json shows in the Settings editor are the ones the code falls back to', () => {
     const declared = Object.fromEntries(Object.entries(manifestSettings()).map(([key, value]) => [key.replace(/^gateway\./, ''), value.default]));
     assert.ok('limits.requestsPerMinute' in declared && 'agent.maxMinutes' in declared);
     assert.deepEqual(from(declared), from({}));
+    assert.deepEqual(userSettings(declared).problems(), []);
   });
 
   test('the choices package.json offers are the values the code takes (empty: not set)', () => {
@@ -121,7 +129,7 @@ describe('parseSettings', () => {
     assert.equal(settings.chatModel, 'gw-chat');
   });
 
-  const bad: [string, Record<string, unknown>, string, RegExp][] = [
+  const bad: [string, Record<string, unknown>, SettingName, RegExp][] = [
     [
       'a base URL without a scheme',
       { baseUrl: 'gateway.example/v1' },
@@ -147,15 +155,23 @@ describe('parseSettings', () => {
     ['denied commands that are not a list', { 'agent.deniedCommands': 'rm -rf' }, 'agent.deniedCommands', /must be a list of strings/],
     ['a zero turn budget', { 'agent.maxTurns': 0 }, 'agent.maxTurns', /whole number of at least 1/],
     ['a fractional request limit', { 'limits.requestsPerMinute': 1.5 }, 'limits.requestsPerMinute', /whole number/],
+    ['a sandbox network switch that is not true or false', { 'agent.sandboxNetwork': 'yes' }, 'agent.sandboxNetwork', /must be true or false/],
+    ['a checkpoint storage bound that is not a number', { 'agent.checkpointStorageMB': 'lots' }, 'agent.checkpointStorageMB', /number of megabytes/],
   ];
   for (const [name, values, setting, message] of bad) {
-    test(`${name}: a SettingError naming gateway.${setting}`, () => {
-      assert.throws(
-        () => from(values),
-        (error: unknown) => error instanceof SettingError && error.setting === setting && message.test(error.message),
-      );
+    test(`${name}: a problem naming gateway.${setting}, which reads as its default`, () => {
+      assertRefused(values, setting, message);
     });
   }
+
+  test('a refused base URL is the error of the requests that need it (it has no usable default)', () => {
+    for (const [, values, setting, message] of bad.filter(([, , setting]) => setting === 'baseUrl')) {
+      assert.throws(
+        () => userSettings(values).requireBaseUrl(),
+        (error: unknown) => error instanceof SettingError && error.setting === setting && message.test(error.message),
+      );
+    }
+  });
 
   test('http:// is accepted for a gateway on this machine (the emulator), and for the site link', () => {
     for (const baseUrl of ['http://127.0.0.1:4010/v1', 'http://localhost:4010/v1', 'http://[::1]:4010/v1', 'HTTP://LOCALHOST/v1']) {
@@ -167,9 +183,11 @@ describe('parseSettings', () => {
 
   test('no base URL: a request says how to set it', () => {
     assert.throws(
-      () => requireBaseUrl(from({})),
-      (error: unknown) => error instanceof SettingError && /Set "gateway\.baseUrl"/.test(error.message),
+      () => userSettings({}).requireBaseUrl(),
+      (error: unknown) =>
+        error instanceof SettingError && error.setting === 'baseUrl' && /^Set "gateway\.baseUrl" to the Gateway's address/.test(error.message),
     );
+    assert.equal(userSettings({ baseUrl: 'https://gw.example/v1/' }).requireBaseUrl(), 'https://gw.example/v1');
   });
 });
 
@@ -202,7 +220,7 @@ describe('user-only settings', () => {
 
   test('a workspace neither adds a tool to gateway.agent.allowedTools nor removes one', () => {
     const allowedUnder = (levels: Parameters<typeof effectiveValue>[1]) =>
-      parseSettings((name) => effectiveValue(name, name === 'agent.allowedTools' ? levels : undefined)).agent.allowedTools;
+      new SettingsService({ inspect: (name) => (name === 'agent.allowedTools' ? levels : undefined) }).current().agent.allowedTools;
     // A cloned repository's .vscode/settings.json adds its own tool…
     const added = allowedUnder({ defaultValue: [], globalValue: ['mcp_github_search'], workspaceValue: ['mcp_github_search', 'mcp_shell_exec'] });
     assert.deepEqual(added, ['mcp_github_search']);
@@ -237,18 +255,10 @@ describe('gateway.models', () => {
     const settings = from({ models: { 'my-model': { contextWindow: 131_072, maxOutputTokens: 8_192 }, other: { contextWindow: 32_000 } } });
     assert.deepEqual({ ...settings.models }, { 'my-model': { contextWindow: 131_072, maxOutputTokens: 8_192 }, other: { contextWindow: 32_000 } });
     assert.deepEqual({ ...from({}).models }, {});
-    assert.throws(
-      () => from({ models: { m: { contextWindow: 100 } } }),
-      (e) => e instanceof SettingError && /at least 1024/.test(e.message),
-    );
-    assert.throws(
-      () => from({ models: { m: { contextWindow: 'big' } } }),
-      (e) => e instanceof SettingError && /models\.m\.contextWindow/.test(e.message),
-    );
-    assert.throws(
-      () => from({ models: [] }),
-      (e) => e instanceof SettingError && e.setting === 'models',
-    );
+    assertRefused({ models: { m: { contextWindow: 100 } } }, 'models', /"gateway\.models\.m\.contextWindow" must be at least 1024 tokens \(it is 100\)/);
+    assertRefused({ models: { m: { contextWindow: 'big' } } }, 'models', /"gateway\.models\.m\.contextWindow" must be a whole number/);
+    assertRefused({ models: [] }, 'models', /"gateway\.models" must map model ids to their limits/);
+    assertRefused({ models: { m: 3 } }, 'models', /"gateway\.models" entry "m" must be an object/);
   });
 
   test('prices per million tokens: both or neither, never negative; priceOf reads them', () => {
@@ -260,26 +270,14 @@ describe('gateway.models', () => {
     assert.equal(priceOf(settings.models, 'windowOnly'), undefined);
     assert.equal(priceOf(settings.models, 'unlisted'), undefined);
     assert.equal(priceOf(settings.models, 'toString'), undefined);
-    assert.throws(
-      () => from({ models: { m: { inputPrice: 1 } } }),
-      (e) => e instanceof SettingError && /both "inputPrice" and "outputPrice"/.test(e.message),
-    );
-    assert.throws(
-      () => from({ models: { m: { inputPrice: -1, outputPrice: 1 } } }),
-      (e) => e instanceof SettingError && /models\.m\.inputPrice/.test(e.message),
-    );
+    assertRefused({ models: { m: { inputPrice: 1 } } }, 'models', /both "inputPrice" and "outputPrice"/);
+    assertRefused({ models: { m: { inputPrice: -1, outputPrice: 1 } } }, 'models', /"gateway\.models\.m\.inputPrice" must be a number of at least 0/);
   });
 
   test('the daily budget: tokens (a whole number) or money; off when unset', () => {
     assert.deepEqual(from({ 'budget.dailyTokens': 500_000, 'budget.dailyCost': 2.5 }).budget, { tokens: 500_000, cost: 2.5 });
-    assert.throws(
-      () => from({ 'budget.dailyTokens': 1.5 }),
-      (e) => e instanceof SettingError && e.setting === 'budget.dailyTokens',
-    );
-    assert.throws(
-      () => from({ 'budget.dailyCost': 'ten' }),
-      (e) => e instanceof SettingError && e.setting === 'budget.dailyCost',
-    );
+    assertRefused({ 'budget.dailyTokens': 1.5 }, 'budget.dailyTokens', /"gateway\.budget\.dailyTokens" must be a whole number/);
+    assertRefused({ 'budget.dailyCost': 'ten' }, 'budget.dailyCost', /"gateway\.budget\.dailyCost" must be a number of at least 0 \(it is "ten"\)/);
   });
 
   test('a model id such as __proto__ is only a key', () => {

@@ -17,7 +17,7 @@ import type { AgentSessions } from '../../agent/vscode/agentSessions';
 import { openFolders } from '../../agent/vscode/agentSessions';
 import { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND } from '../../agent/common/sessionRoot';
 import { toAbortSignal } from '../../base/vscode/cancellation';
-import { actionsFor, messageOf } from '../../gateway/vscode/errorActions';
+import { messageOf } from '../../gateway/vscode/errorActions';
 import { PARTICIPANT_ID } from './context';
 
 export interface AgentChatResult extends vscode.ChatResult {
@@ -36,15 +36,22 @@ export function sessionOfConversation(context: vscode.ChatContext): string | und
   return undefined;
 }
 
+/** What an agent turn runs on: the sessions, and the buttons that fix a failure (they read the chosen models). */
+export interface AgentTurnDeps {
+  sessions: AgentSessions;
+  actionsFor: (error: unknown) => vscode.Command[];
+}
+
 export async function runAgentTurn(
-  sessions: AgentSessions,
+  agent: AgentTurnDeps,
   request: vscode.ChatRequest,
   context: vscode.ChatContext,
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
 ): Promise<AgentChatResult> {
+  const { sessions } = agent;
   const previous = sessionOfConversation(context);
-  if (request.command === 'compact') return compactTurn(sessions, previous, stream, token);
+  if (request.command === 'compact') return compactTurn(agent, previous, stream, token);
   const task = request.prompt.trim();
   if (!previous && !task) {
     stream.markdown(
@@ -75,14 +82,14 @@ export async function runAgentTurn(
     summarize(state, stream, checkpoints);
     return { metadata: { command: 'agent', sessionId: state.id, failed: state.status === 'paused' } };
   } catch (error) {
-    for (const action of actionsFor(error)) stream.button(action);
+    for (const action of agent.actionsFor(error)) stream.button(action);
     return { errorDetails: { message: messageOf(error) }, metadata: { command: 'agent', sessionId, failed: true } };
   }
 }
 
 /** `@gateway /compact` in a conversation that runs a session: compacts it now. */
 async function compactTurn(
-  sessions: AgentSessions,
+  { sessions, actionsFor }: AgentTurnDeps,
   sessionId: string | undefined,
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,

@@ -13,7 +13,7 @@ import type { Logger } from '../../base/common/ports';
 import { toAbortSignal } from '../../base/vscode/cancellation';
 import { actionsFor, messageOf } from '../../gateway/vscode/errorActions';
 import { requestParameters } from '../../settings/common/requestParameters';
-import { readSettings } from '../../settings/vscode/settings';
+import type { SettingsService } from '../../settings/common/settingsService';
 import { sessionOfConversation } from './agentTurn';
 import { requestContext } from '../common/commandContext';
 import { activeSelection, historyOf, referenceContents } from './context';
@@ -25,6 +25,7 @@ export interface ParticipantDeps {
   /** The model to answer with, given the gateway model selected in the Chat view's picker (if any). */
   chooseModel: (pickerModel: string | undefined, signal: AbortSignal) => Promise<string>;
   logger: Logger;
+  settings: SettingsService;
   /** Each model's window: a history too long for it loses its oldest turns instead of failing. */
   windows?: ModelWindows;
   runAgent: (
@@ -60,7 +61,7 @@ export function createChatHandler(deps: ParticipantDeps) {
     const signal = toAbortSignal(token);
     let model: string | undefined;
     try {
-      const settings = readSettings();
+      const settings = deps.settings.current();
       const command = request.command === 'explain' || request.command === 'fix' ? (request.command as SlashCommand) : undefined;
       // Decided before choosing a model: a request with nothing to work on is not sent (or paid for).
       const found = requestContext(await referenceContents(request.references), command, activeSelection, settings.agent.protectedFiles);
@@ -108,7 +109,7 @@ export function createChatHandler(deps: ParticipantDeps) {
       return { metadata: { model, command } };
     } catch (error) {
       if (token.isCancellationRequested) return { metadata: { model, failed: true } };
-      for (const action of actionsFor(error)) stream.button(action);
+      for (const action of actionsFor(error, deps.settings.current())) stream.button(action);
       return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true } };
     }
   };

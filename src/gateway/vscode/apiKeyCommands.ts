@@ -7,7 +7,7 @@ import { apiKeyProblem, checkAndStoreKey, type GatewayClient, type KeyCheckOutco
 import type { ApiKeyStore } from './apiKeyStore';
 import { toAbortSignal } from '../../base/vscode/cancellation';
 import type { ErrorPresenter } from './errorPresenter';
-import { readSettings, requireBaseUrl, SettingError } from '../../settings/vscode/settings';
+import { SettingError, type SettingsService } from '../../settings/vscode/settings';
 
 export interface ApiKeyCommandDeps {
   store: ApiKeyStore;
@@ -16,6 +16,8 @@ export interface ApiKeyCommandDeps {
   /** The current key's limit and balance state: reset once another key is stored. */
   limits: LimitTracker;
   errors: ErrorPresenter;
+  /** The base URL the key is checked against. */
+  settings: SettingsService;
   onKeyChanged: () => void;
 }
 
@@ -23,7 +25,7 @@ export interface ApiKeyCommandDeps {
 export async function setApiKey(deps: ApiKeyCommandDeps, keyArgument?: unknown): Promise<boolean> {
   // The key is checked against the Gateway before it is stored, so without a usable base URL
   // it could only be thrown away: say so before the user pastes it, not after.
-  const settingProblem = baseUrlProblem();
+  const settingProblem = baseUrlProblem(deps.settings);
   if (settingProblem) {
     void deps.errors.show(new SettingError(settingProblem.setting, `${settingProblem.message} Then set the API key.`));
     return false;
@@ -80,9 +82,9 @@ export async function clearApiKey(deps: ApiKeyCommandDeps): Promise<void> {
 }
 
 /** Why no key can be checked yet (gateway.baseUrl unset or invalid), or undefined when one can. */
-function baseUrlProblem(): SettingError | undefined {
+function baseUrlProblem(settings: SettingsService): SettingError | undefined {
   try {
-    requireBaseUrl(readSettings());
+    settings.requireBaseUrl();
     return undefined;
   } catch (error) {
     if (error instanceof SettingError) return error;

@@ -15,11 +15,17 @@ import {
   RateLimitError,
 } from '../common';
 import { modelPickersFor, type ModelPickerCommand } from '../../models/common/modelErrorActions';
-import { readSettings, SettingError } from '../../settings/vscode/settings';
+import { SettingError } from '../../settings/vscode/settings';
+
+/** The chat and agent models the user chose (their settings), so a missing model's error offers the picker that changes it. */
+export interface ConfiguredModels {
+  chatModel: string;
+  agentModel: string;
+}
 
 const PICKER_TITLES: Record<ModelPickerCommand, string> = { 'gateway.selectModel': 'Select Model', 'gateway.selectAgentModel': 'Select Agent Model' };
 
-export function actionsFor(error: unknown): vscode.Command[] {
+export function actionsFor(error: unknown, configured: ConfiguredModels): vscode.Command[] {
   if (error instanceof MissingApiKeyError || error instanceof AuthError) {
     return [{ title: 'Set API Key', command: 'gateway.setApiKey' }];
   }
@@ -31,8 +37,7 @@ export function actionsFor(error: unknown): vscode.Command[] {
   }
   if (error instanceof BalanceError) return [{ title: 'Top up', command: 'gateway.openBilling' }];
   if (error instanceof RateLimitError) return [{ title: 'View Limits', command: 'gateway.openLimits' }];
-  if (error instanceof ModelNotFoundError)
-    return modelPickersFor(error.model, configuredModels()).map((command) => ({ title: PICKER_TITLES[command], command }));
+  if (error instanceof ModelNotFoundError) return modelPickersFor(error.model, configured).map((command) => ({ title: PICKER_TITLES[command], command }));
   if (error instanceof SettingError) return [openSetting(error.setting)];
   if (error instanceof ConnectionError || error instanceof EndpointError) return [openSetting('baseUrl')];
   return [];
@@ -42,16 +47,6 @@ export function messageOf(error: unknown): string {
   if (error instanceof AbortError) return 'Cancelled.';
   if (error instanceof Error) return error.message;
   return String(error);
-}
-
-/** The chat and agent models the user chose; none when the settings cannot be read (their own error is shown elsewhere). */
-function configuredModels(): { chatModel: string; agentModel: string } {
-  try {
-    const { chatModel, agentModel } = readSettings();
-    return { chatModel, agentModel };
-  } catch {
-    return { chatModel: '', agentModel: '' };
-  }
 }
 
 function openSetting(setting: string): vscode.Command {

@@ -2,19 +2,28 @@
 import * as vscode from 'vscode';
 import { AbortError } from '../common';
 import type { Logger } from '../../base/common/ports';
+import type { SettingsService } from '../../settings/common/settingsService';
 import { actionsFor, messageOf } from './errorActions';
 
 export class ErrorPresenter {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly settings: SettingsService,
+  ) {}
 
   async show(error: unknown): Promise<void> {
     if (error instanceof AbortError) return;
     const message = messageOf(error);
     this.logger.warn(message);
-    const actions = actionsFor(error);
+    const actions = this.actionsFor(error);
     const chosen = await vscode.window.showErrorMessage(message, ...actions.map((action) => action.title));
     const action = actions.find((candidate) => candidate.title === chosen);
     if (action) await vscode.commands.executeCommand(action.command, ...(action.arguments ?? []));
+  }
+
+  /** The buttons that fix `error`, as in a notification: for a chat's or an agent turn's answer. */
+  actionsFor(error: unknown): vscode.Command[] {
+    return actionsFor(error, this.settings.current());
   }
 
   /** A command handler whose failure is shown here rather than lost in VS Code's generic "command failed". */

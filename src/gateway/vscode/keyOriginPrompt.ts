@@ -6,22 +6,22 @@
 import * as vscode from 'vscode';
 import { originOf } from '../common';
 import type { ApiKeyStore } from './apiKeyStore';
-import { readSettings } from '../../settings/vscode/settings';
+import type { SettingsService } from '../../settings/common/settingsService';
 
 export const CONFIRM_KEY_ORIGIN_COMMAND = 'gateway.confirmKeyOrigin';
 
 /** The origin the user's base URL points at now, or undefined when it is unset or invalid. */
-export function configuredOrigin(): string | undefined {
+export function configuredOrigin(settings: SettingsService): string | undefined {
   try {
-    return originOf(readSettings().baseUrl);
+    return originOf(settings.get('baseUrl'));
   } catch {
     return undefined;
   }
 }
 
 /** Asks whether the key may go to the base URL's new origin; true once it may. */
-export async function confirmKeyOrigin(keys: ApiKeyStore, onKeyChanged: () => void): Promise<boolean> {
-  const requestOrigin = configuredOrigin();
+export async function confirmKeyOrigin(keys: ApiKeyStore, settings: SettingsService, onKeyChanged: () => void): Promise<boolean> {
+  const requestOrigin = configuredOrigin(settings);
   const keyOrigin = await keys.keyOrigin();
   if (requestOrigin === undefined || !(await keys.hasKey())) return false;
   if (keyOrigin === requestOrigin) return true;

@@ -12,7 +12,7 @@ import { buildInlineEditMessages, surroundingContext } from '../common/prompt';
 import type { ErrorPresenter } from '../../gateway/vscode/errorPresenter';
 import { incompleteReason } from '../../chat/common/finishNote';
 import { requestParameters } from '../../settings/common/requestParameters';
-import { readSettings } from '../../settings/vscode/settings';
+import type { SettingsService } from '../../settings/common/settingsService';
 import { pickInstruction } from './instructionPicker';
 import { PROPOSAL_SCHEME, type ProposalDocuments } from './proposalDocuments';
 import { editRange } from './editRange';
@@ -41,6 +41,7 @@ export class InlineEditController implements vscode.Disposable {
     private readonly proposals: ProposalDocuments,
     private readonly errors: ErrorPresenter,
     private readonly state: vscode.Memento,
+    private readonly settings: SettingsService,
   ) {
     this.subscriptions.push(
       vscode.workspace.onDidChangeTextDocument((event) => {
@@ -126,7 +127,7 @@ export class InlineEditController implements vscode.Disposable {
     }
     this.lensChanged.fire();
     try {
-      const settings = readSettings();
+      const settings = this.settings.current();
       const context = surroundingContext(document.getText(), document.offsetAt(range.start), document.offsetAt(range.end));
       const messages = buildInlineEditMessages({
         languageId: document.languageId,

@@ -13,25 +13,45 @@ import { toAbortSignal } from '../../base/vscode/cancellation';
 import { estimateTokens, toChatMessages } from '../../chat/common/languageModelMessages';
 import type { ModelCatalog } from './modelCatalog';
 import { requestParameters } from '../../settings/common/requestParameters';
-import { readSettings } from '../../settings/vscode/settings';
+import type { SettingsService } from '../../settings/common/settingsService';
 
 export { toChatMessages } from '../../chat/common/languageModelMessages';
+
+export interface LanguageModelProviderDeps {
+  catalog: ModelCatalog;
+  keys: ApiKeyStore;
+  endpoints: ModelEndpoints;
+  logger: Logger;
+  /** The configured chat model, listed first. */
+  preferredModel: () => string | undefined;
+  /** Each model's window and output limit: gateway.models, learned from the gateway's errors, or the default. */
+  windows?: ModelWindows;
+  /** The request parameters (temperature, top_p…) each answer is sent with. */
+  settings: SettingsService;
+}
 
 export class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
   private firstListed: string | undefined;
 
-  constructor(
-    private readonly catalog: ModelCatalog,
-    private readonly keys: ApiKeyStore,
-    private readonly endpoints: ModelEndpoints,
-    private readonly logger: Logger,
-    /** The configured chat model, listed first. */
-    private readonly preferredModel: () => string | undefined,
-    /** Each model's window and output limit: gateway.models, learned from the gateway's errors, or the default. */
-    private readonly windows?: ModelWindows,
-  ) {}
+  private readonly catalog: ModelCatalog;
+  private readonly keys: ApiKeyStore;
+  private readonly endpoints: ModelEndpoints;
+  private readonly logger: Logger;
+  private readonly preferredModel: () => string | undefined;
+  private readonly windows: ModelWindows | undefined;
+  private readonly settings: SettingsService;
+
+  constructor(deps: LanguageModelProviderDeps) {
+    this.catalog = deps.catalog;
+    this.keys = deps.keys;
+    this.endpoints = deps.endpoints;
+    this.logger = deps.logger;
+    this.settings = deps.settings;
+    this.preferredModel = deps.preferredModel;
+    this.windows = deps.windows;
+  }
 
   /** Tells VS Code to ask again (key set or cleared, base URL changed). */
   refresh(): void {
@@ -88,7 +108,7 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const settings = readSettings();
+    const settings = this.settings.current();
     const tools: ToolDefinition[] | undefined = options.tools?.length
       ? options.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema as Record<string, unknown> | undefined }))
       : undefined;

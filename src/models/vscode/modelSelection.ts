@@ -4,7 +4,7 @@
  * the first model the key may use is taken, so a new user gets answers at once.
  */
 import * as vscode from 'vscode';
-import { readSettings, SECTION } from '../../settings/vscode/settings';
+import { SECTION, type SettingsService } from '../../settings/vscode/settings';
 import type { ModelCatalog } from './modelCatalog';
 import { chooseModel, defaultModel, type ModelRole } from '../common/modelChoice';
 
@@ -20,6 +20,7 @@ export class ModelSelection {
   constructor(
     private readonly catalog: ModelCatalog,
     private readonly state: vscode.Memento,
+    private readonly settings: SettingsService,
   ) {}
 
   /** The model for an @gateway request, following the Chat view's picker when the user switched it. */
@@ -36,7 +37,7 @@ export class ModelSelection {
   }
 
   configured(role: ModelRole): string {
-    const settings = readSettings();
+    const settings = this.settings.current();
     return role === 'chat' ? settings.chatModel : settings.agentModel;
   }
 

@@ -1,34 +1,57 @@
-/** Reads the `gateway.*` settings from VS Code and checks them with the core's rules. */
+/**
+ * The `gateway.*` settings in VS Code: the SettingsService over the configuration,
+ * read again when a `gateway.*` setting changes, and a refused value shown once,
+ * as a warning naming the setting with a button that opens it.
+ */
 import * as vscode from 'vscode';
-import { DEFAULT_LIMITS, type ConfiguredLimits } from '../../gateway/common';
-import { effectiveValue, parseSettings, SettingError, type GatewaySettings } from '../common/gatewaySettings';
+import type { Logger } from '../../base/common/ports';
+import { SettingsService } from '../common/settingsService';
+import type { GatewaySettings, SettingError } from '../common/gatewaySettings';
 
-export { requireBaseUrl, SettingError, type GatewaySettings } from '../common/gatewaySettings';
+export { SettingError, settingOrUndefined, type GatewaySettings } from '../common/gatewaySettings';
+export { SettingsService } from '../common/settingsService';
 
 export const SECTION = 'gateway';
 
+const OPEN_SETTINGS = 'Open Settings';
+
+/** The service the composition root made; readSettings reads through it. */
+let shared: SettingsService | undefined;
+
 /**
- * Each value through `inspect`, so a user-only setting (the base URL, the
- * approval mode, the budgets…) is taken from the user's settings even when a
- * workspace's `.vscode/settings.json` holds it: the `application` scope in
- * package.json hides it from the workspace settings UI, this makes it certain.
+ * The settings service for this window. Each value goes through `inspect`, so a
+ * user-only setting (the base URL, the approval mode, the budgets…) is taken
+ * from the user's settings even when a workspace's `.vscode/settings.json`
+ * holds it: the `application` scope in package.json hides it from the workspace
+ * settings UI, this makes it certain.
+ */
+export function createSettingsService(logger: Logger): { service: SettingsService; subscription: vscode.Disposable } {
+  const service = new SettingsService({ inspect: (name) => vscode.workspace.getConfiguration(SECTION).inspect(name) });
+  shared = service;
+  const found = service.onDidFindProblems((problems) => report(problems, logger));
+  const changes = vscode.workspace.onDidChangeConfiguration((event) => {
+    if (event.affectsConfiguration(SECTION)) service.reload();
+  });
+  // A value refused since before this window opened is shown once as well, not at the first request that needs it.
+  report(service.problems(), logger);
+  return { service, subscription: vscode.Disposable.from(changes, found) };
+}
+
+function report(problems: readonly SettingError[], logger: Logger): void {
+  for (const problem of problems) {
+    const outcome = problem.setting === 'baseUrl' ? 'Requests wait until it is fixed.' : 'Its default applies until it is fixed.';
+    logger.warn(`settings: ${problem.message} ${outcome}`);
+    void vscode.window.showWarningMessage(`Gateway: ${problem.message} ${outcome}`, OPEN_SETTINGS).then((choice) => {
+      if (choice === OPEN_SETTINGS) void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${problem.setting}`);
+    });
+  }
+}
+
+/**
+ * The settings now, for code not yet given the service (agentSessions.ts): through the composition root's
+ * service, or (before it exists) one made for this read. A refused value reads as its default; it never throws.
+ * (To go: take the SettingsService from the composition root instead.)
  */
 export function readSettings(): GatewaySettings {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  return parseSettings((name) => effectiveValue(name, config.inspect(name)));
-}
-
-/** The configured limits; the defaults while a setting is invalid (the requests show that error, pacing goes on). */
-export function readLimits(): ConfiguredLimits {
-  return settingOrUndefined(() => readSettings().limits) ?? DEFAULT_LIMITS;
-}
-
-/** What `read` gives, or undefined while the settings it needs are missing or invalid. */
-export function settingOrUndefined<T>(read: () => T): T | undefined {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof SettingError) return undefined;
-    throw error;
-  }
+  return (shared ?? new SettingsService({ inspect: (name) => vscode.workspace.getConfiguration(SECTION).inspect(name) })).current();
 }

@@ -12,7 +12,7 @@ import type { UsageLog } from '../common/usageLog';
 import { dayOf, USAGE_SURFACES, type UsageSurface } from '../common/usageRecord';
 import { describeTotals, summarize, usageCsv, type Totals, type UsageSummary } from '../common/usageSummary';
 import { priceOf } from '../../settings/common/gatewaySettings';
-import { readSettings, settingOrUndefined } from '../../settings/vscode/settings';
+import type { SettingsService } from '../../settings/common/settingsService';
 
 export const SHOW_USAGE_COMMAND = 'gateway.showUsage';
 const OPEN_SESSION_COMMAND = 'gateway.agent.openTranscript';
@@ -30,6 +30,8 @@ export interface UsageViewState {
 export interface UsageDeps {
   log: UsageLog;
   logger: Logger;
+  /** gateway.models (the prices) and gateway.budget.*. */
+  settings: SettingsService;
   extensionUri: vscode.Uri;
   /** Saved sessions' titles by id. */
   sessionTitles: () => Promise<Map<string, string>>;
@@ -74,11 +76,11 @@ export class UsageView implements vscode.Disposable {
 
   /** Today's totals and the budget's standing: the running total, with what any window appended to the log since the last look. */
   async today(signal: AbortSignal): Promise<{ totals: Totals; priced: boolean; budget: BudgetStatus }> {
-    const settings = settingOrUndefined(readSettings);
-    const models = settings?.models ?? {};
+    const settings = this.deps.settings.current();
+    const models = settings.models;
     const totals = await this.deps.log.today.totals((model) => priceOf(models, model), signal);
     const priced = anyPriced(models);
-    return { totals, priced, budget: budgetStatus(totals, settings?.budget ?? {}, priced) };
+    return { totals, priced, budget: budgetStatus(totals, settings.budget, priced) };
   }
 
   /** The status bar's tooltip line: "Today: 12,345 tokens · cost 0.42", and the budget's note. */
@@ -97,14 +99,14 @@ export class UsageView implements vscode.Disposable {
 
   /** The note `@gateway` puts before its answer past the budget; undefined under it. */
   async chatNote(signal: AbortSignal): Promise<string | undefined> {
-    if (!budgetSet()) return undefined;
+    if (!budgetSet(this.deps.settings)) return undefined;
     const { budget } = await this.today(signal);
     return budget.level === 'over' ? `${budgetMessage(budget)} This request is sent anyway; see **Gateway: Show Usage**.` : undefined;
   }
 
   /** Before each agent request: past the budget the user is asked (modal); a refusal stops the session with the reason. */
   async spendGate(signal: AbortSignal): Promise<string | undefined> {
-    if (!budgetSet()) return undefined;
+    if (!budgetSet(this.deps.settings)) return undefined;
     const { budget } = await this.today(signal);
     if (budget.level !== 'over') return undefined;
     const send = 'Send Anyway';
@@ -154,10 +156,10 @@ export class UsageView implements vscode.Disposable {
     const panel = this.panel;
     if (!panel) return;
     const signal = AbortSignal.timeout(30_000);
-    const settings = settingOrUndefined(readSettings);
-    const models = settings?.models ?? {};
+    const settings = this.deps.settings.current();
+    const models = settings.models;
     const summary = summarize(await this.deps.log.entries(signal), (model) => priceOf(models, model), Date.now());
-    const budget = budgetStatus(summary.today, settings?.budget ?? {}, anyPriced(models));
+    const budget = budgetStatus(summary.today, settings.budget, anyPriced(models));
     const titles = await this.deps.sessionTitles().catch(() => new Map<string, string>());
     const media = vscode.Uri.joinPath(this.deps.extensionUri, 'media');
     const html = usagePage(
@@ -191,7 +193,7 @@ export class UsageView implements vscode.Disposable {
     });
     if (!target) return;
     try {
-      const models = settingOrUndefined(readSettings)?.models ?? {};
+      const models = this.deps.settings.current().models;
       const csv = usageCsv(await this.deps.log.entries(AbortSignal.timeout(30_000)), (model) => priceOf(models, model));
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(csv));
       void vscode.window.showInformationMessage(`Usage exported to ${target.fsPath || target.toString()}.`);
@@ -246,7 +248,7 @@ function nonce(): string {
 }
 
 /** Whether a daily budget is set: without one (the default) no request needs the log read first. */
-function budgetSet(): boolean {
-  const budget = settingOrUndefined(readSettings)?.budget;
-  return budget?.tokens !== undefined || budget?.cost !== undefined;
+function budgetSet(settings: SettingsService): boolean {
+  const { budget } = settings.current();
+  return budget.tokens !== undefined || budget.cost !== undefined;
 }
