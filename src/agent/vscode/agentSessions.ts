@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { AgentEngine, type AgentEvent } from '../common/engine';
 import { AGENT_INSTRUCTIONS } from '../common/instructions';
-import { revertOriginals } from '../../checkpoints/common/originals';
+import { revertSession } from '../../checkpoints/common/sessionRevert';
 import { INTERRUPTED_REASON, RunningSessions } from '../common/runningSessions';
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../common/sessionState';
 import { CheckpointRetention, retentionNotice, type CheckpointShelf, type RetentionReport } from '../../checkpoints/common/checkpointRetention';
@@ -249,14 +249,8 @@ export class AgentSessions implements vscode.Disposable {
       if (!state) throw new Error(`There is no saved agent session ${id}.`);
       const root = rootUri(rootForSavedSession(state.rootUri, openFolders(), 'revert its changes'));
       const workspace = { files: this.machine.files(root.fsPath), protectedFiles: readSettings().agent.protectedFiles };
-      const reverted = await revertOriginals(state.originals, this.fileChanges(root), controller.signal, workspace);
-      await this.checkpoints(id)
-        .reverted(controller.signal)
-        .catch((error: unknown) => this.logger.warn(`agent session ${id}: the checkpoints could not note the revert: ${String(error)}`));
-      state.originals = [];
-      state.statusReason = `Reverted: ${reverted.join(', ') || 'nothing to revert'}.`;
-      await this.store.save(state);
-      return reverted;
+      const revert = { state, checkpoints: this.checkpoints(id), workspace, changes: this.fileChanges(root), logger: this.logger };
+      return revertSession({ ...revert, restore: this.machine.workspaceRestore(root.fsPath), save: (saved) => this.store.save(saved) }, controller.signal);
     });
   }
 
