@@ -10,9 +10,7 @@ import { revertSession } from '../../src/checkpoints/common/sessionRevert';
 import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
 import { parseSavedSessionText } from '../../src/agent/common/savedSession';
 import { addUserMessage, type AgentSessionState } from '../../src/agent/common/sessionState';
-import { silentLogger } from '../../src/base/common/ports';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
-import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
@@ -58,6 +56,7 @@ async function runSession(steps: { name: string; arguments: Record<string, unkno
       const { checkpoint } = await checkpoints.capture(current, changed, new NodeWorkspaceFiles(workspace.root), inner);
       return { checkpoint: { id: checkpoint.id, label: checkpoint.label }, dropped: [] };
     },
+    keepOriginal: (path, before, inner) => checkpoints.keepOriginal(path, before, inner),
   });
   await runToEnd(engine, state);
   return state;
@@ -69,10 +68,8 @@ function revert(state: AgentSessionState, store = checkpoints): Promise<string[]
       state,
       checkpoints: store,
       workspace: { files: new NodeWorkspaceFiles(workspace.root), protectedFiles: defaultProtectedFiles },
-      changes: new NodeFileChanges(workspace.root),
       restore: new NodeWorkspaceRestore(workspace.root),
       save: async (state) => void saved.push(structuredClone(state)),
-      logger: silentLogger,
     },
     signal,
   );

@@ -74,6 +74,8 @@ export interface EngineOptions {
   spendGate?: AgentEngineDeps['spendGate'];
   /** Records a checkpoint after each step that changed files. */
   checkpoint?: AgentEngineDeps['checkpoint'];
+  /** Keeps a changed file's content from before the session (the checkpoint baseline). */
+  keepOriginal?: AgentEngineDeps['keepOriginal'];
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -115,6 +117,7 @@ export function makeEngine(options: EngineOptions) {
     tokensPerMinute: () => options.tokensPerMinute,
     spendGate: options.spendGate,
     checkpoint: options.checkpoint,
+    keepOriginal: options.keepOriginal,
   });
   return { engine, store, approvals, windows };
 }
