@@ -44,8 +44,9 @@ function isToolCall(item: unknown): item is ToolCall {
 /** A recorded file: `{ path, existed }`, or as older versions saved it, `{ path, before }` with its content then (null or absent: no file). */
 function originalOf(item: unknown): OriginalFile | undefined {
   if (!isObject(item) || typeof item.path !== 'string') return undefined;
-  if (typeof item.existed === 'boolean') return { path: item.path, existed: item.existed };
+  // The text may also come with `existed`: an older session saved again before it was migrated.
   if (typeof item.before === 'string') return { path: item.path, existed: true, before: item.before };
+  if (typeof item.existed === 'boolean') return { path: item.path, existed: item.existed };
   return item.before === undefined || item.before === null ? { path: item.path, existed: false } : undefined;
 }
 
