@@ -23,6 +23,26 @@ describe('parseSavedSession', () => {
     assert.deepEqual(parseSavedSessionText(JSON.stringify(state))?.originals, [{ path: 'new.ts', existed: false }]);
   });
 
+  test('originals: today a path and whether it existed; an older file also their text, kept until migrated', () => {
+    const parsed = parseSavedSession({
+      id: 's',
+      status: 'done',
+      originals: [
+        { path: 'a.ts', existed: true },
+        { path: 'b.ts', before: 'old b' },
+        { path: 'c.ts' },
+        { path: 'd.ts', existed: true, before: 'old d' },
+        { path: 'e.ts', before: 3 },
+      ],
+    });
+    assert.deepEqual(parsed?.originals, [
+      { path: 'a.ts', existed: true },
+      { path: 'b.ts', existed: true, before: 'old b' },
+      { path: 'c.ts', existed: false },
+      { path: 'd.ts', existed: true, before: 'old d' },
+    ]);
+  });
+
   test('null, {}, arrays, numbers, garbage and cut writes are not sessions', () => {
     for (const raw of ['null', '{}', '[]', '42', '"s1"', 'garbage', '{"id":"tr","title":"x","stat']) assert.equal(parseSavedSessionText(raw), undefined, raw);
     assert.equal(parseSavedSession({ id: 7, status: 'done' }), undefined, 'id must be a string');

@@ -168,9 +168,10 @@ export class AgentSessions implements vscode.Disposable {
   /** A restore a crash interrupted is finished (or rolled back) at startup. */
   private async recoverRestore(listed: AgentSessionState): Promise<void> {
     if (listed.originals.length === 0) return;
-    await migrateSavedOriginals(listed.id, this.store, this.checkpoints(listed.id), new AbortController().signal);
     const root = rootForSavedSession(listed.rootUri, openFolders(), 'restore a checkpoint');
     if (root.ok) await this.recoverCheckpoints(listed.id, vscode.Uri.parse(root.uri), new AbortController().signal);
+    // An older version kept the originals' text in the session: it moves to the checkpoint baseline.
+    await migrateSavedOriginals(listed.id, this.store, this.checkpoints(listed.id), new AbortController().signal);
   }
 
   private async pauseInterrupted(id: string): Promise<void> {
@@ -451,8 +452,10 @@ export class AgentSessions implements vscode.Disposable {
         return { recovered: false };
       });
     const { recovered, rewindTo, reverted } = recovery;
-    if (reverted) this.logger.info(`agent session ${id}: an interrupted revert was finished`);
-    if (reverted) return finishRecoveredRevert(id, reverted, { sessions: this.store, checkpoints: this.checkpoints(id) }, signal);
+    if (reverted) {
+      this.logger.info(`agent session ${id}: an interrupted revert was finished`);
+      return finishRecoveredRevert(id, reverted, { sessions: this.store, checkpoints: this.checkpoints(id) }, signal);
+    }
     if (!recovered) return;
     this.logger.info(`agent session ${id}: an interrupted checkpoint restore was ${rewindTo ? 'finished' : 'rolled back'}`);
     const state = rewindTo && (await this.store.load(id));
