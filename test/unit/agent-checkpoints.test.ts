@@ -46,7 +46,7 @@ function step(state: AgentSessionState, edits: Record<string, string>, command?:
   state.previousResponseId = `resp_${state.turns}`;
   state.transcript.push({ type: 'function_call', call_id: `c${state.turns}`, name: 'write_file', arguments: '{}' });
   for (const [path, text] of Object.entries(edits)) {
-    if (!state.originals.some((o) => o.path === path)) state.originals.push({ path, before: read(path) });
+    if (!state.originals.some((o) => o.path === path)) state.originals.push({ path, existed: read(path) !== undefined, before: read(path) });
     write(path, text);
   }
   if (command) state.commandsRun.push(command);

@@ -42,7 +42,7 @@ describe('a multi-turn session', () => {
     assert.equal(state.turns, 3);
     assert.equal(fileText('a.txt'), 'hello gateway\n');
     assert.ok(state.usage.totalTokens > 0 && state.usage.totalTokens === state.usage.inputTokens + state.usage.outputTokens);
-    assert.deepEqual(state.originals, [{ path: 'a.txt', before: 'hello world\n' }]);
+    assert.deepEqual(state.originals, [{ path: 'a.txt', existed: true }]);
 
     const bodies = responseBodies();
     assert.equal(bodies.length, 3);

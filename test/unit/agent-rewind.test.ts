@@ -47,6 +47,7 @@ function engineWithCheckpoints(store: CheckpointStore) {
       const { checkpoint, dropped } = await store.capture(state, changed, new NodeWorkspaceFiles(workspace.root), s);
       return { checkpoint: { id: checkpoint.id, label: checkpoint.label }, dropped: dropped.map((d) => d.label) };
     },
+    keepOriginal: (path, before, s) => store.keepOriginal(path, before, s),
   }).engine;
 }
 
@@ -159,7 +160,8 @@ describe('rewinding a session', () => {
       ['src/a.ts'],
       'unannounced, the file looks changed by the user',
     );
-    await store.reverted(signal);
+    await store.revertToBaseline(state.originals, new NodeWorkspaceRestore(workspace.root), signal);
+    await store.revertDone(signal);
     assert.deepEqual((await store.planRestore(state, step1.id, { files, protectedFiles: [] }, signal)).conflicts, []);
   });
 

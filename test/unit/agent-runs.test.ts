@@ -1,17 +1,19 @@
 // Each run of a session on its own budget, the loop guard after steering, and what "Revert" may restore.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { appliedOrThrow, EditRefusedError } from '../../src/agent/common/editRefusal';
-import { revertOriginals } from '../../src/checkpoints/common/originals';
-import { addUserMessage } from '../../src/agent/common/sessionState';
+import type { KeepOriginal } from '../../src/checkpoints/common/originals';
+import { CheckpointStore } from '../../src/checkpoints/common/checkpoints';
+import { revertSession } from '../../src/checkpoints/common/sessionRevert';
+import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
+import { addUserMessage, type AgentSessionState } from '../../src/agent/common/sessionState';
 import type { Clock } from '../../src/base/common/ports';
-import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
 import { parseSavedSessionText } from '../../src/agent/common/savedSession';
-import type { FileChanges } from '../../src/base/common/ports';
+import type { WorkspaceRestore } from '../../src/base/common/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
 import { VirtualClock } from './helpers/clock';
@@ -33,11 +35,6 @@ const responseBodies = () => emulator.requests.filter((r) => r.path === '/v1/res
 const fileText = (path: string) => readFileSync(join(workspace.root, path), 'utf8');
 const read = { name: 'read_file', arguments: { path: 'a.txt' } };
 const list = { name: 'list_files', arguments: {} };
-const revert = (originals: Parameters<typeof revertOriginals>[0]) =>
-  revertOriginals(originals, new NodeFileChanges(workspace.root), new AbortController().signal, {
-    files: new NodeWorkspaceFiles(workspace.root),
-    protectedFiles: defaultProtectedFiles,
-  });
 
 describe('budgets count each run', () => {
   test('after a turn-budget stop, continuing with the same budget runs again', async () => {
@@ -172,6 +169,31 @@ describe('the loop guard after the user steers', () => {
 
 describe('what Revert may restore', () => {
   const askPolicy = { mode: 'ask' as const, deniedCommands: [] };
+  let storage: string;
+  let checkpoints: CheckpointStore;
+  beforeEach(() => {
+    storage = mkdtempSync(join(tmpdir(), 'gateway-revert-checkpoints-'));
+    checkpoints = new CheckpointStore(new NodeCheckpointFolder(storage), { maxBytes: 10_000_000, now: () => 0, nonce: () => 'n1' });
+  });
+  afterEach(() => rmSync(storage, { recursive: true, force: true }));
+  const keepOriginal: KeepOriginal = (path, before, signal) => checkpoints.keepOriginal(path, before, signal);
+  const engine = (options: Partial<Parameters<typeof makeEngine>[0]> = {}) =>
+    makeEngine({ baseUrl: emulator.baseUrl, workspace, keepOriginal, ...options }).engine;
+  const revert = (state: AgentSessionState, restore: WorkspaceRestore = new NodeWorkspaceRestore(workspace.root)) =>
+    revertSession(
+      {
+        state,
+        checkpoints,
+        workspace: { files: new NodeWorkspaceFiles(workspace.root), protectedFiles: defaultProtectedFiles },
+        restore,
+        save: () => Promise.resolve(),
+      },
+      new AbortController().signal,
+    );
+  const baselineText = async (path: string) => {
+    const version = (await checkpoints.baseline(new AbortController().signal)).get(path);
+    return version === null || version === undefined ? version : checkpoints.blob(version, new AbortController().signal);
+  };
 
   test('an edit refused because the user changed the file meanwhile is not recorded; revert keeps their work', async () => {
     emulator.script('demo-key', [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: 'v0', new_text: 'agent' } }] }, { text: 'ok' }]);
@@ -180,11 +202,11 @@ describe('what Revert may restore', () => {
       return true;
     };
     const state = startSession('task');
-    const events = await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: askPolicy, approve }).engine, state);
+    const events = await runToEnd(engine({ policy: askPolicy, approve }), state);
     const finished = events.find((e) => e.type === 'tool_finished');
     assert.ok(finished?.type === 'tool_finished' && !finished.outcome.ok);
     assert.deepEqual(state.originals, []);
-    await revert(state.originals);
+    await revert(state);
     assert.equal(fileText('a.txt'), 'user work\n');
   });
 
@@ -195,13 +217,13 @@ describe('what Revert may restore', () => {
       return true;
     };
     const state = startSession('task');
-    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, policy: askPolicy, approve }).engine, state);
+    await runToEnd(engine({ policy: askPolicy, approve }), state);
     assert.deepEqual(state.originals, []);
-    await revert(state.originals);
+    await revert(state);
     assert.equal(fileText('notes.md'), 'my notes\n');
   });
 
-  test('a write that happened records the content from before it', async () => {
+  test('a write that happened records the content from before it, in the checkpoint baseline; the session lists only the path', async () => {
     emulator.script('demo-key', [
       {
         toolCalls: [
@@ -212,12 +234,14 @@ describe('what Revert may restore', () => {
       { text: 'ok' },
     ]);
     const state = startSession('task');
-    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace }).engine, state);
+    await runToEnd(engine(), state);
     assert.deepEqual(state.originals, [
-      { path: 'new/b.txt', before: undefined },
-      { path: 'a.txt', before: 'v0\n' },
+      { path: 'new/b.txt', existed: false },
+      { path: 'a.txt', existed: true },
     ]);
-    await revert(state.originals);
+    assert.equal(await baselineText('a.txt'), 'v0\n');
+    assert.equal(await baselineText('new/b.txt'), null);
+    await revert(state);
     assert.equal(fileText('a.txt'), 'v0\n');
     assert.equal(existsSync(join(workspace.root, 'new/b.txt')), false);
   });
@@ -230,10 +254,10 @@ describe('what Revert may restore', () => {
       { text: 'ok' },
     ]);
     const state = startSession('task');
-    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace }).engine, state);
+    await runToEnd(engine(), state);
     assert.equal(fileText('a.txt'), 'v2\n');
-    assert.deepEqual(state.originals, [{ path: 'a.txt', before: 'v0\n' }]);
-    await revert(state.originals);
+    assert.deepEqual(state.originals, [{ path: 'a.txt', existed: true }]);
+    await revert(state);
     assert.equal(fileText('a.txt'), 'v0\n');
   });
 
@@ -251,52 +275,44 @@ describe('what Revert may restore', () => {
       const doctored = parseSavedSessionText(text);
       assert.ok(doctored, 'the doctored file still parses as a session');
       const writes: string[] = [];
-      const recording: FileChanges = {
-        write: (path) => Promise.resolve(void writes.push(path)),
-        delete: (path) => Promise.resolve(void writes.push(path)),
+      const recording: WorkspaceRestore = {
+        stage: (path) => Promise.resolve(void writes.push(path)),
+        commit: (path) => Promise.resolve(void writes.push(path)),
+        remove: (path) => Promise.resolve(void writes.push(path)),
+        discard: () => Promise.resolve(),
       };
-      const workspaceCheck = { files: new NodeWorkspaceFiles(workspace.root), protectedFiles: defaultProtectedFiles };
-      await assert.rejects(
-        revertOriginals(doctored.originals, recording, new AbortController().signal, workspaceCheck),
-        /Revert refused, nothing was changed/,
-        bad,
-      );
+      await assert.rejects(revert(doctored, recording), /Revert refused, nothing was changed/, bad);
       assert.deepEqual(writes, [], bad);
     }
     assert.equal(fileText('a.txt'), 'v0\n');
   });
 
-  test('revert goes newest first, so a file recorded twice (an older saved session) ends at its first version', async () => {
+  test('a file an older saved session recorded twice ends at its first version', async () => {
     writeFileSync(join(workspace.root, 'a.txt'), 'v2\n');
-    const reverted = await revert([
-      { path: 'a.txt', before: 'v0\n' },
-      { path: 'A-alias.txt', before: undefined },
-      { path: 'a.txt', before: 'v1\n' },
-    ]);
+    const older = parseSavedSessionText(
+      JSON.stringify({
+        ...startSession('task'),
+        originals: [{ path: 'a.txt', before: 'v0\n' }, { path: 'A-alias.txt' }, { path: 'a.txt', before: 'v1\n' }],
+      }),
+    )!;
+    assert.deepEqual(await revert(older), ['a.txt', 'A-alias.txt']);
     assert.equal(fileText('a.txt'), 'v0\n');
-    assert.deepEqual(reverted, ['a.txt', 'A-alias.txt', 'a.txt']);
   });
 
-  test('a delete the host refuses (applyEdit answering false) fails the revert instead of reporting it done', async () => {
-    // The host's side as VsCodeFileChanges has it: an edit API that answers false for a refusal.
-    const refusingHost: FileChanges = {
-      write: (path) => appliedOrThrow(Promise.resolve(true), `VS Code refused the edit of ${path}.`),
-      delete: (path) => appliedOrThrow(Promise.resolve(false), `VS Code refused to delete ${path}.`),
+  test('a removal the disk refuses fails the revert instead of reporting it done', async () => {
+    emulator.script('demo-key', [{ toolCalls: [{ name: 'write_file', arguments: { path: 'new.txt', content: 'n\n' } }] }, { text: 'ok' }]);
+    const state = startSession('task');
+    await runToEnd(engine(), state);
+    const inner = new NodeWorkspaceRestore(workspace.root);
+    const refusing: WorkspaceRestore = {
+      stage: (p, n, c, s) => inner.stage(p, n, c, s),
+      commit: (p, n, s) => inner.commit(p, n, s),
+      remove: () => Promise.reject(new Error('EACCES: permission denied')),
+      discard: (p, n, s) => inner.discard(p, n, s),
     };
-    const reverting = revertOriginals(
-      [
-        { path: 'a.txt', before: 'v0\n' },
-        { path: 'new.txt', before: undefined },
-      ],
-      refusingHost,
-      new AbortController().signal,
-      {
-        files: new NodeWorkspaceFiles(workspace.root),
-        protectedFiles: defaultProtectedFiles,
-      },
-    );
-    await assert.rejects(reverting, (error) => error instanceof EditRefusedError && error.message === 'VS Code refused to delete new.txt.');
-    await appliedOrThrow(Promise.resolve(true), 'not thrown when applied');
+    await assert.rejects(revert(state, refusing), /EACCES/);
+    assert.notEqual(state.statusReason?.startsWith('Reverted'), true);
+    assert.equal(state.originals.length, 1, 'the session still offers the revert');
   });
 });
 

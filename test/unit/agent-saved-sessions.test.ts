@@ -10,7 +10,7 @@ import { NO_FOLDER_MESSAGE, rootForNewSession, rootForSavedSession } from '../..
 const valid = () => {
   const state = newSession({ id: 'good', title: 'a task', model: 'gw-code', now: 10, rootUri: 'file:///work/api' });
   state.status = 'done';
-  state.originals = [{ path: 'new.ts', before: undefined }];
+  state.originals = [{ path: 'new.ts', existed: false }];
   return state;
 };
 
@@ -20,7 +20,27 @@ describe('parseSavedSession', () => {
     const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
     assert.deepEqual(json(parseSavedSessionText(JSON.stringify(state))), json(state));
     assert.equal(parseSavedSessionText(JSON.stringify(state))?.rootUri, 'file:///work/api');
-    assert.deepEqual(parseSavedSessionText(JSON.stringify(state))?.originals, [{ path: 'new.ts', before: undefined }]);
+    assert.deepEqual(parseSavedSessionText(JSON.stringify(state))?.originals, [{ path: 'new.ts', existed: false }]);
+  });
+
+  test('originals: today a path and whether it existed; an older file also their text, kept until migrated', () => {
+    const parsed = parseSavedSession({
+      id: 's',
+      status: 'done',
+      originals: [
+        { path: 'a.ts', existed: true },
+        { path: 'b.ts', before: 'old b' },
+        { path: 'c.ts' },
+        { path: 'd.ts', existed: true, before: 'old d' },
+        { path: 'e.ts', before: 3 },
+      ],
+    });
+    assert.deepEqual(parsed?.originals, [
+      { path: 'a.ts', existed: true },
+      { path: 'b.ts', existed: true, before: 'old b' },
+      { path: 'c.ts', existed: false },
+      { path: 'd.ts', existed: true, before: 'old d' },
+    ]);
   });
 
   test('null, {}, arrays, numbers, garbage and cut writes are not sessions', () => {
@@ -57,7 +77,7 @@ describe('parseSavedSession', () => {
     });
     assert.ok(state);
     assert.equal(state.usage.totalTokens, 0);
-    assert.deepEqual(state.originals, [{ path: 'a.ts', before: undefined }]);
+    assert.deepEqual(state.originals, [{ path: 'a.ts', existed: false }]);
     assert.deepEqual(state.transcript, []);
     assert.deepEqual(state.commandsRun, ['npm test']);
     assert.equal(state.title, 's');

@@ -115,7 +115,7 @@ describe('the session journal', () => {
   test('a list that shrank (changes reverted) and a field removed are saved right', async () => {
     const journal = new SessionJournal(new NodeJournalFolder(dir));
     const state = session();
-    state.originals.push({ path: 'a.ts', before: 'x' });
+    state.originals.push({ path: 'a.ts', existed: true });
     state.statusReason = 'why';
     await journal.save(state);
     step(state, 0);

@@ -7,11 +7,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { revertOriginals } from '../../src/checkpoints/common/originals';
+import { CheckpointStore } from '../../src/checkpoints/common/checkpoints';
+import { revertSession } from '../../src/checkpoints/common/sessionRevert';
+import { newSession } from '../../src/agent/common/sessionState';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
-import { NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
+import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
 import { raceLoop, treeDigest } from './helpers/linkFlipper';
 import { raceWorkspace, signal } from './helpers/raceWorkspace';
 
@@ -42,9 +45,13 @@ describe('symlinks re-pointed while the tools change files (issue 21, finding 4)
   test('revert never deletes a file outside the workspace', async () => {
     const escapes: string[] = [];
     const workspace = { files: ws.ctx.files, protectedFiles: defaultProtectedFiles };
+    const storage = await mkdtemp(join(tmpdir(), 'race-revert-'));
+    const checkpoints = new CheckpointStore(new NodeCheckpointFolder(storage), { maxBytes: 1_000_000, now: () => 0, nonce: () => 'n1' });
+    const restore = new NodeWorkspaceRestore(ws.root);
     const { runs, through } = await raceLoop(async () => {
       await writeFile(join(ws.root, 'real', 'new.txt'), 'created by the session\n');
-      const ok = await revertOriginals([{ path: 'dir/new.txt', before: undefined }], ws.ctx.changes, signal, workspace).then(
+      const state = { ...newSession({ id: 'race', title: 'race', model: 'm', now: 0 }), originals: [{ path: 'dir/new.txt', existed: false }] };
+      const ok = await revertSession({ state, checkpoints, workspace, restore, save: () => Promise.resolve() }, signal).then(
         () => !existsSync(join(ws.root, 'real', 'new.txt')),
         () => false,
       );
@@ -53,6 +60,7 @@ describe('symlinks re-pointed while the tools change files (issue 21, finding 4)
     });
     assert.ok(through > 0, `some reverts went through while the link pointed inside (${runs} attempts)`);
     assert.deepEqual(escapes, [], `${escapes.length} of ${runs} reverts deleted a file outside`);
+    await rm(storage, { recursive: true, force: true });
   });
 
   test('a checkpoint restore never writes, renames over or deletes anything outside', async () => {

@@ -32,6 +32,7 @@ import { SessionCompactor } from './sessionCompactor';
 import { SessionProgress } from './sessionProgress';
 import type { AgentSessionState } from './sessionState';
 import { StepCheckpointRecorder, type CaptureCheckpoint } from '../../checkpoints/common/stepCheckpoint';
+import type { KeepOriginal } from '../../checkpoints/common/originals';
 import { ToolRound } from './toolRound';
 
 export type { AgentEvent, StepCheckpoint } from './agentEvents';
@@ -68,6 +69,8 @@ export interface AgentEngineDeps {
    * Its failure is logged, never the session's: the work itself is done.
    */
   checkpoint?: CaptureCheckpoint;
+  /** Keeps a changed file's content from before the session for Revert (the checkpoint baseline): the saved session lists only its path. */
+  keepOriginal?: KeepOriginal;
 }
 
 export class AgentEngine {

@@ -41,8 +41,13 @@ function isToolCall(item: unknown): item is ToolCall {
   return isObject(item) && typeof item.callId === 'string' && typeof item.name === 'string' && typeof item.arguments === 'string';
 }
 
-function isOriginal(item: unknown): item is OriginalFile {
-  return isObject(item) && typeof item.path === 'string' && (item.before === undefined || item.before === null || typeof item.before === 'string');
+/** A recorded file: `{ path, existed }`, or as older versions saved it, `{ path, before }` with its content then (null or absent: no file). */
+function originalOf(item: unknown): OriginalFile | undefined {
+  if (!isObject(item) || typeof item.path !== 'string') return undefined;
+  // The text may also come with `existed`: an older session saved again before it was migrated.
+  if (typeof item.before === 'string') return { path: item.path, existed: true, before: item.before };
+  if (typeof item.existed === 'boolean') return { path: item.path, existed: item.existed };
+  return item.before === undefined || item.before === null ? { path: item.path, existed: false } : undefined;
 }
 
 function usageOf(value: unknown): SessionUsage {
@@ -103,8 +108,7 @@ export function parseSavedSession(json: unknown): AgentSessionState | undefined 
     turns: count(json.turns),
     usage: usageOf(json.usage),
     activeMs: count(json.activeMs),
-    // JSON has no undefined: a file that did not exist may come back as null.
-    originals: listOf(json.originals, isOriginal).map((o) => ({ path: o.path, before: o.before ?? undefined })),
+    originals: Array.isArray(json.originals) ? json.originals.map(originalOf).filter((o): o is OriginalFile => o !== undefined) : [],
     commandsRun: listOf(json.commandsRun, (c): c is string => typeof c === 'string'),
     lastCall: lastCallOf(json.lastCall),
     rootUri: typeof json.rootUri === 'string' ? json.rootUri : undefined,

@@ -21,10 +21,19 @@ export type SessionStatus =
 /** Tokens a session has used, summed over its requests (the same fields as one request's usage). */
 export type SessionUsage = Usage;
 
-/** A file as it was before the session first changed it (undefined: it did not exist). */
+/**
+ * A file the session changed, and whether it existed before the session first
+ * changed it. Its content then is not here but in the session's checkpoint
+ * baseline (checkpoints.ts), so a saved session stays small whatever it edits.
+ */
 export interface OriginalFile {
   path: string;
-  before: string | undefined;
+  existed: boolean;
+  /**
+   * The content then, only in a session saved by an older version (which kept it here):
+   * moved into the checkpoint baseline when the session is next loaded (migrateOriginals).
+   */
+  before?: string;
 }
 
 export interface AgentSessionState {

@@ -12,7 +12,7 @@ import { reportingNewProblems } from '../../tools/common/newProblems';
 import { errorMessage, type OnAgentEvent } from './agentEvents';
 import { needsApproval, type ApprovalPolicy } from './approvalPolicy';
 import { TOOL_OUTPUT_SHARE, boundedToolOutput } from './contextBudget';
-import { realPathOf, recordOriginal } from '../../checkpoints/common/originals';
+import { realPathOf, recordOriginal, type KeepOriginal } from '../../checkpoints/common/originals';
 import type { RequestSizing } from './requestSizing';
 import type { RunTimer } from './runTimer';
 import type { SessionProgress } from './sessionProgress';
@@ -28,6 +28,8 @@ export interface ToolRoundDeps {
   sizing: RequestSizing;
   progress: SessionProgress;
   checkpoints: StepCheckpointRecorder;
+  /** Where a changed file's content from before the session goes (the checkpoint baseline); the session keeps only its path. */
+  keepOriginal?: KeepOriginal;
 }
 
 export class ToolRound {
@@ -143,7 +145,8 @@ export class ToolRound {
     // Only a write that happened is recorded for "Revert session changes": a refused
     // one (the file changed meanwhile) must not make a revert overwrite the user's work.
     if (outcome.ok && outcome.changedPath !== undefined && prepared.preview) {
-      if (await recordOriginal(state, outcome.changedPath, prepared.preview.before, this.deps.toolContext.files, signal)) await this.deps.progress.save(state);
+      const changed = { path: outcome.changedPath, before: prepared.preview.before };
+      if (await recordOriginal(state, changed, this.deps.toolContext.files, this.deps.keepOriginal, signal)) await this.deps.progress.save(state);
     }
     return outcome;
   }

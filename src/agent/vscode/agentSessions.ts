@@ -6,11 +6,11 @@
 import * as vscode from 'vscode';
 import { AgentEngine, type AgentEvent } from '../common/engine';
 import { AGENT_INSTRUCTIONS } from '../common/instructions';
-import { revertOriginals } from '../../checkpoints/common/originals';
+import { finishRecoveredRevert, migrateSavedOriginals, revertSession } from '../../checkpoints/common/sessionRevert';
 import { INTERRUPTED_REASON, RunningSessions } from '../common/runningSessions';
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../common/sessionState';
 import { CheckpointRetention, retentionNotice, type CheckpointShelf, type RetentionReport } from '../../checkpoints/common/checkpointRetention';
-import { CheckpointStore, shortLabel, type Checkpoint, type RestorePlan, type RestoreResult } from '../../checkpoints/common/checkpoints';
+import { CheckpointStore, shortLabel, type Checkpoint, type Recovery, type RestorePlan, type RestoreResult } from '../../checkpoints/common/checkpoints';
 import { RestoreJournalRefused } from '../../checkpoints/common/journalPaths';
 import type { GatewayClient, ModelWindows } from '../../gateway/common';
 import type {
@@ -171,6 +171,8 @@ export class AgentSessions implements vscode.Disposable {
     if (listed.originals.length === 0) return;
     const root = rootForSavedSession(listed.rootUri, openFolders(), 'restore a checkpoint');
     if (root.ok) await this.recoverCheckpoints(listed.id, vscode.Uri.parse(root.uri), new AbortController().signal);
+    // An older version kept the originals' text in the session: it moves to the checkpoint baseline.
+    await migrateSavedOriginals(listed.id, this.store, this.checkpoints(listed.id), new AbortController().signal);
   }
 
   private async pauseInterrupted(id: string): Promise<void> {
@@ -250,14 +252,8 @@ export class AgentSessions implements vscode.Disposable {
       if (!state) throw new Error(`There is no saved agent session ${id}.`);
       const root = rootUri(rootForSavedSession(state.rootUri, openFolders(), 'revert its changes'));
       const workspace = { files: this.machine.files(root.fsPath), protectedFiles: readSettings().agent.protectedFiles };
-      const reverted = await revertOriginals(state.originals, this.fileChanges(root), controller.signal, workspace);
-      await this.checkpoints(id)
-        .reverted(controller.signal)
-        .catch((error: unknown) => this.logger.warn(`agent session ${id}: the checkpoints could not note the revert: ${String(error)}`));
-      state.originals = [];
-      state.statusReason = `Reverted: ${reverted.join(', ') || 'nothing to revert'}.`;
-      await this.store.save(state);
-      return reverted;
+      const revert = { state, checkpoints: this.checkpoints(id), workspace, restore: this.machine.workspaceRestore(root.fsPath) };
+      return revertSession({ ...revert, save: (saved) => this.store.replace(saved) }, controller.signal);
     });
   }
 
@@ -353,6 +349,7 @@ export class AgentSessions implements vscode.Disposable {
           this.logger.info(`agent session ${current.id}: checkpoint "${gone.label}" dropped to stay under ${CHECKPOINT_MAX_BYTES} bytes`);
         return { checkpoint: { id: checkpoint.id, label: checkpoint.label }, dropped: dropped.map((gone) => gone.label) };
       },
+      keepOriginal: (path, before, signal) => this.checkpoints(state.id).keepOriginal(path, before, signal),
     });
   }
 
@@ -450,13 +447,17 @@ export class AgentSessions implements vscode.Disposable {
     const workspace = { files: this.machine.files(root.fsPath), protectedFiles: readSettings().agent.protectedFiles };
     const recovery = await this.checkpoints(id)
       .recover(this.machine.workspaceRestore(root.fsPath), signal, workspace)
-      .catch((error: unknown) => {
+      .catch((error: unknown): Recovery => {
         // A tampered journal: refused whole and removed; said in the log, and the session goes on.
         if (!(error instanceof RestoreJournalRefused)) throw error;
         this.logger.warn(`agent session ${id}: ${error.message}`);
-        return { recovered: false, rewindTo: undefined };
+        return { recovered: false };
       });
-    const { recovered, rewindTo } = recovery;
+    const { recovered, rewindTo, reverted } = recovery;
+    if (reverted) {
+      this.logger.info(`agent session ${id}: an interrupted revert was finished`);
+      return finishRecoveredRevert(id, reverted, { sessions: this.store, checkpoints: this.checkpoints(id) }, signal);
+    }
     if (!recovered) return;
     this.logger.info(`agent session ${id}: an interrupted checkpoint restore was ${rewindTo ? 'finished' : 'rolled back'}`);
     const state = rewindTo && (await this.store.load(id));

@@ -60,11 +60,15 @@ export interface Index {
   dropped: DroppedCheckpoint[];
   /** A restore whose files are in place but whose conversation the session has not taken yet (a crash in between). */
   rewindTo?: number;
+  /** The nonce of a revert whose files are in place but which the session has not noted yet (a crash in between). */
+  revertPending?: string;
 }
 
 export interface Journal {
   phase: 'staging' | 'commit';
-  /** The checkpoint restored to. */
+  /** A restore to a checkpoint, or "Revert session changes" (back to the baseline: no checkpoint, no conversation). */
+  kind: 'restore' | 'revert';
+  /** The checkpoint restored to (0 for a revert). */
   target: number;
   nonce: string;
   writes: { path: string; version: FileVersion }[];
@@ -144,6 +148,7 @@ export function parseIndex(text: string | undefined): Index {
     checkpoints,
     dropped,
     ...(isCount(json.rewindTo) ? { rewindTo: json.rewindTo } : {}),
+    ...(typeof json.revertPending === 'string' ? { revertPending: json.revertPending } : {}),
   };
 }
 
@@ -157,6 +162,7 @@ export function serializeIndex(index: Index): string {
     checkpoints: index.checkpoints.map((c) => ({ ...c, files: manifest(c.files) })),
     dropped: index.dropped,
     ...(index.rewindTo !== undefined ? { rewindTo: index.rewindTo } : {}),
+    ...(index.revertPending !== undefined ? { revertPending: index.revertPending } : {}),
   });
 }
 
@@ -173,5 +179,5 @@ export function parseJournal(text: string | undefined): Journal | undefined {
   }
   if (typeof json.index !== 'string' || !Array.isArray(json.writes) || !isCount(json.target)) return undefined;
   const writes = json.writes.filter((w): w is Journal['writes'][number] => isRecord(w) && typeof w.path === 'string' && isVersion(w.version));
-  return { phase: json.phase, target: json.target, nonce: json.nonce, writes, index: json.index };
+  return { phase: json.phase, kind: json.kind === 'revert' ? 'revert' : 'restore', target: json.target, nonce: json.nonce, writes, index: json.index };
 }

@@ -18,10 +18,10 @@
  * recovery); after it, recovery finishes the renames: the new state. Never a mix.
  */
 import type { CheckpointFolder, WorkspaceFiles, WorkspaceRestore } from '../../base/common/ports';
-import { resolveWorkspacePath } from '../../tools/common/pathPolicy';
+import { normalizeWorkspacePath, resolveWorkspacePath } from '../../tools/common/pathPolicy';
 import { refusedJournalPaths, RestoreJournalRefused, type RecoveryWorkspace } from './journalPaths';
 import { parseSavedSession } from '../../agent/common/savedSession';
-import type { AgentSessionState } from '../../agent/common/sessionState';
+import type { AgentSessionState, OriginalFile } from '../../agent/common/sessionState';
 import {
   HASH,
   isRecord,
@@ -69,6 +69,13 @@ export interface RestoreResult {
   written: string[];
   kept: string[];
   dropped: DroppedCheckpoint[];
+}
+
+/** What recover() did: nothing, rolled back, or finished a restore (`rewindTo`) or a revert (`reverted`). */
+export interface Recovery {
+  recovered: boolean;
+  rewindTo?: Checkpoint;
+  reverted?: string[];
 }
 
 export interface CaptureResult {
@@ -156,15 +163,70 @@ export class CheckpointStore {
   }
 
   /**
-   * "Revert Session Changes" put every touched file back as it was before the session:
-   * that is now what the session left them as (a later restore must not take them for the user's changes).
+   * A file the session is about to list as changed (the first change since it started or was
+   * last reverted): its content before that change becomes its baseline, what Revert puts back.
+   * `before` undefined: there was no file. Called as soon as the write happened, before the
+   * session is saved: the session itself keeps only the path.
    */
-  reverted(signal: AbortSignal): Promise<void> {
+  keepOriginal(path: string, before: string | undefined, signal: AbortSignal): Promise<void> {
     return this.serial(async () => {
       const index = await this.load(signal);
+      const version = before === undefined ? null : (await this.folder.putBlob(before, signal)).hash;
+      if (index.baseline.get(path) === version) return;
+      index.baseline.set(path, version);
+      await this.write(index, signal);
+    });
+  }
+
+  /**
+   * "Revert session changes": `files` back to their baseline, staged and journalled as a restore
+   * is (all or nothing across a crash), without a checkpoint of its own or a conversation to
+   * rewind. A file created by the session needs no baseline (it goes). What it puts back is then
+   * what the session left them as, so a later restore does not take them for the user's changes.
+   * The caller then notes it in the session and calls revertDone().
+   */
+  revertToBaseline(files: readonly { path: string; existed: boolean }[], restore: WorkspaceRestore, signal: AbortSignal): Promise<void> {
+    return this.serial(async () => {
+      const index = await this.load(signal);
+      const writes: { path: string; want: FileVersion }[] = [];
+      for (const { path, existed } of files) {
+        const want = index.baseline.get(path) ?? (existed ? undefined : null);
+        if (want === undefined)
+          throw new CheckpointUnavailable(
+            `Revert refused, nothing was changed: the checkpoints no longer hold ${JSON.stringify(path)} as it was before the session.`,
+          );
+        writes.push({ path, want });
+      }
+      const contents = new Map<string, string>();
+      for (const { path, want } of writes) if (want !== null) contents.set(path, await this.blobOrThrow(want, signal));
       for (const path of index.head.files.keys()) index.head.files.set(path, index.baseline.get(path) ?? null);
       for (const [path, version] of index.baseline) index.head.files.set(path, version);
-      await this.write(index, signal);
+      for (const { path, want } of writes) index.head.files.set(path, want);
+      await this.applyAtomically(index, { kind: 'revert', writes, contents }, restore, signal);
+    });
+  }
+
+  /** The session noted the revert: it is complete, its journal goes. */
+  revertDone(signal: AbortSignal): Promise<void> {
+    return this.serial(async () => {
+      const index = await this.load(signal);
+      if (index.revertPending !== undefined) {
+        index.revertPending = undefined;
+        await this.write(index, signal);
+      }
+      await this.folder.remove('journal', signal);
+    });
+  }
+
+  /**
+   * The text an older saved session kept of its originals goes into the baseline (the first
+   * one listed for a path wins, as Revert put that one back). Plain workspace paths only:
+   * anything else would refuse every later restore.
+   */
+  adoptOriginals(originals: readonly OriginalFile[], signal: AbortSignal): Promise<void> {
+    return this.serial(async () => {
+      const index = await this.load(signal);
+      if (await this.adopt(index, originals, signal)) await this.write(index, signal);
     });
   }
 
@@ -277,7 +339,7 @@ export class CheckpointStore {
       for (const file of writes) head.set(file.path, file.want);
       index.head = { files: head, segments: plan.target.conversation.segments, length: plan.target.conversation.length };
       index.rewindTo = plan.target.id;
-      await this.applyAtomically(index, writes, contents, restore, signal);
+      await this.applyAtomically(index, { kind: 'restore', writes, contents }, restore, signal);
       return { undo, written: writes.map((f) => f.path), kept, dropped };
     });
   }
@@ -286,11 +348,12 @@ export class CheckpointStore {
    * Finishes or rolls back a restore a crash interrupted: staged but not committed,
    * the staged files are removed (the old state stays); committed, the renames
    * are finished (the new state) and the checkpoint whose conversation the session
-   * must take is returned (then rewound()). Only a journal is read when there is
+   * must take is returned (then rewound()), or for a revert the files it put back (then
+   * the session notes it, and revertDone()). Only a journal is read when there is
    * nothing to recover, so this is cheap at startup. A journal listing a path
    * recovery may not touch (journalPaths.ts) is refused whole: RestoreJournalRefused.
    */
-  recover(restore: WorkspaceRestore, signal: AbortSignal, workspace: RecoveryWorkspace): Promise<{ recovered: boolean; rewindTo?: Checkpoint }> {
+  recover(restore: WorkspaceRestore, signal: AbortSignal, workspace: RecoveryWorkspace): Promise<Recovery> {
     return this.serial(async () => {
       const journal = parseJournal(await this.folder.read('journal', signal));
       if (!journal) return { recovered: false };
@@ -312,6 +375,7 @@ export class CheckpointStore {
       }
       await commitAll(journal, restore, signal);
       this.index = undefined;
+      if (journal.kind === 'revert') return this.recoveredRevert(journal, signal);
       // The index is written once the files are in place; written already, it may hold checkpoints made since.
       const index = await this.load(signal);
       if (index.rewindTo !== journal.target) {
@@ -321,6 +385,15 @@ export class CheckpointStore {
       const current = await this.load(signal);
       return { recovered: true, rewindTo: current.checkpoints.find((c) => c.id === current.rewindTo) };
     });
+  }
+
+  /** A revert's files are in place: its index too, then the session is to note it (revertDone()). */
+  private async recoveredRevert(journal: Journal, signal: AbortSignal): Promise<Recovery> {
+    if ((await this.load(signal)).revertPending !== journal.nonce) {
+      await this.folder.writeAtomic('index', journal.index, signal);
+      this.index = undefined;
+    }
+    return { recovered: true, reverted: journal.writes.map((write) => write.path) };
   }
 
   /** The session's conversation as it was at a checkpoint (transcript and chain), checked like a saved session. */
@@ -364,12 +437,25 @@ export class CheckpointStore {
     await this.folder.writeAtomic('index', serializeIndex(index), signal);
   }
 
-  /** Files first changed since the last checkpoint join the baseline as they were before (the session's originals). */
+  /** A legacy session's originals not yet in the baseline join it (adoptOriginals); files recorded since are there already (keepOriginal). */
   private async growBaseline(index: Index, state: AgentSessionState, signal: AbortSignal): Promise<void> {
-    for (const original of state.originals) {
-      if (index.baseline.has(original.path)) continue;
-      index.baseline.set(original.path, original.before === undefined ? null : (await this.folder.putBlob(original.before, signal)).hash);
+    await this.adopt(index, state.originals, signal);
+  }
+
+  /** True when the baseline changed. */
+  private async adopt(index: Index, originals: readonly OriginalFile[], signal: AbortSignal): Promise<boolean> {
+    const seen = new Set<string>();
+    let changed = false;
+    for (const { path, existed, before } of originals) {
+      if (seen.has(path) || !isPlainPath(path)) continue;
+      seen.add(path);
+      if (before === undefined && (existed || index.baseline.has(path))) continue;
+      const version = before === undefined ? null : (await this.folder.putBlob(before, signal)).hash;
+      if (index.baseline.get(path) === version) continue;
+      index.baseline.set(path, version);
+      changed = true;
     }
+    return changed;
   }
 
   private async versionOnDisk(path: string, files: WorkspaceFiles, signal: AbortSignal): Promise<FileVersion> {
@@ -436,17 +522,25 @@ export class CheckpointStore {
     return text;
   }
 
+  /**
+   * Stages every new content beside its file, records the intent in a journal, renames the staged
+   * files into place and writes the index (see the top of this file). A revert's index carries the
+   * journal's nonce until revertDone(), so that recovery can tell whether it was written.
+   */
   private async applyAtomically(
     index: Index,
-    writes: RestoreFile[],
-    contents: Map<string, string>,
+    change: { kind: Journal['kind']; writes: readonly { path: string; want: FileVersion }[]; contents: Map<string, string> },
     restore: WorkspaceRestore,
     signal: AbortSignal,
   ): Promise<void> {
+    const { kind, writes, contents } = change;
+    const nonce = this.options.nonce();
+    if (kind === 'revert') index.revertPending = nonce;
     const journal: Journal = {
       phase: 'staging',
-      target: index.rewindTo!,
-      nonce: this.options.nonce(),
+      kind,
+      target: kind === 'restore' ? index.rewindTo! : 0,
+      nonce,
       writes: writes.map((f) => ({ path: f.path, version: f.want })),
       index: serializeIndex(index),
     };
@@ -490,6 +584,12 @@ async function checkPath(path: string, workspace: { files: WorkspaceFiles; prote
   if (!checked.ok) throw new CheckpointUnavailable(`Restore refused, nothing was changed: the checkpoints list ${JSON.stringify(path)}. ${checked.reason}`);
   if (checked.path !== path)
     throw new CheckpointUnavailable(`Restore refused, nothing was changed: the checkpoints list ${JSON.stringify(path)}, not a plain workspace path.`);
+}
+
+/** A path as the tools would write it (relative, normalized): only such a path joins the baseline. */
+function isPlainPath(path: string): boolean {
+  const normalized = normalizeWorkspacePath(path);
+  return normalized.ok && normalized.path === path;
 }
 
 /** "step 3" for "Step 3: src/a.ts", or the label itself. */

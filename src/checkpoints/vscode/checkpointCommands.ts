@@ -39,10 +39,7 @@ export class CheckpointContentProvider implements vscode.TextDocumentContentProv
     const query = new URLSearchParams(uri.query);
     const sessionId = query.get('session') ?? '';
     if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) return '';
-    if (query.has('original')) {
-      const state = await this.sessions.store.load(sessionId);
-      return state?.originals.find((o) => o.path === uri.path.slice(1))?.before ?? '';
-    }
+    if (query.has('original')) return (await originalText(this.sessions, sessionId, uri.path.slice(1))) ?? '';
     const blob = query.get('blob') ?? 'none';
     if (blob === 'none') return '';
     return (await this.sessions.checkpoints(sessionId).blob(blob, new AbortController().signal)) ?? '(no longer kept)';
@@ -101,7 +98,7 @@ async function reviewSession(sessions: AgentSessions, id: string): Promise<unkno
     if (!normalized.ok || normalized.path !== original.path) continue;
     const file = vscode.Uri.joinPath(root, original.path);
     const now = await readIfThere(file);
-    if (now === original.before) continue;
+    if (now === (await originalText(sessions, id, original.path))) continue;
     resources.push([file, checkpointUri(id, original.path, 'original'), now === undefined ? checkpointUri(id, original.path, { version: null }) : file]);
   }
   if (resources.length === 0) {
@@ -109,6 +106,15 @@ async function reviewSession(sessions: AgentSessions, id: string): Promise<unkno
     return undefined;
   }
   return vscode.commands.executeCommand('vscode.changes', `Session changes: ${state.title.slice(0, 80)}`, resources);
+}
+
+/** A file as it was before the session changed it (its checkpoint baseline); undefined: there was no file. */
+async function originalText(sessions: AgentSessions, id: string, path: string): Promise<string | undefined> {
+  const signal = new AbortController().signal;
+  const legacy = (await sessions.store.load(id))?.originals.find((o) => o.path === path)?.before;
+  if (legacy !== undefined) return legacy;
+  const version = (await sessions.checkpoints(id).baseline(signal)).get(path);
+  return version ? sessions.checkpoints(id).blob(version, signal) : undefined;
 }
 
 async function reviewStep(sessions: AgentSessions, id: string, checkpointId: number): Promise<unknown> {

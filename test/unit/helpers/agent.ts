@@ -84,6 +84,8 @@ export interface EngineOptions {
   checkpoint?: AgentEngineDeps['checkpoint'];
   /** Language services for the tools (and the clock they settle on). */
   languages?: LanguageServices;
+  /** Keeps a changed file's content from before the session (the checkpoint baseline). */
+  keepOriginal?: AgentEngineDeps['keepOriginal'];
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -126,6 +128,7 @@ export function makeEngine(options: EngineOptions) {
     tokensPerMinute: () => options.tokensPerMinute,
     spendGate: options.spendGate,
     checkpoint: options.checkpoint,
+    keepOriginal: options.keepOriginal,
   });
   return { engine, store, approvals, windows };
 }
