@@ -32,6 +32,8 @@ const stages: Stage[] = [
   { name: 'build', command: 'npm', args: ['run', 'build'] },
   { name: 'lint', command: 'npm', args: ['run', 'lint'] },
   { name: 'unit', command: 'npm', args: ['run', 'test:unit'], counts: nodeTestCounts },
+  // Real processes, file systems and sockets: races, ripgrep over hundreds of files, recordings byte by byte.
+  { name: 'integration', command: 'npm', args: ['run', 'test:integration'], counts: nodeTestCounts },
   // The sandbox attacked for real, as an ordinary user (made with useradd when this runs as root).
   { name: 'security', command: 'npm', args: ['run', 'test:security'], counts: nodeTestCounts },
   { name: 'e2e', command: 'npm', args: ['run', 'test:e2e'], counts: closingLineCounts },

@@ -4,6 +4,11 @@
 // starting node and loading the same sources again than running tests. Source maps point failures at the
 // .ts lines. One file the quick way still works as before: `node --require tsx/cjs --test test/unit/x.test.ts`.
 //
+// `npm run test:integration` runs test/integration/*.test.ts the same way (`--suite=integration`): the tests that
+// spend their time in real processes, real file systems and real sockets (races between a tool and a process
+// flipping links, ripgrep and the walk over hundreds of files, the recordings replayed byte by byte over HTTP),
+// so that the unit stage stays quick enough to run on every change.
+//
 // Arguments: test files (test/unit/x.test.ts) run only those; anything else goes to `node --test`
 // (for example --test-name-pattern=...).
 import * as esbuild from 'esbuild';
@@ -13,8 +18,11 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { FileCost, TestQueue } from './run-unit-worker';
 
 const root = resolve(__dirname, '..');
-const unitDir = join(root, 'test', 'unit');
-const cache = join(root, 'node_modules', '.cache', 'unit-tests');
+/** `unit` (test/unit) or `integration` (test/integration), from `--suite=`. */
+const suite = process.argv.find((arg) => arg.startsWith('--suite='))?.slice('--suite='.length) ?? 'unit';
+if (suite !== 'unit' && suite !== 'integration') throw new Error(`--suite=${suite}: the suites are unit and integration.`);
+const unitDir = join(root, 'test', suite);
+const cache = join(root, 'node_modules', '.cache', `${suite}-tests`);
 /** Each file's milliseconds in the last run, to start the longest first. */
 const durationsFile = join(cache, 'durations.json');
 /** Test processes (GATEWAY_UNIT_TEST_PROCESSES to change): on 2 cores 3 measured fastest (the tests also wait on sockets and child processes). */
@@ -148,7 +156,7 @@ function removeAbandonedRuns(): void {
 }
 
 async function main(): Promise<number> {
-  const args = process.argv.slice(2);
+  const args = process.argv.slice(2).filter((arg) => !arg.startsWith('--suite='));
   mkdirSync(cache, { recursive: true });
   removeAbandonedRuns();
   // A folder of its own: two runs at once (npm test beside a developer's run) never read each other's files.

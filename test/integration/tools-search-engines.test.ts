@@ -15,7 +15,7 @@ import { RipgrepSearch, ripgrepLimits } from '../../src/tools/node/ripgrep';
 import { findRipgrepOnPath, findVsCodeRipgrep } from '../../src/tools/node/ripgrepLocator';
 import type { Clock, Logger, TextQuery, WorkspaceSearch } from '../../src/base/common/ports';
 import { silentLogger } from '../../src/base/common/ports';
-import { putFiles } from './helpers/workspaceFixture';
+import { putFiles } from '../unit/helpers/workspaceFixture';
 
 const signal = new AbortController().signal;
 // Installed by `npm run e2e:setup` (Debian's ripgrep package); without it these tests fail and say so.

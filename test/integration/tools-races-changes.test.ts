@@ -15,8 +15,8 @@ import { revertSession } from '../../src/checkpoints/common/sessionRevert';
 import { newSession } from '../../src/agent/common/sessionState';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
 import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
-import { raceLoop, treeDigest } from './helpers/linkFlipper';
-import { raceWorkspace, signal } from './helpers/raceWorkspace';
+import { raceLoop, treeDigest } from '../unit/helpers/linkFlipper';
+import { raceWorkspace, signal } from '../unit/helpers/raceWorkspace';
 
 const ws = raceWorkspace();
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LockTimeoutError, appendWhole, withFolderLock, writeFileAtomic } from '../../src/base/node/fileSafety';
-import { VirtualClock } from './helpers/clock';
+import { VirtualClock } from '../unit/helpers/clock';
 
 const CHILD = 'test/unit/helpers/fileSafetyChild.ts';
 const never = new AbortController().signal;

@@ -20,8 +20,8 @@ import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { silentLogger } from '../../src/base/common/ports';
 import { allTools } from '../../src/tools/common/registry';
 import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
-import { putFiles } from './helpers/workspaceFixture';
-import { cpuMsSince, cpuStart } from './helpers/cpuTime';
+import { putFiles } from '../unit/helpers/workspaceFixture';
+import { cpuMsSince, cpuStart } from '../unit/helpers/cpuTime';
 
 const signal = new AbortController().signal;
 /** A watcher that reports nothing: these tests look at the walk after a command on its own. */

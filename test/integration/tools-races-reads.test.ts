@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { instructionsForChat } from '../../src/agent/common/projectInstructions';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
-import { raceLoop } from './helpers/linkFlipper';
-import { raceWorkspace, signal } from './helpers/raceWorkspace';
+import { raceLoop } from '../unit/helpers/linkFlipper';
+import { raceWorkspace, signal } from '../unit/helpers/raceWorkspace';
 
 const ws = raceWorkspace();
 

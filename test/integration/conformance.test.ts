@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { BalanceError, StreamInterruptedError, type StreamEvent } from '../../src/gateway/common';
-import { collect, makeClient, signal } from './helpers/clients';
-import { frameJsonl, seededRandom, startRecordingServer, type RecordingServer } from './helpers/recordingServer';
+import { collect, makeClient, signal } from '../unit/helpers/clients';
+import { frameJsonl, seededRandom, startRecordingServer, type RecordingServer } from '../unit/helpers/recordingServer';
 
 const conformance = join(__dirname, '..', 'conformance');
 const recording = (name: string) => readFileSync(join(conformance, name), 'utf8');
