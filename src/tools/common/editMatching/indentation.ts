@@ -1,0 +1,108 @@
+/**
+ * Indentation that differs between what the model sent and the file: spaces for
+ * tabs, a block shifted or dedented, a first line without its indentation. What
+ * is learnt from the matched lines re-indents the model's new text, so the file
+ * keeps its own style.
+ */
+import { leadingWhitespace } from './textLines';
+
+const tabWidth = 4;
+/** How many file columns one column of the model's text stands for, most likely first: 2-space text for a 4-space file is 2. */
+const scales = [1, 2, 0.5, 4, 0.25];
+
+/** Turns an indentation as the model wrote it into the file's. */
+export interface Reindent {
+  (indent: string, isFirstLine: boolean): string;
+}
+
+/** Columns an indentation reaches, a tab going to the next multiple of the tab width. */
+function width(indent: string): number {
+  let column = 0;
+  for (let i = 0; i < indent.length; i++) column = indent.charCodeAt(i) === 9 ? column + tabWidth - (column % tabWidth) : column + 1;
+  return column;
+}
+
+interface Pair {
+  sent: string;
+  file: string;
+}
+
+/**
+ * The re-indentation that turns each non-blank sent line's indentation into the
+ * matched file line's (the same scale and shift for all; the first line may
+ * differ, since a first line copied without its indentation is common), or
+ * undefined when the relative indentation of the lines differs: then they are
+ * not the same block.
+ */
+export function learnReindent(sentLines: readonly string[], fileLines: readonly string[], fileUsesTabs: boolean): Reindent | undefined {
+  const pairs: Pair[] = [];
+  for (let i = 0; i < sentLines.length; i++) {
+    if (sentLines[i].trim() === '') continue;
+    pairs.push({ sent: leadingWhitespace(sentLines[i]), file: leadingWhitespace(fileLines[i]) });
+  }
+  if (pairs.length === 0) return undefined;
+  const firstIsLine0 = sentLines[0].trim() !== '';
+  const withFirst = fit(pairs);
+  if (withFirst) return makeReindent({ ...withFirst, pairs, fileUsesTabs, first: undefined });
+  if (!firstIsLine0) return undefined;
+  const rest = fit(pairs.slice(1));
+  if (!rest) return undefined;
+  return makeReindent({ ...rest, pairs: pairs.slice(1), fileUsesTabs, first: pairs[0] });
+}
+
+function fit(pairs: readonly Pair[]): { scale: number; shift: number } | undefined {
+  if (pairs.length === 0) return { scale: 1, shift: 0 };
+  for (const scale of scales) {
+    const shift = width(pairs[0].file) - scale * width(pairs[0].sent);
+    if (pairs.every((pair) => width(pair.file) - scale * width(pair.sent) === shift)) return { scale, shift };
+  }
+  return undefined;
+}
+
+interface ReindentParts {
+  scale: number;
+  shift: number;
+  pairs: readonly Pair[];
+  fileUsesTabs: boolean;
+  /** Set when the first line's indentation follows its own rule. */
+  first: Pair | undefined;
+}
+
+function makeReindent(parts: ReindentParts): Reindent {
+  // An indentation the matched lines show is taken as the file has it (a tab-and-spaces mix included).
+  const known = new Map<string, string>();
+  for (const pair of parts.pairs) if (!known.has(pair.sent)) known.set(pair.sent, pair.file);
+  const render = (columns: number) => indentOf(Math.max(0, Math.round(columns)), parts.fileUsesTabs);
+  return (indent, isFirstLine) => {
+    const first = parts.first;
+    if (isFirstLine && first) {
+      return indent === first.sent ? first.file : render(width(first.file) + parts.scale * (width(indent) - width(first.sent)));
+    }
+    return known.get(indent) ?? render(parts.scale * width(indent) + parts.shift);
+  };
+}
+
+function indentOf(columns: number, useTabs: boolean): string {
+  return useTabs ? '\t'.repeat(Math.floor(columns / tabWidth)) + ' '.repeat(columns % tabWidth) : ' '.repeat(columns);
+}
+
+/** Whether the file indents with tabs: more of its indented lines start with a tab than with a space. */
+export function usesTabs(lines: readonly string[]): boolean {
+  let tabs = 0;
+  let spaces = 0;
+  for (const line of lines) {
+    const first = line.charCodeAt(0);
+    if (first === 9) tabs++;
+    else if (first === 32) spaces++;
+  }
+  return tabs > spaces;
+}
+
+/** The new text's lines re-indented; blank lines stay empty-or-as-sent. */
+export function reindentLines(lines: readonly string[], reindent: Reindent, firstIsFirstOfPiece: boolean): string[] {
+  return lines.map((line, i) => {
+    if (line.trim() === '') return line;
+    const indent = leadingWhitespace(line);
+    return reindent(indent, firstIsFirstOfPiece && i === 0) + line.slice(indent.length);
+  });
+}
