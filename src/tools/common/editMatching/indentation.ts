@@ -34,7 +34,7 @@ interface Pair {
  * undefined when the relative indentation of the lines differs: then they are
  * not the same block.
  */
-export function learnReindent(sentLines: readonly string[], fileLines: readonly string[], fileUsesTabs: boolean): Reindent | undefined {
+export function learnReindent(sentLines: readonly string[], fileLines: readonly string[], style: IndentStyle): Reindent | undefined {
   const pairs: Pair[] = [];
   for (let i = 0; i < sentLines.length; i++) {
     if (sentLines[i].trim() === '') continue;
@@ -42,17 +42,52 @@ export function learnReindent(sentLines: readonly string[], fileLines: readonly 
   }
   if (pairs.length === 0) return undefined;
   const firstIsLine0 = sentLines[0].trim() !== '';
-  const withFirst = fit(pairs);
-  if (withFirst) return makeReindent({ ...withFirst, pairs, fileUsesTabs, first: undefined });
+  const order = style.likelyScale !== undefined && scales.includes(style.likelyScale) ? [style.likelyScale, ...scales] : scales;
+  const withFirst = fit(pairs, order);
+  if (withFirst) return makeReindent({ ...withFirst, pairs, fileUsesTabs: style.usesTabs, first: undefined });
   if (!firstIsLine0) return undefined;
-  const rest = fit(pairs.slice(1));
+  const rest = fit(pairs.slice(1), order);
   if (!rest) return undefined;
-  return makeReindent({ ...rest, pairs: pairs.slice(1), fileUsesTabs, first: pairs[0] });
+  return makeReindent({ ...rest, pairs: pairs.slice(1), fileUsesTabs: style.usesTabs, first: pairs[0] });
 }
 
-function fit(pairs: readonly Pair[]): { scale: number; shift: number } | undefined {
+/** The file's indentation, and how many of its columns a column of the model's text likely stands for. */
+export interface IndentStyle {
+  usesTabs: boolean;
+  /**
+   * The file's indentation step over the sent text's (2-space text for a 4-space
+   * file: 2). Lines all at one depth do not show the scale; a line new_text adds
+   * one level deeper then still gets one level of the file's.
+   */
+  likelyScale: number | undefined;
+}
+
+export function indentStyle(fileLines: readonly string[], sentLines: readonly string[]): IndentStyle {
+  const fileUsesTabs = usesTabs(fileLines);
+  const fileStep = fileUsesTabs ? tabWidth : indentStep(fileLines);
+  const sentStep = indentStep(sentLines);
+  return { usesTabs: fileUsesTabs, likelyScale: fileStep !== undefined && sentStep !== undefined ? fileStep / sentStep : undefined };
+}
+
+/** The indentation step of some lines: a tab's width when they indent with tabs, else their most common increase in spaces. */
+function indentStep(lines: readonly string[]): number | undefined {
+  const steps = new Map<number, number>();
+  let previous: number | undefined;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const indent = leadingWhitespace(line);
+    if (indent.includes('\t')) return tabWidth;
+    if (previous !== undefined && indent.length > previous && indent.length - previous <= 8) steps.set(indent.length - previous, (steps.get(indent.length - previous) ?? 0) + 1);
+    previous = indent.length;
+  }
+  let best: [number, number] | undefined;
+  for (const entry of steps) if (!best || entry[1] > best[1]) best = entry;
+  return best?.[0];
+}
+
+function fit(pairs: readonly Pair[], order: readonly number[]): { scale: number; shift: number } | undefined {
   if (pairs.length === 0) return { scale: 1, shift: 0 };
-  for (const scale of scales) {
+  for (const scale of order) {
     const shift = width(pairs[0].file) - scale * width(pairs[0].sent);
     if (pairs.every((pair) => width(pair.file) - scale * width(pair.sent) === shift)) return { scale, shift };
   }

@@ -5,7 +5,7 @@
  * between: the edit is refused with their lines.
  */
 import { findSequence, leadingWhitespace, pieceLines, splitLines, type PieceLines, type TextLines } from './textLines';
-import { learnReindent, reindentLines, usesTabs, type Reindent } from './indentation';
+import { indentStyle, learnReindent, reindentLines, type Reindent } from './indentation';
 import { hasTypographic, plainPunctuation } from './punctuation';
 import { unescapeJson, withEscapedNewlines, withoutLineNumbers } from './copiedForms';
 
@@ -87,10 +87,11 @@ const stages: LineStage[] = [
 /** The whole-line stages, each tried only when the one before found nothing. */
 function matchLines(text: string, oldText: string, newText: string): EditMatch {
   const sent = pieceLines(oldText);
+  const replacement = pieceLines(newText);
   if (sent.lines.every((line) => line.trim() === '')) return { kind: 'notFound' };
   const file = splitLines(text);
   if (sent.lines.length > file.lines.length) return { kind: 'notFound' };
-  const fileUsesTabs = usesTabs(file.lines);
+  const style = indentStyle(file.lines, [...sent.lines, ...replacement.lines]);
   const typographic = hasTypographic(oldText) || hasTypographic(text);
   for (const stage of stages) {
     if (stage.note === toleranceNotes.punctuation && !typographic) continue;
@@ -98,7 +99,7 @@ function matchLines(text: string, oldText: string, newText: string): EditMatch {
     const windows = findSequence(file.lines.map(stage.key), sent.lines.map(stage.key), limit);
     const candidates: { at: number; reindent: Reindent | undefined }[] = [];
     for (const at of windows) {
-      const reindent = stage.reindents ? learnReindent(sent.lines, file.lines.slice(at, at + sent.lines.length), fileUsesTabs) : undefined;
+      const reindent = stage.reindents ? learnReindent(sent.lines, file.lines.slice(at, at + sent.lines.length), style) : undefined;
       if (!stage.reindents || reindent) candidates.push({ at, reindent });
     }
     const notes = [stage.note];
@@ -109,7 +110,7 @@ function matchLines(text: string, oldText: string, newText: string): EditMatch {
     }
     if (candidates.length === 1) {
       const { at, reindent } = candidates[0];
-      return { kind: 'found', text: replaceWindow({ text, file, at, sent, replacement: pieceLines(newText), reindent }), tolerances: notes };
+      return { kind: 'found', text: replaceWindow({ text, file, at, sent, replacement, reindent }), tolerances: notes };
     }
   }
   return { kind: 'notFound' };
