@@ -63,7 +63,9 @@ export function judge(nearMiss: NearMissCase, result: string | undefined): Outco
 }
 
 export function tallyCases(cases: readonly NearMissCase[], attempt: EditAttempt): Map<Category, Tally> {
-  const tallies = new Map<Category, Tally>(categories.map((category) => [category, { cases: 0, rightInStyle: 0, right: 0, refused: 0, wrong: 0, wrongExamples: [] }]));
+  const tallies = new Map<Category, Tally>(
+    categories.map((category) => [category, { cases: 0, rightInStyle: 0, right: 0, refused: 0, wrong: 0, wrongExamples: [] }]),
+  );
   for (const nearMiss of cases) {
     const tally = tallies.get(nearMiss.category)!;
     const outcome = judge(nearMiss, attempt(nearMiss.text, nearMiss.oldText, nearMiss.newText));
@@ -120,7 +122,8 @@ export function measureNearMiss(attempt: EditAttempt = currentEditFile, label = 
   console.log(row('all near-miss categories (controls, adversarial out)', total));
   console.log('  target: ≥ 95 % of near-miss edits at the right place, 0 at a wrong place in every category');
   for (const tally of tallies.values()) {
-    for (const example of tally.wrongExamples) console.log(`  wrong place: ${example.category} in ${example.file}: ${JSON.stringify(example.oldText).slice(0, 160)}`);
+    for (const example of tally.wrongExamples)
+      console.log(`  wrong place: ${example.category} in ${example.file}: ${JSON.stringify(example.oldText).slice(0, 160)}`);
   }
   return tallies;
 }

@@ -66,7 +66,8 @@ interface Block {
 type Requirement = (block: string[], style: FileStyle) => boolean;
 
 const indented = (block: string[]) => block.filter((line) => line.trim() !== '').every((line) => /^[ \t]/.test(line));
-const pureIndent = (style: FileStyle) => (block: string[]) => block.every((line) => !/^[ \t]*[\t ]/.test(line) || (style.usesTabs ? /^\t*\S/ : /^ *\S/).test(line));
+const pureIndent = (style: FileStyle) => (block: string[]) =>
+  block.every((line) => !/^[ \t]*[\t ]/.test(line) || (style.usesTabs ? /^\t*\S/ : /^ *\S/).test(line));
 
 /** A block of 2–6 lines, unique in the file, that meets the category's requirement; undefined after 60 tries. */
 function pickBlock(file: Lines, random: () => number, requirement: Requirement, style: FileStyle): Block | undefined {
@@ -139,7 +140,10 @@ interface Plan {
 }
 
 const anyBlock: Requirement = () => true;
-const both = (block: Block, meant: string[], change: (lines: string[]) => string[]) => ({ oldText: change(block.lines).join('\n'), newText: change(meant).join('\n') });
+const both = (block: Block, meant: string[], change: (lines: string[]) => string[]) => ({
+  oldText: change(block.lines).join('\n'),
+  newText: change(meant).join('\n'),
+});
 
 const plans: Record<Category, Plan> = {
   'exact (control)': { requirement: anyBlock, distort: (block, meant) => both(block, meant, (lines) => lines) },
@@ -149,7 +153,9 @@ const plans: Record<Category, Plan> = {
     prepareFile: (file, block, _style, random) => {
       if (block.lines.some((line) => /[ \t]$/.test(line))) return { file, block };
       // The file has trailing blanks the model's copy lost: added to a line the edit keeps.
-      const spaced = block.lines.map((line, i) => (i === 0 || (i === block.lines.length - 1 && random() < 0.5) ? `${line}${random() < 0.5 ? '  ' : '\t'}` : line));
+      const spaced = block.lines.map((line, i) =>
+        i === 0 || (i === block.lines.length - 1 && random() < 0.5) ? `${line}${random() < 0.5 ? '  ' : '\t'}` : line,
+      );
       const lines = [...file.lines.slice(0, block.at), ...spaced, ...file.lines.slice(block.at + block.lines.length)];
       return { file: { ...file, lines }, block: { at: block.at, lines: spaced } };
     },
@@ -182,7 +188,10 @@ const plans: Record<Category, Plan> = {
     distort: (block, meant, _style, random) => {
       const format = Math.floor(random() * 4);
       const numbered = random() < 0.5;
-      return { oldText: d.withLineNumbers(block.lines, block.at + 1, format).join('\n'), newText: (numbered ? d.withLineNumbers(meant, block.at + 1, format) : meant).join('\n') };
+      return {
+        oldText: d.withLineNumbers(block.lines, block.at + 1, format).join('\n'),
+        newText: (numbered ? d.withLineNumbers(meant, block.at + 1, format) : meant).join('\n'),
+      };
     },
   },
   'newlines sent as \\n': {
@@ -195,13 +204,21 @@ const plans: Record<Category, Plan> = {
     prepareFile: (file, block, style, random) => {
       // A decoy: the same lines one level deeper, elsewhere in the file.
       const decoy = d.indentMore(block.lines, style.unit);
-      const where = random() < 0.5 ? Math.floor(random() * block.at) : block.at + block.lines.length + Math.floor(random() * (file.lines.length - block.at - block.lines.length));
+      const where =
+        random() < 0.5
+          ? Math.floor(random() * block.at)
+          : block.at + block.lines.length + Math.floor(random() * (file.lines.length - block.at - block.lines.length));
       const lines = [...file.lines.slice(0, where), ...decoy, ...file.lines.slice(where)];
       return { file: { ...file, lines }, block: { at: where <= block.at ? block.at + decoy.length : block.at, lines: block.lines } };
     },
     distort: (block, meant, style, random) => {
       const way = Math.floor(random() * 4);
-      const change = [d.dedent, (lines: string[]) => d.swapTabsAndSpaces(lines, style, 4), d.unindentFirst, (lines: string[]) => lines.map((line) => line.trimEnd())][way];
+      const change = [
+        d.dedent,
+        (lines: string[]) => d.swapTabsAndSpaces(lines, style, 4),
+        d.unindentFirst,
+        (lines: string[]) => lines.map((line) => line.trimEnd()),
+      ][way];
       return both(block, meant, change);
     },
   },

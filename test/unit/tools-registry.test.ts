@@ -47,8 +47,8 @@ describe('registry', () => {
       assert.ok(Array.isArray(schema.required));
       const properties = schema.properties as Record<string, { type: string; description?: string }>;
       for (const [name, property] of Object.entries(properties)) {
-        // update_plan's one argument is its list of steps, which its description explains.
-        if (tool.name === 'update_plan' && name === 'steps') {
+        // update_plan's one argument is its list of steps; edit_file's edits, a list of old_text/new_text pairs.
+        if ((tool.name === 'update_plan' && name === 'steps') || (tool.name === 'edit_file' && name === 'edits')) {
           assert.equal(property.type, 'array');
           continue;
         }
@@ -68,7 +68,7 @@ describe('registry', () => {
       read_file: ['path'],
       list_files: [],
       search_text: ['pattern'],
-      edit_file: ['path', 'old_text', 'new_text'],
+      edit_file: ['path'],
       write_file: ['path', 'content'],
       run_command: ['command'],
       update_plan: ['steps'],
@@ -82,9 +82,10 @@ describe('registry', () => {
 
   // Every agent request carries both (the interface carries neither over), so they are a
   // budget: past it the bytes bench's 30-turn ratio and every request's token bill grow.
-  test('instructions and tool definitions together stay under 4 KB a request', () => {
+  // 4,000 B until edit_file took a list of edits (several in one call, fewer turns): 140 B more.
+  test('instructions and tool definitions together stay under 4,100 B a request', () => {
     const bytes = new TextEncoder().encode(AGENT_INSTRUCTIONS + JSON.stringify(toolDefinitions(allTools))).length;
-    assert.ok(bytes <= 4_000, `instructions + tools are ${bytes} B`);
+    assert.ok(bytes <= 4_100, `instructions + tools are ${bytes} B`);
   });
 
   test('toolDefinitions gives name, description and parameters for the request', () => {

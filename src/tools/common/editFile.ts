@@ -97,10 +97,11 @@ export function applyEdits(text: string, edits: readonly TextEdit[], path: strin
 /** The text with the one place `oldText` matches replaced, or why there is not exactly one. */
 export function replaceOnce(text: string, oldText: string, newText: string, path: string): Replacement {
   const match = matchEdit(text, oldText, newText);
-  if (match.kind === 'notFound') return { ok: false, problem: notFoundMessage(text, oldText, path) };
+  if (match.kind === 'notFound') return { ok: false, problem: notFoundMessage({ text, oldText, path, sameExceptWhitespace: match.sameExceptWhitespace }) };
   if (match.kind === 'found') {
-    const reindented = match.tolerances.includes(toleranceNotes.indentation) ? '; new_text was re-indented to the file\'s indentation' : '';
-    const notes = match.tolerances.length === 0 ? [] : [`old_text did not match exactly; it matched one place with ${match.tolerances.join(', ')}${reindented}.`];
+    const reindented = match.tolerances.includes(toleranceNotes.indentation) ? "; new_text was re-indented to the file's indentation" : '';
+    const notes =
+      match.tolerances.length === 0 ? [] : [`old_text did not match exactly; it matched one place with ${match.tolerances.join(', ')}${reindented}.`];
     return { ok: true, text: match.text, notes };
   }
   const count = match.more ? `more than ${occurrenceLimit - 1}` : String(match.count);

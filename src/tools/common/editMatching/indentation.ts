@@ -77,7 +77,8 @@ function indentStep(lines: readonly string[]): number | undefined {
     if (line.trim() === '') continue;
     const indent = leadingWhitespace(line);
     if (indent.includes('\t')) return tabWidth;
-    if (previous !== undefined && indent.length > previous && indent.length - previous <= 8) steps.set(indent.length - previous, (steps.get(indent.length - previous) ?? 0) + 1);
+    if (previous !== undefined && indent.length > previous && indent.length - previous <= 8)
+      steps.set(indent.length - previous, (steps.get(indent.length - previous) ?? 0) + 1);
     previous = indent.length;
   }
   let best: [number, number] | undefined;

@@ -23,12 +23,13 @@ export type EditMatch =
   | { kind: 'found'; text: string; tolerances: string[] }
   /** `lines` are 1-based, the first ten; `more` when counting stopped at the bound. */
   | { kind: 'ambiguous'; count: number; more: boolean; lines: number[]; tolerances: string[] }
-  | { kind: 'notFound' };
+  /** `sameExceptWhitespace`: the 1-based first line where the lines match once trimmed, though not as one block. */
+  | { kind: 'notFound'; sameExceptWhitespace?: number };
 
 /** Counting stops here: "more than 100 times" says enough, and `a` in a 2 MB file would be millions. */
 export const occurrenceLimit = 101;
 /** Windows whose indentation is checked at most: a bound on windows × lines of work for hostile input. */
-const checkedLineBudget = 2_000_000;
+const checkedLineBudget = 300_000;
 
 /** The file's text with the edit applied at the one place it matches, or why there is no such place. */
 export function matchEdit(text: string, oldText: string, newText: string): EditMatch {
@@ -43,7 +44,7 @@ export function matchEdit(text: string, oldText: string, newText: string): EditM
     const again = matchAsSent(text, oldForm, newForm());
     if (again.kind !== 'notFound') return { ...again, tolerances: [note, ...again.tolerances] };
   }
-  return { kind: 'notFound' };
+  return direct;
 }
 
 function matchAsSent(text: string, oldText: string, newText: string): EditMatch {
@@ -61,7 +62,12 @@ function matchAsSent(text: string, oldText: string, newText: string): EditMatch 
 function matchExact(text: string, find: string, replacement: string, tolerances: string[]): EditMatch {
   const at = occurrences(text, find);
   if (at.length === 0) return { kind: 'notFound' };
-  if (at.length > 1) return ambiguous(at.length, at.slice(0, 10).map((index) => lineOf(text, index)), tolerances);
+  if (at.length > 1)
+    return ambiguous(
+      at.length,
+      at.slice(0, 10).map((index) => lineOf(text, index)),
+      tolerances,
+    );
   // Slicing, not String.replace: a replacement string would give `$&` and `$1` special meanings.
   return { kind: 'found', text: text.slice(0, at[0]) + replacement + text.slice(at[0] + find.length), tolerances };
 }
@@ -91,29 +97,40 @@ function matchLines(text: string, oldText: string, newText: string): EditMatch {
   if (sent.lines.every((line) => line.trim() === '')) return { kind: 'notFound' };
   const file = splitLines(text);
   if (sent.lines.length > file.lines.length) return { kind: 'notFound' };
-  const style = indentStyle(file.lines, [...sent.lines, ...replacement.lines]);
+  const reindentLimit = Math.max(occurrenceLimit, Math.floor(checkedLineBudget / sent.lines.length));
+  // Lines equal without trailing whitespace are equal trimmed: no trimmed match, nothing for the first two stages.
+  const trimmedWindows = findSequence(file.lines.map(trimmed), sent.lines.map(trimmed), reindentLimit);
   const typographic = hasTypographic(oldText) || hasTypographic(text);
+  if (trimmedWindows.length === 0 && !typographic) return { kind: 'notFound' };
+  const style = indentStyle(file.lines, [...sent.lines, ...replacement.lines]);
   for (const stage of stages) {
-    if (stage.note === toleranceNotes.punctuation && !typographic) continue;
-    const limit = stage.reindents ? Math.max(occurrenceLimit, Math.floor(checkedLineBudget / sent.lines.length)) : occurrenceLimit;
-    const windows = findSequence(file.lines.map(stage.key), sent.lines.map(stage.key), limit);
+    if (stage.note === toleranceNotes.punctuation ? !typographic : trimmedWindows.length === 0) continue;
+    const limit = stage.reindents ? reindentLimit : occurrenceLimit;
+    const windows = stage.key === trimmed ? trimmedWindows : findSequence(file.lines.map(stage.key), sent.lines.map(stage.key), limit);
     const candidates: { at: number; reindent: Reindent | undefined }[] = [];
     for (const at of windows) {
+      if (candidates.length === occurrenceLimit) break;
       const reindent = stage.reindents ? learnReindent(sent.lines, file.lines.slice(at, at + sent.lines.length), style) : undefined;
       if (!stage.reindents || reindent) candidates.push({ at, reindent });
     }
     const notes = [stage.note];
-    if (stage.note === toleranceNotes.punctuation && candidates.some((c) => indentationDiffers(sent.lines, file.lines, c.at))) notes.push(toleranceNotes.indentation);
+    if (stage.note === toleranceNotes.punctuation && candidates.some((c) => indentationDiffers(sent.lines, file.lines, c.at)))
+      notes.push(toleranceNotes.indentation);
     // A bound reached means more windows may exist unseen: one candidate among them is not known to be the only one.
     if (candidates.length > 1 || (candidates.length === 1 && windows.length === limit)) {
-      return ambiguous(windows.length === limit ? occurrenceLimit : candidates.length, candidates.map((c) => c.at + 1), notes);
+      const count = windows.length === limit || candidates.length === occurrenceLimit ? occurrenceLimit : candidates.length;
+      return ambiguous(
+        count,
+        candidates.map((c) => c.at + 1),
+        notes,
+      );
     }
     if (candidates.length === 1) {
       const { at, reindent } = candidates[0];
       return { kind: 'found', text: replaceWindow({ text, file, at, sent, replacement, reindent }), tolerances: notes };
     }
   }
-  return { kind: 'notFound' };
+  return { kind: 'notFound', sameExceptWhitespace: trimmedWindows.length > 0 ? trimmedWindows[0] + 1 : undefined };
 }
 
 /** Whether a sent line's indentation differs from the file line it matched (then the model is told it was adapted too). */
@@ -143,7 +160,8 @@ function replaceWindow(edit: WindowEdit): string {
   let kept = 0;
   while (kept < count && kept < wanted.length && wanted[kept] === sent.lines[kept]) kept++;
   let keptAtEnd = 0;
-  while (keptAtEnd < count - kept && keptAtEnd < wanted.length - kept && wanted[wanted.length - 1 - keptAtEnd] === sent.lines[count - 1 - keptAtEnd]) keptAtEnd++;
+  while (keptAtEnd < count - kept && keptAtEnd < wanted.length - kept && wanted[wanted.length - 1 - keptAtEnd] === sent.lines[count - 1 - keptAtEnd])
+    keptAtEnd++;
   const middle = wanted.slice(kept, wanted.length - keptAtEnd);
   const fileWindow = file.lines.slice(at, at + count);
   const lines = [...fileWindow.slice(0, kept), ...(reindent ? reindentLines(middle, reindent, kept === 0) : middle), ...fileWindow.slice(count - keptAtEnd)];

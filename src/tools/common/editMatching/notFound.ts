@@ -1,21 +1,29 @@
 /** Why an edit's old text was not found, with the closest lines of the file when they are easy to find. */
 import { clipLine, plural } from '../textLimits';
-import { findSequence } from './textLines';
+import { pieceLines } from './textLines';
 
 /** Beyond this size, looking for the nearest lines costs more than it helps. */
 const similarSearchLimit = 2 * 1024 * 1024;
 
+export interface MissedEdit {
+  text: string;
+  oldText: string;
+  path: string;
+  /** Where the lines match once trimmed, though not as one block (the matcher found it already). */
+  sameExceptWhitespace: number | undefined;
+}
+
 /** Why old_text was not found, with the closest lines of the file when they are easy to find. */
-export function notFoundMessage(text: string, oldText: string, path: string): string {
+export function notFoundMessage(missed: MissedEdit): string {
+  const { text, oldText, path, sameExceptWhitespace } = missed;
   const base = `old_text was not found in "${path}".`;
   const advice = 'Read the file again (read_file) and copy the text exactly, including indentation.';
   if (text.length > similarSearchLimit) return `${base} ${advice}`;
-  const fileLines = text.split(/\r?\n/);
-  const wantedLines = oldText.split(/\r?\n/);
-  const whitespaceMatch = matchIgnoringIndentation(fileLines, wantedLines);
-  if (whitespaceMatch !== undefined) {
-    return `${base} It matches lines ${whitespaceMatch}–${whitespaceMatch + wantedLines.length - 1} except for whitespace or indentation. ${advice}`;
+  const wantedLines = pieceLines(oldText).lines;
+  if (sameExceptWhitespace !== undefined) {
+    return `${base} It matches lines ${sameExceptWhitespace}–${sameExceptWhitespace + wantedLines.length - 1} except for whitespace or indentation. ${advice}`;
   }
+  const fileLines = text.split(/\r?\n/);
   const nearest = mostSimilarLine(fileLines, wantedLines.find((line) => line.trim() !== '') ?? '');
   if (nearest === undefined) return `${base} ${advice}`;
   const from = Math.max(0, nearest - 1);
@@ -42,16 +50,6 @@ function excerpt(fileLines: string[], from: number, to: number): string {
     length += line.length + 1;
   }
   return shown.join('\n');
-}
-
-/** The 1-based first line where the wanted lines match after trimming each line. */
-function matchIgnoringIndentation(fileLines: string[], wantedLines: string[]): number | undefined {
-  const [at] = findSequence(
-    fileLines.map((line) => line.trim()),
-    wantedLines.map((line) => line.trim()),
-    1,
-  );
-  return at === undefined ? undefined : at + 1;
 }
 
 /** The 0-based index of the file line most like `wanted` (bigram similarity), if any is reasonably close. */

@@ -36,7 +36,8 @@ const plainForms = new Map<string, string>([
 ]);
 
 /** One pass over the characters; a class of single characters cannot backtrack. */
-const typographic = /[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\u2010-\u2015\u2212\u2026\u00A0\u2002\u2003\u2007\u2009\u200A\u202F\u3000]/g;
+const typographic =
+  /[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\u2010-\u2015\u2212\u2026\u00A0\u2002\u2003\u2007\u2009\u200A\u202F\u3000]/g;
 
 /** The line with its typographic punctuation in plain ASCII form. */
 export function plainPunctuation(line: string): string {
