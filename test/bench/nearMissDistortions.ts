@@ -63,9 +63,9 @@ export function plainPunctuation(lines: string[]): string[] {
 /** Plain punctuation made typographic, as a model writing prose often does. */
 export function curlyPunctuation(lines: string[]): string[] {
   return lines.map((line) => {
-    let open = true;
+    let quotes = 0;
     return line
-      .replace(/"/g, () => ((open = !open) ? '\u201D' : '\u201C'))
+      .replace(/"/g, () => (quotes++ % 2 === 0 ? '\u201C' : '\u201D'))
       .replace(/'/g, '\u2019')
       .replace(/ - /g, ' \u2014 ')
       .replace(/\.\.\./g, '\u2026');
