@@ -43,12 +43,12 @@ export function learnReindent(sentLines: readonly string[], fileLines: readonly 
   if (pairs.length === 0) return undefined;
   const firstIsLine0 = sentLines[0].trim() !== '';
   const order = style.likelyScale !== undefined && scales.includes(style.likelyScale) ? [style.likelyScale, ...scales] : scales;
-  const withFirst = fit(pairs, order);
-  if (withFirst) return makeReindent({ ...withFirst, pairs, fileUsesTabs: style.usesTabs, first: undefined });
+  const withFirst = fit(pairs, order, style.sentStep);
+  if (withFirst) return makeReindent({ fit: withFirst, pairs, style, first: undefined });
   if (!firstIsLine0) return undefined;
-  const rest = fit(pairs.slice(1), order);
+  const rest = fit(pairs.slice(1), order, style.sentStep);
   if (!rest) return undefined;
-  return makeReindent({ ...rest, pairs: pairs.slice(1), fileUsesTabs: style.usesTabs, first: pairs[0] });
+  return makeReindent({ fit: rest, pairs: pairs.slice(1), style, first: pairs[0] });
 }
 
 /** The file's indentation, and how many of its columns a column of the model's text likely stands for. */
@@ -60,16 +60,18 @@ export interface IndentStyle {
    * one level deeper then still gets one level of the file's.
    */
   likelyScale: number | undefined;
+  /** The sent text's indentation step in columns, when its lines show one. */
+  sentStep: number | undefined;
 }
 
 export function indentStyle(fileLines: readonly string[], sentLines: readonly string[]): IndentStyle {
   const fileUsesTabs = usesTabs(fileLines);
   const fileStep = fileUsesTabs ? tabWidth : indentStep(fileLines);
   const sentStep = indentStep(sentLines);
-  return { usesTabs: fileUsesTabs, likelyScale: fileStep !== undefined && sentStep !== undefined ? fileStep / sentStep : undefined };
+  return { usesTabs: fileUsesTabs, likelyScale: fileStep !== undefined && sentStep !== undefined ? fileStep / sentStep : undefined, sentStep };
 }
 
-/** The indentation step of some lines: a tab's width when they indent with tabs, else their most common increase in spaces. */
+/** The indentation step of some lines: a tab's width when they indent with tabs, else their most common increase in spaces (one space more is alignment, a javadoc's " * ", not a level). */
 function indentStep(lines: readonly string[]): number | undefined {
   const steps = new Map<number, number>();
   let previous: number | undefined;
@@ -77,7 +79,7 @@ function indentStep(lines: readonly string[]): number | undefined {
     if (line.trim() === '') continue;
     const indent = leadingWhitespace(line);
     if (indent.includes('\t')) return tabWidth;
-    if (previous !== undefined && indent.length > previous && indent.length - previous <= 8)
+    if (previous !== undefined && indent.length - previous >= 2 && indent.length - previous <= 8)
       steps.set(indent.length - previous, (steps.get(indent.length - previous) ?? 0) + 1);
     previous = indent.length;
   }
@@ -86,20 +88,47 @@ function indentStep(lines: readonly string[]): number | undefined {
   return best?.[0];
 }
 
-function fit(pairs: readonly Pair[], order: readonly number[]): { scale: number; shift: number } | undefined {
-  if (pairs.length === 0) return { scale: 1, shift: 0 };
+/**
+ * How sent columns become file columns. With `keepsAlignment`, the spaces that
+ * align a line past its last level (a javadoc's " * ", a tab then a space) are
+ * kept as they are and only the levels are scaled.
+ */
+interface Fit {
+  scale: number;
+  shift: number;
+  keepsAlignment: boolean;
+}
+
+/** Spaces past the last indentation level: after the last tab, or past a multiple of the step. */
+function alignment(indent: string, step: number | undefined): number {
+  const lastTab = indent.lastIndexOf('\t');
+  if (lastTab >= 0) return indent.length - lastTab - 1;
+  return step === undefined ? 0 : indent.length % step;
+}
+
+function fileColumns(indent: string, fit: Fit, step: number | undefined): number {
+  const columns = width(indent);
+  if (!fit.keepsAlignment) return fit.scale * columns + fit.shift;
+  const aligned = alignment(indent, step);
+  return fit.scale * (columns - aligned) + aligned + fit.shift;
+}
+
+function fit(pairs: readonly Pair[], order: readonly number[], step: number | undefined): Fit | undefined {
+  if (pairs.length === 0) return { scale: 1, shift: 0, keepsAlignment: false };
   for (const scale of order) {
-    const shift = width(pairs[0].file) - scale * width(pairs[0].sent);
-    if (pairs.every((pair) => width(pair.file) - scale * width(pair.sent) === shift)) return { scale, shift };
+    for (const keepsAlignment of scale === 1 ? [false] : [false, true]) {
+      const unshifted = { scale, shift: 0, keepsAlignment };
+      const shift = width(pairs[0].file) - fileColumns(pairs[0].sent, unshifted, step);
+      if (pairs.every((pair) => width(pair.file) - fileColumns(pair.sent, unshifted, step) === shift)) return { ...unshifted, shift };
+    }
   }
   return undefined;
 }
 
 interface ReindentParts {
-  scale: number;
-  shift: number;
+  fit: Fit;
   pairs: readonly Pair[];
-  fileUsesTabs: boolean;
+  style: IndentStyle;
   /** Set when the first line's indentation follows its own rule. */
   first: Pair | undefined;
 }
@@ -108,13 +137,14 @@ function makeReindent(parts: ReindentParts): Reindent {
   // An indentation the matched lines show is taken as the file has it (a tab-and-spaces mix included).
   const known = new Map<string, string>();
   for (const pair of parts.pairs) if (!known.has(pair.sent)) known.set(pair.sent, pair.file);
-  const render = (columns: number) => indentOf(Math.max(0, Math.round(columns)), parts.fileUsesTabs);
+  const { fit, style } = parts;
+  const render = (columns: number) => indentOf(Math.max(0, Math.round(columns)), style.usesTabs);
   return (indent, isFirstLine) => {
     const first = parts.first;
     if (isFirstLine && first) {
-      return indent === first.sent ? first.file : render(width(first.file) + parts.scale * (width(indent) - width(first.sent)));
+      return indent === first.sent ? first.file : render(width(first.file) + fit.scale * (width(indent) - width(first.sent)));
     }
-    return known.get(indent) ?? render(parts.scale * width(indent) + parts.shift);
+    return known.get(indent) ?? render(fileColumns(indent, fit, style.sentStep));
   };
 }
 
