@@ -8,7 +8,7 @@ export interface CorpusFile {
   text: string;
 }
 
-export const corpusFolder = join(import.meta.dirname, 'near-miss-corpus');
+export const corpusFolder = join(__dirname, 'near-miss-corpus');
 
 /** Every file of the corpus, in name order (the order the seeded generator depends on). */
 export function readCorpus(): CorpusFile[] {

@@ -80,6 +80,14 @@ describe('edit_file tolerances', () => {
     assert.match(outcome.output, /with typographic punctuation read as plain ASCII\.$/);
   });
 
+  test("a changed line keeps the file's typographic punctuation where it repeats the old line", async () => {
+    const { after } = await edit('a.md', '\u201CQuoted\u201D \u2014 it\u2019s here\u2026\n', {
+      old_text: '"Quoted" - it\'s here...',
+      new_text: '"Quoted" - it\'s there...',
+    });
+    assert.equal(after, '\u201CQuoted\u201D \u2014 it\u2019s there\u2026\n');
+  });
+
   test('line-number prefixes copied from an excerpt, in each usual form', async () => {
     for (const prefix of [(n: number) => `${n}: `, (n: number) => `${n}\t`, (n: number) => `  ${n} | `, (n: number) => `${String(n).padStart(6)}\u2192`]) {
       const { outcome, after } = await edit('a.go', goFile, {

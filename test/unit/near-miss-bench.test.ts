@@ -27,8 +27,8 @@ test('every near-miss category lands at least 95 % at the meant place; the adver
   }
 });
 
-test("indentation near-misses keep the file's indentation style", () => {
-  for (const category of ['tabs / spaces', 'block shifted or dedented', 'first line unindented'] as const) {
+test("indentation and punctuation near-misses keep the file's style", () => {
+  for (const category of ['tabs / spaces', 'block shifted or dedented', 'first line unindented', 'typographic punctuation'] as const) {
     const tally = tallies.get(category)!;
     assert.ok(tally.rightInStyle >= 0.9 * tally.cases, `${category}: ${tally.rightInStyle} of ${tally.cases} in the file's style`);
   }

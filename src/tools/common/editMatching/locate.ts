@@ -6,7 +6,7 @@
  */
 import { findSequence, leadingWhitespace, pieceLines, splitLines, type PieceLines, type TextLines } from './textLines';
 import { indentStyle, learnReindent, reindentLines, type Reindent } from './indentation';
-import { hasTypographic, plainPunctuation } from './punctuation';
+import { hasTypographic, keepFilePunctuation, plainPunctuation } from './punctuation';
 import { unescapeJson, withEscapedNewlines, withoutLineNumbers } from './copiedForms';
 
 /** What the model is told about each tolerance an edit needed. */
@@ -127,7 +127,11 @@ function matchLines(text: string, oldText: string, newText: string): EditMatch {
     }
     if (candidates.length === 1) {
       const { at, reindent } = candidates[0];
-      return { kind: 'found', text: replaceWindow({ text, file, at, sent, replacement, reindent }), tolerances: notes };
+      return {
+        kind: 'found',
+        text: replaceWindow({ text, file, at, sent, replacement, reindent, keepsPunctuation: stage.note === toleranceNotes.punctuation }),
+        tolerances: notes,
+      };
     }
   }
   return { kind: 'notFound', sameExceptWhitespace: trimmedWindows.length > 0 ? trimmedWindows[0] + 1 : undefined };
@@ -146,6 +150,8 @@ interface WindowEdit {
   sent: PieceLines;
   replacement: PieceLines;
   reindent: Reindent | undefined;
+  /** The match needed the punctuation tolerance: changed lines keep the file's punctuation where they repeat the old ones. */
+  keepsPunctuation: boolean;
 }
 
 /**
@@ -164,12 +170,29 @@ function replaceWindow(edit: WindowEdit): string {
     keptAtEnd++;
   const middle = wanted.slice(kept, wanted.length - keptAtEnd);
   const fileWindow = file.lines.slice(at, at + count);
-  const lines = [...fileWindow.slice(0, kept), ...(reindent ? reindentLines(middle, reindent, kept === 0) : middle), ...fileWindow.slice(count - keptAtEnd)];
+  const punctuated = edit.keepsPunctuation ? middle.map((line, k) => withFilePunctuation(line, sent.lines[kept + k], fileWindow[kept + k])) : middle;
+  const lines = [
+    ...fileWindow.slice(0, kept),
+    ...(reindent ? reindentLines(punctuated, reindent, kept === 0) : punctuated),
+    ...fileWindow.slice(count - keptAtEnd),
+  ];
   const last = at + count - 1;
   const start = file.starts[at];
   const end = sent.endsWithNewline ? file.nextStarts[last] : file.starts[last] + file.lines[last].length;
   const body = lines.join(file.eol) + (replacement.endsWithNewline ? file.eol : '');
   return text.slice(0, start) + body + text.slice(end);
+}
+
+/** A changed line with the file's quotes and dashes where it repeats the old line; indentation aside. */
+function withFilePunctuation(line: string, sentLine: string | undefined, fileLine: string | undefined): string {
+  if (sentLine === undefined || fileLine === undefined) return line;
+  const indent = leadingWhitespace(line);
+  const content = keepFilePunctuation(
+    line.slice(indent.length),
+    sentLine.slice(leadingWhitespace(sentLine).length),
+    fileLine.slice(leadingWhitespace(fileLine).length),
+  );
+  return indent + content;
 }
 
 function toCrlf(text: string): string {

@@ -51,3 +51,35 @@ export function hasTypographic(text: string): boolean {
   typographic.lastIndex = 0;
   return found;
 }
+
+/**
+ * A line new_text changes, with the file's own punctuation kept where the new
+ * line repeats the old one (its start and its end): only what the model changed
+ * is written as the model wrote it. `sent` is the old line as the model sent it,
+ * `file` the line it matched; the indentation is left to the caller. Unchanged
+ * when the two do not line up character for character.
+ */
+export function keepFilePunctuation(newLine: string, sent: string, file: string): string {
+  let same = 0;
+  while (same < newLine.length && same < sent.length && newLine[same] === sent[same]) same++;
+  let sameAtEnd = 0;
+  while (sameAtEnd < newLine.length - same && sameAtEnd < sent.length - same && newLine[newLine.length - 1 - sameAtEnd] === sent[sent.length - 1 - sameAtEnd])
+    sameAtEnd++;
+  const fileStart = filePosition(sent, file, same);
+  const fileEnd = filePosition(sent, file, sent.length - sameAtEnd);
+  if (fileStart === undefined || fileEnd === undefined || fileEnd < fileStart) return newLine;
+  return file.slice(0, fileStart) + newLine.slice(same, newLine.length - sameAtEnd) + file.slice(fileEnd);
+}
+
+/** The position in `file` that `position` in `sent` stands for, the two read in plain form; undefined if none does. */
+function filePosition(sent: string, file: string, position: number): number | undefined {
+  let plainOffset = 0;
+  for (let i = 0; i < position; i++) plainOffset += plainPunctuation(sent[i]).length;
+  let fileOffset = 0;
+  for (let j = 0; j <= file.length; j++) {
+    if (fileOffset === plainOffset) return plainPunctuation(file.slice(0, j)) === plainPunctuation(sent.slice(0, position)) ? j : undefined;
+    if (fileOffset > plainOffset || j === file.length) return undefined;
+    fileOffset += plainPunctuation(file[j]).length;
+  }
+  return undefined;
+}
