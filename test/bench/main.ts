@@ -10,11 +10,14 @@ import { measureThroughput } from './throughput';
 import { measureSessionBytes, type SessionBytesResult } from './sessionBytes';
 import { oneFilePerTurn, retryJitterTask } from './sessionWorkloads';
 import { measureWorkspaceSearch } from './workspaceSearch';
+import { measureNearMiss } from './nearMiss';
 import { LONG_TURNS, SMALL_WINDOW, measureLongSession, measureSaveTimes, type LongSessionResult, type SaveTimes } from './longSession';
 
 async function main(): Promise<void> {
   // `npm run bench -- search`: the workspace search figures alone.
   if (process.argv.includes('search')) return measureWorkspaceSearch();
+  // `npm run bench -- edits`: the near-miss edit table alone (no emulator, a few seconds).
+  if (process.argv.includes('edits')) return void measureNearMiss();
   const emulator = await startEmulator({ port: 0, keys: [{ key: 'bench-key', rpm: 1_000_000, tpm: 1_000_000_000 }], rpm: 1_000_000, tpm: 1_000_000_000 });
   try {
     const t = await measureThroughput(emulator, 20_000, 15);
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
   const long = await measureLongSession();
   printLongSession(long, await measureSaveTimes(long.finalState));
   await measureWorkspaceSearch();
+  measureNearMiss();
 }
 
 async function printPacing(): Promise<void> {
