@@ -290,16 +290,16 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
       ? `list_files and search_text run on VS Code's ripgrep: ${ripgrep}`
       : `no ripgrep under ${vscode.env.appRoot}: list_files and search_text walk the files`,
   );
-  const sessions = new AgentSessions(
+  const sessions = new AgentSessions({
     client,
-    sessionStore,
+    store: sessionStore,
     approvals,
-    (signal) => models.selection.resolve('agent', signal),
+    resolveAgentModel: (signal) => models.selection.resolve('agent', signal),
     logger,
-    {
+    machine: {
       files: (rootPath) => new NodeWorkspaceFiles(rootPath, { protectedFiles }),
       search: (rootPath) => (ripgrep ? new RipgrepSearch(ripgrep, rootPath) : undefined),
-      runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, launch) =>
+      runChildProcess: ({ rootPath, command, cwd, timeoutMs, signal, onOutput, sandbox: launch }) =>
         new NodeCommandRunner(rootPath, { onOutput, sandbox: launch && { launch: () => Promise.resolve(launch) } }).run(command, cwd, timeoutMs, signal),
       sandbox,
       // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
@@ -323,9 +323,9 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
         return checkpointStorageBytes(effectiveValue(name, vscode.workspace.getConfiguration('gateway').inspect(name)));
       },
     },
-    { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
-    context.workspaceState,
-  );
+    context: { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
+    workspaceState: context.workspaceState,
+  });
   sessions
     .recoverInterrupted()
     .catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`))
