@@ -17,6 +17,7 @@ import { AgentEngine } from '../common/engine';
 import { AGENT_INSTRUCTIONS } from '../common/instructions';
 import type { LocalMachine } from '../common/localMachine';
 import { CHECKPOINT_MAX_BYTES, type SavedSessions, type SessionCheckpoints } from '../common/sessionCheckpoints';
+import { sessionPolicy } from '../common/sessionPolicy';
 import type { SessionRoot } from '../common/sessionRoot';
 import type { AgentSessionState } from '../common/sessionState';
 import type { ApprovalBroker } from './approvalBroker';
@@ -73,11 +74,7 @@ export class SessionEngines implements vscode.Disposable {
         search: machine.search(root.fsPath),
         controlGuard: sandbox.controlGuardFor(state.id, root.fsPath),
       },
-      policy: () => {
-        const agent = this.options.settings();
-        const commandsSandboxed = sandbox.decide(state.id, agent.approval);
-        return { mode: agent.approval, deniedCommands: agent.deniedCommands, protectedFiles: agent.protectedFiles, commandsSandboxed };
-      },
+      policy: () => sessionPolicy(sandbox, state.id, this.options.settings()),
       budgets: () => this.options.settings().budgets,
       instructions: AGENT_INSTRUCTIONS,
       projectInstructions: settings.projectInstructions,
