@@ -5,24 +5,17 @@
  * connect them, one area of the extension each.
  */
 import * as vscode from 'vscode';
-import { GatewayClient, LimitTracker, ModelWindows, type LearnedWindowStore } from './gateway/common';
-import { contextUsage, lastCompactionNotice } from './agent/common/compaction';
+import { GatewayClient, LimitTracker, ModelWindows } from './gateway/common';
 import { ModelEndpoints } from './models/common/modelEndpoints';
 import { systemClock, type Logger } from './base/common/ports';
 import { instructionsForChat } from './agent/common/projectInstructions';
 import { FileSharedWindow } from './rateLimits/node/fileSharedWindow';
 import { FileUsageStorage } from './usage/node/fileUsageStorage';
-import { NodeCheckpointFolder, NodeWorkspaceRestore } from './checkpoints/node/nodeCheckpoints';
-import { NodeCommandRunner } from './terminal/node/nodeCommandRunner';
 import { NodeJournalFolder } from './agent/node/nodeJournalFolder';
+import { nodeLocalMachine } from './agent/node/nodeLocalMachine';
 import { NodeWorkspaceFiles } from './tools/node/nodeWorkspaceFiles';
-import { RipgrepSearch } from './tools/node/ripgrep';
-import { NodeFileChanges } from './tools/node/nodeFileChanges';
 import { findVsCodeRipgrep } from './tools/node/ripgrepLocator';
-import { plainTerminalText } from './terminal/node/terminalText';
 import { BubblewrapSandbox } from './terminal/node/bubblewrap';
-import { NodeControlGuard } from './terminal/node/controlGuard';
-import { NodeCheckpointShelf } from './checkpoints/node/nodeCheckpointShelf';
 import { RETENTION_BOUNDS, checkpointStorageBytes } from './checkpoints/common/checkpointRetention';
 import { registerDeleteSessionCommand } from './agent/vscode/deleteSessionCommand';
 import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './gateway/vscode/apiKeyCommands';
@@ -37,6 +30,7 @@ import { ModelCatalog } from './models/vscode/modelCatalog';
 import { ModelPicker } from './models/vscode/modelPicker';
 import { ModelSelection } from './models/vscode/modelSelection';
 import { createSettingsService, settingOrUndefined, type SettingsService } from './settings/vscode/settings';
+import { learnedWindows } from './models/vscode/learnedWindows';
 import { GatewayStatusBar } from './status/vscode/statusBar';
 import { registerAgentCommands } from './agent/vscode/agentCommands';
 import { registerCheckpointCommands } from './checkpoints/vscode/checkpointCommands';
@@ -49,42 +43,9 @@ import { TRANSCRIPT_SCHEME, TranscriptProvider } from './agent/vscode/transcript
 import { runAgentTurn } from './chat/vscode/agentTurn';
 import { InlineEditController } from './inlineEdit/vscode/inlineEditController';
 import { UsageLog } from './usage/common/usageLog';
-import { UsageView, type UsageViewState } from './usage/vscode/usageView';
+import { UsageView } from './usage/vscode/usageView';
+import { gatewayTestApi, type GatewayExtensionApi } from './testApi';
 import { PROPOSAL_SCHEME, ProposalDocuments } from './inlineEdit/vscode/proposalDocuments';
-
-/** What the extension exports: read-only views for automation and the end-to-end tests. */
-export interface GatewayExtensionApi {
-  statusText(): string | undefined;
-  statusState(): string | undefined;
-  hasApiKey(): Promise<boolean>;
-  /** The text of the last answer @gateway finished. */
-  lastChatAnswer(): string | undefined;
-  /** How long activate() took, in milliseconds. */
-  activationMs(): number;
-  /** Approvals the agent waits for: session and call ids with their one-line summary. */
-  pendingApprovals(): { sessionId: string; callId: string; summary: string }[];
-  /** The inline edit waiting for Accept / Reject, if any. */
-  inlineEdit(): { streaming: boolean; proposal: string } | undefined;
-  /** The last lines (info and above) written to the Gateway log, oldest first: which engine served each search, among others. */
-  recentLog(): string[];
-  /** What "Gateway: Show Usage" showed last (its page and the sums it drew), undefined before it was opened. */
-  usageView(): UsageViewState | undefined;
-  /** The saved agent sessions, newest first. */
-  /** `compacted`: the last compaction's notice ("Compacted: 61,200 → 7,900 tokens"); `context`: "context 23k / 32k". */
-  agentSessions(): Promise<
-    {
-      id: string;
-      title: string;
-      status: string;
-      turns: number;
-      statusReason?: string;
-      compacted?: string;
-      context?: string;
-      plan?: { step: string; status: string }[];
-      projectInstructions?: string[];
-    }[]
-  >;
-}
 
 /** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
 interface Gateway {
@@ -148,29 +109,17 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   const activationMs = performance.now() - activationStarted;
   gateway.logger.info(`activated ${gateway.userAgent} in ${activationMs.toFixed(1)} ms`);
 
-  return {
-    statusText: () => statusBar.current()?.text,
-    statusState: () => statusBar.current()?.state,
+  return gatewayTestApi({
+    status: () => statusBar.current(),
     hasApiKey: () => gateway.keys.hasKey(),
     lastChatAnswer: () => chat.lastAnswer(),
-    activationMs: () => activationMs,
+    activationMs,
     inlineEdit: () => inlineEdits.status(),
     recentLog: () => gateway.logger.recentLines(),
     usageView: () => usage.state(),
-    pendingApprovals: () => agent.approvals.waiting().map((r) => ({ sessionId: r.sessionId, callId: r.callId, summary: r.summary })),
-    agentSessions: async () =>
-      (await agent.sessionStore.list()).map((s) => ({
-        id: s.id,
-        title: s.title,
-        status: s.status,
-        turns: s.turns,
-        statusReason: s.statusReason,
-        compacted: lastCompactionNotice(s),
-        context: contextUsage(s),
-        plan: s.plan,
-        projectInstructions: s.projectInstructions?.files,
-      })),
-  };
+    waitingApprovals: () => agent.approvals.waiting(),
+    savedSessions: () => agent.sessionStore.list(),
+  });
 }
 
 export function deactivate(): void {}
@@ -301,39 +250,25 @@ function registerAgent(context: vscode.ExtensionContext, gateway: Gateway, model
       ? `list_files and search_text run on VS Code's ripgrep: ${ripgrep}`
       : `no ripgrep under ${vscode.env.appRoot}: list_files and search_text walk the files`,
   );
-  const sessions = new AgentSessions(
+  const sessions = new AgentSessions({
     client,
-    sessionStore,
+    store: sessionStore,
     approvals,
-    (signal) => models.selection.resolve('agent', signal),
+    resolveAgentModel: (signal) => models.selection.resolve('agent', signal),
     logger,
-    {
-      files: (rootPath) => new NodeWorkspaceFiles(rootPath, { protectedFiles }),
-      search: (rootPath) => (ripgrep ? new RipgrepSearch(ripgrep, rootPath) : undefined),
-      runChildProcess: (rootPath, command, cwd, timeoutMs, signal, onOutput, launch) =>
-        new NodeCommandRunner(rootPath, { onOutput, sandbox: launch && { launch: () => Promise.resolve(launch) } }).run(command, cwd, timeoutMs, signal),
+    machine: nodeLocalMachine({
+      checkpointRoot: checkpointRoot.fsPath,
+      ripgrep,
       sandbox,
-      // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
-      controlGuard: (rootPath, sessionId, hooks) => {
-        if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`Invalid session id ${sessionId}`);
-        const quarantineFolder = vscode.Uri.joinPath(checkpointRoot, sessionId, 'quarantine').fsPath;
-        return new NodeControlGuard({ root: rootPath, quarantineFolder, ...hooks, logger });
-      },
-      fileChanges: (rootPath) => new NodeFileChanges(rootPath, { protectedFiles }),
-      plainTerminalText,
-      // Outside the workspace: the extension's storage for this workspace, one folder per session.
-      checkpointFolder: (sessionId) => {
-        if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`Invalid session id ${sessionId}`);
-        return new NodeCheckpointFolder(vscode.Uri.joinPath(checkpointRoot, sessionId).fsPath);
-      },
-      workspaceRestore: (rootPath) => new NodeWorkspaceRestore(rootPath, { protectedFiles }),
-      checkpointShelf: new NodeCheckpointShelf(checkpointRoot.fsPath),
+      protectedFiles,
       // User (or machine) settings only: a workspace that raised it could fill the disk, one that lowered it could erase the user's checkpoints.
       checkpointStorageBytes: () => checkpointStorageBytes(gateway.settings.get('agent.checkpointStorageMB')),
-    },
-    { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
-    context.workspaceState,
-  );
+      logger,
+    }),
+    context: { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
+    workspaceState: context.workspaceState,
+    settings: () => gateway.settings.current(),
+  });
   sessions
     .recoverInterrupted()
     .catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`))
@@ -437,17 +372,4 @@ function watchSettings(context: vscode.ExtensionContext, gateway: Gateway, model
       void statusBar.refresh();
     }),
   );
-}
-
-/** Windows learned from the gateway's own errors, kept across sessions per model and base URL. */
-function learnedWindows(state: vscode.Memento): LearnedWindowStore {
-  const key = 'gateway.learnedContextWindows';
-  return {
-    get: () => {
-      const value = state.get<unknown>(key);
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-      return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, number] => typeof entry[1] === 'number' && Number.isFinite(entry[1])));
-    },
-    set: (windows) => Promise.resolve(state.update(key, windows)),
-  };
 }

@@ -34,6 +34,21 @@ export class RunningSessions {
     return controller !== undefined;
   }
 
+  /**
+   * Runs `work` holding the session's claim. The claim is taken synchronously,
+   * before any await, so a second call for the same session fails with `busy`
+   * instead of racing the first; it is released only if it is still this call's.
+   */
+  async exclusively<T>(id: string, busy: string, work: (controller: AbortController) => Promise<T>): Promise<T> {
+    const controller = this.claim(id);
+    if (!controller) throw new Error(busy);
+    try {
+      return await work(controller);
+    } finally {
+      this.release(id, controller);
+    }
+  }
+
   /** Stops every run; `reason` becomes each session's status reason (the engine reads a string abort reason). */
   stopAll(reason?: string): void {
     for (const controller of this.running.values()) controller.abort(reason);

@@ -47,3 +47,23 @@ function describeFolder(uri: string): string {
     return uri;
   }
 }
+
+/** The workspace folders as the host (VS Code) knows them, for the vscode-free services. */
+export interface SessionFolders {
+  /** The open workspace folders. */
+  open(): OpenFolder[];
+  /** The local path of the folder at `uri` (its file-system path). */
+  pathOf(uri: string): string;
+}
+
+/** A session's decided folder: its URI (as recorded) and its local path. */
+export interface SessionRoot {
+  uri: string;
+  path: string;
+}
+
+/** The decided folder, or the decision's message as an error (a session without its folder must not run). */
+export function decidedRoot(decision: RootDecision, folders: SessionFolders): SessionRoot {
+  if (!decision.ok) throw new Error(decision.message);
+  return { uri: decision.uri, path: folders.pathOf(decision.uri) };
+}

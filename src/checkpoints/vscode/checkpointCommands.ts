@@ -60,14 +60,14 @@ export function registerCheckpointCommands(sessions: AgentSessions, errors: Erro
     vscode.commands.registerCommand(
       'gateway.agent.reviewStep',
       guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown) => {
-        const target = await checkpointOf(sessions, sessionArgument, checkpointArgument, 'Review the changes of which step?');
+        const target = await checkpointOf(sessions, { sessionArgument, checkpointArgument, placeHolder: 'Review the changes of which step?' });
         return target ? reviewStep(sessions, target.sessionId, target.checkpointId) : undefined;
       }),
     ),
     vscode.commands.registerCommand(
       'gateway.agent.restoreCheckpoint',
       guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown) => {
-        const target = await checkpointOf(sessions, sessionArgument, checkpointArgument, 'Restore the session to which checkpoint?');
+        const target = await checkpointOf(sessions, { sessionArgument, checkpointArgument, placeHolder: 'Restore the session to which checkpoint?' });
         return target ? restoreTo(sessions, target.sessionId, target.checkpointId) : undefined;
       }),
     ),
@@ -155,13 +155,16 @@ async function restoreTo(sessions: AgentSessions, id: string, checkpointId: numb
   return result;
 }
 
+/** A command's arguments (as VS Code passes them) and the question asked when they do not name a checkpoint. */
+interface CheckpointQuestion {
+  sessionArgument: unknown;
+  checkpointArgument: unknown;
+  placeHolder: string;
+}
+
 /** The checkpoint a command means: (session id, checkpoint id) from a chat button, a Sessions view row, or picked. */
-async function checkpointOf(
-  sessions: AgentSessions,
-  sessionArgument: unknown,
-  checkpointArgument: unknown,
-  placeHolder: string,
-): Promise<{ sessionId: string; checkpointId: number } | undefined> {
+async function checkpointOf(sessions: AgentSessions, asked: CheckpointQuestion): Promise<{ sessionId: string; checkpointId: number } | undefined> {
+  const { sessionArgument, checkpointArgument, placeHolder } = asked;
   if (isCheckpointNode(sessionArgument)) return { sessionId: sessionArgument.sessionId, checkpointId: sessionArgument.checkpoint.id };
   const sessionId = sessionIdOf(sessionArgument) ?? (await pickSession(sessions, 'Which session?'))?.id;
   if (!sessionId) return undefined;

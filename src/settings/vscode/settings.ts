@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../base/common/ports';
 import { SettingsService } from '../common/settingsService';
-import type { GatewaySettings, SettingError } from '../common/gatewaySettings';
+import type { SettingError } from '../common/gatewaySettings';
 
 export { SettingError, settingOrUndefined, type GatewaySettings } from '../common/gatewaySettings';
 export { SettingsService } from '../common/settingsService';
@@ -14,9 +14,6 @@ export { SettingsService } from '../common/settingsService';
 export const SECTION = 'gateway';
 
 const OPEN_SETTINGS = 'Open Settings';
-
-/** The service the composition root made; readSettings reads through it. */
-let shared: SettingsService | undefined;
 
 /**
  * The settings service for this window. Each value goes through `inspect`, so a
@@ -27,7 +24,6 @@ let shared: SettingsService | undefined;
  */
 export function createSettingsService(logger: Logger): { service: SettingsService; subscription: vscode.Disposable } {
   const service = new SettingsService({ inspect: (name) => vscode.workspace.getConfiguration(SECTION).inspect(name) });
-  shared = service;
   const found = service.onDidFindProblems((problems) => report(problems, logger));
   const changes = vscode.workspace.onDidChangeConfiguration((event) => {
     if (event.affectsConfiguration(SECTION)) service.reload();
@@ -45,13 +41,4 @@ function report(problems: readonly SettingError[], logger: Logger): void {
       if (choice === OPEN_SETTINGS) void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${problem.setting}`);
     });
   }
-}
-
-/**
- * The settings now, for code not yet given the service (agentSessions.ts): through the composition root's
- * service, or (before it exists) one made for this read. A refused value reads as its default; it never throws.
- * (To go: take the SettingsService from the composition root instead.)
- */
-export function readSettings(): GatewaySettings {
-  return (shared ?? new SettingsService({ inspect: (name) => vscode.workspace.getConfiguration(SECTION).inspect(name) })).current();
 }

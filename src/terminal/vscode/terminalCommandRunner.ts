@@ -19,6 +19,29 @@ import { commandLineFor, shellKindOf } from '../common/shellCommandLine';
 /** How a command runs sandboxed: everything its start needs (bwrap's argv with the command, the environment, the seccomp program). */
 export type CommandSandbox = SandboxLaunch;
 
+/** A command to run as a child process: `cwd` is absolute; output streams to `onOutput`; in `sandbox` when given. */
+export interface ChildCommand {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  onOutput: (text: string) => void;
+  sandbox?: CommandSandbox;
+}
+
+export interface TerminalCommandRunnerOptions {
+  /** The terminal's name (the session's). */
+  name: string;
+  workspaceRoot: string;
+  /** Runs a command as a child process (in the sandbox when given). */
+  childProcess: (request: ChildCommand) => Promise<CommandResult>;
+  /** The sandbox `command`, about to run in `cwd` (absolute), goes into, if any (the `auto` mode). */
+  sandboxFor: (command: string, cwd: string, signal: AbortSignal) => Promise<CommandSandbox | undefined>;
+  clock: Clock;
+  /** The output without colours and shell-integration sequences, which the model does not need (a Node function, passed in). */
+  plainText: (output: string) => string;
+}
+
 const SHELL_INTEGRATION_WAIT_MS = 4000;
 /** After Ctrl-C, how long a command may take to end before its terminal is given up. */
 const INTERRUPT_GRACE_MS = 2000;
@@ -32,30 +55,13 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   /** The last integrated command's end (or its terminal's abandonment): the next line must not be typed into it. */
   private previousCommand: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly name: string,
-    private readonly workspaceRoot: string,
-    /** Runs a command as a child process (in the sandbox when given); streams its output to `onOutput`. */
-    private readonly childProcess: (
-      command: string,
-      cwd: string,
-      timeoutMs: number,
-      signal: AbortSignal,
-      onOutput: (text: string) => void,
-      sandbox?: CommandSandbox,
-    ) => Promise<CommandResult>,
-    /** The sandbox `command`, about to run in `cwd` (absolute), goes into, if any (the `auto` mode). */
-    private readonly sandboxFor: (command: string, cwd: string, signal: AbortSignal) => Promise<CommandSandbox | undefined>,
-    private readonly clock: Clock,
-    /** The output without colours and shell-integration sequences, which the model does not need (a Node function, passed in). */
-    private readonly plainText: (output: string) => string,
-  ) {}
+  constructor(private readonly options: TerminalCommandRunnerOptions) {}
 
   async run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
-    const absoluteCwd = cwd === '.' || cwd === '' ? this.workspaceRoot : `${this.workspaceRoot}/${cwd}`;
+    const absoluteCwd = cwd === '.' || cwd === '' ? this.options.workspaceRoot : `${this.options.workspaceRoot}/${cwd}`;
     await this.previousCommand;
     signal.throwIfAborted();
-    const sandbox = await this.sandboxFor(command, absoluteCwd, signal);
+    const sandbox = await this.options.sandboxFor(command, absoluteCwd, signal);
     signal.throwIfAborted();
     if (sandbox) return this.runAsChild(command, absoluteCwd, timeoutMs, signal, sandbox);
     const shell = this.integrationUnavailable ? undefined : await this.shellIntegration(absoluteCwd);
@@ -69,7 +75,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     if (!this.terminal || this.terminal.exitStatus !== undefined) {
       // No pager: it would wait for keys nobody presses, and ignores Ctrl-C.
       const env = { PAGER: 'cat', GIT_PAGER: 'cat' };
-      this.terminal = vscode.window.createTerminal({ name: this.name, cwd, env, iconPath: new vscode.ThemeIcon('hubot') });
+      this.terminal = vscode.window.createTerminal({ name: this.options.name, cwd, env, iconPath: new vscode.ThemeIcon('hubot') });
     }
     const terminal = this.terminal;
     terminal.show(true);
@@ -116,7 +122,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     })();
     // The output stream closes when the command ends; give the exit-code event a moment after that.
     void reading
-      .then(() => this.clock.sleep(2000))
+      .then(() => this.options.clock.sleep(2000))
       .then(
         () => resolveEnded(undefined),
         () => undefined,
@@ -129,9 +135,9 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
         resolveEnded(undefined);
       },
     };
-    const { exitCode, timedOut } = await superviseExecution(control, { timeoutMs, graceMs: INTERRUPT_GRACE_MS, signal, clock: this.clock });
-    await Promise.race([reading, this.clock.sleep(500)]);
-    return { exitCode, output: this.plainText(output), timedOut };
+    const { exitCode, timedOut } = await superviseExecution(control, { timeoutMs, graceMs: INTERRUPT_GRACE_MS, signal, clock: this.options.clock });
+    await Promise.race([reading, this.options.clock.sleep(500)]);
+    return { exitCode, output: this.options.plainText(output), timedOut };
   }
 
   /** Closes a terminal that is no longer usable; the next command creates a new one. */
@@ -143,7 +149,8 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private async runAsChild(command: string, cwd: string, timeoutMs: number, signal: AbortSignal, sandbox?: CommandSandbox): Promise<CommandResult> {
     const shown = this.fallback();
     shown.write(`\r\n\x1b[1m$ ${command}\x1b[0m${sandbox ? ' \x1b[2m(sandboxed)\x1b[0m' : ''}\r\n`);
-    const result = await this.childProcess(command, cwd, timeoutMs, signal, (text) => shown.write(text.replace(/\r?\n/g, '\r\n')), sandbox);
+    const onOutput = (text: string) => shown.write(text.replace(/\r?\n/g, '\r\n'));
+    const result = await this.options.childProcess({ command, cwd, timeoutMs, signal, onOutput, sandbox });
     shown.write(`\r\n\x1b[2m[exit code ${result.exitCode ?? 'none'}${result.timedOut ? ', timed out' : ''}]\x1b[0m\r\n`);
     return result;
   }
@@ -162,7 +169,7 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
       },
       close: () => writer.dispose(),
     };
-    const terminal = vscode.window.createTerminal({ name: this.name, pty, iconPath: new vscode.ThemeIcon('hubot') });
+    const terminal = vscode.window.createTerminal({ name: this.options.name, pty, iconPath: new vscode.ThemeIcon('hubot') });
     terminal.show(true);
     this.fallbackTerminal = { terminal, write: (text) => (pending ? pending.push(text) : writer.fire(text)) };
     return this.fallbackTerminal;

@@ -46,17 +46,23 @@ interface Candidate {
   matches?: TextMatch[];
 }
 
-export async function engineSearch(
-  search: WorkspaceSearch,
-  query: TextQuery,
-  verdicts: PathVerdicts,
-  files: WorkspaceFiles,
-  matchLine: () => ((line: string) => number) | undefined,
-  limit: number,
-  glob: { key: string; onlyNames: boolean },
-  clock: Clock,
-  outer: AbortSignal,
-): Promise<EngineFindings> {
+/** One search_text call through the engine. */
+export interface EngineSearchRequest {
+  search: WorkspaceSearch;
+  query: TextQuery;
+  verdicts: PathVerdicts;
+  files: WorkspaceFiles;
+  /** How many times a line matches, for the text of files open with unsaved changes; undefined when the pattern cannot be read here. */
+  matchLine: () => ((line: string) => number) | undefined;
+  /** The most matches answered (one more is found, to say there are more). */
+  limit: number;
+  /** The call's glob (`key`, reusing listings), and whether the engine applies all of it (`onlyNames`). */
+  glob: { key: string; onlyNames: boolean };
+  clock: Clock;
+}
+
+export async function engineSearch(request: EngineSearchRequest, outer: AbortSignal): Promise<EngineFindings> {
+  const { search, query, verdicts, files, matchLine, limit, glob, clock } = request;
   const controller = new AbortController();
   const stop = () => controller.abort(outer.reason);
   outer.addEventListener('abort', stop, { once: true });

@@ -156,7 +156,10 @@ function searchWithEngine(folder: string, args: SearchArgs, inGlob: ((path: stri
   // A glob without `/` (or with `**/` before the name alone) says only which names: the engine applies all of it.
   const onlyNames = args.glob === undefined || (query.nameGlob !== undefined && (args.glob === query.nameGlob || args.glob === `**/${query.nameGlob}`));
   const glob = { key: args.glob ?? '', onlyNames };
-  return engineSearch(ctx.search!, query, verdicts, ctx.files, unsavedMatcher, searchMatchLimit, glob, ctx.clock ?? systemClock, signal);
+  return engineSearch(
+    { search: ctx.search!, query, verdicts, files: ctx.files, matchLine: unsavedMatcher, limit: searchMatchLimit, glob, clock: ctx.clock ?? systemClock },
+    signal,
+  );
 }
 
 /** Files read ahead of the one being matched: their reads overlap, and the matching stays in tree order. */

@@ -1,0 +1,71 @@
+/**
+ * What a session needs from the machine its files are on. This is a workspace
+ * extension, so they are local: the composition root passes the Node implementations.
+ */
+import type {
+  CheckpointFolder,
+  CommandResult,
+  ControlFileGuard,
+  ControlPathWatcher,
+  FileChanges,
+  QuarantinedControlPaths,
+  WorkspaceFiles,
+  WorkspaceRestore,
+  WorkspaceSearch,
+} from '../../base/common/ports';
+import type { CheckpointShelf } from '../../checkpoints/common/checkpointRetention';
+import type { SandboxLaunch } from '../../terminal/common/sandbox';
+import type { MachineSandbox } from '../../terminal/common/sandboxDecision';
+
+/** A command to run as a child process of the extension host. */
+export interface ChildProcessRequest {
+  /** The workspace folder's path. */
+  rootPath: string;
+  command: string;
+  /** Relative to the root. */
+  cwd: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Sees the output as it arrives. */
+  onOutput: (text: string) => void;
+  /** Runs it in this sandbox when given. */
+  sandbox?: SandboxLaunch;
+}
+
+/** What the control-file guard needs from VS Code: its file watcher, whether a command goes into the sandbox, and the user. */
+export interface ControlGuardHooks {
+  watcher: ControlPathWatcher;
+  willSandbox: () => boolean;
+  onRollback: (quarantined: QuarantinedControlPaths) => void;
+}
+
+export interface LocalMachine {
+  /** The folder's files on disk (unsaved editors are layered on top by the VS Code side). */
+  files(rootPath: string): WorkspaceFiles;
+  /** VS Code's own ripgrep over the folder, for list_files and search_text; undefined where none was found (the tools walk the files). */
+  search(rootPath: string): WorkspaceSearch | undefined;
+  /** Runs a command as a child process; streams its output to `onOutput`; in `sandbox` when given. */
+  runChildProcess(request: ChildProcessRequest): Promise<CommandResult>;
+  /**
+   * The folder's writes and removals on disk, each through a handle checked after it
+   * was opened (inside the root, not protected, not a hard link, where the check said).
+   */
+  fileChanges(rootPath: string): FileChanges;
+  /** A session's checkpoint folder, in the extension's storage (never in the workspace). */
+  checkpointFolder(sessionId: string): CheckpointFolder;
+  /** The folder of every session's checkpoint folder, for deleting and retention across sessions. */
+  checkpointShelf: CheckpointShelf;
+  /** The total bound of every session's checkpoints in this workspace, in bytes (the user's setting). */
+  checkpointStorageBytes(): number;
+  /** A checkpoint restore's two-phase writes into the folder at `rootPath`. */
+  workspaceRestore(rootPath: string): WorkspaceRestore;
+  /** Terminal output without colours and shell-integration sequences. */
+  plainTerminalText(output: string): string;
+  /**
+   * Issue 21: the guard that moves out the control files (a new .git, .vscode …) a
+   * sandboxed command of session `sessionId` leaves in `rootPath` (src/terminal/node/controlGuard.ts).
+   */
+  controlGuard?(rootPath: string, sessionId: string, hooks: ControlGuardHooks): ControlFileGuard;
+  /** The `auto` mode's sandbox on this machine. */
+  sandbox: MachineSandbox;
+}

@@ -1,0 +1,162 @@
+/**
+ * Starts, continues, compacts and stops agent sessions, one run per session
+ * (the claims of RunningSessions), and pauses at startup the sessions a closed
+ * window left running. The engine of a run comes from the host (the tools, the
+ * approvals and the terminals are VS Code's).
+ */
+import type { Logger } from '../../base/common/ports';
+import { modelForContinuedSession } from '../../models/common/modelErrorActions';
+import type { SandboxDecision } from '../../terminal/common/sandboxDecision';
+import type { AgentEngine, AgentEvent } from './engine';
+import { INTERRUPTED_REASON, type RunningSessions } from './runningSessions';
+import type { SavedSessions, SessionCheckpoints } from './sessionCheckpoints';
+import { decidedRoot, rootForNewSession, rootForSavedSession, type SessionFolders, type SessionRoot } from './sessionRoot';
+import { addUserMessage, canContinue, newSession, type AgentSessionState } from './sessionState';
+
+/** Whoever shows a run: its events, and (optionally) the approvals it waits for while it runs. */
+export interface RunSink {
+  /** `root` is the session's workspace folder: the event's paths are relative to it. */
+  onEvent(event: AgentEvent, root: SessionRoot): void;
+  /** Shows the session's approvals until the returned handle is disposed. */
+  presentApprovals?(sessionId: string): { dispose(): void };
+}
+
+/** What one call runs: its sink, the caller's signal, and the VS Code tools the chat request names (`#tool`). */
+export interface RunRequest {
+  sink: RunSink;
+  signal?: AbortSignal;
+  referencedTools?: readonly string[];
+}
+
+export interface SessionRunsOptions {
+  store: SavedSessions;
+  runs: RunningSessions;
+  folders: SessionFolders;
+  checkpoints: SessionCheckpoints;
+  sandbox: SandboxDecision;
+  /** The engine of one run (chosen per run: its tools must not change between the run's requests). */
+  engineFor: (state: AgentSessionState, root: SessionRoot, referencedTools: readonly string[]) => AgentEngine;
+  /** The model a new session starts with. */
+  resolveAgentModel: (signal: AbortSignal) => Promise<string>;
+  /** The configured agent model (`gateway.agentModel`), read at each Continue. */
+  agentModel: () => string;
+  logger: Logger;
+}
+
+export class SessionRuns {
+  constructor(private readonly options: SessionRunsOptions) {}
+
+  /** Sessions left running or waiting by a window that closed are paused: nothing runs without the user. */
+  async recoverInterrupted(): Promise<void> {
+    const { store, checkpoints, logger } = this.options;
+    for (const listed of await store.list()) {
+      await checkpoints
+        .recoverRestore(listed)
+        .catch((error: unknown) => logger.warn(`agent session ${listed.id}: recovering a checkpoint restore failed: ${String(error)}`));
+      if (listed.status !== 'running' && listed.status !== 'awaiting_approval') continue;
+      // Each session on its own: one that cannot be saved must not leave the others running forever.
+      try {
+        await this.pauseInterrupted(listed.id);
+      } catch (error) {
+        logger.warn(`agent session ${listed.id} could not be paused after an interruption: ${String(error)}`);
+      }
+    }
+  }
+
+  private async pauseInterrupted(id: string): Promise<void> {
+    // Loaded afresh: list() results are shared with the store's cache and must not be changed.
+    const state = await this.options.store.load(id);
+    if (!state || (state.status !== 'running' && state.status !== 'awaiting_approval')) return;
+    state.status = 'paused';
+    state.statusReason = INTERRUPTED_REASON;
+    await this.options.store.save(state);
+  }
+
+  async start(task: string, request: RunRequest): Promise<AgentSessionState> {
+    const { folders, store, logger } = this.options;
+    const root = decidedRoot(rootForNewSession(folders.open()), folders);
+    const model = await this.options.resolveAgentModel(request.signal ?? new AbortController().signal);
+    const state = newSession({ id: newSessionId(), title: task.trim().slice(0, 200), model, now: Date.now(), rootUri: root.uri });
+    addUserMessage(state, task);
+    return this.options.runs
+      .exclusively(state.id, 'This session is already running.', async (controller) => {
+        await store.save(state);
+        logger.info(`agent session ${state.id} started in ${root.path} with ${model}`);
+        return this.run(state, root, controller, request);
+      })
+      .finally(() => this.options.checkpoints.keepInBudgetSoon());
+  }
+
+  /** Continues a saved session, optionally with a message that steers it. */
+  continue(id: string, message: string | undefined, request: RunRequest): Promise<AgentSessionState> {
+    return this.options.runs
+      .exclusively(id, 'This session is already running. Stop it first, or wait for it.', async (controller) => {
+        const state = await this.load(id);
+        const root = this.savedRoot(state, 'continue it');
+        if (message?.trim()) addUserMessage(state, message.trim());
+        if (!canContinue(state)) throw new Error('This session is finished. Send a message to give it more to do.');
+        const model = modelForContinuedSession(state.model, this.options.agentModel());
+        if (model !== state.model) {
+          this.options.logger.info(`agent session ${state.id} continues with ${model} (was ${state.model})`);
+          state.model = model;
+        }
+        return this.run(state, root, controller, request);
+      })
+      .finally(() => this.options.checkpoints.keepInBudgetSoon());
+  }
+
+  /** Compacts a session that is not running now: a summary replaces the chain the gateway bills; the transcript stays whole. */
+  compact(id: string, sink: RunSink, signal?: AbortSignal): Promise<AgentSessionState> {
+    const busy = 'This session is running; it compacts by itself when it needs to. Stop it first to compact now.';
+    return this.options.runs.exclusively(id, busy, async (controller) => {
+      const state = await this.load(id);
+      const root = this.savedRoot(state, 'compact it');
+      const onOuterAbort = () => controller.abort();
+      signal?.addEventListener('abort', onOuterAbort, { once: true });
+      try {
+        return await this.options.engineFor(state, root, []).compact(state, controller.signal, (event) => sink.onEvent(event, root));
+      } finally {
+        signal?.removeEventListener('abort', onOuterAbort);
+      }
+    });
+  }
+
+  stop(id: string): boolean {
+    return this.options.runs.stop(id);
+  }
+
+  isRunning(id: string): boolean {
+    return this.options.runs.isRunning(id);
+  }
+
+  /** The saved session, or an error that says there is none. */
+  async load(id: string): Promise<AgentSessionState> {
+    const state = await this.options.store.load(id);
+    if (!state) throw new Error(`There is no saved agent session ${id}.`);
+    return state;
+  }
+
+  /** The folder a saved session works in; an error that names `action` when it is not open. */
+  savedRoot(state: AgentSessionState, action: string): SessionRoot {
+    return decidedRoot(rootForSavedSession(state.rootUri, this.options.folders.open(), action), this.options.folders);
+  }
+
+  private async run(state: AgentSessionState, root: SessionRoot, controller: AbortController, request: RunRequest): Promise<AgentSessionState> {
+    const { sink, signal: outer } = request;
+    const onOuterAbort = () => controller.abort();
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    const presentation = sink.presentApprovals?.(state.id);
+    try {
+      await this.options.sandbox.probe();
+      return await this.options.engineFor(state, root, request.referencedTools ?? []).run(state, controller.signal, (event) => sink.onEvent(event, root));
+    } finally {
+      presentation?.dispose();
+      outer?.removeEventListener('abort', onOuterAbort);
+      this.options.sandbox.endSession(state.id);
+    }
+  }
+}
+
+function newSessionId(): string {
+  return `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}

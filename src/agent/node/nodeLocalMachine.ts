@@ -1,0 +1,59 @@
+/**
+ * The agent sessions' LocalMachine on this machine's disk: the Node file ports,
+ * child processes, bubblewrap, the control-file guard, and the checkpoint
+ * folders in the extension's storage (never in the workspace).
+ */
+import { join } from 'node:path';
+import type { Logger } from '../../base/common/ports';
+import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../checkpoints/node/nodeCheckpoints';
+import { NodeCheckpointShelf } from '../../checkpoints/node/nodeCheckpointShelf';
+import type { BubblewrapSandbox } from '../../terminal/node/bubblewrap';
+import { NodeControlGuard } from '../../terminal/node/controlGuard';
+import { NodeCommandRunner } from '../../terminal/node/nodeCommandRunner';
+import { plainTerminalText } from '../../terminal/node/terminalText';
+import { NodeFileChanges } from '../../tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../tools/node/nodeWorkspaceFiles';
+import { RipgrepSearch } from '../../tools/node/ripgrep';
+import type { LocalMachine } from '../common/localMachine';
+
+export interface NodeLocalMachineOptions {
+  /** The folder of every session's checkpoint folder (the extension's storage for this workspace). */
+  checkpointRoot: string;
+  /** VS Code's ripgrep, when one was found. */
+  ripgrep: string | undefined;
+  sandbox: BubblewrapSandbox;
+  /** `gateway.agent.protectedFiles` now: every file port checks what it opens against it. */
+  protectedFiles: () => readonly string[];
+  /** The total bound of the checkpoints, in bytes (the user's setting). */
+  checkpointStorageBytes: () => number;
+  logger: Logger;
+}
+
+export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine {
+  const { checkpointRoot, ripgrep, protectedFiles, logger } = options;
+  return {
+    files: (rootPath) => new NodeWorkspaceFiles(rootPath, { protectedFiles }),
+    search: (rootPath) => (ripgrep ? new RipgrepSearch(ripgrep, rootPath) : undefined),
+    runChildProcess: ({ rootPath, command, cwd, timeoutMs, signal, onOutput, sandbox: launch }) =>
+      new NodeCommandRunner(rootPath, { onOutput, sandbox: launch && { launch: () => Promise.resolve(launch) } }).run(command, cwd, timeoutMs, signal),
+    sandbox: options.sandbox,
+    // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
+    controlGuard: (rootPath, sessionId, hooks) => {
+      const quarantineFolder = join(sessionFolder(checkpointRoot, sessionId), 'quarantine');
+      return new NodeControlGuard({ root: rootPath, quarantineFolder, ...hooks, logger });
+    },
+    fileChanges: (rootPath) => new NodeFileChanges(rootPath, { protectedFiles }),
+    plainTerminalText,
+    // Outside the workspace: the extension's storage for this workspace, one folder per session.
+    checkpointFolder: (sessionId) => new NodeCheckpointFolder(sessionFolder(checkpointRoot, sessionId)),
+    workspaceRestore: (rootPath) => new NodeWorkspaceRestore(rootPath, { protectedFiles }),
+    checkpointShelf: new NodeCheckpointShelf(checkpointRoot),
+    checkpointStorageBytes: options.checkpointStorageBytes,
+  };
+}
+
+/** A session's folder under the checkpoint root; an id that could name another place is refused. */
+function sessionFolder(checkpointRoot: string, sessionId: string): string {
+  if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`Invalid session id ${sessionId}`);
+  return join(checkpointRoot, sessionId);
+}

@@ -1,0 +1,80 @@
+/**
+ * What the extension exports: read-only views for automation and the end-to-end
+ * tests (test/e2e reads them through `vscode.extensions.getExtension(...).exports`).
+ * Built from the composed objects; nothing here changes state.
+ */
+import { contextUsage, lastCompactionNotice } from './agent/common/compaction';
+import type { AgentSessionState } from './agent/common/sessionState';
+import type { UsageViewState } from './usage/vscode/usageView';
+
+export interface GatewayExtensionApi {
+  statusText(): string | undefined;
+  statusState(): string | undefined;
+  hasApiKey(): Promise<boolean>;
+  /** The text of the last answer @gateway finished. */
+  lastChatAnswer(): string | undefined;
+  /** How long activate() took, in milliseconds. */
+  activationMs(): number;
+  /** Approvals the agent waits for: session and call ids with their one-line summary. */
+  pendingApprovals(): { sessionId: string; callId: string; summary: string }[];
+  /** The inline edit waiting for Accept / Reject, if any. */
+  inlineEdit(): { streaming: boolean; proposal: string } | undefined;
+  /** The last lines (info and above) written to the Gateway log, oldest first: which engine served each search, among others. */
+  recentLog(): string[];
+  /** What "Gateway: Show Usage" showed last (its page and the sums it drew), undefined before it was opened. */
+  usageView(): UsageViewState | undefined;
+  /** The saved agent sessions, newest first. */
+  /** `compacted`: the last compaction's notice ("Compacted: 61,200 → 7,900 tokens"); `context`: "context 23k / 32k". */
+  agentSessions(): Promise<
+    {
+      id: string;
+      title: string;
+      status: string;
+      turns: number;
+      statusReason?: string;
+      compacted?: string;
+      context?: string;
+      plan?: { step: string; status: string }[];
+      projectInstructions?: string[];
+    }[]
+  >;
+}
+
+/** The composed objects the views read. */
+export interface TestApiSources {
+  status: () => { text: string; state: string } | undefined;
+  hasApiKey: () => Promise<boolean>;
+  lastChatAnswer: () => string | undefined;
+  activationMs: number;
+  inlineEdit: () => { streaming: boolean; proposal: string } | undefined;
+  recentLog: () => string[];
+  usageView: () => UsageViewState | undefined;
+  waitingApprovals: () => readonly { sessionId: string; callId: string; summary: string }[];
+  savedSessions: () => Promise<AgentSessionState[]>;
+}
+
+export function gatewayTestApi(sources: TestApiSources): GatewayExtensionApi {
+  return {
+    statusText: () => sources.status()?.text,
+    statusState: () => sources.status()?.state,
+    hasApiKey: () => sources.hasApiKey(),
+    lastChatAnswer: () => sources.lastChatAnswer(),
+    activationMs: () => sources.activationMs,
+    inlineEdit: () => sources.inlineEdit(),
+    recentLog: () => sources.recentLog(),
+    usageView: () => sources.usageView(),
+    pendingApprovals: () => sources.waitingApprovals().map((r) => ({ sessionId: r.sessionId, callId: r.callId, summary: r.summary })),
+    agentSessions: async () =>
+      (await sources.savedSessions()).map((s) => ({
+        id: s.id,
+        title: s.title,
+        status: s.status,
+        turns: s.turns,
+        statusReason: s.statusReason,
+        compacted: lastCompactionNotice(s),
+        context: contextUsage(s),
+        plan: s.plan,
+        projectInstructions: s.projectInstructions?.files,
+      })),
+  };
+}
