@@ -56,9 +56,7 @@ export const layerRules = [
  * file's feature (imports inside a feature may name any file).
  */
 const throughEntry = (own) => ({
-  regex: own
-    ? `^(\\.\\.\\/)+(?!${own}\\/)[A-Za-z]+\\/(common|node|vscode)\\/.+`
-    : `^\\.\\/[A-Za-z]+\\/(common|node|vscode)\\/.+`,
+  regex: own ? `^(\\.\\.\\/)+(?!${own}\\/)[A-Za-z]+\\/(common|node|vscode)\\/.+` : `^\\.\\/[A-Za-z]+\\/(common|node|vscode)\\/.+`,
   message: "Import another feature through its layer's entry (`../../<feature>/<layer>`, its index.ts), not one of its files.",
 });
 

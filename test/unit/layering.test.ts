@@ -118,12 +118,12 @@ describe('the lint rule checks every layer', () => {
       [],
     );
     assert.deepEqual(
-      await lint('src/agent/vscode/x.ts', "import * as vscode from 'vscode';\nimport { AgentEngine } from '../common/engine';\nimport { GatewayClient } from '../../gateway/common';\nexport {};\n"),
+      await lint(
+        'src/agent/vscode/x.ts',
+        "import * as vscode from 'vscode';\nimport { AgentEngine } from '../common/engine';\nimport { GatewayClient } from '../../gateway/common';\nexport {};\n",
+      ),
       [],
     );
-    assert.deepEqual(
-      await lint('src/extension.ts', "import * as vscode from 'vscode';\nimport { NodeWorkspaceFiles } from './tools/node';\nexport {};\n"),
-      [],
-    );
+    assert.deepEqual(await lint('src/extension.ts', "import * as vscode from 'vscode';\nimport { NodeWorkspaceFiles } from './tools/node';\nexport {};\n"), []);
   });
 });
