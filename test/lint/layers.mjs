@@ -7,6 +7,7 @@
 //           composition root passes Node implementations in through ports)
 //   src/extension.ts  the composition root: may import every layer
 import { builtinModules } from 'node:module';
+import { readdirSync } from 'node:fs';
 
 const nodeBuiltins = {
   regex: `^(node:.*|${builtinModules
@@ -48,8 +49,31 @@ export const layerRules = [
   },
 ];
 
-/** ESLint config entries: one no-restricted-imports rule per layer. */
-export const layerConfigs = layerRules.map(({ files, patterns }) => ({
-  files,
-  rules: { 'no-restricted-imports': ['error', { patterns }] },
-}));
+/**
+ * Another feature is reached through its layer's entry file (`../../tools/common`, which is
+ * `tools/common/index.ts`), never one of its files: what a feature offers the others is listed in
+ * one place, and a file can move inside its feature without touching them. `own` is the importing
+ * file's feature (imports inside a feature may name any file).
+ */
+const throughEntry = (own) => ({
+  regex: own ? `^(\\.\\.\\/)+(?!${own}\\/)[A-Za-z]+\\/(common|node|vscode)\\/.+` : `^\\.\\/[A-Za-z]+\\/(common|node|vscode)\\/.+`,
+  message: "Import another feature through its layer's entry (`../../<feature>/<layer>`, its index.ts), not one of its files.",
+});
+
+const features = readdirSync(new URL('../../src/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * ESLint config entries: one no-restricted-imports rule per feature and layer (a later entry for the
+ * same file would replace an earlier one's patterns, so each holds the layer's and the entry's).
+ */
+export const layerConfigs = [
+  ...features.flatMap((feature) =>
+    layerRules.map(({ files, patterns }) => ({
+      files: files.map((glob) => glob.replace('src/*/', `src/${feature}/`)),
+      rules: { 'no-restricted-imports': ['error', { patterns: [...patterns, throughEntry(feature)] }] },
+    })),
+  ),
+  { files: ['src/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [throughEntry(undefined)] }] } },
+];
