@@ -6,46 +6,47 @@
  */
 import * as vscode from 'vscode';
 import { GatewayClient, LimitTracker, ModelWindows } from './gateway/common';
-import { ModelEndpoints } from './models/common/modelEndpoints';
-import { systemClock, type Logger } from './base/common/ports';
-import { instructionsForChat } from './agent/common/projectInstructions';
-import { FileSharedWindow } from './rateLimits/node/fileSharedWindow';
-import { FileUsageStorage } from './usage/node/fileUsageStorage';
-import { NodeJournalFolder } from './agent/node/nodeJournalFolder';
-import { nodeLocalMachine } from './agent/node/nodeLocalMachine';
-import { NodeWorkspaceFiles } from './tools/node/nodeWorkspaceFiles';
-import { findVsCodeRipgrep } from './tools/node/ripgrepLocator';
-import { BubblewrapSandbox } from './terminal/node/bubblewrap';
-import { RETENTION_BOUNDS, checkpointStorageBytes } from './checkpoints/common/checkpointRetention';
-import { registerDeleteSessionCommand } from './agent/vscode/deleteSessionCommand';
-import { clearApiKey, setApiKey, type ApiKeyCommandDeps } from './gateway/vscode/apiKeyCommands';
-import { ApiKeyStore } from './gateway/vscode/apiKeyStore';
-import { CONFIRM_KEY_ORIGIN_COMMAND, configuredOrigin, confirmKeyOrigin } from './gateway/vscode/keyOriginPrompt';
-import { PARTICIPANT_ID } from './chat/vscode/context';
-import { createChatHandler, followupProvider, LM_VENDOR } from './chat/vscode/participant';
-import { ErrorPresenter } from './gateway/vscode/errorPresenter';
-import { GatewayLanguageModelProvider } from './models/vscode/languageModelProvider';
-import { channelLogger } from './base/vscode/logger';
-import { ModelCatalog } from './models/vscode/modelCatalog';
-import { ModelPicker } from './models/vscode/modelPicker';
-import { ModelSelection } from './models/vscode/modelSelection';
-import { createSettingsService, settingOrUndefined, type SettingsService } from './settings/vscode/settings';
-import { learnedWindows } from './models/vscode/learnedWindows';
-import { GatewayStatusBar } from './status/vscode/statusBar';
-import { registerAgentCommands } from './agent/vscode/agentCommands';
-import { registerCheckpointCommands } from './checkpoints/vscode/checkpointCommands';
-import { chooseHostTools } from './tools/vscode/languageModelTools';
-import { AgentSessions } from './agent/vscode/agentSessions';
-import { ApprovalBroker, PROPOSED_SCHEME } from './agent/vscode/approvalBroker';
-import { FileSessionStore } from './agent/vscode/sessionStore';
-import { SessionsTree } from './agent/vscode/sessionsTree';
-import { TRANSCRIPT_SCHEME, TranscriptProvider } from './agent/vscode/transcript';
-import { runAgentTurn } from './chat/vscode/agentTurn';
-import { InlineEditController } from './inlineEdit/vscode/inlineEditController';
-import { UsageLog } from './usage/common/usageLog';
-import { UsageView } from './usage/vscode/usageView';
+import { ModelEndpoints } from './models/common';
+import { systemClock, type Logger } from './base/common';
+import { instructionsForChat } from './agent/common';
+import { FileSharedWindow } from './rateLimits/node';
+import { FileUsageStorage } from './usage/node';
+import { NodeJournalFolder, nodeLocalMachine } from './agent/node';
+import { NodeWorkspaceFiles, findVsCodeRipgrep } from './tools/node';
+import { BubblewrapSandbox } from './terminal/node';
+import { RETENTION_BOUNDS, checkpointStorageBytes } from './checkpoints/common';
+import {
+  registerDeleteSessionCommand,
+  registerAgentCommands,
+  AgentSessions,
+  ApprovalBroker,
+  PROPOSED_SCHEME,
+  FileSessionStore,
+  SessionsTree,
+  TRANSCRIPT_SCHEME,
+  TranscriptProvider,
+} from './agent/vscode';
+import {
+  clearApiKey,
+  setApiKey,
+  type ApiKeyCommandDeps,
+  ApiKeyStore,
+  CONFIRM_KEY_ORIGIN_COMMAND,
+  configuredOrigin,
+  confirmKeyOrigin,
+  ErrorPresenter,
+} from './gateway/vscode';
+import { PARTICIPANT_ID, createChatHandler, followupProvider, LM_VENDOR, runAgentTurn } from './chat/vscode';
+import { GatewayLanguageModelProvider, ModelCatalog, ModelPicker, ModelSelection, learnedWindows } from './models/vscode';
+import { channelLogger } from './base/vscode';
+import { createSettingsService, settingOrUndefined, type SettingsService } from './settings/vscode';
+import { GatewayStatusBar } from './status/vscode';
+import { registerCheckpointCommands } from './checkpoints/vscode';
+import { chooseHostTools } from './tools/vscode';
+import { InlineEditController, PROPOSAL_SCHEME, ProposalDocuments } from './inlineEdit/vscode';
+import { UsageLog } from './usage/common';
+import { UsageView } from './usage/vscode';
 import { gatewayTestApi, type GatewayExtensionApi } from './testApi';
-import { PROPOSAL_SCHEME, ProposalDocuments } from './inlineEdit/vscode/proposalDocuments';
 
 /** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
 interface Gateway {

@@ -3,9 +3,8 @@
  * tests (test/e2e reads them through `vscode.extensions.getExtension(...).exports`).
  * Built from the composed objects; nothing here changes state.
  */
-import { contextUsage, lastCompactionNotice } from './agent/common/compaction';
-import type { AgentSessionState } from './agent/common/sessionState';
-import type { UsageViewState } from './usage/vscode/usageView';
+import { contextUsage, lastCompactionNotice, type AgentSessionState } from './agent/common';
+import type { UsageViewState } from './usage/vscode';
 
 export interface GatewayExtensionApi {
   statusText(): string | undefined;

@@ -4,9 +4,8 @@
  * collaborators (turns, tool calls, compaction, checkpoints) all emit them.
  */
 import type { RetryNotice, ToolCall, Usage } from '../../gateway/common';
-import type { ApprovalRequest } from '../../base/common/ports';
-import type { ToolOutcome } from '../../tools/common/tool';
-import type { PlanStep } from '../../tools/common/updatePlan';
+import type { ApprovalRequest } from '../../base/common';
+import type { ToolOutcome, PlanStep } from '../../tools/common';
 import type { Compaction, SessionStatus } from './sessionState';
 
 export type AgentEvent =

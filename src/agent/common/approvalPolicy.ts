@@ -6,10 +6,8 @@
  * alone cannot tell what a shell line will do. A write to a file that changes
  * what runs or who decides asks in every mode.
  */
-import { findDeniedCommand } from '../../terminal/common/commandPolicy';
-import { protectingPattern } from '../../tools/common/pathPolicy';
-import { controlPathOf } from '../../terminal/common/controlPaths';
-import type { ToolKind } from '../../tools/common/tool';
+import { findDeniedCommand, controlPathOf } from '../../terminal/common';
+import { protectingPattern, type ToolKind } from '../../tools/common';
 
 export const APPROVAL_MODES = ['ask', 'auto-edit', 'auto'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];

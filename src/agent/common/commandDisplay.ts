@@ -5,7 +5,7 @@
  * display as nothing or reorder the line (bidi controls, zero-width spaces,
  * control characters) are spelled out, so what is read is what runs.
  */
-import { codeFence, inlineCode as markdownInlineCode } from '../../base/common/markdown';
+import { codeFence, inlineCode as markdownInlineCode } from '../../base/common';
 
 /** Control and format characters (bidi controls, zero-width spaces, soft hyphens…) hide or reorder text when displayed; newline and tab are shown as they are. */
 const INVISIBLE = /(?![\n\t])[\p{Cc}\p{Cf}]/gu;

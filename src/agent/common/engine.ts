@@ -18,8 +18,8 @@
  * sizes (requestSizing.ts), saving (sessionProgress.ts) and the run's time (runTimer.ts).
  */
 import { AbortError, type GatewayClient, type ModelLimits } from '../../gateway/common';
-import type { Approver, Clock, Logger, SessionStore } from '../../base/common/ports';
-import type { AgentTool, ToolContext } from '../../tools/common/tool';
+import type { Approver, Clock, Logger, SessionStore } from '../../base/common';
+import type { AgentTool, ToolContext } from '../../tools/common';
 import { errorMessage, type OnAgentEvent } from './agentEvents';
 import type { ApprovalPolicy } from './approvalPolicy';
 import { exceededBudget, runStartOf, runUsage, type AgentBudgets, type RunStart } from './budgets';
@@ -31,8 +31,7 @@ import { RunTimer, watchTimeBudget } from './runTimer';
 import { SessionCompactor } from './sessionCompactor';
 import { SessionProgress } from './sessionProgress';
 import type { AgentSessionState } from './sessionState';
-import { StepCheckpointRecorder, type CaptureCheckpoint } from '../../checkpoints/common/stepCheckpoint';
-import type { KeepOriginal } from '../../checkpoints/common/originals';
+import { StepCheckpointRecorder, type CaptureCheckpoint, type KeepOriginal } from '../../checkpoints/common';
 import { ToolRound } from './toolRound';
 
 export type { AgentEvent, StepCheckpoint } from './agentEvents';

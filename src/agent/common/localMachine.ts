@@ -12,10 +12,9 @@ import type {
   WorkspaceFiles,
   WorkspaceRestore,
   WorkspaceSearch,
-} from '../../base/common/ports';
-import type { CheckpointShelf } from '../../checkpoints/common/checkpointRetention';
-import type { SandboxLaunch } from '../../terminal/common/sandbox';
-import type { MachineSandbox } from '../../terminal/common/sandboxDecision';
+} from '../../base/common';
+import type { CheckpointShelf } from '../../checkpoints/common';
+import type { SandboxLaunch, MachineSandbox } from '../../terminal/common';
 
 /** A command to run as a child process of the extension host. */
 export interface ChildProcessRequest {

@@ -5,9 +5,8 @@
  * whether a turn goes at all (budgets, compaction, the spend gate).
  */
 import { ContextLengthExceededError, PreviousResponseNotFoundError, type CompletionResult, type GatewayClient } from '../../gateway/common';
-import type { Logger } from '../../base/common/ports';
-import { toolDefinitions } from '../../tools/common/registry';
-import type { AgentTool } from '../../tools/common/tool';
+import type { Logger } from '../../base/common';
+import { toolDefinitions, type AgentTool } from '../../tools/common';
 import type { OnAgentEvent } from './agentEvents';
 import { chainItems } from './compaction';
 import { fixedTokens, trimToFit } from './contextBudget';

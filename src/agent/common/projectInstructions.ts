@@ -9,9 +9,8 @@
  * in the `previous_response_id` chain, while `instructions` would have to be
  * sent again with every request (the bytes bench measures both).
  */
-import type { WorkspaceFiles } from '../../base/common/ports';
-import { normalizeWorkspacePath, protectingPattern } from '../../tools/common/pathPolicy';
-import { headBytes, utf8Length } from '../../tools/common/textLimits';
+import type { WorkspaceFiles } from '../../base/common';
+import { normalizeWorkspacePath, protectingPattern, headBytes, utf8Length } from '../../tools/common';
 
 export const AGENTS_FILE = 'AGENTS.md';
 export const COPILOT_INSTRUCTIONS_FILE = '.github/copilot-instructions.md';

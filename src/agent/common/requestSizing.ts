@@ -5,8 +5,7 @@
  * Apart from the engine because turns, compaction and tool outputs all size by it.
  */
 import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, type ModelLimits } from '../../gateway/common';
-import type { AgentTool } from '../../tools/common/tool';
-import { toolDefinitions } from '../../tools/common/registry';
+import { type AgentTool, toolDefinitions } from '../../tools/common';
 import { chainItems } from './compaction';
 import { SUMMARY_RESERVE_SHARE, fixedTokens, requestThreshold, tokensOfItems } from './contextBudget';
 import type { AgentSessionState } from './sessionState';

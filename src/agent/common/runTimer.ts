@@ -4,7 +4,7 @@
  * its budget. Apart from the engine because both are about time alone.
  */
 import { AbortError } from '../../gateway/common';
-import type { Clock } from '../../base/common/ports';
+import type { Clock } from '../../base/common';
 
 /** A run's working time: the clock since it started, less the time spent waiting for the user's approvals. */
 export class RunTimer {

@@ -6,7 +6,7 @@
  * undefined, and a session with missing or malformed parts gets defaults.
  */
 import type { ResponseInputItem, ToolCall } from '../../gateway/common';
-import { parsePlan } from '../../tools/common/updatePlan';
+import { parsePlan } from '../../tools/common';
 import type { AgentSessionState, Compaction, OriginalFile, SessionStatus, SessionUsage } from './sessionState';
 
 const STATUSES: readonly SessionStatus[] = ['running', 'awaiting_approval', 'paused', 'stopped', 'done'];

@@ -3,11 +3,21 @@
  * after another), the retention pass across sessions, and a restore from its plan
  * to the rewound conversation, including the one a crash interrupted.
  */
-import type { Clock, Logger, SessionStore, WorkspaceFiles } from '../../base/common/ports';
-import { CheckpointRetention, retentionNotice, type RetentionReport } from '../../checkpoints/common/checkpointRetention';
-import { CheckpointStore, shortLabel, type Checkpoint, type Recovery, type RestorePlan, type RestoreResult } from '../../checkpoints/common/checkpoints';
-import { finishRecoveredRevert, migrateSavedOriginals } from '../../checkpoints/common/sessionRevert';
-import { RestoreJournalRefused } from '../../checkpoints/common/journalPaths';
+import type { Clock, Logger, SessionStore, WorkspaceFiles } from '../../base/common';
+import {
+  CheckpointRetention,
+  retentionNotice,
+  type RetentionReport,
+  CheckpointStore,
+  shortLabel,
+  type Checkpoint,
+  type Recovery,
+  type RestorePlan,
+  type RestoreResult,
+  finishRecoveredRevert,
+  migrateSavedOriginals,
+  RestoreJournalRefused,
+} from '../../checkpoints/common';
 import type { LocalMachine } from './localMachine';
 import type { RunningSessions } from './runningSessions';
 import { decidedRoot, rootForSavedSession, type SessionFolders, type SessionRoot } from './sessionRoot';

@@ -6,7 +6,7 @@
  * decides when.
  */
 import { AbortError, ContextLengthExceededError, type GatewayClient, type ResponseInputItem } from '../../gateway/common';
-import type { Clock, Logger } from '../../base/common/ports';
+import type { Clock, Logger } from '../../base/common';
 import { SUMMARY_MAX_OUTPUT_TOKENS, chainItems, compactedOpening, summaryInput } from './compaction';
 import { RECENT_ITEMS_SHARE, cutPoints, fixedTokens, recentStart, tokensOfItems, trimToFit } from './contextBudget';
 import { errorMessage, type OnAgentEvent } from './agentEvents';

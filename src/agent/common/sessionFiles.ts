@@ -14,7 +14,7 @@
 import { parseSavedSession } from './savedSession';
 import { journalName, replayJournal } from './sessionJournal';
 import type { AgentSessionState } from './sessionState';
-import type { Logger } from '../../base/common/ports';
+import type { Logger } from '../../base/common';
 
 /** Rejects only for a real failure: what is not there comes back as [] or undefined. */
 export interface SessionFileSystem {

@@ -4,7 +4,7 @@
  * mode with the sandbox decision, so the command the engine decides not to ask
  * about runs in the sandbox even if the user leaves `auto` before it starts.
  */
-import type { SandboxDecision } from '../../terminal/common/sandboxDecision';
+import type { SandboxDecision } from '../../terminal/common';
 import type { ApprovalMode, ApprovalPolicy } from './approvalPolicy';
 
 /** The settings the policy is made of (`gateway.agent.*`). */

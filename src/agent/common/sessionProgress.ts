@@ -3,7 +3,7 @@
  * (saved before the surface hears of it, so what it shows is on disk). Shared by
  * the engine and its collaborators (tool calls, compaction) that save mid-step.
  */
-import type { Clock, SessionStore } from '../../base/common/ports';
+import type { Clock, SessionStore } from '../../base/common';
 import type { OnAgentEvent } from './agentEvents';
 import type { AgentSessionState, SessionStatus } from './sessionState';
 

@@ -4,9 +4,9 @@
  * window left running. The engine of a run comes from the host (the tools, the
  * approvals and the terminals are VS Code's).
  */
-import type { Logger } from '../../base/common/ports';
-import { modelForContinuedSession } from '../../models/common/modelErrorActions';
-import type { SandboxDecision } from '../../terminal/common/sandboxDecision';
+import type { Logger } from '../../base/common';
+import { modelForContinuedSession } from '../../models/common';
+import type { SandboxDecision } from '../../terminal/common';
 import type { AgentEngine, AgentEvent } from './engine';
 import { INTERRUPTED_REASON, type RunningSessions } from './runningSessions';
 import type { SavedSessions, SessionCheckpoints } from './sessionCheckpoints';

@@ -4,7 +4,7 @@
  */
 import type { ResponseInputItem, ToolCall, Usage } from '../../gateway/common';
 import type { SentInstructions } from './projectInstructions';
-import type { PlanStep } from '../../tools/common/updatePlan';
+import type { PlanStep } from '../../tools/common';
 
 export type SessionStatus =
   /** A turn is in progress. */

@@ -5,19 +5,16 @@
  * the next one; the files the round changed become a checkpoint.
  */
 import { AbortError, type ToolCall } from '../../gateway/common';
-import type { ApprovalRequest, Approver } from '../../base/common/ports';
-import { findTool, unknownToolOutput } from '../../tools/common/registry';
-import type { AgentTool, PreparedCall, ToolContext, ToolOutcome } from '../../tools/common/tool';
-import { reportingNewProblems } from '../../tools/common/newProblems';
+import type { ApprovalRequest, Approver } from '../../base/common';
+import { findTool, unknownToolOutput, type AgentTool, type PreparedCall, type ToolContext, type ToolOutcome, reportingNewProblems } from '../../tools/common';
 import { errorMessage, type OnAgentEvent } from './agentEvents';
 import { needsApproval, type ApprovalPolicy } from './approvalPolicy';
 import { TOOL_OUTPUT_SHARE, boundedToolOutput } from './contextBudget';
-import { realPathOf, recordOriginal, type KeepOriginal } from '../../checkpoints/common/originals';
+import { realPathOf, recordOriginal, type KeepOriginal, type StepCheckpointRecorder } from '../../checkpoints/common';
 import type { RequestSizing } from './requestSizing';
 import type { RunTimer } from './runTimer';
 import type { SessionProgress } from './sessionProgress';
 import type { AgentSessionState } from './sessionState';
-import type { StepCheckpointRecorder } from '../../checkpoints/common/stepCheckpoint';
 
 export interface ToolRoundDeps {
   approver: Approver;

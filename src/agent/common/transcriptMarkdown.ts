@@ -1,5 +1,5 @@
 /** A saved agent session as markdown: pure (no vscode), so it is unit-tested. */
-import { codeFence, inlineCode } from '../../base/common/markdown';
+import { codeFence, inlineCode } from '../../base/common';
 import { compactionNotice, contextUsage } from './compaction';
 import type { AgentSessionState, Compaction } from './sessionState';
 

@@ -1,7 +1,7 @@
 /** The agent-session folder on disk for the session journal: appends need Node's file system (VS Code's has none). */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendWhole, writeFileAtomic } from '../../base/node/fileSafety';
+import { appendWhole, writeFileAtomic } from '../../base/node';
 import type { JournalFolder } from '../common/sessionJournal';
 
 /** The JournalFolder port takes no signal: its writes are short and run to the end. */

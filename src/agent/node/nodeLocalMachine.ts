@@ -4,16 +4,10 @@
  * folders in the extension's storage (never in the workspace).
  */
 import { join } from 'node:path';
-import type { Logger } from '../../base/common/ports';
-import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../checkpoints/node/nodeCheckpoints';
-import { NodeCheckpointShelf } from '../../checkpoints/node/nodeCheckpointShelf';
-import type { BubblewrapSandbox } from '../../terminal/node/bubblewrap';
-import { NodeControlGuard } from '../../terminal/node/controlGuard';
-import { NodeCommandRunner } from '../../terminal/node/nodeCommandRunner';
-import { plainTerminalText } from '../../terminal/node/terminalText';
-import { NodeFileChanges } from '../../tools/node/nodeFileChanges';
-import { NodeWorkspaceFiles } from '../../tools/node/nodeWorkspaceFiles';
-import { RipgrepSearch } from '../../tools/node/ripgrep';
+import type { Logger } from '../../base/common';
+import { NodeCheckpointFolder, NodeWorkspaceRestore, NodeCheckpointShelf } from '../../checkpoints/node';
+import { type BubblewrapSandbox, NodeControlGuard, NodeCommandRunner, plainTerminalText } from '../../terminal/node';
+import { NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch } from '../../tools/node';
 import type { LocalMachine } from '../common/localMachine';
 
 export interface NodeLocalMachineOptions {

@@ -7,9 +7,9 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../common/engine';
 import { compactionNotice } from '../common/compaction';
-import { droppedNotice } from '../../checkpoints/common/checkpointMessages';
+import { droppedNotice } from '../../checkpoints/common';
 import { canContinue, type AgentSessionState } from '../common/sessionState';
-import type { ErrorPresenter } from '../../gateway/vscode/errorPresenter';
+import type { ErrorPresenter } from '../../gateway/vscode';
 import { openFolders, type AgentSessions, type SessionSink } from './agentSessions';
 import { approvalToAnswer, sessionIdOf } from '../common/commandArguments';
 import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../common/sessionRoot';

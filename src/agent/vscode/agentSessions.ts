@@ -8,29 +8,25 @@
  */
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../common/engine';
-import { revertSession } from '../../checkpoints/common/sessionRevert';
+import { revertSession, type RetentionReport, type CheckpointStore, type RestorePlan, type RestoreResult } from '../../checkpoints/common';
 import { RunningSessions, INTERRUPTED_REASON } from '../common/runningSessions';
 import type { AgentSessionState } from '../common/sessionState';
-import type { RetentionReport } from '../../checkpoints/common/checkpointRetention';
-import type { CheckpointStore, RestorePlan, RestoreResult } from '../../checkpoints/common/checkpoints';
 import type { GatewayClient } from '../../gateway/common';
-import { systemClock, type Logger } from '../../base/common/ports';
-import type { AgentSettings } from '../../settings/common/gatewaySettings';
+import { systemClock, type Logger } from '../../base/common';
+import type { AgentSettings } from '../../settings/common';
 import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
 import type { OpenFolder, SessionFolders, SessionRoot } from '../common/sessionRoot';
 import type { FileSessionStore } from './sessionStore';
 import type { LocalMachine } from '../common/localMachine';
 import { SessionCheckpoints, type EditorFiles } from '../common/sessionCheckpoints';
 import { SessionRuns, type RunSink } from '../common/sessionRuns';
-import { SandboxDecision } from '../../terminal/common/sandboxDecision';
-import { VsCodeFileChanges } from '../../tools/vscode/vscodeFileChanges';
-import { VsCodeWorkspaceFiles } from '../../tools/vscode/vscodeWorkspaceFiles';
-import { vscodeControlWatcher } from '../../terminal/vscode/vscodeControlWatcher';
-import { showControlRollback } from '../../terminal/vscode/controlRollbackNotice';
+import { SandboxDecision } from '../../terminal/common';
+import { VsCodeWorkspaceFiles } from '../../tools/vscode';
+import { vscodeControlWatcher, showControlRollback } from '../../terminal/vscode';
 import { SessionEngines, type ContextLimits } from './sessionEngine';
 
 export type { ChildProcessRequest, ControlGuardHooks, LocalMachine } from '../common/localMachine';
-export type { SandboxSession } from '../../terminal/common/sandboxDecision';
+export type { SandboxSession } from '../../terminal/common';
 export { CHECKPOINT_MAX_BYTES } from '../common/sessionCheckpoints';
 export type { ContextLimits } from './sessionEngine';
 

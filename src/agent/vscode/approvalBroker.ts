@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { keyOf, PendingApprovals, type PendingApproval } from '../common/pendingApprovals';
 import { notificationCommand, visibleText } from '../common/commandDisplay';
-import type { ApprovalRequest, Approver } from '../../base/common/ports';
+import type { ApprovalRequest, Approver } from '../../base/common';
 
 export const PROPOSED_SCHEME = 'gateway-proposed';
 const SHOW_FULL_COMMAND = 'Show Full Command';

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { sessionIdOf } from '../common/commandArguments';
 import type { AgentSessionState } from '../common/sessionState';
-import type { ErrorPresenter } from '../../gateway/vscode/errorPresenter';
+import type { ErrorPresenter } from '../../gateway/vscode';
 import type { AgentSessions } from './agentSessions';
 
 export const DELETE = 'Delete';

@@ -4,16 +4,13 @@
  * editors' files, the session's terminal, and the sandbox decision of its commands.
  */
 import * as vscode from 'vscode';
-import { systemClock, type Logger } from '../../base/common/ports';
+import { systemClock, type Logger } from '../../base/common';
 import type { GatewayClient, ModelWindows } from '../../gateway/common';
-import { toolsFor } from '../../tools/common/registry';
-import type { AgentSettings } from '../../settings/common/gatewaySettings';
-import type { SandboxDecision } from '../../terminal/common/sandboxDecision';
-import { TerminalCommandRunner } from '../../terminal/vscode/terminalCommandRunner';
-import { hostToolsFor } from '../../tools/vscode/languageModelTools';
-import { VsCodeFileChanges } from '../../tools/vscode/vscodeFileChanges';
-import { VsCodeWorkspaceFiles } from '../../tools/vscode/vscodeWorkspaceFiles';
-import { VsCodeLanguageServices } from '../../tools/vscode/vscodeLanguageServices';
+import { toolsFor } from '../../tools/common';
+import type { AgentSettings } from '../../settings/common';
+import type { SandboxDecision } from '../../terminal/common';
+import { TerminalCommandRunner } from '../../terminal/vscode';
+import { hostToolsFor, VsCodeFileChanges, VsCodeWorkspaceFiles, VsCodeLanguageServices } from '../../tools/vscode';
 import { AgentEngine } from '../common/engine';
 import { AGENT_INSTRUCTIONS } from '../common/instructions';
 import type { LocalMachine } from '../common/localMachine';

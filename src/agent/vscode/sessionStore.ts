@@ -12,8 +12,8 @@
  */
 import * as vscode from 'vscode';
 import type { AgentSessionState } from '../common/sessionState';
-import type { Logger, SessionStore } from '../../base/common/ports';
-import { removeSessionFiles } from '../../checkpoints/common/checkpointRetention';
+import type { Logger, SessionStore } from '../../base/common';
+import { removeSessionFiles } from '../../checkpoints/common';
 import { SessionFiles, type SessionFileSystem } from '../common/sessionFiles';
 import { SessionJournal, type JournalFolder } from '../common/sessionJournal';
 

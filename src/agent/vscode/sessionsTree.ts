@@ -3,11 +3,11 @@ import * as vscode from 'vscode';
 import { commandBlock, inlineCode } from '../common/commandDisplay';
 import type { AgentSessionState } from '../common/sessionState';
 import { contextUsage, lastCompactionNotice } from '../common/compaction';
-import { compact } from '../../status/common/statusView';
-import type { PlanStep } from '../../tools/common/updatePlan';
+import { compact } from '../../status/common';
+import type { PlanStep } from '../../tools/common';
 import type { AgentSessions } from './agentSessions';
 import { transcriptUri } from './transcript';
-import { isCheckpointNode, type CheckpointNode } from '../../checkpoints/vscode/checkpointCommands';
+import { isCheckpointNode, type CheckpointNode } from '../../checkpoints/vscode';
 
 const ICONS: Record<AgentSessionState['status'], string> = {
   running: 'sync~spin',

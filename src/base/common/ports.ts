@@ -3,7 +3,7 @@
  * timers, the network or storage on its own, so it runs unchanged in VS Code,
  * in plain Node tests and in benchmarks.
  */
-import type { ControlRollback } from '../../terminal/common/controlPaths';
+import type { ControlRollback } from '../../terminal/common';
 
 /** Wall-clock time and waiting; tests substitute one that records waits. */
 export interface Clock {

@@ -15,7 +15,7 @@ import {
   type StreamEvent,
 } from '../../gateway/common';
 import { estimateTokens } from './languageModelMessages';
-import type { ModelEndpoints } from '../../models/common/modelEndpoints';
+import type { ModelEndpoints } from '../../models/common';
 
 export interface FittedMessages {
   messages: ChatMessage[];

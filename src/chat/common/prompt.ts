@@ -3,7 +3,7 @@
  * earlier turns of the conversation, the attached context, then the question.
  */
 import type { ChatMessage } from '../../gateway/common';
-import { codeFence } from '../../base/common/markdown';
+import { codeFence } from '../../base/common';
 
 export interface ConversationTurn {
   role: 'user' | 'assistant';

@@ -5,19 +5,24 @@
  * later message in the same conversation continues the same session.
  */
 import * as vscode from 'vscode';
-import { compactionNotice, contextUsage } from '../../agent/common/compaction';
-import type { AgentEvent, StepCheckpoint } from '../../agent/common/engine';
-import type { AgentSessionState } from '../../agent/common/sessionState';
-import { approvalMarkdown, inlineCode } from '../../agent/common/commandDisplay';
-import type { ApprovalRequest } from '../../base/common/ports';
-import { compact } from '../../status/common/statusView';
-import { droppedNotice } from '../../checkpoints/common/checkpointMessages';
-import { planChecklist } from '../../tools/common/updatePlan';
-import type { AgentSessions } from '../../agent/vscode/agentSessions';
-import { openFolders } from '../../agent/vscode/agentSessions';
-import { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND } from '../../agent/common/sessionRoot';
-import { toAbortSignal } from '../../base/vscode/cancellation';
-import { messageOf } from '../../gateway/vscode/errorActions';
+import {
+  compactionNotice,
+  contextUsage,
+  type AgentEvent,
+  type StepCheckpoint,
+  type AgentSessionState,
+  approvalMarkdown,
+  inlineCode,
+  NO_FOLDER_MESSAGE,
+  OPEN_FOLDER_COMMAND,
+} from '../../agent/common';
+import type { ApprovalRequest } from '../../base/common';
+import { compact } from '../../status/common';
+import { droppedNotice } from '../../checkpoints/common';
+import { planChecklist } from '../../tools/common';
+import { type AgentSessions, openFolders } from '../../agent/vscode';
+import { toAbortSignal } from '../../base/vscode';
+import { messageOf } from '../../gateway/vscode';
 import { PARTICIPANT_ID } from './context';
 
 export interface AgentChatResult extends vscode.ChatResult {

@@ -10,9 +10,8 @@
  * after it leaves an orphan folder that the next activation removes, never a
  * session without its checkpoints that the user did not ask to lose.
  */
-import type { Clock } from '../../base/common/ports';
-import type { SessionStatus } from '../../agent/common/sessionState';
-import { journalName, snapshotName, type JournalFolder } from '../../agent/common/sessionJournal';
+import type { Clock } from '../../base/common';
+import { type SessionStatus, journalName, snapshotName, type JournalFolder } from '../../agent/common';
 
 /** The folder holding every session's checkpoint folder (named by the session's id). */
 export interface CheckpointShelf {

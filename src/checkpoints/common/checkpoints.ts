@@ -17,11 +17,10 @@
  * says "commit" leaves the old state (the staged files are discarded on
  * recovery); after it, recovery finishes the renames: the new state. Never a mix.
  */
-import type { CheckpointFolder, WorkspaceFiles, WorkspaceRestore } from '../../base/common/ports';
-import { normalizeWorkspacePath, resolveWorkspacePath } from '../../tools/common/pathPolicy';
+import type { CheckpointFolder, WorkspaceFiles, WorkspaceRestore } from '../../base/common';
+import { normalizeWorkspacePath, resolveWorkspacePath } from '../../tools/common';
 import { refusedJournalPaths, RestoreJournalRefused, type RecoveryWorkspace } from './journalPaths';
-import { parseSavedSession } from '../../agent/common/savedSession';
-import type { AgentSessionState, OriginalFile } from '../../agent/common/sessionState';
+import { parseSavedSession, type AgentSessionState, type OriginalFile } from '../../agent/common';
 import {
   HASH,
   isRecord,

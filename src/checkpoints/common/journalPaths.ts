@@ -5,9 +5,9 @@
  * workspace path, inside the workspace lexically and through symlinks, neither
  * protected nor a control file (which a recovery never changes unasked).
  */
-import type { WorkspaceFiles } from '../../base/common/ports';
-import { isControlPath } from '../../agent/common/approvalPolicy';
-import { protectingPattern, resolveWorkspacePath } from '../../tools/common/pathPolicy';
+import type { WorkspaceFiles } from '../../base/common';
+import { isControlPath } from '../../agent/common';
+import { protectingPattern, resolveWorkspacePath } from '../../tools/common';
 
 /** The most refused paths a message names (a journal may list thousands). */
 const MAX_NAMED = 5;

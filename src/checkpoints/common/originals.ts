@@ -5,9 +5,9 @@
  * is in the workspace, so the same file reached through a symlink (or in other
  * letter case on a case-insensitive file system) is recorded once, before any change.
  */
-import type { WorkspaceFiles } from '../../base/common/ports';
-import { resolveWorkspacePath } from '../../tools/common/pathPolicy';
-import type { AgentSessionState, OriginalFile } from '../../agent/common/sessionState';
+import type { WorkspaceFiles } from '../../base/common';
+import { resolveWorkspacePath } from '../../tools/common';
+import type { AgentSessionState, OriginalFile } from '../../agent/common';
 
 /** A saved session lists a file revert may not write: nothing was reverted. */
 export class RevertRefused extends Error {}

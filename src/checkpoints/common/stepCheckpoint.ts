@@ -3,9 +3,8 @@
  * the workspace to it. Apart from the tool-call round because its failure is
  * only logged, never the session's: the work itself is done.
  */
-import type { Logger } from '../../base/common/ports';
-import { errorMessage, type OnAgentEvent, type StepCheckpoint } from '../../agent/common/agentEvents';
-import type { AgentSessionState } from '../../agent/common/sessionState';
+import type { Logger } from '../../base/common';
+import { errorMessage, type OnAgentEvent, type StepCheckpoint, type AgentSessionState } from '../../agent/common';
 
 /** Records the checkpoint (`changed`: real workspace paths); what the engine is given for it. */
 export type CaptureCheckpoint = (

@@ -6,10 +6,9 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CheckpointFolder, CheckpointRecord, WorkspaceRestore } from '../../base/common/ports';
-import { writeFileAtomic } from '../../base/node/fileSafety';
-import { AnchoredFiles } from '../../tools/node/anchoredFiles';
-import { WorkspaceAnchor, type AnchorOptions } from '../../tools/node/anchoredPaths';
+import type { CheckpointFolder, CheckpointRecord, WorkspaceRestore } from '../../base/common';
+import { writeFileAtomic } from '../../base/node';
+import { AnchoredFiles, WorkspaceAnchor, type AnchorOptions } from '../../tools/node';
 
 const HASH = /^[0-9a-f]{64}$/;
 const NONCE = /^[0-9a-z]{1,32}$/;

@@ -6,12 +6,10 @@
 import * as vscode from 'vscode';
 import { KEEP_MINE, OVERWRITE, RESTORE, droppedNotice, restoreDone, restoreQuestion } from '../common/checkpointMessages';
 import type { Checkpoint, FileVersion } from '../common/checkpoints';
-import { sessionIdOf } from '../../agent/common/commandArguments';
-import { rootForSavedSession } from '../../agent/common/sessionRoot';
-import { normalizeWorkspacePath } from '../../tools/common/pathPolicy';
-import type { AgentSessionState } from '../../agent/common/sessionState';
-import type { ErrorPresenter } from '../../gateway/vscode/errorPresenter';
-import { openFolders, type AgentSessions } from '../../agent/vscode/agentSessions';
+import { sessionIdOf, rootForSavedSession, type AgentSessionState } from '../../agent/common';
+import { normalizeWorkspacePath } from '../../tools/common';
+import type { ErrorPresenter } from '../../gateway/vscode';
+import { openFolders, type AgentSessions } from '../../agent/vscode';
 
 export const CHECKPOINT_SCHEME = 'gateway-checkpoint';
 

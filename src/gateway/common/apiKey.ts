@@ -6,7 +6,7 @@
  */
 import type { GatewayClient } from './client';
 import { AuthError, BalanceError } from './errors';
-import type { LimitTracker } from '../../rateLimits/common/limitTracker';
+import type { LimitTracker } from '../../rateLimits/common';
 import type { ModelInfo } from './types';
 
 const SENDABLE_KEY = /^[\x21-\x7e]+$/;

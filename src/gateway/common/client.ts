@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { ChatStreamDecoder } from './chatStreamDecoder';
 import { readBoundedText } from './bodyLimits';
-import type { Reservation } from '../../rateLimits/common/limitTracker';
+import type { Reservation } from '../../rateLimits/common';
 import { BalanceError, ProtocolError } from './errors';
 import { ResponsesStreamDecoder } from './responsesStreamDecoder';
 import { readSse, type StreamDecoder } from './sseReader';
@@ -14,7 +14,7 @@ import type { Exchange, RequestSpec } from './exchange';
 import { Transport, type TransportOptions } from './transport';
 import type { CallOptions, ChatParams, CompletionResult, ModelInfo, RespondParams, StreamEvent, Usage } from './types';
 import { normaliseUsage } from './usageCounts';
-import type { UsageRecord } from '../../usage/common/usageRecord';
+import type { UsageRecord } from '../../usage/common';
 import { validateChatParams, validateRespondParams } from './validation';
 import { chatBody, estimateTokens, respondBody, resultFromChatCompletion, resultFromResponse } from './wireFormat';
 

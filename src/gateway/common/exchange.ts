@@ -4,11 +4,11 @@
  * recorded, the key kept out of everything read back, and failures mapped to
  * typed errors. Retries, pacing and error answers are the transport's.
  */
-import type { Clock, FetchLike, Logger } from '../../base/common/ports';
+import type { Clock, FetchLike, Logger } from '../../base/common';
 import { redact, type ErrorContext } from './errorMapping';
 import { AbortError, ConnectionError, GatewayError, RedirectRefusedError, StreamInterruptedError, StreamTimeoutError } from './errors';
 import { IdleWatchdog } from './idleWatchdog';
-import type { LimitTracker, Reservation } from '../../rateLimits/common/limitTracker';
+import type { LimitTracker, Reservation } from '../../rateLimits/common';
 import { SecretRedactor } from './redaction';
 import type { CallOptions } from './types';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../base/common/ports';
+import type { Clock } from '../../base/common';
 
 /**
  * Fires when nothing happened for `timeoutMs`. One timer re-armed lazily instead

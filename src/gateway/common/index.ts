@@ -1,15 +1,8 @@
 export * from './errors';
 export * from './types';
 export { GatewayClient, type GatewayClientOptions } from './client';
-export {
-  LimitTracker,
-  DEFAULT_LIMITS,
-  type LimitSnapshot,
-  type ConfiguredLimits,
-  type BalanceState,
-  type Reservation,
-} from '../../rateLimits/common/limitTracker';
-export type { SharedWindow, SharedWindowEntry } from '../../rateLimits/common/sharedWindowSync';
+export { LimitTracker, DEFAULT_LIMITS, type LimitSnapshot, type ConfiguredLimits, type BalanceState, type Reservation } from '../../rateLimits/common';
+export type { SharedWindow, SharedWindowEntry } from '../../rateLimits/common';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy';
 export { parseDuration } from './duration';
 export { apiKeyProblem, checkAndStoreKey, type KeyCheckOutcome, type KeyCheckDeps } from './apiKey';
@@ -24,4 +17,4 @@ export {
   type ModelLimits,
   type ConfiguredModel,
   type LearnedWindowStore,
-} from '../../models/common/modelWindows';
+} from '../../models/common';

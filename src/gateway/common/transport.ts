@@ -3,7 +3,7 @@
  * pacing under the key's limits, retries, and error answers read into typed
  * errors. One attempt (the fetch, its idle watchdog, failures) is exchange.ts.
  */
-import { silentLogger, systemClock, type ApiKeyProvider, type Clock, type FetchLike, type Logger } from '../../base/common/ports';
+import { silentLogger, systemClock, type ApiKeyProvider, type Clock, type FetchLike, type Logger } from '../../base/common';
 import { describeWait, parseRetryAfter } from './duration';
 import { apiKeyProblem } from './apiKey';
 import { checkKeyOrigin, originOf } from './keyOrigin';
@@ -11,7 +11,7 @@ import { errorFromWire, parseWireError } from './errorMapping';
 import { AbortError, AuthError, ConnectionError, EndpointError, GatewayError, MissingApiKeyError, RateLimitError, RateLimitWaitTooLongError } from './errors';
 import { openExchange, type Exchange, type ExchangeDeps, type RequestSpec } from './exchange';
 import { DEFAULT_BODY_LIMITS, readBoundedText, type BodyLimits } from './bodyLimits';
-import { LimitTracker, type Reservation } from '../../rateLimits/common/limitTracker';
+import { LimitTracker, type Reservation } from '../../rateLimits/common';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './retryPolicy';
 import type { CallOptions } from './types';
 

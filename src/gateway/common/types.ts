@@ -1,5 +1,5 @@
 /** The client's own vocabulary: what callers pass in and what streams give back. */
-import type { RequestOrigin } from '../../usage/common/usageRecord';
+import type { RequestOrigin } from '../../usage/common';
 
 /** The values the API takes, listed once for the types, the request checks and the settings. */
 export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;

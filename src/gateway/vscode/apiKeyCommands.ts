@@ -5,9 +5,9 @@
 import * as vscode from 'vscode';
 import { apiKeyProblem, checkAndStoreKey, type GatewayClient, type KeyCheckOutcome, type LimitTracker } from '../common';
 import type { ApiKeyStore } from './apiKeyStore';
-import { toAbortSignal } from '../../base/vscode/cancellation';
+import { toAbortSignal } from '../../base/vscode';
 import type { ErrorPresenter } from './errorPresenter';
-import { SettingError, type SettingsService } from '../../settings/vscode/settings';
+import { SettingError, type SettingsService } from '../../settings/vscode';
 
 export interface ApiKeyCommandDeps {
   store: ApiKeyStore;

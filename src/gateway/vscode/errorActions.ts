@@ -14,8 +14,8 @@ import {
   ModelNotFoundError,
   RateLimitError,
 } from '../common';
-import { modelPickersFor, type ModelPickerCommand } from '../../models/common/modelErrorActions';
-import { SettingError } from '../../settings/vscode/settings';
+import { modelPickersFor, type ModelPickerCommand } from '../../models/common';
+import { SettingError } from '../../settings/vscode';
 
 /** The chat and agent models the user chose (their settings), so a missing model's error offers the picker that changes it. */
 export interface ConfiguredModels {

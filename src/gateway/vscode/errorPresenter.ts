@@ -1,8 +1,8 @@
 /** Shows a failure as a notification whose buttons fix it (Set API Key, Top up, Open Settings…). */
 import * as vscode from 'vscode';
 import { AbortError } from '../common';
-import type { Logger } from '../../base/common/ports';
-import type { SettingsService } from '../../settings/common/settingsService';
+import type { Logger } from '../../base/common';
+import type { SettingsService } from '../../settings/common';
 import { actionsFor, messageOf } from './errorActions';
 
 export class ErrorPresenter {

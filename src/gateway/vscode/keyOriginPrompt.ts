@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { originOf } from '../common';
 import type { ApiKeyStore } from './apiKeyStore';
-import type { SettingsService } from '../../settings/common/settingsService';
+import type { SettingsService } from '../../settings/common';
 
 export const CONFIRM_KEY_ORIGIN_COMMAND = 'gateway.confirmKeyOrigin';
 

@@ -3,7 +3,7 @@
  * selection, a bounded excerpt of the code around it, and the user's instruction,
  * and is told to answer with the replacement code alone.
  */
-import { codeFence } from '../../base/common/markdown';
+import { codeFence } from '../../base/common';
 import type { ChatMessage } from '../../gateway/common';
 
 /** At most this many lines of context on each side of the selection. */

@@ -6,13 +6,12 @@
  * closing, or a failed request leave the original intact and say what happened.
  */
 import * as vscode from 'vscode';
-import type { ModelEndpoints } from '../../models/common/modelEndpoints';
+import type { ModelEndpoints } from '../../models/common';
 import { CodeAnswerCleaner } from '../common/answerCleaner';
 import { buildInlineEditMessages, surroundingContext } from '../common/prompt';
-import type { ErrorPresenter } from '../../gateway/vscode/errorPresenter';
-import { incompleteReason } from '../../chat/common/finishNote';
-import { requestParameters } from '../../settings/common/requestParameters';
-import type { SettingsService } from '../../settings/common/settingsService';
+import type { ErrorPresenter } from '../../gateway/vscode';
+import { incompleteReason } from '../../chat/common';
+import { requestParameters, type SettingsService } from '../../settings/common';
 import { pickInstruction } from './instructionPicker';
 import { PROPOSAL_SCHEME, type ProposalDocuments } from './proposalDocuments';
 import { editRange } from './editRange';

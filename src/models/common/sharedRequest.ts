@@ -5,8 +5,8 @@
  * gives up (a closed picker, the status bar's timeout) stops waiting for it,
  * and nobody else notices.
  */
-import { AbortError } from '../../gateway/common/errors';
-import type { Clock } from '../../base/common/ports';
+import { AbortError } from '../../gateway/common';
+import type { Clock } from '../../base/common';
 
 interface Run<T> {
   result: Promise<T>;

@@ -4,18 +4,16 @@
  * The message conversion is in languageModelMessages.ts.
  */
 import * as vscode from 'vscode';
-import { droppedNote, streamFitted } from '../../chat/common/historyFit';
+import { droppedNote, streamFitted, estimateTokens, toChatMessages } from '../../chat/common';
 import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, type ModelInfo, type ModelWindows, type ToolDefinition } from '../../gateway/common';
 import type { ModelEndpoints } from '../common/modelEndpoints';
-import type { Logger } from '../../base/common/ports';
-import type { ApiKeyStore } from '../../gateway/vscode/apiKeyStore';
-import { toAbortSignal } from '../../base/vscode/cancellation';
-import { estimateTokens, toChatMessages } from '../../chat/common/languageModelMessages';
+import type { Logger } from '../../base/common';
+import type { ApiKeyStore } from '../../gateway/vscode';
+import { toAbortSignal } from '../../base/vscode';
 import type { ModelCatalog } from './modelCatalog';
-import { requestParameters } from '../../settings/common/requestParameters';
-import type { SettingsService } from '../../settings/common/settingsService';
+import { requestParameters, type SettingsService } from '../../settings/common';
 
-export { toChatMessages } from '../../chat/common/languageModelMessages';
+export { toChatMessages } from '../../chat/common';
 
 export interface LanguageModelProviderDeps {
   catalog: ModelCatalog;

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { GatewayClient, ModelInfo } from '../../gateway/common';
 import { SharedListing } from '../common/sharedRequest';
-import { systemClock } from '../../base/common/ports';
+import { systemClock } from '../../base/common';
 
 const LAST_GOOD = 'gateway.lastModelList';
 /** A failed listing is not asked again for this long, so pickers do not hammer a refusing gateway. */

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ModelInfo } from '../../gateway/common';
 import type { ModelCatalog } from './modelCatalog';
 import type { ModelRole, ModelSelection } from './modelSelection';
-import type { ErrorPresenter } from '../../gateway/vscode/errorPresenter';
+import type { ErrorPresenter } from '../../gateway/vscode';
 
 interface ModelItem extends vscode.QuickPickItem {
   model: string;

@@ -4,7 +4,7 @@
  * the first model the key may use is taken, so a new user gets answers at once.
  */
 import * as vscode from 'vscode';
-import { SECTION, type SettingsService } from '../../settings/vscode/settings';
+import { SECTION, type SettingsService } from '../../settings/vscode';
 import type { ModelCatalog } from './modelCatalog';
 import { chooseModel, defaultModel, type ModelRole } from '../common/modelChoice';
 

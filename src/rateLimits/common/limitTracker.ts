@@ -15,7 +15,7 @@
  * (pacingQueue.ts, with its fairness rules), and the other VS Code windows on the
  * key seen through a shared file (sharedWindowSync.ts).
  */
-import type { Clock } from '../../base/common/ports';
+import type { Clock } from '../../base/common';
 import { PacingQueue, type PacedWindow } from './pacingQueue';
 import { readRateLimitHeaders } from './rateLimitHeaders';
 import { SharedWindowSync, sharedPollMs, type SharedWindow } from './sharedWindowSync';

@@ -11,7 +11,7 @@
  * before it were answered (a request larger than the whole TPM goes when the
  * window is empty). Everything behind a second request that cannot go waits its turn.
  */
-import type { Clock } from '../../base/common/ports';
+import type { Clock } from '../../base/common';
 import type { AcquireOptions, Reservation } from './limitTracker';
 import type { Reserved } from './windowLedger';
 

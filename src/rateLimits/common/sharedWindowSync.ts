@@ -7,7 +7,7 @@
  * taken under its lock, with the other windows' entries read fresh. This is that
  * exchange, apart from the tracker (limits.ts) that asks for it.
  */
-import type { Clock } from '../../base/common/ports';
+import type { Clock } from '../../base/common';
 import type { OthersReserved, Reserved, WindowLedger } from './windowLedger';
 
 /** A reservation as the other windows on the machine see it. */

@@ -6,7 +6,7 @@
  * more request would fit. Apart from the tracker (limits.ts) so the counting is
  * kept from the waiting (pacingQueue.ts) and the file sync (sharedWindowSync.ts).
  */
-import type { Clock } from '../../base/common/ports';
+import type { Clock } from '../../base/common';
 import type { ConfiguredLimits, Reservation } from './limitTracker';
 import type { RateLimitReport } from './rateLimitHeaders';
 

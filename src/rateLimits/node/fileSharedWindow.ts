@@ -12,8 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { systemClock, type Clock } from '../../base/common/ports';
-import { withFolderLock, writeFileAtomic } from '../../base/node/fileSafety';
+import { systemClock, type Clock } from '../../base/common';
+import { withFolderLock, writeFileAtomic } from '../../base/node';
 import { MAX_SHARED_ENTRIES, type SharedWindow, type SharedWindowEntry } from '../common/sharedWindowSync';
 
 /** A holder reads and writes a few KB: a lock older than this was left behind. */

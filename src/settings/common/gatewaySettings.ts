@@ -3,11 +3,9 @@
  * each setting's checked value), and the rule of which level of a setting counts.
  */
 import type { ConfiguredLimits, ConfiguredModel, ReasoningEffort, ServiceTier } from '../../gateway/common';
-import type { ApprovalMode } from '../../agent/common/approvalPolicy';
-import { DEFAULT_BUDGETS, type AgentBudgets } from '../../agent/common/budgets';
+import { type ApprovalMode, DEFAULT_BUDGETS, type AgentBudgets } from '../../agent/common';
 import { SETTING_NAMES, SETTING_SCHEMAS, type SettingValues } from './settingSchemas';
-import type { DailyBudget } from '../../usage/common/dailyBudget';
-import type { ModelPrice } from '../../usage/common/usageSummary';
+import type { DailyBudget, ModelPrice } from '../../usage/common';
 
 export { DEFAULT_DENIED_COMMANDS } from './settingSchemas';
 

@@ -6,10 +6,9 @@
  */
 import * as z from 'zod/mini';
 import { DEFAULT_LIMITS, REASONING_EFFORTS, SERVICE_TIERS } from '../../gateway/common';
-import { APPROVAL_MODES } from '../../agent/common/approvalPolicy';
-import { DEFAULT_BUDGETS } from '../../agent/common/budgets';
-import { DEFAULT_CHECKPOINT_STORAGE_MB, checkpointStorageBytes } from '../../checkpoints/common/checkpointRetention';
-import { defaultProtectedFiles } from '../../tools/common/tool';
+import { APPROVAL_MODES, DEFAULT_BUDGETS } from '../../agent/common';
+import { DEFAULT_CHECKPOINT_STORAGE_MB, checkpointStorageBytes } from '../../checkpoints/common';
+import { defaultProtectedFiles } from '../../tools/common';
 import { checkedModels, checkedUrl } from './settingChecks';
 
 /** Commands that ask even under the `auto` approval policy. */

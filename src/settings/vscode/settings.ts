@@ -4,7 +4,7 @@
  * as a warning naming the setting with a button that opens it.
  */
 import * as vscode from 'vscode';
-import type { Logger } from '../../base/common/ports';
+import type { Logger } from '../../base/common';
 import { SettingsService } from '../common/settingsService';
 import type { SettingError } from '../common/gatewaySettings';
 

@@ -8,7 +8,7 @@
  * leave one behind: existing ones are read-only in the sandbox, and a new one is
  * moved out of the workspace when the command ends (or the moment it appears).
  */
-import { visibleText } from '../../agent/common/commandDisplay';
+import { visibleText } from '../../agent/common';
 
 /** Names that are a control path wherever they are (compared case-insensitively, as macOS and Windows do). */
 const CONTROL_NAMES = new Set(['.git', '.vscode', '.husky', '.envrc']);

@@ -7,7 +7,7 @@
  * so it can be tested; its timers go through the Clock port for the same reason.
  */
 
-import type { Clock } from '../../base/common/ports';
+import type { Clock } from '../../base/common';
 
 export interface ExecutionControl {
   /** Resolves when the command ends, with its exit code when known. */

@@ -10,9 +10,9 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { controlPathOf, type ControlPathKind, type ControlRollback } from '../common/controlPaths';
-import type { ControlFileGuard, ControlPathWatcher, ControlWatch, Logger, QuarantinedControlPaths } from '../../base/common/ports';
+import type { ControlFileGuard, ControlPathWatcher, ControlWatch, Logger, QuarantinedControlPaths } from '../../base/common';
 import { ControlQuarantine, type QuarantineBatch } from './controlQuarantine';
-import { isInside } from '../../tools/node/workspaceRoot';
+import { isInside } from '../../tools/node';
 import { newControlPaths, scanWorkspace, WorkspaceTooLarge, type ControlEntry, type WorkspaceScan } from './sandboxWorkspaceScan';
 
 export interface NodeControlGuardOptions {

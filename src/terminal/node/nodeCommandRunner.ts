@@ -7,11 +7,11 @@
  * stopped with its group.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { CommandResult, CommandRunner } from '../../base/common/ports';
-import { omittedNote } from '../../tools/common/textLimits';
+import type { CommandResult, CommandRunner } from '../../base/common';
+import { omittedNote } from '../../tools/common';
 import type { SandboxLaunch } from '../common/sandbox';
 import { spawnSandboxed } from './bubblewrap';
-import { absoluteInside } from '../../tools/node/workspaceRoot';
+import { absoluteInside } from '../../tools/node';
 
 export interface NodeCommandRunnerOptions {
   /** The shell to run lines with; default `$SHELL`, else /bin/sh (ComSpec on Windows). */

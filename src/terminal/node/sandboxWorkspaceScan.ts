@@ -9,7 +9,7 @@
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isControlName, type ControlPathKind } from '../common/controlPaths';
-import { protectingPattern } from '../../tools/common/pathPolicy';
+import { protectingPattern } from '../../tools/common';
 
 /** Entries looked at outside node_modules; beyond it the sandbox cannot promise to cover the protected files. */
 export const protectedSearchLimit = 100_000;

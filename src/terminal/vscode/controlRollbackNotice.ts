@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { describeControlPath, shownPath } from '../common/controlPaths';
-import type { Logger, QuarantinedControlPaths } from '../../base/common/ports';
+import type { Logger, QuarantinedControlPaths } from '../../base/common';
 
 const RESTORE = 'Restore';
 const CHOOSE = 'Restore…';

@@ -11,7 +11,7 @@
  * runs after the sandbox ends), and the terminal would echo bwrap's whole argv.
  */
 import * as vscode from 'vscode';
-import type { Clock, CommandResult, CommandRunner } from '../../base/common/ports';
+import type { Clock, CommandResult, CommandRunner } from '../../base/common';
 import { superviseExecution } from '../common/executionSupervisor';
 import type { SandboxLaunch } from '../common/sandbox';
 import { commandLineFor, shellKindOf } from '../common/shellCommandLine';

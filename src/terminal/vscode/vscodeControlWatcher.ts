@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { controlPathOf } from '../common/controlPaths';
-import type { ControlPathWatcher } from '../../base/common/ports';
+import type { ControlPathWatcher } from '../../base/common';
 
 export const vscodeControlWatcher: ControlPathWatcher = {
   watch(root, _folders, onControlPath) {

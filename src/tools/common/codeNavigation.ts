@@ -5,8 +5,7 @@
  * line's text`, bounded.
  */
 import * as z from 'zod/mini';
-import type { ToolContext } from './tool';
-import { ToolFailure, displayPath } from './tool';
+import { type ToolContext, ToolFailure, displayPath } from './tool';
 import { protectingPattern, resolveWorkspacePath } from './pathPolicy';
 import { currentText } from './fileWrites';
 import { boundedLines, noLanguageServices, type CodeLocation, type CodePosition, type LanguageServices } from './languageServices';

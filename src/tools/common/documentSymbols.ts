@@ -1,7 +1,6 @@
 /** document_symbols: a file's outline (classes, functions, methods … with their lines), from VS Code's language services. */
 import * as z from 'zod/mini';
-import type { AgentTool } from './tool';
-import { displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, displayPath, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
 import { currentText } from './fileWrites';
 import { boundedLines, noLanguageServices, type CodeSymbol } from './languageServices';

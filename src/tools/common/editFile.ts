@@ -4,8 +4,7 @@
  * or with the tolerances of editMatching/locate.ts, which the result names.
  */
 import * as z from 'zod/mini';
-import type { AgentTool, PreparedAction, ToolContext } from './tool';
-import { displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, type PreparedAction, type ToolContext, displayPath, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
 import { applyChange, currentText } from './fileWrites';
 import { matchEdit, occurrenceLimit, toleranceNotes } from './editMatching/locate';

@@ -21,8 +21,7 @@
  * ripgrep's regex syntax (ASCII only in RE2's); a file whose name holds a line
  * break is not searched.
  */
-import type { Clock, TextMatch, TextQuery, WorkspaceFiles, WorkspaceSearch } from '../../base/common/ports';
-import { SearchPatternError } from '../../base/common/ports';
+import { type Clock, type TextMatch, type TextQuery, type WorkspaceFiles, type WorkspaceSearch, SearchPatternError } from '../../base/common';
 import { looksBinary } from './textLimits';
 import type { PathVerdicts } from './searchPathChecks';
 import { SearchListings, type Listed } from './searchListings';

@@ -1,6 +1,5 @@
 /** What edit_file and write_file share: reading the current content and applying an approved change safely. */
-import type { FilePreview, ToolContext, ToolOutcome } from './tool';
-import { ToolFailure } from './tool';
+import { type FilePreview, type ToolContext, type ToolOutcome, ToolFailure } from './tool';
 import { hardLinkRefusal, resolveWorkspacePath } from './pathPolicy';
 import { looksBinary, plural } from './textLimits';
 

@@ -1,6 +1,5 @@
 /** find_references: every use of a symbol, as VS Code's language services find them (not text matches). */
-import type { AgentTool } from './tool';
-import { guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, guardedPrepare, parametersOf, refused } from './tool';
 import { describeLocations, positionSchema, positionSummary, preparePosition } from './codeNavigation';
 import { plural } from './textLimits';
 

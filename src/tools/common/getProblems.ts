@@ -1,8 +1,7 @@
 /** get_problems: the errors and warnings VS Code's language services report, most severe first. */
 import * as z from 'zod/mini';
-import { systemClock } from '../../base/common/ports';
-import type { AgentTool, ToolContext } from './tool';
-import { displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { systemClock } from '../../base/common';
+import { type AgentTool, type ToolContext, displayPath, guardedPrepare, parametersOf, refused } from './tool';
 import { protectingPattern, resolveWorkspacePath } from './pathPolicy';
 import { boundedLines, byGravity, formatProblem, noLanguageServices, type LanguageServices, type Problem } from './languageServices';
 import { problemsSettled } from './newProblems';

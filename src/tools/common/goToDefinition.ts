@@ -1,6 +1,5 @@
 /** go_to_definition: where a symbol is defined, as VS Code's language services resolve it (imports followed). */
-import type { AgentTool } from './tool';
-import { guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, guardedPrepare, parametersOf, refused } from './tool';
 import { describeLocations, positionSchema, positionSummary, preparePosition } from './codeNavigation';
 
 export const goToDefinitionTool: AgentTool = {

@@ -6,11 +6,10 @@
  * and results come from other code, so each is checked and bounded here; the
  * host adapter only lists and invokes.
  */
-import type { Clock } from '../../base/common/ports';
+import type { Clock } from '../../base/common';
 import { headBytes, utf8Length } from './textLimits';
 import type { AgentTool, PreparedCall, ToolOutcome } from './tool';
-import type { ApprovalMode } from '../../agent/common/approvalPolicy';
-import { visibleText } from '../../agent/common/commandDisplay';
+import { type ApprovalMode, visibleText } from '../../agent/common';
 import { describeToolInput } from './toolInputDisplay';
 
 /** What the host says about one of its tools. */

@@ -1,13 +1,12 @@
 /** list_files: the files under a folder, as a bounded tree-ordered list of paths. */
 import * as z from 'zod/mini';
-import type { AgentTool, ToolContext } from './tool';
-import { ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, type ToolContext, ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
 import { compileGlob } from './glob';
 import { walkTimeLimitMs, walkWorkspace } from './walk';
 import { PathVerdicts, engineFiles, nameGlobOf } from './searchPathChecks';
 import { treeEntries } from './treeOrder';
-import { systemClock } from '../../base/common/ports';
+import { systemClock } from '../../base/common';
 
 /** Paths shown per call; the rest is counted in a "… N more" line. */
 export const listLimit = 500;

@@ -5,7 +5,7 @@
  * checked before the write too (the language services may not have looked at it
  * yet), and both times the problems are read once they have settled.
  */
-import { systemClock, type Clock } from '../../base/common/ports';
+import { systemClock, type Clock } from '../../base/common';
 import type { PreparedCall, ToolContext, ToolOutcome } from './tool';
 import { byGravity, boundedLines, formatProblem, type LanguageServices, type Problem } from './languageServices';
 import { plural } from './textLimits';

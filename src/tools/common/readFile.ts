@@ -1,7 +1,6 @@
 /** read_file: a file's text, a page at a time so a large file cannot flood the context. */
 import * as z from 'zod/mini';
-import type { AgentTool, ToolContext } from './tool';
-import { ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, type ToolContext, ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from './tool';
 import { hardLinkRefusal, resolveWorkspacePath } from './pathPolicy';
 import { headBytes, looksBinary, utf8Length } from './textLimits';
 

@@ -1,5 +1,5 @@
 /** The agent's tools, and their definitions as the API wants them. */
-import type { ToolDefinition } from '../../gateway/common/types';
+import type { ToolDefinition } from '../../gateway/common';
 import type { AgentTool } from './tool';
 import { readFileTool } from './readFile';
 import { listFilesTool } from './listFiles';

@@ -1,12 +1,10 @@
 /** run_command: runs a shell command line in a workspace folder and reports its exit code and the end of its output. */
 import * as z from 'zod/mini';
-import type { AgentTool, ToolContext, ToolOutcome } from './tool';
-import { ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, type ToolContext, type ToolOutcome, ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
 import { omittedNote, splitOmittedNote, tailBytes } from './textLimits';
-import { sandboxNote } from '../../terminal/common/sandbox';
-import { rollbackNote } from '../../terminal/common/controlPaths';
-import type { CommandResult, ControlWatch } from '../../base/common/ports';
+import { sandboxNote, rollbackNote } from '../../terminal/common';
+import type { CommandResult, ControlWatch } from '../../base/common';
 
 export const defaultTimeoutSeconds = 60;
 export const maxTimeoutSeconds = 600;

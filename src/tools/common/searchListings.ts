@@ -5,7 +5,7 @@
  * many files it searched, the files under the size limit. They are reused for
  * a few seconds: they only count files, and an agent searches often.
  */
-import type { Clock, TextQuery, WorkspaceSearch } from '../../base/common/ports';
+import type { Clock, TextQuery, WorkspaceSearch } from '../../base/common';
 import { engineFiles, type PathVerdicts } from './searchPathChecks';
 
 /** How long the listings are reused. */

@@ -1,10 +1,8 @@
 /** search_text: lines of workspace files that match a text or a regular expression, as `path:line: text`. */
 import * as z from 'zod/mini';
 import { RE2JS } from 're2js';
-import type { TextMatch, TextQuery } from '../../base/common/ports';
-import { SearchPatternError, systemClock } from '../../base/common/ports';
-import type { AgentTool, ToolContext } from './tool';
-import { ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
+import { type TextMatch, type TextQuery, SearchPatternError, systemClock } from '../../base/common';
+import { type AgentTool, type ToolContext, ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
 import { compileGlob } from './glob';
 import { walkWorkspace, walkTimeLimitMs } from './walk';

@@ -7,11 +7,11 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import type { Clock, CommandRunner, ControlFileGuard, FileChanges, Logger, WorkspaceFiles, WorkspaceSearch } from '../../base/common/ports';
+import type { Clock, CommandRunner, ControlFileGuard, FileChanges, Logger, WorkspaceFiles, WorkspaceSearch } from '../../base/common';
 import { normalizeWorkspacePath } from './pathPolicy';
 import type { PlanStep } from './updatePlan';
 import type { LanguageServices } from './languageServices';
-import type { ApprovalMode } from '../../agent/common/approvalPolicy';
+import type { ApprovalMode } from '../../agent/common';
 
 /** `external`: a tool of the host (another extension, an MCP server), which may do anything. */
 export type ToolKind = 'read' | 'write' | 'command' | 'external';

@@ -5,8 +5,7 @@
  * with every request: the description stays short.
  */
 import * as z from 'zod/mini';
-import type { AgentTool } from './tool';
-import { guardedPrepare, refused } from './tool';
+import { type AgentTool, guardedPrepare, refused } from './tool';
 
 export const PLAN_STATUSES = ['pending', 'in_progress', 'done'] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];

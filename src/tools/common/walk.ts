@@ -6,7 +6,7 @@
  * a symlink (`cfg -> config`): each entry is then checked for protection where
  * it really is as well (`config/secrets/**` hides `cfg/secrets/db.txt`).
  */
-import type { Clock, DirectoryEntry } from '../../base/common/ports';
+import type { Clock, DirectoryEntry } from '../../base/common';
 import type { ToolContext } from './tool';
 import { protectingPattern } from './pathPolicy';
 

@@ -1,7 +1,6 @@
 /** workspace_symbols: where symbols of a given name are defined anywhere in the workspace, from VS Code's language services. */
 import * as z from 'zod/mini';
-import type { AgentTool } from './tool';
-import { guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, guardedPrepare, parametersOf, refused } from './tool';
 import { boundedLines, noLanguageServices, type CodeSymbol } from './languageServices';
 import { LOCATION_CHARS, LOCATION_LIMIT, placeOf } from './codeNavigation';
 

@@ -1,7 +1,6 @@
 /** write_file: creates a file or replaces its whole content. */
 import * as z from 'zod/mini';
-import type { AgentTool } from './tool';
-import { displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, displayPath, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
 import { applyChange, currentText } from './fileWrites';
 

@@ -24,7 +24,7 @@
 import { constants } from 'node:fs';
 import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { isControlPath } from '../../agent/common/approvalPolicy';
+import { isControlPath } from '../../agent/common';
 import { normalizeWorkspacePath, protectingPattern } from '../common/pathPolicy';
 import { defaultProtectedFiles } from '../common/tool';
 import {

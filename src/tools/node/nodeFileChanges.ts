@@ -1,5 +1,5 @@
 /** The FileChanges port on the local file system: every write and delete through a handle checked after it was opened (anchoredFiles.ts). */
-import type { FileChanges, WriteExpectation } from '../../base/common/ports';
+import type { FileChanges, WriteExpectation } from '../../base/common';
 import { AnchoredFiles } from './anchoredFiles';
 import { WorkspaceAnchor, type AnchorOptions } from './anchoredPaths';
 

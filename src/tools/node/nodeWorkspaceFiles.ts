@@ -1,7 +1,7 @@
 /** The WorkspaceFiles port on the local file system (tests, benchmarks, and VS Code's fallback). */
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../../base/common/ports';
+import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../../base/common';
 import { absoluteInside, workspaceRelative } from './workspaceRoot';
 import { IgnoreFiles } from './gitignore';
 import { AnchoredFiles } from './anchoredFiles';

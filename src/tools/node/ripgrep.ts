@@ -12,8 +12,18 @@
  * The tools check every path it returns again (see tools/common/engineSearch.ts).
  */
 import { spawn } from 'node:child_process';
-import { SearchPatternError, systemClock } from '../../base/common/ports';
-import type { Clock, FileMatchCount, FileMatches, FileQuery, SearchBatch, TextMatch, TextQuery, WorkspaceSearch } from '../../base/common/ports';
+import {
+  SearchPatternError,
+  systemClock,
+  type Clock,
+  type FileMatchCount,
+  type FileMatches,
+  type FileQuery,
+  type SearchBatch,
+  type TextMatch,
+  type TextQuery,
+  type WorkspaceSearch,
+} from '../../base/common';
 import {
   appliesEveryGlob,
   argumentGroups,

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { hostAgentTool, selectHostTools, type HostResultPart, type HostToolInfo } from '../common/hostTools';
-import type { Clock, Logger } from '../../base/common/ports';
+import type { Clock, Logger } from '../../base/common';
 import type { AgentTool } from '../common/tool';
 
 const ENABLED_KEY = 'gateway.agent.enabledTools';

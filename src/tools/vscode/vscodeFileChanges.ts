@@ -13,8 +13,8 @@
  * - Removals go through the same port.
  */
 import * as vscode from 'vscode';
-import type { FileChanges, WriteExpectation } from '../../base/common/ports';
-import { appliedOrThrow } from '../../agent/common/editRefusal';
+import type { FileChanges, WriteExpectation } from '../../base/common';
+import { appliedOrThrow } from '../../agent/common';
 import { normalizeWorkspacePath } from '../common/pathPolicy';
 
 /** How long a write waits for an open document to show what was written (VS Code reloads it when its watcher reports the change). */

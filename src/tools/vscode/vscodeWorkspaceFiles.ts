@@ -5,7 +5,7 @@
  * and `files.exclude` honoured on top of .gitignore.
  */
 import * as vscode from 'vscode';
-import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../../base/common/ports';
+import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../../base/common';
 import { matchesGlob } from '../common/glob';
 
 export class VsCodeWorkspaceFiles implements WorkspaceFiles {

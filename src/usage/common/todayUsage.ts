@@ -4,7 +4,7 @@
  * other, so a request costs a read of about its own line instead of the whole log.
  * A roll-up that replaces the file, or a new local day, starts the sums over from the log.
  */
-import type { Clock, Logger } from '../../base/common/ports';
+import type { Clock, Logger } from '../../base/common';
 import type { LogCursor, UsageStorage } from './usageLog';
 import { dayOf, parseEntries, type TokenCounts } from './usageRecord';
 import { addTo, emptyTotals, type PriceOf, type Totals } from './usageSummary';

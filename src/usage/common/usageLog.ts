@@ -3,7 +3,7 @@
  * view's sums (today's alone are kept as a running total, todayUsage.ts), and rolled up by day once records pass the retention, so it stays bounded.
  * The file itself lives behind UsageStorage (a Node file in the extension).
  */
-import type { Clock, Logger } from '../../base/common/ports';
+import type { Clock, Logger } from '../../base/common';
 import { TodayUsage } from './todayUsage';
 import { dayOf, encodeEntry, parseEntries, type DayRollup, type UsageEntry, type UsageRecord } from './usageRecord';
 

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { appendWhole } from '../../base/node/fileSafety';
+import { appendWhole } from '../../base/node';
 import type { LogChunk, LogCursor, TakenLog, UsageStorage } from '../common/usageLog';
 
 /** The most of the log read at once: about a month of heavy use; a larger file is read from its newest part. */

@@ -5,14 +5,13 @@
  * question before an agent request past the budget, the note in `@gateway`'s answer.
  */
 import * as vscode from 'vscode';
-import type { Logger } from '../../base/common/ports';
+import type { Logger } from '../../base/common';
 import { anyPriced, budgetMessage, budgetStatus, BudgetAlerts, type BudgetStatus } from '../common/dailyBudget';
 import { usagePage } from '../common/usageHtml';
 import type { UsageLog } from '../common/usageLog';
 import { dayOf, USAGE_SURFACES, type UsageSurface } from '../common/usageRecord';
 import { describeTotals, summarize, usageCsv, type Totals, type UsageSummary } from '../common/usageSummary';
-import { priceOf } from '../../settings/common/gatewaySettings';
-import type { SettingsService } from '../../settings/common/settingsService';
+import { priceOf, type SettingsService } from '../../settings/common';
 
 export const SHOW_USAGE_COMMAND = 'gateway.showUsage';
 const OPEN_SESSION_COMMAND = 'gateway.agent.openTranscript';

@@ -1,0 +1,4 @@
+/** The chat feature's vscode layer as other features see it: import from here, not from its files. */
+export { runAgentTurn } from './agentTurn';
+export { PARTICIPANT_ID } from './context';
+export { createChatHandler, followupProvider, LM_VENDOR } from './participant';

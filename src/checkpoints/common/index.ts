@@ -1,0 +1,17 @@
+/** The checkpoints feature's common layer as other features see it: import from here, not from its files. */
+export { droppedNotice } from './checkpointMessages';
+export {
+  CheckpointRetention,
+  type CheckpointShelf,
+  checkpointStorageBytes,
+  DEFAULT_CHECKPOINT_STORAGE_MB,
+  removeSessionFiles,
+  RETENTION_BOUNDS,
+  retentionNotice,
+  type RetentionReport,
+} from './checkpointRetention';
+export { type Checkpoint, CheckpointStore, type Recovery, type RestorePlan, type RestoreResult, shortLabel } from './checkpoints';
+export { RestoreJournalRefused } from './journalPaths';
+export { type KeepOriginal, realPathOf, recordOriginal } from './originals';
+export { finishRecoveredRevert, migrateSavedOriginals, revertSession } from './sessionRevert';
+export { type CaptureCheckpoint, StepCheckpointRecorder } from './stepCheckpoint';

@@ -1,0 +1,2 @@
+/** The rateLimits feature's node layer as other features see it: import from here, not from its files. */
+export { FileSharedWindow } from './fileSharedWindow';

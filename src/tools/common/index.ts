@@ -1,0 +1,7 @@
+/** The tools feature's common layer as other features see it: import from here, not from its files. */
+export { reportingNewProblems } from './newProblems';
+export { normalizeWorkspacePath, protectingPattern, resolveWorkspacePath } from './pathPolicy';
+export { findTool, toolDefinitions, toolsFor, unknownToolOutput } from './registry';
+export { headBytes, omittedNote, utf8Length } from './textLimits';
+export { type AgentTool, defaultProtectedFiles, type PreparedCall, type ToolContext, type ToolKind, type ToolOutcome } from './tool';
+export { parsePlan, planChecklist, type PlanStep } from './updatePlan';

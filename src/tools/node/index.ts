@@ -1,0 +1,8 @@
+/** The tools feature's node layer as other features see it: import from here, not from its files. */
+export { AnchoredFiles } from './anchoredFiles';
+export { type AnchorOptions, WorkspaceAnchor } from './anchoredPaths';
+export { NodeFileChanges } from './nodeFileChanges';
+export { NodeWorkspaceFiles } from './nodeWorkspaceFiles';
+export { RipgrepSearch } from './ripgrep';
+export { findVsCodeRipgrep } from './ripgrepLocator';
+export { absoluteInside, isInside } from './workspaceRoot';

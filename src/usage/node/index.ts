@@ -1,0 +1,2 @@
+/** The usage feature's node layer as other features see it: import from here, not from its files. */
+export { FileUsageStorage } from './fileUsageStorage';
