@@ -147,7 +147,8 @@ async function main(): Promise<number> {
   console.log(`Screenshots: ${screenshotCount()} in ${path.relative(process.cwd(), UI_SHOTS_DIR) || UI_SHOTS_DIR}`);
   // A retry hides a flaky scenario: the count is part of the result, 0 on a healthy run.
   console.log(`Retries used: ${retried.length}${retried.length ? ` (${retried.join(', ')})` : ''}`);
-  console.log(`${passed} passed, ${failed} failed`);
+  // The summary line names the retries too: "13 passed, 0 failed, 0 retries" is the healthy run.
+  console.log(`${passed} passed, ${failed} failed, ${retried.length} ${retried.length === 1 ? 'retry' : 'retries'}`);
   return failed === 0 && passed > 0 ? 0 : 1;
 }
 

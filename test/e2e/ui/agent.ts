@@ -484,13 +484,15 @@ export const agentReloadScenario: Scenario = {
     await s.step('finished', 'Approve clicked: later.txt holds "later"; the session is done in the Agent Sessions view', async () => {
       const { toast } = await waitForApprovalToast(ctx, 'later.txt');
       await clickToastButton(toast, 'Approve');
-      const written = await waitForDisk(later, (t) => t !== undefined, 'later.txt written');
-      s.check(written === 'later\n', `later.txt holds the scripted content (${JSON.stringify(written)})`);
+      // "… is done" comes after the write returned: the file is read then, not when it first
+      // exists (the write creates it, then fills it; on a loaded machine a poll can fall between).
       await ctx.page
         .locator(TOASTS)
         .filter({ hasText: `Gateway agent: "${taskText}" is done.` })
         .first()
-        .waitFor({ state: 'visible', timeout: 30_000 });
+        .waitFor({ state: 'visible', timeout: 60_000 });
+      const written = existsSync(later) ? readFileSync(later, 'utf8') : undefined;
+      s.check(written === 'later\n', `later.txt holds the scripted content (${JSON.stringify(written)})`);
       await showSessionsView(ctx);
       await waitForSessionRow(ctx, taskText, /^done\b/);
     });
