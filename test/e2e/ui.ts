@@ -19,7 +19,7 @@ import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './
 import { agentPlanScenario } from './ui/agentPlan';
 import { agentRewindScenario } from './ui/agentRewind';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
-import { neutral } from './ui/gateway';
+import { neutral, waitForActivation } from './ui/gateway';
 import { inlineEditScenario } from './ui/inlineEdit';
 import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_DIR, type Scenario, type UiContext } from './ui/harness';
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
@@ -122,6 +122,7 @@ async function main(): Promise<number> {
     const srv = server;
     const page = browser.page;
     const wb = await timed('workbench drawn', () => Workbench.open(page, srv, { workspace: ws.dir }));
+    await timed('extension activated', () => waitForActivation(page));
     log(`workbench drawn; ${scenarios.length} scenario(s)`);
 
     const ctx: UiContext = { wb, page, server, emulator, workspace: ws.dir };

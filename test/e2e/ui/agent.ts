@@ -7,12 +7,13 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
-import { ask, emulatorRequests, ensureKey, newChat, waitForResponse } from './gateway';
+import { ask, emulatorRequests, ensureKey, newChat, waitForActivation, waitForResponse } from './gateway';
 
 const ORIGINAL_HELLO = 'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
 const CHAT = '.interactive-session';
 const QUICK_INPUT_BOX = '.quick-input-widget .quick-input-box input';
 const TOASTS = '.notifications-toasts .notification-toast';
+const CENTER_ITEMS = '.notifications-center .notification-list-item';
 const SESSIONS_PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Agent Sessions"])';
 
 // page.reload and locator.hover exist in playwright-core; the rig's narrow types leave them out.
@@ -169,13 +170,39 @@ async function waitForApprovalToast(ctx: UiContext, what: string, timeoutMs = 30
   return { toast, text, buttons };
 }
 
-async function clickToastButton(toast: Locator, title: string): Promise<void> {
-  await toast
-    .locator('.monaco-button')
-    .filter({ hasText: new RegExp(`^\\s*${title}\\s*$`) })
-    .first()
-    .click({ timeout: 10_000 });
-  await toast.waitFor({ state: 'detached', timeout: 10_000 });
+/**
+ * Clicks `title` on the approval notification naming `what`: on its toast, or in the
+ * notification center, opened for it as a person would, once the toast has hidden itself
+ * (VS Code hides an info toast after 15 s, buttons or not, and keeps it in the center; on a
+ * loaded machine a step can take that long). Returns once the notification is gone.
+ */
+async function clickApprovalButton(ctx: UiContext, what: string, title: string): Promise<void> {
+  const buttonOf = (where: string) =>
+    ctx.page
+      .locator(where)
+      .filter({ hasText: 'Gateway agent wants to:' })
+      .filter({ hasText: what })
+      .first()
+      .locator('.monaco-button')
+      .filter({ hasText: new RegExp(`^\\s*${title}\\s*$`) })
+      .first();
+  const onToast = await buttonOf(TOASTS)
+    .click({ timeout: 5_000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  if (!onToast) {
+    await ctx.wb.runCommand('Notifications: Show Notifications');
+    await buttonOf(CENTER_ITEMS).click({ timeout: 30_000 });
+  }
+  const gone = `${TOASTS}, ${CENTER_ITEMS}`;
+  await ctx.page.waitForFunction(
+    `![...document.querySelectorAll(${JSON.stringify(gone)})].some((n) => n.innerText.includes('Gateway agent wants to:') && n.innerText.includes(${JSON.stringify(what)}))`,
+    undefined,
+    { timeout: 30_000, polling: 200 },
+  );
+  if (await ctx.page.locator('.notifications-center').first().isVisible()) await ctx.page.keyboard.press('Escape');
 }
 
 /** The Agent Sessions view in the side bar (the activity bar's "Gateway" icon, unless it is showing already). */
@@ -386,12 +413,10 @@ export const agentPaletteScenario: Scenario = {
       s.check(/What should the agent do/.test(prompt), `the box asks "What should the agent do in this workspace?" (it says ${JSON.stringify(prompt)})`);
     });
 
-    let toast!: Locator;
     await s.step('approval-toast', 'Enter: a notification "Gateway agent wants to: …docs/palette.md" offers Approve and Deny', async () => {
       await ctx.page.keyboard.press('Enter');
       await ctx.wb.waitForQuickInputClosed();
       const found = await waitForApprovalToast(ctx, 'docs/palette.md');
-      toast = found.toast;
       s.check(
         found.buttons.includes('Approve') && found.buttons.includes('Deny'),
         `the notification offers Approve and Deny (buttons ${JSON.stringify(found.buttons)}; "${found.text}")`,
@@ -400,7 +425,7 @@ export const agentPaletteScenario: Scenario = {
     });
 
     await s.step('approved-output', 'Approve clicked: the file is written; the "Gateway Agent" output shows the run; "… is done" is announced', async () => {
-      await clickToastButton(toast, 'Approve');
+      await clickApprovalButton(ctx, 'docs/palette.md', 'Approve');
       await waitForDisk(doc, (t) => t === '# Written from the palette\n', 'the approved write');
       await ctx.page
         .locator(TOASTS)
@@ -440,7 +465,7 @@ export const agentReloadScenario: Scenario = {
       const found = await waitForApprovalToast(ctx, 'later.txt');
       s.check(found.buttons.includes('Approve'), `the notification offers Approve (${JSON.stringify(found.buttons)})`);
       await showSessionsView(ctx);
-      await waitForSessionRow(ctx, taskText, /^awaiting approval\b/, 10_000);
+      await waitForSessionRow(ctx, taskText, /^awaiting approval\b/);
     });
 
     await s.step(
@@ -450,6 +475,7 @@ export const agentReloadScenario: Scenario = {
         await (ctx.page as FullPage).reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
         await ctx.page.waitForSelector('.monaco-workbench', { state: 'visible', timeout: 60_000 });
         await ctx.page.waitForSelector('.part.statusbar .statusbar-item', { state: 'visible', timeout: 60_000 });
+        await waitForActivation(ctx.page);
         await showSessionsView(ctx);
         const row = await waitForSessionRow(ctx, taskText, /^paused\b/, 60_000);
         s.check(!existsSync(later), 'later.txt is not written: nobody approved it');
@@ -482,8 +508,7 @@ export const agentReloadScenario: Scenario = {
     );
 
     await s.step('finished', 'Approve clicked: later.txt holds "later"; the session is done in the Agent Sessions view', async () => {
-      const { toast } = await waitForApprovalToast(ctx, 'later.txt');
-      await clickToastButton(toast, 'Approve');
+      await clickApprovalButton(ctx, 'later.txt', 'Approve');
       // "… is done" comes after the write returned: the file is read then, not when it first
       // exists (the write creates it, then fills it; on a loaded machine a poll can fall between).
       await ctx.page

@@ -3,7 +3,7 @@
 // view's model picker. Every wait is on UI state.
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Locator } from '../lib/browser';
+import type { Locator, Page } from '../lib/browser';
 import { Workbench } from '../lib/workbench';
 import type { RecordedRequest } from '../../emulator/server';
 import type { UiContext } from './harness';
@@ -22,6 +22,15 @@ const PASSWORD_BOX = '.quick-input-widget .quick-input-box input[type="password"
 
 export function statusItem(ctx: UiContext): Locator {
   return ctx.wb.statusBarItem(STATUS_ID);
+}
+
+/**
+ * Waits until the Gateway item shows: the extension has activated and its commands are
+ * registered. A drawn workbench is not that yet: on a loaded machine the extension host
+ * comes up seconds later, and the palette has no "Gateway: …" entries until it has.
+ */
+export async function waitForActivation(page: Page, timeoutMs = 120_000): Promise<void> {
+  await page.locator(`.part.statusbar .statusbar-item[id="${STATUS_ID}"]`).waitFor({ state: 'visible', timeout: timeoutMs });
 }
 
 /** The Gateway item's text as shown (the codicon dropped). */
