@@ -162,7 +162,7 @@ export async function responseTo(ctx: UiContext, prompt: string): Promise<ChatRe
  * Waits until the response to `prompt` shows text matching `text` (or, with `orError`,
  * any error box: the response has ended another way); returns the response.
  */
-export async function waitForResponse(ctx: UiContext, prompt: string, text: RegExp, timeoutMs = 30_000, orError = false): Promise<ChatResponse> {
+export async function waitForResponse(ctx: UiContext, prompt: string, text: RegExp, timeoutMs = 60_000, orError = false): Promise<ChatResponse> {
   try {
     const handle = (await ctx.page.waitForFunction(
       `(() => { const r = (${RESPONSE_TO})(${JSON.stringify(prompt)});
@@ -274,6 +274,7 @@ export async function ensureUserSettings(ctx: UiContext, patch: Record<string, u
   }
   writeFileSync(file, JSON.stringify(settings, null, 4));
   ctx.wb = await Workbench.open(ctx.page, ctx.server, { workspace: ctx.workspace });
+  await waitForActivation(ctx.page);
 }
 
 /** A neutral workbench (before each scenario, after a failure): no quick input, no popup, no toasts. */
