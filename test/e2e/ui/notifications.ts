@@ -60,17 +60,28 @@ export async function hideNotificationCenter(ctx: UiContext): Promise<void> {
 
 /** Waits for the notification holding `texts` (toast or center); its text and buttons as shown. */
 export async function readNotification(ctx: UiContext, texts: Texts, timeoutMs = 30_000): Promise<{ text: string; buttons: string[] }> {
-  const item = await waitForNotificationItem(ctx, texts, timeoutMs);
-  await expand(item);
-  const text = (await item.innerText()).replace(/\s+/g, ' ').trim();
-  const buttons = (await item.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter(Boolean);
-  await hideNotificationCenter(ctx);
-  return { text, buttons };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const item = await waitForNotificationItem(ctx, texts, Math.max(1, deadline - Date.now()));
+    await expand(item);
+    // The toast can hide itself between finding it and reading it: then it is looked for again.
+    const read = await item.innerText({ timeout: 3_000 }).then(
+      (text) => text.replace(/\s+/g, ' ').trim(),
+      (error: unknown) => {
+        if (Date.now() > deadline) throw error;
+        return undefined;
+      },
+    );
+    if (read === undefined) continue;
+    const buttons = (await item.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter(Boolean);
+    await hideNotificationCenter(ctx);
+    return { text: read, buttons };
+  }
 }
 
 /** A row of the center shows its buttons when expanded (a toast always is). */
 async function expand(item: Locator): Promise<void> {
-  if (await item.evaluate((el) => el.classList.contains('expanded')).catch(() => true)) return;
+  if (await item.evaluate((el) => el.classList.contains('expanded'), undefined, { timeout: 3_000 }).catch(() => true)) return;
   await (item as Hoverable).hover({ timeout: 5_000 }).catch(() => undefined);
   await item
     .locator('.codicon-notifications-expand')
