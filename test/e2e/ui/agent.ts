@@ -434,10 +434,10 @@ export const agentReloadScenario: Scenario = {
         await showSessionsView(ctx);
         const row = await waitForSessionRow(ctx, taskText, /^paused\b/, 120_000);
         s.check(!existsSync(later), 'later.txt is not written: nobody approved it');
-        await (sessionRow(ctx, taskText) as Hoverable).hover({ timeout: 5_000 });
+        await (sessionRow(ctx, taskText) as Hoverable).hover({ timeout: 30_000 });
         const hover = ctx.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Interrupted' }).first();
         const tip = await hover
-          .waitFor({ state: 'visible', timeout: 10_000 })
+          .waitFor({ state: 'visible', timeout: 30_000 })
           .then(async () => (await hover.innerText()).replace(/\s+/g, ' ').trim())
           .catch(() => '');
         s.check(
