@@ -19,7 +19,7 @@ import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './
 import { agentPlanScenario } from './ui/agentPlan';
 import { agentRewindScenario } from './ui/agentRewind';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
-import { neutral } from './ui/gateway';
+import { neutral, waitForActivation } from './ui/gateway';
 import { inlineEditScenario } from './ui/inlineEdit';
 import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_DIR, type Scenario, type UiContext } from './ui/harness';
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
@@ -122,6 +122,7 @@ async function main(): Promise<number> {
     const srv = server;
     const page = browser.page;
     const wb = await timed('workbench drawn', () => Workbench.open(page, srv, { workspace: ws.dir }));
+    await timed('extension activated', () => waitForActivation(page));
     log(`workbench drawn; ${scenarios.length} scenario(s)`);
 
     const ctx: UiContext = { wb, page, server, emulator, workspace: ws.dir };
@@ -147,7 +148,8 @@ async function main(): Promise<number> {
   console.log(`Screenshots: ${screenshotCount()} in ${path.relative(process.cwd(), UI_SHOTS_DIR) || UI_SHOTS_DIR}`);
   // A retry hides a flaky scenario: the count is part of the result, 0 on a healthy run.
   console.log(`Retries used: ${retried.length}${retried.length ? ` (${retried.join(', ')})` : ''}`);
-  console.log(`${passed} passed, ${failed} failed`);
+  // The summary line names the retries too: "13 passed, 0 failed, 0 retries" is the healthy run.
+  console.log(`${passed} passed, ${failed} failed, ${retried.length} ${retried.length === 1 ? 'retry' : 'retries'}`);
   return failed === 0 && passed > 0 ? 0 : 1;
 }
 

@@ -42,7 +42,8 @@ export class Workbench {
    * once the palette has closed or the command's own quick input has replaced it.
    */
   async runCommand(label: string, options: { timeoutMs?: number } = {}): Promise<void> {
-    const timeout = options.timeoutMs ?? 15_000;
+    // A bound, not a pace: the palette is retried until then (a loaded machine can take 20 s).
+    const timeout = options.timeoutMs ?? 30_000;
     const { page } = this;
     // F1 opens the palette with ">"; filling in ">label" filters the commands at once
     // (typing key by key costs about 0.1 s a character here). Two things are retried until

@@ -7,12 +7,12 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
-import { ask, emulatorRequests, ensureKey, newChat, waitForResponse } from './gateway';
+import { ask, emulatorRequests, ensureKey, newChat, waitForActivation, waitForResponse } from './gateway';
+import { clickNotificationButton, readNotification } from './notifications';
 
 const ORIGINAL_HELLO = 'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
 const CHAT = '.interactive-session';
 const QUICK_INPUT_BOX = '.quick-input-widget .quick-input-box input';
-const TOASTS = '.notifications-toasts .notification-toast';
 const SESSIONS_PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Agent Sessions"])';
 
 // page.reload and locator.hover exist in playwright-core; the rig's narrow types leave them out.
@@ -44,7 +44,7 @@ export async function scriptAgent(ctx: UiContext, turns: Turn[]): Promise<void> 
 }
 
 /** Waits (polling the disk on this machine) until `file` satisfies `ok`; returns its text. */
-export async function waitForDisk(file: string, ok: (text: string | undefined) => boolean, what: string, timeoutMs = 15_000): Promise<string | undefined> {
+export async function waitForDisk(file: string, ok: (text: string | undefined) => boolean, what: string, timeoutMs = 30_000): Promise<string | undefined> {
   const read = () => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
   const deadline = Date.now() + timeoutMs;
   while (!ok(read())) {
@@ -70,7 +70,7 @@ export function chatButton(ctx: UiContext, title: string): Locator {
 }
 
 /** Waits until the response to `prompt` has `n` buttons titled `title`; returns the n-th. */
-export async function waitForChatButton(ctx: UiContext, title: string, n: number, timeoutMs = 30_000): Promise<Locator> {
+export async function waitForChatButton(ctx: UiContext, title: string, n: number, timeoutMs = 60_000): Promise<Locator> {
   const buttons = chatButton(ctx, title);
   const deadline = Date.now() + timeoutMs;
   while ((await buttons.count()) < n) {
@@ -155,27 +155,13 @@ async function startFromPalette(ctx: UiContext, taskText: string, submit: boolea
   await ctx.wb.waitForQuickInputClosed();
 }
 
-/** The approval notification ("Gateway agent wants to: …") naming `what`; checks its buttons. */
-async function waitForApprovalToast(ctx: UiContext, what: string, timeoutMs = 30_000): Promise<{ toast: Locator; text: string; buttons: string[] }> {
-  const toast = ctx.page.locator(TOASTS).filter({ hasText: 'Gateway agent wants to:' }).filter({ hasText: what }).first();
-  await toast.waitFor({ state: 'visible', timeout: timeoutMs });
-  await toast
-    .locator('.monaco-button')
-    .filter({ hasText: /^\s*Approve\s*$/ })
-    .first()
-    .waitFor({ state: 'visible', timeout: 5_000 });
-  const text = (await toast.innerText()).replace(/\s+/g, ' ').trim();
-  const buttons = (await toast.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter(Boolean);
-  return { toast, text, buttons };
+/** The approval notification ("Gateway agent wants to: …") naming `what`: its text and buttons. */
+function waitForApproval(ctx: UiContext, what: string, timeoutMs = 60_000): Promise<{ text: string; buttons: string[] }> {
+  return readNotification(ctx, ['Gateway agent wants to:', what], timeoutMs);
 }
 
-async function clickToastButton(toast: Locator, title: string): Promise<void> {
-  await toast
-    .locator('.monaco-button')
-    .filter({ hasText: new RegExp(`^\\s*${title}\\s*$`) })
-    .first()
-    .click({ timeout: 10_000 });
-  await toast.waitFor({ state: 'detached', timeout: 10_000 });
+function clickApprovalButton(ctx: UiContext, what: string, title: string): Promise<void> {
+  return clickNotificationButton(ctx, ['Gateway agent wants to:', what], title);
 }
 
 /** The Agent Sessions view in the side bar (the activity bar's "Gateway" icon, unless it is showing already). */
@@ -386,12 +372,10 @@ export const agentPaletteScenario: Scenario = {
       s.check(/What should the agent do/.test(prompt), `the box asks "What should the agent do in this workspace?" (it says ${JSON.stringify(prompt)})`);
     });
 
-    let toast!: Locator;
     await s.step('approval-toast', 'Enter: a notification "Gateway agent wants to: …docs/palette.md" offers Approve and Deny', async () => {
       await ctx.page.keyboard.press('Enter');
       await ctx.wb.waitForQuickInputClosed();
-      const found = await waitForApprovalToast(ctx, 'docs/palette.md');
-      toast = found.toast;
+      const found = await waitForApproval(ctx, 'docs/palette.md');
       s.check(
         found.buttons.includes('Approve') && found.buttons.includes('Deny'),
         `the notification offers Approve and Deny (buttons ${JSON.stringify(found.buttons)}; "${found.text}")`,
@@ -400,13 +384,9 @@ export const agentPaletteScenario: Scenario = {
     });
 
     await s.step('approved-output', 'Approve clicked: the file is written; the "Gateway Agent" output shows the run; "… is done" is announced', async () => {
-      await clickToastButton(toast, 'Approve');
+      await clickApprovalButton(ctx, 'docs/palette.md', 'Approve');
       await waitForDisk(doc, (t) => t === '# Written from the palette\n', 'the approved write');
-      await ctx.page
-        .locator(TOASTS)
-        .filter({ hasText: `Gateway agent: "${taskText}" is done.` })
-        .first()
-        .waitFor({ state: 'visible', timeout: 30_000 });
+      await readNotification(ctx, [`Gateway agent: "${taskText}" is done.`], 60_000);
       const out = await waitForOutput(ctx, [`=== ${taskText}`, '▶', '✓', 'Wrote the palette doc.']);
       s.check(/waiting for your approval/.test(out), `the output notes the wait for approval (${JSON.stringify(out.slice(0, 400))})`);
     });
@@ -437,10 +417,10 @@ export const agentReloadScenario: Scenario = {
 
     await s.step('approval-waiting', `"${taskText}" started from the palette: the approval notification for later.txt waits`, async () => {
       await startFromPalette(ctx, taskText, true);
-      const found = await waitForApprovalToast(ctx, 'later.txt');
+      const found = await waitForApproval(ctx, 'later.txt');
       s.check(found.buttons.includes('Approve'), `the notification offers Approve (${JSON.stringify(found.buttons)})`);
       await showSessionsView(ctx);
-      await waitForSessionRow(ctx, taskText, /^awaiting approval\b/, 10_000);
+      await waitForSessionRow(ctx, taskText, /^awaiting approval\b/);
     });
 
     await s.step(
@@ -450,13 +430,14 @@ export const agentReloadScenario: Scenario = {
         await (ctx.page as FullPage).reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
         await ctx.page.waitForSelector('.monaco-workbench', { state: 'visible', timeout: 60_000 });
         await ctx.page.waitForSelector('.part.statusbar .statusbar-item', { state: 'visible', timeout: 60_000 });
+        await waitForActivation(ctx.page);
         await showSessionsView(ctx);
-        const row = await waitForSessionRow(ctx, taskText, /^paused\b/, 60_000);
+        const row = await waitForSessionRow(ctx, taskText, /^paused\b/, 120_000);
         s.check(!existsSync(later), 'later.txt is not written: nobody approved it');
-        await (sessionRow(ctx, taskText) as Hoverable).hover({ timeout: 5_000 });
+        await (sessionRow(ctx, taskText) as Hoverable).hover({ timeout: 30_000 });
         const hover = ctx.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Interrupted' }).first();
         const tip = await hover
-          .waitFor({ state: 'visible', timeout: 10_000 })
+          .waitFor({ state: 'visible', timeout: 30_000 })
           .then(async () => (await hover.innerText()).replace(/\s+/g, ' ').trim())
           .catch(() => '');
         s.check(
@@ -477,20 +458,17 @@ export const agentReloadScenario: Scenario = {
         s.check(/paused/.test(text), `the pick says paused ("${text}")`);
         await row.click({ timeout: 10_000 });
         await ctx.wb.waitForQuickInputClosed();
-        await waitForApprovalToast(ctx, 'later.txt');
+        await waitForApproval(ctx, 'later.txt');
       },
     );
 
     await s.step('finished', 'Approve clicked: later.txt holds "later"; the session is done in the Agent Sessions view', async () => {
-      const { toast } = await waitForApprovalToast(ctx, 'later.txt');
-      await clickToastButton(toast, 'Approve');
-      const written = await waitForDisk(later, (t) => t !== undefined, 'later.txt written');
+      await clickApprovalButton(ctx, 'later.txt', 'Approve');
+      // "… is done" comes after the write returned: the file is read then, not when it first
+      // exists (the write creates it, then fills it; on a loaded machine a poll can fall between).
+      await readNotification(ctx, [`Gateway agent: "${taskText}" is done.`], 60_000);
+      const written = existsSync(later) ? readFileSync(later, 'utf8') : undefined;
       s.check(written === 'later\n', `later.txt holds the scripted content (${JSON.stringify(written)})`);
-      await ctx.page
-        .locator(TOASTS)
-        .filter({ hasText: `Gateway agent: "${taskText}" is done.` })
-        .first()
-        .waitFor({ state: 'visible', timeout: 30_000 });
       await showSessionsView(ctx);
       await waitForSessionRow(ctx, taskText, /^done\b/);
     });

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { Locator } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
 import { ask, emulatorRequests, ensureKey, newChat, waitForResponse } from './gateway';
+import { readNotification } from './notifications';
 import { chatButton, scriptAgent, showSessionsView, task, waitForChatButton, waitForDisk } from './agent';
 
 const CHAT = '.interactive-session';
@@ -24,7 +25,7 @@ const edit = (file: string, from: string, to: string) => ({ toolCalls: [{ name: 
 /** The modal dialog showing `message`: its text and buttons. */
 async function waitForDialog(ctx: UiContext, message: string): Promise<{ dialog: Locator; text: string; buttons: string[] }> {
   const dialog = ctx.page.locator(DIALOG).filter({ hasText: message }).first();
-  await dialog.waitFor({ state: 'visible', timeout: 20_000 });
+  await dialog.waitFor({ state: 'visible', timeout: 30_000 });
   const text = (await dialog.innerText()).replace(/\s+/g, ' ').trim();
   const buttons = (await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts()).map((b) => b.trim()).filter(Boolean);
   return { dialog, text, buttons };
@@ -40,9 +41,7 @@ async function clickDialogButton(dialog: Locator, title: string): Promise<void> 
 }
 
 async function waitForToast(ctx: UiContext, text: string): Promise<string> {
-  const toast = ctx.page.locator(TOASTS).filter({ hasText: text }).first();
-  await toast.waitFor({ state: 'visible', timeout: 30_000 });
-  return (await toast.innerText()).replace(/\s+/g, ' ').trim();
+  return (await readNotification(ctx, [text])).text;
 }
 
 /** The extension's agent-sessions and agent-checkpoints folders in the run's workspace storage (`ud/User/workspaceStorage/<hash>/<extension id>`). */
@@ -116,12 +115,12 @@ export const agentRewindScenario: Scenario = {
     await s.step('review', '"Review Session Changes": one multi-file diff shows both files against their state before the session', async () => {
       await (await waitForChatButton(ctx, 'Review Session Changes', 1)).click({ timeout: 10_000 });
       const tab = ctx.page.locator('.part.editor .tabs-container .tab').filter({ hasText: 'Session changes' }).first();
-      await tab.waitFor({ state: 'visible', timeout: 20_000 });
+      await tab.waitFor({ state: 'visible', timeout: 60_000 });
       const editor = ctx.page.locator('.part.editor .editor-group-container.active').first();
       await ctx.page.waitForFunction(
         `(() => { const t = document.querySelector('.part.editor .editor-group-container.active')?.innerText || ''; return t.includes('rewind-a.ts') && t.includes('rewind-b.ts'); })()`,
         undefined,
-        { timeout: 20_000, polling: 200 },
+        { timeout: 60_000, polling: 200 },
       );
       const text = (await editor.innerText()).replace(/\u00a0/g, ' ');
       s.check(/answer = 3/.test(text) && /answer = 0/.test(text), `the diff of rewind-a.ts shows 0 → 3 (${JSON.stringify(text.slice(0, 400))})`);
@@ -161,9 +160,9 @@ export const agentRewindScenario: Scenario = {
         const rows = ctx.page.locator(`${SESSIONS_PANE} .monaco-list-row`);
         // The session row shows its checkpoints when expanded (a row first listed without any stays folded).
         const session = rows.filter({ hasText: taskText }).first();
-        await session.waitFor({ state: 'visible', timeout: 20_000 });
+        await session.waitFor({ state: 'visible', timeout: 60_000 });
         if ((await session.getAttribute('aria-expanded')) === 'false') await session.locator('.monaco-tl-twistie').click({ timeout: 10_000 });
-        await rows.filter({ hasText: 'Before restoring to step 1' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+        await rows.filter({ hasText: 'Before restoring to step 1' }).first().waitFor({ state: 'visible', timeout: 60_000 });
         const listed = (await rows.allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
         s.check(
           ['Step 1: src/rewind-a.ts', 'Step 2: src/rewind-b.ts', 'Step 3: src/rewind-a.ts'].every((label) => listed.some((r) => r.includes(label))),
@@ -232,18 +231,22 @@ export const agentRewindScenario: Scenario = {
           `the dialog says what goes and what stays ("${found.text}")`,
         );
         await clickDialogButton(found.dialog, 'Delete');
-        await waitForDisk(path.join(folders!.checkpoints, id!, 'index.json'), (t) => t === undefined, 'the checkpoint folder removed').catch(() => undefined);
+        // The delete removes the saved session, renames the checkpoint folder aside (".retired-…")
+        // and then removes that copy file by file: the end state is awaited, not the first step of it.
+        const left = () => [
+          ...readdirSync(folders!.checkpoints).filter((name) => name.startsWith(id!)),
+          ...(existsSync(path.join(folders!.sessions, `${id}.json`)) ? [`${id}.json`] : []),
+        ];
+        const deadline = Date.now() + 60_000;
+        while (left().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
         s.check(!existsSync(path.join(folders!.checkpoints, id!)), `the checkpoint folder ${id} is gone`);
         s.check(!existsSync(path.join(folders!.sessions, `${id}.json`)), `the saved session ${id}.json is gone`);
-        s.check(
-          readdirSync(folders!.checkpoints).every((name) => !name.startsWith(id!)),
-          'nothing of it is left in the checkpoint folder (no retired copy)',
-        );
+        s.check(left().length === 0, `nothing of it is left in the checkpoint folder, no retired copy either (left: ${JSON.stringify(left())})`);
         await showSessionsView(ctx);
         await ctx.page.waitForFunction(
           `(() => !Array.from(document.querySelectorAll('${SESSIONS_PANE} .monaco-list-row')).some((r) => r.innerText.includes(${JSON.stringify(taskText)})))()`,
           undefined,
-          { timeout: 20_000, polling: 200 },
+          { timeout: 60_000, polling: 200 },
         );
         s.check(readFileSync(fileA, 'utf8') === 'export const answer = 3;\n', "the session's change to rewind-a.ts stays");
       },

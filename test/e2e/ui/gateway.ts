@@ -3,7 +3,7 @@
 // view's model picker. Every wait is on UI state.
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Locator } from '../lib/browser';
+import type { Locator, Page } from '../lib/browser';
 import { Workbench } from '../lib/workbench';
 import type { RecordedRequest } from '../../emulator/server';
 import type { UiContext } from './harness';
@@ -22,6 +22,15 @@ const PASSWORD_BOX = '.quick-input-widget .quick-input-box input[type="password"
 
 export function statusItem(ctx: UiContext): Locator {
   return ctx.wb.statusBarItem(STATUS_ID);
+}
+
+/**
+ * Waits until the Gateway item shows: the extension has activated and its commands are
+ * registered. A drawn workbench is not that yet: on a loaded machine the extension host
+ * comes up seconds later, and the palette has no "Gateway: …" entries until it has.
+ */
+export async function waitForActivation(page: Page, timeoutMs = 120_000): Promise<void> {
+  await page.locator(`.part.statusbar .statusbar-item[id="${STATUS_ID}"]`).waitFor({ state: 'visible', timeout: timeoutMs });
 }
 
 /** The Gateway item's text as shown (the codicon dropped). */
@@ -153,7 +162,7 @@ export async function responseTo(ctx: UiContext, prompt: string): Promise<ChatRe
  * Waits until the response to `prompt` shows text matching `text` (or, with `orError`,
  * any error box: the response has ended another way); returns the response.
  */
-export async function waitForResponse(ctx: UiContext, prompt: string, text: RegExp, timeoutMs = 30_000, orError = false): Promise<ChatResponse> {
+export async function waitForResponse(ctx: UiContext, prompt: string, text: RegExp, timeoutMs = 60_000, orError = false): Promise<ChatResponse> {
   try {
     const handle = (await ctx.page.waitForFunction(
       `(() => { const r = (${RESPONSE_TO})(${JSON.stringify(prompt)});
@@ -265,6 +274,7 @@ export async function ensureUserSettings(ctx: UiContext, patch: Record<string, u
   }
   writeFileSync(file, JSON.stringify(settings, null, 4));
   ctx.wb = await Workbench.open(ctx.page, ctx.server, { workspace: ctx.workspace });
+  await waitForActivation(ctx.page);
 }
 
 /** A neutral workbench (before each scenario, after a failure): no quick input, no popup, no toasts. */

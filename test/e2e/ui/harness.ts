@@ -147,7 +147,9 @@ export async function runScenarios(
   ctx: UiContext,
   scenarios: Scenario[],
   neutral: (ctx: UiContext) => Promise<void>,
-  timeoutMs = 120_000,
+  // A bound for a scenario that hangs, not a pace: 12-agent-rewind takes 90 s on a quiet
+  // machine and twice that beside a CPU hog; every step inside waits on states.
+  timeoutMs = 300_000,
 ): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {

@@ -5,7 +5,7 @@
 // leaving the file untouched. The emulator's scripted model writes the rewrite.
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Locator } from '../lib/browser';
+import type { Locator, Page } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
 import { ensureKey } from './gateway';
 
@@ -90,11 +90,22 @@ async function quickOpen(ctx: UiContext, name: string, tabLabel: string): Promis
   await activeTab(ctx).filter({ hasText: tabLabel }).waitFor({ state: 'visible', timeout: 10_000 });
 }
 
+type MousePage = Page & { mouse: { move(x: number, y: number): Promise<void> } };
+
+/**
+ * A click into the active editor's text. The mouse leaves the tab row first: resting there after
+ * Quick Open, it raises the tab's hover, which covers the editor's first lines until it goes.
+ */
+async function clickIntoEditor(ctx: UiContext): Promise<void> {
+  await (ctx.page as MousePage).mouse.move(700, 450);
+  await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 30_000 });
+}
+
 /** src/hello.ts active in a plain editor, its whole text selected (click into it, Ctrl+A). */
 async function openAndSelectHello(ctx: UiContext): Promise<void> {
   await quickOpen(ctx, 'hello.ts', 'hello.ts');
   await waitForActiveEditorText(ctx, 'return `Hello, ${name}!`;');
-  await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
+  await clickIntoEditor(ctx);
   await ctx.page.keyboard.press('Control+A');
   await ctx.page.locator(`${ACTIVE_GROUP} .editor-container .monaco-editor .selected-text`).first().waitFor({ state: 'attached', timeout: 5_000 });
 }
@@ -226,7 +237,7 @@ export const inlineEditScenario: Scenario = {
     });
 
     await s.step('undone', 'Ctrl+Z once: `Hello, ` is back; Ctrl+S: the disk holds the original and the tab is not dirty', async () => {
-      await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
+      await clickIntoEditor(ctx);
       await ctx.page.keyboard.press('Control+Z');
       await waitForActiveEditorText(ctx, 'return `Hello, ${name}!`;');
       const text = await activeEditorText(ctx);
@@ -284,7 +295,7 @@ export const inlineEditScenario: Scenario = {
         await sendInstruction(ctx, INSTRUCTION);
         await waitForProposal(ctx);
         await quickOpen(ctx, 'README.md', 'README.md');
-        await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
+        await clickIntoEditor(ctx);
         await ctx.page.keyboard.press('Escape');
         await new Promise((resolve) => setTimeout(resolve, 500)); // a rejected edit closes its diff at once; give it the chance to (wrongly) do so
         s.check((await editorTab(ctx, 'Gateway edit').count()) === 1, 'Escape in another file left the "Gateway edit" diff open');
@@ -300,7 +311,7 @@ export const inlineEditScenario: Scenario = {
             throw new Error(`Ctrl+Enter in the diff did not accept the edit (focus: ${focus})`);
           });
         await waitForActiveEditorText(ctx, 'return `Hi, ${name}!`;');
-        await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
+        await clickIntoEditor(ctx);
         await ctx.page.keyboard.press('Control+Z');
         await waitForActiveEditorText(ctx, 'return `Hello, ${name}!`;');
         await ctx.page.keyboard.press('Control+S');
@@ -317,7 +328,7 @@ export const inlineEditScenario: Scenario = {
         await openInstructionPick(ctx);
         await ctx.page.locator(QUICK_INPUT_BOX).fill(INSTRUCTION, { timeout: 10_000 });
         // The QuickPick stays open (ignoreFocusOut) while the user types in the file.
-        await ctx.page.locator(ACTIVE_EDITOR_LINES).first().click({ timeout: 5_000 });
+        await clickIntoEditor(ctx);
         // A new first line, then the comment typed on it. Typing "// typed meanwhile" + Enter
         // in front of "export function…" would split a line comment, and TypeScript's
         // on-enter rule continues it ("// export function…") once its language

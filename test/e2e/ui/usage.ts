@@ -31,7 +31,7 @@ function usageLog(ctx: UiContext): { surfaces: Set<string>; todayTokens: number 
  * The log's figures once today's tokens have grown by what the emulator answered since `mark` (the
  * record is appended just after the answer; VS Code may ask a model for the chat's title too).
  */
-async function usageLogAfter(ctx: UiContext, before: number, mark: number, timeoutMs = 10_000) {
+async function usageLogAfter(ctx: UiContext, before: number, mark: number, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const recorded = usageLog(ctx);
@@ -64,7 +64,7 @@ interface PageLook {
 }
 
 /** The usage page's frame once its charts are drawn, polled (webviews load in nested frames). */
-async function usagePage(ctx: UiContext, ready: (look: PageLook) => boolean, timeoutMs = 20_000): Promise<{ frame: Frame; look: PageLook }> {
+async function usagePage(ctx: UiContext, ready: (look: PageLook) => boolean, timeoutMs = 60_000): Promise<{ frame: Frame; look: PageLook }> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   for (;;) {
