@@ -53,7 +53,7 @@ async function checkFile(path: string): Promise<Problem[]> {
 /** A tool call as the tool round makes it: prepared, wrapped to report new problems, run. */
 async function call(name: string, args: unknown) {
   const tool = allTools.find((candidate) => candidate.name === name)!;
-  const prepared = reportingNewProblems(await tool.prepare(args, ctx, signal), ctx, signal);
+  const prepared = await reportingNewProblems(await tool.prepare(args, ctx, signal), ctx, signal);
   return { prepared, outcome: await prepared.execute(signal) };
 }
 
@@ -83,6 +83,19 @@ describe('the problems a write introduces', () => {
       'Wrote src/a.ts (2 lines).\n\nVS Code now reports 1 new error in src/a.ts:\nsrc/a.ts:2:1: error TS2322 Type string is not number',
     );
     assert.ok(languages.tracked.has('src/a.ts'), 'the file was opened for checking');
+  });
+
+  test('the file is opened for checking before the call is handed on for approval, so its tab cannot cover the approval diff', async () => {
+    await put({ 'src/a.ts': 'let b = 2;\n' });
+    const tool = allTools.find((candidate) => candidate.name === 'edit_file')!;
+    const prepared = await reportingNewProblems(
+      await tool.prepare({ path: 'src/a.ts', old_text: 'let b = 2;', new_text: 'let b = 3;' }, ctx, signal),
+      ctx,
+      signal,
+    );
+    assert.ok(languages.opened.has('src/a.ts'), 'its tab is open before the approval is asked');
+    assert.equal(await readFile(join(root, 'src/a.ts'), 'utf8'), 'let b = 2;\n', 'nothing written before execute');
+    assert.equal((await prepared.execute(signal)).ok, true);
   });
 
   test('the same problem moved to another line is not new; a second one like it is', async () => {
@@ -149,7 +162,7 @@ describe('the problems a write introduces', () => {
     assert.deepEqual(outcome, { ok: false, output: 'No file at "missing.ts". To create it, use write_file.' });
     const plain = { ...ctx, languages: undefined };
     const prepared = await allTools.find((tool) => tool.name === 'write_file')!.prepare({ path: 'c.ts', content: 'x' }, plain, signal);
-    assert.equal(reportingNewProblems(prepared, plain, signal), prepared);
+    assert.equal(await reportingNewProblems(prepared, plain, signal), prepared);
   });
 
   test('a stop while the problems settle keeps the write and its answer', async () => {
@@ -161,7 +174,7 @@ describe('the problems a write introduces', () => {
       if (readFileSync(join(root, 'a.ts'), 'utf8') !== 'let a = 1;\n') stop.abort();
     };
     const tool = allTools.find((candidate) => candidate.name === 'write_file')!;
-    const prepared = reportingNewProblems(await tool.prepare({ path: 'a.ts', content: 'x // ERROR: e\n' }, ctx, signal), ctx, stop.signal);
+    const prepared = await reportingNewProblems(await tool.prepare({ path: 'a.ts', content: 'x // ERROR: e\n' }, ctx, signal), ctx, stop.signal);
     assert.deepEqual(await prepared.execute(stop.signal), { ok: true, output: 'Wrote a.ts (1 line).', changedPath: 'a.ts' });
     assert.equal(await readFile(join(root, 'a.ts'), 'utf8'), 'x // ERROR: e\n');
   });

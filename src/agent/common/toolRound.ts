@@ -55,7 +55,7 @@ export class ToolRound {
       const tools = this.deps.tools();
       const tool = findTool(tools, call.name);
       const prepared = tool
-        ? reportingNewProblems(await tool.prepare(call.arguments, this.deps.toolContext, signal), this.deps.toolContext, signal)
+        ? await reportingNewProblems(await tool.prepare(call.arguments, this.deps.toolContext, signal), this.deps.toolContext, signal)
         : undefined;
       const summary = prepared?.summary ?? `${call.name} (unknown tool)`;
       onEvent({ type: 'tool_started', call, summary });

@@ -79,17 +79,18 @@ export function newProblemsNote(path: string, added: readonly Problem[]): string
 
 /**
  * `prepared` with the problems its write introduces added to its outcome.
- * The file is opened for checking right away (while the user may still be
- * deciding), its problems read just before the write and again once settled
- * after it. Anything that goes wrong here leaves the outcome as it was: the
- * write happened either way.
+ * The file is opened for checking before this resolves, so before the call is
+ * shown for approval: the tab it opens cannot cover the approval's diff, which
+ * opens after it. Its first problems settle while the user decides; they are
+ * read just before the write and again once settled after it. Anything that
+ * goes wrong here leaves the outcome as it was: the write happened either way.
  */
-export function reportingNewProblems(prepared: PreparedCall, ctx: ToolContext, signal: AbortSignal): PreparedCall {
+export async function reportingNewProblems(prepared: PreparedCall, ctx: ToolContext, signal: AbortSignal): Promise<PreparedCall> {
   const languages = ctx.languages;
   const preview = prepared.preview;
   if (!languages || !preview || prepared.refusal !== undefined) return prepared;
   const clock = ctx.clock ?? systemClock;
-  const warmedUp = preview.before === undefined ? Promise.resolve() : warmUp(languages, preview.path, clock, signal);
+  const { settled: warmedUp } = preview.before === undefined ? { settled: Promise.resolve() } : await warmUp(languages, preview.path, clock, signal);
   return {
     ...prepared,
     execute: async (execSignal) => {
@@ -102,19 +103,22 @@ export function reportingNewProblems(prepared: PreparedCall, ctx: ToolContext, s
   };
 }
 
-/** Opens an untracked file for checking and waits for its first problems; never rejects. */
-async function warmUp(languages: LanguageServices, path: string, clock: Clock, signal: AbortSignal): Promise<void> {
+/**
+ * Opens an untracked file for checking; resolves once it is open, with the wait
+ * for its first problems (which never rejects). Wrapped in an object: an async
+ * function returning the promise itself would wait for it.
+ */
+async function warmUp(languages: LanguageServices, path: string, clock: Clock, signal: AbortSignal): Promise<{ settled: Promise<void> }> {
   const stop = new AbortController();
+  // Listening before the file is opened: its first problems may come at once.
+  const settled = problemsSettled(languages, path, clock, AbortSignal.any([signal, stop.signal]));
   try {
-    // Listening before the file is opened: its first problems may come at once.
-    const settled = problemsSettled(languages, path, clock, AbortSignal.any([signal, stop.signal]));
-    if (await languages.track(path, signal)) return;
-    await settled;
+    if (!(await languages.track(path, signal))) return { settled: settled.finally(() => stop.abort()) };
   } catch {
     // Not checked beforehand: every problem after the write then counts as new, which still tells the truth about the file.
-  } finally {
-    stop.abort();
   }
+  stop.abort();
+  return { settled: Promise.resolve() };
 }
 
 interface SettleContext {

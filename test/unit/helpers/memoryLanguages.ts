@@ -17,6 +17,8 @@ export interface MemoryLanguageOptions {
 
 export class MemoryLanguageServices implements LanguageServices {
   readonly tracked = new Set<string>();
+  /** Files whose tab has opened (see track). */
+  readonly opened = new Set<string>();
   definitionsFound: CodeLocation[] = [];
   referencesFound: CodeLocation[] = [];
   symbolsFound: CodeSymbol[] = [];
@@ -44,14 +46,20 @@ export class MemoryLanguageServices implements LanguageServices {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  /** Every track (re)checks the file, as an edit of an open document makes the real ones do. */
-  track(path: string): Promise<boolean> {
+  /**
+   * Every track (re)checks the file, as an edit of an open document makes the real ones do. The file's tab
+   * is open (`opened`) only once the returned promise resolves, a turn of the event loop later, as VS Code's
+   * showTextDocument answers later than it is called.
+   */
+  async track(path: string): Promise<boolean> {
     const was = this.tracked.has(path);
     this.tracked.add(path);
     const check = this.options.check;
     if (check)
       this.options.clock.after(this.options.checkMs ?? 500, () => void check(path).then((found) => this.set(path, found)), new AbortController().signal);
-    return Promise.resolve(was);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.opened.add(path);
+    return was;
   }
 
   definitions(path: string, position: CodePosition): Promise<CodeLocation[]> {
