@@ -11,18 +11,17 @@ import { prepareOutline } from './documentSymbols';
 import { prepareWorkspaceSymbols } from './workspaceSymbols';
 
 const schema = z.object({
-  action: z.enum(['definition', 'references', 'outline', 'symbols']),
-  path: z.optional(z.string()),
-  line: z.optional(z.number().check(z.int(), z.minimum(1))),
-  symbol: z.optional(z.string()),
+  action: z.enum(['definition', 'references', 'outline', 'symbols']).check(z.describe('outline needs path; symbols, symbol; others, all three.')),
+  path: z.optional(z.string().check(z.describe('A file, e.g. "a.ts".'))),
+  line: z.optional(z.number().check(z.int(), z.minimum(1), z.describe('1-based line number.'))),
+  symbol: z.optional(z.string().check(z.describe('The name on that line, or a query.'))),
 });
 
 type NavigationArgs = z.infer<typeof schema>;
 
 export const codeNavigationTool: AgentTool = {
   name: 'code_navigation',
-  description:
-    "VS Code's language services. definition, references: path, 1-based line, symbol on it. outline: a file's symbols (path). symbols: where names matching symbol are defined.",
+  description: "VS Code's language services: a symbol's definition or uses, a file's outline, symbols by name.",
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare('code_navigation', schema, summarize, prepareAction),

@@ -14,9 +14,9 @@ export { excerptChars, excerptLineChars } from './editMatching/notFound';
 
 const replacementSchema = z.object({ old_text: z.string(), new_text: z.string() });
 const schema = z.object({
-  path: z.string(),
-  old_text: z.optional(z.string()),
-  new_text: z.optional(z.string()),
+  path: z.string().check(z.describe('The file to change.')),
+  old_text: z.optional(z.string().check(z.describe('Text to replace.'))),
+  new_text: z.optional(z.string().check(z.describe('Its replacement.'))),
   edits: z.optional(z.array(replacementSchema).check(z.describe('Several {old_text,new_text}, in order, all or none.'))),
 });
 type EditArgs = z.infer<typeof schema>;

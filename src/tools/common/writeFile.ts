@@ -5,7 +5,7 @@ import { resolveWorkspacePath } from './pathPolicy';
 import { applyChange, currentText } from './fileWrites';
 
 const schema = z.object({
-  path: z.string(),
+  path: z.string().check(z.describe('The file to write.')),
   content: z.string().check(z.describe('Its complete new content.')),
 });
 
