@@ -19,6 +19,8 @@ async function main(): Promise<void> {
   // `npm run bench -- edits`: the near-miss edit table alone (no emulator, a few seconds).
   if (process.argv.includes('edits')) return void measureNearMiss();
   const emulator = await startEmulator({ port: 0, keys: [{ key: 'bench-key', rpm: 1_000_000, tpm: 1_000_000_000 }], rpm: 1_000_000, tpm: 1_000_000_000 });
+  // `npm run bench -- bytes`: the 30-turn session bytes figure alone (a few seconds).
+  if (process.argv.includes('bytes')) return printSessionBytesOnly(emulator);
   try {
     const t = await measureThroughput(emulator, 20_000, 15);
     console.log(`\nStream throughput: a responses stream of ${t.deltas} text deltas (${fmt(t.bytes / 1e6)} MB), median of 15 interleaved rounds`);
@@ -49,6 +51,14 @@ async function main(): Promise<void> {
   printLongSession(long, await measureSaveTimes(long.finalState));
   await measureWorkspaceSearch();
   measureNearMiss();
+}
+
+async function printSessionBytesOnly(emulator: Emulator): Promise<void> {
+  try {
+    printSessionBytes(await measureSessionBytes(emulator, retryJitterTask), retryJitterTask.task);
+  } finally {
+    await emulator.close();
+  }
 }
 
 async function printPacing(): Promise<void> {

@@ -57,20 +57,7 @@ describe('a multi-turn session', () => {
       assert.equal(typeof body.instructions, 'string');
       assert.deepEqual(
         body.tools.map((t: any) => t.name),
-        [
-          'read_file',
-          'list_files',
-          'search_text',
-          'edit_file',
-          'write_file',
-          'run_command',
-          'update_plan',
-          'get_problems',
-          'go_to_definition',
-          'find_references',
-          'document_symbols',
-          'workspace_symbols',
-        ],
+        ['read_file', 'list_files', 'search_text', 'edit_file', 'write_file', 'run_command', 'update_plan', 'get_problems', 'code_navigation'],
       );
     }
     const texts = events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
@@ -103,7 +90,7 @@ describe('a multi-turn session', () => {
     assert.equal(fileText('a.txt'), 'hello world\n');
     assert.deepEqual(
       responseBodies()[0].tools.map((t: any) => t.name),
-      ['read_file', 'list_files', 'search_text', 'update_plan', 'get_problems', 'go_to_definition', 'find_references', 'document_symbols', 'workspace_symbols'],
+      ['read_file', 'list_files', 'search_text', 'update_plan', 'get_problems', 'code_navigation'],
     );
     assert.match(responseBodies()[1].input[0].output, /There is no tool named "edit_file"/);
   });

@@ -275,12 +275,16 @@ describe('get_problems', () => {
     ctx = { ...ctx, languages: undefined };
     for (const [name, args] of Object.entries({
       get_problems: {},
-      go_to_definition: { path: 'src/a.ts', line: 1, symbol: 'a' },
-      find_references: { path: 'src/a.ts', line: 1, symbol: 'a' },
-      document_symbols: { path: 'src/a.ts' },
-      workspace_symbols: { query: 'a' },
     })) {
       assert.match((await call(name, args)).prepared.refusal ?? '', /^This host has no language services/, name);
+    }
+    for (const args of [
+      { action: 'definition', path: 'src/a.ts', line: 1, symbol: 'a' },
+      { action: 'references', path: 'src/a.ts', line: 1, symbol: 'a' },
+      { action: 'outline', path: 'src/a.ts' },
+      { action: 'symbols', symbol: 'a' },
+    ]) {
+      assert.match((await call('code_navigation', args)).prepared.refusal ?? '', /^This host has no language services/, args.action);
     }
   });
 });

@@ -4,8 +4,7 @@
  * counts them badly), and places written back as `path:line:column: the
  * line's text`, bounded.
  */
-import * as z from 'zod/mini';
-import { type ToolContext, ToolFailure, displayPath } from './tool';
+import { type ToolContext, ToolFailure } from './tool';
 import { protectingPattern, resolveWorkspacePath } from './pathPolicy';
 import { currentText } from './fileWrites';
 import { boundedLines, noLanguageServices, type CodeLocation, type CodePosition, type LanguageServices } from './languageServices';
@@ -16,15 +15,12 @@ export const LOCATION_LIMIT = 50;
 export const LOCATION_CHARS = 8_000;
 const LINE_TEXT_CHARS = 200;
 
-const positive = z.number().check(z.int(), z.minimum(1));
-
-export const positionSchema = z.object({
-  path: z.string().check(z.describe('The file, e.g. "src/a.ts".')),
-  line: positive.check(z.describe('1-based line number.')),
-  symbol: z.string().check(z.describe('The name on that line.')),
-});
-
-export type PositionArgs = z.infer<typeof positionSchema>;
+/** A place as code_navigation's definition and references take it: the model sees lines, not columns. */
+export interface PositionArgs {
+  path: string;
+  line: number;
+  symbol: string;
+}
 
 /** The position the arguments name in the file's text, or a ToolFailure saying what is wrong with them. */
 export function positionIn(text: string, args: PositionArgs): CodePosition {
@@ -93,9 +89,4 @@ export async function preparePosition(
   const text = await currentText(checked.path, ctx, signal);
   if (text === undefined) return { ok: false, reason: `No file at "${checked.path}". Use list_files to see what is there.` };
   return { ok: true, languages: ctx.languages, path: checked.path, position: positionIn(text, { ...args, path: checked.path }) };
-}
-
-/** The name the UI shows for a position call. */
-export function positionSummary(verb: string, args: PositionArgs): string {
-  return `${verb} "${args.symbol}" (${displayPath(args.path)}:${args.line})`;
 }

@@ -16,7 +16,7 @@ const replacementSchema = z.object({ old_text: z.string(), new_text: z.string() 
 const schema = z.object({
   path: z.string().check(z.describe('The file to change.')),
   old_text: z.optional(z.string().check(z.describe('Text to replace.'))),
-  new_text: z.optional(z.string().check(z.describe('The new text.'))),
+  new_text: z.optional(z.string().check(z.describe('Its replacement.'))),
   edits: z.optional(z.array(replacementSchema).check(z.describe('Several {old_text,new_text}, in order, all or none.'))),
 });
 type EditArgs = z.infer<typeof schema>;

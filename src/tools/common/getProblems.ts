@@ -13,12 +13,12 @@ export const PROBLEMS_CHARS = 8_000;
 const PROBLEM_LINE_CHARS = 400;
 
 const schema = z.object({
-  path: z.optional(z.string().check(z.describe('A file or folder (default: all).'))),
+  path: z.optional(z.string().check(z.describe('A file or folder (default: the whole workspace).'))),
 });
 
 export const getProblemsTool: AgentTool = {
   name: 'get_problems',
-  description: 'Errors and warnings VS Code reports (compiler, linters), most severe first. Give a file or a folder; none: the whole workspace.',
+  description: 'Errors and warnings VS Code reports (compiler, linters), most severe first.',
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

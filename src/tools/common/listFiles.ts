@@ -18,8 +18,7 @@ const schema = z.object({
 
 export const listFilesTool: AgentTool = {
   name: 'list_files',
-  description:
-    'List files and folders under a folder, recursively (folders end with "/"), ' + `without .gitignored and protected files; at most ${listLimit} paths.`,
+  description: 'List files and folders recursively (folders end with "/"), ' + `skipping .gitignored and protected files; at most ${listLimit} paths.`,
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

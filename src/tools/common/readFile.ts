@@ -15,14 +15,12 @@ const lineNumber = z.number().check(z.int(), z.minimum(1));
 const schema = z.object({
   path: z.string().check(z.describe('File path, e.g. "src/index.ts".')),
   startLine: z.optional(lineNumber.check(z.describe('First line, 1-based (default 1).'))),
-  endLine: z.optional(lineNumber.check(z.describe('Last line, inclusive (default: the end).'))),
+  endLine: z.optional(lineNumber.check(z.describe('Last line, inclusive (default: end).'))),
 });
 
 export const readFileTool: AgentTool = {
   name: 'read_file',
-  description:
-    `Read a text file, at most ${readPageLines} lines or ${readPageBytes / 1024} KB per call; ` +
-    'when there is more, a note at the end gives the startLine to go on from.',
+  description: `Read a text file, up to ${readPageLines} lines or ${readPageBytes / 1024} KB a call; ` + 'a note at the end gives the startLine to go on from.',
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

@@ -9,10 +9,7 @@ import { writeFileTool } from './writeFile';
 import { runCommandTool } from './runCommand';
 import { updatePlanTool } from './updatePlan';
 import { getProblemsTool } from './getProblems';
-import { goToDefinitionTool } from './goToDefinition';
-import { findReferencesTool } from './findReferences';
-import { documentSymbolsTool } from './documentSymbols';
-import { workspaceSymbolsTool } from './workspaceSymbols';
+import { codeNavigationTool } from './codeNavigationTool';
 
 /** Every tool, for a trusted workspace. */
 export const allTools: readonly AgentTool[] = [
@@ -25,10 +22,7 @@ export const allTools: readonly AgentTool[] = [
   updatePlanTool,
   // Through the editor's language services (ToolContext.languages): they read, like read_file.
   getProblemsTool,
-  goToDefinitionTool,
-  findReferencesTool,
-  documentSymbolsTool,
-  workspaceSymbolsTool,
+  codeNavigationTool,
 ];
 
 /** The tools that change nothing: all an untrusted workspace (Workspace Trust) is offered. */

@@ -21,8 +21,7 @@ const schema = z.object({
 
 export const runCommandTool: AgentTool = {
   name: 'run_command',
-  description:
-    'Run a non-interactive shell command (build, test, git …) with no input; ' + `returns its exit code and the last ${outputTailBytes / 1024} KB of output.`,
+  description: 'Run a shell command (build, test, git …) with no input; ' + `returns its exit code and the last ${outputTailBytes / 1024} KB of output.`,
   kind: 'command',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

@@ -1,6 +1,6 @@
 // The agent sees what VS Code sees (issue 23): in a real VS Code with its built-in TypeScript, a
 // scripted session writes a file with a type error and the write's tool result names the error;
-// get_problems and go_to_definition answer from the TypeScript language service.
+// get_problems and code_navigation's definition answer from the TypeScript language service.
 import * as vscode from 'vscode';
 import { assert, assertEqual, test } from './harness';
 import { EMULATOR_BASE_URL, emulatorRequests, resetEmulator, scriptTurns, waitFor } from './emulatorControl';
@@ -30,7 +30,7 @@ async function typescriptReady(): Promise<number> {
 }
 
 test(
-  "/agent: a write's type error in its tool result; get_problems and go_to_definition from TypeScript",
+  "/agent: a write's type error in its tool result; get_problems and code_navigation's definition from TypeScript",
   async () => {
     const gateway = await vscode.extensions.getExtension<AgentApi>(EXTENSION_ID)!.activate();
     console.log(`TypeScript ready after ${await typescriptReady()} ms`);
@@ -51,7 +51,7 @@ test(
           ],
         },
         { toolCalls: [{ name: 'get_problems', arguments: { path: 'src/useHello.ts' } }] },
-        { toolCalls: [{ name: 'go_to_definition', arguments: { path: 'src/useHello.ts', line: 3, symbol: 'hello' } }] },
+        { toolCalls: [{ name: 'code_navigation', arguments: { action: 'definition', path: 'src/useHello.ts', line: 3, symbol: 'hello' } }] },
         { text: 'count is not a number yet.' },
       ]);
       await vscode.commands.executeCommand('workbench.action.chat.newChat');
@@ -67,7 +67,7 @@ test(
       assert(outputs[0].startsWith('Created src/useHello.ts (3 lines).\n\nVS Code now reports 1 new error in src/useHello.ts:\n'), `the write: ${outputs[0]}`);
       assert(typeError.test(outputs[0]), `the write names the type error: ${outputs[0]}`);
       assert(outputs[1].startsWith('1 error in src/useHello.ts:\n') && typeError.test(outputs[1]), `get_problems: ${outputs[1]}`);
-      assertEqual(outputs[2], 'src/hello.ts:1:17: export function hello(name: string): string {', 'go_to_definition');
+      assertEqual(outputs[2], 'src/hello.ts:1:17: export function hello(name: string): string {', 'code_navigation definition');
       assert(
         vscode.window.tabGroups.all.some((group) =>
           group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.path.endsWith('/src/useHello.ts')),
