@@ -5,7 +5,8 @@
 //   node    Node implementations of the common layer's ports: no 'vscode', no vscode/ layer
 //   vscode  adapters over the VS Code API: no Node built-ins, no node/ layer (the
 //           composition root passes Node implementations in through ports)
-//   src/extension.ts  the composition root: may import every layer
+//   src/extension.ts and src/compose*.ts  the composition root (activate() and the wiring of each
+//           area): may import every layer; no layer may import them
 import { builtinModules } from 'node:module';
 import { readdirSync } from 'node:fs';
 
@@ -19,7 +20,7 @@ const nodeBuiltins = {
 const vscodeModule = { regex: '^vscode$', message: "'vscode' belongs in a feature's vscode/ layer." };
 /** A relative import that reaches a `name` layer folder: `./node/x`, `../node/x`, `../../tools/node/x`. */
 const layerFolder = (name, message) => ({ regex: `^\\.\\.?\\/(.*\\/)?${name}(\\/|$)`, message });
-const compositionRoot = (message) => ({ regex: '(^|\\/)extension$', message });
+const compositionRoot = (message) => ({ regex: '(^|\\/)(extension|compose[A-Z][A-Za-z]*)$', message });
 
 export const layerRules = [
   {

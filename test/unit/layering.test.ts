@@ -86,6 +86,7 @@ describe('the lint rule checks every layer', () => {
       "import { NodeCommandRunner } from '../node/nodeThing';",
       "import { readSettings } from '../../settings/vscode/settings';",
       "import { activate } from '../../extension';",
+      "import { createGateway } from '../../composeGateway';",
     ],
     'src/tools/node/x.ts': [
       "import * as vscode from 'vscode';",
@@ -98,9 +99,11 @@ describe('the lint rule checks every layer', () => {
       "import { NodeWorkspaceFiles } from '../../tools/node/nodeWorkspaceFiles';",
       "import { NodeJournalFolder } from '../node/nodeJournalFolder';",
       "import { ToolApprovals } from '../../tools/vscode/toolApprovals';",
+      "import { registerAgent } from '../../composeAgent';",
       "export { GatewayClient } from '../../gateway/common/client';",
     ],
     'src/extension.ts': ["import { NodeWorkspaceFiles } from './tools/node/nodeWorkspaceFiles';"],
+    'src/composeAgent.ts': ["import { NodeJournalFolder } from './agent/node/nodeJournalFolder';"],
   };
   for (const [file, imports] of Object.entries(forbiddenIn)) {
     for (const line of imports) {
@@ -125,5 +128,9 @@ describe('the lint rule checks every layer', () => {
       [],
     );
     assert.deepEqual(await lint('src/extension.ts', "import * as vscode from 'vscode';\nimport { NodeWorkspaceFiles } from './tools/node';\nexport {};\n"), []);
+    assert.deepEqual(
+      await lint('src/composeAgent.ts', "import * as vscode from 'vscode';\nimport { NodeJournalFolder } from './agent/node';\nexport {};\n"),
+      [],
+    );
   });
 });

@@ -1,0 +1,90 @@
+/**
+ * Composition of the agent (part of the composition root, see extension.ts): its sessions with the
+ * Node implementations they run on (journal, local machine, sandbox, ripgrep), their views and commands.
+ */
+import * as vscode from 'vscode';
+import { NodeJournalFolder, nodeLocalMachine } from './agent/node';
+import { findVsCodeRipgrep } from './tools/node';
+import { BubblewrapSandbox } from './terminal/node';
+import { RETENTION_BOUNDS, checkpointStorageBytes } from './checkpoints/common';
+import {
+  registerDeleteSessionCommand,
+  registerAgentCommands,
+  AgentSessions,
+  ApprovalBroker,
+  PROPOSED_SCHEME,
+  FileSessionStore,
+  SessionsTree,
+  TRANSCRIPT_SCHEME,
+  TranscriptProvider,
+} from './agent/vscode';
+import { registerCheckpointCommands } from './checkpoints/vscode';
+import { chooseHostTools } from './tools/vscode';
+import type { Gateway } from './composeGateway';
+import type { Models } from './composeModels';
+
+export function registerAgent(
+  context: vscode.ExtensionContext,
+  gateway: Gateway,
+  models: Models,
+  spendGate: (signal: AbortSignal) => Promise<string | undefined>,
+) {
+  const { client, logger, errors } = gateway;
+  const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
+  // The journal appends each step (VS Code's file system cannot append): only for a session folder on this machine.
+  const sessionStore = new FileSessionStore(sessionFolder, logger, sessionFolder.scheme === 'file' ? new NodeJournalFolder(sessionFolder.fsPath) : undefined);
+  const checkpointRoot = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-checkpoints');
+  const approvals = new ApprovalBroker();
+  const sandbox = new BubblewrapSandbox();
+  const protectedFiles = () => gateway.settings.current().agent.protectedFiles;
+  const ripgrep = findVsCodeRipgrep(vscode.env.appRoot);
+  logger.info(
+    ripgrep
+      ? `list_files and search_text run on VS Code's ripgrep: ${ripgrep}`
+      : `no ripgrep under ${vscode.env.appRoot}: list_files and search_text walk the files`,
+  );
+  const sessions = new AgentSessions({
+    client,
+    store: sessionStore,
+    approvals,
+    resolveAgentModel: (signal) => models.selection.resolve('agent', signal),
+    logger,
+    machine: nodeLocalMachine({
+      checkpointRoot: checkpointRoot.fsPath,
+      ripgrep,
+      sandbox,
+      protectedFiles,
+      // User (or machine) settings only: a workspace that raised it could fill the disk, one that lowered it could erase the user's checkpoints.
+      checkpointStorageBytes: () => checkpointStorageBytes(gateway.settings.get('agent.checkpointStorageMB')),
+      logger,
+    }),
+    context: { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
+    workspaceState: context.workspaceState,
+    settings: () => gateway.settings.current(),
+  });
+  sessions
+    .recoverInterrupted()
+    .catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`))
+    // After recovery (a restore in progress needs its checkpoints): orphan folders and the total bound, bounded in time and entries.
+    .then(() => sessions.keepCheckpointsInBudget(AbortSignal.timeout(RETENTION_BOUNDS.timeMs * 2)))
+    .catch((error: unknown) => logger.warn(`cleaning up agent checkpoint folders failed: ${String(error)}`));
+  const sessionsTree = new SessionsTree(sessions);
+  const transcripts = new TranscriptProvider(sessionStore);
+  context.subscriptions.push(
+    sessionStore,
+    approvals,
+    sessions,
+    // After the sessions: whatever private /tmp they have not removed yet goes when the window closes.
+    sandbox,
+    sessionsTree,
+    transcripts,
+    vscode.window.registerTreeDataProvider('gateway.agentSessions', sessionsTree),
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
+    vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
+    ...registerAgentCommands(sessions, errors),
+    ...registerCheckpointCommands(sessions, errors),
+    registerDeleteSessionCommand(sessions, errors),
+    vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, names)),
+  );
+  return { sessionStore, approvals, sessions };
+}

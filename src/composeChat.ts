@@ -1,0 +1,73 @@
+/**
+ * Composition of the features that answer in the editor (part of the composition root, see
+ * extension.ts): the @gateway chat participant and the inline edit.
+ */
+import * as vscode from 'vscode';
+import { instructionsForChat } from './agent/common';
+import { NodeWorkspaceFiles } from './tools/node';
+import type { AgentSessions } from './agent/vscode';
+import { PARTICIPANT_ID, createChatHandler, followupProvider, runAgentTurn } from './chat/vscode';
+import { InlineEditController, PROPOSAL_SCHEME, ProposalDocuments } from './inlineEdit/vscode';
+import type { Gateway } from './composeGateway';
+import type { Models } from './composeModels';
+
+export function registerChatParticipant(
+  context: vscode.ExtensionContext,
+  gateway: Gateway,
+  models: Models,
+  sessions: AgentSessions,
+  budgetNote: (signal: AbortSignal) => Promise<string | undefined>,
+) {
+  let lastAnswer: string | undefined;
+  const handler = createChatHandler({
+    endpoints: models.endpoints,
+    chooseModel: (pickerModel, signal) => models.selection.forChatRequest(pickerModel, models.languageModels.defaultPickerModel(), signal),
+    runAgent: (request, chatContext, stream, token) =>
+      runAgentTurn({ sessions, actionsFor: (error) => gateway.errors.actionsFor(error) }, request, chatContext, stream, token),
+    logger: gateway.logger,
+    settings: gateway.settings,
+    windows: models.windows,
+    projectInstructions: (labels, signal) => chatProjectInstructions(labels, () => gateway.settings.current().agent.protectedFiles, signal),
+    budgetNote,
+    onAnswer: (text) => (lastAnswer = text),
+  });
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
+  participant.followupProvider = followupProvider;
+  context.subscriptions.push(
+    participant,
+    vscode.commands.registerCommand('gateway.explainSelection', () =>
+      vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /explain ' }),
+    ),
+  );
+  return { lastAnswer: () => lastAnswer };
+}
+
+/** The first folder's AGENTS.md files for a chat request; none without a folder, or when they cannot be read. */
+async function chatProjectInstructions(labels: string[], protectedFileGlobs: () => readonly string[], signal: AbortSignal): Promise<string | undefined> {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (root?.scheme !== 'file') return undefined;
+  const found = await instructionsForChat(new NodeWorkspaceFiles(root.fsPath, { protectedFiles: protectedFileGlobs }), labels, protectedFileGlobs(), signal);
+  return found.text;
+}
+
+export function registerInlineEdit(context: vscode.ExtensionContext, gateway: Gateway, models: Models): InlineEditController {
+  const proposals = new ProposalDocuments();
+  const inlineEdits = new InlineEditController(
+    models.endpoints,
+    (signal) => models.selection.resolve('chat', signal),
+    proposals,
+    gateway.errors,
+    context.globalState,
+    gateway.settings,
+  );
+  context.subscriptions.push(
+    proposals,
+    inlineEdits,
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
+    vscode.commands.registerCommand('gateway.editSelection', (instruction?: unknown) => inlineEdits.editSelection(instruction)),
+    vscode.commands.registerCommand('gateway.inlineEdit.accept', () => inlineEdits.accept()),
+    vscode.commands.registerCommand('gateway.inlineEdit.reject', () => inlineEdits.reject()),
+  );
+  return inlineEdits;
+}

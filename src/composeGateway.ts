@@ -1,0 +1,94 @@
+/**
+ * Composition of the objects every feature uses (part of the composition root, see extension.ts):
+ * the log, the settings, the key and its commands, the gateway client and what it knows of the limits.
+ */
+import * as vscode from 'vscode';
+import { GatewayClient, LimitTracker } from './gateway/common';
+import { systemClock, type Logger } from './base/common';
+import { FileSharedWindow } from './rateLimits/node';
+import { FileUsageStorage } from './usage/node';
+import {
+  clearApiKey,
+  setApiKey,
+  type ApiKeyCommandDeps,
+  ApiKeyStore,
+  CONFIRM_KEY_ORIGIN_COMMAND,
+  configuredOrigin,
+  confirmKeyOrigin,
+  ErrorPresenter,
+} from './gateway/vscode';
+import { channelLogger } from './base/vscode';
+import { createSettingsService, type SettingsService } from './settings/vscode';
+import { UsageLog } from './usage/common';
+
+/** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
+export interface Gateway {
+  channel: vscode.LogOutputChannel;
+  logger: Logger & { recentLines(): string[] };
+  userAgent: string;
+  keys: ApiKeyStore;
+  limits: LimitTracker;
+  client: GatewayClient;
+  /** A client that checks `key` instead of the stored one, with limits of its own. */
+  clientWithKey: (key: string) => GatewayClient;
+  /** `{site_url}` by the transport's rule; throws the SettingError while no base URL is set. */
+  siteUrl: () => string;
+  errors: ErrorPresenter;
+  /** The `gateway.*` settings, read once and on change. */
+  settings: SettingsService;
+  /** Every answered request's counts, in global storage (shared by the windows). */
+  usageLog: UsageLog;
+}
+
+export function createGateway(context: vscode.ExtensionContext): Gateway {
+  const channel = vscode.window.createOutputChannel('Gateway', { log: true });
+  const logger = channelLogger(channel);
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
+  const userAgent = `gateway-vscode/${version} vscode/${vscode.version}`;
+  const { service: settings, subscription: settingsSubscription } = createSettingsService(logger);
+  const keys = new ApiKeyStore(context.secrets, () => configuredOrigin(settings));
+  // The windows of this machine share the key's rate window through a file in global storage (see LimitTracker).
+  const sharedWindow = new FileSharedWindow(vscode.Uri.joinPath(context.globalStorageUri, 'rate-window.json').fsPath);
+  const usageLog = new UsageLog(new FileUsageStorage(vscode.Uri.joinPath(context.globalStorageUri, 'usage.jsonl').fsPath), systemClock, logger);
+  usageLog.rollUp(AbortSignal.timeout(60_000)).catch((error: unknown) => logger.warn(`usage: the roll-up failed: ${String(error)}`));
+  const limits = new LimitTracker(systemClock, settings.current().limits, undefined, sharedWindow);
+  const clientOptions = {
+    baseUrl: () => settings.requireBaseUrl(),
+    siteUrl: () => settings.get('siteUrl'),
+    userAgent,
+    logger,
+  };
+  const client = new GatewayClient({ ...clientOptions, limits, apiKey: keys, onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)) });
+  const clientWithKey = (key: string) =>
+    new GatewayClient({ ...clientOptions, limits: new LimitTracker(systemClock, settings.current().limits), apiKey: { getApiKey: async () => key } });
+  context.subscriptions.push(channel, settingsSubscription, keys, { dispose: () => usageLog.today.dispose() });
+  return {
+    channel,
+    logger,
+    userAgent,
+    keys,
+    limits,
+    client,
+    clientWithKey,
+    siteUrl: () => client.transport.siteUrl(),
+    errors: new ErrorPresenter(logger, settings),
+    settings,
+    usageLog,
+  };
+}
+
+export function registerKeyCommands(context: vscode.ExtensionContext, gateway: Gateway, onKeyChanged: () => void): void {
+  const { keys, limits, errors, clientWithKey } = gateway;
+  // A key set or cleared in another window: what was learned of the old key's limits and balance no longer applies.
+  keys.onDidChangeKey(() => {
+    limits.reset();
+    onKeyChanged();
+  });
+  // The check has limits of its own, so a key the gateway refuses leaves the current key's state untouched.
+  const deps: ApiKeyCommandDeps = { store: keys, clientWithKey, limits, errors, settings: gateway.settings, onKeyChanged };
+  context.subscriptions.push(
+    vscode.commands.registerCommand('gateway.setApiKey', (key?: unknown) => setApiKey(deps, key)),
+    vscode.commands.registerCommand('gateway.clearApiKey', () => clearApiKey(deps)),
+    vscode.commands.registerCommand(CONFIRM_KEY_ORIGIN_COMMAND, () => confirmKeyOrigin(keys, gateway.settings, onKeyChanged)),
+  );
+}
