@@ -434,12 +434,18 @@ export const agentReloadScenario: Scenario = {
         await showSessionsView(ctx);
         const row = await waitForSessionRow(ctx, taskText, /^paused\b/, 120_000);
         s.check(!existsSync(later), 'later.txt is not written: nobody approved it');
-        await (sessionRow(ctx, taskText) as Hoverable).hover({ timeout: 30_000 });
         const hover = ctx.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Interrupted' }).first();
-        const tip = await hover
-          .waitFor({ state: 'visible', timeout: 30_000 })
-          .then(async () => (await hover.innerText()).replace(/\s+/g, ' ').trim())
-          .catch(() => '');
+        // A hover can be dismissed before it shows on a busy machine (the tree re-renders the row when the
+        // session's state arrives): the mouse leaves the row and comes back, as a person would, until it shows.
+        let tip = '';
+        for (const deadline = Date.now() + 60_000; tip === '' && Date.now() < deadline;) {
+          await (ctx.page as Page & { mouse: { move(x: number, y: number): Promise<void> } }).mouse.move(0, 0);
+          await (sessionRow(ctx, taskText) as Hoverable).hover({ timeout: 30_000 });
+          tip = await hover
+            .waitFor({ state: 'visible', timeout: 10_000 })
+            .then(async () => (await hover.innerText()).replace(/\s+/g, ' ').trim())
+            .catch(() => '');
+        }
         s.check(
           /Interrupted: the window closed or reloaded/.test(tip),
           `the row's tooltip says "Interrupted: the window closed or reloaded…" (tooltip ${JSON.stringify(tip)}; row "${row}")`,
