@@ -6,7 +6,8 @@
 //
 // `npm run test:integration` runs test/integration/*.test.ts the same way (`--suite=integration`): the tests that
 // spend their time in real processes, real file systems and real sockets (races between a tool and a process
-// flipping links, ripgrep and the walk over hundreds of files, the recordings replayed byte by byte over HTTP),
+// flipping links, ripgrep and the walk over hundreds of files, the recordings replayed byte by byte over HTTP,
+// this runner itself started as a command),
 // so that the unit stage stays quick enough to run on every change.
 //
 // Arguments: test files (test/unit/x.test.ts) run only those; anything else goes to `node --test`
