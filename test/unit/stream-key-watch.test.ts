@@ -52,7 +52,8 @@ function watchAfter(key: string, clean: string[]): Watch {
  */
 function copyOf(watch: Watch): Watch {
   const copy = Object.create(Object.getPrototypeOf(watch) as object) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(watch)) {
+  const fields: [string, unknown][] = Object.entries(watch as object);
+  for (const [name, value] of fields) {
     copy[name] = ArrayBuffer.isView(value) ? (value as Uint32Array).slice() : Array.isArray(value) ? [...(value as unknown[])] : value;
   }
   return copy as unknown as Watch;
