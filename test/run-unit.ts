@@ -6,7 +6,8 @@
 //
 // `npm run test:integration` runs test/integration/*.test.ts the same way (`--suite=integration`): the tests that
 // spend their time in real processes, real file systems and real sockets (races between a tool and a process
-// flipping links, ripgrep and the walk over hundreds of files, the recordings replayed byte by byte over HTTP),
+// flipping links, ripgrep and the walk over hundreds of files, the recordings replayed byte by byte over HTTP,
+// this runner itself started as a command),
 // so that the unit stage stays quick enough to run on every change.
 //
 // Arguments: test files (test/unit/x.test.ts) run only those; anything else goes to `node --test`
@@ -55,11 +56,17 @@ function testFiles(args: string[]): string[] {
     .map((name) => join(unitDir, name));
 }
 
-/** One bundle a test file (each with its own copy of the sources, as a process of its own had), and the worker. */
-async function build(sources: string[], outdir: string): Promise<{ compiled: string[]; worker: string }> {
+/**
+ * The emulator's command line, compiled with the tests: the tests that start it as a process run this copy
+ * (GATEWAY_EMULATOR_CLI, see test/unit/helpers/emulatorCli.ts) instead of having tsx compile it again each time.
+ */
+const emulatorMain = join(root, 'test', 'emulator', 'main.ts');
+
+/** One bundle a test file (each with its own copy of the sources, as a process of its own had), the worker and the emulator's CLI. */
+async function build(sources: string[], outdir: string): Promise<{ compiled: string[]; worker: string; emulatorCli: string }> {
   const worker = join(root, 'test', 'run-unit-worker.ts');
   await esbuild.build({
-    entryPoints: [...sources, worker],
+    entryPoints: [...sources, worker, emulatorMain],
     outbase: root,
     outdir,
     bundle: true,
@@ -76,7 +83,7 @@ async function build(sources: string[], outdir: string): Promise<{ compiled: str
     logLevel: 'warning',
   });
   const output = (file: string) => join(outdir, relative(root, file)).replace(/\.ts$/, '.js');
-  return { compiled: sources.map(output), worker: output(worker) };
+  return { compiled: sources.map(output), worker: output(worker), emulatorCli: output(emulatorMain) };
 }
 
 function lastDurations(): Record<string, number> {
@@ -136,10 +143,10 @@ function checkEveryFileRan(queue: TestQueue): boolean {
   return missing.length === 0;
 }
 
-function runWorkers(workerCopies: string[], outdir: string, nodeArgs: string[]): Promise<number> {
-  const args = ['--enable-source-maps', '--test', `--test-concurrency=${workerCopies.length}`, '--test-reporter=spec', ...nodeArgs, ...workerCopies];
+function runWorkers(workerCopies: string[], outdir: string, options: { nodeArgs: string[]; emulatorCli: string }): Promise<number> {
+  const args = ['--enable-source-maps', '--test', `--test-concurrency=${workerCopies.length}`, '--test-reporter=spec', ...options.nodeArgs, ...workerCopies];
   return new Promise((done) => {
-    const env = { ...process.env, GATEWAY_UNIT_TEST_QUEUE: join(outdir, 'queue.json') };
+    const env = { ...process.env, GATEWAY_UNIT_TEST_QUEUE: join(outdir, 'queue.json'), GATEWAY_EMULATOR_CLI: options.emulatorCli };
     const child = spawn(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
     const stop = (signal: NodeJS.Signals) => child.kill(signal);
     process.once('SIGINT', stop).once('SIGTERM', stop);
@@ -163,7 +170,7 @@ async function main(): Promise<number> {
   const outdir = mkdtempSync(join(cache, 'run-'));
   try {
     const sources = testFiles(args);
-    const { compiled, worker } = await build(sources, outdir);
+    const { compiled, worker, emulatorCli } = await build(sources, outdir);
     const queue = writeQueue(sources, compiled, outdir);
     // `node --test` runs each path once: one copy of the worker a process.
     const copies = Array.from({ length: Math.min(PROCESSES, sources.length) }, (_, index) => {
@@ -171,11 +178,7 @@ async function main(): Promise<number> {
       writeFileSync(copy, `require(${JSON.stringify(worker)});\n`);
       return copy;
     });
-    const code = await runWorkers(
-      copies,
-      outdir,
-      args.filter((arg) => !arg.endsWith('.test.ts')),
-    );
+    const code = await runWorkers(copies, outdir, { nodeArgs: args.filter((arg) => !arg.endsWith('.test.ts')), emulatorCli });
     return checkEveryFileRan(queue) ? code : 1;
   } finally {
     rmSync(outdir, { recursive: true, force: true });

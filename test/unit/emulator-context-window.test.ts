@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { json, post } from '../emulator/test-helpers';
+import { emulatorCommand } from './helpers/emulatorCli';
 
 let emu: Emulator;
 before(async () => {
@@ -78,19 +79,7 @@ void describe('emulator CLI context windows', () => {
     const dir = mkdtempSync(join(tmpdir(), 'emu-cw-'));
     const config = join(dir, 'config.json');
     writeFileSync(config, JSON.stringify({ contextWindows: { 'gw-chat-pro': 300 } }));
-    const args = [
-      '--import',
-      'tsx',
-      'test/emulator/main.ts',
-      '--port',
-      '0',
-      '--config',
-      config,
-      '--context-window',
-      'gw-code=8000',
-      '--context-window',
-      'gw-chat=20',
-    ];
+    const args = emulatorCommand(['--port', '0', '--config', config, '--context-window', 'gw-code=8000', '--context-window', 'gw-chat=20']);
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       let out = '';

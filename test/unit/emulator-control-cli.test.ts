@@ -6,6 +6,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { call, chatBody, json, post } from '../emulator/test-helpers';
 import { contentDeltas, readAll } from './helpers/emulator';
+import { emulatorCommand } from './helpers/emulatorCli';
 
 let emu: Emulator;
 before(async () => {
@@ -72,7 +73,7 @@ void describe('request log and control API', () => {
 
 void describe('CLI', () => {
   void it('starts with flags, prints the address and keys, serves, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/emulator/main.ts', '--port', '0', '--rpm', '7', '--no-ratelimit-headers'], {
+    const child = spawn(process.execPath, emulatorCommand(['--port', '0', '--rpm', '7', '--no-ratelimit-headers']), {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {

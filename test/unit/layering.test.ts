@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { Linter } from 'eslint';
+import type { ESLint, Linter } from 'eslint';
 
 const root = join(__dirname, '..', '..');
 
@@ -65,16 +65,21 @@ test('the import check catches each form of forbidden import', () => {
 describe('the lint rule checks every layer', () => {
   // The same rule entries the lint config uses, without its type-aware parts, so a
   // snippet can be linted as if it were a file of each layer.
-  const lint = async (file: string, source: string): Promise<string[]> => {
+  // One ESLint for every snippet: it keeps the config it computed for each layer's folder.
+  let linter: Promise<ESLint> | undefined;
+  const makeLinter = async (): Promise<ESLint> => {
     const { ESLint } = await import('eslint');
     const { layerConfigs } = (await import(pathToFileURL(join(root, 'test', 'lint', 'layers.mjs')).href)) as { layerConfigs: Linter.Config[] };
     const tsParser = (await import('typescript-eslint')).parser;
-    const eslint = new ESLint({
+    return new ESLint({
       cwd: root,
       overrideConfigFile: true,
       overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tsParser } }, ...layerConfigs],
     });
-    const [result] = await eslint.lintText(source, { filePath: join(root, file) });
+  };
+  const lint = async (file: string, source: string): Promise<string[]> => {
+    linter ??= makeLinter();
+    const [result] = await (await linter).lintText(source, { filePath: join(root, file) });
     return result.messages.map((message) => `${message.ruleId}: ${message.message}`);
   };
   const forbiddenIn: Record<string, string[]> = {

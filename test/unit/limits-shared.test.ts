@@ -31,7 +31,8 @@ before(async () => {
 });
 after(async () => {
   await rig.close();
-  await rm(folder, { recursive: true, force: true });
+  // A burst's last release still syncs the file a moment after the test ends: retry the removal it races.
+  await rm(folder, { recursive: true, force: true, maxRetries: 5 });
 });
 let file: string;
 let round = 0;
@@ -104,8 +105,10 @@ for (const [headers, rpmKey, tpmKey] of [
 }
 
 describe('the shared file', () => {
+  // Four windows are enough: without the lock most of these 20 updates are lost. Each waiter polls the lock in real
+  // time while another holds it, so eight windows cost four times the CPU of four.
   test('concurrent updates from many windows lose none of them', async () => {
-    const windows = Array.from({ length: 8 }, () => sharedFile());
+    const windows = Array.from({ length: 4 }, () => sharedFile());
     await Promise.all(
       windows.flatMap((window) =>
         Array.from({ length: 5 }, (_, i) =>
@@ -114,7 +117,7 @@ describe('the shared file', () => {
       ),
     );
     const stored = JSON.parse(await readFile(file, 'utf8')) as unknown[];
-    assert.equal(stored.length, 40);
+    assert.equal(stored.length, 20);
   });
 
   test('a torn or hostile file counts as empty, and a lock left by a dead window is broken', async () => {

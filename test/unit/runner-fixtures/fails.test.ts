@@ -1,4 +1,4 @@
-// Fixture for unit-runner.test.ts: one failing assertion, on line 6 of this file.
+// Fixture for test/integration/unit-runner.test.ts: one failing assertion, on line 6 of this file.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 

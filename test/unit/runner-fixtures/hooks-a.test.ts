@@ -1,4 +1,4 @@
-// Fixture for unit-runner.test.ts (npm run test:unit runs test/unit/*.test.ts only): a file-level hook stays with its file.
+// Fixture for test/integration/unit-runner.test.ts (npm run test:unit runs test/unit/*.test.ts only): a file-level hook stays with its file.
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 

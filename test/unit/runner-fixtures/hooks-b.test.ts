@@ -1,4 +1,4 @@
-// Fixture for unit-runner.test.ts: runs in the same process as hooks-a, and none of hooks-a's hooks runs for it.
+// Fixture for test/integration/unit-runner.test.ts: runs in the same process as hooks-a, and none of hooks-a's hooks runs for it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 

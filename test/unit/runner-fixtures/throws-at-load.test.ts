@@ -1,4 +1,4 @@
-// Fixture for unit-runner.test.ts: a file that throws while loading counts as a failed test, not as nothing.
+// Fixture for test/integration/unit-runner.test.ts: a file that throws while loading counts as a failed test, not as nothing.
 import { test } from 'node:test';
 
 function load(): void {

@@ -1,5 +1,7 @@
 // npm run test:unit (test/run-unit.ts) runs several test files in one process: each file's hooks stay its own,
 // a failure points at its .ts line, and a file that fails to load or never reaches its end fails the run.
+// An integration test: it runs the whole runner twice as a command (tsx, esbuild's service, `node --test` and a
+// worker each time), and that start-up is all it costs (2.3 CPU-s); the fixtures stay in test/unit/runner-fixtures.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
