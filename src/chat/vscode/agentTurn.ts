@@ -16,7 +16,7 @@ import {
   NO_FOLDER_MESSAGE,
   OPEN_FOLDER_COMMAND,
 } from '../../agent/common';
-import type { ApprovalRequest } from '../../base/common';
+import { codeFence, type ApprovalRequest } from '../../base/common';
 import { compact } from '../../status/common';
 import { droppedNotice } from '../../checkpoints/common';
 import { planChecklist } from '../../tools/common';
@@ -124,8 +124,11 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
       return;
     case 'tool_finished':
       if (!event.approved) stream.markdown(`\n\n> Denied: ${inlineCode(event.summary)}\n\n`);
-      else if (event.outcome.changedPath) stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
-      else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n${inlineCode(event.summary)} exited with ${event.outcome.exitCode}.\n\n`);
+      else if (event.outcome.changedPath) {
+        stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
+        // What the model was told about the problems its write left: the user sees the same.
+        if (event.outcome.problemsNote) stream.markdown(`\n\n${codeFence(event.outcome.problemsNote, 'text')}\n\n`);
+      } else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n${inlineCode(event.summary)} exited with ${event.outcome.exitCode}.\n\n`);
       return;
     case 'plan':
       stream.markdown(`\n\n**Plan**\n\n${planChecklist(event.plan)}\n\n`);
