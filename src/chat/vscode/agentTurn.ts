@@ -16,7 +16,7 @@ import {
   NO_FOLDER_MESSAGE,
   OPEN_FOLDER_COMMAND,
 } from '../../agent/common';
-import { codeFence, type ApprovalRequest } from '../../base/common';
+import type { ApprovalRequest } from '../../base/common';
 import { compact } from '../../status/common';
 import { droppedNotice } from '../../checkpoints/common';
 import { planChecklist } from '../../tools/common';
@@ -127,7 +127,7 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
       else if (event.outcome.changedPath) {
         stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
         // What the model was told about the problems its write left: the user sees the same.
-        if (event.outcome.problemsNote) stream.markdown(`\n\n${codeFence(event.outcome.problemsNote, 'text')}\n\n`);
+        if (event.outcome.problemsNote) stream.markdown(`\n\n${quotedLines(event.outcome.problemsNote)}\n\n`);
       } else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n${inlineCode(event.summary)} exited with ${event.outcome.exitCode}.\n\n`);
       return;
     case 'plan':
@@ -158,6 +158,15 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
     default:
       return;
   }
+}
+
+/** Tool text as a quote, a paragraph a line, each line inline code: it wraps in a narrow chat, and Markdown reads nothing in it. */
+function quotedLines(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => `> ${inlineCode(line)}`)
+    .join('\n>\n');
 }
 
 function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseStream): void {

@@ -43,7 +43,7 @@ async function scrollChatTo(ctx: UiContext, text: string): Promise<boolean> {
   for (let i = 0; i < 12; i++) {
     const place = await page.evaluate<{ top: number | null; chatTop: number; chatBottom: number; chatX: number } | null>(placeOf(text));
     if (!place) return false;
-    const dy = place.top === null ? -300 : place.top - (place.chatTop + 120);
+    const dy = place.top === null ? -300 : place.top - (place.chatTop + 200);
     if (place.top !== null && Math.abs(dy) < 40) return true;
     await page.mouse.move(place.chatX, place.chatTop + 150);
     await page.mouse.wheel(0, dy);
