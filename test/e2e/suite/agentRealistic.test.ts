@@ -61,6 +61,22 @@ async function startSession(gateway: AgentApi): Promise<void> {
   await waitFor('the session to finish', async () => (await gateway.agentSessions()).find((s) => s.title === TASK && s.status === 'done'), 90_000);
 }
 
+/**
+ * src/counter.ts open in an editor, with TypeScript's outline of it: tsserver has the file, so the
+ * errors of an edit come within the tool's bounded wait even on a loaded machine.
+ */
+async function counterChecked(): Promise<number> {
+  const started = Date.now();
+  const counter = fileUri('src/counter.ts');
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(counter), { preview: false });
+  await waitFor(
+    'the outline of src/counter.ts',
+    async () => ((await vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', counter)) ?? []).length > 0,
+    90_000,
+  );
+  return Date.now() - started;
+}
+
 test(
   '/agent realistic: a mis-indented edit lands, its type error is reported and fixed; bad JSON, an unknown tool, a missing path, an oversized output get answers to act on',
   async () => {
@@ -69,6 +85,7 @@ test(
     const settings = vscode.workspace.getConfiguration('gateway');
     await vscode.workspace.fs.writeFile(fileUri('src/counter.ts'), new TextEncoder().encode(COUNTER));
     await vscode.workspace.fs.writeFile(fileUri('data/big.txt'), new TextEncoder().encode(BIG));
+    console.log(`src/counter.ts checked after ${await counterChecked()} ms`);
     try {
       await resetEmulator();
       await settings.update('baseUrl', EMULATOR_BASE_URL, vscode.ConfigurationTarget.Global);
