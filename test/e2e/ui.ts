@@ -17,6 +17,7 @@ import { createSampleWorkspace } from './lib/workspace';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './ui/agent';
 import { agentPlanScenario } from './ui/agentPlan';
+import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
 import { neutral, waitForActivation } from './ui/gateway';
@@ -37,6 +38,7 @@ const SCENARIOS: Scenario[] = [
   agentPaletteScenario,
   agentReloadScenario,
   agentPlanScenario,
+  agentProblemsScenario,
   inlineEditScenario,
   agentRewindScenario,
   usageScenario,

@@ -265,4 +265,26 @@ describe('tool outputs stay lean', () => {
     assert.ok(output.length < 8_000 * 0.2 * 4 + 400);
     assert.match(output, /Output cut at 6,400 of [\d,]+ characters.*read_file with startLine\/endLine/);
   });
+
+  test('a read_file page over the share is cut after a whole line, and the note names the startLine to go on from', async () => {
+    const line = (n: number) => `${String(n).padStart(4, '0')} ${'z'.repeat(55)}`;
+    workspace.write('big.txt', Array.from({ length: 1_000 }, (_, i) => line(i + 1)).join('\n'));
+    emulator.script('demo-key', [
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }] },
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt', startLine: 300, endLine: 900 } }] },
+      { text: 'ok' },
+    ]);
+    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, windows: windowsOf({ 'gw-code': { contextWindow: 8_000 } }) });
+    await runToEnd(engine, startSession('read big.txt'));
+    const outputs = responses()
+      .slice(1)
+      .map((r) => bodyOf(r).input.find((item: { type: string }) => item.type === 'function_call_output').output as string);
+    // 6,400 characters hold 104 whole lines of 61 characters (60 and the line break).
+    assert.ok(outputs[0].startsWith(`${line(1)}\n`) && outputs[0].includes(`\n${line(104)}\n[`), outputs[0].slice(-300));
+    assert.match(
+      outputs[0],
+      /\n\[Output cut at 6,343 of [\d,]+ characters, after its line 104, to fit the context window\. For the rest, call read_file again with startLine=105\.\]$/,
+    );
+    assert.match(outputs[1], /after its line 104, to fit the context window\. For the rest, call read_file again with startLine=404, endLine=900\.\]$/);
+  });
 });

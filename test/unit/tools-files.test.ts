@@ -96,6 +96,21 @@ describe('read_file', () => {
     assert.match(outcome.output, /line 1 is cut: it is longer than 32 KB; lines 1–1 of 2; call again with startLine=2 for more\)$/);
   });
 
+  test('a missing file: the paths with a similar name that exist, never a protected one', async () => {
+    await put({ 'src/counter.ts': '', 'src/hello.ts': '', 'src/lib/util.ts': '', '.env': 'SECRET=1', 'README.md': '' });
+    const answers: Record<string, string> = {};
+    for (const path of ['src/counters.ts', 'src/Counter.ts', 'source/counter.ts', 'src/lib/utils.ts', 'env', 'nope.ts'])
+      answers[path] = (await call('read_file', { path })).outcome.output;
+    assert.deepEqual(answers, {
+      'src/counters.ts': 'No file at "src/counters.ts". Similar paths that exist: src/counter.ts. Use list_files to see what is there.',
+      'src/Counter.ts': 'No file at "src/Counter.ts". Similar paths that exist: src/counter.ts. Use list_files to see what is there.',
+      'source/counter.ts': 'No file at "source/counter.ts". Similar paths that exist: src/. Use list_files to see what is there.',
+      'src/lib/utils.ts': 'No file at "src/lib/utils.ts". Similar paths that exist: src/lib/util.ts. Use list_files to see what is there.',
+      env: 'No file at "env". Use list_files to see what is there.',
+      'nope.ts': 'No file at "nope.ts". Use list_files to see what is there.',
+    });
+  });
+
   test('CRLF files read as lines without carriage returns', async () => {
     await put({ 'win.txt': 'one\r\ntwo\r\n' });
     const { outcome } = await call('read_file', { path: 'win.txt' });
@@ -419,7 +434,10 @@ describe('edit_file', () => {
     assert.equal(outcome.ok, true);
     const broken = await call('edit_file', '{"path": "a.txt", "old_text": ');
     assert.equal(broken.prepared.summary, 'edit_file (invalid arguments)');
-    assert.match(broken.outcome.output, /^Invalid arguments for edit_file: not valid JSON\./);
+    assert.match(
+      broken.outcome.output,
+      /^Invalid arguments for edit_file: not valid JSON \((Unexpected end of JSON input|.*position 31.*)\)\. Send one JSON object with the parameters the tool describes, with the quotes, backslashes and line breaks inside strings escaped\.$/,
+    );
   });
 });
 

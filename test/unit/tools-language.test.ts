@@ -85,6 +85,17 @@ describe('the problems a write introduces', () => {
     assert.ok(languages.tracked.has('src/a.ts'), 'the file was opened for checking');
   });
 
+  test('an edit that fixes errors says no new problems and how many are gone; the UI gets the note apart', async () => {
+    await put({ 'src/a.ts': 'let a = 1; // ERROR: Type string is not number\nlet b = 2; // ERROR: other\nlet c = 3; // ERROR: third\n' });
+    const { outcome } = await call('edit_file', { path: 'src/a.ts', old_text: 'let a = 1; // ERROR: Type string is not number', new_text: 'let a = 1;' });
+    const note = '\n\nVS Code reports no new problems in src/a.ts; 1 error it reported before is gone, 2 remain.';
+    assert.deepEqual(outcome, { ok: true, output: `Wrote src/a.ts (3 lines).${note}`, changedPath: 'src/a.ts', problemsNote: note.trim() });
+    const { outcome: last } = await call('write_file', { path: 'src/a.ts', content: 'let a = 1;\n' });
+    assert.equal(last.output, 'Wrote src/a.ts (1 line).\n\nVS Code reports no new problems in src/a.ts; 2 errors it reported before are gone.');
+    const { outcome: broken } = await call('write_file', { path: 'src/a.ts', content: 'let a = 1; // ERROR: e\n' });
+    assert.equal(broken.problemsNote, 'VS Code now reports 1 new error in src/a.ts:\nsrc/a.ts:1:1: error TS2322 e');
+  });
+
   test('the file is opened for checking before the call is handed on for approval, so its tab cannot cover the approval diff', async () => {
     await put({ 'src/a.ts': 'let b = 2;\n' });
     const tool = allTools.find((candidate) => candidate.name === 'edit_file')!;

@@ -116,12 +116,22 @@ export function trimToFit(items: readonly ResponseInputItem[], budget: number): 
   return [...head, ...rest.slice(points.at(-1) ?? rest.length)];
 }
 
-/** A tool output cut to `maxChars`, with a note telling the model how to get the rest. */
-export function boundedToolOutput(output: string, maxChars: number): string {
+/**
+ * A tool output cut to `maxChars`, with a note telling the model how to get the rest. Cut after a whole line
+ * when one ends in the second half: `continuation` (the tool's) then says how to call for the lines after it.
+ */
+export function boundedToolOutput(output: string, maxChars: number, continuation?: (linesShown: number) => string | undefined): string {
   if (output.length <= maxChars) return output;
+  const lineEnd = output.lastIndexOf('\n', maxChars);
+  const lines = lineEnd >= maxChars / 2 ? output.slice(0, lineEnd).split('\n').length : 0;
+  const shown = lines > 0 ? output.slice(0, lineEnd) : output.slice(0, maxChars);
+  const next = lines > 0 ? continuation?.(lines) : undefined;
+  const rest = next
+    ? `For the rest, ${next}.`
+    : 'Get the rest in parts: read_file with startLine/endLine, a narrower search_text pattern or folder, or a command that prints less (head, tail, grep).';
   return (
-    `${output.slice(0, maxChars)}\n[Output cut at ${maxChars.toLocaleString('en-US')} of ${output.length.toLocaleString('en-US')} characters to fit the context window. ` +
-    'Get the rest in parts: read_file with startLine/endLine, a narrower search_text pattern or folder, or a command that prints less (head, tail, grep).]'
+    `${shown}\n[Output cut at ${shown.length.toLocaleString('en-US')} of ${output.length.toLocaleString('en-US')} characters` +
+    `${lines > 0 ? `, after its line ${lines},` : ''} to fit the context window. ${rest}]`
   );
 }
 

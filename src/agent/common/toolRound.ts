@@ -73,7 +73,7 @@ export class ToolRound {
           : { ok: false, output: `The user denied this ${deniedWhat[tool.kind]}. Do not retry it; ask or try another way.` };
         if (outcome.ok && outcome.changedPath !== undefined) changed.push(await realPathOf(outcome.changedPath, this.deps.toolContext.files, signal));
       }
-      this.answer(state, call, outcome.output);
+      this.answer(state, call, outcome.output, (linesShown) => tool?.continuation?.(call.arguments, linesShown));
       if (outcome.plan) state.plan = outcome.plan;
       await this.deps.progress.save(state);
       onEvent({ type: 'tool_finished', call, summary, outcome, approved });
@@ -148,9 +148,9 @@ export class ToolRound {
     return outcome;
   }
 
-  private answer(state: AgentSessionState, call: ToolCall, output: string): void {
+  private answer(state: AgentSessionState, call: ToolCall, output: string, continuation?: (linesShown: number) => string | undefined): void {
     const maxChars = Math.floor(this.deps.sizing.limits(state.model).contextWindow * TOOL_OUTPUT_SHARE * 4);
-    const item = { type: 'function_call_output' as const, call_id: call.callId, output: boundedToolOutput(output, maxChars) };
+    const item = { type: 'function_call_output' as const, call_id: call.callId, output: boundedToolOutput(output, maxChars, continuation) };
     state.transcript.push(item);
     state.unsent.push(item);
     state.pendingCalls = state.pendingCalls.filter((pending) => pending !== call);

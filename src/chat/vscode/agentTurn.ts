@@ -124,8 +124,11 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
       return;
     case 'tool_finished':
       if (!event.approved) stream.markdown(`\n\n> Denied: ${inlineCode(event.summary)}\n\n`);
-      else if (event.outcome.changedPath) stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
-      else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n${inlineCode(event.summary)} exited with ${event.outcome.exitCode}.\n\n`);
+      else if (event.outcome.changedPath) {
+        stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
+        // What the model was told about the problems its write left: the user sees the same.
+        if (event.outcome.problemsNote) stream.markdown(`\n\n${quotedLines(event.outcome.problemsNote)}\n\n`);
+      } else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n${inlineCode(event.summary)} exited with ${event.outcome.exitCode}.\n\n`);
       return;
     case 'plan':
       stream.markdown(`\n\n**Plan**\n\n${planChecklist(event.plan)}\n\n`);
@@ -155,6 +158,15 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
     default:
       return;
   }
+}
+
+/** Tool text as a quote, a paragraph a line, each line inline code: it wraps in a narrow chat, and Markdown reads nothing in it. */
+function quotedLines(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => `> ${inlineCode(line)}`)
+    .join('\n>\n');
 }
 
 function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseStream): void {

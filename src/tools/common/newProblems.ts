@@ -78,6 +78,19 @@ export function newProblemsNote(path: string, added: readonly Problem[]): string
 }
 
 /**
+ * When a write added no problem but errors VS Code reported before are gone (the model's fix): says so,
+ * so the model knows the fix took without calling get_problems. Empty when no error went away.
+ */
+export function goneErrorsNote(path: string, before: readonly Problem[], after: readonly Problem[]): string {
+  const errors = (problems: readonly Problem[]) => problems.filter((problem) => problem.severity === 'error');
+  const gone = newProblems(errors(after), errors(before)).length;
+  if (gone === 0) return '';
+  const remaining = errors(after).length;
+  const left = remaining === 0 ? '' : `, ${remaining} remain${remaining === 1 ? 's' : ''}`;
+  return `\n\nVS Code reports no new problems in ${path}; ${plural(gone, 'error')} it reported before ${gone === 1 ? 'is' : 'are'} gone${left}.`;
+}
+
+/**
  * `prepared` with the problems its write introduces added to its outcome.
  * The file is opened for checking before this resolves, so before the call is
  * shown for approval: the tab it opens cannot cover the approval's diff, which
@@ -134,8 +147,9 @@ async function withNewProblems(outcome: ToolOutcome, path: string, before: reado
     await settle.languages.track(path, settle.signal);
     await settled;
     if (settle.signal.aborted) return outcome;
-    const note = newProblemsNote(path, newProblems(before, settle.languages.problems([path])));
-    return note === '' ? outcome : { ...outcome, output: outcome.output + note };
+    const after = settle.languages.problems([path]);
+    const note = newProblemsNote(path, newProblems(before, after)) || goneErrorsNote(path, before, after);
+    return note === '' ? outcome : { ...outcome, output: outcome.output + note, problemsNote: note.trim() };
   } catch (error) {
     settle.logger.warn(`reading the problems of ${path} after a write failed: ${String(error)}`);
     return outcome;

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { type AgentTool, type ToolContext, ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from './tool';
 import { hardLinkRefusal, resolveWorkspacePath } from './pathPolicy';
 import { headBytes, looksBinary, utf8Length } from './textLimits';
+import { missingFileMessage } from './missingPath';
 
 /** At most this many lines and bytes per call; the note says how to get the next page. */
 export const readPageLines = 400;
@@ -33,11 +34,27 @@ export const readFileTool: AgentTool = {
       return { execute: async (execSignal) => ({ ok: true, output: await readPage(checked.path, args.startLine, args.endLine, ctx, execSignal) }) };
     },
   ),
+  // Its output's lines are the file's from startLine on, so the rest starts that many lines later.
+  continuation(rawArgs, linesShown) {
+    const args = parsedArgs(rawArgs);
+    if (!args) return undefined;
+    const end = args.endLine === undefined ? '' : `, endLine=${args.endLine}`;
+    return `call read_file again with startLine=${(args.startLine ?? 1) + linesShown}${end}`;
+  },
 };
+
+function parsedArgs(rawArgs: unknown): z.infer<typeof schema> | undefined {
+  try {
+    const parsed = schema.safeParse(typeof rawArgs === 'string' ? JSON.parse(rawArgs) : rawArgs);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 async function readPage(path: string, startLine: number | undefined, endLine: number | undefined, ctx: ToolContext, signal: AbortSignal): Promise<string> {
   const stat = await ctx.files.stat(path, signal);
-  if (!stat) throw new ToolFailure(`No file at "${path}". Use list_files to see what is there.`);
+  if (!stat) throw new ToolFailure(await missingFileMessage(path, ctx.files, ctx.protectedFiles, signal));
   if (stat.type === 'directory') throw new ToolFailure(`"${path}" is a folder, not a file. Use list_files to see its contents.`);
   if ((stat.links ?? 1) > 1) throw new ToolFailure(hardLinkRefusal(path, stat.links ?? 1));
   if (stat.size > largestReadableBytes)

@@ -76,6 +76,8 @@ export interface ToolOutcome {
   changedPath?: string;
   /** run_command only; undefined when the process was killed. */
   exitCode?: number;
+  /** A write's note on the problems VS Code reports after it (the end of `output` too), for the chat to show. */
+  problemsNote?: string;
   /** update_plan only: the plan as it now stands. */
   plan?: PlanStep[];
 }
@@ -132,6 +134,11 @@ export interface AgentTool {
    * current file); without one they cannot be cancelled.
    */
   prepare(rawArgs: unknown, ctx: ToolContext, signal?: AbortSignal): Promise<PreparedCall>;
+  /**
+   * When the call's output was cut to fit the context window after its first `linesShown` lines:
+   * how to call for the rest (e.g. "call read_file again with startLine=107"); none: the general advice.
+   */
+  continuation?(rawArgs: unknown, linesShown: number): string | undefined;
 }
 
 /** A call that was refused before anything happened. */
@@ -205,8 +212,15 @@ function parseArguments<Args>(toolName: string, schema: z.ZodMiniType<Args>, raw
   if (typeof rawArgs === 'string') {
     try {
       value = rawArgs.trim() === '' ? {} : JSON.parse(rawArgs);
-    } catch {
-      return { ok: false, message: `Invalid arguments for ${toolName}: not valid JSON. Send one JSON object with the parameters the tool describes.` };
+    } catch (error) {
+      // The parser's words say where it broke (an unescaped quote, a text cut off), which is what the model has to fix.
+      const where = error instanceof Error ? ` (${error.message.slice(0, 200)})` : '';
+      return {
+        ok: false,
+        message:
+          `Invalid arguments for ${toolName}: not valid JSON${where}. Send one JSON object with the parameters the tool describes, ` +
+          'with the quotes, backslashes and line breaks inside strings escaped.',
+      };
     }
   }
   const result = schema.safeParse(value, { error: english });

@@ -17,7 +17,7 @@ const root = () => vscode.workspace.workspaceFolders![0].uri;
  * TypeScript answers once its extension is active and tsserver has loaded the sample's
  * project: an outline of src/hello.ts (the workspace's .ts file) proves both.
  */
-async function typescriptReady(): Promise<number> {
+export async function typescriptReady(): Promise<number> {
   const started = Date.now();
   const hello = vscode.Uri.joinPath(root(), 'src', 'hello.ts');
   await vscode.workspace.openTextDocument(hello);

@@ -12,6 +12,8 @@ import './usage.test';
 // After the usage test: its session must stay among the ten largest of the run's sessions (the usage view
 // lists ten). agentLanguage before agentSearch, which leaves the workspace's files changed.
 import './agentLanguage.test';
+// Its own files, removed at its end.
+import './agentRealistic.test';
 import './agentSearch.test';
 import './sandboxEscape.test';
 

@@ -113,7 +113,7 @@ async function waitForActiveEditorText(ctx: UiContext, text: string, timeoutMs =
 }
 
 /** Quick Open (F1, the ">" removed): types `name`, picks the row of `file`; waits for its tab to be active. */
-async function quickOpen(ctx: UiContext, name: string, tabLabel: string): Promise<void> {
+export async function quickOpen(ctx: UiContext, name: string, tabLabel: string): Promise<void> {
   const { page } = ctx;
   await page.keyboard.press('F1');
   await page.locator(QUICK_INPUT_BOX).waitFor({ state: 'visible', timeout: 10_000 });
