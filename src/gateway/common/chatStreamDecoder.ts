@@ -33,7 +33,7 @@ export class ChatStreamDecoder implements StreamDecoder {
     }
     const chunk = parseJsonPayload(data);
     if (chunk.error != null) throw errorFromWire(parseWireError(chunk), this.errorContext);
-    if (this.responseId === undefined && typeof chunk.id === 'string') {
+    if (this.responseId === undefined && typeof chunk.id === 'string' && chunk.id !== '') {
       this.responseId = chunk.id;
       out.push({ type: 'response', id: chunk.id, model: typeof chunk.model === 'string' ? chunk.model : undefined });
     }

@@ -95,3 +95,8 @@ export function chatSse(chunks: unknown[], ending = 'data: [DONE]\n\n'): string 
 export function responsesSse(events: { type: string }[]): string {
   return events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
 }
+
+/** Decodes `bytes` under every chunking of CHUNKINGS and checks each result (the chunking's name is the assertion message). */
+export async function underEveryChunking(endpoint: Endpoint, bytes: string, check: (decoded: Decoded, chunking: string) => void): Promise<void> {
+  for (const chunking of CHUNKINGS) check(await decodeBytes(endpoint, bytes, chunking.sizes()), chunking.name);
+}
