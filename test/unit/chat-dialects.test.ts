@@ -3,6 +3,7 @@
 // Each stream is decoded under every chunking of helpers/decodeBytes (whole, byte by byte, random cuts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { resultFromChatCompletion } from '../../src/gateway/common/wireFormat';
 import { chatSse, underEveryChunking as decodedUnderEveryChunking, type Decoded } from './helpers/decodeBytes';
 
 const underEveryChunking = (bytes: string, check: (decoded: Decoded, chunking: string) => void) => decodedUnderEveryChunking('chat', bytes, check);
@@ -238,4 +239,32 @@ describe('usage wherever it is put, reported once', () => {
       });
     });
   }
+});
+
+describe('a whole (not streamed) chat completion', () => {
+  test('typed content parts, reasoning under `reasoning`, a tool call without an id', () => {
+    const result = resultFromChatCompletion({
+      id: 'cmpl-1',
+      model: 'magistral-small-2509',
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: [{ type: 'text', text: 'Think.' }] },
+              { type: 'text', text: 'Answer.' },
+            ],
+            tool_calls: [{ function: { name: 'read_file', arguments: '{}' } }],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+    });
+    assert.equal(result.text, 'Answer.');
+    assert.equal(result.reasoning, 'Think.');
+    assert.match(result.toolCalls[0].callId, /^call_\w+$/);
+    const plain = resultFromChatCompletion({ id: 'c', choices: [{ message: { content: null, reasoning: 'R' }, finish_reason: 'stop' }] });
+    assert.deepEqual([plain.text, plain.reasoning], ['', 'R']);
+  });
 });

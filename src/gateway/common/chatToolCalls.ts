@@ -61,7 +61,7 @@ export class ChatToolCalls {
   finish(out: StreamEvent[], notes: StreamNotes): void {
     for (const [n, call] of this.calls.entries()) {
       if (call.kind !== 'function') notes.unrequested(out, `${call.kind}_tool_call`, call.name || undefined);
-      else out.push({ type: 'tool_call', call: { callId: call.id || generatedId(n), name: call.name, arguments: call.arguments } });
+      else out.push({ type: 'tool_call', call: { callId: call.id || generatedCallId(n), name: call.name, arguments: call.arguments } });
     }
     this.calls.length = 0;
   }
@@ -102,6 +102,6 @@ export class ChatToolCalls {
 }
 
 /** An id for a call the server sent none for: unique enough that its result, sent back, pairs with it alone. */
-function generatedId(n: number): string {
+export function generatedCallId(n: number): string {
   return `call_gw${Math.random().toString(36).slice(2, 10)}${n}`;
 }

@@ -35,7 +35,7 @@ export interface SseSource {
   maxBytes?: number;
   /** Ceiling on one event (its data lines together, and a line not yet ended), in characters. */
   maxEventChars?: number;
-  /** Ceiling on the answer text the decoder builds. */
+  /** Ceiling on the answer text the decoder builds, and on its reasoning text. */
   maxAnswerChars?: number;
   /** Takes the key out of an event's text before anything decodes it (see redaction.ts). */
   redactor?: { redact(text: string): string; watchStream(): { sees(read: string): boolean }; guardDecoded(): DecodedKeyGuard | undefined };
@@ -91,6 +91,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   let received = 0;
   const maxBytes = source.maxBytes ?? Number.POSITIVE_INFINITY;
   const maxAnswerChars = source.maxAnswerChars ?? Number.POSITIVE_INFINITY;
+  let reasoningChars = 0;
   try {
     while (!decoder.finished) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -119,7 +120,10 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       } finally {
         pending.length = 0;
       }
-      for (const event of out) if (event.type === 'text') answer.append(event.text);
+      for (const event of out) {
+        if (event.type === 'text') answer.append(event.text);
+        else if (event.type === 'reasoning') reasoningChars += event.text.length;
+      }
       let events = out;
       if (guard) {
         guard.screen(out, screened);
@@ -141,6 +145,8 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       if (failure !== undefined) throw failure;
       if (eventOverflow && !decoder.finished) throw withPartial(eventTooLarge(maxEventChars), partial);
       if (answer.length > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), partial);
+      // The consumer keeps the reasoning as it keeps the answer (a collapsed part of it): the same ceiling.
+      if (reasoningChars > maxAnswerChars) throw withPartial(tooLarge('reasoning text', maxAnswerChars), partial);
       if (chunk.done) break;
     }
     if (!decoder.finished) {
