@@ -268,3 +268,23 @@ describe('a whole (not streamed) chat completion', () => {
     assert.deepEqual([plain.text, plain.reasoning], ['', 'R']);
   });
 });
+
+describe('what a stream may carry besides chunks', () => {
+  test("OpenRouter's processing comments, a named ping event, an empty keep-alive event and unknown chunk fields are ignored", async () => {
+    const chunk = (content: string, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'gen-1', object: 'chat.completion.chunk', provider: 'OpenAI', choices: [{ index: 0, delta: { content }, finish_reason: finish }], novel: { x: [1] } })}\n\n`;
+    const bytes = [
+      ': OPENROUTER PROCESSING\n\n',
+      chunk('Hel'),
+      'event: ping\ndata: {"type":"ping"}\n\n',
+      'data:\n\n',
+      ': OPENROUTER PROCESSING\n\n',
+      chunk('lo', 'stop'),
+      'data: [DONE]\n\n',
+    ].join('');
+    await underEveryChunking(bytes, (decoded, chunking) => {
+      assert.equal(decoded.text, 'Hello', chunking);
+      assert.equal(decoded.finishReason, 'stop', chunking);
+    });
+  });
+});

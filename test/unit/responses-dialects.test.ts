@@ -148,3 +148,17 @@ describe('items the client never asked for', () => {
     });
   });
 });
+
+describe('what a stream may carry besides events', () => {
+  test('an empty keep-alive event and an unknown event type are ignored', async () => {
+    const bytes =
+      responsesSse([created(), event('response.output_text.delta', { item_id: 'msg_7', output_index: 0, content_index: 0, delta: 'Still ' })]) +
+      'data:\n\n' +
+      responsesSse([
+        event('response.brand_new.thing', { whatever: [1] }),
+        event('response.output_text.delta', { item_id: 'msg_7', output_index: 0, content_index: 0, delta: 'here.' }),
+        completed(),
+      ]);
+    await underEveryChunking('responses', bytes, (decoded, chunking) => assert.equal(decoded.text, 'Still here.', chunking));
+  });
+});

@@ -31,6 +31,8 @@ export class ChatStreamDecoder implements StreamDecoder {
       this.finish(out);
       return;
     }
+    // An event without data (a keep-alive some proxies send) says nothing.
+    if (data === '') return;
     const chunk = parseJsonPayload(data);
     if (chunk.error != null) throw errorFromWire(parseWireError(chunk), this.errorContext);
     if (this.responseId === undefined && typeof chunk.id === 'string' && chunk.id !== '') {

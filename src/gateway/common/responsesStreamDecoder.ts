@@ -33,6 +33,8 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   constructor(private readonly errorContext: ErrorContext) {}
 
   decode(message: EventSourceMessage, out: StreamEvent[]): void {
+    // An event without data (a keep-alive some proxies send) says nothing.
+    if (message.data === '') return;
     const payload = parseJsonPayload(message.data);
     const type = typeof payload.type === 'string' ? payload.type : message.event;
     switch (type) {
