@@ -33,7 +33,7 @@ export interface Chunking {
 export const CHUNKINGS: Chunking[] = [
   { name: 'whole', sizes: () => () => Number.MAX_SAFE_INTEGER },
   { name: 'byte by byte', sizes: () => () => 1 },
-  ...[1, 2, 3, 4, 5].map((seed) => ({
+  ...[1].map((seed) => ({
     name: `random cuts, seed ${seed}`,
     sizes: () => {
       const random = prng(seed);
