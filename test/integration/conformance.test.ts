@@ -154,9 +154,10 @@ describe('truncated recordings', () => {
     assert.deepEqual(texts, ['OK']);
   });
 
-  test('a chat stream without [DONE] is an error, never a silent success', async () => {
+  // Ending after the finish reason without [DONE] is a dialect (issue 24): the answer is whole. Before it, it is not.
+  test('a chat stream cut before its finish reason is an error, never a silent success', async () => {
     const text = recording('chat-tool-call.sse');
-    server.serve(Buffer.from(text.slice(0, text.indexOf('data: [DONE]'))), () => 64);
+    server.serve(Buffer.from(text.slice(0, text.lastIndexOf('data: ', text.indexOf('"finish_reason":"tool_calls"')))), () => 64);
     await assert.rejects(collect(makeClient(server.baseUrl, 'k').chatStream(chatParams, { signal: signal() })), StreamInterruptedError);
   });
 

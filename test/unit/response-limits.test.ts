@@ -121,6 +121,17 @@ describe('body ceilings', () => {
     assert.ok(error.partialText.length > 2 * MB && error.partialText.length < 3 * MB, `${error.partialText.length} chars kept`);
   });
 
+  test('an endless stream of reasoning stops at the same ceiling', async () => {
+    const delta = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'gw-chat', choices: [{ index: 0, delta: { reasoning_content: 'r'.repeat(1000) } }] })}\n\n`;
+    server.on('/v1/chat/completions', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      writeLazily(res, Number.MAX_SAFE_INTEGER, Buffer.from(delta.repeat(64)));
+    });
+    const client = makeClient(server.baseUrl, 'k', { bodyLimits: { answerChars: 2 * MB } });
+    const error = await tooLarge(() => collect(client.chatStream(chat, { signal: signal() })));
+    assert.match(error.message, /reasoning text passed 2 MB/);
+  });
+
   test('one endless stream line stops at the event ceiling (8 MB by default), memory bounded, the download stopped', async () => {
     let written = 0;
     server.on('/v1/responses', (_req, res) => {

@@ -71,6 +71,9 @@ export class DecodedKeyGuard {
             event.model === undefined ? { ...event, id: this.clean(event.id) } : { ...event, id: this.clean(event.id), model: this.clean(event.model) },
           );
           break;
+        case 'note':
+          into.push({ type: 'note', itemType: this.clean(event.itemType), text: this.clean(event.text) });
+          break;
         case 'done':
           this.release(into);
           into.push(event);

@@ -5,7 +5,7 @@
  * per-event cost is one JSON.parse and a few type checks, which is what keeps
  * the client close to a bare parser's speed.
  */
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { eventTooLarge, tooLarge } from './bodyLimits';
 import type { DecodedKeyGuard } from './decodedKeyGuard';
 import { ProtocolError, StreamInterruptedError } from './errors';
@@ -17,6 +17,8 @@ export interface StreamDecoder {
   decode(message: EventSourceMessage, out: StreamEvent[]): void;
   /** True once the terminal event has been decoded. */
   readonly finished: boolean;
+  /** The body ended before the terminal event: finishes (pushing the last events) if what came is a whole answer. */
+  end?(out: StreamEvent[]): void;
 }
 
 /** An opened stream: the body, its decoder, and the hooks of the exchange it came from. */
@@ -33,7 +35,7 @@ export interface SseSource {
   maxBytes?: number;
   /** Ceiling on one event (its data lines together, and a line not yet ended), in characters. */
   maxEventChars?: number;
-  /** Ceiling on the answer text the decoder builds. */
+  /** Ceiling on the answer text the decoder builds, and on its reasoning text. */
   maxAnswerChars?: number;
   /** Takes the key out of an event's text before anything decodes it (see redaction.ts). */
   redactor?: { redact(text: string): string; watchStream(): { sees(read: string): boolean }; guardDecoded(): DecodedKeyGuard | undefined };
@@ -89,6 +91,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   let received = 0;
   const maxBytes = source.maxBytes ?? Number.POSITIVE_INFINITY;
   const maxAnswerChars = source.maxAnswerChars ?? Number.POSITIVE_INFINITY;
+  let reasoningChars = 0;
   try {
     while (!decoder.finished) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -105,17 +108,22 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       // Before the read's events are parsed, so the events of the read that brings the key are rewritten too.
       if (keyWatch && !keySeen) keySeen = keyWatch.sees(input);
       if (input !== '') parser.feed(input);
+      if (chunk.done && !eventOverflow) takeUnterminatedEvent(parser, pending);
       if (pending.length > 0) source.onActivity();
       lastFed = input || lastFed;
       let failure: unknown;
       try {
         for (let i = 0; i < pending.length && !decoder.finished; i++) decoder.decode(pending[i], out);
+        if (chunk.done && !decoder.finished) decoder.end?.(out);
       } catch (error) {
         failure = error;
       } finally {
         pending.length = 0;
       }
-      for (const event of out) if (event.type === 'text') answer.append(event.text);
+      for (const event of out) {
+        if (event.type === 'text') answer.append(event.text);
+        else if (event.type === 'reasoning') reasoningChars += event.text.length;
+      }
       let events = out;
       if (guard) {
         guard.screen(out, screened);
@@ -137,6 +145,8 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       if (failure !== undefined) throw failure;
       if (eventOverflow && !decoder.finished) throw withPartial(eventTooLarge(maxEventChars), partial);
       if (answer.length > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), partial);
+      // The consumer keeps the reasoning as it keeps the answer (a collapsed part of it): the same ceiling.
+      if (reasoningChars > maxAnswerChars) throw withPartial(tooLarge('reasoning text', maxAnswerChars), partial);
       if (chunk.done) break;
     }
     if (!decoder.finished) {
@@ -160,6 +170,28 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
 function endOfBody(text: TextDecoder, lastFed: string): string {
   const rest = text.decode();
   return (rest || lastFed).endsWith('\r') ? `${rest}\n` : rest;
+}
+
+/**
+ * Providers close the connection right after their last event, and some before
+ * the blank line that ends it (`data: [DONE]` alone, or the last chunk with no
+ * `[DONE]`): an event sent whole is taken, one cut off mid-way (its data not
+ * whole JSON) is not, and the stream is then as incomplete as it was.
+ */
+function takeUnterminatedEvent(parser: EventSourceParser, pending: EventSourceMessage[]): void {
+  const whole = pending.length;
+  parser.feed('\n\n');
+  if (pending.length > whole && !isWholeData(pending[whole].data)) pending.length = whole;
+}
+
+function isWholeData(data: string): boolean {
+  if (data === '[DONE]') return true;
+  try {
+    JSON.parse(data);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Where an error's partial text comes from: the guard's (what the consumer was shown) when there is a key, else the text decoded. */

@@ -88,6 +88,11 @@ export type StreamEvent =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
   | { type: 'tool_call'; call: ToolCall }
+  /**
+   * Something the model sent that the client never asked for and does not act on (a hosted tool's call such as
+   * `web_search_call`, a custom tool call): shown to the user as `text`, never dropped silently.
+   */
+  | { type: 'note'; itemType: string; text: string }
   | { type: 'usage'; usage: Usage }
   | { type: 'done'; finishReason: FinishReason };
 

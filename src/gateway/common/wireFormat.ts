@@ -1,7 +1,9 @@
 /** Translation between the client's params/results and the wire's JSON. */
 import * as z from 'zod/mini';
+import { decodeDeltaContent } from './chatDelta';
+import { generatedCallId } from './chatToolCalls';
 import { ProtocolError } from './errors';
-import type { ChatParams, CompletionResult, FinishReason, RespondParams, ToolCall, ToolChoice, ToolDefinition } from './types';
+import type { ChatParams, CompletionResult, FinishReason, RespondParams, StreamEvent, ToolCall, ToolChoice, ToolDefinition } from './types';
 import { normaliseUsage } from './usageCounts';
 
 export function chatBody(params: ChatParams, stream: boolean): Record<string, unknown> {
@@ -76,10 +78,9 @@ const chatCompletionSchema = z.looseObject({
   choices: z
     .array(
       z.looseObject({
+        // Content and reasoning in any of the shapes chatDelta.ts reads (a string or typed parts…); a call's id may be missing.
         message: z.looseObject({
-          content: z.nullish(z.string()),
-          reasoning_content: z.nullish(z.string()),
-          tool_calls: z.nullish(z.array(z.looseObject({ id: z.string(), function: z.looseObject({ name: z.string(), arguments: z.string() }) }))),
+          tool_calls: z.nullish(z.array(z.looseObject({ id: z.nullish(z.string()), function: z.looseObject({ name: z.string(), arguments: z.string() }) }))),
         }),
         finish_reason: z.nullish(z.string()),
       }),
@@ -93,20 +94,28 @@ export function resultFromChatCompletion(body: unknown): CompletionResult {
   if (!parsed.success) throw new ProtocolError('The Gateway answered with a chat completion the client cannot read. Try again.');
   const completion = parsed.data;
   const choice = completion.choices[0];
-  const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call) => ({
-    callId: call.id,
+  const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, n) => ({
+    callId: call.id || generatedCallId(n),
     name: call.function.name,
     arguments: call.function.arguments,
   }));
+  const parts: StreamEvent[] = [];
+  decodeDeltaContent(choice.message, parts);
   return {
     id: completion.id,
     model: completion.model ?? '',
-    text: choice.message.content ?? '',
-    reasoning: choice.message.reasoning_content ?? '',
+    text: joinText(parts, 'text'),
+    reasoning: joinText(parts, 'reasoning'),
     toolCalls,
     finishReason: choice.finish_reason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     usage: normaliseUsage(completion.usage),
   };
+}
+
+function joinText(events: StreamEvent[], type: 'text' | 'reasoning'): string {
+  let text = '';
+  for (const event of events) if (event.type === type) text += event.text;
+  return text;
 }
 
 const responseSchema = z.looseObject({

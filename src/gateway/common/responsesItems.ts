@@ -1,0 +1,82 @@
+/**
+ * The output items of a responses stream, as servers really send them: several
+ * items (an encrypted reasoning item, then the message), several content parts,
+ * the text streamed as deltas or only in the finished item (servers that fake
+ * streaming send `response.completed` alone), and items the client never asked
+ * for (hosted tools such as `web_search_call`, custom tool calls), which become
+ * notes. Text and reasoning are taken from a finished item only when no delta
+ * brought them, so nothing is shown twice.
+ */
+import { pushMerged } from './chatDelta';
+import { tooMany, type StreamNotes } from './streamNotes';
+import type { StreamEvent } from './types';
+
+/** More output items than any response holds. */
+const MAX_ITEMS = 1024;
+
+/** The items the client reads; any other type is one it never asked for. */
+const KNOWN_ITEMS = new Set(['message', 'function_call', 'reasoning']);
+
+interface ItemState {
+  /** Text or reasoning came as deltas for it (or was taken from it once finished). */
+  shown: boolean;
+  /** A note was given for it (an item the client never asked for). */
+  noted: boolean;
+}
+
+export class ResponsesItems {
+  private readonly items = new Map<string, ItemState>();
+  /** Deltas without an item id cannot be told apart by item: then no finished item's text is taken, lest it repeat. */
+  private anonymousDeltas = false;
+
+  /** A text, refusal or reasoning delta for the item `itemId` (if the server named it). */
+  sawDelta(itemId: unknown): void {
+    if (typeof itemId === 'string') this.state(itemId).shown = true;
+    else this.anonymousDeltas = true;
+  }
+
+  /** A finished item (`response.output_item.done`, or one of `response.completed`'s output): its text if no delta brought it, or a note. */
+  finished(item: Record<string, unknown>, key: string, out: StreamEvent[], notes: StreamNotes): void {
+    const type = typeof item.type === 'string' ? item.type : 'unknown';
+    const state = this.state(key);
+    if (!KNOWN_ITEMS.has(type)) {
+      if (!state.noted) notes.unrequested(out, type, typeof item.name === 'string' ? item.name : undefined);
+      state.noted = true;
+      return;
+    }
+    if (state.shown || this.anonymousDeltas) return;
+    state.shown = true;
+    if (type === 'message') messageText(item.content, out);
+    else if (type === 'reasoning') reasoningText(item, out);
+  }
+
+  private state(key: string): ItemState {
+    let state = this.items.get(key);
+    if (state === undefined) {
+      if (this.items.size >= MAX_ITEMS) throw tooMany('output items', MAX_ITEMS);
+      state = { shown: false, noted: false };
+      this.items.set(key, state);
+    }
+    return state;
+  }
+}
+
+/** A message's `output_text` and `refusal` parts, in order. */
+function messageText(content: unknown, out: StreamEvent[]): void {
+  if (!Array.isArray(content)) return;
+  for (const part of content as Record<string, unknown>[]) {
+    if (part === null || typeof part !== 'object') continue;
+    const text = part.type === 'refusal' ? part.refusal : part.type === 'output_text' || part.type === 'text' ? part.text : undefined;
+    if (typeof text === 'string' && text !== '') pushMerged(out, 'text', text);
+  }
+}
+
+/** A reasoning item's summary parts (or, from servers that send it, its raw reasoning text); encrypted content is never shown. */
+function reasoningText(item: Record<string, unknown>, out: StreamEvent[]): void {
+  const parts = Array.isArray(item.summary) && item.summary.length > 0 ? item.summary : item.content;
+  if (!Array.isArray(parts)) return;
+  const texts: string[] = [];
+  for (const part of parts as Record<string, unknown>[])
+    if (part !== null && typeof part === 'object' && typeof part.text === 'string' && part.text !== '') texts.push(part.text);
+  if (texts.length > 0) pushMerged(out, 'reasoning', texts.join('\n\n'));
+}
