@@ -101,7 +101,8 @@ function addSdkPart(decoded: Decoded, part: SdkPart): void {
   if (part.type === 'text-delta') decoded.text += part.delta ?? '';
   else if (part.type === 'reasoning-delta') decoded.reasoning += part.delta ?? '';
   // Tools the provider ran itself (web search, code interpreter…) are not calls the client must answer.
-  else if (part.type === 'tool-call' && part.providerExecuted !== true) decoded.toolCalls.push({ name: part.toolName ?? '', arguments: parseArguments(part.input ?? '') });
+  else if (part.type === 'tool-call' && part.providerExecuted !== true)
+    decoded.toolCalls.push({ name: part.toolName ?? '', arguments: parseArguments(part.input ?? '') });
   // A stream without usage leaves both totals undefined: the same as the Gateway's "no usage event".
   else if (part.type === 'finish' && part.usage && (part.usage.inputTokens.total !== undefined || part.usage.outputTokens.total !== undefined))
     decoded.usage = { inputTokens: part.usage.inputTokens.total, outputTokens: part.usage.outputTokens.total };
@@ -133,7 +134,8 @@ interface RecordedItem {
 export function recordedResponsesContent(bytes: Buffer): Decoded {
   const recorded: Decoded = { text: '', reasoning: '', toolCalls: [], usage: undefined };
   for (const line of bytes.toString('utf8').split('\n')) {
-    if (!line.startsWith('data: ')) continue;
+    // OpenRouter ends its responses streams with `data: [DONE]`, as chat streams end.
+    if (!line.startsWith('data: {')) continue;
     const event = JSON.parse(line.slice('data: '.length)) as { type?: string; item?: RecordedItem; response?: { usage?: Record<string, number> } };
     if (event.type === 'response.output_item.done' && event.item) addRecordedItem(recorded, event.item);
     const usage = event.type === 'response.completed' ? event.response?.usage : undefined;
