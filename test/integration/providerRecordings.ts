@@ -151,3 +151,18 @@ function addRecordedItem(recorded: Decoded, item: RecordedItem): void {
   if (item.type === 'reasoning') recorded.reasoning += [...texts(item.summary, 'summary_text'), ...texts(item.content, 'reasoning_text')].join('');
   if (item.type === 'function_call') recorded.toolCalls.push({ name: item.name ?? '', arguments: parseArguments(item.arguments ?? '') });
 }
+
+/**
+ * A chat recording's own word for its usage: the last `usage` a chunk carries, at the top level or under Groq's
+ * `x_groq` (which @ai-sdk/openai-compatible does not read).
+ */
+export function recordedChatUsage(bytes: Buffer): Decoded['usage'] {
+  let usage: Decoded['usage'];
+  for (const line of bytes.toString('utf8').split('\n')) {
+    if (!line.startsWith('data: {')) continue;
+    const chunk = JSON.parse(line.slice('data: '.length)) as { usage?: Record<string, number>; x_groq?: { usage?: Record<string, number> } };
+    const found = chunk.usage ?? chunk.x_groq?.usage;
+    if (found) usage = { inputTokens: found.prompt_tokens, outputTokens: found.completion_tokens };
+  }
+  return usage;
+}

@@ -23,6 +23,29 @@ const message = (id: string, texts: string[]) => ({
 });
 const encryptedReasoning = { id: 'rs_1', type: 'reasoning', encrypted_content: 'gAAAAABpZ…', summary: [] };
 
+describe('item ids that change between events', () => {
+  // A proxy (GitHub Copilot's) names every event's item anew, and OpenRouter gives the finished output new ids: the
+  // output index says it is one item, so its streamed reasoning and text are not shown a second time.
+  test('a reasoning item and a message whose ids rotate: each shown once', async () => {
+    const reasoning = { id: 'rs_final', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Count the r.' }] };
+    const msg = message('msg_final', ['Three.']);
+    const events = [
+      created(),
+      event('response.output_item.added', { output_index: 0, item: { id: 'rs_a', type: 'reasoning', summary: [] } }),
+      event('response.reasoning_summary_text.delta', { item_id: 'rs_b', output_index: 0, summary_index: 0, delta: 'Count ' }),
+      event('response.reasoning_summary_text.delta', { item_id: 'rs_c', output_index: 0, summary_index: 0, delta: 'the r.' }),
+      event('response.output_item.done', { output_index: 0, item: { ...reasoning, id: 'rs_d' } }),
+      event('response.output_text.delta', { item_id: 'msg_a', output_index: 1, content_index: 0, delta: 'Three.' }),
+      event('response.output_item.done', { output_index: 1, item: { ...msg, id: 'msg_b' } }),
+      completed([reasoning, msg]),
+    ];
+    await check(events, (decoded, chunking) => {
+      assert.equal(decoded.reasoning, 'Count the r.', chunking);
+      assert.equal(decoded.text, 'Three.', chunking);
+    });
+  });
+});
+
 describe('several output items and parts', () => {
   test('an encrypted reasoning item, then a message of two content parts: the text once, no reasoning shown', async () => {
     const msg = message('msg_1', ['Hello ', 'world.']);

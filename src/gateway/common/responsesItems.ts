@@ -29,10 +29,35 @@ export class ResponsesItems {
   /** Deltas without an item id cannot be told apart by item: then no finished item's text is taken, lest it repeat. */
   private anonymousDeltas = false;
 
-  /** A text, refusal or reasoning delta for the item `itemId` (if the server named it). */
-  sawDelta(itemId: unknown): void {
-    if (typeof itemId === 'string') this.state(itemId).shown = true;
-    else this.anonymousDeltas = true;
+  /**
+   * The key of the item streamed at each output index. Some servers give an item one id in its events and
+   * another in `response.completed`'s output (ids rotate): the index tells that it is the same item.
+   */
+  private readonly keysByIndex = new Map<number, string>();
+
+  /** A text, refusal or reasoning delta for the item `itemId` (if the server named it) at `outputIndex`. */
+  sawDelta(itemId: unknown, outputIndex: unknown): void {
+    if (typeof itemId !== 'string') {
+      this.anonymousDeltas = true;
+      return;
+    }
+    const key = this.keyOf(itemId, outputIndex);
+    this.state(key).shown = true;
+    this.placed(key, outputIndex);
+  }
+
+  /** The item known as `key` was streamed at `outputIndex`. */
+  placed(key: string, outputIndex: unknown): void {
+    if (typeof outputIndex !== 'number' || this.keysByIndex.has(outputIndex)) return;
+    if (this.keysByIndex.size >= MAX_ITEMS) throw tooMany('output items', MAX_ITEMS);
+    this.keysByIndex.set(outputIndex, key);
+  }
+
+  /** The key of the item named `id` at `outputIndex`: by its id when that is known, else by its place, else its id. */
+  keyOf(id: unknown, outputIndex: unknown): string {
+    if (typeof id === 'string' && this.items.has(id)) return id;
+    const placedKey = typeof outputIndex === 'number' ? this.keysByIndex.get(outputIndex) : undefined;
+    return placedKey ?? (typeof id === 'string' ? id : `#${String(outputIndex ?? 0)}`);
   }
 
   /** A finished item (`response.output_item.done`, or one of `response.completed`'s output): its text if no delta brought it, or a note. */

@@ -40,16 +40,16 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     switch (type) {
       case 'response.output_text.delta':
         this.text(payload.delta, out);
-        this.sawDelta(payload.item_id);
+        this.sawDelta(payload);
         return;
       case 'response.refusal.delta':
         if (typeof payload.delta === 'string' && payload.delta.length > 0) pushText(out, payload.delta);
-        this.sawDelta(payload.item_id);
+        this.sawDelta(payload);
         return;
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
         if (typeof payload.delta === 'string' && payload.delta.length > 0) pushMerged(out, 'reasoning', payload.delta);
-        this.sawDelta(payload.item_id);
+        this.sawDelta(payload);
         return;
       case 'response.reasoning_summary_part.added':
         // The summary's parts are paragraphs: the second and later start a new one.
@@ -121,17 +121,23 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   }
 
   /** Per item, not per delta: consecutive deltas of one item are told to the item list once. */
-  private sawDelta(itemId: unknown): void {
+  private sawDelta(payload: Record<string, unknown>): void {
+    const itemId = payload.item_id;
     if (itemId === this.lastDeltaItem) return;
     this.lastDeltaItem = itemId;
-    this.items.sawDelta(itemId);
+    this.items.sawDelta(itemId, payload.output_index);
   }
 
   private itemDone(payload: Record<string, unknown>, out: StreamEvent[]): void {
     const item = payload.item as Record<string, unknown> | undefined;
     if (item === null || typeof item !== 'object') return;
-    if (item.type === 'function_call') this.callDone(item, itemKey(payload), out);
-    else this.items.finished(item, itemKey(payload), out, this.notes);
+    if (item.type === 'function_call') {
+      this.callDone(item, itemKey(payload), out);
+      return;
+    }
+    const key = this.items.keyOf(payload.item_id ?? item.id, payload.output_index);
+    this.items.placed(key, payload.output_index);
+    this.items.finished(item, key, out, this.notes);
   }
 
   private callDone(item: Record<string, unknown>, key: string, out: StreamEvent[]): void {
@@ -163,7 +169,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     for (const [index, raw] of output.entries()) {
       if (raw === null || typeof raw !== 'object') continue;
       const item = raw as Record<string, unknown>;
-      const key = typeof item.id === 'string' ? item.id : `#${index}`;
+      const key = this.items.keyOf(item.id, index);
       if (item.type !== 'function_call') this.items.finished(item, key, out, this.notes);
       else if (!this.alreadyEmitted(key, item.call_id)) this.callDone(item, key, out);
     }
