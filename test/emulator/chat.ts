@@ -8,7 +8,6 @@ import { type Plan, makePlan, splitArguments, splitDeltas } from './scripted-mod
 import { type Frame, StreamWriter, runStream } from './sse';
 import { validateChat } from './validate-chat';
 import { checkDialectInput, dialectCallId, dialectCompletion, dialectCompletionId, dialectFrames } from './dialects';
-import type { Dialect } from './types';
 
 function chatUsage(plan: Plan): Record<string, unknown> {
   const u = plan.usage;
