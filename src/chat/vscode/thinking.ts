@@ -4,8 +4,9 @@
  * `<details>`/`<summary>` and prints such tags as text; the thinking part is a
  * proposed API), so the thinking is one button in the turn (collapsed: its
  * label says how much there is) that opens it beside the chat (expanded).
- * "Thinking…" shows while it streams. A button is not a markdown part, so the
- * thinking is not in the history the next request is built from.
+ * "Thinking…" shows while it streams; once the answer is complete, VS Code 1.139
+ * also folds both under its "Completed N steps" line. A button is not a markdown
+ * part, so the thinking is not in the history the next request is built from.
  */
 import * as vscode from 'vscode';
 import { THINKING_GONE, ThinkingCollector, type ThinkingParts, thinkingDocument, thinkingTitle } from '../common/thinking';

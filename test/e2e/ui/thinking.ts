@@ -4,6 +4,7 @@ import { ask, ensureKey, newChat, waitForResponse } from './gateway';
 import type { Scenario } from './harness';
 
 const CHAT_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini'];
+const RESPONSE = '.interactive-session .interactive-response';
 const REASONING =
   'The user asks which option to take. Option one is faster but fragile; option two is simpler and easier to test. Weighing both, the second option is the better choice.';
 const ANSWER = 'Take the second option: it is simpler and easier to test.';
@@ -33,12 +34,18 @@ export const thinkingScenario: Scenario = {
           s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
         },
       );
-      await s.step('thinking-expanded', 'a click on the part opens the thinking beside the chat, as the model wrote it', async () => {
-        await ctx.page
-          .locator('.interactive-session .interactive-response .monaco-button')
-          .filter({ hasText: /^\s*Thinking \(/ })
-          .last()
-          .click({ timeout: 10_000 });
+      const part = ctx.page
+        .locator(`${RESPONSE} .monaco-button`)
+        .filter({ hasText: /^\s*Thinking \(/ })
+        .last();
+      await s.step('thinking-expanded', "opened in the chat: the answer's steps unfold and show the Thinking part", async () => {
+        // VS Code folds a finished answer's steps (the "Thinking…" progress and the part) under "Completed N steps".
+        const folded = ctx.page.locator(`${RESPONSE} details.completed-response-disclosure:not([open]) > summary`).last();
+        if (await folded.isVisible()) await folded.click({ timeout: 10_000 });
+        await part.waitFor({ state: 'visible', timeout: 10_000 });
+      });
+      await s.step('thinking-opened', 'a click on the part opens the thinking beside the chat, as the model wrote it', async () => {
+        await part.click({ timeout: 10_000 });
         await ctx.page
           .locator('.editor-group-container .tab')
           .filter({ hasText: /Thinking \d+\.md/ })
