@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { instructionsForChat } from './agent/common';
 import { NodeWorkspaceFiles } from './tools/node';
 import type { AgentSessions } from './agent/vscode';
-import { PARTICIPANT_ID, createChatHandler, followupProvider, runAgentTurn } from './chat/vscode';
+import { PARTICIPANT_ID, SHOW_THINKING_COMMAND, THINKING_SCHEME, ThinkingDocuments, createChatHandler, followupProvider, runAgentTurn } from './chat/vscode';
+import { ThinkingParts } from './chat/common';
 import { InlineEditController, PROPOSAL_SCHEME, ProposalDocuments } from './inlineEdit/vscode';
 import type { Gateway } from './composeGateway';
 import type { Models } from './composeModels';
@@ -19,28 +20,33 @@ export function registerChatParticipant(
   budgetNote: (signal: AbortSignal) => Promise<string | undefined>,
 ) {
   let lastAnswer: string | undefined;
+  const thinking = new ThinkingParts();
+  const thinkingDocuments = new ThinkingDocuments(thinking);
   const handler = createChatHandler({
     endpoints: models.endpoints,
     chooseModel: (pickerModel, signal) => models.selection.forChatRequest(pickerModel, models.languageModels.defaultPickerModel(), signal),
     runAgent: (request, chatContext, stream, token) =>
-      runAgentTurn({ sessions, actionsFor: (error) => gateway.errors.actionsFor(error) }, request, chatContext, stream, token),
+      runAgentTurn({ sessions, actionsFor: (error) => gateway.errors.actionsFor(error), thinking }, request, chatContext, stream, token),
     logger: gateway.logger,
     settings: gateway.settings,
     windows: models.windows,
     projectInstructions: (labels, signal) => chatProjectInstructions(labels, () => gateway.settings.current().agent.protectedFiles, signal),
     budgetNote,
     onAnswer: (text) => (lastAnswer = text),
+    thinking,
   });
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
   participant.followupProvider = followupProvider;
   context.subscriptions.push(
     participant,
+    vscode.workspace.registerTextDocumentContentProvider(THINKING_SCHEME, thinkingDocuments),
+    vscode.commands.registerCommand(SHOW_THINKING_COMMAND, (id: unknown) => thinkingDocuments.show(id)),
     vscode.commands.registerCommand('gateway.explainSelection', () =>
       vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /explain ' }),
     ),
   );
-  return { lastAnswer: () => lastAnswer };
+  return { lastAnswer: () => lastAnswer, thinkingParts: () => thinking.recent() };
 }
 
 /** The first folder's AGENTS.md files for a chat request; none without a folder, or when they cannot be read. */

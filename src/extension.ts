@@ -52,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     status: () => statusBar.current(),
     hasApiKey: () => gateway.keys.hasKey(),
     lastChatAnswer: () => chat.lastAnswer(),
+    thinkingParts: () => chat.thinkingParts(),
     activationMs,
     inlineEdit: () => inlineEdits.status(),
     recentLog: () => gateway.logger.recentLines(),

@@ -5,6 +5,7 @@
  */
 import { contextUsage, lastCompactionNotice, type AgentSessionState } from './agent/common';
 import type { UsageViewState } from './usage/vscode';
+import { thinkingDocument, thinkingTitle, type ThinkingPart } from './chat/common';
 
 export interface GatewayExtensionApi {
   statusText(): string | undefined;
@@ -14,6 +15,8 @@ export interface GatewayExtensionApi {
   lastChatAnswer(): string | undefined;
   /** How long activate() took, in milliseconds. */
   activationMs(): number;
+  /** The thinking parts shown in the chat (answers' and agent steps'), oldest first: id, the collapsed part's label, the text it opens. */
+  thinkingParts(): { id: number; title: string; text: string; totalChars: number }[];
   /** Approvals the agent waits for: session and call ids with their one-line summary. */
   pendingApprovals(): { sessionId: string; callId: string; summary: string }[];
   /** The inline edit waiting for Accept / Reject, if any. */
@@ -44,6 +47,7 @@ export interface TestApiSources {
   status: () => { text: string; state: string } | undefined;
   hasApiKey: () => Promise<boolean>;
   lastChatAnswer: () => string | undefined;
+  thinkingParts: () => ThinkingPart[];
   activationMs: number;
   inlineEdit: () => { streaming: boolean; proposal: string } | undefined;
   recentLog: () => string[];
@@ -59,6 +63,8 @@ export function gatewayTestApi(sources: TestApiSources): GatewayExtensionApi {
     hasApiKey: () => sources.hasApiKey(),
     lastChatAnswer: () => sources.lastChatAnswer(),
     activationMs: () => sources.activationMs,
+    thinkingParts: () =>
+      sources.thinkingParts().map((part) => ({ id: part.id, title: thinkingTitle(part), text: thinkingDocument(part), totalChars: part.totalChars })),
     inlineEdit: () => sources.inlineEdit(),
     recentLog: () => sources.recentLog(),
     usageView: () => sources.usageView(),

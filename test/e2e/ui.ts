@@ -26,6 +26,7 @@ import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
 import { usageScenario } from './ui/usage';
+import { thinkingScenario } from './ui/thinking';
 
 const SCENARIOS: Scenario[] = [
   setKeyScenario,
@@ -42,6 +43,7 @@ const SCENARIOS: Scenario[] = [
   inlineEditScenario,
   agentRewindScenario,
   usageScenario,
+  thinkingScenario,
 ];
 
 const t0 = Date.now();

@@ -7,6 +7,7 @@ import { promptText } from './conversation';
 import { type Plan, makePlan, splitArguments, splitDeltas } from './scripted-model';
 import { type Frame, StreamWriter, runStream } from './sse';
 import { validateChat } from './validate-chat';
+import { checkDialectInput, dialectCallId, dialectCompletion, dialectCompletionId, dialectFrames } from './dialects';
 
 function chatUsage(plan: Plan): Record<string, unknown> {
   const u = plan.usage;
@@ -62,21 +63,34 @@ function* chatFrames(id: string, created: number, model: string, plan: Plan, inc
 export async function handleChat(ctx: GenContext): Promise<void> {
   const req = validateChat(ctx.body);
   ctx.checkModel(req.model, 'chat');
+  const dialect = ctx.dialectOf(req.model);
+  if (dialect) checkDialectInput(dialect, ctx.body);
   ctx.checkWindow(req.model, estimateTokens(promptText(req.items)), 'messages');
   const fault = ctx.takeFault('chat');
   const turn = ctx.scripts.take(ctx.key.key, req.model, 'chat');
-  const plan = makePlan({ turn, items: req.items, tools: req.tools, toolChoice: req.toolChoice, maxTokens: req.maxTokens, defaultDelayMs: ctx.tokenDelayMs });
-  const id = `chatcmpl-${hex()}`;
+  const plan = makePlan({
+    turn,
+    items: req.items,
+    tools: req.tools,
+    toolChoice: req.toolChoice,
+    maxTokens: req.maxTokens,
+    defaultDelayMs: ctx.tokenDelayMs,
+    newCallId: dialect ? () => dialectCallId(dialect) : undefined,
+  });
+  const id = dialect ? dialectCompletionId(dialect) : `chatcmpl-${hex()}`;
   const created = nowSec();
+  const head = { id, created, model: req.model };
   if (!req.stream) {
-    if (await deliverJson(ctx, completion(id, created, req.model, plan), fault)) ctx.succeed(plan.usage.total, plan.usage.input);
+    const payload = dialect ? dialectCompletion(dialect, plan, head) : completion(id, created, req.model, plan);
+    if (await deliverJson(ctx, payload, fault)) ctx.succeed(plan.usage.total, plan.usage.input);
     else if (turn) ctx.scripts.putBack(ctx.key.key, turn);
     return;
   }
   const writer = new StreamWriter(ctx.res, ctx.clock);
   ctx.record.status = 200;
   writer.start(ctx.headers());
-  const outcome = await runStream(writer, chatFrames(id, created, req.model, plan, req.includeUsage), {
+  const frames = dialect ? dialectFrames(dialect, plan, head) : chatFrames(id, created, req.model, plan, req.includeUsage);
+  const outcome = await runStream(writer, frames, {
     delayMs: plan.delayMs,
     fault,
     errorFrames: () => [{ data: JSON.stringify(errorPayload(serverError().body)) }],

@@ -1,6 +1,6 @@
 // HTTP control API for out-of-process users (never used by a client in normal use); not recorded in the request log.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Emulator, KeyConfig, ScriptedTurn } from './types';
+import { DIALECTS, type Dialect, type Emulator, type KeyConfig, type ScriptedTurn } from './types';
 import { checkFault } from './faults';
 
 function send(res: ServerResponse, status: number, payload: unknown): void {
@@ -21,7 +21,8 @@ function keyOf(body: Record<string, unknown>): string {
 
 /**
  * POST /_emulator/script {key, turns}, POST /_emulator/fault {key, fault}, POST /_emulator/keys {KeyConfig},
- * GET /_emulator/requests, GET /_emulator/balance?key=..., POST /_emulator/forget-responses, POST /_emulator/reset.
+ * POST /_emulator/dialect {model, dialect|null}, GET /_emulator/requests, GET /_emulator/balance?key=..., POST /_emulator/forget-responses,
+ * POST /_emulator/reset.
  */
 export function handleControl(emu: Emulator, req: IncomingMessage, res: ServerResponse, url: URL, raw: string): void {
   const route = `${req.method} ${url.pathname}`;
@@ -49,6 +50,13 @@ export function handleControl(emu: Emulator, req: IncomingMessage, res: ServerRe
       case 'GET /_emulator/balance': {
         const key = url.searchParams.get('key') ?? '';
         return send(res, 200, { key, balance: emu.balance(key) });
+      }
+      case 'POST /_emulator/dialect': {
+        const body = parse(raw);
+        if (typeof body.model !== 'string' || !body.model) throw new Error('"model" must be a non-empty string');
+        if (body.dialect !== null && !DIALECTS.includes(body.dialect as Dialect)) throw new Error(`"dialect" must be null or one of ${DIALECTS.join(', ')}`);
+        emu.setDialect(body.model, body.dialect as Dialect | null);
+        return send(res, 200, { ok: true });
       }
       case 'POST /_emulator/forget-responses':
         emu.forgetResponses();

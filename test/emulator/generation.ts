@@ -1,6 +1,6 @@
 // What an endpoint handler gets from the server once a request is authenticated, funded and admitted.
 import type { ServerResponse } from 'node:http';
-import type { ApiErrorBody, EmulatorClock, Fault, RecordedRequest } from './types';
+import type { ApiErrorBody, Dialect, EmulatorClock, Fault, RecordedRequest } from './types';
 import type { KeyState } from './keys';
 import type { ScriptQueues } from './scripted-model';
 import type { Obj } from './validate-common';
@@ -26,6 +26,8 @@ export interface GenContext {
   /** Records a success: charges the balance and counts the tokens in the rate window. */
   succeed(totalTokens: number, inputTokens: number): void;
   sendJson(status: number, payload: unknown): void;
+  /** The provider dialect this model speaks, if it was switched to one. */
+  dialectOf(model: string): Dialect | undefined;
 }
 
 export const errorPayload = (body: ApiErrorBody): { error: ApiErrorBody } => ({ error: { ...body } });

@@ -11,7 +11,8 @@ const HELP = `Gateway emulator: a local HTTP emulator of the gateway's /v1 API.
 Usage: npm run emulator -- [options]
   --port <n>               port (default 4010; 0 = random)
   --host <h>               host (default 127.0.0.1)
-  --config <file.json>     {keys: KeyConfig[], rpm, tpm, windowMs, siteUrl, rateLimitHeaders, tokenDelayMs, contextWindows: {model: tokens}}
+  --config <file.json>     {keys: KeyConfig[], rpm, tpm, windowMs, siteUrl, rateLimitHeaders, tokenDelayMs, contextWindows: {model: tokens},
+                           dialects: {model: 'deepseek'|'mistral'}}
   --rpm <n>                default requests per window per key (60)
   --tpm <n>                default tokens per window per key (200000)
   --window-ms <n>          rate window in ms (60000)
@@ -21,7 +22,7 @@ Usage: npm run emulator -- [options]
   --context-window <m=n>   context window of model m in tokens (repeatable), e.g. gw-code=8000
                            (defaults: gw-chat 128000, gw-chat-pro 200000, gw-chat-mini 32000, gw-code 128000)
   --help                   this text
-Control API (not under /v1): POST /_emulator/script|fault|keys|forget-responses|reset, GET /_emulator/requests.`;
+Control API (not under /v1): POST /_emulator/script|fault|keys|dialect|forget-responses|reset, GET /_emulator/requests.`;
 
 function num(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

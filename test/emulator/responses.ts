@@ -6,7 +6,8 @@ import { deliverJson } from './generation';
 import { estimateTokens, hex, nowSec } from './ids';
 import { makePlan } from './scripted-model';
 import { type OutputItem, type ResponseMeta, Sequencer, errorFrames, finalResponse, outputItems, responseFrames } from './responses-stream';
-import { StreamWriter, runStream } from './sse';
+import { StreamWriter, lastUnterminated, runStream } from './sse';
+import { dialectCallId } from './dialects';
 import { validateResponses } from './validate-responses';
 
 interface Stored {
@@ -65,6 +66,8 @@ function conversationOf(output: OutputItem[]): ConvItem[] {
 export async function handleResponses(ctx: GenContext, store: ResponseStore): Promise<void> {
   const req = validateResponses(ctx.body);
   ctx.checkModel(req.model, 'responses');
+  // Neither provider serves this endpoint: a dialect model keeps its events, with the dialect's call ids and stream end.
+  const dialect = ctx.dialectOf(req.model);
   let previous: ConvItem[] = [];
   if (req.previousResponseId !== null) {
     const stored = store.get(req.previousResponseId, ctx.key.key);
@@ -84,6 +87,7 @@ export async function handleResponses(ctx: GenContext, store: ResponseStore): Pr
     toolChoice: req.toolChoice,
     maxTokens: req.maxOutputTokens,
     defaultDelayMs: ctx.tokenDelayMs,
+    newCallId: dialect ? () => dialectCallId(dialect) : undefined,
   });
   const meta: ResponseMeta = { id: `resp_${hex()}`, createdAt: nowSec(), model: req.model, body: ctx.body, previousResponseId: req.previousResponseId };
   const output = outputItems(plan);
@@ -100,7 +104,8 @@ export async function handleResponses(ctx: GenContext, store: ResponseStore): Pr
   ctx.record.status = 200;
   writer.start(ctx.headers());
   const seq = new Sequencer();
-  const outcome = await runStream(writer, responseFrames(seq, meta, plan, output), {
+  const frames = responseFrames(seq, meta, plan, output);
+  const outcome = await runStream(writer, dialect === 'mistral' ? lastUnterminated(frames) : frames, {
     delayMs: plan.delayMs,
     fault,
     errorFrames: (next) => {

@@ -65,13 +65,15 @@ export interface PlanInput {
   toolChoice: ToolChoice;
   maxTokens?: number;
   defaultDelayMs: number;
+  /** Ids for calls the script gives none (a provider dialect's shape); default `call_…`. */
+  newCallId?: () => string;
 }
 
 const argsText = (args: unknown): string => (typeof args === 'string' ? args : JSON.stringify(args ?? {}));
 
-function generatedCall(tool: ToolDecl): PlannedCall {
+function generatedCall(tool: ToolDecl, newCallId: () => string): PlannedCall {
   const args = generateFromSchema(tool.parameters ?? { type: 'object', properties: {} });
-  return { name: tool.name, arguments: JSON.stringify(args), callId: callId() };
+  return { name: tool.name, arguments: JSON.stringify(args), callId: newCallId() };
 }
 
 export function echoText(items: ConvItem[]): string {
@@ -80,10 +82,11 @@ export function echoText(items: ConvItem[]): string {
 
 export function makePlan(input: PlanInput): Plan {
   const { toolChoice, tools } = input;
+  const newCallId = input.newCallId ?? callId;
   const turn = checkedTurn(input.turn, input);
   let text = turn ? (turn.text ?? '').repeat(Math.max(1, turn.repeat ?? 1)) : echoText(input.items);
   let reasoning = turn?.reasoning ?? '';
-  let calls: PlannedCall[] = (turn?.toolCalls ?? []).map((c) => ({ name: c.name, arguments: argsText(c.arguments), callId: c.callId ?? callId() }));
+  let calls: PlannedCall[] = (turn?.toolCalls ?? []).map((c) => ({ name: c.name, arguments: argsText(c.arguments), callId: c.callId ?? newCallId() }));
   if (toolChoice.mode === 'none') {
     calls = [];
     if (!text) text = echoText(input.items);
@@ -91,11 +94,16 @@ export function makePlan(input: PlanInput): Plan {
     const name = toolChoice.name;
     calls = calls.filter((c) => c.name === name);
     if (calls.length === 0) {
-      calls = [generatedCall(tools.find((t) => t.name === name)!)];
+      calls = [
+        generatedCall(
+          tools.find((t) => t.name === name)!,
+          newCallId,
+        ),
+      ];
       if (!turn) text = '';
     }
   } else if (toolChoice.mode === 'required' && calls.length === 0) {
-    calls = [generatedCall(tools[0])];
+    calls = [generatedCall(tools[0], newCallId)];
     if (!turn) text = '';
   }
   let finish: Plan['finish'] = turn?.finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop');

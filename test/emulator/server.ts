@@ -13,7 +13,16 @@ import { KeyStore, MODEL_CREATED, type KeyState } from './keys';
 import { RateLimiter, type WindowEntry } from './ratelimit';
 import { ResponseStore, handleResponses } from './responses';
 import { ScriptQueues } from './scripted-model';
-import { CHAT_MODELS, DEFAULT_CONTEXT_WINDOWS, type Emulator, type EmulatorClock, type EmulatorOptions, type Fault, type RecordedRequest } from './types';
+import {
+  CHAT_MODELS,
+  DEFAULT_CONTEXT_WINDOWS,
+  type Dialect,
+  type Emulator,
+  type EmulatorClock,
+  type EmulatorOptions,
+  type Fault,
+  type RecordedRequest,
+} from './types';
 import { isObj } from './validate-common';
 
 const realClock: EmulatorClock = { now: () => Date.now(), sleep: (ms, signal) => delay(ms, undefined, { signal }) };
@@ -62,6 +71,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const sockets = new Set<Socket>();
   let siteUrl = options.siteUrl ?? '';
   const contextWindows: Record<string, number> = { ...DEFAULT_CONTEXT_WINDOWS, ...options.contextWindows };
+  const dialects = new Map<string, Dialect>(Object.entries(options.dialects ?? {}));
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, path: string, raw: string): Promise<void> {
     let parsed: unknown = null;
@@ -128,6 +138,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         headers,
         sendJson,
         takeFault,
+        dialectOf: (model) => dialects.get(model),
         checkModel(model, ep) {
           if (!k.models.includes(model)) throw modelNotFound(model);
           if (ep === 'chat' && !CHAT_MODELS.includes(model)) {
@@ -226,6 +237,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       requests.length = 0;
       limiter.reset();
       keys.restoreBalances();
+      dialects.clear();
+      for (const [model, dialect] of Object.entries(options.dialects ?? {})) dialects.set(model, dialect);
+    },
+    setDialect(model, dialect) {
+      if (dialect === null) dialects.delete(model);
+      else dialects.set(model, dialect);
     },
   };
   return emulator;

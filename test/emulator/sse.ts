@@ -12,6 +12,18 @@ export interface Frame {
   terminal?: boolean;
   /** sequence_number carried by the payload (responses streams). */
   seq?: number;
+  /** Written without the blank line that ends an event (a provider's last event, as some send it). */
+  unterminated?: boolean;
+}
+
+/** The same frames, the last one written without its closing blank line. */
+export function* lastUnterminated(frames: Iterable<Frame>): Generator<Frame> {
+  let held: Frame | undefined;
+  for (const frame of frames) {
+    if (held) yield held;
+    held = frame;
+  }
+  if (held) yield { ...held, unterminated: true };
 }
 
 const FLUSH_AT = 64 * 1024;
@@ -38,7 +50,8 @@ export class StreamWriter {
   }
 
   push(frame: Frame): void {
-    this.buffer += frame.event ? `event: ${frame.event}\ndata: ${frame.data}\n\n` : `data: ${frame.data}\n\n`;
+    const end = frame.unterminated ? '\n' : '\n\n';
+    this.buffer += frame.event ? `event: ${frame.event}\ndata: ${frame.data}${end}` : `data: ${frame.data}${end}`;
   }
 
   raw(text: string): void {

@@ -13,6 +13,15 @@ export interface EmulatorClock {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
+/**
+ * A provider's way of streaming chat completions, switched on per model: `deepseek` streams
+ * `reasoning_content` deltas before the content, usage in the last chunk, and refuses
+ * `reasoning_content` in input messages; `mistral` streams `content` as arrays of typed parts
+ * (thinking, text), each tool call whole with a 9-character id, and ends without the last blank line.
+ */
+export type Dialect = 'deepseek' | 'mistral';
+export const DIALECTS: readonly Dialect[] = ['deepseek', 'mistral'];
+
 export interface EmulatorOptions {
   /** 0 (default) = a random free port. */
   port?: number;
@@ -40,6 +49,8 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Context window per model id, in tokens, over DEFAULT_CONTEXT_WINDOWS; a longer input answers 400 context_length_exceeded. */
   contextWindows?: Record<string, number>;
+  /** Models that speak a provider's dialect (model id → dialect); the others speak the plain interface. */
+  dialects?: Record<string, Dialect>;
 }
 
 export interface KeyConfig {
@@ -137,7 +148,9 @@ export interface Emulator {
   /** Drops all stored responses. */
   forgetResponses(): void;
   balance(key: string): number;
-  /** Clears scripts, faults, request log, rate windows; restores balances. */
+  /** Switches a model to a provider's dialect, or back to the plain interface with null. */
+  setDialect(model: string, dialect: Dialect | null): void;
+  /** Clears scripts, faults, request log, rate windows; restores balances and the dialects the emulator started with. */
   reset(): void;
 }
 

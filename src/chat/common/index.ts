@@ -2,3 +2,4 @@
 export { incompleteReason } from './finishNote';
 export { droppedNote, streamFitted } from './historyFit';
 export { estimateTokens, toChatMessages } from './languageModelMessages';
+export { ThinkingCollector, ThinkingParts, type ThinkingPart, thinkingDocument, thinkingTitle, THINKING_GONE, THINKING_SHOWN_CHARS } from './thinking';

@@ -24,6 +24,8 @@ import { type AgentSessions, openFolders } from '../../agent/vscode';
 import { toAbortSignal } from '../../base/vscode';
 import { messageOf } from '../../gateway/vscode';
 import { PARTICIPANT_ID } from './context';
+import type { ThinkingParts } from '../common/thinking';
+import { ThinkingStream } from './thinking';
 
 export interface AgentChatResult extends vscode.ChatResult {
   metadata: { command: 'agent' | 'compact'; sessionId?: string; failed?: boolean };
@@ -45,6 +47,8 @@ export function sessionOfConversation(context: vscode.ChatContext): string | und
 export interface AgentTurnDeps {
   sessions: AgentSessions;
   actionsFor: (error: unknown) => vscode.Command[];
+  /** Where the steps' thinking is kept for its collapsed parts; without it thinking is not shown. */
+  thinking?: ThinkingParts;
 }
 
 export async function runAgentTurn(
@@ -71,12 +75,19 @@ export async function runAgentTurn(
     return { metadata: { command: 'agent', sessionId: previous } };
   }
   const checkpoints: StepCheckpoint[] = [];
+  const thinking = new ThinkingStream(stream, agent.thinking);
   const sink = {
     onEvent: (event: AgentEvent, root: vscode.Uri) => {
       if (event.type === 'checkpoint') checkpoints.push(event.checkpoint);
+      // A step's thinking closes into its part when anything else of the step shows.
+      if (event.type === 'reasoning') return thinking.reasoning(event.text);
+      thinking.close();
       render(event, root, stream);
     },
-    presenter: (approval: ApprovalRequest) => presentApproval(approval, stream),
+    presenter: (approval: ApprovalRequest) => {
+      thinking.close();
+      presentApproval(approval, stream);
+    },
   };
   const signal = toAbortSignal(token);
   let sessionId = previous;
@@ -84,9 +95,11 @@ export async function runAgentTurn(
     const referencedTools = request.toolReferences.map((reference) => reference.name);
     const state = previous ? await sessions.continue(previous, task, sink, signal, referencedTools) : await sessions.start(task, sink, signal, referencedTools);
     sessionId = state.id;
+    thinking.close();
     summarize(state, stream, checkpoints);
     return { metadata: { command: 'agent', sessionId: state.id, failed: state.status === 'paused' } };
   } catch (error) {
+    thinking.close();
     for (const action of agent.actionsFor(error)) stream.button(action);
     return { errorDetails: { message: messageOf(error) }, metadata: { command: 'agent', sessionId, failed: true } };
   }

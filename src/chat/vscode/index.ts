@@ -2,3 +2,4 @@
 export { runAgentTurn } from './agentTurn';
 export { PARTICIPANT_ID } from './context';
 export { createChatHandler, followupProvider, LM_VENDOR } from './participant';
+export { SHOW_THINKING_COMMAND, THINKING_SCHEME, ThinkingDocuments } from './thinking';

@@ -16,6 +16,8 @@ import { requestParameters, type SettingsService } from '../../settings/common';
 import { sessionOfConversation } from './agentTurn';
 import { requestContext } from '../common/commandContext';
 import { activeSelection, historyOf, referenceContents } from './context';
+import type { ThinkingParts } from '../common/thinking';
+import { ThinkingStream } from './thinking';
 
 export const LM_VENDOR = 'gateway';
 
@@ -39,6 +41,8 @@ export interface ParticipantDeps {
   budgetNote?: (signal: AbortSignal) => Promise<string | undefined>;
   /** Told the full text of every finished answer (kept for the extension's API). */
   onAnswer?: (text: string) => void;
+  /** Where the answers' thinking is kept for its collapsed parts; without it thinking is not shown. */
+  thinking?: ThinkingParts;
 }
 
 export interface GatewayChatResult extends vscode.ChatResult {
@@ -95,15 +99,22 @@ export function createChatHandler(deps: ParticipantDeps) {
         (dropped) => stream.markdown(`${droppedNote(dropped)}\n\n`),
       );
       let answer = budgetText;
+      // The thinking is shown beside the answer, never in it: the answer is what the history sends back.
+      const thinking = new ThinkingStream(stream, deps.thinking);
       for await (const event of events) {
-        if (event.type === 'text') {
+        if (event.type === 'reasoning') {
+          thinking.reasoning(event.text);
+        } else if (event.type === 'text') {
+          thinking.close();
           answer += event.text;
           stream.markdown(event.text);
         } else if (event.type === 'done') {
+          thinking.close();
           const note = incompleteAnswerNote(event.finishReason);
           if (note) stream.markdown(note);
         }
       }
+      thinking.close();
       deps.onAnswer?.(answer);
       return { metadata: { model, command } };
     } catch (error) {

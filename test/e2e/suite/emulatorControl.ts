@@ -41,3 +41,13 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Switches a model to a provider's dialect (`deepseek`, `mistral`), or back with null; resetEmulator() restores the start's. */
+export async function setDialect(model: string, dialect: string | null): Promise<void> {
+  const res = await fetch(`${ROOT}/_emulator/dialect`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model, dialect }),
+  });
+  if (!res.ok) throw new Error(`setDialect(${model}, ${dialect}): ${res.status} ${await res.text()}`);
+}
