@@ -11,7 +11,7 @@ const schema = z.object({
 
 export const commandOutputTool: AgentTool = {
   name: 'command_output',
-  description: "A background command's new output; its exit code once it ended.",
+  description: "Read a background command's new output, or stop it.",
   kind: 'command',
   // Reading or stopping the session's own command: the user approved the start, under the same rules as any command.
   needsApproval: () => false,

@@ -18,7 +18,7 @@ const schema = z.object({
   timeout: z.optional(
     z.number().check(z.positive(), z.maximum(maxTimeoutSeconds), z.describe(`Seconds before it is stopped (default ${defaultTimeoutSeconds}).`)),
   ),
-  background: z.optional(z.boolean().check(z.describe('Keep it running (server, watcher); returns its id.'))),
+  background: z.optional(z.boolean().check(z.describe('Keep running (server, watcher); returns an id.'))),
 });
 
 export const runCommandTool: AgentTool = {
