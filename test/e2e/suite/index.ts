@@ -14,6 +14,7 @@ import './usage.test';
 import './agentLanguage.test';
 import './agentSearch.test';
 import './sandboxEscape.test';
+import './agentBackground.test';
 
 export async function run(): Promise<void> {
   await runAll();
