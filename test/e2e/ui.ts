@@ -16,6 +16,7 @@ import { Workbench } from './lib/workbench';
 import { createSampleWorkspace } from './lib/workspace';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './ui/agent';
+import { agentBackgroundScenario } from './ui/agentBackground';
 import { agentPlanScenario } from './ui/agentPlan';
 import { agentRewindScenario } from './ui/agentRewind';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
@@ -37,6 +38,7 @@ const SCENARIOS: Scenario[] = [
   agentPaletteScenario,
   agentReloadScenario,
   agentPlanScenario,
+  agentBackgroundScenario,
   inlineEditScenario,
   agentRewindScenario,
   usageScenario,
