@@ -16,6 +16,7 @@ import { Workbench } from './lib/workbench';
 import { createSampleWorkspace } from './lib/workspace';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './ui/agent';
+import { agentBackgroundScenario } from './ui/agentBackground';
 import { agentPlanScenario } from './ui/agentPlan';
 import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
@@ -40,6 +41,7 @@ const SCENARIOS: Scenario[] = [
   agentReloadScenario,
   agentPlanScenario,
   agentProblemsScenario,
+  agentBackgroundScenario,
   inlineEditScenario,
   agentRewindScenario,
   usageScenario,

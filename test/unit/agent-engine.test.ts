@@ -57,7 +57,18 @@ describe('a multi-turn session', () => {
       assert.equal(typeof body.instructions, 'string');
       assert.deepEqual(
         body.tools.map((t: any) => t.name),
-        ['read_file', 'list_files', 'search_text', 'edit_file', 'write_file', 'run_command', 'update_plan', 'get_problems', 'code_navigation'],
+        [
+          'read_file',
+          'list_files',
+          'search_text',
+          'edit_file',
+          'write_file',
+          'run_command',
+          'command_output',
+          'update_plan',
+          'get_problems',
+          'code_navigation',
+        ],
       );
     }
     const texts = events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');

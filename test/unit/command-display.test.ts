@@ -30,6 +30,16 @@ describe('approval Markdown', () => {
     assert.ok(text.includes(HIDDEN_CURL), text);
   });
 
+  test('a command started in the background says so, and one that is not does not', () => {
+    const line = 'npm run dev';
+    const background = approvalMarkdown({ summary: 'Run in the background npm run dev', command: { line, cwd: 'web', background: true } });
+    assert.match(
+      background,
+      /^\*\*Approval needed:\*\* run this command in the background \(it keeps running until stopped, at the latest when the run ends\) in `web`:/,
+    );
+    assert.doesNotMatch(approvalMarkdown({ summary: 'Run npm run dev', command: { line, cwd: 'web' } }), /background/);
+  });
+
   test('the way it was shown before (inline code) loses it: the test above is not vacuous', () => {
     assert.ok(!seen(`run \`${HIDDEN_CURL}\` in \`.\``).includes('curl'));
   });

@@ -9,7 +9,7 @@ import { MemoryLogger } from './helpers/clients';
 import { AGENT_INSTRUCTIONS } from '../../src/agent/common/instructions';
 
 describe('registry', () => {
-  test('twelve tools, each kind as expected', () => {
+  test('ten tools, each kind as expected', () => {
     assert.deepEqual(
       allTools.map((tool) => [tool.name, tool.kind]),
       [
@@ -19,6 +19,7 @@ describe('registry', () => {
         ['edit_file', 'write'],
         ['write_file', 'write'],
         ['run_command', 'command'],
+        ['command_output', 'command'],
         ['update_plan', 'read'],
         ['get_problems', 'read'],
         ['code_navigation', 'read'],
@@ -55,7 +56,7 @@ describe('registry', () => {
           assert.equal(property.type, 'array');
           continue;
         }
-        assert.ok(['string', 'integer', 'number'].includes(property.type), `${tool.name}.${name}`);
+        assert.ok(['string', 'integer', 'number', 'boolean'].includes(property.type), `${tool.name}.${name}`);
         assert.ok((property.description ?? '').length > 10, `${tool.name}.${name} has no description`);
       }
       assert.ok(tool.description.length > 30, tool.name);
@@ -74,6 +75,7 @@ describe('registry', () => {
       edit_file: ['path'],
       write_file: ['path', 'content'],
       run_command: ['command'],
+      command_output: ['id'],
       update_plan: ['steps'],
       get_problems: [],
       code_navigation: ['action'],
@@ -89,10 +91,13 @@ describe('registry', () => {
   // budget: past it the bytes bench's 30-turn ratio and every request's token bill grow.
   // The language-service tools (issue 23) first took 1.9 KB of it as five tools and pushed the ratio to
   // 0.105 (target 0.100); as get_problems plus one code_navigation tool with an action, and with shorter
-  // descriptions, the whole is 4,929 B and the ratio 0.097. The budget leaves a little headroom, no more.
-  test('instructions and tool definitions together stay under 5,000 B a request', () => {
+  // descriptions, the whole is 4,929 B and the ratio 0.097. Background commands (run_command's background
+  // and command_output, the least that does it: one flag and one tool of two arguments) add 400 B: 5,329 B,
+  // and the 30-turn ratio is 0.09993 (`npm run bench bytes`: 370,862 B against 3,711,039 B), still within
+  // its target. The budget leaves a little headroom, no more.
+  test('instructions and tool definitions together stay under 5,350 B a request', () => {
     const bytes = new TextEncoder().encode(AGENT_INSTRUCTIONS + JSON.stringify(toolDefinitions(allTools))).length;
-    assert.ok(bytes <= 5_000, `instructions + tools are ${bytes} B`);
+    assert.ok(bytes <= 5_350, `instructions + tools are ${bytes} B`);
   });
 
   test('toolDefinitions gives name, description and parameters for the request', () => {
@@ -139,14 +144,15 @@ describe('prepare never throws', () => {
     edit_file: { path: 'a.ts', old_text: 'a', new_text: 'b' },
     write_file: { path: 'a.ts', content: 'x' },
     run_command: { command: 'ls' },
+    command_output: { id: 'bg1' },
     update_plan: { steps: [{ step: 'a', status: 'pending' }] },
     get_problems: { path: 'a.ts' },
     code_navigation: { action: 'definition', path: 'a.ts', line: 1, symbol: 'a' },
   };
 
   for (const tool of allTools) {
-    // update_plan uses no port: nothing of its prepare can fail that way.
-    if (tool.name !== 'update_plan')
+    // update_plan and command_output use no port while preparing: nothing of their prepare can fail that way.
+    if (tool.name !== 'update_plan' && tool.name !== 'command_output')
       test(`${tool.name}: a failing port becomes a refusal the model can read`, async () => {
         const prepared = await tool.prepare(validArgs[tool.name], ctx);
         assert.equal(prepared.refusal, 'Failed: disk on fire');

@@ -31,9 +31,14 @@ export function inlineCode(text: string): string {
 }
 
 /** The approval request as Markdown for the chat: the command whole, in a block, and where it runs. */
-export function approvalMarkdown(request: { summary: string; command?: { line: string; cwd: string } }): string {
+export function approvalMarkdown(request: { summary: string; command?: { line: string; cwd: string; background?: boolean } }): string {
   if (!request.command) return `**Approval needed:** ${inlineCode(request.summary)}`;
-  return `**Approval needed:** run this command in ${inlineCode(request.command.cwd)}:\n\n${commandBlock(request.command.line)}`;
+  return `**Approval needed:** run this command${backgroundNote(request.command)} in ${inlineCode(request.command.cwd)}:\n\n${commandBlock(request.command.line)}`;
+}
+
+/** Said wherever a command is shown for approval: one started in the background keeps running after the call returns. */
+export function backgroundNote(command: { background?: boolean }): string {
+  return command.background ? ' in the background (it keeps running until stopped, at the latest when the run ends)' : '';
 }
 
 /** What fits in a notification (VS Code cuts messages near 1,000 characters). */

@@ -3,6 +3,7 @@
  * extension, so they are local: the composition root passes the Node implementations.
  */
 import type {
+  BackgroundStart,
   CheckpointFolder,
   CommandResult,
   ControlFileGuard,
@@ -12,6 +13,7 @@ import type {
   WorkspaceFiles,
   WorkspaceRestore,
   WorkspaceSearch,
+  StartedCommand,
 } from '../../base/common';
 import type { CheckpointShelf } from '../../checkpoints/common';
 import type { SandboxLaunch, MachineSandbox } from '../../terminal/common';
@@ -31,6 +33,13 @@ export interface ChildProcessRequest {
   sandbox?: SandboxLaunch;
 }
 
+/** A command to start as a child process of the extension host and leave running: `cwd` relative to `rootPath`. */
+export interface ChildStartRequest extends BackgroundStart {
+  rootPath: string;
+  /** Runs it in this sandbox when given. */
+  sandbox?: SandboxLaunch;
+}
+
 /** What the control-file guard needs from VS Code: its file watcher, whether a command goes into the sandbox, and the user. */
 export interface ControlGuardHooks {
   watcher: ControlPathWatcher;
@@ -45,6 +54,8 @@ export interface LocalMachine {
   search(rootPath: string): WorkspaceSearch | undefined;
   /** Runs a command as a child process; streams its output to `onOutput`; in `sandbox` when given. */
   runChildProcess(request: ChildProcessRequest): Promise<CommandResult>;
+  /** Starts a command as a child process and leaves it running (run_command with background); in `sandbox` when given. */
+  startChildProcess(request: ChildStartRequest): Promise<StartedCommand>;
   /**
    * The folder's writes and removals on disk, each through a handle checked after it
    * was opened (inside the root, not protected, not a hard link, where the check said).

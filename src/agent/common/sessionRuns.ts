@@ -41,6 +41,8 @@ export interface SessionRunsOptions {
   /** The configured agent model (`gateway.agentModel`), read at each Continue. */
   agentModel: () => string;
   logger: Logger;
+  /** The run ended: what it left running (background commands) is stopped; bounded, never rejects. */
+  endRun?: (sessionId: string) => Promise<void>;
 }
 
 export class SessionRuns {
@@ -152,6 +154,8 @@ export class SessionRuns {
     } finally {
       presentation?.dispose();
       outer?.removeEventListener('abort', onOuterAbort);
+      // Before the sandbox's /tmp goes: a background command still running there is stopped first.
+      await this.options.endRun?.(state.id);
       this.options.sandbox.endSession(state.id);
     }
   }

@@ -30,6 +30,8 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
     search: (rootPath) => (ripgrep ? new RipgrepSearch(ripgrep, rootPath) : undefined),
     runChildProcess: ({ rootPath, command, cwd, timeoutMs, signal, onOutput, sandbox: launch }) =>
       new NodeCommandRunner(rootPath, { onOutput, sandbox: launch && { launch: () => Promise.resolve(launch) } }).run(command, cwd, timeoutMs, signal),
+    startChildProcess: ({ rootPath, sandbox: launch, ...request }) =>
+      new NodeCommandRunner(rootPath, { sandbox: launch && { launch: () => Promise.resolve(launch) } }).start(request),
     sandbox: options.sandbox,
     // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
     controlGuard: (rootPath, sessionId, hooks) => {

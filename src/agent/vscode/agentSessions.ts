@@ -109,6 +109,7 @@ export class AgentSessions implements vscode.Disposable {
       resolveAgentModel: options.resolveAgentModel,
       agentModel: () => settings().agentModel,
       logger,
+      endRun: (sessionId) => this.engines.endRun(sessionId),
     });
   }
 
@@ -165,6 +166,8 @@ export class AgentSessions implements vscode.Disposable {
    */
   deleteSession(id: string, signal: AbortSignal): Promise<void> {
     return this.runs.exclusively(id, 'This session is running. Stop it first, then delete it.', async () => {
+      // Nothing of a deleted session keeps running (its run's end stopped them already; this is the second lock).
+      await this.engines.endRun(id);
       await this.checkpointService.deleteSession(id, signal);
       this.sandbox.forget(id);
       this.logger.info(`agent session ${id} deleted with its checkpoints`);

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { keyOf, PendingApprovals, type PendingApproval } from '../common/pendingApprovals';
-import { notificationCommand, visibleText } from '../common/commandDisplay';
+import { backgroundNote, notificationCommand, visibleText } from '../common/commandDisplay';
 import type { ApprovalRequest, Approver } from '../../base/common';
 
 export const PROPOSED_SCHEME = 'gateway-proposed';
@@ -100,8 +100,8 @@ function currentFileOf({ request, rootUri }: PendingApproval): vscode.Uri {
  * Opens the whole command in an editor (plain text, nothing interpreted), for
  * when a notification or a row of the Sessions view can show only its start.
  */
-export async function showFullCommand(command: { line: string; cwd: string }): Promise<void> {
-  const content = `# Runs in: ${visibleText(command.cwd)}\n# Exactly this, character for character (invisible characters written as ⟨U+XXXX⟩):\n\n${visibleText(command.line)}\n`;
+export async function showFullCommand(command: { line: string; cwd: string; background?: boolean }): Promise<void> {
+  const content = `# Runs${backgroundNote(command)} in: ${visibleText(command.cwd)}\n# Exactly this, character for character (invisible characters written as ⟨U+XXXX⟩):\n\n${visibleText(command.line)}\n`;
   const document = await vscode.workspace.openTextDocument({ content, language: 'shellscript' });
   await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true });
 }
@@ -115,7 +115,10 @@ function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter {
       if (request.preview) choices.push('Show Diff');
       if (shown && !shown.complete) choices.push(SHOW_FULL_COMMAND);
       if (request.input) choices.push(SHOW_FULL_INPUT);
-      const detail = request.command && shown ? `${shown.text}  (in ${visibleText(request.command.cwd)})` : request.summary;
+      const detail =
+        request.command && shown
+          ? `${shown.text}  (${request.command.background ? 'in the background, ' : ''}in ${visibleText(request.command.cwd)})`
+          : request.summary;
       const choice = await vscode.window.showWarningMessage(`Gateway agent wants to: ${detail}`, ...choices);
       if (choice === 'Show Diff') {
         await broker.showDiff(request.sessionId, request.callId);

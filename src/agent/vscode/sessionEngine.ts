@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { systemClock, type Logger } from '../../base/common';
 import type { GatewayClient, ModelWindows } from '../../gateway/common';
-import { toolsFor } from '../../tools/common';
+import { BackgroundCommands, toolsFor } from '../../tools/common';
 import type { AgentSettings } from '../../settings/common';
 import type { SandboxDecision } from '../../terminal/common';
 import { TerminalCommandRunner } from '../../terminal/vscode';
@@ -45,6 +45,8 @@ export interface SessionEnginesOptions {
 
 export class SessionEngines implements vscode.Disposable {
   private readonly terminals = new Map<string, TerminalCommandRunner>();
+  /** Per session, the commands its run started in the background; stopped when the run ends (endRun). */
+  private readonly background = new Map<string, BackgroundCommands>();
 
   constructor(private readonly options: SessionEnginesOptions) {}
 
@@ -53,6 +55,7 @@ export class SessionEngines implements vscode.Disposable {
     const root = vscode.Uri.parse(sessionRoot.uri);
     const settings = this.options.settings();
     const disk = machine.files(root.fsPath);
+    const terminal = this.terminalFor(state, root.fsPath);
     const builtIns = toolsFor(vscode.workspace.isTrusted);
     // Chosen once per run: the definitions must not change between the requests of a run.
     const hostTools = workspaceState
@@ -66,7 +69,8 @@ export class SessionEngines implements vscode.Disposable {
       toolContext: {
         files: new VsCodeWorkspaceFiles(disk, root),
         changes: new VsCodeFileChanges(root, machine.fileChanges(root.fsPath)),
-        commands: this.terminalFor(state, root.fsPath),
+        commands: terminal,
+        background: this.backgroundFor(state.id, terminal),
         protectedFiles: settings.protectedFiles,
         logger,
         search: machine.search(root.fsPath),
@@ -97,6 +101,23 @@ export class SessionEngines implements vscode.Disposable {
     });
   }
 
+  /** The session's background commands for this run: a run that ended has stopped them all, so each run gets new ones. */
+  private backgroundFor(sessionId: string, terminal: TerminalCommandRunner): BackgroundCommands {
+    let commands = this.background.get(sessionId);
+    if (!commands) {
+      commands = new BackgroundCommands({ start: (request) => terminal.start(request), clock: systemClock });
+      this.background.set(sessionId, commands);
+    }
+    return commands;
+  }
+
+  /** The session's run ended (finished, stopped, failed, out of budget): every command it left running is stopped. */
+  async endRun(sessionId: string): Promise<void> {
+    const commands = this.background.get(sessionId);
+    this.background.delete(sessionId);
+    await commands?.stopAll();
+  }
+
   /** The session's terminal, made at its first run in this window. */
   private terminalFor(state: AgentSessionState, root: string): TerminalCommandRunner {
     let runner = this.terminals.get(state.id);
@@ -106,6 +127,7 @@ export class SessionEngines implements vscode.Disposable {
         name: `Gateway Agent: ${state.title.slice(0, 40)}`,
         workspaceRoot: root,
         childProcess: (request) => machine.runChildProcess({ ...request, rootPath: root, cwd: relativeTo(root, request.cwd) }),
+        startChild: (request) => machine.startChildProcess({ ...request, rootPath: root, cwd: relativeTo(root, request.cwd) }),
         sandboxFor: (command, cwd, signal) => sandbox.sandboxFor({ sessionId: state.id, root, command, cwd }, signal),
         clock: systemClock,
         plainText: (output) => machine.plainTerminalText(output),
@@ -115,7 +137,9 @@ export class SessionEngines implements vscode.Disposable {
     return runner;
   }
 
+  /** The window closes (deactivate): every background command gets its stop (SIGTERM now, SIGKILL after the grace). */
   dispose(): void {
+    for (const id of [...this.background.keys()]) void this.endRun(id);
     for (const terminal of this.terminals.values()) terminal.dispose();
   }
 }

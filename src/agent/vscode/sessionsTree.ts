@@ -1,6 +1,6 @@
 /** "Agent Sessions": every saved session with its state, turns and tokens. */
 import * as vscode from 'vscode';
-import { commandBlock, inlineCode } from '../common/commandDisplay';
+import { backgroundNote, commandBlock, inlineCode } from '../common/commandDisplay';
 import type { AgentSessionState } from '../common/sessionState';
 import { contextUsage, lastCompactionNotice } from '../common/compaction';
 import { compact } from '../../status/common';
@@ -109,7 +109,7 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     // The row shows 80 characters of a command at most: the tooltip shows every waiting one whole.
     const waitingCommands = this.sessions.approvals.waiting(state.id).flatMap((request) => (request.command ? [request.command] : []));
     const commands = waitingCommands
-      .map((command) => `\n\nWaiting for your approval, in ${inlineCode(command.cwd)}:\n\n${commandBlock(command.line)}`)
+      .map((command) => `\n\nWaiting for your approval,${backgroundNote(command)} in ${inlineCode(command.cwd)}:\n\n${commandBlock(command.line)}`)
       .join('');
     // A host tool's input: its start and end, as the approval shows them ("Show Full Input" there shows all).
     const inputs = this.sessions.approvals

@@ -303,6 +303,29 @@ export interface QuarantinedControlPaths {
   discard(signal: AbortSignal): Promise<void>;
 }
 
+/** A command to start and leave running (a dev server, a watcher): `cwd` as for CommandRunner.run. */
+export interface BackgroundStart {
+  command: string;
+  cwd: string;
+  /** Sees the output (stdout and stderr as they come) until the command ends. */
+  onOutput: (text: string) => void;
+  /** Cancels the start only: a command that has started runs until it ends or `stop` is called. */
+  signal: AbortSignal;
+}
+
+/** A command that was started and keeps running until it ends or is stopped. */
+export interface StartedCommand {
+  /** Resolves with the exit code when it ends (undefined when a signal ended it); never rejects. */
+  readonly ended: Promise<number | undefined>;
+  /**
+   * Stops it and everything it started (its process group, or its sandbox): SIGTERM, then SIGKILL after a
+   * grace period. Resolves once it has ended, or when a bounded wait for that is over; never rejects.
+   */
+  stop(): Promise<void>;
+  /** Set when it runs in the `auto` mode's sandbox. */
+  readonly sandboxed?: { network: boolean };
+}
+
 /** Runs a command line in a folder of the workspace, where the user can see it. */
 export interface CommandRunner {
   run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult>;
@@ -324,7 +347,8 @@ export interface ApprovalRequest {
   summary: string;
   /** For writes: the file before and after, shown as a diff. */
   preview?: { path: string; before: string | undefined; after: string };
-  command?: { line: string; cwd: string };
+  /** `background`: the command is started and left running (run_command with background). */
+  command?: { line: string; cwd: string; background?: boolean };
   /** For a host tool: its whole input (the summary shows its start and end), for "Show Full Input". */
   input?: { tool: string; text: string; chars: number; complete: boolean };
 }

@@ -7,11 +7,12 @@
  * stopped with its group.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { CommandResult, CommandRunner } from '../../base/common';
+import type { BackgroundStart, CommandResult, CommandRunner, StartedCommand } from '../../base/common';
 import { omittedNote } from '../../tools/common';
 import type { SandboxLaunch } from '../common/sandbox';
 import { spawnSandboxed } from './bubblewrap';
 import { absoluteInside } from '../../tools/node';
+import { followChild, signalGroup } from './startedChild';
 
 export interface NodeCommandRunnerOptions {
   /** The shell to run lines with; default `$SHELL`, else /bin/sh (ComSpec on Windows). */
@@ -87,6 +88,18 @@ export class NodeCommandRunner implements CommandRunner {
     });
   }
 
+  /** Starts `command` and leaves it running (run_command with background); Linux and macOS only, like the process groups it needs. */
+  async start({ command, cwd, onOutput, signal }: BackgroundStart): Promise<StartedCommand> {
+    signal.throwIfAborted();
+    if (process.platform === 'win32') throw new Error('background commands need process groups, which Windows does not have');
+    const absoluteCwd = absoluteInside(this.root, cwd);
+    const launch = this.options.sandbox ? await this.options.sandbox.launch(command, absoluteCwd, signal) : undefined;
+    signal.throwIfAborted();
+    const child = launch ? spawnSandboxed(launch, absoluteCwd) : this.spawnShell(command, absoluteCwd);
+    const sandboxed = launch ? { sandboxed: { network: launch.network } } : {};
+    return followChild(child, { onOutput, killGraceMs: this.options.killGraceMs ?? 2000, drainMs: this.options.drainMs ?? 500, ...sandboxed });
+  }
+
   private spawnShell(command: string, cwd: string): ChildProcess {
     const env = this.options.env ?? process.env;
     // No stdin: a command that waits for input gets end-of-file instead of hanging until the timeout.
@@ -109,14 +122,6 @@ export class NodeCommandRunner implements CommandRunner {
     }
     signalGroup(pid, 'SIGTERM');
     setTimeout(() => signalGroup(pid, 'SIGKILL'), this.options.killGraceMs ?? 2000).unref();
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
   }
 }
 

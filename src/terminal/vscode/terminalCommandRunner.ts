@@ -11,7 +11,7 @@
  * runs after the sandbox ends), and the terminal would echo bwrap's whole argv.
  */
 import * as vscode from 'vscode';
-import type { Clock, CommandResult, CommandRunner } from '../../base/common';
+import type { BackgroundStart, Clock, CommandResult, CommandRunner, StartedCommand } from '../../base/common';
 import { superviseExecution } from '../common/executionSupervisor';
 import type { SandboxLaunch } from '../common/sandbox';
 import { commandLineFor, shellKindOf } from '../common/shellCommandLine';
@@ -29,12 +29,19 @@ export interface ChildCommand {
   sandbox?: CommandSandbox;
 }
 
+/** A command to start and leave running as a child process: `cwd` is absolute; in `sandbox` when given. */
+export interface ChildStart extends BackgroundStart {
+  sandbox?: CommandSandbox;
+}
+
 export interface TerminalCommandRunnerOptions {
   /** The terminal's name (the session's). */
   name: string;
   workspaceRoot: string;
   /** Runs a command as a child process (in the sandbox when given). */
   childProcess: (request: ChildCommand) => Promise<CommandResult>;
+  /** Starts a command as a child process and leaves it running (in the sandbox when given). */
+  startChild: (request: ChildStart) => Promise<StartedCommand>;
   /** The sandbox `command`, about to run in `cwd` (absolute), goes into, if any (the `auto` mode). */
   sandboxFor: (command: string, cwd: string, signal: AbortSignal) => Promise<CommandSandbox | undefined>;
   clock: Clock;
@@ -54,11 +61,12 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   private integrationUnavailable = false;
   /** The last integrated command's end (or its terminal's abandonment): the next line must not be typed into it. */
   private previousCommand: Promise<unknown> = Promise.resolve();
+  private readonly backgroundTerminals = new Set<vscode.Terminal>();
 
   constructor(private readonly options: TerminalCommandRunnerOptions) {}
 
   async run(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
-    const absoluteCwd = cwd === '.' || cwd === '' ? this.options.workspaceRoot : `${this.options.workspaceRoot}/${cwd}`;
+    const absoluteCwd = this.absolute(cwd);
     await this.previousCommand;
     signal.throwIfAborted();
     const sandbox = await this.options.sandboxFor(command, absoluteCwd, signal);
@@ -69,6 +77,38 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
     if (!shell) return this.runAsChild(command, absoluteCwd, timeoutMs, signal);
     const kind = shellKindOf(shell.terminal.state.shell, vscode.env.shell);
     return this.runIntegrated(shell.terminal, shell.integration, commandLineFor(kind, absoluteCwd, command), timeoutMs, signal);
+  }
+
+  /**
+   * Starts a command that keeps running, always as a child process (typed into the shell it would hold the
+   * terminal), in the sandbox when its commands go there, shown in a terminal of its own named after the
+   * session. Closing that terminal stops the command.
+   */
+  async start(request: BackgroundStart): Promise<StartedCommand> {
+    const cwd = this.absolute(request.cwd);
+    const sandbox = await this.options.sandboxFor(request.command, cwd, request.signal);
+    request.signal.throwIfAborted();
+    const shown = outputTerminal(`${this.options.name} (background)`);
+    this.backgroundTerminals.add(shown.terminal);
+    shown.write(`\x1b[1m$ ${request.command}\x1b[0m \x1b[2m(in the background${sandbox ? ', sandboxed' : ''})\x1b[0m\r\n`);
+    const onOutput = (text: string) => {
+      request.onOutput(text);
+      shown.write(text.replace(/\r?\n/g, '\r\n'));
+    };
+    let started: StartedCommand;
+    try {
+      started = await this.options.startChild({ ...request, cwd, onOutput, sandbox });
+    } catch (error) {
+      shown.write(`\r\n\x1b[2m[could not start: ${error instanceof Error ? error.message : String(error)}]\x1b[0m\r\n`);
+      throw error;
+    }
+    void started.ended.then((exitCode) => shown.write(`\r\n\x1b[2m[ended, exit code ${exitCode ?? 'none'}]\x1b[0m\r\n`));
+    void shown.closed.then(() => started.stop());
+    return started;
+  }
+
+  private absolute(cwd: string): string {
+    return cwd === '.' || cwd === '' ? this.options.workspaceRoot : `${this.options.workspaceRoot}/${cwd}`;
   }
 
   private async shellIntegration(cwd: string): Promise<{ terminal: vscode.Terminal; integration: vscode.TerminalShellIntegration } | undefined> {
@@ -158,27 +198,39 @@ export class TerminalCommandRunner implements CommandRunner, vscode.Disposable {
   /** A terminal that only displays what the child processes print. */
   private fallback(): { write: (text: string) => void } {
     if (this.fallbackTerminal && this.fallbackTerminal.terminal.exitStatus === undefined) return this.fallbackTerminal;
-    const writer = new vscode.EventEmitter<string>();
-    // A pseudoterminal ignores writes until it is opened: hold them until then.
-    let pending: string[] | undefined = [];
-    const pty: vscode.Pseudoterminal = {
-      onDidWrite: writer.event,
-      open: () => {
-        for (const text of pending ?? []) writer.fire(text);
-        pending = undefined;
-      },
-      close: () => writer.dispose(),
-    };
-    const terminal = vscode.window.createTerminal({ name: this.options.name, pty, iconPath: new vscode.ThemeIcon('hubot') });
-    terminal.show(true);
-    this.fallbackTerminal = { terminal, write: (text) => (pending ? pending.push(text) : writer.fire(text)) };
+    this.fallbackTerminal = outputTerminal(this.options.name);
     return this.fallbackTerminal;
   }
 
   dispose(): void {
     this.terminal?.dispose();
     this.fallbackTerminal?.terminal.dispose();
+    // Closing a background command's terminal stops the command.
+    for (const terminal of this.backgroundTerminals) terminal.dispose();
   }
+}
+
+/** A shown terminal that only displays what is written to it; `closed` resolves when the user (or dispose) closes it. */
+function outputTerminal(name: string): { terminal: vscode.Terminal; write: (text: string) => void; closed: Promise<void> } {
+  const writer = new vscode.EventEmitter<string>();
+  let onClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (onClosed = resolve));
+  // A pseudoterminal ignores writes until it is opened: hold them until then.
+  let pending: string[] | undefined = [];
+  const pty: vscode.Pseudoterminal = {
+    onDidWrite: writer.event,
+    open: () => {
+      for (const text of pending ?? []) writer.fire(text);
+      pending = undefined;
+    },
+    close: () => {
+      writer.dispose();
+      onClosed();
+    },
+  };
+  const terminal = vscode.window.createTerminal({ name, pty, iconPath: new vscode.ThemeIcon('hubot') });
+  terminal.show(true);
+  return { terminal, write: (text) => (pending ? pending.push(text) : writer.fire(text)), closed };
 }
 
 /** The terminal's shell integration, or undefined when it does not come up within a few seconds. */

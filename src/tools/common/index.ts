@@ -1,4 +1,5 @@
 /** The tools feature's common layer as other features see it: import from here, not from its files. */
+export { BackgroundCommands, type BackgroundLimits, type BackgroundReport } from './backgroundCommands';
 export { reportingNewProblems } from './newProblems';
 export { normalizeWorkspacePath, protectingPattern, resolveWorkspacePath } from './pathPolicy';
 export { findTool, toolDefinitions, toolsFor, unknownToolOutput } from './registry';

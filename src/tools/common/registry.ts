@@ -7,6 +7,7 @@ import { searchTextTool } from './searchText';
 import { editFileTool } from './editFile';
 import { writeFileTool } from './writeFile';
 import { runCommandTool } from './runCommand';
+import { commandOutputTool } from './commandOutput';
 import { updatePlanTool } from './updatePlan';
 import { getProblemsTool } from './getProblems';
 import { codeNavigationTool } from './codeNavigationTool';
@@ -19,6 +20,7 @@ export const allTools: readonly AgentTool[] = [
   editFileTool,
   writeFileTool,
   runCommandTool,
+  commandOutputTool,
   updatePlanTool,
   // Through the editor's language services (ToolContext.languages): they read, like read_file.
   getProblemsTool,

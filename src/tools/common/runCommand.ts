@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { type AgentTool, type ToolContext, type ToolOutcome, ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
 import { omittedNote, splitOmittedNote, tailBytes } from './textLimits';
+import { describeBackground } from './commandOutput';
 import { sandboxNote, rollbackNote } from '../../terminal/common';
 import type { CommandResult, ControlWatch } from '../../base/common';
 
@@ -17,6 +18,7 @@ const schema = z.object({
   timeout: z.optional(
     z.number().check(z.positive(), z.maximum(maxTimeoutSeconds), z.describe(`Seconds before it is stopped (default ${defaultTimeoutSeconds}).`)),
   ),
+  background: z.optional(z.boolean().check(z.describe('Keep running (server, watcher); returns an id.'))),
 });
 
 export const runCommandTool: AgentTool = {
@@ -27,12 +29,16 @@ export const runCommandTool: AgentTool = {
   prepare: guardedPrepare(
     'run_command',
     schema,
-    (args) => `Run ${oneLine(args.command)}`,
+    (args) => `${args.background ? 'Run in the background' : 'Run'} ${oneLine(args.command)}`,
     async (args, ctx, signal) => {
       const checked = await resolveWorkspacePath(args.cwd ?? '.', ctx, signal);
       if (!checked.ok) return refused(checked.reason);
       const stat = await ctx.files.stat(checked.path, signal);
       if (stat?.type !== 'directory') return refused(`The working folder "${checked.path}" does not exist or is not a folder.`);
+      if (args.background) {
+        const background = { command: args.command, cwd: checked.path, lifetimeSeconds: args.timeout };
+        return { command: { line: args.command, cwd: checked.path, background: true }, execute: (execSignal) => startIn(background, ctx, execSignal) };
+      }
       const timeoutSeconds = args.timeout ?? defaultTimeoutSeconds;
       return {
         command: { line: args.command, cwd: checked.path },
@@ -73,6 +79,18 @@ async function runIn(cwd: string, command: string, timeoutSeconds: number, ctx: 
   }
   const outcome = describeResult(result, timeoutSeconds);
   return { ...outcome, ok: outcome.ok && rolledBack === '', output: `${outcome.output}${after}` };
+}
+
+/** Starts the command and leaves it running: the model reads its first output, and its id for command_output. */
+async function startIn(request: { command: string; cwd: string; lifetimeSeconds?: number }, ctx: ToolContext, signal: AbortSignal): Promise<ToolOutcome> {
+  if (!ctx.background) throw new ToolFailure('Commands cannot run in the background here; run it without background.');
+  const watch = await watchForControlFiles(ctx, signal);
+  const lifetime = request.lifetimeSeconds === undefined ? {} : { lifetimeMs: request.lifetimeSeconds * 1000 };
+  const report = await ctx.background.start({ command: request.command, cwd: request.cwd, ...lifetime, ...(watch ? { watch } : {}) }, signal);
+  if (signal.aborted) return { ok: false, output: `Stopped: the user cancelled the command; it was killed.` };
+  const outcome = describeBackground(report);
+  const note = report.sandboxed ? `\n${sandboxNote(report.sandboxed.network)}` : '';
+  return { ...outcome, output: `Started in the background as ${report.id}.\n${outcome.output}${note}` };
 }
 
 /** The guard's watch; a workspace it cannot check means the command does not run unasked (the model reads why). */

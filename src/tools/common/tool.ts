@@ -11,6 +11,7 @@ import type { Clock, CommandRunner, ControlFileGuard, FileChanges, Logger, Works
 import { normalizeWorkspacePath } from './pathPolicy';
 import type { PlanStep } from './updatePlan';
 import type { LanguageServices } from './languageServices';
+import type { BackgroundCommands } from './backgroundCommands';
 import type { ApprovalMode } from '../../agent/common';
 
 /** `external`: a tool of the host (another extension, an MCP server), which may do anything. */
@@ -33,6 +34,8 @@ export interface ToolContext {
   controlGuard?: ControlFileGuard;
   /** The editor's language services (problems, definitions, references, symbols); none: the tools that need them say so. */
   languages?: LanguageServices;
+  /** The run's commands that keep running (run_command with background, command_output); none: background commands are refused. */
+  background?: BackgroundCommands;
 }
 
 // `gateway.agent.protectedFiles` when the user has not set it. A pattern
@@ -112,8 +115,8 @@ export interface PreparedCall {
   refusal?: string;
   /** For writes: the change to show as a diff before approval. */
   preview?: FilePreview;
-  /** For run_command: what will run, and where (workspace-relative). */
-  command?: { line: string; cwd: string };
+  /** For run_command: what will run, and where (workspace-relative); `background`: it is started and left running. */
+  command?: { line: string; cwd: string; background?: boolean };
   /** For a host tool: its whole input, which the summary may show only in part. */
   input?: ToolInput;
   /** Never rejects; an abort comes back as ok:false. */

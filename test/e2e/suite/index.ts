@@ -16,6 +16,7 @@ import './agentLanguage.test';
 import './agentRealistic.test';
 import './agentSearch.test';
 import './sandboxEscape.test';
+import './agentBackground.test';
 import './dialects.test';
 
 export async function run(): Promise<void> {
