@@ -20,6 +20,7 @@ import {
 } from './agent/vscode';
 import { registerCheckpointCommands } from './checkpoints/vscode';
 import { chooseHostTools } from './tools/vscode';
+import type { Logger } from './base/common';
 import type { Gateway } from './composeGateway';
 import type { Models } from './composeModels';
 
@@ -37,12 +38,6 @@ export function registerAgent(
   const approvals = new ApprovalBroker();
   const sandbox = new BubblewrapSandbox();
   const protectedFiles = () => gateway.settings.current().agent.protectedFiles;
-  const ripgrep = findVsCodeRipgrep(vscode.env.appRoot);
-  logger.info(
-    ripgrep
-      ? `list_files and search_text run on VS Code's ripgrep: ${ripgrep}`
-      : `no ripgrep under ${vscode.env.appRoot}: list_files and search_text walk the files`,
-  );
   const sessions = new AgentSessions({
     client,
     store: sessionStore,
@@ -51,7 +46,7 @@ export function registerAgent(
     logger,
     machine: nodeLocalMachine({
       checkpointRoot: checkpointRoot.fsPath,
-      ripgrep,
+      ripgrep: vsCodeRipgrep(logger),
       sandbox,
       protectedFiles,
       // User (or machine) settings only: a workspace that raised it could fill the disk, one that lowered it could erase the user's checkpoints.
@@ -62,12 +57,6 @@ export function registerAgent(
     workspaceState: context.workspaceState,
     settings: () => gateway.settings.current(),
   });
-  sessions
-    .recoverInterrupted()
-    .catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`))
-    // After recovery (a restore in progress needs its checkpoints): orphan folders and the total bound, bounded in time and entries.
-    .then(() => sessions.keepCheckpointsInBudget(AbortSignal.timeout(RETENTION_BOUNDS.timeMs * 2)))
-    .catch((error: unknown) => logger.warn(`cleaning up agent checkpoint folders failed: ${String(error)}`));
   const sessionsTree = new SessionsTree(sessions);
   const transcripts = new TranscriptProvider(sessionStore);
   context.subscriptions.push(
@@ -87,4 +76,31 @@ export function registerAgent(
     vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, names)),
   );
   return { sessionStore, approvals, sessions };
+}
+
+/**
+ * After activation: sessions a closed window left running are paused, then (a restore in progress needs
+ * its checkpoints) orphan checkpoint folders go and the total bound is kept, bounded in time and entries.
+ */
+export async function recoverAgentSessions(sessions: AgentSessions, logger: Logger, signal: AbortSignal): Promise<void> {
+  await sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
+  if (signal.aborted) return;
+  await sessions
+    .keepCheckpointsInBudget(AbortSignal.any([signal, AbortSignal.timeout(RETENTION_BOUNDS.timeMs * 2)]))
+    .catch((error: unknown) => logger.warn(`cleaning up agent checkpoint folders failed: ${String(error)}`));
+}
+
+/** VS Code's ripgrep, looked up (and logged) at the first search rather than during activation. */
+function vsCodeRipgrep(logger: Logger): () => string | undefined {
+  let found: { path: string | undefined } | undefined;
+  return () => {
+    if (found) return found.path;
+    found = { path: findVsCodeRipgrep(vscode.env.appRoot) };
+    logger.info(
+      found.path
+        ? `list_files and search_text run on VS Code's ripgrep: ${found.path}`
+        : `no ripgrep under ${vscode.env.appRoot}: list_files and search_text walk the files`,
+    );
+    return found.path;
+  };
 }

@@ -14,6 +14,10 @@ export interface GatewayExtensionApi {
   lastChatAnswer(): string | undefined;
   /** How long activate() took, in milliseconds. */
   activationMs(): number;
+  /** The process's CPU time during activate(), in milliseconds (the wall clock also counts waits for a busy core). */
+  activationCpuMs(): number;
+  /** activate()'s steps with their wall-clock and CPU time in milliseconds, slowest first. */
+  activationSteps(): { name: string; ms: number; cpuMs: number }[];
   /** Approvals the agent waits for: session and call ids with their one-line summary. */
   pendingApprovals(): { sessionId: string; callId: string; summary: string }[];
   /** The inline edit waiting for Accept / Reject, if any. */
@@ -44,7 +48,8 @@ export interface TestApiSources {
   status: () => { text: string; state: string } | undefined;
   hasApiKey: () => Promise<boolean>;
   lastChatAnswer: () => string | undefined;
-  activationMs: number;
+  activation: { ms: number; cpuMs: number };
+  activationSteps: readonly { name: string; ms: number; cpuMs: number }[];
   inlineEdit: () => { streaming: boolean; proposal: string } | undefined;
   recentLog: () => string[];
   usageView: () => UsageViewState | undefined;
@@ -58,7 +63,9 @@ export function gatewayTestApi(sources: TestApiSources): GatewayExtensionApi {
     statusState: () => sources.status()?.state,
     hasApiKey: () => sources.hasApiKey(),
     lastChatAnswer: () => sources.lastChatAnswer(),
-    activationMs: () => sources.activationMs,
+    activationMs: () => sources.activation.ms,
+    activationCpuMs: () => sources.activation.cpuMs,
+    activationSteps: () => sources.activationSteps.map((s) => ({ name: s.name, ms: s.ms, cpuMs: s.cpuMs })),
     inlineEdit: () => sources.inlineEdit(),
     recentLog: () => sources.recentLog(),
     usageView: () => sources.usageView(),
