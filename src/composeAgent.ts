@@ -22,14 +22,19 @@ import { registerCheckpointCommands } from './checkpoints/vscode';
 import { chooseHostTools } from './tools/vscode';
 import type { Logger } from './base/common';
 import type { Gateway } from './composeGateway';
+import type { TimedStep } from './composeActivation';
 import type { Models } from './composeModels';
 
-export function registerAgent(
-  context: vscode.ExtensionContext,
-  gateway: Gateway,
-  models: Models,
-  spendGate: (signal: AbortSignal) => Promise<string | undefined>,
-) {
+export interface AgentComposition {
+  context: vscode.ExtensionContext;
+  gateway: Gateway;
+  models: Models;
+  spendGate: (signal: AbortSignal) => Promise<string | undefined>;
+  /** Times each part (activation's steps). */
+  timed: TimedStep;
+}
+
+export function registerAgent({ context, gateway, models, spendGate, timed }: AgentComposition) {
   const { client, logger, errors } = gateway;
   const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
   // The journal appends each step (VS Code's file system cannot append): only for a session folder on this machine.
@@ -38,25 +43,39 @@ export function registerAgent(
   const approvals = new ApprovalBroker();
   const sandbox = new BubblewrapSandbox();
   const protectedFiles = () => gateway.settings.current().agent.protectedFiles;
-  const sessions = new AgentSessions({
-    client,
-    store: sessionStore,
-    approvals,
-    resolveAgentModel: (signal) => models.selection.resolve('agent', signal),
-    logger,
-    machine: nodeLocalMachine({
-      checkpointRoot: checkpointRoot.fsPath,
-      ripgrep: vsCodeRipgrep(logger),
-      sandbox,
-      protectedFiles,
-      // User (or machine) settings only: a workspace that raised it could fill the disk, one that lowered it could erase the user's checkpoints.
-      checkpointStorageBytes: () => checkpointStorageBytes(gateway.settings.get('agent.checkpointStorageMB')),
-      logger,
-    }),
-    context: { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
-    workspaceState: context.workspaceState,
-    settings: () => gateway.settings.current(),
-  });
+  const sessions = timed(
+    'agent: sessions',
+    () =>
+      new AgentSessions({
+        client,
+        store: sessionStore,
+        approvals,
+        resolveAgentModel: (signal) => models.selection.resolve('agent', signal),
+        logger,
+        machine: nodeLocalMachine({
+          checkpointRoot: checkpointRoot.fsPath,
+          ripgrep: vsCodeRipgrep(logger),
+          sandbox,
+          protectedFiles,
+          // User (or machine) settings only: a workspace that raised it could fill the disk, one that lowered it could erase the user's checkpoints.
+          checkpointStorageBytes: () => checkpointStorageBytes(gateway.settings.get('agent.checkpointStorageMB')),
+          logger,
+        }),
+        context: { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
+        workspaceState: context.workspaceState,
+        settings: () => gateway.settings.current(),
+      }),
+  );
+  timed('agent: views and commands', () => registerAgentViews(context, { sessionStore, approvals, sessions, sandbox }, errors));
+  return { sessionStore, approvals, sessions };
+}
+
+function registerAgentViews(
+  context: vscode.ExtensionContext,
+  parts: { sessionStore: FileSessionStore; approvals: ApprovalBroker; sessions: AgentSessions; sandbox: BubblewrapSandbox },
+  errors: Gateway['errors'],
+): void {
+  const { sessionStore, approvals, sessions, sandbox } = parts;
   const sessionsTree = new SessionsTree(sessions);
   const transcripts = new TranscriptProvider(sessionStore);
   context.subscriptions.push(
@@ -75,7 +94,6 @@ export function registerAgent(
     registerDeleteSessionCommand(sessions, errors),
     vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, names)),
   );
-  return { sessionStore, approvals, sessions };
 }
 
 /**

@@ -13,7 +13,7 @@ import { gatewayTestApi, type GatewayExtensionApi } from './testApi';
 import { createGateway, registerKeyCommands, rollUpUsageLog, type Gateway } from './composeGateway';
 import { createModels, createStatusBar, registerModelAndSiteCommands, type Models } from './composeModels';
 import { recoverAgentSessions, registerAgent } from './composeAgent';
-import { ActivationSteps, describeSteps } from './composeActivation';
+import { ActivationSteps, describeSteps, type TimedStep } from './composeActivation';
 import { registerChatParticipant, registerInlineEdit } from './composeChat';
 
 export function activate(context: vscode.ExtensionContext): GatewayExtensionApi {
@@ -47,7 +47,8 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     registerKeyCommands(context, gateway, onKeyChanged);
     registerModelAndSiteCommands(context, gateway, models);
   });
-  const agent = steps.step('agent', () => registerAgent(context, gateway, models, (signal) => usage.spendGate(signal)));
+  const timed: TimedStep = (name, build) => steps.step(name, build);
+  const agent = steps.step('agent', () => registerAgent({ context, gateway, models, spendGate: (signal) => usage.spendGate(signal), timed }));
   agentStore = () => agent.sessionStore.list();
   const chat = steps.step('chat participant', () => registerChatParticipant(context, gateway, models, agent.sessions, (signal) => usage.chatNote(signal)));
   const inlineEdits = steps.step('inline edit', () => registerInlineEdit(context, gateway, models));

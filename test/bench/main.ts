@@ -11,11 +11,14 @@ import { measureSessionBytes, type SessionBytesResult } from './sessionBytes';
 import { oneFilePerTurn, retryJitterTask } from './sessionWorkloads';
 import { measureWorkspaceSearch } from './workspaceSearch';
 import { measureNearMiss } from './nearMiss';
-import { LONG_TURNS, SMALL_WINDOW, measureLongSession, measureSaveTimes, type LongSessionResult, type SaveTimes } from './longSession';
+import { LONG_TURNS, SMALL_WINDOW, measureSaveTimes, type LongSessionResult, type SaveTimes } from './longSession';
+import { measureHostCost, measureLongSessionCost, printHeapAfterClose, type HeapBaseline } from './hostCost';
 
 async function main(): Promise<void> {
   // `npm run bench -- search`: the workspace search figures alone.
   if (process.argv.includes('search')) return measureWorkspaceSearch();
+  // `npm run bench -- host`: the agent's own time per step, the event-loop blocks and the heap (issue 25).
+  if (process.argv.includes('host')) return measureHostAlone();
   // `npm run bench -- edits`: the near-miss edit table alone (no emulator, a few seconds).
   if (process.argv.includes('edits')) return void measureNearMiss();
   const emulator = await startEmulator({ port: 0, keys: [{ key: 'bench-key', rpm: 1_000_000, tpm: 1_000_000_000 }], rpm: 1_000_000, tpm: 1_000_000_000 });
@@ -47,10 +50,22 @@ async function main(): Promise<void> {
     await emulator.close();
   }
   await printPacing();
-  const long = await measureLongSession();
-  printLongSession(long, await measureSaveTimes(long.finalState));
+  printHeapAfterClose(await printLongSession200());
+  await measureHostCost();
   await measureWorkspaceSearch();
   measureNearMiss();
+}
+
+/** The long session's figures; once this returns nothing holds the session (closed), so its heap may be collected. */
+async function printLongSession200(): Promise<HeapBaseline> {
+  const { long, baseline } = await measureLongSessionCost();
+  printLongSession(long, await measureSaveTimes(long.finalState));
+  return baseline;
+}
+
+async function measureHostAlone(): Promise<void> {
+  printHeapAfterClose(await printLongSession200());
+  await measureHostCost();
 }
 
 async function printSessionBytesOnly(emulator: Emulator): Promise<void> {
