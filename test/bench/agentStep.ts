@@ -177,6 +177,13 @@ export async function measureAgentStep(root: string): Promise<void> {
     console.log('  (journal save, checkpoint capture, compaction check, usage record and events included; CPU time: the waits for a busy core left out)');
     console.log(`  CPU    median ${fmt(cpu.median, 2)} ms   (target ≤ 5 ms)   p99 ${fmt(cpu.p99, 2)} ms   (target ≤ 50 ms)`);
     console.log(`  wall   median ${fmt(wall.median, 2)} ms   p99 ${fmt(wall.p99, 2)} ms   status ${state.status}, ${events} events`);
+    const slowest = clock.ownCpuMs.map((ms, step) => ({ ms, step: step + 1 })).sort((a, b) => b.ms - a.ms);
+    console.log(
+      `  slowest steps (CPU): ${slowest
+        .slice(0, 3)
+        .map((s) => `step ${s.step} ${fmt(s.ms, 1)} ms`)
+        .join(', ')}`,
+    );
     await measureRestoreBlock(state, checkpoints, root);
   } finally {
     await rm(storage, { recursive: true, force: true });
