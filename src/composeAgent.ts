@@ -20,15 +20,21 @@ import {
 } from './agent/vscode';
 import { registerCheckpointCommands } from './checkpoints/vscode';
 import { chooseHostTools } from './tools/vscode';
+import type { Logger } from './base/common';
 import type { Gateway } from './composeGateway';
+import type { TimedStep } from './composeActivation';
 import type { Models } from './composeModels';
 
-export function registerAgent(
-  context: vscode.ExtensionContext,
-  gateway: Gateway,
-  models: Models,
-  spendGate: (signal: AbortSignal) => Promise<string | undefined>,
-) {
+export interface AgentComposition {
+  context: vscode.ExtensionContext;
+  gateway: Gateway;
+  models: Models;
+  spendGate: (signal: AbortSignal) => Promise<string | undefined>;
+  /** Times each part (activation's steps). */
+  timed: TimedStep;
+}
+
+export function registerAgent({ context, gateway, models, spendGate, timed }: AgentComposition) {
   const { client, logger, errors } = gateway;
   const sessionFolder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-sessions');
   // The journal appends each step (VS Code's file system cannot append): only for a session folder on this machine.
@@ -37,37 +43,39 @@ export function registerAgent(
   const approvals = new ApprovalBroker();
   const sandbox = new BubblewrapSandbox();
   const protectedFiles = () => gateway.settings.current().agent.protectedFiles;
-  const ripgrep = findVsCodeRipgrep(vscode.env.appRoot);
-  logger.info(
-    ripgrep
-      ? `list_files and search_text run on VS Code's ripgrep: ${ripgrep}`
-      : `no ripgrep under ${vscode.env.appRoot}: list_files and search_text walk the files`,
+  const sessions = timed(
+    'agent: sessions',
+    () =>
+      new AgentSessions({
+        client,
+        store: sessionStore,
+        approvals,
+        resolveAgentModel: (signal) => models.selection.resolve('agent', signal),
+        logger,
+        machine: nodeLocalMachine({
+          checkpointRoot: checkpointRoot.fsPath,
+          ripgrep: vsCodeRipgrep(logger),
+          sandbox,
+          protectedFiles,
+          // User (or machine) settings only: a workspace that raised it could fill the disk, one that lowered it could erase the user's checkpoints.
+          checkpointStorageBytes: () => checkpointStorageBytes(gateway.settings.get('agent.checkpointStorageMB')),
+          logger,
+        }),
+        context: { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
+        workspaceState: context.workspaceState,
+        settings: () => gateway.settings.current(),
+      }),
   );
-  const sessions = new AgentSessions({
-    client,
-    store: sessionStore,
-    approvals,
-    resolveAgentModel: (signal) => models.selection.resolve('agent', signal),
-    logger,
-    machine: nodeLocalMachine({
-      checkpointRoot: checkpointRoot.fsPath,
-      ripgrep,
-      sandbox,
-      protectedFiles,
-      // User (or machine) settings only: a workspace that raised it could fill the disk, one that lowered it could erase the user's checkpoints.
-      checkpointStorageBytes: () => checkpointStorageBytes(gateway.settings.get('agent.checkpointStorageMB')),
-      logger,
-    }),
-    context: { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
-    workspaceState: context.workspaceState,
-    settings: () => gateway.settings.current(),
-  });
-  sessions
-    .recoverInterrupted()
-    .catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`))
-    // After recovery (a restore in progress needs its checkpoints): orphan folders and the total bound, bounded in time and entries.
-    .then(() => sessions.keepCheckpointsInBudget(AbortSignal.timeout(RETENTION_BOUNDS.timeMs * 2)))
-    .catch((error: unknown) => logger.warn(`cleaning up agent checkpoint folders failed: ${String(error)}`));
+  timed('agent: views and commands', () => registerAgentViews(context, { sessionStore, approvals, sessions, sandbox }, errors));
+  return { sessionStore, approvals, sessions };
+}
+
+function registerAgentViews(
+  context: vscode.ExtensionContext,
+  parts: { sessionStore: FileSessionStore; approvals: ApprovalBroker; sessions: AgentSessions; sandbox: BubblewrapSandbox },
+  errors: Gateway['errors'],
+): void {
+  const { sessionStore, approvals, sessions, sandbox } = parts;
   const sessionsTree = new SessionsTree(sessions);
   const transcripts = new TranscriptProvider(sessionStore);
   context.subscriptions.push(
@@ -86,5 +94,31 @@ export function registerAgent(
     registerDeleteSessionCommand(sessions, errors),
     vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, names)),
   );
-  return { sessionStore, approvals, sessions };
+}
+
+/**
+ * After activation: sessions a closed window left running are paused, then (a restore in progress needs
+ * its checkpoints) orphan checkpoint folders go and the total bound is kept, bounded in time and entries.
+ */
+export async function recoverAgentSessions(sessions: AgentSessions, logger: Logger, signal: AbortSignal): Promise<void> {
+  await sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
+  if (signal.aborted) return;
+  await sessions
+    .keepCheckpointsInBudget(AbortSignal.any([signal, AbortSignal.timeout(RETENTION_BOUNDS.timeMs * 2)]))
+    .catch((error: unknown) => logger.warn(`cleaning up agent checkpoint folders failed: ${String(error)}`));
+}
+
+/** VS Code's ripgrep, looked up (and logged) at the first search rather than during activation. */
+function vsCodeRipgrep(logger: Logger): () => string | undefined {
+  let found: { path: string | undefined } | undefined;
+  return () => {
+    if (found) return found.path;
+    found = { path: findVsCodeRipgrep(vscode.env.appRoot) };
+    logger.info(
+      found.path
+        ? `list_files and search_text run on VS Code's ripgrep: ${found.path}`
+        : `no ripgrep under ${vscode.env.appRoot}: list_files and search_text walk the files`,
+    );
+    return found.path;
+  };
 }

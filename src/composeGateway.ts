@@ -20,6 +20,7 @@ import {
 import { channelLogger } from './base/vscode';
 import { createSettingsService, type SettingsService } from './settings/vscode';
 import { UsageLog } from './usage/common';
+import type { TimedStep } from './composeActivation';
 
 /** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
 export interface Gateway {
@@ -40,18 +41,19 @@ export interface Gateway {
   usageLog: UsageLog;
 }
 
-export function createGateway(context: vscode.ExtensionContext): Gateway {
-  const channel = vscode.window.createOutputChannel('Gateway', { log: true });
+export function createGateway(context: vscode.ExtensionContext, timed: TimedStep): Gateway {
+  const channel = timed('gateway: log channel', () => vscode.window.createOutputChannel('Gateway', { log: true }));
   const logger = channelLogger(channel);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
   const userAgent = `gateway-vscode/${version} vscode/${vscode.version}`;
-  const { service: settings, subscription: settingsSubscription } = createSettingsService(logger);
-  const keys = new ApiKeyStore(context.secrets, () => configuredOrigin(settings));
-  // The windows of this machine share the key's rate window through a file in global storage (see LimitTracker).
-  const sharedWindow = new FileSharedWindow(vscode.Uri.joinPath(context.globalStorageUri, 'rate-window.json').fsPath);
-  const usageLog = new UsageLog(new FileUsageStorage(vscode.Uri.joinPath(context.globalStorageUri, 'usage.jsonl').fsPath), systemClock, logger);
-  usageLog.rollUp(AbortSignal.timeout(60_000)).catch((error: unknown) => logger.warn(`usage: the roll-up failed: ${String(error)}`));
-  const limits = new LimitTracker(systemClock, settings.current().limits, undefined, sharedWindow);
+  const { service: settings, subscription: settingsSubscription } = timed('gateway: settings', () => createSettingsService(logger));
+  const keys = timed('gateway: key store', () => new ApiKeyStore(context.secrets, () => configuredOrigin(settings)));
+  const { sharedWindow, usageLog } = timed('gateway: rate window and usage log', () => ({
+    // The windows of this machine share the key's rate window through a file in global storage (see LimitTracker).
+    sharedWindow: new FileSharedWindow(vscode.Uri.joinPath(context.globalStorageUri, 'rate-window.json').fsPath),
+    usageLog: new UsageLog(new FileUsageStorage(vscode.Uri.joinPath(context.globalStorageUri, 'usage.jsonl').fsPath), systemClock, logger),
+  }));
+  const limits = timed('gateway: limits', () => new LimitTracker(systemClock, settings.current().limits, undefined, sharedWindow));
   const clientOptions = {
     baseUrl: () => settings.requireBaseUrl(),
     siteUrl: () => settings.get('siteUrl'),
@@ -75,6 +77,13 @@ export function createGateway(context: vscode.ExtensionContext): Gateway {
     settings,
     usageLog,
   };
+}
+
+/** After activation: the usage log's days before today are summed into one line each (bounded in time). */
+export function rollUpUsageLog(gateway: Gateway, signal: AbortSignal): Promise<void> {
+  return gateway.usageLog
+    .rollUp(AbortSignal.any([signal, AbortSignal.timeout(60_000)]))
+    .catch((error: unknown) => gateway.logger.warn(`usage: the roll-up failed: ${String(error)}`));
 }
 
 export function registerKeyCommands(context: vscode.ExtensionContext, gateway: Gateway, onKeyChanged: () => void): void {

@@ -10,50 +10,66 @@ import { confirmKeyOrigin } from './gateway/vscode';
 import type { GatewayStatusBar } from './status/vscode';
 import { UsageView } from './usage/vscode';
 import { gatewayTestApi, type GatewayExtensionApi } from './testApi';
-import { createGateway, registerKeyCommands, type Gateway } from './composeGateway';
+import { createGateway, registerKeyCommands, rollUpUsageLog, type Gateway } from './composeGateway';
 import { createModels, createStatusBar, registerModelAndSiteCommands, type Models } from './composeModels';
-import { registerAgent } from './composeAgent';
+import { recoverAgentSessions, registerAgent } from './composeAgent';
+import { ActivationSteps, describeSteps, type TimedStep } from './composeActivation';
 import { registerChatParticipant, registerInlineEdit } from './composeChat';
 
 export function activate(context: vscode.ExtensionContext): GatewayExtensionApi {
-  const activationStarted = performance.now();
+  const steps = new ActivationSteps();
   // Filled in once the agent is registered (the usage view lists sessions, the agent asks the budget).
   let agentStore: () => Promise<{ id: string; title: string }[]> = async () => [];
   let refreshStatus = () => {};
-  const gateway = createGateway(context);
-  const models = createModels(context, gateway);
-  const usage = new UsageView({
-    log: gateway.usageLog,
-    logger: gateway.logger,
-    settings: gateway.settings,
-    extensionUri: context.extensionUri,
-    sessionTitles: async () => new Map((await agentStore()).map((s) => [s.id, s.title])),
-    onTodayChanged: () => refreshStatus(),
-  });
+  const gateway = createGateway(context, (name, build) => steps.step(name, build));
+  const models = steps.step('models', () => createModels(context, gateway));
+  const usage = steps.step(
+    'usage view',
+    () =>
+      new UsageView({
+        log: gateway.usageLog,
+        logger: gateway.logger,
+        settings: gateway.settings,
+        extensionUri: context.extensionUri,
+        sessionTitles: async () => new Map((await agentStore()).map((s) => [s.id, s.title])),
+        onTodayChanged: () => refreshStatus(),
+      }),
+  );
   context.subscriptions.push(usage);
-  const statusBar = createStatusBar(context, gateway, models, () => usage.todayLine());
+  const statusBar = steps.step('status bar', () => createStatusBar(context, gateway, models, () => usage.todayLine()));
   refreshStatus = () => void statusBar.refresh();
   const onKeyChanged = () => {
     models.catalog.invalidate();
     models.languageModels.refresh();
     void statusBar.refresh();
   };
-  registerKeyCommands(context, gateway, onKeyChanged);
-  registerModelAndSiteCommands(context, gateway, models);
-  const agent = registerAgent(context, gateway, models, (signal) => usage.spendGate(signal));
+  steps.step('commands', () => {
+    registerKeyCommands(context, gateway, onKeyChanged);
+    registerModelAndSiteCommands(context, gateway, models);
+  });
+  const timed: TimedStep = (name, build) => steps.step(name, build);
+  const agent = steps.step('agent', () => registerAgent({ context, gateway, models, spendGate: (signal) => usage.spendGate(signal), timed }));
   agentStore = () => agent.sessionStore.list();
-  const chat = registerChatParticipant(context, gateway, models, agent.sessions, (signal) => usage.chatNote(signal));
-  const inlineEdits = registerInlineEdit(context, gateway, models);
-  watchSettings(context, gateway, models, statusBar, onKeyChanged);
-  const activationMs = performance.now() - activationStarted;
-  gateway.logger.info(`activated ${gateway.userAgent} in ${activationMs.toFixed(1)} ms`);
+  const chat = steps.step('chat participant', () => registerChatParticipant(context, gateway, models, agent.sessions, (signal) => usage.chatNote(signal)));
+  const inlineEdits = steps.step('inline edit', () => registerInlineEdit(context, gateway, models));
+  steps.step('settings watch', () => watchSettings(context, gateway, models, statusBar, onKeyChanged));
+  // None of these is needed for the first paint; each runs once activate() has returned.
+  steps.defer('interrupted sessions and checkpoint clean-up', (signal) => recoverAgentSessions(agent.sessions, gateway.logger, signal));
+  steps.defer("today's usage", (signal) => usage.readToday(signal));
+  steps.defer('usage roll-up', (signal) => rollUpUsageLog(gateway, signal));
+  context.subscriptions.push(steps.finish(gateway.logger));
+  const activation = steps.activation();
+  gateway.logger.info(
+    `activated ${gateway.userAgent} in ${activation.ms.toFixed(1)} ms, ${activation.cpuMs.toFixed(1)} ms CPU (slowest steps: ${describeSteps(steps.slowest(3))})`,
+  );
 
   return gatewayTestApi({
     status: () => statusBar.current(),
     hasApiKey: () => gateway.keys.hasKey(),
     lastChatAnswer: () => chat.lastAnswer(),
     thinkingParts: () => chat.thinkingParts(),
-    activationMs,
+    activation,
+    activationSteps: steps.slowest(Number.MAX_SAFE_INTEGER),
     inlineEdit: () => inlineEdits.status(),
     recentLog: () => gateway.logger.recentLines(),
     usageView: () => usage.state(),

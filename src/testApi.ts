@@ -17,6 +17,10 @@ export interface GatewayExtensionApi {
   activationMs(): number;
   /** The thinking parts shown in the chat (answers' and agent steps'), oldest first: id, the collapsed part's label, the text it opens. */
   thinkingParts(): { id: number; title: string; text: string; totalChars: number }[];
+  /** The process's CPU time during activate(), in milliseconds (the wall clock also counts waits for a busy core). */
+  activationCpuMs(): number;
+  /** activate()'s steps with their wall-clock and CPU time in milliseconds, slowest first. */
+  activationSteps(): { name: string; ms: number; cpuMs: number }[];
   /** Approvals the agent waits for: session and call ids with their one-line summary. */
   pendingApprovals(): { sessionId: string; callId: string; summary: string }[];
   /** The inline edit waiting for Accept / Reject, if any. */
@@ -48,7 +52,8 @@ export interface TestApiSources {
   hasApiKey: () => Promise<boolean>;
   lastChatAnswer: () => string | undefined;
   thinkingParts: () => ThinkingPart[];
-  activationMs: number;
+  activation: { ms: number; cpuMs: number };
+  activationSteps: readonly { name: string; ms: number; cpuMs: number }[];
   inlineEdit: () => { streaming: boolean; proposal: string } | undefined;
   recentLog: () => string[];
   usageView: () => UsageViewState | undefined;
@@ -62,7 +67,9 @@ export function gatewayTestApi(sources: TestApiSources): GatewayExtensionApi {
     statusState: () => sources.status()?.state,
     hasApiKey: () => sources.hasApiKey(),
     lastChatAnswer: () => sources.lastChatAnswer(),
-    activationMs: () => sources.activationMs,
+    activationMs: () => sources.activation.ms,
+    activationCpuMs: () => sources.activation.cpuMs,
+    activationSteps: () => sources.activationSteps.map((s) => ({ name: s.name, ms: s.ms, cpuMs: s.cpuMs })),
     thinkingParts: () =>
       sources.thinkingParts().map((part) => ({ id: part.id, title: thinkingTitle(part), text: thinkingDocument(part), totalChars: part.totalChars })),
     inlineEdit: () => sources.inlineEdit(),

@@ -13,8 +13,8 @@ import type { LocalMachine } from '../common/localMachine';
 export interface NodeLocalMachineOptions {
   /** The folder of every session's checkpoint folder (the extension's storage for this workspace). */
   checkpointRoot: string;
-  /** VS Code's ripgrep, when one was found. */
-  ripgrep: string | undefined;
+  /** VS Code's ripgrep, when one was found (looked up at the first search, not while the extension activates). */
+  ripgrep: () => string | undefined;
   sandbox: BubblewrapSandbox;
   /** `gateway.agent.protectedFiles` now: every file port checks what it opens against it. */
   protectedFiles: () => readonly string[];
@@ -27,7 +27,10 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
   const { checkpointRoot, ripgrep, protectedFiles, logger } = options;
   return {
     files: (rootPath) => new NodeWorkspaceFiles(rootPath, { protectedFiles }),
-    search: (rootPath) => (ripgrep ? new RipgrepSearch(ripgrep, rootPath) : undefined),
+    search: (rootPath) => {
+      const binary = ripgrep();
+      return binary ? new RipgrepSearch(binary, rootPath) : undefined;
+    },
     runChildProcess: ({ rootPath, command, cwd, timeoutMs, signal, onOutput, sandbox: launch }) =>
       new NodeCommandRunner(rootPath, { onOutput, sandbox: launch && { launch: () => Promise.resolve(launch) } }).run(command, cwd, timeoutMs, signal),
     startChildProcess: ({ rootPath, sandbox: launch, ...request }) =>

@@ -29,7 +29,7 @@ export interface FileSharedWindowOptions {
 }
 
 export class FileSharedWindow implements SharedWindow {
-  readonly owner = randomUUID();
+  private ownerId: string | undefined;
   private readonly lockPath: string;
   private readonly clock: Clock;
 
@@ -39,6 +39,12 @@ export class FileSharedWindow implements SharedWindow {
   ) {
     this.lockPath = `${path}.lock`;
     this.clock = options.clock ?? systemClock;
+  }
+
+  /** This window's id in the shared file; made at the first request (the first UUID costs about half a millisecond, not spent while the extension activates). */
+  get owner(): string {
+    this.ownerId ??= randomUUID();
+    return this.ownerId;
   }
 
   async update(change: (entries: SharedWindowEntry[]) => SharedWindowEntry[]): Promise<void> {

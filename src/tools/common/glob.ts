@@ -11,7 +11,7 @@
  * workspace paths are normalized and never have either, so they are dropped.
  */
 import picomatch from 'picomatch';
-import { RE2JS } from 're2js';
+import { re2 } from './re2';
 
 export interface GlobOptions {
   /** Protection checks ignore case: `.ENV` is the same file as `.env` on macOS and Windows. */
@@ -70,7 +70,8 @@ function compile(pattern: string, options: GlobOptions): CompiledGlob {
     const fast = new RegExp(source, options.ignoreCase ? 'i' : '');
     return { ok: true, matches: (path) => fast.test(subject(path)) };
   }
-  let regex: RE2JS;
+  const RE2JS = re2();
+  let regex: InstanceType<typeof RE2JS>;
   try {
     regex = RE2JS.compile(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (error) {

@@ -1,6 +1,6 @@
 /** search_text: lines of workspace files that match a text or a regular expression, as `path:line: text`. */
 import * as z from 'zod/mini';
-import { RE2JS } from 're2js';
+import { re2 } from './re2';
 import { type TextMatch, type TextQuery, SearchPatternError, systemClock } from '../../base/common';
 import { type AgentTool, type ToolContext, ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
@@ -66,6 +66,7 @@ function lineMatcher(pattern: string): LineMatcher | string {
   if (!regex) return (line) => line.indexOf(pattern);
   // g and y would make matching stateful across lines; they mean nothing per line anyway.
   const flags = regex.flags;
+  const RE2JS = re2();
   const re2Flags = (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0);
   try {
     const compiled = RE2JS.compile(regex.source, re2Flags);

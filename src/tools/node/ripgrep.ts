@@ -221,7 +221,11 @@ export class RipgrepSearch implements WorkspaceSearch {
           stopped = `a result longer than ${this.limits.recordBytes / (1024 * 1024)} MB`;
           break;
         }
-        for (let i = 0; i < records.length; i += batchSize) yield { items: records.slice(i, i + batchSize) };
+        for (let i = 0; i < records.length; i += batchSize) {
+          yield { items: records.slice(i, i + batchSize) };
+          // Output ripgrep wrote meanwhile is read without a turn of the event loop: the host gets one every batch.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
       if (stopped !== undefined) {
         kill();

@@ -55,7 +55,11 @@ export class UsageView implements vscode.Disposable {
     // At midnight the tooltip's line starts the new day (the running total reads the log again).
     const newDay = deps.log.today.onNewDay(() => void this.refreshToday(AbortSignal.timeout(10_000)));
     this.subscriptions.push({ dispose: () => newDay.dispose() });
-    void this.refreshToday(AbortSignal.timeout(10_000));
+  }
+
+  /** Reads today's total for the status bar's tooltip; the composition root calls it once activation is over. */
+  async readToday(signal: AbortSignal): Promise<void> {
+    await this.refreshToday(AbortSignal.any([signal, AbortSignal.timeout(10_000)]));
   }
 
   /** Today's line for the status bar's tooltip, as of the last record (undefined until the log was read). */

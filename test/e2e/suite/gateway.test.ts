@@ -10,6 +10,8 @@ interface GatewayApi {
   hasApiKey(): Promise<boolean>;
   lastChatAnswer(): string | undefined;
   activationMs(): number;
+  activationCpuMs(): number;
+  activationSteps(): { name: string; ms: number; cpuMs: number }[];
 }
 
 async function api(): Promise<GatewayApi> {
@@ -24,7 +26,15 @@ const setKey = (key: string) => vscode.commands.executeCommand<boolean>('gateway
 test('activation is quick and reported', async () => {
   const gateway = await api();
   const ms = gateway.activationMs();
-  console.log(`  activation: ${ms.toFixed(1)} ms in activate()`);
+  console.log(`  activation: ${ms.toFixed(1)} ms in activate(), ${gateway.activationCpuMs().toFixed(1)} ms CPU (target ≤ 15 ms)`);
+  const steps = gateway.activationSteps();
+  console.log(
+    `  slowest steps: ${steps
+      .slice(0, 4)
+      .map((s) => `${s.name} ${s.ms.toFixed(1)} ms (${s.cpuMs.toFixed(1)} CPU)`)
+      .join(', ')}`,
+  );
+  assert(steps.length > 0, 'activate() reported no steps');
   assert(Number.isFinite(ms) && ms > 0, `activate() reported ${ms} ms`);
 });
 

@@ -1,0 +1,60 @@
+/**
+ * `npm run bench -- host`, and part of the full run: what the extension costs the extension host
+ * (issue 25). The agent's own time per step, the largest event-loop block during each heavy task,
+ * and the heap a 200-turn session adds and gives back. Every figure beside its target.
+ */
+import { rm } from 'node:fs/promises';
+import { measureAgentStep } from './agentStep';
+import { makeBigWorkspace } from './bigWorkspace';
+import { BLOCK_TARGET_MS, heapUsedMb, largestBlock, measureRetentionBlock, measureSearchBlock, measureUsageBlock, printBlock } from './hostBlocks';
+import { LONG_TURNS, measureLongSession, type LongSessionResult } from './longSession';
+import { fmt } from './stats';
+
+/** The heap a session may add (issue 25). */
+const HEAP_TARGET_MB = 50;
+
+export async function measureHostCost(): Promise<void> {
+  const root = await makeBigWorkspace();
+  try {
+    await measureAgentStep(root);
+    await measureSearchBlock(root);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+  await measureUsageBlock();
+  await measureRetentionBlock();
+}
+
+/** The heap before a long session, to compare with while it is held and after it is let go. */
+export interface HeapBaseline {
+  beforeMb: number;
+}
+
+/**
+ * The 200-turn session of longSession.ts, with the largest event-loop block while it runs and the
+ * heap it adds (collected, the finished session still held); the largest heap seen meanwhile too.
+ */
+export async function measureLongSessionCost(): Promise<{ long: LongSessionResult; baseline: HeapBaseline }> {
+  const beforeMb = heapUsedMb();
+  let peakMb = beforeMb;
+  const sampler = setInterval(() => (peakMb = Math.max(peakMb, process.memoryUsage().heapUsed / (1024 * 1024))), 50);
+  try {
+    const block = await largestBlock(() => measureLongSession());
+    const heldMb = heapUsedMb();
+    console.log(`\nThe extension host during the ${LONG_TURNS}-turn sessions below (two sessions, compacting and not):`);
+    printBlock(`${LONG_TURNS}-turn session (the emulator in the same process)`, block);
+    console.log(
+      `  heap growth: ${fmt(heldMb - beforeMb, 1)} MB with the finished session held, ${fmt(peakMb - beforeMb, 1)} MB at its largest (uncollected)   (target ≤ ${HEAP_TARGET_MB} MB)`,
+    );
+    return { long: block.result, baseline: { beforeMb } };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** Called once nothing holds the session any more: what is left of it after a collection. */
+export function printHeapAfterClose(baseline: HeapBaseline): void {
+  console.log(`  heap after the session was closed: ${fmt(heapUsedMb() - baseline.beforeMb, 1)} MB above before it   (target: back near 0)`);
+}
+
+export { BLOCK_TARGET_MS };
