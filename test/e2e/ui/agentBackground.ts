@@ -38,8 +38,7 @@ export const agentBackgroundScenario: Scenario = {
     const prompt = `@gateway /agent ${taskText}`;
 
     await s.step('approval', `"${prompt}" in a new chat: the approval says the command runs in the background`, async () => {
-      if (await ctx.page.locator('a.action-label[aria-label^="New Chat ("]').first().isVisible()) await newChat(ctx);
-      else await ctx.wb.runCommand('Chat: New Chat');
+      await newChat(ctx);
       await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
       await ask(ctx, prompt);
       const response = await waitForResponse(ctx, taskText, /Approval needed: run this command in the background/, 30_000, true);

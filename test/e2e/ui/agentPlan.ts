@@ -46,8 +46,7 @@ export const agentPlanScenario: Scenario = {
       'plan-shown',
       `"@gateway /agent ${shown}": the plan shows as a checklist, twice (started, then updated), and the session finishes`,
       async () => {
-        if (await ctx.page.locator('a.action-label[aria-label^="New Chat ("]').first().isVisible()) await newChat(ctx);
-        else await ctx.wb.runCommand('Chat: New Chat');
+        await newChat(ctx);
         await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
         await ask(ctx, `@gateway /agent ${shown}`);
         const response = await waitForResponse(ctx, shown, /Session done/, 30_000, true);

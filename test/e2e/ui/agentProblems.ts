@@ -86,8 +86,7 @@ export const agentProblemsScenario: Scenario = {
       ]);
       const shown = task('agent-problems', 'make increment report the count');
       await s.step('edit-approval', `"@gateway /agent ${shown}" in a new chat: the edit asks for approval`, async () => {
-        if (await ctx.page.locator('a.action-label[aria-label^="New Chat ("]').first().isVisible()) await newChat(ctx);
-        else await ctx.wb.runCommand('Chat: New Chat');
+        await newChat(ctx);
         await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
         await ask(ctx, `@gateway /agent ${shown}`);
         await waitForChatButton(ctx, 'Approve', 1);

@@ -93,8 +93,7 @@ export const agentRewindScenario: Scenario = {
       'three-steps',
       `"${prompt}": three steps, each a checkpoint with "Review Step" and "Restore to Here"; the summary offers the review`,
       async () => {
-        if (await ctx.page.locator('a.action-label[aria-label^="New Chat ("]').first().isVisible()) await newChat(ctx);
-        else await ctx.wb.runCommand('Chat: New Chat');
+        await newChat(ctx);
         await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
         await ask(ctx, prompt);
         // Approvals stay "ask" (the default): each edit is approved in the chat.

@@ -106,9 +106,12 @@ export async function setApiKey(ctx: UiContext, key: string, toast: string | Reg
 // ---- the Chat view ---------------------------------------------------------------------
 
 /** The Chat view's "New Chat" button: an empty conversation for the scenario. */
+/** An empty conversation in the Chat view, whether a scenario before left the view open or hid it. */
 export async function newChat(ctx: UiContext): Promise<void> {
   const { page } = ctx;
-  await page.locator('a.action-label[aria-label^="New Chat ("]').first().click({ timeout: 10_000 });
+  const newChatAction = page.locator('a.action-label[aria-label^="New Chat ("]').first();
+  if (await newChatAction.isVisible()) await newChatAction.click({ timeout: 10_000 });
+  else await ctx.wb.runCommand('Chat: New Chat');
   await page.waitForFunction(`!document.querySelector(${JSON.stringify(`${CHAT} .interactive-item-container`)})`, undefined, { timeout: 10_000 });
   await page.locator(CHAT_INPUT).first().waitFor({ state: 'visible', timeout: 10_000 });
 }

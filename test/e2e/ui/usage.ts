@@ -45,8 +45,7 @@ async function usageLogAfter(ctx: UiContext, before: number, mark: number, timeo
 
 /** An empty conversation in the Chat view, whether a scenario before left the view open or hid it. */
 async function freshChat(ctx: UiContext): Promise<void> {
-  if (await ctx.page.locator('a.action-label[aria-label^="New Chat ("]').first().isVisible()) await newChat(ctx);
-  else await ctx.wb.runCommand('Chat: New Chat');
+  await newChat(ctx);
   await ctx.page.locator('.interactive-session .interactive-input-part .monaco-editor').first().waitFor({ state: 'visible', timeout: 10_000 });
 }
 
