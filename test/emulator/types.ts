@@ -83,6 +83,11 @@ export interface ScriptedTurn {
   chunkChars?: number;
   /** The text repeated N times (long outputs). */
   repeat?: number;
+  /**
+   * Calls to tools the request never offered (a provider's own custom tool), streamed on chat completions
+   * after the text as `type: 'custom'` tool calls: what a client must show as a note, not run.
+   */
+  customToolCalls?: { name: string; input: string }[];
   /** Only consumed by requests for this model. */
   model?: string;
   /** Only consumed by requests on this endpoint. */
