@@ -15,7 +15,7 @@ export interface Plan {
   reasoning: string;
   text: string;
   calls: PlannedCall[];
-  /** Custom tool calls nobody offered (chat completions only; see ScriptedTurn.customToolCalls). */
+  /** Custom tool calls nobody offered (see ScriptedTurn.customToolCalls). */
   customCalls: { name: string; input: string; callId: string }[];
   finish: 'stop' | 'length' | 'content_filter' | 'tool_calls';
   /** Output was cut by max_tokens / max_output_tokens. */

@@ -84,8 +84,9 @@ export interface ScriptedTurn {
   /** The text repeated N times (long outputs). */
   repeat?: number;
   /**
-   * Calls to tools the request never offered (a provider's own custom tool), streamed on chat completions
-   * after the text as `type: 'custom'` tool calls: what a client must show as a note, not run.
+   * Calls to tools the request never offered (a provider's own custom tool): on chat completions after the
+   * text as `type: 'custom'` tool calls, on responses as `custom_tool_call` items before the message. A client
+   * must show them as a note, never run them.
    */
   customToolCalls?: { name: string; input: string }[];
   /** Only consumed by requests for this model. */
