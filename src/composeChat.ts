@@ -20,6 +20,7 @@ export function registerChatParticipant(
   budgetNote: (signal: AbortSignal) => Promise<string | undefined>,
 ) {
   let lastAnswer: string | undefined;
+  let lastNotes: readonly string[] = [];
   const thinking = new ThinkingParts();
   const thinkingDocuments = new ThinkingDocuments(thinking);
   const handler = createChatHandler({
@@ -32,7 +33,10 @@ export function registerChatParticipant(
     windows: models.windows,
     projectInstructions: (labels, signal) => chatProjectInstructions(labels, () => gateway.settings.current().agent.protectedFiles, signal),
     budgetNote,
-    onAnswer: (text) => (lastAnswer = text),
+    onAnswer: (text, notes) => {
+      lastAnswer = text;
+      lastNotes = notes;
+    },
     thinking,
   });
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
@@ -46,7 +50,7 @@ export function registerChatParticipant(
       vscode.commands.executeCommand('workbench.action.chat.open', { query: '@gateway /explain ' }),
     ),
   );
-  return { lastAnswer: () => lastAnswer, thinkingParts: () => thinking.recent() };
+  return { lastAnswer: () => lastAnswer, lastNotes: () => [...lastNotes], thinkingParts: () => thinking.recent() };
 }
 
 /** The first folder's AGENTS.md files for a chat request; none without a folder, or when they cannot be read. */

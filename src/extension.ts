@@ -67,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     status: () => statusBar.current(),
     hasApiKey: () => gateway.keys.hasKey(),
     lastChatAnswer: () => chat.lastAnswer(),
+    lastChatNotes: () => chat.lastNotes(),
     thinkingParts: () => chat.thinkingParts(),
     activation,
     activationSteps: steps.slowest(Number.MAX_SAFE_INTEGER),

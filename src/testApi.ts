@@ -13,6 +13,8 @@ export interface GatewayExtensionApi {
   hasApiKey(): Promise<boolean>;
   /** The text of the last answer @gateway finished. */
   lastChatAnswer(): string | undefined;
+  /** The notes that answer showed on outputs the model sent unasked (hosted tool calls), as sentences. */
+  lastChatNotes(): string[];
   /** How long activate() took, in milliseconds. */
   activationMs(): number;
   /** The thinking parts shown in the chat (answers' and agent steps'), oldest first: id, the collapsed part's label, the text it opens. */
@@ -51,6 +53,7 @@ export interface TestApiSources {
   status: () => { text: string; state: string } | undefined;
   hasApiKey: () => Promise<boolean>;
   lastChatAnswer: () => string | undefined;
+  lastChatNotes: () => string[];
   thinkingParts: () => ThinkingPart[];
   activation: { ms: number; cpuMs: number };
   activationSteps: readonly { name: string; ms: number; cpuMs: number }[];
@@ -67,6 +70,7 @@ export function gatewayTestApi(sources: TestApiSources): GatewayExtensionApi {
     statusState: () => sources.status()?.state,
     hasApiKey: () => sources.hasApiKey(),
     lastChatAnswer: () => sources.lastChatAnswer(),
+    lastChatNotes: () => sources.lastChatNotes(),
     activationMs: () => sources.activation.ms,
     activationCpuMs: () => sources.activation.cpuMs,
     activationSteps: () => sources.activationSteps.map((s) => ({ name: s.name, ms: s.ms, cpuMs: s.cpuMs })),

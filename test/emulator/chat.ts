@@ -53,6 +53,10 @@ function* chatFrames(id: string, created: number, model: string, plan: Plan, inc
       yield { data: chunk({ tool_calls: [{ index, function: { arguments: piece } }] }), content: true };
     }
   }
+  for (const [offset, call] of plan.customCalls.entries()) {
+    const custom = { index: plan.calls.length + offset, id: call.callId, type: 'custom', custom: { name: call.name, input: call.input } };
+    yield { data: chunk({ tool_calls: [custom] }), content: true };
+  }
   yield { data: chunk({}, plan.finish), terminal: true };
   if (includeUsage) {
     yield { data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: chatUsage(plan) }), terminal: true };

@@ -19,6 +19,9 @@ export type OutputItem = Record<string, unknown> & { id: string; type: string };
 export function outputItems(plan: Plan): OutputItem[] {
   const items: OutputItem[] = [];
   if (plan.reasoning) items.push({ id: `rs_${hex()}`, type: 'reasoning', summary: [{ type: 'summary_text', text: plan.reasoning }] });
+  for (const c of plan.customCalls) {
+    items.push({ id: `ctc_${hex()}`, type: 'custom_tool_call', status: 'completed', call_id: c.callId, name: c.name, input: c.input });
+  }
   if (plan.text || plan.calls.length === 0) {
     items.push({
       id: `msg_${hex()}`,
@@ -136,6 +139,8 @@ export function* responseFrames(seq: Sequencer, meta: ResponseMeta, plan: Plan, 
       }
       yield seq.frame('response.output_text.done', { item_id, output_index, content_index: 0, text: plan.text, logprobs: [] });
       yield seq.frame('response.content_part.done', { item_id, output_index, content_index: 0, part });
+    } else if (item.type === 'custom_tool_call') {
+      yield seq.frame('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', input: '' } });
     } else {
       const args = item.arguments as string;
       yield seq.frame('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } });

@@ -15,6 +15,8 @@ export interface Plan {
   reasoning: string;
   text: string;
   calls: PlannedCall[];
+  /** Custom tool calls nobody offered (see ScriptedTurn.customToolCalls). */
+  customCalls: { name: string; input: string; callId: string }[];
   finish: 'stop' | 'length' | 'content_filter' | 'tool_calls';
   /** Output was cut by max_tokens / max_output_tokens. */
   truncated: boolean;
@@ -123,6 +125,7 @@ export function makePlan(input: PlanInput): Plan {
     reasoning,
     text,
     calls,
+    customCalls: (turn?.customToolCalls ?? []).map((c) => ({ ...c, callId: newCallId() })),
     finish,
     truncated,
     delayMs: turn?.delayMs ?? input.defaultDelayMs,

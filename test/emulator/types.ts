@@ -83,6 +83,12 @@ export interface ScriptedTurn {
   chunkChars?: number;
   /** The text repeated N times (long outputs). */
   repeat?: number;
+  /**
+   * Calls to tools the request never offered (a provider's own custom tool): on chat completions after the
+   * text as `type: 'custom'` tool calls, on responses as `custom_tool_call` items before the message. A client
+   * must show them as a note, never run them.
+   */
+  customToolCalls?: { name: string; input: string }[];
   /** Only consumed by requests for this model. */
   model?: string;
   /** Only consumed by requests on this endpoint. */

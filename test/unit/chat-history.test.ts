@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { conversationTurns, type HistoryEntry } from '../../src/chat/common/historyTurns';
+import { noteMarkdown } from '../../src/chat/common/notes';
 
 const ME = 'gateway.chat';
 const ask = (text: string, command?: string): HistoryEntry => ({ kind: 'request', participant: ME, command, text });
@@ -20,6 +21,17 @@ void describe('chat history for the prompt', () => {
       { role: 'assistant', text: 'a parser' },
       { role: 'user', text: '/explain the selection' },
       { role: 'assistant', text: 'it parses' },
+    ]);
+  });
+
+  void it('leaves out the notes an answer showed (as VS Code hands them back: merged into its markdown)', () => {
+    const note = noteMarkdown('The model sent `web_search_call`, which the extension did not ask for; it is not shown or acted on.');
+    const rest = noteMarkdown('…and 2 more outputs the extension did not ask for.');
+    const history = [ask('weather?'), answer(`It is sunny.${note}Take a hat.${rest}`, { model: 'gw-chat', notes: [note, rest] }), ask('and tomorrow?')];
+    assert.deepEqual(conversationTurns(history, ME), [
+      { role: 'user', text: 'weather?' },
+      { role: 'assistant', text: 'It is sunny.Take a hat.' },
+      { role: 'user', text: 'and tomorrow?' },
     ]);
   });
 

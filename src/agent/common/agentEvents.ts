@@ -12,6 +12,8 @@ export type AgentEvent =
   | { type: 'status'; status: SessionStatus; reason?: string }
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
+  /** Something the model sent that the agent did not ask for and does not act on (a hosted tool's call): a ready sentence, never history. */
+  | { type: 'note'; text: string }
   | { type: 'retry'; notice: RetryNotice }
   | { type: 'approval_needed'; request: ApprovalRequest }
   | { type: 'tool_started'; call: ToolCall; summary: string }

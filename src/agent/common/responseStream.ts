@@ -1,9 +1,11 @@
 /**
  * One streamed response gathered into a `CompletionResult`, its text and
  * reasoning passed on as they come when the user sees them (a turn) and kept
- * quiet when not (a compaction's summary). Also the session's usage count.
+ * quiet when not (a compaction's summary). Notes on outputs nobody asked for are
+ * passed on (a few a step) but never kept: the result is what the history sends back.
+ * Also the session's usage count.
  */
-import type { CompletionResult, GatewayClient, RespondParams, Usage } from '../../gateway/common';
+import { ShownNotes, type CompletionResult, type GatewayClient, type RespondParams, type Usage } from '../../gateway/common';
 import type { OnAgentEvent } from './agentEvents';
 import type { AgentSessionState } from './sessionState';
 
@@ -21,8 +23,13 @@ export async function streamResponse(
     origin: { surface: 'agent', sessionId: state.id },
   });
   const result: CompletionResult = { id: '', model: params.model, text: '', reasoning: '', toolCalls: [], finishReason: 'stop', usage: undefined };
+  const notes = new ShownNotes();
+  const note = (text: string | undefined) => {
+    if (shown && text !== undefined) onEvent({ type: 'note', text });
+  };
   for await (const event of events) {
-    if (event.type === 'response') result.id = event.id;
+    if (event.type === 'note') note(notes.take(event.text));
+    else if (event.type === 'response') result.id = event.id;
     else if (event.type === 'text') {
       result.text += event.text;
       if (shown) onEvent({ type: 'text', text: event.text });
@@ -33,6 +40,7 @@ export async function streamResponse(
     else if (event.type === 'usage') result.usage = event.usage;
     else if (event.type === 'done') result.finishReason = event.finishReason;
   }
+  note(notes.rest());
   return result;
 }
 

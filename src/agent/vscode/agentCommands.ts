@@ -164,6 +164,9 @@ function writeEvent(output: vscode.OutputChannel, event: AgentEvent): void {
     case 'text':
       output.append(event.text);
       return;
+    case 'note':
+      output.appendLine(`\n  ℹ ${event.text}`);
+      return;
     case 'tool_started':
       output.appendLine(`\n▶ ${event.summary}`);
       return;

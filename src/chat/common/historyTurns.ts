@@ -6,6 +6,7 @@
  * so it can be tested.
  */
 import type { ConversationTurn } from './prompt';
+import { withoutNotes } from './notes';
 
 /** A history turn reduced to what the choice needs (see context.ts for the mapping from VS Code's turns). */
 export type HistoryEntry =
@@ -18,7 +19,9 @@ export function conversationTurns(history: readonly HistoryEntry[], participant:
   const turns: ConversationTurn[] = [];
   own.forEach((entry, index) => {
     if (entry.kind === 'response') {
-      if (!isOutsideConversation(entry)) turns.push({ role: 'assistant', text: entry.text });
+      // The notes an answer showed (outputs the model sent unasked) are the user's, not the model's.
+      const notes = (entry.metadata as { notes?: unknown } | undefined)?.notes;
+      if (!isOutsideConversation(entry)) turns.push({ role: 'assistant', text: withoutNotes(entry.text, notes) });
       return;
     }
     // A follow-up without /agent still went to the session when its answer says so.

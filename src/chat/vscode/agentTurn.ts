@@ -26,6 +26,7 @@ import { messageOf } from '../../gateway/vscode';
 import { PARTICIPANT_ID } from './context';
 import type { ThinkingParts } from '../common/thinking';
 import { ThinkingStream } from './thinking';
+import { noteMarkdown } from '../common/notes';
 
 export interface AgentChatResult extends vscode.ChatResult {
   metadata: { command: 'agent' | 'compact'; sessionId?: string; failed?: boolean };
@@ -131,6 +132,9 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
   switch (event.type) {
     case 'text':
       stream.markdown(event.text);
+      return;
+    case 'note':
+      stream.markdown(noteMarkdown(event.text));
       return;
     case 'tool_started':
       stream.progress(`${event.summary}…`);

@@ -3,7 +3,8 @@
  * with the conversation's history and the user's attachments as context.
  */
 import * as vscode from 'vscode';
-import type { ModelWindows, RetryNotice } from '../../gateway/common';
+import { ShownNotes, type ModelWindows, type RetryNotice } from '../../gateway/common';
+import { noteMarkdown } from '../common/notes';
 import { droppedNote, streamFitted } from '../common/historyFit';
 import { incompleteAnswerNote } from '../common/finishNote';
 import { retryText } from '../common/retryText';
@@ -39,15 +40,16 @@ export interface ParticipantDeps {
   projectInstructions?: (attachmentLabels: string[], signal: AbortSignal) => Promise<string | undefined>;
   /** The note put before the answer past the daily budget; undefined under it. */
   budgetNote?: (signal: AbortSignal) => Promise<string | undefined>;
-  /** Told the full text of every finished answer (kept for the extension's API). */
-  onAnswer?: (text: string) => void;
+  /** Told the full text of every finished answer and the notes it showed (kept for the extension's API). */
+  onAnswer?: (text: string, notes: readonly string[]) => void;
   /** Where the answers' thinking is kept for its collapsed parts; without it thinking is not shown. */
   thinking?: ThinkingParts;
 }
 
 export interface GatewayChatResult extends vscode.ChatResult {
   /** `unsent`: answered locally, without a request (nothing to follow up on). */
-  metadata?: { model?: string; command?: string; failed?: boolean; unsent?: boolean; sessionId?: string };
+  /** `notes`: the notes' markdown as shown, taken out of the answer when it becomes history (historyTurns.ts). */
+  metadata?: { model?: string; command?: string; failed?: boolean; unsent?: boolean; sessionId?: string; notes?: string[] };
 }
 
 export function createChatHandler(deps: ParticipantDeps) {
@@ -63,6 +65,7 @@ export function createChatHandler(deps: ParticipantDeps) {
     }
     const signal = toAbortSignal(token);
     let model: string | undefined;
+    const notes = new AnswerNotes(stream);
     try {
       const settings = deps.settings.current();
       const command = request.command === 'explain' || request.command === 'fix' ? (request.command as SlashCommand) : undefined;
@@ -104,6 +107,9 @@ export function createChatHandler(deps: ParticipantDeps) {
       for await (const event of events) {
         if (event.type === 'reasoning') {
           thinking.reasoning(event.text);
+        } else if (event.type === 'note') {
+          thinking.close();
+          notes.show(event.text);
         } else if (event.type === 'text') {
           thinking.close();
           answer += event.text;
@@ -115,14 +121,46 @@ export function createChatHandler(deps: ParticipantDeps) {
         }
       }
       thinking.close();
-      deps.onAnswer?.(answer);
-      return { metadata: { model, command } };
+      notes.close();
+      deps.onAnswer?.(answer, notes.texts);
+      return { metadata: { model, command, ...notes.metadata() } };
     } catch (error) {
-      if (token.isCancellationRequested) return { metadata: { model, failed: true } };
+      if (token.isCancellationRequested) return { metadata: { model, failed: true, ...notes.metadata() } };
       for (const action of actionsFor(error, deps.settings.current())) stream.button(action);
-      return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true } };
+      return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true, ...notes.metadata() } };
     }
   };
+}
+
+/** The notes one answer shows (a few, then how many more), kept so that its history can leave them out. */
+class AnswerNotes {
+  private readonly bound = new ShownNotes();
+  private readonly shown: string[] = [];
+  readonly texts: string[] = [];
+
+  constructor(private readonly stream: vscode.ChatResponseStream) {}
+
+  show(text: string): void {
+    const taken = this.bound.take(text);
+    if (taken !== undefined) this.write(taken);
+  }
+
+  /** The count of the notes held back, after the answer. */
+  close(): void {
+    const rest = this.bound.rest();
+    if (rest !== undefined) this.write(rest);
+  }
+
+  metadata(): { notes?: string[] } {
+    return this.shown.length > 0 ? { notes: [...this.shown] } : {};
+  }
+
+  private write(text: string): void {
+    const markdown = noteMarkdown(text);
+    this.texts.push(text);
+    this.shown.push(markdown);
+    this.stream.markdown(markdown);
+  }
 }
 
 export const followupProvider: vscode.ChatFollowupProvider = {

@@ -3,6 +3,7 @@ export * from './types';
 export { GatewayClient, type GatewayClientOptions } from './client';
 export { LimitTracker, DEFAULT_LIMITS, type LimitSnapshot, type ConfiguredLimits, type BalanceState, type Reservation } from '../../rateLimits/common';
 export type { SharedWindow, SharedWindowEntry } from '../../rateLimits/common';
+export { ShownNotes, SHOWN_NOTES } from './streamNotes';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy';
 export { parseDuration } from './duration';
 export { apiKeyProblem, checkAndStoreKey, type KeyCheckOutcome, type KeyCheckDeps } from './apiKey';

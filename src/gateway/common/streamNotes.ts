@@ -26,6 +26,38 @@ export class StreamNotes {
   }
 }
 
+/** Notes one answer or agent step shows; the rest are counted in one closing line. */
+export const SHOWN_NOTES = 3;
+
+/**
+ * The notes one answer shows: the first few as they come, the rest only counted, so that
+ * a stream full of hosted tool calls does not bury the answer (the stream itself stops at 21).
+ */
+export class ShownNotes {
+  private shown = 0;
+  private held = 0;
+
+  constructor(private readonly limit = SHOWN_NOTES) {}
+
+  /** The note's text while under the limit; undefined past it (counted for `rest`). */
+  take(text: string): string | undefined {
+    if (this.shown < this.limit) {
+      this.shown++;
+      return text;
+    }
+    this.held++;
+    return undefined;
+  }
+
+  /** The closing line for the notes held back ("…and 2 more"), once; undefined when none were. */
+  rest(): string | undefined {
+    const held = this.held;
+    this.held = 0;
+    if (held === 0) return undefined;
+    return `…and ${held} more ${held === 1 ? 'output' : 'outputs'} the extension did not ask for.`;
+  }
+}
+
 /**
  * A name from the wire as a note may show it: word characters, dots and dashes,
  * at most 64 (the text goes into Markdown; anything else could format it).

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { droppedNote, streamFitted, estimateTokens, toChatMessages } from '../../chat/common';
-import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, type ModelInfo, type ModelWindows, type ToolDefinition } from '../../gateway/common';
+import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, ShownNotes, type ModelInfo, type ModelWindows, type ToolDefinition } from '../../gateway/common';
 import type { ModelEndpoints } from '../common/modelEndpoints';
 import type { Logger } from '../../base/common';
 import type { ApiKeyStore } from '../../gateway/vscode';
@@ -126,11 +126,16 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
         progress.report(new vscode.LanguageModelTextPart(`${droppedNote(dropped)}\n\n`));
       },
     );
+    // VS Code's parts are text and tool calls only: a note goes to the log rather than into the answer's text.
+    const notes = new ShownNotes();
+    const log = (note: string | undefined) => note !== undefined && this.logger.info(`language-model answer from ${model.id}: ${note}`);
     for await (const event of events) {
       if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
       else if (event.type === 'tool_call')
         progress.report(new vscode.LanguageModelToolCallPart(event.call.callId, event.call.name, parseArguments(event.call.arguments)));
+      else if (event.type === 'note') log(notes.take(event.text));
     }
+    log(notes.rest());
   }
 
   async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {

@@ -18,6 +18,8 @@ import './agentSearch.test';
 import './sandboxEscape.test';
 import './agentBackground.test';
 import './dialects.test';
+// Sets only the key and base URL; runs on whichever chat model the earlier tests left selected.
+import './notes.test';
 
 export async function run(): Promise<void> {
   await runAll();
