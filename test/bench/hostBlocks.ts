@@ -40,7 +40,12 @@ export const BLOCK_TARGET_MS = 50;
  * on a loaded machine the delay also counts the waits for a core, the CPU time does not (it counts
  * the collector's and the file system's threads, so it errs high).
  */
-export async function largestBlock<T>(work: () => Promise<T>): Promise<{ result: T; blockMs: number; cpuBlockMs: number }> {
+export interface Block {
+  blockMs: number;
+  cpuBlockMs: number;
+}
+
+export async function largestBlock<T>(work: () => Promise<T>): Promise<Block & { result: T }> {
   const monitor = monitorEventLoopDelay({ resolution: 5 });
   let last = process.cpuUsage();
   let cpuBlockMs = 0;
@@ -59,7 +64,7 @@ export async function largestBlock<T>(work: () => Promise<T>): Promise<{ result:
   }
 }
 
-export function printBlock(name: string, block: { blockMs: number; cpuBlockMs: number }, note = ''): void {
+export function printBlock(name: string, block: Block, note = ''): void {
   console.log(
     `  ${name.padEnd(60)} largest block ${fmt(block.cpuBlockMs, 1).padStart(6)} ms CPU, ${fmt(block.blockMs, 1).padStart(6)} ms wall   (target ≤ ${BLOCK_TARGET_MS} ms)${note ? `   ${note}` : ''}`,
   );
