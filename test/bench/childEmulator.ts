@@ -43,15 +43,22 @@ export async function startChildEmulator(options: ChildEmulatorOptions): Promise
 
 /** The address the CLI prints once it listens ("Gateway emulator listening on http://…/v1"). */
 async function listeningAddress(child: ChildProcess, signal: AbortSignal): Promise<string> {
+  const stdout = child.stdout!;
+  const stop = () => stdout.destroy(new Error('the emulator did not start in time', { cause: signal.reason }));
+  signal.addEventListener('abort', stop, { once: true });
   let out = '';
-  for await (const chunk of child.stdout!.iterator({ destroyOnReturn: false, signal } as never) as AsyncIterable<Buffer>) {
-    out += chunk.toString('utf8');
-    const m = /listening on (\S+)/.exec(out);
-    if (m) {
-      // Drained from now on, so a full pipe never stalls the emulator.
-      child.stdout!.resume();
-      return m[1];
+  try {
+    for await (const chunk of stdout.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      out += chunk.toString('utf8');
+      const m = /listening on (\S+)/.exec(out);
+      if (m) {
+        // Drained from now on, so a full pipe never stalls the emulator.
+        stdout.resume();
+        return m[1];
+      }
     }
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
   throw new Error(`the emulator exited before listening: ${out}`);
 }
