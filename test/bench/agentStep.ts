@@ -203,6 +203,6 @@ async function measureRestoreBlock(state: AgentSessionState, checkpoints: Checkp
     await checkpoints.restore(state, plan, false, new NodeWorkspaceRestore(root, { protectedFiles: () => defaultProtectedFiles }), signal);
     return plan;
   });
-  console.log('\nLargest event-loop block of the extension host while a checkpoint restore runs:');
+  console.log('\nLargest event-loop block of the extension host while it works:');
   printBlock(`restore of ${block.result.files.length} files to a checkpoint`, block);
 }

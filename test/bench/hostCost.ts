@@ -17,7 +17,7 @@ export async function measureHostCost(): Promise<void> {
   const root = await makeBigWorkspace();
   try {
     // The search first: the agent step's writes replace file 0, one of the 100 files that hold the needle.
-    console.log('\nLargest event-loop block of the extension host while it works:');
+    console.log('\nLargest event-loop block of the extension host while search_text runs:');
     await measureSearchBlock(root);
     await measureAgentStep(root);
   } finally {
