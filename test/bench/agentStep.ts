@@ -26,9 +26,9 @@ import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { UsageLog } from '../../src/usage/common/usageLog';
 import { FileUsageStorage } from '../../src/usage/node/fileUsageStorage';
-import { startEmulator } from '../emulator/server';
 import type { ScriptedTurn } from '../emulator/types';
 import { workspaceFile } from './bigWorkspace';
+import { startChildEmulator } from './childEmulator';
 import { largestBlock, printBlock } from './hostBlocks';
 import { fmt } from './stats';
 
@@ -110,7 +110,8 @@ function timedTools(clock: StepClock): AgentTool[] {
 }
 
 export async function measureAgentStep(root: string): Promise<void> {
-  const emulator = await startEmulator({ port: 0, rpm: 1_000_000, tpm: 1_000_000_000 });
+  // In a child process: its work is not the extension's, and this process's CPU time is what is measured.
+  const emulator = await startChildEmulator({ rpm: 1_000_000, tpm: 1_000_000_000, signal: AbortSignal.timeout(60_000) });
   const storage = await mkdtemp(join(tmpdir(), 'gateway-bench-step-'));
   try {
     const turns: ScriptedTurn[] = [
@@ -124,8 +125,9 @@ export async function measureAgentStep(root: string): Promise<void> {
       })),
       { text: 'Done.' },
     ];
-    emulator.addKey({ key: 'bench-key', rpm: 1_000_000, tpm: 1_000_000_000 });
-    emulator.script('bench-key', turns);
+    const control = AbortSignal.timeout(60_000);
+    await emulator.addKey({ key: 'bench-key', rpm: 1_000_000, tpm: 1_000_000_000 }, control);
+    await emulator.script('bench-key', turns, control);
     const clock = new StepClock();
     const usage = new UsageLog(new FileUsageStorage(join(storage, 'usage.jsonl')), systemClock, silentLogger);
     const client = new GatewayClient({

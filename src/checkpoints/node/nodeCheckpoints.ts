@@ -14,6 +14,13 @@ const HASH = /^[0-9a-f]{64}$/;
 const NONCE = /^[0-9a-z]{1,32}$/;
 
 export class NodeCheckpointFolder implements CheckpointFolder {
+  /**
+   * Sizes of the blobs stat'ed or written so far. A blob's name is its content's hash and blobs are
+   * renamed into place whole, so a name's size never changes: blobSizes stats only the new ones
+   * (each checkpoint asked for all of them, a step's cost growing with the session's blobs).
+   */
+  private readonly knownSizes = new Map<string, number>();
+
   constructor(private readonly folder: string) {}
 
   private get blobs(): string {
@@ -27,9 +34,11 @@ export class NodeCheckpointFolder implements CheckpointFolder {
     const target = join(this.blobs, hash);
     const existing = await stat(target).catch(() => undefined);
     // Same name, same content: a blob that is there (whole: blobs are renamed into place) is not written again.
-    if (existing?.size === bytes.length) return { hash, size: bytes.length };
-    await mkdir(this.blobs, { recursive: true });
-    await writeFileAtomic(target, bytes, { signal });
+    if (existing?.size !== bytes.length) {
+      await mkdir(this.blobs, { recursive: true });
+      await writeFileAtomic(target, bytes, { signal });
+    }
+    this.knownSizes.set(hash, bytes.length);
     return { hash, size: bytes.length };
   }
 
@@ -45,14 +54,23 @@ export class NodeCheckpointFolder implements CheckpointFolder {
     const names = (await unlessMissing(readdir(this.blobs))) ?? [];
     for (const name of names) {
       if (!HASH.test(name)) continue;
+      const known = this.knownSizes.get(name);
+      if (known !== undefined) {
+        sizes.set(name, known);
+        continue;
+      }
       const info = await stat(join(this.blobs, name)).catch(() => undefined);
       if (info?.isFile()) sizes.set(name, info.size);
     }
+    // Blobs removed by others (the retention pass, another window) are forgotten with the listing.
+    this.knownSizes.clear();
+    for (const [name, size] of sizes) this.knownSizes.set(name, size);
     return sizes;
   }
 
   async removeBlob(hash: string, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
+    this.knownSizes.delete(hash);
     if (HASH.test(hash)) await rm(join(this.blobs, hash), { force: true });
   }
 
