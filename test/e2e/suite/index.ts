@@ -18,6 +18,7 @@ import './agentSearch.test';
 import './sandboxEscape.test';
 import './agentBackground.test';
 import './dialects.test';
+import './agentSkills.test';
 
 export async function run(): Promise<void> {
   await runAll();
