@@ -17,8 +17,9 @@ import './agentRealistic.test';
 import './agentSearch.test';
 import './sandboxEscape.test';
 import './agentBackground.test';
-import './dialects.test';
+// Its own skill folder, removed at its end.
 import './agentSkills.test';
+import './dialects.test';
 
 export async function run(): Promise<void> {
   await runAll();
