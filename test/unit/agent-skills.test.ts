@@ -1,6 +1,6 @@
 // Skills (SKILL.md folders): the front-matter reader, finding them in real folders with hostile files, the bounded listing, and how a session sends it.
 import assert from 'node:assert/strict';
-import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
@@ -202,6 +202,32 @@ describe('a session lists them once, with the root instructions', () => {
     assert.doesNotMatch(JSON.stringify(second.input), /Skills in this workspace/, 'listed once');
     assert.deepEqual(state.projectInstructions?.files, ['AGENTS.md', '.github/skills/changelog/SKILL.md']);
     assert.deepEqual(warnings, ['Skill .claude/skills/broken/SKILL.md: skipped, its front matter has no closing `---` line within 200 lines.']);
+  });
+
+  test("a skill's script runs through run_command under the normal approval: asked first, not run when denied", async () => {
+    workspace.write('.claude/skills/stamp/SKILL.md', skill('stamp', 'Stamp the build.', 'Run: sh .claude/skills/stamp/scripts/stamp.sh'));
+    workspace.write('.claude/skills/stamp/scripts/stamp.sh', 'echo stamped > stamp.txt\necho stamped\n');
+    for (const approve of [true, false]) {
+      emulator.reset();
+      rmSync(join(workspace.root, 'stamp.txt'), { force: true });
+      emulator.script('demo-key', [
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'sh .claude/skills/stamp/scripts/stamp.sh' } }] },
+        { text: 'done' },
+      ]);
+      const { engine, approvals } = makeEngine({
+        baseUrl: emulator.baseUrl,
+        workspace,
+        projectInstructions: true,
+        policy: { mode: 'ask', deniedCommands: [] },
+        approve: () => approve,
+      });
+      await runToEnd(engine, startSession('stamp the build'));
+      assert.deepEqual(
+        approvals.map((a) => a.command?.line),
+        ['sh .claude/skills/stamp/scripts/stamp.sh'],
+      );
+      assert.equal(existsSync(join(workspace.root, 'stamp.txt')), approve);
+    }
   });
 
   test('with gateway.agent.projectInstructions off no skill is read or listed', async () => {
