@@ -46,7 +46,7 @@ export interface AgentEngineDeps {
   policy: () => ApprovalPolicy;
   budgets: () => AgentBudgets;
   instructions: string;
-  /** Whether the workspace's AGENTS.md files are sent (`gateway.agent.projectInstructions`). */
+  /** Whether the workspace's AGENTS.md files are sent and its skills listed (`gateway.agent.projectInstructions`). */
   projectInstructions?: boolean;
   clock: Clock;
   logger: Logger;
@@ -81,7 +81,9 @@ export class AgentEngine {
   private readonly toolRound: ToolRound;
 
   constructor(private readonly deps: AgentEngineDeps) {
-    this.projectInstructions = deps.projectInstructions ? new InstructionTracker(deps.toolContext.files, deps.toolContext.protectedFiles) : undefined;
+    this.projectInstructions = deps.projectInstructions
+      ? new InstructionTracker({ files: deps.toolContext.files, protectedFiles: deps.toolContext.protectedFiles, skills: true, logger: deps.logger })
+      : undefined;
     this.progress = new SessionProgress(deps.store, deps.clock);
     this.sizing = new RequestSizing(deps);
     this.compactor = new SessionCompactor({ ...deps, sizing: this.sizing, progress: this.progress });

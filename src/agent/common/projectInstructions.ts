@@ -9,8 +9,9 @@
  * in the `previous_response_id` chain, while `instructions` would have to be
  * sent again with every request (the bytes bench measures both).
  */
-import type { WorkspaceFiles } from '../../base/common';
+import type { Logger, WorkspaceFiles } from '../../base/common';
 import { normalizeWorkspacePath, protectingPattern, headBytes, utf8Length } from '../../tools/common';
+import { newSkillListing, type Skill, type SkillLimits } from './skills';
 
 export const AGENTS_FILE = 'AGENTS.md';
 export const COPILOT_INSTRUCTIONS_FILE = '.github/copilot-instructions.md';
@@ -185,10 +186,21 @@ async function readableSize(files: WorkspaceFiles, path: string, protectedFiles:
   }
 }
 
-/** What a session keeps of its project instructions: the files sent, and their bytes (for the bound across runs). */
+/** What a session keeps of its project instructions: the files sent (skills' SKILL.md files too), and their bytes (for the bound across runs). */
 export interface SentInstructions {
   files: string[];
   bytes: number;
+}
+
+export interface InstructionTrackerOptions {
+  files: WorkspaceFiles;
+  protectedFiles: readonly string[];
+  limits?: InstructionLimits;
+  /** Whether the workspace's skills are listed with the root's files (skills.ts). */
+  skills?: boolean;
+  skillLimits?: SkillLimits;
+  /** Where a skill left out (malformed, too large, a symlink out) is noted. */
+  logger?: Logger;
 }
 
 /**
@@ -202,11 +214,15 @@ export class InstructionTracker {
   /** What the session had sent when last seen: set, then gone, means a new chain. */
   private lastSent: SentInstructions | undefined;
 
-  constructor(
-    private readonly files: WorkspaceFiles,
-    private readonly protectedFiles: readonly string[],
-    private readonly limits: InstructionLimits = DEFAULT_INSTRUCTION_LIMITS,
-  ) {}
+  private readonly files: WorkspaceFiles;
+  private readonly protectedFiles: readonly string[];
+  private readonly limits: InstructionLimits;
+
+  constructor(private readonly options: InstructionTrackerOptions) {
+    this.files = options.files;
+    this.protectedFiles = options.protectedFiles;
+    this.limits = options.limits ?? DEFAULT_INSTRUCTION_LIMITS;
+  }
 
   /** The text of the item to send next, if a new file applies; records it in `session.projectInstructions`. */
   async next(
@@ -228,12 +244,22 @@ export class InstructionTracker {
     const candidates = instructionCandidates(folders, this.limits).filter((path) => !this.lookedAt.has(path));
     if (candidates.length === 0) return undefined;
     const skip = new Set(sent.files);
+    // Skills are listed once per chain, with the root's files (the first look).
+    const skills = this.lookedAt.size === 0 ? await this.skillListing(skip, signal) : undefined;
     const found = await readInstructions(this.files, candidates, skip, this.protectedFiles, sent.bytes, signal, this.limits);
     for (const path of candidates) this.lookedAt.add(path);
-    if (found.text === undefined) return undefined;
-    session.projectInstructions = { files: [...sent.files, ...found.used], bytes: sent.bytes + found.bytes };
+    const text = [found.text, skills?.text].filter((part) => part !== undefined).join('\n\n');
+    if (text === '') return undefined;
+    const skillFiles = skills?.listed.map((skill) => skill.path) ?? [];
+    session.projectInstructions = { files: [...sent.files, ...found.used, ...skillFiles], bytes: sent.bytes + found.bytes };
     this.lastSent = session.projectInstructions;
-    return found.text;
+    return text;
+  }
+
+  private async skillListing(sent: ReadonlySet<string>, signal: AbortSignal): Promise<{ text: string; listed: Skill[] } | undefined> {
+    if (this.options.skills !== true) return undefined;
+    const { files, protectedFiles, logger, skillLimits: limits } = this.options;
+    return newSkillListing({ files, protectedFiles, sent, logger, limits }, signal);
   }
 }
 

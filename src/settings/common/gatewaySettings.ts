@@ -18,7 +18,7 @@ export interface AgentSettings {
   budgets: AgentBudgets;
   /** Seconds of the key's tokens-per-minute one request may need before the session compacts. */
   maxRequestTpmSeconds: number;
-  /** Send the workspace's AGENTS.md files (`gateway.agent.projectInstructions`). */
+  /** Send the workspace's AGENTS.md files and list its skills to the agent (`gateway.agent.projectInstructions`). */
   projectInstructions: boolean;
   /** VS Code tools that run without asking under `auto` (`gateway.agent.allowedTools`). */
   allowedTools: readonly string[];

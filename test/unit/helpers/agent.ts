@@ -86,6 +86,8 @@ export interface EngineOptions {
   languages?: LanguageServices;
   /** Keeps a changed file's content from before the session (the checkpoint baseline). */
   keepOriginal?: AgentEngineDeps['keepOriginal'];
+  /** The engine's log (silent by default). */
+  logger?: AgentEngineDeps['logger'];
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -122,7 +124,7 @@ export function makeEngine(options: EngineOptions) {
     instructions: AGENT_INSTRUCTIONS,
     projectInstructions: options.projectInstructions,
     clock,
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    logger: options.logger ?? { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
     modelLimits: (model) => windows.limitsOf(model),
     learnContextWindow: (model, window) => windows.learn(model, window),
     tokensPerMinute: () => options.tokensPerMinute,

@@ -1,0 +1,147 @@
+/**
+ * The workspace's skills (the open SKILL.md format: a folder with a SKILL.md
+ * whose front matter names the skill and says when to use it, and optional
+ * scripts and resources), from the folders the other agents read.
+ *
+ * Only the name and description of each reach the model, in a bounded list:
+ * it reads a skill's body and files with read_file when a task calls for it,
+ * and runs a script a skill names with run_command, under the same approval
+ * and sandbox as any other call. Skills are read through the WorkspaceFiles
+ * port, so a symlink out of the workspace and a protected file are never read.
+ * The user's home folders (~/.claude/skills …) are not read: the agent's
+ * file tools reach only the workspace, and a skill it could not open is
+ * worth less than keeping that boundary (see the report of issue 26).
+ */
+import type { Logger, WorkspaceFiles } from '../../base/common';
+import { headBytes, protectingPattern, utf8Length } from '../../tools/common';
+import { parseSkillFrontMatter } from './skillFrontMatter';
+
+/** Where Copilot, Claude Code, Codex (both its old and new folder) and Cline keep a repository's skills, in order of precedence. */
+export const SKILL_FOLDERS: readonly string[] = ['.github/skills', '.claude/skills', '.agents/skills', '.codex/skills', '.cline/skills'];
+export const SKILL_FILE = 'SKILL.md';
+
+export interface SkillLimits {
+  /** Skills looked at across all folders (a repository can hold hundreds). */
+  maxSkills: number;
+  /** A SKILL.md larger than this is skipped with a note: its front matter is read from the file's head only. */
+  maxFileBytes: number;
+  /** Bytes of the list sent to the model. */
+  maxListingBytes: number;
+}
+
+export const DEFAULT_SKILL_LIMITS: SkillLimits = { maxSkills: 64, maxFileBytes: 256 * 1024, maxListingBytes: 8 * 1024 };
+
+export interface Skill {
+  name: string;
+  description: string;
+  /** The SKILL.md, workspace-relative. */
+  path: string;
+}
+
+export interface FoundSkills {
+  skills: Skill[];
+  /** Why a SKILL.md found was left out, one line each, for the log. */
+  notes: string[];
+}
+
+/** The skills of the workspace's skill folders; a folder or file that cannot be read is a note, never an error. */
+export async function findSkills(
+  files: WorkspaceFiles,
+  protectedFiles: readonly string[],
+  signal: AbortSignal,
+  limits: SkillLimits = DEFAULT_SKILL_LIMITS,
+): Promise<FoundSkills> {
+  const found: FoundSkills = { skills: [], notes: [] };
+  let looked = 0;
+  for (const folder of SKILL_FOLDERS) {
+    for (const path of await skillFiles(files, folder, signal)) {
+      if (looked++ >= limits.maxSkills) {
+        found.notes.push(`${path}: skipped, past the first ${limits.maxSkills} skills`);
+        return found;
+      }
+      const read = await readSkill(files, path, protectedFiles, signal, limits);
+      // A folder without a SKILL.md is a skill's helper or a work in progress, not a mistake to report.
+      if (read === undefined) continue;
+      if (typeof read === 'string') found.notes.push(`${path}: skipped, ${read}`);
+      else if (found.skills.some((skill) => skill.name === read.name)) found.notes.push(`${path}: skipped, a skill named "${read.name}" came first`);
+      else found.skills.push(read);
+    }
+  }
+  return found;
+}
+
+/** The SKILL.md paths of one folder's skill folders (real folders only: a symlinked skill could lead anywhere). */
+async function skillFiles(files: WorkspaceFiles, folder: string, signal: AbortSignal): Promise<string[]> {
+  try {
+    const stat = await files.stat(folder, signal);
+    if (stat?.type !== 'directory') return [];
+    const entries = await files.list(folder, signal);
+    return entries
+      .filter((entry) => entry.type === 'directory')
+      .map((entry) => `${folder}/${entry.name}/${SKILL_FILE}`)
+      .sort();
+  } catch {
+    if (signal.aborted) throw signal.reason;
+    return [];
+  }
+}
+
+/** The skill a SKILL.md describes, why it is left out, or undefined when there is none. */
+async function readSkill(
+  files: WorkspaceFiles,
+  path: string,
+  protectedFiles: readonly string[],
+  signal: AbortSignal,
+  limits: SkillLimits,
+): Promise<Skill | string | undefined> {
+  if (protectingPattern(path, protectedFiles) !== undefined) return 'it is a protected file';
+  try {
+    const stat = await files.stat(path, signal);
+    if (stat === undefined) return undefined;
+    if (stat.type !== 'file') return 'it is not a file';
+    if ((stat.links ?? 1) > 1) return 'it has more than one name (a hard link)';
+    if (stat.size > limits.maxFileBytes) return `it has ${stat.size} bytes (more than ${limits.maxFileBytes})`;
+    const real = await files.realPathInside(path, signal);
+    if (real === undefined) return 'it leads outside the workspace';
+    if (protectingPattern(real, protectedFiles) !== undefined) return 'it leads to a protected file';
+    const parsed = parseSkillFrontMatter(await files.readText(path, signal));
+    return parsed.ok ? { name: parsed.name, description: parsed.description, path } : parsed.problem;
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    return `it could not be read (${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
+/** The list for the model: one line per skill, within the byte bound; skills left out are counted, not dropped silently. */
+export function skillListing(skills: readonly Skill[], limits: SkillLimits = DEFAULT_SKILL_LIMITS): { text: string; listed: Skill[] } | undefined {
+  if (skills.length === 0) return undefined;
+  const header =
+    'Skills in this workspace (name: when to use it, then its SKILL.md). When a task matches a skill, read its SKILL.md with read_file ' +
+    'before you start and follow it; read the other files of its folder only when it points to them. Run a script it names with run_command.';
+  const lines: string[] = [];
+  const listed: Skill[] = [];
+  let bytes = utf8Length(header);
+  for (const skill of skills) {
+    const line = headBytes(`- ${skill.name}: ${skill.description} (${skill.path})`, limits.maxListingBytes);
+    if (bytes + utf8Length(line) + 1 > limits.maxListingBytes) break;
+    bytes += utf8Length(line) + 1;
+    lines.push(line);
+    listed.push(skill);
+  }
+  const left = skills.length - listed.length;
+  const more = left > 0 ? `\n(${left} more skills are not listed: look in ${SKILL_FOLDERS.join(', ')})` : '';
+  return { text: `${header}\n${lines.join('\n')}${more}`, listed };
+}
+
+/** The listing of the skills not sent yet (`sent`: files already listed in this chain), with each left-out file noted in the log. */
+export async function newSkillListing(
+  input: { files: WorkspaceFiles; protectedFiles: readonly string[]; sent: ReadonlySet<string>; logger?: Logger; limits?: SkillLimits },
+  signal: AbortSignal,
+): Promise<{ text: string; listed: Skill[] } | undefined> {
+  const found = await findSkills(input.files, input.protectedFiles, signal, input.limits);
+  for (const note of found.notes) input.logger?.warn(`Skill ${note}.`);
+  return skillListing(
+    found.skills.filter((skill) => !input.sent.has(skill.path)),
+    input.limits,
+  );
+}
