@@ -8,10 +8,20 @@ import { describeWait, parseRetryAfter } from './duration';
 import { apiKeyProblem } from './apiKey';
 import { checkKeyOrigin, originOf } from './keyOrigin';
 import { errorFromWire, parseWireError } from './errorMapping';
-import { AbortError, AuthError, ConnectionError, EndpointError, GatewayError, MissingApiKeyError, RateLimitError, RateLimitWaitTooLongError } from './errors';
+import {
+  AbortError,
+  AuthError,
+  BackgroundSkippedError,
+  ConnectionError,
+  EndpointError,
+  GatewayError,
+  MissingApiKeyError,
+  RateLimitError,
+  RateLimitWaitTooLongError,
+} from './errors';
 import { openExchange, type Exchange, type ExchangeDeps, type RequestSpec } from './exchange';
 import { DEFAULT_BODY_LIMITS, readBoundedText, type BodyLimits } from './bodyLimits';
-import { LimitTracker, type Reservation } from '../../rateLimits/common';
+import { BackgroundSkipped, LimitTracker, type Reservation } from '../../rateLimits/common';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './retryPolicy';
 import type { CallOptions } from './types';
 
@@ -195,13 +205,15 @@ export class Transport {
     try {
       return await this.limits.acquire(spec.estimatedTokens, call.signal, {
         front: retry,
+        background: call.background,
         onWait: (until) => {
           const delayMs = until - this.clock.now();
           call.onRetry?.({ attempt: 0, delayMs, reason: 'pacing', message: "The key's rate limit window is full." });
           this.logger.debug(`pacing ${spec.path} for ${Math.round(delayMs)} ms to stay under the key's limits`);
         },
       });
-    } catch {
+    } catch (error) {
+      if (error instanceof BackgroundSkipped) throw new BackgroundSkippedError(error.message, error.until);
       throw new AbortError();
     }
   }

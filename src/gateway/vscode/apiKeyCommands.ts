@@ -42,9 +42,10 @@ export async function setApiKey(deps: ApiKeyCommandDeps, keyArgument?: unknown):
     (_progress, token) =>
       checkAndStoreKey(key, { client: deps.clientWithKey(key), limits: deps.limits, store: (k, origin) => deps.store.store(k, origin) }, toAbortSignal(token)),
   );
-  if (outcome.kind === 'accepted' || outcome.kind === 'empty_balance') deps.onKeyChanged();
+  const stored = outcome.kind === 'accepted' || outcome.kind === 'empty_balance' || outcome.kind === 'unchecked';
+  if (stored) deps.onKeyChanged();
   report(outcome, deps);
-  return outcome.kind === 'accepted' || outcome.kind === 'empty_balance';
+  return stored;
 }
 
 function report(outcome: KeyCheckOutcome, deps: ApiKeyCommandDeps): void {
@@ -56,6 +57,11 @@ function report(outcome: KeyCheckOutcome, deps: ApiKeyCommandDeps): void {
       );
       return;
     }
+    case 'unchecked':
+      void vscode.window.showInformationMessage(
+        "Gateway: API key saved; it is checked on first use (a request of yours is waiting for the key's rate limit, so the check did not take its turn).",
+      );
+      return;
     case 'empty_balance':
       // The key is genuine (it authenticated); only the account is empty. It is kept; say what to do.
       void vscode.window.showWarningMessage(`Gateway: API key saved, but the balance is empty. Top up at ${outcome.billingUrl}.`, 'Top up').then((choice) => {
