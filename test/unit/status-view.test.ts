@@ -61,7 +61,9 @@ describe('formatStatus', () => {
 
   test('local counting is labelled as such', () => {
     assert.match(view({ source: 'local' }).tooltip.join('\n'), /counted by the extension since its last report/);
-    assert.match(view({ source: 'local', limits: 'not_sent' }).tooltip.join('\n'), /sends no limit headers: these are the configured limits/);
+    const headerless = view({ source: 'local', limits: 'not_sent' });
+    assert.match(headerless.tooltip.join('\n'), /sends no limit headers: these are the configured limits/);
+    assert.equal(headerless.text, '$(sparkle) gw-chat · limits not reported', "the configured limits are not shown as the Gateway's");
   });
 
   test('before the Gateway reported its limits, no assumed limit is shown as its', () => {

@@ -109,6 +109,7 @@ export class Transport {
       if ('exchange' in outcome) return outcome.exchange;
       const { error, retryAfterMs } = outcome;
       if (error instanceof RateLimitError) this.refuseLongWait(error, retryAfterMs);
+      if (error.status === 429 && call.background) this.skipBackgroundAfter429(retryAfterMs);
       const decision = decideRetry(error, attempt, retryAfterMs, this.retry, this.random);
       if (error.status === 429) this.limits.recordRateLimited(decision?.delayMs ?? retryAfterMs ?? 1000);
       if (!decision) throw error;
@@ -116,6 +117,13 @@ export class Transport {
       this.logger.info(`${spec.method} ${spec.path}: ${error.status ?? error.kind}, retry ${attempt + 1} in ${Math.round(decision.delayMs)} ms`);
       await this.sleep(decision.delayMs, call.signal);
     }
+  }
+
+  /** A background request met a 429: the wait is noted for everyone, but it is not retried (a retry would take the slot a user request waits for). */
+  private skipBackgroundAfter429(retryAfterMs: number | undefined): never {
+    const delayMs = retryAfterMs ?? 1000;
+    this.limits.recordRateLimited(delayMs);
+    throw new BackgroundSkippedError("Skipped a background request: the Gateway's rate limit was reached (429).", this.clock.now() + delayMs);
   }
 
   /** The stored key, refused before any request when it cannot go in a header (fetch would fail, and its error would quote the key). */

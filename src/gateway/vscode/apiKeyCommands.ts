@@ -3,7 +3,7 @@
  * GET /v1/models before it is stored; a rejected key is never stored.
  */
 import * as vscode from 'vscode';
-import { apiKeyProblem, checkAndStoreKey, type GatewayClient, type KeyCheckOutcome, type LimitTracker } from '../common';
+import { apiKeyProblem, checkAndStoreKey, type GatewayClient, type KeyCheckOutcome, type LimitTracker, type ModelInfo } from '../common';
 import type { ApiKeyStore } from './apiKeyStore';
 import { toAbortSignal } from '../../base/vscode';
 import type { ErrorPresenter } from './errorPresenter';
@@ -18,7 +18,8 @@ export interface ApiKeyCommandDeps {
   errors: ErrorPresenter;
   /** The base URL the key is checked against. */
   settings: SettingsService;
-  onKeyChanged: () => void;
+  /** `models`: the new key's model list, when its check listed them (so nobody lists them again). */
+  onKeyChanged: (models?: ModelInfo[]) => void;
 }
 
 /** Set API Key. `keyArgument` lets automation pass the key without the input box. */
@@ -43,7 +44,7 @@ export async function setApiKey(deps: ApiKeyCommandDeps, keyArgument?: unknown):
       checkAndStoreKey(key, { client: deps.clientWithKey(key), limits: deps.limits, store: (k, origin) => deps.store.store(k, origin) }, toAbortSignal(token)),
   );
   const stored = outcome.kind === 'accepted' || outcome.kind === 'empty_balance' || outcome.kind === 'unchecked';
-  if (stored) deps.onKeyChanged();
+  if (stored) deps.onKeyChanged(outcome.kind === 'accepted' ? outcome.models : undefined);
   report(outcome, deps);
   return stored;
 }

@@ -46,6 +46,13 @@ export class SharedListing<T> {
     }
   }
 
+  /** Takes `value` as the current result, as if a request had just given it (a key check listed the models already). */
+  seed(value: T): void {
+    this.invalidate();
+    this.current = { controller: new AbortController(), result: Promise.resolve(value) };
+    this.onResult(value);
+  }
+
   /** Drops the result (the key or the base URL changed) and stops a request still running for the old one. */
   invalidate(): void {
     this.current?.controller.abort();

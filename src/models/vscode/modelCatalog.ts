@@ -56,6 +56,12 @@ export class ModelCatalog implements vscode.Disposable {
     return saved && saved.baseUrl === safe(this.baseUrl) ? saved.models : [];
   }
 
+  /** The key changed and its check listed the models: that list is the new key's, so no second request is spent on it. */
+  seed(models: ModelInfo[]): void {
+    this.listing.seed(models);
+    this.changed.fire();
+  }
+
   invalidate(): void {
     this.listing.invalidate();
     this.changed.fire();

@@ -73,6 +73,7 @@ export function formatStatus(input: {
 /** What is left of the key's limits, but only limits the Gateway reported: before it has, the configured ones are a guess and are not shown as its. */
 function limitsText(snapshot: LimitSnapshot): string {
   if (snapshot.limits === 'unknown') return 'limits not known yet';
+  if (snapshot.limits === 'not_sent') return 'limits not reported';
   return `${snapshot.requestsRemaining}/${snapshot.requestLimit} req · ${compact(snapshot.tokensRemaining)} tok`;
 }
 
