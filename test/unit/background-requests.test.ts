@@ -63,7 +63,7 @@ describe('background requests and a user request waiting for the key (limits rep
     const check = keyCheck('limited-key', limits);
     assert.equal((await check.outcome).kind, 'unchecked', 'saved, checked on first use');
     assert.deepEqual(check.stored, ['limited-key']);
-    await assert.rejects(user.listModels({ signal: signal(), background: true }), BackgroundSkippedError);
+    await assert.rejects(user.listModels({ signal: AbortSignal.timeout(5000), background: true }), BackgroundSkippedError);
     assert.deepEqual(sent(), ['POST /v1/chat/completions 200'], 'nothing sent while the user request waits');
 
     time.advance(MINUTE);
@@ -81,13 +81,13 @@ describe('background requests and a user request waiting for the key (limits rep
     const limits = new LimitTracker(time);
     const user = client('limited-key', limits);
     await user.chat(chat, { signal: signal() });
-    await assert.rejects(user.listModels({ signal: signal(), background: true }), (error: unknown) => {
+    await assert.rejects(user.listModels({ signal: AbortSignal.timeout(5000), background: true }), (error: unknown) => {
       assert.ok(error instanceof BackgroundSkippedError);
       assert.ok(error.until !== undefined && error.until > time.now(), 'says when it might fit');
       return true;
     });
     time.advance(MINUTE);
-    const models = await user.listModels({ signal: signal(), background: true });
+    const models = await user.listModels({ signal: AbortSignal.timeout(5000), background: true });
     assert.ok(models.some((m) => m.id === 'gw-chat'));
     assert.deepEqual(sent(), ['POST /v1/chat/completions 200', 'GET /v1/models 200']);
   });
@@ -120,7 +120,7 @@ describe('a Gateway that reports no limits (limited-blind-key)', () => {
     const waiting = user.chat(chat, { signal: signal(), onRetry: (n) => notices.push(n) });
     await until(() => notices.length === 1);
     assert.equal(notices[0]!.reason, 'rate_limit');
-    await assert.rejects(user.listModels({ signal: signal(), background: true }), BackgroundSkippedError);
+    await assert.rejects(user.listModels({ signal: AbortSignal.timeout(5000), background: true }), BackgroundSkippedError);
 
     time.advance(MINUTE);
     await waiting;
@@ -131,7 +131,7 @@ describe('a Gateway that reports no limits (limited-blind-key)', () => {
     const limits = new LimitTracker(time);
     const user = client('limited-blind-key', limits);
     await user.chat(chat, { signal: signal() });
-    await assert.rejects(user.listModels({ signal: signal(), background: true }), BackgroundSkippedError);
+    await assert.rejects(user.listModels({ signal: AbortSignal.timeout(5000), background: true }), BackgroundSkippedError);
     assert.deepEqual(sent(), ['POST /v1/chat/completions 200', 'GET /v1/models 429']);
     assert.ok(limits.snapshot().rateLimitedUntil! > time.now(), 'the wait it learned holds for the requests after it');
   });
