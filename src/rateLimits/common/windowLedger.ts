@@ -78,8 +78,10 @@ export class WindowLedger {
 
   /** Takes what `other` learned of the key (a key check's own ledger, whose request the gateway counted against this key). */
   adopt(other: WindowLedger): void {
-    this.entries = other.entries.map((entry) => ({ ...entry }));
-    this.fromHeaders = other.fromHeaders && { ...other.fromHeaders, counted: [] };
+    const copies = new Map(other.entries.map((entry) => [entry, { ...entry }]));
+    this.entries = [...copies.values()];
+    // The headers' count keeps pointing at the same requests, so none is counted twice.
+    this.fromHeaders = other.fromHeaders && { ...other.fromHeaders, counted: other.fromHeaders.counted.map((entry) => copies.get(entry) ?? entry) };
     this.learned = other.learned;
     this.headerless = other.headerless;
   }
