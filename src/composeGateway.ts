@@ -3,7 +3,7 @@
  * the log, the settings, the key and its commands, the gateway client and what it knows of the limits.
  */
 import * as vscode from 'vscode';
-import { GatewayClient, LimitTracker } from './gateway/common';
+import { GatewayClient, LimitTracker, type ModelInfo } from './gateway/common';
 import { systemClock, type Logger } from './base/common';
 import { FileSharedWindow } from './rateLimits/node';
 import { FileUsageStorage } from './usage/node';
@@ -86,12 +86,12 @@ export function rollUpUsageLog(gateway: Gateway, signal: AbortSignal): Promise<v
     .catch((error: unknown) => gateway.logger.warn(`usage: the roll-up failed: ${String(error)}`));
 }
 
-export function registerKeyCommands(context: vscode.ExtensionContext, gateway: Gateway, onKeyChanged: () => void): void {
+export function registerKeyCommands(context: vscode.ExtensionContext, gateway: Gateway, onKeyChanged: (models?: ModelInfo[]) => void): void {
   const { keys, limits, errors, clientWithKey } = gateway;
   // A key set or cleared in another window: what was learned of the old key's limits and balance no longer applies.
   keys.onDidChangeKey(() => {
     limits.reset();
-    onKeyChanged();
+    onKeyChanged(undefined);
   });
   // The check has limits of its own, so a key the gateway refuses leaves the current key's state untouched.
   const deps: ApiKeyCommandDeps = { store: keys, clientWithKey, limits, errors, settings: gateway.settings, onKeyChanged };

@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { confirmKeyOrigin } from './gateway/vscode';
+import type { ModelInfo } from './gateway/common';
 import type { GatewayStatusBar } from './status/vscode';
 import { UsageView } from './usage/vscode';
 import { gatewayTestApi, type GatewayExtensionApi } from './testApi';
@@ -38,8 +39,10 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   context.subscriptions.push(usage);
   const statusBar = steps.step('status bar', () => createStatusBar(context, gateway, models, () => usage.todayLine()));
   refreshStatus = () => void statusBar.refresh();
-  const onKeyChanged = () => {
-    models.catalog.invalidate();
+  const onKeyChanged = (listed?: ModelInfo[]) => {
+    // The key check's own model list is the new key's: seeding it spares a second request of the key's limits.
+    if (listed) models.catalog.seed(listed);
+    else models.catalog.invalidate();
     models.languageModels.refresh();
     void statusBar.refresh();
   };

@@ -133,7 +133,9 @@ describe('checking and adopting a new key', () => {
     assert.ok(outcome.kind === 'accepted' && outcome.models.some((m) => m.id === 'gw-chat'));
     assert.deepEqual(stored, ['demo-key', new URL(emulator.baseUrl).origin], 'stored with the origin it was checked against');
     assert.equal(limits.snapshot().balance, 'ok');
-    assert.equal(limits.snapshot().source, 'local');
+    // The old key's window is gone; what the check's own answer reported is the new key's.
+    assert.equal(limits.snapshot().limits, 'reported');
+    assert.equal(limits.snapshot().requestsRemaining, limits.snapshot().requestLimit - 1, "the check's request counts");
   });
 
   test('a genuine key on an empty account is stored, and the state says so', async () => {

@@ -7,6 +7,7 @@ import { compact, formatStatus } from '../../src/status/common/statusView';
 const now = 1_000_000;
 const snapshot = (over: Partial<LimitSnapshot> = {}): LimitSnapshot => ({
   source: 'headers',
+  limits: 'reported',
   requestLimit: 60,
   requestsRemaining: 57,
   requestsResetAt: now + 3000,
@@ -59,7 +60,22 @@ describe('formatStatus', () => {
   });
 
   test('local counting is labelled as such', () => {
-    assert.match(view({ source: 'local' }).tooltip.join('\n'), /Counted by the extension/);
+    assert.match(view({ source: 'local' }).tooltip.join('\n'), /counted by the extension since its last report/);
+    const headerless = view({ source: 'local', limits: 'not_sent' });
+    assert.match(headerless.tooltip.join('\n'), /sends no limit headers: these are the configured limits/);
+    assert.equal(headerless.text, '$(sparkle) gw-chat · limits not reported', "the configured limits are not shown as the Gateway's");
+  });
+
+  test('before the Gateway reported its limits, no assumed limit is shown as its', () => {
+    const v = view({ source: 'local', limits: 'unknown', requestLimit: 60, requestsRemaining: 59 });
+    assert.equal(v.text, '$(sparkle) gw-chat · limits not known yet');
+    const tip = v.tooltip.join('\n');
+    assert.match(tip, /Limits: not known yet/);
+    assert.doesNotMatch(tip, /of 60|59/);
+  });
+
+  test("the Gateway's reported limits are what the text shows", () => {
+    assert.equal(view({ requestLimit: 1, requestsRemaining: 0, tokenLimit: 5000, tokensRemaining: 4000 }).text, '$(sparkle) gw-chat · 0/1 req · 4000 tok');
   });
 
   test('compact numbers', () => {

@@ -30,6 +30,8 @@ export type KeyCheckOutcome =
   | { kind: 'accepted'; models: ModelInfo[] }
   /** Stored: the key authenticated, only the account is empty (402). */
   | { kind: 'empty_balance'; billingUrl: string }
+  /** Stored unchecked: a request of the user's waits for the key's limits (or they are spent), so the check would take its slot; the first request checks it. */
+  | { kind: 'unchecked' }
   /** Not stored: the gateway refused the key (401). */
   | { kind: 'rejected' }
   /** Not stored: the check itself failed (network, settings, cancelled). */
@@ -54,16 +56,24 @@ export async function checkAndStoreKey(key: string, deps: KeyCheckDeps, signal: 
   } catch (error) {
     return { kind: 'failed', error };
   }
+  if (origin === undefined) return { kind: 'failed', error: new Error('"gateway.baseUrl" is not a full address.') };
+  if (!deps.limits.roomForBackground()) {
+    // The check is background work: it never spends a slot a request of the user's waits for.
+    // What is known of the limits stays: the waiting request goes on that knowledge, and the next answer's headers replace it.
+    await deps.store(key, origin);
+    return { kind: 'unchecked' };
+  }
   try {
     outcome = { kind: 'accepted', models: await deps.client.listModels({ signal }) };
   } catch (error) {
     if (!(error instanceof BalanceError)) return error instanceof AuthError ? { kind: 'rejected' } : { kind: 'failed', error };
     outcome = { kind: 'empty_balance', billingUrl: error.billingUrl };
   }
-  if (origin === undefined) return { kind: 'failed', error: new Error('"gateway.baseUrl" is not a full address.') };
   await deps.store(key, origin);
   // Only now does the old key's limit and balance state stop applying: a mistyped key leaves it as it was.
   deps.limits.reset();
+  // The check's request counted against the new key: the window it saw (the Gateway's limits, the slot it took) is this key's.
+  deps.limits.adopt(deps.client.limits);
   deps.limits.recordBalance(outcome.kind === 'accepted' ? 'ok' : 'depleted');
   return outcome;
 }

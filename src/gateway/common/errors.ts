@@ -185,6 +185,21 @@ export class ResponseTooLargeError extends GatewayError {
 }
 
 /** The caller cancelled. */
+/**
+ * A background request (key check, model-list refresh) was not sent: a request the user
+ * made waits for the key's limits, or the window is full. Nothing was spent; callers go on without it.
+ */
+export class BackgroundSkippedError extends GatewayError {
+  readonly kind = 'background_skipped';
+  constructor(
+    message: string,
+    /** The epoch ms it might fit, when known. */
+    readonly until: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
 export class AbortError extends GatewayError {
   readonly kind = 'aborted';
   constructor(message = 'The request was cancelled.') {

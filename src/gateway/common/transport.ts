@@ -8,10 +8,20 @@ import { describeWait, parseRetryAfter } from './duration';
 import { apiKeyProblem } from './apiKey';
 import { checkKeyOrigin, originOf } from './keyOrigin';
 import { errorFromWire, parseWireError } from './errorMapping';
-import { AbortError, AuthError, ConnectionError, EndpointError, GatewayError, MissingApiKeyError, RateLimitError, RateLimitWaitTooLongError } from './errors';
+import {
+  AbortError,
+  AuthError,
+  BackgroundSkippedError,
+  ConnectionError,
+  EndpointError,
+  GatewayError,
+  MissingApiKeyError,
+  RateLimitError,
+  RateLimitWaitTooLongError,
+} from './errors';
 import { openExchange, type Exchange, type ExchangeDeps, type RequestSpec } from './exchange';
 import { DEFAULT_BODY_LIMITS, readBoundedText, type BodyLimits } from './bodyLimits';
-import { LimitTracker, type Reservation } from '../../rateLimits/common';
+import { BackgroundSkipped, LimitTracker, type Reservation } from '../../rateLimits/common';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './retryPolicy';
 import type { CallOptions } from './types';
 
@@ -99,6 +109,7 @@ export class Transport {
       if ('exchange' in outcome) return outcome.exchange;
       const { error, retryAfterMs } = outcome;
       if (error instanceof RateLimitError) this.refuseLongWait(error, retryAfterMs);
+      if (error.status === 429 && call.background) this.skipBackgroundAfter429(retryAfterMs);
       const decision = decideRetry(error, attempt, retryAfterMs, this.retry, this.random);
       if (error.status === 429) this.limits.recordRateLimited(decision?.delayMs ?? retryAfterMs ?? 1000);
       if (!decision) throw error;
@@ -106,6 +117,13 @@ export class Transport {
       this.logger.info(`${spec.method} ${spec.path}: ${error.status ?? error.kind}, retry ${attempt + 1} in ${Math.round(decision.delayMs)} ms`);
       await this.sleep(decision.delayMs, call.signal);
     }
+  }
+
+  /** A background request met a 429: the wait is noted for everyone, but it is not retried (a retry would take the slot a user request waits for). */
+  private skipBackgroundAfter429(retryAfterMs: number | undefined): never {
+    const delayMs = retryAfterMs ?? 1000;
+    this.limits.recordRateLimited(delayMs);
+    throw new BackgroundSkippedError("Skipped a background request: the Gateway's rate limit was reached (429).", this.clock.now() + delayMs);
   }
 
   /** The stored key, refused before any request when it cannot go in a header (fetch would fail, and its error would quote the key). */
@@ -195,13 +213,15 @@ export class Transport {
     try {
       return await this.limits.acquire(spec.estimatedTokens, call.signal, {
         front: retry,
+        background: call.background,
         onWait: (until) => {
           const delayMs = until - this.clock.now();
           call.onRetry?.({ attempt: 0, delayMs, reason: 'pacing', message: "The key's rate limit window is full." });
           this.logger.debug(`pacing ${spec.path} for ${Math.round(delayMs)} ms to stay under the key's limits`);
         },
       });
-    } catch {
+    } catch (error) {
+      if (error instanceof BackgroundSkipped) throw new BackgroundSkippedError(error.message, error.until);
       throw new AbortError();
     }
   }

@@ -130,4 +130,6 @@ export interface CallOptions {
   origin?: RequestOrigin;
   /** Told before every wait, so the UI can show a countdown or "retrying". */
   onRetry?: (notice: RetryNotice) => void;
+  /** Not asked for by the user (key check, model-list refresh): sent only when it spends no slot a user request waits for, else BackgroundSkippedError. */
+  background?: boolean;
 }

@@ -3,7 +3,7 @@
  * GET /v1/models before it is stored; a rejected key is never stored.
  */
 import * as vscode from 'vscode';
-import { apiKeyProblem, checkAndStoreKey, type GatewayClient, type KeyCheckOutcome, type LimitTracker } from '../common';
+import { apiKeyProblem, checkAndStoreKey, type GatewayClient, type KeyCheckOutcome, type LimitTracker, type ModelInfo } from '../common';
 import type { ApiKeyStore } from './apiKeyStore';
 import { toAbortSignal } from '../../base/vscode';
 import type { ErrorPresenter } from './errorPresenter';
@@ -18,7 +18,8 @@ export interface ApiKeyCommandDeps {
   errors: ErrorPresenter;
   /** The base URL the key is checked against. */
   settings: SettingsService;
-  onKeyChanged: () => void;
+  /** `models`: the new key's model list, when its check listed them (so nobody lists them again). */
+  onKeyChanged: (models?: ModelInfo[]) => void;
 }
 
 /** Set API Key. `keyArgument` lets automation pass the key without the input box. */
@@ -42,9 +43,10 @@ export async function setApiKey(deps: ApiKeyCommandDeps, keyArgument?: unknown):
     (_progress, token) =>
       checkAndStoreKey(key, { client: deps.clientWithKey(key), limits: deps.limits, store: (k, origin) => deps.store.store(k, origin) }, toAbortSignal(token)),
   );
-  if (outcome.kind === 'accepted' || outcome.kind === 'empty_balance') deps.onKeyChanged();
+  const stored = outcome.kind === 'accepted' || outcome.kind === 'empty_balance' || outcome.kind === 'unchecked';
+  if (stored) deps.onKeyChanged(outcome.kind === 'accepted' ? outcome.models : undefined);
   report(outcome, deps);
-  return outcome.kind === 'accepted' || outcome.kind === 'empty_balance';
+  return stored;
 }
 
 function report(outcome: KeyCheckOutcome, deps: ApiKeyCommandDeps): void {
@@ -56,6 +58,11 @@ function report(outcome: KeyCheckOutcome, deps: ApiKeyCommandDeps): void {
       );
       return;
     }
+    case 'unchecked':
+      void vscode.window.showInformationMessage(
+        "Gateway: API key saved; it is checked on first use (a request of yours is waiting for the key's rate limit, so the check did not take its turn).",
+      );
+      return;
     case 'empty_balance':
       // The key is genuine (it authenticated); only the account is empty. It is kept; say what to do.
       void vscode.window.showWarningMessage(`Gateway: API key saved, but the balance is empty. Top up at ${outcome.billingUrl}.`, 'Top up').then((choice) => {

@@ -21,7 +21,8 @@ export class SharedListing<T> {
   private disposed = false;
 
   constructor(
-    private readonly request: (signal: AbortSignal) => Promise<T>,
+    /** `asked`: a caller asked for a fresh result (a user's refresh), not just for the list. */
+    private readonly request: (signal: AbortSignal, asked: boolean) => Promise<T>,
     /** Told each result that is still current when it arrives. */
     private readonly onResult: (value: T) => void,
     private readonly clock: Clock,
@@ -45,6 +46,13 @@ export class SharedListing<T> {
     }
   }
 
+  /** Takes `value` as the current result, as if a request had just given it (a key check listed the models already). */
+  seed(value: T): void {
+    this.invalidate();
+    this.current = { controller: new AbortController(), result: Promise.resolve(value) };
+    this.onResult(value);
+  }
+
   /** Drops the result (the key or the base URL changed) and stops a request still running for the old one. */
   invalidate(): void {
     this.current?.controller.abort();
@@ -60,12 +68,12 @@ export class SharedListing<T> {
   private runFor(refresh: boolean): Run<T> {
     if (!refresh && this.current) return this.current;
     if (!refresh && this.clock.now() - this.failedAt < this.failurePauseMs) throw this.lastFailure;
-    return this.start();
+    return this.start(refresh);
   }
 
-  private start(): Run<T> {
+  private start(refresh: boolean): Run<T> {
     const controller = new AbortController();
-    const run: Run<T> = { controller, result: this.request(controller.signal) };
+    const run: Run<T> = { controller, result: this.request(controller.signal, refresh) };
     this.current = run;
     run.result.then(
       (value) => {

@@ -7,7 +7,7 @@
  * reaches the gateway and its 402 is shown with a Top up button.
  */
 import * as vscode from 'vscode';
-import type { GatewayClient, ModelInfo } from '../../gateway/common';
+import { BackgroundSkippedError, type GatewayClient, type ModelInfo } from '../../gateway/common';
 import { SharedListing } from '../common/sharedRequest';
 import { systemClock } from '../../base/common';
 
@@ -27,7 +27,8 @@ export class ModelCatalog implements vscode.Disposable {
     private readonly baseUrl: () => string,
   ) {
     this.listing = new SharedListing(
-      (signal) => client.listModels({ signal }),
+      // Only a refresh the user asked for may wait for the key's limits: any other listing is background and never spends a slot a user request waits for.
+      (signal, asked) => client.listModels({ signal, background: !asked }),
       (models) => {
         void this.state.update(LAST_GOOD, { baseUrl: safe(this.baseUrl), models });
         this.changed.fire();
@@ -38,14 +39,27 @@ export class ModelCatalog implements vscode.Disposable {
   }
 
   /** Rejects with AbortError only when this caller's `signal` aborts. */
-  models(signal: AbortSignal, options: { refresh?: boolean } = {}): Promise<ModelInfo[]> {
-    return this.listing.get(signal, options);
+  async models(signal: AbortSignal, options: { refresh?: boolean } = {}): Promise<ModelInfo[]> {
+    try {
+      return await this.listing.get(signal, options);
+    } catch (error) {
+      if (!(error instanceof BackgroundSkippedError)) throw error;
+      // Skipped to leave the key's limits to the user: the last list stands in; with none yet, the list is needed and waits its turn.
+      const last = this.lastKnown();
+      return last.length > 0 ? last : this.listing.get(signal, { refresh: true });
+    }
   }
 
   /** The last list this gateway gave, from any window (empty when there never was one). */
   lastKnown(): ModelInfo[] {
     const saved = this.state.get<{ baseUrl: string; models: ModelInfo[] }>(LAST_GOOD);
     return saved && saved.baseUrl === safe(this.baseUrl) ? saved.models : [];
+  }
+
+  /** The key changed and its check listed the models: that list is the new key's, so no second request is spent on it. */
+  seed(models: ModelInfo[]): void {
+    this.listing.seed(models);
+    this.changed.fire();
   }
 
   invalidate(): void {

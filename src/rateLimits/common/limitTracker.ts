@@ -19,13 +19,18 @@ import type { Clock } from '../../base/common';
 import { PacingQueue, type PacedWindow } from './pacingQueue';
 import { readRateLimitHeaders } from './rateLimitHeaders';
 import { SharedWindowSync, sharedPollMs, type SharedWindow } from './sharedWindowSync';
-import { WindowLedger, type WindowUse } from './windowLedger';
+import { WindowLedger, type LimitsOrigin, type WindowUse } from './windowLedger';
 
 export type BalanceState = 'unknown' | 'ok' | 'depleted';
 
 export interface LimitSnapshot {
   /** 'headers' when the gateway reported its limits, 'local' when counted here. */
   source: 'headers' | 'local';
+  /**
+   * Whether the limits below are the Gateway's: 'reported' (its x-ratelimit-* headers said so),
+   * 'unknown' (no answer yet: the configured ones stand in), 'not_sent' (it sends none: the configured ones apply).
+   */
+  limits: LimitsOrigin;
   requestLimit: number;
   requestsRemaining: number;
   /** Epoch ms when a request slot frees up (undefined when none is used). */
@@ -70,6 +75,11 @@ export interface Reservation {
 export interface AcquireOptions {
   /** A retry of a request already admitted to the queue once: it goes before the others. */
   front?: boolean;
+  /**
+   * Not asked for by the user (key check, model-list refresh): never waits, and is refused
+   * with BackgroundSkipped when a request waits or the window has no room now (pacingQueue.ts).
+   */
+  background?: boolean;
   /** Told when the request has to wait, with the epoch ms it should go (again only when that moves later). */
   onWait?: (until: number) => void;
 }
@@ -117,6 +127,21 @@ export class LimitTracker {
     this.changed();
   }
 
+  /**
+   * After `reset`, takes what another tracker learned of the same key (the key check runs on a
+   * tracker of its own so a refused key leaves this one alone; its request still counts here).
+   */
+  adopt(other: LimitTracker): void {
+    this.ledger.adopt(other.ledger);
+    this.rateLimitedUntil = other.rateLimitedUntil;
+    this.changed();
+  }
+
+  /** Whether a background request may go now: no request waits and the window has room (see AcquireOptions.background). */
+  roomForBackground(estimatedTokens = 0): boolean {
+    return this.queue.length === 0 && this.readyAt(estimatedTokens) <= this.clock.now();
+  }
+
   setConfiguredLimits(limits: ConfiguredLimits): void {
     this.ledger.configured = limits;
     this.changed();
@@ -136,6 +161,7 @@ export class LimitTracker {
     const rateLimited = this.rateLimitedUntil !== undefined && this.rateLimitedUntil > now ? this.rateLimitedUntil : undefined;
     return {
       source: headers ? 'headers' : 'local',
+      limits: this.ledger.limitsOrigin(now),
       requestLimit: use.requestLimit,
       requestsRemaining: Math.max(0, use.requestLimit - use.requests),
       requestsResetAt: headers ? future(headers.requestsResetAt, now) : firstFree('requests'),

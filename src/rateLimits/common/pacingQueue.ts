@@ -10,6 +10,11 @@
  * a big one only until it goes, which is at most one window after the requests
  * before it were answered (a request larger than the whole TPM goes when the
  * window is empty). Everything behind a second request that cannot go waits its turn.
+ *
+ * Background requests (the key check, model-list refreshes) never wait in line:
+ * the user did not ask for them, so they must not spend a slot a user request
+ * waits for. One goes only when nobody waits and it fits now; otherwise it is
+ * skipped at once (BackgroundSkipped) and its caller makes do without it.
  */
 import type { Clock } from '../../base/common';
 import type { AcquireOptions, Reservation } from './limitTracker';
@@ -23,6 +28,18 @@ export interface PacedWindow {
   readyAt(tokens: number, now: number, extra?: readonly Reserved[]): number;
   /** Takes a request's share of the window as it is sent. */
   reserve(tokens: number): Reservation;
+}
+
+/** A background request was not sent, so as not to spend the key's limits before the user's own requests. */
+export class BackgroundSkipped extends Error {
+  constructor(
+    readonly why: string,
+    /** The epoch ms it might fit, when known. */
+    readonly until: number | undefined,
+  ) {
+    super(`Skipped a background request: ${why}.`);
+    this.name = 'BackgroundSkipped';
+  }
 }
 
 interface Waiter {
@@ -66,6 +83,10 @@ export class PacingQueue {
         reject(signal.reason);
         return;
       }
+      if (options.background) {
+        this.goNowOrSkip(tokens, resolve, reject);
+        return;
+      }
       const onAbort = () => {
         this.waiters = this.waiters.filter((queued) => queued !== waiter);
         reject(signal.reason);
@@ -85,6 +106,19 @@ export class PacingQueue {
       else this.waiters.push(waiter);
       this.changed();
     });
+  }
+
+  /** A background request: its reservation when nobody waits and it fits now, else BackgroundSkipped with when it might fit. */
+  private goNowOrSkip(tokens: number, resolve: (reservation: Reservation) => void, reject: (reason: unknown) => void): void {
+    const now = this.clock.now();
+    this.window.prune(now);
+    const readyAt = this.window.readyAt(Math.max(0, tokens), now);
+    if (this.waiters.length > 0) reject(new BackgroundSkipped('a request you made is waiting for the rate limit', this.pacedAfter(now)));
+    else if (readyAt > now) reject(new BackgroundSkipped("the key's rate limit window is full", Number.isFinite(readyAt) ? readyAt : undefined));
+    else {
+      resolve(this.window.reserve(Math.max(0, tokens)));
+      this.changed();
+    }
   }
 
   /** Lets waiting requests go as far as the window allows, in their order; then sets the timer for the next. */

@@ -10,6 +10,8 @@ import type { Clock } from '../../base/common';
 import type { ConfiguredLimits, Reservation } from './limitTracker';
 import type { RateLimitReport } from './rateLimitHeaders';
 
+export type LimitsOrigin = 'reported' | 'unknown' | 'not_sent';
+
 /** A request's share of the window as the ledger counts it. */
 export interface Reserved {
   requests: number;
@@ -74,6 +76,16 @@ export class WindowLedger {
     this.headerless = false;
   }
 
+  /** Takes what `other` learned of the key (a key check's own ledger, whose request the gateway counted against this key). */
+  adopt(other: WindowLedger): void {
+    const copies = new Map(other.entries.map((entry) => [entry, { ...entry }]));
+    this.entries = [...copies.values()];
+    // The headers' count keeps pointing at the same requests, so none is counted twice.
+    this.fromHeaders = other.fromHeaders && { ...other.fromHeaders, counted: other.fromHeaders.counted.map((entry) => copies.get(entry) ?? entry) };
+    this.learned = other.learned;
+    this.headerless = other.headerless;
+  }
+
   get configured(): ConfiguredLimits {
     return this.configuredLimits;
   }
@@ -103,6 +115,12 @@ export class WindowLedger {
   freshHeaders(now: number): HeaderLimits | undefined {
     const headers = this.fromHeaders;
     return headers && now - headers.receivedAt < this.windowMs ? headers : undefined;
+  }
+
+  /** Where the limits in use come from: the Gateway's headers (now or before), nowhere yet, or the configured ones because the Gateway sends none. */
+  limitsOrigin(now: number): LimitsOrigin {
+    if (this.freshHeaders(now) || this.learned) return 'reported';
+    return this.headerless ? 'not_sent' : 'unknown';
   }
 
   /** Notes an answer without the headers; true when that is news. */

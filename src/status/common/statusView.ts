@@ -33,8 +33,7 @@ export function formatStatus(input: {
   const tooltip = [
     `**Gateway** — ${escapeMarkdown(fullModel)}`,
     '',
-    `Requests this minute: ${snapshot.requestsRemaining} of ${snapshot.requestLimit} left${resetText(snapshot.requestsResetAt, now)}`,
-    `Tokens this minute: ${compact(snapshot.tokensRemaining)} of ${compact(snapshot.tokenLimit)} left${resetText(snapshot.tokensResetAt, now)}`,
+    ...limitLines(snapshot, now),
     `Tokens spent in this window: ${snapshot.tokensSpentThisWindow.toLocaleString('en-US')}`,
     ...(input.lastRequest
       ? [
@@ -42,7 +41,7 @@ export function formatStatus(input: {
         ]
       : []),
     ...(input.today ? [escapeMarkdown(input.today)] : []),
-    snapshot.source === 'local' ? '_Counted by the extension: the gateway sent no limit headers._' : '_As reported by the gateway._',
+    sourceNote(snapshot),
     '',
     `${siteLinks}[Usage](command:gateway.showUsage) · [Select model](command:gateway.selectModel)`,
   ];
@@ -68,11 +67,30 @@ export function formatStatus(input: {
       tooltip: [`**Rate limited** — retrying in ${seconds} s.`, ...tooltip.slice(1)],
     };
   }
-  return {
-    state: 'normal',
-    text: `$(sparkle) ${model} · ${snapshot.requestsRemaining}/${snapshot.requestLimit} req · ${compact(snapshot.tokensRemaining)} tok`,
-    tooltip,
-  };
+  return { state: 'normal', text: `$(sparkle) ${model} · ${limitsText(snapshot)}`, tooltip };
+}
+
+/** What is left of the key's limits, but only limits the Gateway reported: before it has, the configured ones are a guess and are not shown as its. */
+function limitsText(snapshot: LimitSnapshot): string {
+  if (snapshot.limits === 'unknown') return 'limits not known yet';
+  if (snapshot.limits === 'not_sent') return 'limits not reported';
+  return `${snapshot.requestsRemaining}/${snapshot.requestLimit} req · ${compact(snapshot.tokensRemaining)} tok`;
+}
+
+function limitLines(snapshot: LimitSnapshot, now: number): string[] {
+  if (snapshot.limits === 'unknown') {
+    return [`Limits: not known yet — the Gateway reports them with its first answer to this key.`];
+  }
+  return [
+    `Requests this minute: ${snapshot.requestsRemaining} of ${snapshot.requestLimit} left${resetText(snapshot.requestsResetAt, now)}`,
+    `Tokens this minute: ${compact(snapshot.tokensRemaining)} of ${compact(snapshot.tokenLimit)} left${resetText(snapshot.tokensResetAt, now)}`,
+  ];
+}
+
+function sourceNote(snapshot: LimitSnapshot): string {
+  if (snapshot.limits === 'not_sent') return '_The gateway sends no limit headers: these are the configured limits, counted by the extension._';
+  if (snapshot.limits === 'unknown') return '_Until then the extension paces by the configured limits._';
+  return snapshot.source === 'local' ? "_The gateway's limits, counted by the extension since its last report._" : '_As reported by the gateway._';
 }
 
 /** Longest model name the status bar text shows; the tooltip has the whole one. */

@@ -53,8 +53,8 @@ export async function waitForStatus(ctx: UiContext, text: RegExp, timeoutMs = 15
   return statusText(ctx);
 }
 
-/** The normal state: "model · N/M req · T tok". */
-export const normalStatus = (model = '[\\w.-]+') => new RegExp(`^${model} · \\d+/\\d+ req · \\S+ tok$`);
+/** The normal state: "model · N/M req · T tok", or, when the Gateway reported no limits (yet), that it did not. */
+export const normalStatus = (model = '[\\w.-]+') => new RegExp(`^${model} · (\\d+/\\d+ req · \\S+ tok|limits not reported|limits not known yet)$`);
 
 // ---- the API key -----------------------------------------------------------------------
 

@@ -39,8 +39,8 @@ export const rateLimitScenario: Scenario = {
   async run(ctx, s) {
     await s.step('limited-key-set', 'Set API Key with limited-key; the status bar settles to the normal state', async () => {
       await setApiKey(ctx, 'limited-key');
-      // The key check and the model listing already share the one request of the window:
-      // the status bar may count a 429 down first.
+      // The key check takes the window's one request; its model list is the catalog's, so no listing spends another.
+      // The Gateway reports no limits for this key, and the status bar says so.
       await waitForStatus(ctx, normalStatus(), 30_000);
     });
     const first = '@gateway first of two';
