@@ -3,24 +3,12 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { startEmulator, type Emulator } from '../emulator/server';
-import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
+import { describe, test } from 'node:test';
+import { makeEngine, runToEnd, startSession, useEmulatorAndWorkspace } from './helpers/agent';
 import { VirtualClock } from './helpers/clock';
 import { MemoryLanguageServices, problem } from './helpers/memoryLanguages';
 
-let emulator: Emulator;
-let workspace: TempWorkspace;
-before(async () => {
-  emulator = await startEmulator({ port: 0 });
-});
-after(() => emulator.close());
-beforeEach(() => {
-  emulator.reset();
-  workspace = new TempWorkspace();
-  workspace.write('src/a.ts', 'export const a: number = 1;\n');
-});
-afterEach(() => workspace.dispose());
+const fixture = useEmulatorAndWorkspace({ 'src/a.ts': 'export const a: number = 1;\n' });
 
 describe('a write in a session', () => {
   test("the next request carries the write's new error; a read is answered as before", async () => {
@@ -29,20 +17,20 @@ describe('a write in a session', () => {
     const languages = new MemoryLanguageServices({
       clock,
       check: async (path) => {
-        const text = await clock.hold(readFile(join(workspace.root, path), 'utf8'));
+        const text = await clock.hold(readFile(join(fixture.workspace.root, path), 'utf8'));
         return text.includes("number = '") ? [problem(path, 1, "Type 'string' is not assignable to type 'number'.")] : [];
       },
     });
-    emulator.script('demo-key', [
+    fixture.emulator.script('demo-key', [
       { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/a.ts', old_text: '= 1', new_text: "= 'one'" } }] },
       { toolCalls: [{ name: 'read_file', arguments: { path: 'src/a.ts' } }] },
       { text: 'Done.' },
     ]);
-    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, clock, languages });
+    const { engine } = makeEngine({ baseUrl: fixture.emulator.baseUrl, workspace: fixture.workspace, clock, languages });
     const state = startSession('Make a a string');
     await runToEnd(engine, state);
     assert.equal(state.status, 'done');
-    const outputs = emulator.requests
+    const outputs = fixture.emulator.requests
       .filter((request) => request.path === '/v1/responses')
       .flatMap((request) => (request.body as { input: { type?: string; output?: string }[] }).input)
       .flatMap((item) => (item.type === 'function_call_output' ? [item.output] : []));

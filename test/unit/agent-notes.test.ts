@@ -2,32 +2,20 @@
 // emulator over real HTTP: each step shows a few as notes and counts the rest, runs none of them,
 // and neither the session nor the next request carries them.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { startEmulator, type Emulator } from '../emulator/server';
-import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
+import { describe, test } from 'node:test';
+import { makeEngine, runToEnd, startSession, useEmulatorAndWorkspace } from './helpers/agent';
 
-let emulator: Emulator;
-let workspace: TempWorkspace;
-before(async () => {
-  emulator = await startEmulator({ port: 0 });
-});
-after(() => emulator.close());
-beforeEach(() => {
-  emulator.reset();
-  workspace = new TempWorkspace();
-  workspace.write('a.txt', 'hello\n');
-});
-afterEach(() => workspace.dispose());
+const fixture = useEmulatorAndWorkspace({ 'a.txt': 'hello\n' });
 
 const unasked = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `apply_patch_${i}`, input: '*** Begin Patch' }));
 
 describe('notes on outputs the agent did not ask for', () => {
   test('a step shows three notes and counts the rest; the next request and the session carry none', async () => {
-    emulator.script('demo-key', [
+    fixture.emulator.script('demo-key', [
       { customToolCalls: unasked(5), toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
       { customToolCalls: unasked(1), text: 'Read a.txt.' },
     ]);
-    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace });
+    const { engine } = makeEngine({ baseUrl: fixture.emulator.baseUrl, workspace: fixture.workspace });
     const state = startSession('Read a.txt');
     const events = await runToEnd(engine, state);
 
@@ -45,7 +33,7 @@ describe('notes on outputs the agent did not ask for', () => {
     );
     assert.equal(events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join(''), 'Read a.txt.');
 
-    const bodies = emulator.requests.filter((r) => r.path === '/v1/responses').map((r) => JSON.stringify(r.body));
+    const bodies = fixture.emulator.requests.filter((r) => r.path === '/v1/responses').map((r) => JSON.stringify(r.body));
     assert.equal(bodies.length, 2);
     assert.ok(!bodies[1].includes('apply_patch') && !bodies[1].includes('did not ask for'), bodies[1]);
     const kept = JSON.stringify(state);

@@ -15,6 +15,8 @@ import { defaultProtectedFiles, type AgentTool } from '../../../src/tools/common
 import { NodeCommandRunner } from '../../../src/terminal/node/nodeCommandRunner';
 import { NodeFileChanges } from '../../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../../src/tools/node/nodeWorkspaceFiles';
+import { after, afterEach, before, beforeEach } from 'node:test';
+import { startEmulator, type Emulator } from '../../emulator/server';
 import { makeClient } from './clients';
 import { ModelWindows, memoryWindowStore, type GatewayClientOptions } from '../../../src/gateway/common';
 
@@ -146,4 +148,23 @@ export async function runToEnd(engine: AgentEngine, state: AgentSessionState, si
   const events: AgentEvent[] = [];
   await engine.run(state, signal, (event) => events.push(event));
   return events;
+}
+
+/**
+ * The fixture most agent tests share: one emulator for the file (reset before each test) and a fresh
+ * temporary workspace holding `files` for each test. Read `emulator` and `workspace` inside tests.
+ */
+export function useEmulatorAndWorkspace(files: Record<string, string>): { emulator: Emulator; workspace: TempWorkspace } {
+  const fixture = {} as { emulator: Emulator; workspace: TempWorkspace };
+  before(async () => {
+    fixture.emulator = await startEmulator({ port: 0 });
+  });
+  after(() => fixture.emulator.close());
+  beforeEach(() => {
+    fixture.emulator.reset();
+    fixture.workspace = new TempWorkspace();
+    for (const [path, text] of Object.entries(files)) fixture.workspace.write(path, text);
+  });
+  afterEach(() => fixture.workspace.dispose());
+  return fixture;
 }
