@@ -49,7 +49,11 @@ export function renderTranscript(state: AgentSessionState): string {
     let block: string[];
     if (item.type === 'function_call') block = [`**→ ${oneLine(item.name)}**`, codeFence(clip(item.arguments, MAX_OUTPUT_SHOWN), 'json'), ''];
     else if (item.type === 'function_call_output')
-      block = [...(state.subagents ?? []).filter((run) => run.atItem === index).flatMap(subagentBlock), codeFence(clip(item.output, MAX_OUTPUT_SHOWN), 'text'), ''];
+      block = [
+        ...(state.subagents ?? []).filter((run) => run.atItem === index).flatMap(subagentBlock),
+        codeFence(clip(item.output, MAX_OUTPUT_SHOWN), 'text'),
+        '',
+      ];
     else block = [`### ${item.role === 'user' ? 'You' : 'Agent'}`, '', message(item.content), ''];
     block = [...compactions.filter((c) => c.atItem === index).flatMap(compactionBlock), ...block];
     const blockSize = block.reduce((sum, line) => sum + line.length + 1, 0);

@@ -39,12 +39,12 @@ export interface Subagents {
 }
 
 const schema = z.object({
-  task: z.string().check(z.describe('The task, self-contained, and what the answer must contain.')),
+  task: z.string().check(z.describe('The task, self-contained.')),
 });
 
 export const runSubagentTool: AgentTool = {
   name: 'run_subagent',
-  description: 'Give a side task (search the codebase, review a diff) to a read-only helper with its own context; you get only its final answer.',
+  description: 'Hand a side task (codebase search, review) to a read-only helper; get only its answer.',
   // Changes nothing: the sub-session has only the read-only tools.
   kind: 'read',
   parameters: parametersOf(schema),
