@@ -195,7 +195,7 @@ describe('run_subagent', () => {
 
   test('its answer is bounded; the chat shows its line and the start of its answer nested, fences closed', async () => {
     const long = `${'word '.repeat(4000)}end`;
-    fixture.emulator.script('demo-key', [callSubagent(), { text: long }, { text: 'Done.' }]);
+    fixture.emulator.script('demo-key', [callSubagent(), { text: long, chunkChars: 5000 }, { text: 'Done.' }]);
     const { engine } = makeEngine({ baseUrl: fixture.emulator.baseUrl, workspace: fixture.workspace, subagents: true });
     const state = startSession('t');
     await runToEnd(engine, state);
@@ -204,6 +204,18 @@ describe('run_subagent', () => {
 
     const shown = subagentMarkdown({ sessionId: 's', task: 'Review\nthe diff', steps: 4, tokens: 12345 }, 'Found:\n```ts\nconst a = 1;');
     assert.equal(shown, '\n\n> **Subagent:** `Review the diff` — 4 steps · 12,345 tokens\n>\n> Found:\n> ```ts\n> const a = 1;\n> ```\n\n');
+  });
+
+  test("a saved file's records are bounded, malformed ones dropped, one saved while it ran read as paused", () => {
+    const record = { task: 't'.repeat(10_000), atItem: 2, status: 'running', steps: ['s'.repeat(1000), 7, ...Array(100).fill('step')], turns: 2, tokens: 50 };
+    const saved = parseSavedSession({ id: 'x', status: 'paused', subagents: [record, { task: 1 }, ...Array(20).fill(record)] });
+    assert.equal(saved?.subagents?.length, 7);
+    const first = saved?.subagents?.[0];
+    assert.equal(first?.status, 'paused');
+    assert.equal(first?.task.length, 4000);
+    assert.equal(first?.steps.length, 40);
+    assert.equal(first?.steps[0].length, 300);
+    assert.equal(parseSavedSession({ id: 'y', status: 'done' })?.subagents, undefined);
   });
 
   test('a task that is empty or too long is refused before anything runs', async () => {

@@ -81,7 +81,8 @@ function subagentOf(item: unknown): SubagentRecord | undefined {
   return {
     task: item.task.slice(0, 4000),
     atItem: count(item.atItem),
-    status: item.status as SessionStatus,
+    // Saved while it ran: the window closed under it, so it ended there.
+    status: item.status === 'running' ? 'paused' : (item.status as SessionStatus),
     ...(typeof item.reason === 'string' ? { reason: item.reason.slice(0, 1000) } : {}),
     steps: listOf(item.steps, (step): step is string => typeof step === 'string')
       .slice(0, 40)
