@@ -7,6 +7,7 @@ import { SUBAGENT_LIMITS } from '../../src/agent/common/subagents';
 import { renderTranscript, subagentMarkdown } from '../../src/agent/common/transcriptMarkdown';
 import type { AgentEvent } from '../../src/agent/common/engine';
 import { allTools, runSubagentTool } from '../../src/tools/common/registry';
+import type { AgentTool } from '../../src/tools/common/tool';
 import type { UsageRecord } from '../../src/usage/common';
 import type { RecordedRequest, ScriptedTurn } from '../emulator/types';
 import { makeEngine, runToEnd, startSession, useEmulatorAndWorkspace } from './helpers/agent';
@@ -119,6 +120,21 @@ describe('run_subagent', () => {
     assert.equal(state.originals.length, 0);
     assert.deepEqual(state.commandsRun, []);
     assert.equal(state.status, 'done');
+  });
+
+  test('a host tool of the same name gives way: one run_subagent is offered, and it is the sub-session', async () => {
+    const host: AgentTool = {
+      name: 'run_subagent',
+      description: 'An MCP tool that happens to share the name.',
+      kind: 'external',
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+      prepare: async () => ({ summary: 'host tool', execute: async () => ({ ok: true, output: 'HOST TOOL RAN' }) }),
+    };
+    fixture.emulator.script('demo-key', [callSubagent(), { text: ANSWER }, { text: 'Done.' }]);
+    const { engine } = makeEngine({ baseUrl: fixture.emulator.baseUrl, workspace: fixture.workspace, subagents: true, extraTools: [host] });
+    await runToEnd(engine, startSession('t'));
+    assert.equal(toolNames(responsesRequests()[0]).filter((name) => name === 'run_subagent').length, 1);
+    assert.equal((bodyOf(responsesRequests()[2]).input as { output: string }[])[0].output, ANSWER);
   });
 
   test('a sub-session cannot start one (depth 1): run_subagent is not among its tools', async () => {

@@ -185,7 +185,9 @@ export class AgentEngine {
 
 /** The deps with run_subagent offered after the other tools, and the sub-session runner in the tools' context. */
 function withSubagents(deps: AgentEngineDeps, subagents: SubagentRunner): AgentEngineDeps {
-  return { ...deps, tools: () => [...deps.tools(), runSubagentTool], toolContext: { ...deps.toolContext, subagents } };
+  // A host tool of the same name (an MCP server's) gives way: two tools of one name would be refused or mistaken.
+  const tools = () => [...deps.tools().filter((tool) => tool.name !== runSubagentTool.name), runSubagentTool];
+  return { ...deps, tools, toolContext: { ...deps.toolContext, subagents } };
 }
 
 /** A run's bearings: where its budgets count from, its working time, and the update of the session's active time. */
