@@ -44,6 +44,8 @@ export interface GatewayExtensionApi {
       context?: string;
       plan?: { step: string; status: string }[];
       projectInstructions?: string[];
+      /** The sub-sessions run_subagent started: task, status and the steps they took. */
+      subagents?: { task: string; status: string; steps: string[] }[];
     }[]
   >;
 }
@@ -91,6 +93,7 @@ export function gatewayTestApi(sources: TestApiSources): GatewayExtensionApi {
         context: contextUsage(s),
         plan: s.plan,
         projectInstructions: s.projectInstructions?.files,
+        subagents: s.subagents?.map((run) => ({ task: run.task, status: run.status, steps: run.steps })),
       })),
   };
 }

@@ -12,6 +12,7 @@ import { oneFilePerTurn, retryJitterTask } from './sessionWorkloads';
 import { measureWorkspaceSearch } from './workspaceSearch';
 import { measureNearMiss } from './nearMiss';
 import { LONG_TURNS, SMALL_WINDOW, measureSaveTimes, type LongSessionResult, type SaveTimes } from './longSession';
+import { measureSubagents } from './subagents';
 import { measureHostCost, measureLongSessionCost, printHeapAfterClose, type HeapBaseline } from './hostCost';
 
 async function main(): Promise<void> {
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
   if (process.argv.includes('search')) return measureWorkspaceSearch();
   // `npm run bench -- host`: the agent's own time per step, the event-loop blocks and the heap (issue 25).
   if (process.argv.includes('host')) return measureHostAlone();
+  // `npm run bench -- subagents`: the parent's billed input tokens with and without run_subagent (a few seconds).
+  if (process.argv.includes('subagents')) return measureSubagents();
   // `npm run bench -- edits`: the near-miss edit table alone (no emulator, a few seconds).
   if (process.argv.includes('edits')) return void measureNearMiss();
   const emulator = await startEmulator({ port: 0, keys: [{ key: 'bench-key', rpm: 1_000_000, tpm: 1_000_000_000 }], rpm: 1_000_000, tpm: 1_000_000_000 });

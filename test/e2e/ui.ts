@@ -28,6 +28,7 @@ import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
 import { usageScenario } from './ui/usage';
 import { thinkingScenario } from './ui/thinking';
+import { agentSubagentScenario } from './ui/agentSubagent';
 
 const SCENARIOS: Scenario[] = [
   setKeyScenario,
@@ -46,6 +47,8 @@ const SCENARIOS: Scenario[] = [
   agentRewindScenario,
   usageScenario,
   thinkingScenario,
+  // Last: it turns gateway.agent.subagents on (a user setting; the change reloads the page).
+  agentSubagentScenario,
 ];
 
 const t0 = Date.now();

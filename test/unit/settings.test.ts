@@ -80,6 +80,7 @@ describe('the gateway.* settings', () => {
         maxRequestTpmSeconds: 30,
         projectInstructions: true,
         allowedTools: [],
+        subagents: false,
       },
     });
   });
@@ -90,6 +91,13 @@ describe('the gateway.* settings', () => {
     assert.deepEqual(agent.allowedTools, ['mcp_github_search']);
     assertRefused({ 'agent.allowedTools': 'mcp_github_search' }, 'agent.allowedTools', /"gateway\.agent\.allowedTools" must be a list of strings/);
     assert.deepEqual(from({ 'agent.allowedTools': 'mcp_github_search' }).agent.allowedTools, []);
+  });
+
+  test('subagents are off by default, on when the user says so, and only the user may turn them on', () => {
+    assert.equal(from({}).agent.subagents, false);
+    assert.equal(from({ 'agent.subagents': true }).agent.subagents, true);
+    assert.ok(USER_ONLY_SETTINGS.includes('agent.subagents'));
+    assert.equal(effectiveValue('agent.subagents', { defaultValue: false, workspaceValue: true }), false);
   });
 
   test('the defaults package.json shows in the Settings editor are the ones the code falls back to', () => {

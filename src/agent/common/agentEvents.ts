@@ -19,6 +19,8 @@ export type AgentEvent =
   | { type: 'tool_started'; call: ToolCall; summary: string }
   | { type: 'tool_finished'; call: ToolCall; summary: string; outcome: ToolOutcome; approved: boolean }
   | { type: 'plan'; plan: PlanStep[] }
+  /** A sub-session (run_subagent) finished one of its tool calls: the parent's surface shows it as progress under the call. */
+  | { type: 'subagent_step'; task: string; summary: string }
   | { type: 'turn'; turn: number; usage: Usage | undefined }
   | { type: 'compacting' }
   | { type: 'compacted'; compaction: Compaction }

@@ -19,7 +19,7 @@
  */
 import { AbortError, type GatewayClient, type ModelLimits } from '../../gateway/common';
 import type { Approver, Clock, Logger, SessionStore } from '../../base/common';
-import type { AgentTool, ToolContext } from '../../tools/common';
+import { runSubagentTool, type AgentTool, type ToolContext } from '../../tools/common';
 import { errorMessage, type OnAgentEvent } from './agentEvents';
 import type { ApprovalPolicy } from './approvalPolicy';
 import { exceededBudget, runStartOf, runUsage, type AgentBudgets, type RunStart } from './budgets';
@@ -30,6 +30,7 @@ import { RequestSizing } from './requestSizing';
 import { RunTimer, watchTimeBudget } from './runTimer';
 import { SessionCompactor } from './sessionCompactor';
 import { SessionProgress } from './sessionProgress';
+import { SubagentRunner } from './subagents';
 import type { AgentSessionState } from './sessionState';
 import { StepCheckpointRecorder, type CaptureCheckpoint, type KeepOriginal } from '../../checkpoints/common';
 import { ToolRound } from './toolRound';
@@ -70,6 +71,8 @@ export interface AgentEngineDeps {
   checkpoint?: CaptureCheckpoint;
   /** Keeps a changed file's content from before the session for Revert (the checkpoint baseline): the saved session lists only its path. */
   keepOriginal?: KeepOriginal;
+  /** Offer run_subagent (`gateway.agent.subagents`): read-only sub-sessions whose answers alone come back (subagents.ts). */
+  subagents?: boolean;
 }
 
 export class AgentEngine {
@@ -79,8 +82,12 @@ export class AgentEngine {
   private readonly compactor: SessionCompactor;
   private readonly turns: ModelTurns;
   private readonly toolRound: ToolRound;
+  private readonly subagents: SubagentRunner | undefined;
 
   constructor(private readonly deps: AgentEngineDeps) {
+    this.subagents = deps.subagents ? new SubagentRunner({ ...deps, startEngine: (childDeps) => new AgentEngine(childDeps) }) : undefined;
+    // The collaborators below get the tools with run_subagent; the runner itself (and so every sub-session) does not.
+    if (this.subagents) deps = withSubagents(deps, this.subagents);
     this.projectInstructions = deps.projectInstructions
       ? new InstructionTracker({ files: deps.toolContext.files, protectedFiles: deps.toolContext.protectedFiles, skills: true, logger: deps.logger })
       : undefined;
@@ -105,6 +112,7 @@ export class AgentEngine {
     const overTime = new AbortController();
     const stopWatching = new AbortController();
     watchTimeBudget(this.deps.clock, timer, () => this.deps.budgets().maxWallTimeMs, overTime, stopWatching.signal);
+    this.subagents?.startRun({ state, start, timer, onEvent });
     await this.progress.setStatus(state, 'running', undefined, onEvent);
     try {
       await this.runSteps(state, { start, timer, tick }, AbortSignal.any([signal, overTime.signal]), onEvent);
@@ -173,6 +181,13 @@ export class AgentEngine {
     state.transcript.push(item);
     state.unsent.push(item);
   }
+}
+
+/** The deps with run_subagent offered after the other tools, and the sub-session runner in the tools' context. */
+function withSubagents(deps: AgentEngineDeps, subagents: SubagentRunner): AgentEngineDeps {
+  // A host tool of the same name (an MCP server's) gives way: two tools of one name would be refused or mistaken.
+  const tools = () => [...deps.tools().filter((tool) => tool.name !== runSubagentTool.name), runSubagentTool];
+  return { ...deps, tools, toolContext: { ...deps.toolContext, subagents } };
 }
 
 /** A run's bearings: where its budgets count from, its working time, and the update of the session's active time. */

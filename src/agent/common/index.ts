@@ -12,3 +12,4 @@ export { parseSavedSession } from './savedSession';
 export { type JournalFolder, journalName, snapshotName } from './sessionJournal';
 export { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND, rootForSavedSession } from './sessionRoot';
 export { type AgentSessionState, type OriginalFile, type SessionStatus } from './sessionState';
+export { subagentMarkdown } from './transcriptMarkdown';

@@ -7,7 +7,7 @@
  */
 import type { ResponseInputItem, ToolCall } from '../../gateway/common';
 import { parsePlan } from '../../tools/common';
-import type { AgentSessionState, Compaction, OriginalFile, SessionStatus, SessionUsage } from './sessionState';
+import type { AgentSessionState, Compaction, OriginalFile, SessionStatus, SessionUsage, SubagentRecord } from './sessionState';
 
 const STATUSES: readonly SessionStatus[] = ['running', 'awaiting_approval', 'paused', 'stopped', 'done'];
 const ROLES = ['user', 'assistant', 'system', 'developer'];
@@ -75,6 +75,31 @@ function isCompaction(item: unknown): item is Compaction {
   );
 }
 
+/** A sub-session's record, its lists and texts bounded (the file may have been edited): undefined when it is not one. */
+function subagentOf(item: unknown): SubagentRecord | undefined {
+  if (!isObject(item) || typeof item.task !== 'string' || !STATUSES.includes(item.status as SessionStatus)) return undefined;
+  return {
+    task: item.task.slice(0, 4000),
+    atItem: count(item.atItem),
+    // Saved while it ran: the window closed under it, so it ended there.
+    status: item.status === 'running' ? 'paused' : (item.status as SessionStatus),
+    ...(typeof item.reason === 'string' ? { reason: item.reason.slice(0, 1000) } : {}),
+    steps: listOf(item.steps, (step): step is string => typeof step === 'string')
+      .slice(0, 40)
+      .map((step) => step.slice(0, 300)),
+    turns: count(item.turns),
+    tokens: count(item.tokens),
+  };
+}
+
+function subagentsOf(value: unknown): SubagentRecord[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value
+    .slice(0, 8)
+    .map(subagentOf)
+    .filter((record): record is SubagentRecord => record !== undefined);
+}
+
 /** The chain fields, only when they are consistent with the transcript: otherwise the chain is the whole transcript. */
 function chainOf(json: Json, transcriptLength: number): Pick<AgentSessionState, 'chainBase' | 'chainFrom'> {
   if (!Array.isArray(json.chainBase) || typeof json.chainFrom !== 'number') return {};
@@ -86,6 +111,10 @@ function chainOf(json: Json, transcriptLength: number): Pick<AgentSessionState, 
 function sentInstructionsOf(value: unknown): AgentSessionState['projectInstructions'] {
   if (!isObject(value)) return undefined;
   return { files: listOf(value.files, (f): f is string => typeof f === 'string'), bytes: count(value.bytes) };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** The session in `json`, with defaults for what is missing; undefined when it has no string id or no known status. */
@@ -119,6 +148,7 @@ export function parseSavedSession(json: unknown): AgentSessionState | undefined 
     compactions: Array.isArray(json.compactions) ? listOf(json.compactions, isCompaction).map((c) => ({ ...c, at: count(c.at) })) : undefined,
     projectInstructions: sentInstructionsOf(json.projectInstructions),
     plan: parsePlan(json.plan),
+    ...optional('subagents', subagentsOf(json.subagents)),
   };
 }
 

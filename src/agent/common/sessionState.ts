@@ -89,6 +89,21 @@ export interface AgentSessionState {
   compacting?: { before: number };
   /** The compactions so far, for the transcript and the views. */
   compactions?: Compaction[];
+  /** The sub-sessions run_subagent started (bounded in number: subagents.ts), for the transcript. */
+  subagents?: SubagentRecord[];
+}
+
+/** A sub-session as the parent keeps it: its task, its steps (bounded) and what it used; its answer is the call's output. */
+export interface SubagentRecord {
+  task: string;
+  /** Transcript index of the run_subagent call's output: the transcript shows the steps there. */
+  atItem: number;
+  status: SessionStatus;
+  reason?: string;
+  /** The tool calls it made, as one-line summaries. */
+  steps: string[];
+  turns: number;
+  tokens: number;
 }
 
 export interface Compaction {

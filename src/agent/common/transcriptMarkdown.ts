@@ -1,7 +1,8 @@
 /** A saved agent session as markdown: pure (no vscode), so it is unit-tested. */
 import { codeFence, inlineCode } from '../../base/common';
+import type { SubagentRun } from '../../tools/common';
 import { compactionNotice, contextUsage } from './compaction';
-import type { AgentSessionState, Compaction } from './sessionState';
+import type { AgentSessionState, Compaction, SubagentRecord } from './sessionState';
 
 /** Characters shown of one tool output or call's arguments. */
 export const MAX_OUTPUT_SHOWN = 2000;
@@ -47,7 +48,12 @@ export function renderTranscript(state: AgentSessionState): string {
   for (const [index, item] of state.transcript.entries()) {
     let block: string[];
     if (item.type === 'function_call') block = [`**→ ${oneLine(item.name)}**`, codeFence(clip(item.arguments, MAX_OUTPUT_SHOWN), 'json'), ''];
-    else if (item.type === 'function_call_output') block = [codeFence(clip(item.output, MAX_OUTPUT_SHOWN), 'text'), ''];
+    else if (item.type === 'function_call_output')
+      block = [
+        ...(state.subagents ?? []).filter((run) => run.atItem === index).flatMap(subagentBlock),
+        codeFence(clip(item.output, MAX_OUTPUT_SHOWN), 'text'),
+        '',
+      ];
     else block = [`### ${item.role === 'user' ? 'You' : 'Agent'}`, '', message(item.content), ''];
     block = [...compactions.filter((c) => c.atItem === index).flatMap(compactionBlock), ...block];
     const blockSize = block.reduce((sum, line) => sum + line.length + 1, 0);
@@ -60,6 +66,31 @@ export function renderTranscript(state: AgentSessionState): string {
   }
   for (const compaction of compactions.filter((c) => c.atItem >= state.transcript.length)) lines.push(...compactionBlock(compaction));
   return lines.join('\n');
+}
+
+/** A sub-session, nested under its run_subagent call: its task, what it used, and its steps folded (its answer is the output below). */
+function subagentBlock(run: SubagentRecord): string[] {
+  const end = run.status === 'done' ? '' : ` — ${run.status}${run.reason ? `: ${oneLine(run.reason)}` : ''}`;
+  const steps = run.steps.map((step) => `> - ${inlineCode(step)}`);
+  return [
+    `> **Subagent:** ${inlineCode(oneLine(run.task).slice(0, 300))}  `,
+    `> ${run.steps.length} steps · ${run.turns} requests · ${run.tokens.toLocaleString('en-US')} tokens${end}`,
+    ...(steps.length > 0 ? ['>', '> <details><summary>Steps</summary>', '>', ...steps, '>', '> </details>'] : []),
+    '',
+  ];
+}
+
+/** Characters of a sub-session's answer the chat shows under its line (the transcript has all of it). */
+export const SUBAGENT_ANSWER_SHOWN = 1500;
+
+/** A sub-session in the chat: one quoted line (task, steps, tokens) and the start of its answer, nested under it. */
+export function subagentMarkdown(run: SubagentRun, answer: string): string {
+  const head = `> **Subagent:** ${inlineCode(oneLine(run.task).slice(0, 120))} — ${run.steps} steps · ${run.tokens.toLocaleString('en-US')} tokens`;
+  const shown = message(clip(answer.trim(), SUBAGENT_ANSWER_SHOWN));
+  return `\n\n${head}\n>\n${shown
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n')}\n\n`;
 }
 
 /** Where the session compacted: the notice, and the summary the new chain started from. */

@@ -81,6 +81,7 @@ export class SessionEngines implements vscode.Disposable {
       budgets: () => this.options.settings().budgets,
       instructions: AGENT_INSTRUCTIONS,
       projectInstructions: settings.projectInstructions,
+      subagents: settings.subagents,
       clock: systemClock,
       logger,
       ...(context

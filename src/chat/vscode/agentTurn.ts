@@ -15,6 +15,7 @@ import {
   inlineCode,
   NO_FOLDER_MESSAGE,
   OPEN_FOLDER_COMMAND,
+  subagentMarkdown,
 } from '../../agent/common';
 import type { ApprovalRequest } from '../../base/common';
 import { compact } from '../../status/common';
@@ -139,8 +140,15 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
     case 'tool_started':
       stream.progress(`${event.summary}…`);
       return;
+    case 'subagent_step':
+      stream.progress(`Subagent: ${event.summary}…`);
+      return;
     case 'tool_finished':
-      if (!event.approved) stream.markdown(`\n\n> Denied: ${inlineCode(event.summary)}\n\n`);
+      if (event.outcome.subagent) {
+        // Nested under the call: its line, the start of its answer; its steps are in the session's transcript.
+        stream.markdown(subagentMarkdown(event.outcome.subagent, event.outcome.output));
+        stream.button({ title: 'Open Subagent Transcript', command: 'gateway.agent.openTranscript', arguments: [event.outcome.subagent.sessionId] });
+      } else if (!event.approved) stream.markdown(`\n\n> Denied: ${inlineCode(event.summary)}\n\n`);
       else if (event.outcome.changedPath) {
         stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
         // What the model was told about the problems its write left: the user sees the same.

@@ -22,6 +22,8 @@ export interface AgentSettings {
   projectInstructions: boolean;
   /** VS Code tools that run without asking under `auto` (`gateway.agent.allowedTools`). */
   allowedTools: readonly string[];
+  /** Offer run_subagent, read-only sub-sessions (`gateway.agent.subagents`). */
+  subagents: boolean;
 }
 
 export interface GatewaySettings {
@@ -107,6 +109,7 @@ export function settingsFrom(values: SettingValues): GatewaySettings {
       maxRequestTpmSeconds: values['agent.maxRequestTpmSeconds'],
       projectInstructions: values['agent.projectInstructions'],
       allowedTools: values['agent.allowedTools'],
+      subagents: values['agent.subagents'],
     },
   };
 }

@@ -181,6 +181,8 @@ export const SETTING_SCHEMAS = {
   'agent.projectInstructions': setting(WORKSPACE, true, withDefault(z.boolean(), true), trueOrFalse('agent.projectInstructions')),
   // Under `auto` these tools run unasked: a repository's settings must neither add one nor take the user's away.
   'agent.allowedTools': setting(USER, [], withDefault(z.array(z.string()), []), listOfStrings('agent.allowedTools')),
+  // Sub-sessions spend requests and tokens of their own: a repository's settings may not turn them on.
+  'agent.subagents': setting(USER, false, withDefault(z.boolean(), false), trueOrFalse('agent.subagents')),
   // Raised, it could fill the disk; lowered, it would erase the user's checkpoints of other sessions. Out of bounds: the nearest bound.
   'agent.checkpointStorageMB': setting(
     USER,

@@ -2,7 +2,8 @@
 export { BackgroundCommands, type BackgroundLimits, type BackgroundReport } from './backgroundCommands';
 export { reportingNewProblems } from './newProblems';
 export { normalizeWorkspacePath, protectingPattern, resolveWorkspacePath } from './pathPolicy';
-export { findTool, toolDefinitions, toolsFor, unknownToolOutput } from './registry';
+export { findTool, runSubagentTool, subagentTools, toolDefinitions, toolsFor, unknownToolOutput } from './registry';
+export { MAX_SUBAGENT_TASK_CHARS, type SubagentAnswer, type SubagentRun, type Subagents } from './runSubagent';
 export { headBytes, omittedNote, utf8Length } from './textLimits';
 export { type AgentTool, defaultProtectedFiles, type PreparedCall, type ToolContext, type ToolKind, type ToolOutcome } from './tool';
 export { parsePlan, planChecklist, type PlanStep } from './updatePlan';

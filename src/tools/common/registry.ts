@@ -11,6 +11,7 @@ import { commandOutputTool } from './commandOutput';
 import { updatePlanTool } from './updatePlan';
 import { getProblemsTool } from './getProblems';
 import { codeNavigationTool } from './codeNavigationTool';
+import { runSubagentTool } from './runSubagent';
 
 /** Every tool, for a trusted workspace. */
 export const allTools: readonly AgentTool[] = [
@@ -29,6 +30,15 @@ export const allTools: readonly AgentTool[] = [
 
 /** The tools that change nothing: all an untrusted workspace (Workspace Trust) is offered. */
 export const readOnlyTools: readonly AgentTool[] = allTools.filter((tool) => tool.kind === 'read');
+
+/**
+ * A subagent's tools: the read-only ones without update_plan (its plan would show nowhere) and
+ * without run_subagent, which is in no list (depth 1): only an engine with subagents adds it.
+ */
+export const subagentTools: readonly AgentTool[] = readOnlyTools.filter((tool) => tool.name !== 'update_plan');
+
+/** run_subagent, offered only when `gateway.agent.subagents` is on: its definition is paid for on every request. */
+export { runSubagentTool };
 
 /** The tools for a workspace, by its trust. */
 export function toolsFor(trusted: boolean): readonly AgentTool[] {

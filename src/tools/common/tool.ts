@@ -13,6 +13,7 @@ import type { PlanStep } from './updatePlan';
 import type { LanguageServices } from './languageServices';
 import type { BackgroundCommands } from './backgroundCommands';
 import type { ApprovalMode } from '../../agent/common';
+import type { SubagentRun, Subagents } from './runSubagent';
 
 /** `external`: a tool of the host (another extension, an MCP server), which may do anything. */
 export type ToolKind = 'read' | 'write' | 'command' | 'external';
@@ -36,6 +37,8 @@ export interface ToolContext {
   languages?: LanguageServices;
   /** The run's commands that keep running (run_command with background, command_output); none: background commands are refused. */
   background?: BackgroundCommands;
+  /** Runs run_subagent's sub-sessions (`gateway.agent.subagents`); none: the call is refused (a sub-session's own context has none: depth 1). */
+  subagents?: Subagents;
 }
 
 // `gateway.agent.protectedFiles` when the user has not set it. A pattern
@@ -83,6 +86,8 @@ export interface ToolOutcome {
   problemsNote?: string;
   /** update_plan only: the plan as it now stands. */
   plan?: PlanStep[];
+  /** run_subagent only: the sub-session that ran, for the chat's nested line. */
+  subagent?: SubagentRun;
 }
 
 export interface FilePreview {

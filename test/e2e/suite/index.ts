@@ -19,6 +19,7 @@ import './sandboxEscape.test';
 import './agentBackground.test';
 // Its own skill folder, removed at its end.
 import './agentSkills.test';
+import './agentSubagent.test';
 import './dialects.test';
 // Sets only the key and base URL; runs on whichever chat model the earlier tests left selected.
 import './notes.test';

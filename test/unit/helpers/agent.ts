@@ -90,6 +90,8 @@ export interface EngineOptions {
   keepOriginal?: AgentEngineDeps['keepOriginal'];
   /** The engine's log (silent by default). */
   logger?: AgentEngineDeps['logger'];
+  /** Offer run_subagent (`gateway.agent.subagents`). */
+  subagents?: boolean;
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -133,6 +135,7 @@ export function makeEngine(options: EngineOptions) {
     spendGate: options.spendGate,
     checkpoint: options.checkpoint,
     keepOriginal: options.keepOriginal,
+    subagents: options.subagents,
   });
   return { engine, store, approvals, windows };
 }
