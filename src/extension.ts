@@ -22,7 +22,11 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   // Filled in once the agent is registered (the usage view lists sessions, the agent asks the budget).
   let agentStore: () => Promise<{ id: string; title: string }[]> = async () => [];
   let refreshStatus = () => {};
-  const gateway = createGateway(context, (name, build) => steps.step(name, build));
+  const gateway = createGateway(
+    context,
+    (name, build) => steps.step(name, build),
+    (name, task) => steps.defer(name, task),
+  );
   const models = steps.step('models', () => createModels(context, gateway));
   const usage = steps.step(
     'usage view',

@@ -4,7 +4,8 @@
  * (listed, and announced once), its readers get the setting's default, and
  * every other setting reads as usual.
  */
-import { effectiveValue, SettingError, settingsFrom, type GatewaySettings, type SettingLevels } from './gatewaySettings';
+import type { ConfiguredLimits } from '../../gateway/common';
+import { effectiveValue, limitsFrom, SettingError, settingsFrom, type GatewaySettings, type SettingLevels } from './gatewaySettings';
 import { SETTING_NAMES, SETTING_SCHEMAS, type SettingName, type SettingSchema, type SettingValue, type SettingValues } from './settingSchemas';
 
 /** Where the values come from: one setting's levels by its name under `gateway.` (VS Code's `WorkspaceConfiguration.inspect`). */
@@ -42,10 +43,24 @@ function schemaOf<K extends SettingName>(name: K): SettingSchema<SettingValue<K>
   return SETTING_SCHEMAS[name] as SettingSchema<SettingValue<K>>;
 }
 
-interface Entry {
-  /** The effective value as JSON: a change of it (and only that) re-checks the setting. */
-  raw: string;
-  read: SettingRead<unknown>;
+/**
+ * One setting as last read from the source. Its check runs at the first reader, not when it is read: most
+ * settings are not needed while the extension activates, and checking all of them took a third of activate().
+ */
+class Entry {
+  private checked: SettingRead<unknown> | undefined;
+
+  constructor(
+    private readonly name: SettingName,
+    private readonly value: unknown,
+    /** The effective value as JSON: a change of it (and only that) re-checks the setting. */
+    readonly raw: string,
+  ) {}
+
+  get read(): SettingRead<unknown> {
+    this.checked ??= readSetting(this.name, this.value);
+    return this.checked;
+  }
 }
 
 export class SettingsService {
@@ -67,6 +82,14 @@ export class SettingsService {
   current(): GatewaySettings {
     this.settings ??= settingsFrom(Object.fromEntries(SETTING_NAMES.map((name) => [name, this.get(name)])) as unknown as SettingValues);
     return this.settings;
+  }
+
+  /** `gateway.limits.*` alone: what the limit tracker starts with, without checking every setting as current() does. */
+  limits(): ConfiguredLimits {
+    return (
+      this.settings?.limits ??
+      limitsFrom({ 'limits.requestsPerMinute': this.get('limits.requestsPerMinute'), 'limits.tokensPerMinute': this.get('limits.tokensPerMinute') })
+    );
   }
 
   /** The settings whose value is refused now, one problem each, in package.json's order. */
@@ -111,7 +134,7 @@ export class SettingsService {
       const value = effectiveValue(name, this.source.inspect(name));
       const raw = JSON.stringify(value) ?? 'undefined';
       if (this.entries.get(name)?.raw === raw) continue;
-      this.entries.set(name, { raw, read: readSetting(name, value) });
+      this.entries.set(name, new Entry(name, value, raw));
       changed.push(name);
     }
     return changed;
@@ -122,6 +145,27 @@ export class SettingsService {
     if (!entry) throw new Error(`gateway.${name} was not read`);
     return entry;
   }
+}
+
+/**
+ * Announces each refused value once: at `start` (after activation: checking every setting is work the first paint
+ * does not need) those refused by then, afterwards each one a change brings. A change before `start` announces
+ * nothing of its own, since `start` announces whatever is still refused then.
+ */
+export function announceProblems(service: SettingsService, announce: (problems: readonly SettingError[]) => void): Subscription & { start(): void } {
+  let started = false;
+  const found = service.onDidFindProblems((problems) => {
+    if (started) announce(problems);
+  });
+  return {
+    start: () => {
+      if (started) return;
+      started = true;
+      const problems = service.problems();
+      if (problems.length > 0) announce(problems);
+    },
+    dispose: () => found.dispose(),
+  };
 }
 
 function subscribe<T>(listeners: Set<T>, listener: T): Subscription {
