@@ -62,7 +62,10 @@ export function createGateway(context: vscode.ExtensionContext, timed: TimedStep
     userAgent,
     logger,
   };
-  const client = new GatewayClient({ ...clientOptions, limits, apiKey: keys, onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)) });
+  const client = timed(
+    'gateway: client',
+    () => new GatewayClient({ ...clientOptions, limits, apiKey: keys, onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)) }),
+  );
   const clientWithKey = (key: string) =>
     new GatewayClient({ ...clientOptions, limits: new LimitTracker(systemClock, settings.current().limits), apiKey: { getApiKey: async () => key } });
   context.subscriptions.push(channel, settingsSubscription, keys, { dispose: () => usageLog.today.dispose() });

@@ -43,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   context.subscriptions.push(usage);
   const statusBar = steps.step('status bar', () => createStatusBar(context, gateway, models, () => usage.todayLine()));
   refreshStatus = () => void statusBar.refresh();
+  steps.defer('status bar text', () => statusBar.refresh());
   const onKeyChanged = (listed?: ModelInfo[]) => {
     // The key check's own model list is the new key's: seeding it spares a second request of the key's limits.
     if (listed) models.catalog.seed(listed);
