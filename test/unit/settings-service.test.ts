@@ -95,8 +95,8 @@ describe('read once, and again on change', () => {
   service.onDidFindProblems((problems) => announced.push(problems.map((problem) => problem.setting)));
 
   test('readers between changes do not read the source again, and get the same object', () => {
-    const reads = source.reads;
     const first = service.current();
+    const reads = source.reads;
     for (let i = 0; i < 100; i++) assert.equal(service.current(), first);
     assert.equal(service.get('agent.maxTurns'), 30);
     assert.equal(source.reads, reads);
@@ -183,7 +183,27 @@ describe('refused values announced once, the first ones after activation', () =>
     assert.deepEqual(announced, [['maxTokens']]);
   });
 
-  test('the limits alone read as current() has them, and a refused limit still reads as its default', () => {
+  test('nothing is read before the first reader; a change before then is told as the source event names it', () => {
+    const levels: Record<string, SettingLevels> = { 'agent.maxTurns': { globalValue: 0 } };
+    const source = sourceOf(levels);
+    const service = new SettingsService(source);
+    const changes: (readonly SettingName[])[] = [];
+    service.onDidChange((changed) => changes.push(changed));
+    assert.equal(source.reads, 0);
+    levels.temperature = { globalValue: 0.3 };
+    service.reload((name) => name === 'temperature');
+    assert.deepEqual(changes, [['temperature']]);
+    assert.equal(service.get('temperature'), 0.3);
+    assert.deepEqual(
+      service.problems().map((problem) => problem.setting),
+      ['agent.maxTurns'],
+    );
+    // Read once, then compared: a reload without a change tells no one.
+    service.reload(() => true);
+    assert.deepEqual(changes, [['temperature']]);
+  });
+
+  test('the limits read as current() has them, a refused one as its default, and follow a change', () => {
     const service = userSettings({ 'limits.requestsPerMinute': 7, 'limits.tokensPerMinute': 0 });
     const limits = service.limits();
     assert.deepEqual(limits, { requestsPerMinute: 7, tokensPerMinute: defaultOf('limits.tokensPerMinute') });
@@ -192,6 +212,19 @@ describe('refused values announced once, the first ones after activation', () =>
       service.problems().map((problem) => problem.setting),
       ['limits.tokensPerMinute'],
     );
+  });
+
+  test("the limit tracker's limits are read when it reads them: a change before then is what it gets", () => {
+    const levels: Record<string, SettingLevels> = {};
+    const service = new SettingsService(sourceOf(levels));
+    const limits = service.limits();
+    levels['limits.requestsPerMinute'] = { globalValue: 12 };
+    service.reload();
+    assert.equal(limits.requestsPerMinute, 12);
+    levels['limits.requestsPerMinute'] = { globalValue: 15 };
+    service.reload();
+    assert.equal(limits.requestsPerMinute, 15);
+    assert.equal(limits.tokensPerMinute, defaultOf('limits.tokensPerMinute'));
   });
 });
 

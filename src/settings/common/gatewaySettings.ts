@@ -90,7 +90,7 @@ export function settingsFrom(values: SettingValues): GatewaySettings {
     maxTokens: values.maxTokens,
     reasoningEffort: values.reasoningEffort,
     serviceTier: values.serviceTier,
-    limits: limitsFrom(values),
+    limits: { requestsPerMinute: values['limits.requestsPerMinute'], tokensPerMinute: values['limits.tokensPerMinute'] },
     models: values.models,
     budget: { tokens: values['budget.dailyTokens'], cost: values['budget.dailyCost'] },
     agent: {
@@ -109,11 +109,6 @@ export function settingsFrom(values: SettingValues): GatewaySettings {
       allowedTools: values['agent.allowedTools'],
     },
   };
-}
-
-/** `gateway.limits.*` as the limit tracker takes them. */
-export function limitsFrom(values: Pick<SettingValues, 'limits.requestsPerMinute' | 'limits.tokensPerMinute'>): ConfiguredLimits {
-  return { requestsPerMinute: values['limits.requestsPerMinute'], tokensPerMinute: values['limits.tokensPerMinute'] };
 }
 
 /** The model's price from `gateway.models`, when both halves are set. */

@@ -5,7 +5,7 @@
  * every other setting reads as usual.
  */
 import type { ConfiguredLimits } from '../../gateway/common';
-import { effectiveValue, limitsFrom, SettingError, settingsFrom, type GatewaySettings, type SettingLevels } from './gatewaySettings';
+import { effectiveValue, SettingError, settingsFrom, type GatewaySettings, type SettingLevels } from './gatewaySettings';
 import { SETTING_NAMES, SETTING_SCHEMAS, type SettingName, type SettingSchema, type SettingValue, type SettingValues } from './settingSchemas';
 
 /** Where the values come from: one setting's levels by its name under `gateway.` (VS Code's `WorkspaceConfiguration.inspect`). */
@@ -64,14 +64,13 @@ class Entry {
 }
 
 export class SettingsService {
-  private readonly entries = new Map<SettingName, Entry>();
+  /** Undefined until the first reader: reading the source (VS Code's configuration) is work activation does not need. */
+  private entries: Map<SettingName, Entry> | undefined;
   private settings: GatewaySettings | undefined;
   private readonly changeListeners = new Set<(changed: readonly SettingName[]) => void>();
   private readonly problemListeners = new Set<(problems: readonly SettingError[]) => void>();
 
-  constructor(private readonly source: SettingsSource) {
-    this.readChanged();
-  }
+  constructor(private readonly source: SettingsSource) {}
 
   /** One setting's checked value (its default while the value set is refused). */
   get<K extends SettingName>(name: K): SettingValue<K> {
@@ -84,12 +83,20 @@ export class SettingsService {
     return this.settings;
   }
 
-  /** `gateway.limits.*` alone: what the limit tracker starts with, without checking every setting as current() does. */
+  /**
+   * `gateway.limits.*` for the limit tracker: each read gives the setting's value then. The tracker is made while the
+   * extension activates and reads them only at its first request, so the settings are read then, not during activation.
+   */
   limits(): ConfiguredLimits {
-    return (
-      this.settings?.limits ??
-      limitsFrom({ 'limits.requestsPerMinute': this.get('limits.requestsPerMinute'), 'limits.tokensPerMinute': this.get('limits.tokensPerMinute') })
-    );
+    const value = (name: 'limits.requestsPerMinute' | 'limits.tokensPerMinute') => this.get(name);
+    return {
+      get requestsPerMinute() {
+        return value('limits.requestsPerMinute');
+      },
+      get tokensPerMinute() {
+        return value('limits.tokensPerMinute');
+      },
+    };
   }
 
   /** The settings whose value is refused now, one problem each, in package.json's order. */
@@ -107,10 +114,11 @@ export class SettingsService {
 
   /**
    * Reads the settings again after the source said they changed: only those whose effective value moved are
-   * checked again; their readers are told which, and each newly refused value is announced once.
+   * checked again; their readers are told which, and each newly refused value is announced once. Before the first
+   * reader there is nothing to compare with: `affected` (VS Code's change event) says which settings changed.
    */
-  reload(): void {
-    const changed = this.readChanged();
+  reload(affected: (name: SettingName) => boolean = () => true): void {
+    const changed = this.entries ? this.readChanged(this.entries) : SETTING_NAMES.filter(affected);
     if (changed.length === 0) return;
     this.settings = undefined;
     for (const listener of [...this.changeListeners]) listener(changed);
@@ -128,19 +136,20 @@ export class SettingsService {
     return subscribe(this.problemListeners, listener);
   }
 
-  private readChanged(): SettingName[] {
+  private readChanged(entries: Map<SettingName, Entry>): SettingName[] {
     const changed: SettingName[] = [];
     for (const name of SETTING_NAMES) {
       const value = effectiveValue(name, this.source.inspect(name));
       const raw = JSON.stringify(value) ?? 'undefined';
-      if (this.entries.get(name)?.raw === raw) continue;
-      this.entries.set(name, new Entry(name, value, raw));
+      if (entries.get(name)?.raw === raw) continue;
+      entries.set(name, new Entry(name, value, raw));
       changed.push(name);
     }
     return changed;
   }
 
   private entry(name: SettingName): Entry {
+    if (!this.entries) this.readChanged((this.entries = new Map()));
     const entry = this.entries.get(name);
     if (!entry) throw new Error(`gateway.${name} was not read`);
     return entry;

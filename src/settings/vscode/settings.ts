@@ -29,7 +29,7 @@ export function createSettingsService(logger: Logger): { service: SettingsServic
   const changes = vscode.workspace.onDidChangeConfiguration((event) => {
     if (!event.affectsConfiguration(SECTION)) return;
     source.forget();
-    service.reload();
+    service.reload((name) => event.affectsConfiguration(`${SECTION}.${name}`));
   });
   // A value refused since before this window opened is shown once as well, right after activation (reportProblems),
   // not at the first request that needs it.
