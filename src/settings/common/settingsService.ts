@@ -1,5 +1,5 @@
 /**
- * The `gateway.*` settings, read once and again only when they change. Each
+ * The `gateway.*` settings, read at the first reader and again only when they change. Each
  * setting is checked on its own: a bad value is a problem of that setting
  * (listed, and announced once), its readers get the setting's default, and
  * every other setting reads as usual.
