@@ -21,6 +21,9 @@ export type TimedStep = <T>(name: string, build: () => T) => T;
 /** Work left for after activation: started once activate() returned, stopped when the window closes. */
 export type DeferredTask = (signal: AbortSignal) => Promise<unknown>;
 
+/** Runs `task` on a later turn of the event loop (a macrotask of its own). */
+export type Scheduler = (task: () => void) => void;
+
 export class ActivationSteps {
   private readonly started = performance.now();
   private readonly startedCpu = process.cpuUsage();
@@ -28,6 +31,8 @@ export class ActivationSteps {
   private readonly deferred: { name: string; task: DeferredTask }[] = [];
   private readonly stopped = new AbortController();
   private total: { ms: number; cpuMs: number } | undefined;
+
+  constructor(private readonly schedule: Scheduler = (task) => setTimeout(task, 0)) {}
 
   /** Runs one step of activate() and records how long it took. */
   step<T>(name: string, build: () => T): T {
@@ -52,7 +57,7 @@ export class ActivationSteps {
   finish(logger: Logger): { dispose(): void } {
     this.total = { ms: performance.now() - this.started, cpuMs: cpuMsSince(this.startedCpu) };
     for (const { name, task } of this.deferred) {
-      setTimeout(() => void this.runDeferred(name, task, logger), 0);
+      this.schedule(() => void this.runDeferred(name, task, logger));
     }
     return { dispose: () => this.stopped.abort() };
   }

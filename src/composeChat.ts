@@ -23,7 +23,7 @@ export function registerChatParticipant(
   let lastNotes: readonly string[] = [];
   const thinking = new ThinkingParts();
   const thinkingDocuments = new ThinkingDocuments(thinking);
-  const handler = createChatHandler({
+  const deps: Parameters<typeof createChatHandler>[0] = {
     endpoints: models.endpoints,
     chooseModel: (pickerModel, signal) => models.selection.forChatRequest(pickerModel, models.languageModels.defaultPickerModel(), signal),
     runAgent: (request, chatContext, stream, token) =>
@@ -38,8 +38,12 @@ export function registerChatParticipant(
       lastNotes = notes;
     },
     thinking,
-  });
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
+  };
+  // The handler is built at the first request: a large function activate() need not compile.
+  let handler: ReturnType<typeof createChatHandler> | undefined;
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, chatContext, stream, token) =>
+    (handler ??= createChatHandler(deps))(request, chatContext, stream, token),
+  );
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
   participant.followupProvider = followupProvider;
   context.subscriptions.push(

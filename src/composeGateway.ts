@@ -20,7 +20,7 @@ import {
 import { channelLogger } from './base/vscode';
 import { createSettingsService, type SettingsService } from './settings/vscode';
 import { UsageLog } from './usage/common';
-import type { TimedStep } from './composeActivation';
+import type { DeferredTask, TimedStep } from './composeActivation';
 
 /** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
 export interface Gateway {
@@ -41,26 +41,31 @@ export interface Gateway {
   usageLog: UsageLog;
 }
 
-export function createGateway(context: vscode.ExtensionContext, timed: TimedStep): Gateway {
+/** `defer` queues work for after activate() has returned (ActivationSteps.defer). */
+export function createGateway(context: vscode.ExtensionContext, timed: TimedStep, defer: (name: string, task: DeferredTask) => void): Gateway {
   const channel = timed('gateway: log channel', () => vscode.window.createOutputChannel('Gateway', { log: true }));
   const logger = channelLogger(channel);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
   const userAgent = `gateway-vscode/${version} vscode/${vscode.version}`;
-  const { service: settings, subscription: settingsSubscription } = timed('gateway: settings', () => createSettingsService(logger));
+  const { service: settings, subscription: settingsSubscription, reportProblems } = timed('gateway: settings', () => createSettingsService(logger));
+  defer('refused settings', async () => reportProblems());
   const keys = timed('gateway: key store', () => new ApiKeyStore(context.secrets, () => configuredOrigin(settings)));
   const { sharedWindow, usageLog } = timed('gateway: rate window and usage log', () => ({
     // The windows of this machine share the key's rate window through a file in global storage (see LimitTracker).
     sharedWindow: new FileSharedWindow(vscode.Uri.joinPath(context.globalStorageUri, 'rate-window.json').fsPath),
     usageLog: new UsageLog(new FileUsageStorage(vscode.Uri.joinPath(context.globalStorageUri, 'usage.jsonl').fsPath), systemClock, logger),
   }));
-  const limits = timed('gateway: limits', () => new LimitTracker(systemClock, settings.current().limits, undefined, sharedWindow));
+  const limits = timed('gateway: limits', () => new LimitTracker(systemClock, settings.limits(), undefined, sharedWindow));
   const clientOptions = {
     baseUrl: () => settings.requireBaseUrl(),
     siteUrl: () => settings.get('siteUrl'),
     userAgent,
     logger,
   };
-  const client = new GatewayClient({ ...clientOptions, limits, apiKey: keys, onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)) });
+  const client = timed(
+    'gateway: client',
+    () => new GatewayClient({ ...clientOptions, limits, apiKey: keys, onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)) }),
+  );
   const clientWithKey = (key: string) =>
     new GatewayClient({ ...clientOptions, limits: new LimitTracker(systemClock, settings.current().limits), apiKey: { getApiKey: async () => key } });
   context.subscriptions.push(channel, settingsSubscription, keys, { dispose: () => usageLog.today.dispose() });

@@ -22,7 +22,11 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   // Filled in once the agent is registered (the usage view lists sessions, the agent asks the budget).
   let agentStore: () => Promise<{ id: string; title: string }[]> = async () => [];
   let refreshStatus = () => {};
-  const gateway = createGateway(context, (name, build) => steps.step(name, build));
+  const gateway = createGateway(
+    context,
+    (name, build) => steps.step(name, build),
+    (name, task) => steps.defer(name, task),
+  );
   const models = steps.step('models', () => createModels(context, gateway));
   const usage = steps.step(
     'usage view',
@@ -39,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   context.subscriptions.push(usage);
   const statusBar = steps.step('status bar', () => createStatusBar(context, gateway, models, () => usage.todayLine()));
   refreshStatus = () => void statusBar.refresh();
+  steps.defer('status bar text', () => statusBar.refresh());
   const onKeyChanged = (listed?: ModelInfo[]) => {
     // The key check's own model list is the new key's: seeding it spares a second request of the key's limits.
     if (listed) models.catalog.seed(listed);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { SettingError, type SettingLevels } from '../../src/settings/common/gatewaySettings';
-import { defaultOf, SettingsService } from '../../src/settings/common/settingsService';
+import { announceProblems, defaultOf, SettingsService } from '../../src/settings/common/settingsService';
 import { SETTING_NAMES, SETTING_SCHEMAS, type SettingName } from '../../src/settings/common/settingSchemas';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
 import { sourceOf, userSettings } from './helpers/settings';
@@ -95,8 +95,8 @@ describe('read once, and again on change', () => {
   service.onDidFindProblems((problems) => announced.push(problems.map((problem) => problem.setting)));
 
   test('readers between changes do not read the source again, and get the same object', () => {
-    const reads = source.reads;
     const first = service.current();
+    const reads = source.reads;
     for (let i = 0; i < 100; i++) assert.equal(service.current(), first);
     assert.equal(service.get('agent.maxTurns'), 30);
     assert.equal(source.reads, reads);
@@ -137,6 +137,94 @@ describe('read once, and again on change', () => {
     levels.topP = { globalValue: 0.5 };
     service.reload();
     assert.deepEqual(seen, []);
+  });
+});
+
+describe('refused values announced once, the first ones after activation', () => {
+  /** A service over `levels`, and what its announcer has announced (the settings named, per announcement). */
+  function announcing(levels: Record<string, SettingLevels>) {
+    const service = new SettingsService(sourceOf(levels));
+    const announced: string[][] = [];
+    const announcer = announceProblems(service, (problems) => announced.push(problems.map((problem) => problem.setting)));
+    return { service, announced, announcer };
+  }
+
+  test('a value refused before the window opened: nothing until start, then announced once', () => {
+    const { announced, announcer } = announcing({ temperature: { globalValue: 3 }, 'agent.maxTurns': { globalValue: 0 } });
+    assert.deepEqual(announced, []);
+    announcer.start();
+    assert.deepEqual(announced, [['temperature', 'agent.maxTurns']]);
+    announcer.start();
+    assert.deepEqual(announced, [['temperature', 'agent.maxTurns']]);
+  });
+
+  test('a value refused by a change before start is announced once, at start; one fixed before start never', () => {
+    const levels: Record<string, SettingLevels> = { topP: { globalValue: 5 } };
+    const { service, announced, announcer } = announcing(levels);
+    levels.temperature = { globalValue: 3 };
+    levels.topP = { globalValue: 0.5 };
+    service.reload();
+    assert.deepEqual(announced, []);
+    announcer.start();
+    assert.deepEqual(announced, [['temperature']]);
+  });
+
+  test('after start, each change that brings a refused value is announced at once; after dispose, none', () => {
+    const levels: Record<string, SettingLevels> = {};
+    const { service, announced, announcer } = announcing(levels);
+    announcer.start();
+    assert.deepEqual(announced, []);
+    levels.maxTokens = { globalValue: -1 };
+    service.reload();
+    assert.deepEqual(announced, [['maxTokens']]);
+    announcer.dispose();
+    levels.temperature = { globalValue: 3 };
+    service.reload();
+    assert.deepEqual(announced, [['maxTokens']]);
+  });
+
+  test('nothing is read before the first reader; a change before then is told as the source event names it', () => {
+    const levels: Record<string, SettingLevels> = { 'agent.maxTurns': { globalValue: 0 } };
+    const source = sourceOf(levels);
+    const service = new SettingsService(source);
+    const changes: (readonly SettingName[])[] = [];
+    service.onDidChange((changed) => changes.push(changed));
+    assert.equal(source.reads, 0);
+    levels.temperature = { globalValue: 0.3 };
+    service.reload((name) => name === 'temperature');
+    assert.deepEqual(changes, [['temperature']]);
+    assert.equal(service.get('temperature'), 0.3);
+    assert.deepEqual(
+      service.problems().map((problem) => problem.setting),
+      ['agent.maxTurns'],
+    );
+    // Read once, then compared: a reload without a change tells no one.
+    service.reload(() => true);
+    assert.deepEqual(changes, [['temperature']]);
+  });
+
+  test('the limits read as current() has them, a refused one as its default, and follow a change', () => {
+    const service = userSettings({ 'limits.requestsPerMinute': 7, 'limits.tokensPerMinute': 0 });
+    const limits = service.limits();
+    assert.deepEqual(limits, { requestsPerMinute: 7, tokensPerMinute: defaultOf('limits.tokensPerMinute') });
+    assert.deepEqual(service.current().limits, limits);
+    assert.deepEqual(
+      service.problems().map((problem) => problem.setting),
+      ['limits.tokensPerMinute'],
+    );
+  });
+
+  test("the limit tracker's limits are read when it reads them: a change before then is what it gets", () => {
+    const levels: Record<string, SettingLevels> = {};
+    const service = new SettingsService(sourceOf(levels));
+    const limits = service.limits();
+    levels['limits.requestsPerMinute'] = { globalValue: 12 };
+    service.reload();
+    assert.equal(limits.requestsPerMinute, 12);
+    levels['limits.requestsPerMinute'] = { globalValue: 15 };
+    service.reload();
+    assert.equal(limits.requestsPerMinute, 15);
+    assert.equal(limits.tokensPerMinute, defaultOf('limits.tokensPerMinute'));
   });
 });
 

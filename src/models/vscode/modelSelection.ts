@@ -37,8 +37,8 @@ export class ModelSelection {
   }
 
   configured(role: ModelRole): string {
-    const settings = this.settings.current();
-    return role === 'chat' ? settings.chatModel : settings.agentModel;
+    // One setting, not current(): the status bar asks while the extension activates, before anything needs the others.
+    return this.settings.get(role === 'chat' ? 'chatModel' : 'agentModel');
   }
 
   /** The configured model, or the default of the models the key may use (see `defaultModel`). */

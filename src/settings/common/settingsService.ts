@@ -1,9 +1,10 @@
 /**
- * The `gateway.*` settings, read once and again only when they change. Each
+ * The `gateway.*` settings, read at the first reader and again only when they change. Each
  * setting is checked on its own: a bad value is a problem of that setting
  * (listed, and announced once), its readers get the setting's default, and
  * every other setting reads as usual.
  */
+import type { ConfiguredLimits } from '../../gateway/common';
 import { effectiveValue, SettingError, settingsFrom, type GatewaySettings, type SettingLevels } from './gatewaySettings';
 import { SETTING_NAMES, SETTING_SCHEMAS, type SettingName, type SettingSchema, type SettingValue, type SettingValues } from './settingSchemas';
 
@@ -42,21 +43,34 @@ function schemaOf<K extends SettingName>(name: K): SettingSchema<SettingValue<K>
   return SETTING_SCHEMAS[name] as SettingSchema<SettingValue<K>>;
 }
 
-interface Entry {
-  /** The effective value as JSON: a change of it (and only that) re-checks the setting. */
-  raw: string;
-  read: SettingRead<unknown>;
+/**
+ * One setting as last read from the source. Its check runs at the first reader, not when it is read: most
+ * settings are not needed while the extension activates, and checking all of them took a third of activate().
+ */
+class Entry {
+  private checked: SettingRead<unknown> | undefined;
+
+  constructor(
+    private readonly name: SettingName,
+    private readonly value: unknown,
+    /** The effective value as JSON: a change of it (and only that) re-checks the setting. */
+    readonly raw: string,
+  ) {}
+
+  get read(): SettingRead<unknown> {
+    this.checked ??= readSetting(this.name, this.value);
+    return this.checked;
+  }
 }
 
 export class SettingsService {
-  private readonly entries = new Map<SettingName, Entry>();
+  /** Undefined until the first reader: reading the source (VS Code's configuration) is work activation does not need. */
+  private entries: Map<SettingName, Entry> | undefined;
   private settings: GatewaySettings | undefined;
   private readonly changeListeners = new Set<(changed: readonly SettingName[]) => void>();
   private readonly problemListeners = new Set<(problems: readonly SettingError[]) => void>();
 
-  constructor(private readonly source: SettingsSource) {
-    this.readChanged();
-  }
+  constructor(private readonly source: SettingsSource) {}
 
   /** One setting's checked value (its default while the value set is refused). */
   get<K extends SettingName>(name: K): SettingValue<K> {
@@ -67,6 +81,22 @@ export class SettingsService {
   current(): GatewaySettings {
     this.settings ??= settingsFrom(Object.fromEntries(SETTING_NAMES.map((name) => [name, this.get(name)])) as unknown as SettingValues);
     return this.settings;
+  }
+
+  /**
+   * `gateway.limits.*` for the limit tracker: each read gives the setting's value then. The tracker is made while the
+   * extension activates and reads them only at its first request, so the settings are read then, not during activation.
+   */
+  limits(): ConfiguredLimits {
+    const value = (name: 'limits.requestsPerMinute' | 'limits.tokensPerMinute') => this.get(name);
+    return {
+      get requestsPerMinute() {
+        return value('limits.requestsPerMinute');
+      },
+      get tokensPerMinute() {
+        return value('limits.tokensPerMinute');
+      },
+    };
   }
 
   /** The settings whose value is refused now, one problem each, in package.json's order. */
@@ -84,10 +114,11 @@ export class SettingsService {
 
   /**
    * Reads the settings again after the source said they changed: only those whose effective value moved are
-   * checked again; their readers are told which, and each newly refused value is announced once.
+   * checked again; their readers are told which, and each newly refused value is announced once. Before the first
+   * reader there is nothing to compare with: `affected` (VS Code's change event) says which settings changed.
    */
-  reload(): void {
-    const changed = this.readChanged();
+  reload(affected: (name: SettingName) => boolean = () => true): void {
+    const changed = this.entries ? this.readChanged(this.entries) : SETTING_NAMES.filter(affected);
     if (changed.length === 0) return;
     this.settings = undefined;
     for (const listener of [...this.changeListeners]) listener(changed);
@@ -105,23 +136,45 @@ export class SettingsService {
     return subscribe(this.problemListeners, listener);
   }
 
-  private readChanged(): SettingName[] {
+  private readChanged(entries: Map<SettingName, Entry>): SettingName[] {
     const changed: SettingName[] = [];
     for (const name of SETTING_NAMES) {
       const value = effectiveValue(name, this.source.inspect(name));
       const raw = JSON.stringify(value) ?? 'undefined';
-      if (this.entries.get(name)?.raw === raw) continue;
-      this.entries.set(name, { raw, read: readSetting(name, value) });
+      if (entries.get(name)?.raw === raw) continue;
+      entries.set(name, new Entry(name, value, raw));
       changed.push(name);
     }
     return changed;
   }
 
   private entry(name: SettingName): Entry {
+    if (!this.entries) this.readChanged((this.entries = new Map()));
     const entry = this.entries.get(name);
     if (!entry) throw new Error(`gateway.${name} was not read`);
     return entry;
   }
+}
+
+/**
+ * Announces each refused value once: at `start` (after activation: checking every setting is work the first paint
+ * does not need) those refused by then, afterwards each one a change brings. A change before `start` announces
+ * nothing of its own, since `start` announces whatever is still refused then.
+ */
+export function announceProblems(service: SettingsService, announce: (problems: readonly SettingError[]) => void): Subscription & { start(): void } {
+  let started = false;
+  const found = service.onDidFindProblems((problems) => {
+    if (started) announce(problems);
+  });
+  return {
+    start: () => {
+      if (started) return;
+      started = true;
+      const problems = service.problems();
+      if (problems.length > 0) announce(problems);
+    },
+    dispose: () => found.dispose(),
+  };
 }
 
 function subscribe<T>(listeners: Set<T>, listener: T): Subscription {

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../../base/common';
-import { SettingsService, type SettingsSource } from '../common/settingsService';
+import { announceProblems, SettingsService, type SettingsSource } from '../common/settingsService';
 import type { SettingError, SettingLevels } from '../common/gatewaySettings';
 
 export { SettingError, settingOrUndefined, type GatewaySettings } from '../common/gatewaySettings';
@@ -22,18 +22,18 @@ const OPEN_SETTINGS = 'Open Settings';
  * holds it: the `application` scope in package.json hides it from the workspace
  * settings UI, this makes it certain.
  */
-export function createSettingsService(logger: Logger): { service: SettingsService; subscription: vscode.Disposable } {
+export function createSettingsService(logger: Logger): { service: SettingsService; subscription: vscode.Disposable; reportProblems: () => void } {
   const source = sectionLevels();
   const service = new SettingsService(source);
-  const found = service.onDidFindProblems((problems) => report(problems, logger));
+  const announcer = announceProblems(service, (problems) => report(problems, logger));
   const changes = vscode.workspace.onDidChangeConfiguration((event) => {
     if (!event.affectsConfiguration(SECTION)) return;
     source.forget();
-    service.reload();
+    service.reload((name) => event.affectsConfiguration(`${SECTION}.${name}`));
   });
-  // A value refused since before this window opened is shown once as well, not at the first request that needs it.
-  report(service.problems(), logger);
-  return { service, subscription: vscode.Disposable.from(changes, found) };
+  // A value refused since before this window opened is shown once as well, right after activation (reportProblems),
+  // not at the first request that needs it.
+  return { service, subscription: vscode.Disposable.from(changes, announcer), reportProblems: () => announcer.start() };
 }
 
 /**

@@ -27,7 +27,7 @@ export class GatewayStatusBar implements vscode.Disposable {
   constructor(private readonly sources: StatusSources) {
     this.item.name = 'Gateway';
     this.subscriptions.push(sources.limits.onChange(() => void this.refresh()));
-    void this.refresh();
+    // The text waits for the key's secret storage in any case: the composition calls refresh() once activate() has returned.
     this.item.show();
   }
 

@@ -4,6 +4,7 @@
 import { runAll } from './harness';
 import './extension.test';
 import './gateway.test';
+import './activation.test';
 import './workspaceSettings.test';
 import './agent.test';
 import './agentTools.test';
