@@ -20,11 +20,11 @@ export interface ExtensionClient {
   close(): void;
 }
 
-export function extensionClient(baseUrl: string, key: string): ExtensionClient {
+export function extensionClient(baseUrl: string, key: string, noShared = false): ExtensionClient {
   const storage = mkdtempSync(join(tmpdir(), 'gateway-bench-storage-'));
   const sharedWindow = new FileSharedWindow(join(storage, 'rate-window.json'));
   const usageLog = new UsageLog(new FileUsageStorage(join(storage, 'usage.jsonl')), systemClock, silentLogger);
-  const limits = new LimitTracker(systemClock, DEFAULT_LIMITS, undefined, sharedWindow);
+  const limits = new LimitTracker(systemClock, DEFAULT_LIMITS, undefined, noShared ? undefined : sharedWindow);
   const origin = new URL(baseUrl).origin;
   const client = new GatewayClient({
     baseUrl: () => baseUrl,
@@ -35,5 +35,5 @@ export function extensionClient(baseUrl: string, key: string): ExtensionClient {
     apiKey: { getApiKey: async () => key, keyOrigin: async () => origin },
     onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)),
   });
-  return { client, usageLog, close: () => rmSync(storage, { recursive: true, force: true }) };
+  return { client, usageLog, close: () => rmSync(storage, { recursive: true, force: true, maxRetries: 5 }) };
 }
