@@ -50,7 +50,7 @@ export async function measureFirstEvent(emulator: Emulator, samples: number): Pr
       extension.push(e);
     }
   } finally {
-    ext.close();
+    await ext.close();
   }
   const ms = (samples: Sample[]) => samples.map((sample) => sample.ms);
   const cpuMs = (samples: Sample[]) => samples.map((sample) => sample.cpuMs);

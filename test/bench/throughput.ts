@@ -61,7 +61,7 @@ export async function measureThroughput(emulator: Emulator, deltas: number, roun
     const rate = (ms: number[]) => deltas / (median(ms) / 1000);
     return { deltas, bytes: captured.length, bare: rate(times.bare), client: rate(times.client), extension: rate(times.extension), openai: rate(times.openai) };
   } finally {
-    ext.close();
+    await ext.close();
     await replay.close();
   }
 }

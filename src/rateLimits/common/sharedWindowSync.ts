@@ -64,9 +64,13 @@ export function sharedPollMs(windowMs: number): number {
   return Math.min(250, windowMs / 20);
 }
 
+/** How long a change that only makes this window count less waits to be written with others (see LimitTracker.changed). */
+export const PUBLISH_DELAY_MS = 20;
+
 export class SharedWindowSync {
   /** A change is handed to the shared window and not yet applied: it will see everything up to its turn, so another is not needed. */
   private queued = false;
+  private soon: AbortController | undefined;
 
   constructor(
     private readonly shared: SharedWindow,
@@ -85,6 +89,8 @@ export class SharedWindowSync {
    * (which the shared window may apply under the lock it holds, see fileSharedWindow.ts).
    */
   sync(): void {
+    this.soon?.abort();
+    this.soon = undefined;
     if (this.queued) return;
     this.queued = true;
     this.shared
@@ -99,6 +105,19 @@ export class SharedWindowSync {
       })
       .finally(() => this.emit())
       .catch(() => undefined);
+  }
+
+  /** A sync within PUBLISH_DELAY_MS, unless one comes sooner. */
+  syncSoon(): void {
+    if (this.queued || this.soon) return;
+    const timer = new AbortController();
+    this.soon = timer;
+    this.clock.sleep(PUBLISH_DELAY_MS, timer.signal).then(
+      () => {
+        if (this.soon === timer) this.sync();
+      },
+      () => undefined,
+    );
   }
 
   private exchange(stored: SharedWindowEntry[]): SharedWindowEntry[] {
