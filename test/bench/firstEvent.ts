@@ -1,42 +1,78 @@
 /**
  * First-event overhead: time from the call to the first text delta, the client
  * against a bare fetch of the same request to the same emulator, interleaved.
+ * Two clients: a plain one (no shared window, no key origin, no usage log) and
+ * the one the extension builds (extensionClient.ts), whose figure has the target.
  */
 import { GatewayClient } from '../../src/gateway/common';
 import type { Emulator } from '../emulator/server';
+import { extensionClient } from './extensionClient';
 import { median, percentile } from './stats';
+
+export interface ClientFirstEvent {
+  medianMs: number;
+  overheadMedianMs: number;
+  overheadP90Ms: number;
+  /** The process's CPU time from the call to the first delta, over the bare fetch's (medians): what a loaded machine does not inflate. */
+  cpuOverheadMedianMs: number;
+}
+
+/** One sample: wall time and the process's CPU time (user and system, every thread) from the call to the first text delta. */
+interface Sample {
+  ms: number;
+  cpuMs: number;
+}
 
 export interface FirstEventResult {
   samples: number;
   bareMedianMs: number;
-  clientMedianMs: number;
-  overheadMedianMs: number;
-  overheadP90Ms: number;
+  bareCpuMedianMs: number;
+  /** The client alone: nothing of the extension's switched on. */
+  plain: ClientFirstEvent;
+  /** What the extension has switched on: shared window file, key origin, redaction, usage record. */
+  extension: ClientFirstEvent;
 }
 
 export async function measureFirstEvent(emulator: Emulator, samples: number): Promise<FirstEventResult> {
-  const client = new GatewayClient({ baseUrl: () => emulator.baseUrl, apiKey: { getApiKey: async () => 'bench-key' }, userAgent: 'bench' });
-  const bare: number[] = [];
-  const ours: number[] = [];
-  const overhead: number[] = [];
-  for (let i = 0; i < samples + 10; i++) {
-    const b = await bareFirstDelta(emulator.baseUrl);
-    const c = await clientFirstDelta(client);
-    if (i < 10) continue; // warm-up: JIT and connection pool
-    bare.push(b);
-    ours.push(c);
-    overhead.push(c - b);
+  const plainClient = new GatewayClient({ baseUrl: () => emulator.baseUrl, apiKey: { getApiKey: async () => 'bench-key' }, userAgent: 'bench' });
+  const ext = extensionClient(emulator.baseUrl, 'bench-key');
+  const bare: Sample[] = [];
+  const plain: Sample[] = [];
+  const extension: Sample[] = [];
+  try {
+    for (let i = 0; i < samples + 10; i++) {
+      const b = await bareFirstDelta(emulator.baseUrl);
+      const p = await clientFirstDelta(plainClient);
+      const e = await clientFirstDelta(ext.client);
+      if (i < 10) continue; // warm-up: JIT and connection pool
+      bare.push(b);
+      plain.push(p);
+      extension.push(e);
+    }
+  } finally {
+    await ext.close();
   }
-  return {
-    samples,
-    bareMedianMs: median(bare),
-    clientMedianMs: median(ours),
-    overheadMedianMs: median(ours) - median(bare),
-    overheadP90Ms: percentile(overhead, 90),
-  };
+  const ms = (samples: Sample[]) => samples.map((sample) => sample.ms);
+  const cpuMs = (samples: Sample[]) => samples.map((sample) => sample.cpuMs);
+  const figures = (ours: Sample[]): ClientFirstEvent => ({
+    medianMs: median(ms(ours)),
+    overheadMedianMs: median(ms(ours)) - median(ms(bare)),
+    overheadP90Ms: percentile(
+      ours.map((c, i) => c.ms - bare[i].ms),
+      90,
+    ),
+    cpuOverheadMedianMs: median(cpuMs(ours)) - median(cpuMs(bare)),
+  });
+  return { samples, bareMedianMs: median(ms(bare)), bareCpuMedianMs: median(cpuMs(bare)), plain: figures(plain), extension: figures(extension) };
 }
 
-async function bareFirstDelta(baseUrl: string): Promise<number> {
+function sampleFrom(started: number, cpu: NodeJS.CpuUsage): Sample {
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+}
+
+async function bareFirstDelta(baseUrl: string): Promise<Sample> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const res = await fetch(`${baseUrl}/chat/completions`, {
     method: 'POST',
@@ -45,19 +81,22 @@ async function bareFirstDelta(baseUrl: string): Promise<number> {
   });
   const decoder = new TextDecoder();
   let buffer = '';
-  let elapsed = -1;
+  let first: Sample | undefined;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true });
-    if (elapsed < 0 && buffer.includes('"content":"')) elapsed = performance.now() - started;
+    if (!first && buffer.includes('"content":"')) first = sampleFrom(started, cpu);
   }
-  return elapsed;
+  if (!first) throw new Error('the bare fetch saw no text delta');
+  return first;
 }
 
-async function clientFirstDelta(client: GatewayClient): Promise<number> {
+async function clientFirstDelta(client: GatewayClient): Promise<Sample> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
-  let elapsed = -1;
+  let first: Sample | undefined;
   for await (const event of client.chatStream({ model: 'gw-chat', messages: [{ role: 'user', content: 'first' }] }, { signal: new AbortController().signal })) {
-    if (event.type === 'text' && elapsed < 0) elapsed = performance.now() - started;
+    if (event.type === 'text' && !first) first = sampleFrom(started, cpu);
   }
-  return elapsed;
+  if (!first) throw new Error('the client saw no text delta');
+  return first;
 }

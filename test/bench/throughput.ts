@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { GatewayClient } from '../../src/gateway/common';
 import type { Emulator } from '../emulator/server';
+import { extensionClient } from './extensionClient';
 import { median } from './stats';
 
 export interface ThroughputResult {
@@ -18,6 +19,8 @@ export interface ThroughputResult {
   /** Median deltas per second per consumer. */
   bare: number;
   client: number;
+  /** The client as the extension builds it (extensionClient.ts). */
+  extension: number;
   openai: number;
 }
 
@@ -33,13 +36,16 @@ export async function measureThroughput(emulator: Emulator, deltas: number, roun
     ).arrayBuffer(),
   );
   const replay = await startReplay(captured);
+  // One client for every round, as the extension keeps one: its shared window and usage log files persist between requests.
+  const ext = extensionClient(replay.baseUrl, 'demo-key');
   try {
     const consumers = {
       bare: () => bareParser(replay.baseUrl),
-      client: () => viaClient(replay.baseUrl),
+      client: () => countDeltas(new GatewayClient({ baseUrl: () => replay.baseUrl, apiKey: { getApiKey: async () => 'demo-key' }, userAgent: 'bench' })),
+      extension: () => countDeltas(ext.client),
       openai: () => viaOpenAI(replay.baseUrl),
     };
-    const times: Record<keyof typeof consumers, number[]> = { bare: [], client: [], openai: [] };
+    const times: Record<keyof typeof consumers, number[]> = { bare: [], client: [], extension: [], openai: [] };
     for (const name of Object.keys(consumers) as (keyof typeof consumers)[]) {
       const counted = await consumers[name]();
       if (counted !== deltas) throw new Error(`${name} saw ${counted} deltas, expected ${deltas}`);
@@ -53,8 +59,9 @@ export async function measureThroughput(emulator: Emulator, deltas: number, roun
       }
     }
     const rate = (ms: number[]) => deltas / (median(ms) / 1000);
-    return { deltas, bytes: captured.length, bare: rate(times.bare), client: rate(times.client), openai: rate(times.openai) };
+    return { deltas, bytes: captured.length, bare: rate(times.bare), client: rate(times.client), extension: rate(times.extension), openai: rate(times.openai) };
   } finally {
+    await ext.close();
     await replay.close();
   }
 }
@@ -93,8 +100,7 @@ async function bareParser(baseUrl: string): Promise<number> {
   return count;
 }
 
-async function viaClient(baseUrl: string): Promise<number> {
-  const client = new GatewayClient({ baseUrl: () => baseUrl, apiKey: { getApiKey: async () => 'demo-key' }, userAgent: 'bench' });
+async function countDeltas(client: GatewayClient): Promise<number> {
   // Deltas of one network read arrive merged into one text event; count the wire deltas by their text ('tok ').
   let chars = 0;
   for await (const event of client.respondStream({ model: 'gw-code', input: 'bench' }, { signal: new AbortController().signal })) {

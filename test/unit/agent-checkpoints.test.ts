@@ -235,9 +235,22 @@ describe('checkpoint store', () => {
   test('a restore path from a doctored index is refused before anything changes', async () => {
     const state = await session();
     const [first] = await threeSteps(storeOn(), state);
-    const index = JSON.parse(readFileSync(join(storage, 'index.json'), 'utf8')) as { baseline: [string, string | null][] };
-    index.baseline.push(['../outside.txt', null]);
-    writeFileSync(join(storage, 'index.json'), JSON.stringify(index));
+    // The index whole and every line of its log since (the last one holds the baseline now).
+    const doctored = (text: string) => {
+      const index = JSON.parse(text) as { baseline: [string, string | null][] };
+      index.baseline.push(['../outside.txt', null]);
+      return JSON.stringify(index);
+    };
+    writeFileSync(join(storage, 'index.json'), doctored(readFileSync(join(storage, 'index.json'), 'utf8')));
+    const log = join(storage, 'index-log.json');
+    if (existsSync(log))
+      writeFileSync(
+        log,
+        readFileSync(log, 'utf8')
+          .split('\n')
+          .map((line) => (line ? doctored(line) : line))
+          .join('\n'),
+      );
     const store = storeOn();
     await assert.rejects(store.planRestore(state, first, workspace(), signal), CheckpointUnavailable);
     assert.deepEqual([read('src/a.ts'), read('src/b.ts')], ['a3', 'b2']);
@@ -272,6 +285,7 @@ function crashingFolder(inner: CheckpointFolder, journalWrite: number): Checkpoi
     blobSizes: (s) => inner.blobSizes(s),
     removeBlob: (h, s) => inner.removeBlob(h, s),
     read: (n, s) => inner.read(n, s),
+    append: (n, t, s) => inner.append(n, t, s),
     writeAtomic: (n, t, s) =>
       n === 'journal' && ++writes === journalWrite ? Promise.reject(new Crash('crash before the journal')) : inner.writeAtomic(n, t, s),
     remove: (n, s) => (n === 'journal' ? Promise.reject(new Crash('process gone')) : inner.remove(n, s)),

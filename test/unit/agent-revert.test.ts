@@ -170,6 +170,7 @@ function crashingFolder(inner: CheckpointFolder, journalWrite: number): Checkpoi
     blobSizes: (s) => inner.blobSizes(s),
     removeBlob: (h, s) => inner.removeBlob(h, s),
     read: (n, s) => inner.read(n, s),
+    append: (n, t, s) => inner.append(n, t, s),
     writeAtomic: (n, t, s) => (n === 'journal' && ++writes === journalWrite ? Promise.reject(new Crash('journal')) : inner.writeAtomic(n, t, s)),
     remove: (n, s) => (n === 'journal' ? Promise.reject(new Crash('process gone')) : inner.remove(n, s)),
   };

@@ -376,10 +376,13 @@ export interface CheckpointFolder {
   read(name: CheckpointRecord, signal: AbortSignal): Promise<string | undefined>;
   /** Replaces a record whole: a temporary file, then a rename, so a crash leaves the old one or the new one. */
   writeAtomic(name: CheckpointRecord, text: string, signal: AbortSignal): Promise<void>;
+  /** Appends `text` to a record in one write (O_APPEND), so lines of two writers never interleave; a crash may leave the last one torn. */
+  append(name: CheckpointRecord, text: string, signal: AbortSignal): Promise<void>;
   remove(name: CheckpointRecord, signal: AbortSignal): Promise<void>;
 }
 
-export type CheckpointRecord = 'index' | 'journal';
+/** `index-log`: the index's changes since it was last written whole (see checkpoints/common/indexFile.ts). */
+export type CheckpointRecord = 'index' | 'index-log' | 'journal';
 
 /**
  * Writes a restore into the workspace in two phases: every new content is first

@@ -61,7 +61,7 @@ export async function applyAtomically(
   // From here on the restore is decided: a failure is finished by recover(). The journal
   // stays until the session has taken the conversation too (rewound()).
   await commitAll(journal, restore, signal);
-  await file.folder.writeAtomic('index', journal.index, signal);
+  await file.writeSerialized(journal.index, signal);
 }
 
 /** Finishes or rolls back what a journal left (CheckpointStore.recover says how). */
@@ -90,7 +90,7 @@ export async function recoverJournal(file: IndexFile, restore: WorkspaceRestore,
   // The index is written once the files are in place; written already, it may hold checkpoints made since.
   const index = await file.load(signal);
   if (index.rewindTo !== journal.target) {
-    await file.folder.writeAtomic('index', journal.index, signal);
+    await file.writeSerialized(journal.index, signal);
     file.forget();
   }
   const current = await file.load(signal);
@@ -100,7 +100,7 @@ export async function recoverJournal(file: IndexFile, restore: WorkspaceRestore,
 /** A revert's files are in place: its index too, then the session is to note it (revertDone()). */
 async function recoveredRevert(file: IndexFile, journal: Journal, signal: AbortSignal): Promise<Recovery> {
   if ((await file.load(signal)).revertPending !== journal.nonce) {
-    await file.folder.writeAtomic('index', journal.index, signal);
+    await file.writeSerialized(journal.index, signal);
     file.forget();
   }
   return { recovered: true, reverted: journal.writes.map((write) => write.path) };

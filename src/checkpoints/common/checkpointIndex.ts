@@ -126,13 +126,21 @@ function checkpointOf(value: unknown): Checkpoint | undefined {
 }
 
 export function parseIndex(text: string | undefined): Index {
-  if (text === undefined) return emptyIndex();
-  let json: unknown;
+  return indexOfJson(jsonOf(text));
+}
+
+/** The text's JSON; undefined when there is no text or it is not JSON (a torn write). */
+export function jsonOf(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch {
-    return emptyIndex();
+    return undefined;
   }
+}
+
+/** The index an index's JSON (or what the log rebuilt of it, see indexFile.ts) holds, every field checked. */
+export function indexOfJson(json: unknown): Index {
   if (!isRecord(json) || !isRecord(json.head)) return emptyIndex();
   const checkpoints = Array.isArray(json.checkpoints) ? json.checkpoints.map(checkpointOf).filter((c): c is Checkpoint => c !== undefined) : [];
   const head = json.head;
@@ -152,18 +160,36 @@ export function parseIndex(text: string | undefined): Index {
   };
 }
 
-export function serializeIndex(index: Index): string {
-  const manifest = (m: Manifest) => [...m.entries()];
+/**
+ * The index whole. `generation` names this write: the log lines written after it carry it, and
+ * lines of any other generation (written before it) no longer apply (see indexFile.ts).
+ */
+export function serializeIndex(index: Index, generation?: string): string {
   return JSON.stringify({
     version: 1,
+    ...(generation !== undefined ? { generation } : {}),
+    ...indexFields(index),
+    checkpoints: index.checkpoints.map(checkpointJson),
+  });
+}
+
+/** A log line: every field of the index but the checkpoints, which are named by id, with only those not written before. */
+export function serializeIndexLine(index: Index, generation: string, added: readonly Checkpoint[]): string {
+  return JSON.stringify({ generation, ...indexFields(index), ids: index.checkpoints.map((c) => c.id), added: added.map(checkpointJson) });
+}
+
+const manifestJson = (m: Manifest) => [...m.entries()];
+const checkpointJson = (c: Checkpoint) => ({ ...c, files: manifestJson(c.files) });
+
+function indexFields(index: Index): Record<string, unknown> {
+  return {
     next: index.next,
-    baseline: manifest(index.baseline),
-    head: { files: manifest(index.head.files), segments: index.head.segments, length: index.head.length },
-    checkpoints: index.checkpoints.map((c) => ({ ...c, files: manifest(c.files) })),
+    baseline: manifestJson(index.baseline),
+    head: { files: manifestJson(index.head.files), segments: index.head.segments, length: index.head.length },
     dropped: index.dropped,
     ...(index.rewindTo !== undefined ? { rewindTo: index.rewindTo } : {}),
     ...(index.revertPending !== undefined ? { revertPending: index.revertPending } : {}),
-  });
+  };
 }
 
 export function parseJournal(text: string | undefined): Journal | undefined {

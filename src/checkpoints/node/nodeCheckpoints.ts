@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckpointFolder, CheckpointRecord, WorkspaceRestore } from '../../base/common';
-import { writeFileAtomic } from '../../base/node';
+import { appendWhole, writeFileAtomic } from '../../base/node';
 import { AnchoredFiles, WorkspaceAnchor, type AnchorOptions } from '../../tools/node';
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -83,6 +83,12 @@ export class NodeCheckpointFolder implements CheckpointFolder {
     signal.throwIfAborted();
     await mkdir(this.folder, { recursive: true });
     await writeFileAtomic(this.record(name), text, { signal });
+  }
+
+  async append(name: CheckpointRecord, text: string, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    await mkdir(this.folder, { recursive: true });
+    await appendWhole(this.record(name), text, { signal });
   }
 
   async remove(name: CheckpointRecord, signal: AbortSignal): Promise<void> {

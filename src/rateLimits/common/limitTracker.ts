@@ -101,7 +101,7 @@ export class LimitTracker {
     /** The other windows on this machine that use the key, when they can be seen. */
     shared?: SharedWindow,
   ) {
-    this.ledger = new WindowLedger(clock, configured, windowMs, () => this.changed());
+    this.ledger = new WindowLedger(clock, configured, windowMs, (grew) => this.changed(grew));
     const pacedWindow: PacedWindow = {
       prune: (now) => this.ledger.prune(now),
       readyAt: (tokens, now, extra) => this.readyAtFor(tokens, now, this.ledger.use(now, extra)),
@@ -250,10 +250,17 @@ export class LimitTracker {
     return this.ledger.fitsAt(tokens, Math.max(now, this.rateLimitedUntil ?? now), use);
   }
 
-  /** Something changed: waiting requests may go, and listeners hear of it when what they see differs. */
-  private changed(): void {
-    if (this.sharedSync) this.sharedSync.sync();
-    else this.queue.pump();
+  /**
+   * Something changed: waiting requests may go, and listeners hear of it when what they see differs.
+   * With a shared window, a request waiting or a reservation grown goes to the shared file at once;
+   * anything else (an answer's time, a share released, headers) only makes this window's entries
+   * count less than the file says, so it is written a moment later, several together and after
+   * the answer's first events rather than before them.
+   */
+  private changed(urgent = true): void {
+    if (!this.sharedSync) this.queue.pump();
+    else if (urgent || this.queue.length > 0) this.sharedSync.sync();
+    else this.sharedSync.syncSoon();
     this.emit();
   }
 

@@ -64,9 +64,13 @@ export function sharedPollMs(windowMs: number): number {
   return Math.min(250, windowMs / 20);
 }
 
+/** How long a change that only makes this window count less waits to be written with others (see LimitTracker.changed). */
+export const PUBLISH_DELAY_MS = 20;
+
 export class SharedWindowSync {
-  private syncing = false;
-  private syncAgain = false;
+  /** A change is handed to the shared window and not yet applied: it will see everything up to its turn, so another is not needed. */
+  private queued = false;
+  private soon: AbortController | undefined;
 
   constructor(
     private readonly shared: SharedWindow,
@@ -80,27 +84,40 @@ export class SharedWindowSync {
 
   /**
    * Under the shared lock: reads the other windows' entries, lets waiting requests go
-   * as far as the window allows, and writes this window's entries back. One at a time;
-   * a change meanwhile brings another round.
+   * as far as the window allows, and writes this window's entries back. At most one
+   * change waits its turn: a change meanwhile is seen by it, or brings another
+   * (which the shared window may apply under the lock it holds, see fileSharedWindow.ts).
    */
   sync(): void {
-    if (this.syncing) {
-      this.syncAgain = true;
-      return;
-    }
-    this.syncing = true;
-    this.syncAgain = false;
-    void this.shared
-      .update((stored) => this.exchange(stored))
+    this.soon?.abort();
+    this.soon = undefined;
+    if (this.queued) return;
+    this.queued = true;
+    this.shared
+      .update((stored) => {
+        this.queued = false;
+        return this.exchange(stored);
+      })
       .catch(() => {
+        this.queued = false;
         // The storage failed (full disk, no permission): pace on what this window knows.
         this.pump();
       })
-      .finally(() => {
-        this.syncing = false;
-        if (this.syncAgain) this.sync();
-        this.emit();
-      });
+      .finally(() => this.emit())
+      .catch(() => undefined);
+  }
+
+  /** A sync within PUBLISH_DELAY_MS, unless one comes sooner. */
+  syncSoon(): void {
+    if (this.queued || this.soon) return;
+    const timer = new AbortController();
+    this.soon = timer;
+    this.clock.sleep(PUBLISH_DELAY_MS, timer.signal).then(
+      () => {
+        if (this.soon === timer) this.sync();
+      },
+      () => undefined,
+    );
   }
 
   private exchange(stored: SharedWindowEntry[]): SharedWindowEntry[] {

@@ -64,8 +64,11 @@ export class WindowLedger {
     private readonly clock: Clock,
     private configuredLimits: ConfiguredLimits,
     private readonly windowMs: number,
-    /** Told when a reservation changes (answered, settled, released). */
-    private readonly changed: () => void,
+    /**
+     * Told when a reservation changes (answered, settled, released); `grew`: it counts more than
+     * before (a settle above the estimate), which the other windows must see at once.
+     */
+    private readonly changed: (grew: boolean) => void,
   ) {}
 
   /** Forgets everything learned about the key (the other windows' reservations stay: they are theirs). */
@@ -206,7 +209,7 @@ export class WindowLedger {
       answered: () => {
         if (released || entry.answeredAt !== undefined) return;
         entry.answeredAt = this.clock.now();
-        this.changed();
+        this.changed(false);
       },
       settle: (totalTokens, countedByHeaders = 0) => {
         if (released) return;
@@ -215,8 +218,9 @@ export class WindowLedger {
         if (entry.inHeaders && this.fromHeaders && notInHeaders > 0) {
           this.fromHeaders.tokensRemaining = Math.max(0, this.fromHeaders.tokensRemaining - notInHeaders);
         }
+        const grew = totalTokens > entry.tokens;
         entry.tokens = Math.max(0, totalTokens);
-        this.changed();
+        this.changed(grew);
       },
       release: () => {
         if (released) return;
@@ -224,7 +228,7 @@ export class WindowLedger {
         this.entries = this.entries.filter((other) => other !== entry);
         // The gateway did not count it, so the headers that came with its answer do not either.
         if (this.fromHeaders) this.fromHeaders.counted = this.fromHeaders.counted.filter((other) => other !== entry);
-        this.changed();
+        this.changed(false);
       },
     };
   }

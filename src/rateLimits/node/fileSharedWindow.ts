@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { systemClock, type Clock } from '../../base/common';
 import { withFolderLock, writeFileAtomic } from '../../base/node';
@@ -28,10 +28,25 @@ export interface FileSharedWindowOptions {
   clock?: Clock;
 }
 
+/** Writes one lock hold may make for changes that arrive while it is held, so another window waits at most a few writes for the lock. */
+const MAX_WRITES_PER_HOLD = 4;
+
+interface PendingChange {
+  change: (entries: SharedWindowEntry[]) => SharedWindowEntry[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 export class FileSharedWindow implements SharedWindow {
   private ownerId: string | undefined;
   private readonly lockPath: string;
   private readonly clock: Clock;
+  /** Changes waiting for the lock, or for the write before them under the lock held now. */
+  private pending: PendingChange[] = [];
+  private holding = false;
+  private folderMade = false;
+  /** What this window last wrote and the file's identity after it: while the file still has it, nobody wrote since and it needs no reading. */
+  private written: { identity: string; entries: SharedWindowEntry[] } | undefined;
 
   constructor(
     private readonly path: string,
@@ -47,20 +62,76 @@ export class FileSharedWindow implements SharedWindow {
     return this.ownerId;
   }
 
-  async update(change: (entries: SharedWindowEntry[]) => SharedWindowEntry[]): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true });
-    // The SharedWindow port has no signal; a lock wait is bounded by the stale age instead (about STALE_LOCK_MS).
-    const signal = new AbortController().signal;
-    const lock = { signal, staleMs: STALE_LOCK_MS, futureSkewMs: LOCK_FUTURE_SKEW_MS, clock: this.clock, owner: this.owner };
-    await withFolderLock(
-      this.lockPath,
-      async () => {
-        const next = change(await this.read()).slice(-MAX_SHARED_ENTRIES);
-        // No fsync: the window is minutes of reservations, rebuilt by the next update if a power cut loses it.
-        await writeFileAtomic(this.path, JSON.stringify(next), { signal, flush: false });
-      },
-      lock,
-    );
+  /**
+   * Applies `change` under the lock to the entries read fresh. A request waits on this before it is
+   * sent, so the lock's critical path is short: the entries are read only when another window wrote
+   * since this one did (one stat tells), and changes that arrive while the lock is held are applied
+   * and written under the same hold (nobody else can have written meanwhile) instead of waiting for
+   * its release and taking it again.
+   */
+  update(change: (entries: SharedWindowEntry[]) => SharedWindowEntry[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ change, resolve, reject });
+      if (!this.holding) void this.hold();
+    });
+  }
+
+  private async hold(): Promise<void> {
+    this.holding = true;
+    const applied: PendingChange[] = [];
+    try {
+      if (!this.folderMade) await mkdir(dirname(this.path), { recursive: true });
+      this.folderMade = true;
+      // The SharedWindow port has no signal; a lock wait is bounded by the stale age instead (about STALE_LOCK_MS).
+      const signal = new AbortController().signal;
+      const lock = { signal, staleMs: STALE_LOCK_MS, futureSkewMs: LOCK_FUTURE_SKEW_MS, clock: this.clock };
+      await withFolderLock(this.lockPath, () => this.underLock(applied, signal), lock);
+      // Told once the lock is released, so a caller that goes on to touch the file finds it free.
+      for (const waiting of applied) waiting.resolve();
+    } catch (error) {
+      for (const waiting of [...applied, ...this.pending.splice(0)]) waiting.reject(error);
+    } finally {
+      this.holding = false;
+      if (this.pending.length > 0) void this.hold();
+    }
+  }
+
+  /** Reads the entries, then applies and writes the waiting changes, and those that arrive meanwhile (a bounded number of writes). */
+  private async underLock(applied: PendingChange[], signal: AbortSignal): Promise<void> {
+    // Only a note for people looking at a lock left behind; written beside the work, not before it.
+    const note = writeFile(`${this.lockPath}/owner`, `${this.owner} pid ${process.pid}\n`).catch(() => undefined);
+    try {
+      let entries = await this.readFresh();
+      for (let writes = 0; writes < MAX_WRITES_PER_HOLD && this.pending.length > 0; writes++) {
+        for (const waiting of this.pending.splice(0)) {
+          try {
+            entries = waiting.change(entries).slice(-MAX_SHARED_ENTRIES);
+            applied.push(waiting);
+          } catch (error) {
+            waiting.reject(error);
+          }
+        }
+        await this.write(entries, signal);
+      }
+    } finally {
+      await note;
+    }
+  }
+
+  private async write(entries: SharedWindowEntry[], signal: AbortSignal): Promise<void> {
+    this.written = undefined;
+    // No fsync: the window is minutes of reservations, rebuilt by the next update if a power cut loses it.
+    await writeFileAtomic(this.path, JSON.stringify(entries), { signal, flush: false });
+    const identity = await fileIdentity(this.path);
+    // Kept as the file would read back (entries that are not well-formed are dropped by a read too).
+    if (identity !== undefined) this.written = { identity, entries: entries.filter(isEntry).map((entry) => ({ ...entry })) };
+  }
+
+  /** The entries as the file holds them now: this window's last write when the file is still that one, else read. */
+  private async readFresh(): Promise<SharedWindowEntry[]> {
+    const written = this.written;
+    if (written !== undefined && (await fileIdentity(this.path)) === written.identity) return written.entries.map((entry) => ({ ...entry }));
+    return this.read();
   }
 
   /** The stored entries; anything unreadable (a torn, oversized or hostile file, or no file at all) counts as none. */
@@ -76,6 +147,16 @@ export class FileSharedWindow implements SharedWindow {
       return [];
     }
   }
+}
+
+/**
+ * Which file is at `path`: inode, size and change times (any write or rename changes one of them);
+ * undefined when there is none or it is not a regular file.
+ */
+async function fileIdentity(path: string): Promise<string | undefined> {
+  const info = await stat(path, { bigint: true }).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
 /**
