@@ -196,6 +196,8 @@ export interface InstructionTrackerOptions {
   files: WorkspaceFiles;
   protectedFiles: readonly string[];
   limits?: InstructionLimits;
+  /** Whether AGENTS.md and copilot-instructions.md files are sent (default true; off: only the skills are listed). */
+  agentsMd?: boolean;
   /** Whether the workspace's skills are listed with the root's files (skills.ts). */
   skills?: boolean;
   skillLimits?: SkillLimits;
@@ -246,7 +248,10 @@ export class InstructionTracker {
     const skip = new Set(sent.files);
     // Skills are listed once per chain, with the root's files (the first look).
     const skills = this.lookedAt.size === 0 ? await this.skillListing(skip, signal) : undefined;
-    const found = await readInstructions(this.files, candidates, skip, this.protectedFiles, sent.bytes, signal, this.limits);
+    const found =
+      this.options.agentsMd === false
+        ? { text: undefined, used: [], bytes: 0 }
+        : await readInstructions(this.files, candidates, skip, this.protectedFiles, sent.bytes, signal, this.limits);
     for (const path of candidates) this.lookedAt.add(path);
     const text = [found.text, skills?.text].filter((part) => part !== undefined).join('\n\n');
     if (text === '') return undefined;

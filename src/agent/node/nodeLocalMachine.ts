@@ -9,6 +9,7 @@ import { NodeCheckpointFolder, NodeWorkspaceRestore, NodeCheckpointShelf } from 
 import { type BubblewrapSandbox, NodeControlGuard, NodeCommandRunner, plainTerminalText } from '../../terminal/node';
 import { NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch } from '../../tools/node';
 import type { LocalMachine } from '../common/localMachine';
+import { nodeHookHost } from './hookProcess';
 
 export interface NodeLocalMachineOptions {
   /** The folder of every session's checkpoint folder (the extension's storage for this workspace). */
@@ -36,6 +37,7 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
     startChildProcess: ({ rootPath, sandbox: launch, ...request }) =>
       new NodeCommandRunner(rootPath, { sandbox: launch && { launch: () => Promise.resolve(launch) } }).start(request),
     sandbox: options.sandbox,
+    hookHost: (rootPath, sandboxFor) => nodeHookHost({ root: rootPath, sandboxFor }),
     // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
     controlGuard: (rootPath, sessionId, hooks) => {
       const quarantineFolder = join(sessionFolder(checkpointRoot, sessionId), 'quarantine');
