@@ -57,11 +57,14 @@ async function copilotFiles(files: WorkspaceFiles, signal: AbortSignal): Promise
     const stat = await files.stat(COPILOT_HOOKS_FOLDER, signal);
     if (stat?.type !== 'directory') return [];
     const entries = await files.list(COPILOT_HOOKS_FOLDER, signal);
-    return entries
-      .filter((entry) => entry.type === 'file' && entry.name.endsWith('.json'))
-      .map((entry) => `${COPILOT_HOOKS_FOLDER}/${entry.name}`)
-      .sort()
-      .slice(0, MAX_COPILOT_FILES);
+    return (
+      entries
+        // Symlinks too: read, they are refused with a note when they lead out (a silent skip would hide a hostile file).
+        .filter((entry) => (entry.type === 'file' || entry.type === 'symlink') && entry.name.endsWith('.json'))
+        .map((entry) => `${COPILOT_HOOKS_FOLDER}/${entry.name}`)
+        .sort()
+        .slice(0, MAX_COPILOT_FILES)
+    );
   } catch {
     if (signal.aborted) throw signal.reason;
     return [];

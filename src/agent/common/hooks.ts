@@ -137,7 +137,8 @@ export class SessionHooks implements RunHooks {
     const parts = (await this.runEvent(event, situation, signal)).filter(({ verdict }) => verdict.context !== undefined);
     if (parts.length === 0) return undefined;
     const text = parts.map(({ hook, verdict }) => `Output of the hook ${describe(hook)}:\n${verdict.context}`).join('\n\n');
-    return headBytes(text, this.maxBytes());
+    const kept = headBytes(text, this.maxBytes());
+    return kept.length < text.length ? `${kept}\n(cut: the hooks' output past ${this.maxBytes()} bytes is left out)` : kept;
   }
 
   private async runEvent(event: HookEvent, situation: Partial<HookSituation>, signal: AbortSignal) {

@@ -90,6 +90,8 @@ export interface EngineOptions {
   keepOriginal?: AgentEngineDeps['keepOriginal'];
   /** The engine's log (silent by default). */
   logger?: AgentEngineDeps['logger'];
+  /** The workspace's hooks for the run (none by default). */
+  hooks?: AgentEngineDeps['hooks'];
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -133,6 +135,7 @@ export function makeEngine(options: EngineOptions) {
     spendGate: options.spendGate,
     checkpoint: options.checkpoint,
     keepOriginal: options.keepOriginal,
+    hooks: options.hooks,
   });
   return { engine, store, approvals, windows };
 }
