@@ -34,6 +34,7 @@ import type { AgentSessionState } from './sessionState';
 import { StepCheckpointRecorder, type CaptureCheckpoint, type KeepOriginal } from '../../checkpoints/common';
 import { ToolRound } from './toolRound';
 import type { RunHooks } from './hooks';
+import type { HomeSkills } from './homeSkills';
 
 export type { AgentEvent, StepCheckpoint } from './agentEvents';
 
@@ -51,6 +52,8 @@ export interface AgentEngineDeps {
   projectInstructions?: boolean;
   /** Under that master switch, each kind on its own (`gateway.agent.projectInstructionKinds`); absent kinds are on. */
   projectKinds?: { agentsMd?: boolean; skills?: boolean };
+  /** The user's home skills, listed with the workspace's (read with read_skill, which `tools` offers once some are found). */
+  homeSkills?: HomeSkills;
   clock: Clock;
   logger: Logger;
   /** The model's context window and output limit (gateway.models, learned, or the default). */
@@ -90,7 +93,14 @@ export class AgentEngine {
     const skills = deps.projectInstructions === true && deps.projectKinds?.skills !== false;
     this.projectInstructions =
       agentsMd || skills
-        ? new InstructionTracker({ files: deps.toolContext.files, protectedFiles: deps.toolContext.protectedFiles, agentsMd, skills, logger: deps.logger })
+        ? new InstructionTracker({
+            files: deps.toolContext.files,
+            protectedFiles: deps.toolContext.protectedFiles,
+            agentsMd,
+            skills,
+            logger: deps.logger,
+            homeSkills: deps.homeSkills,
+          })
         : undefined;
     this.progress = new SessionProgress(deps.store, deps.clock);
     this.sizing = new RequestSizing(deps);

@@ -3,6 +3,7 @@
  * child processes, bubblewrap, the control-file guard, and the checkpoint
  * folders in the extension's storage (never in the workspace).
  */
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../base/common';
 import { NodeCheckpointFolder, NodeWorkspaceRestore, NodeCheckpointShelf } from '../../checkpoints/node';
@@ -38,6 +39,11 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
       new NodeCommandRunner(rootPath, { sandbox: launch && { launch: () => Promise.resolve(launch) } }).start(request),
     sandbox: options.sandbox,
     hookHost: (rootPath, sandboxFor) => nodeHookHost({ root: rootPath, sandboxFor }),
+    homeFiles: () => {
+      const home = homedir();
+      // `/` is no home folder (a service user's): its "skills" would be anything on the disk.
+      return home && home !== '/' ? new NodeWorkspaceFiles(home, { protectedFiles }) : undefined;
+    },
     // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
     controlGuard: (rootPath, sessionId, hooks) => {
       const quarantineFolder = join(sessionFolder(checkpointRoot, sessionId), 'quarantine');

@@ -13,6 +13,7 @@ import { TerminalCommandRunner } from '../../terminal/vscode';
 import { hostToolsFor, VsCodeFileChanges, VsCodeWorkspaceFiles, VsCodeLanguageServices } from '../../tools/vscode';
 import { AgentEngine } from '../common/engine';
 import { hookApprovalsThrough, SessionHooks } from '../common/hooks';
+import { HomeSkills } from '../common/homeSkills';
 import { AGENT_INSTRUCTIONS } from '../common/instructions';
 import type { LocalMachine } from '../common/localMachine';
 import { CHECKPOINT_MAX_BYTES, type SavedSessions, type SessionCheckpoints } from '../common/sessionCheckpoints';
@@ -61,6 +62,9 @@ export class SessionEngines implements vscode.Disposable {
     const terminal = this.terminalFor(state, root.fsPath);
     const builtIns = toolsFor(vscode.workspace.isTrusted);
     const files = new VsCodeWorkspaceFiles(disk, root);
+    const homeSkills = this.homeSkillsFor(settings);
+    // Offered once the run's first look found home skills (before its first request), so the definitions stay the same within the run.
+    const homeSkillTools = () => (homeSkills && homeSkills.skills.length > 0 ? [homeSkills.tool()] : []);
     // Chosen once per run: the definitions must not change between the requests of a run.
     const hostTools = workspaceState
       ? hostToolsFor(workspaceState, referencedTools, builtIns, () => this.options.settings().allowedTools, systemClock, logger)
@@ -69,7 +73,7 @@ export class SessionEngines implements vscode.Disposable {
       client: this.options.client,
       store: this.options.store,
       approver: this.options.approvals.forSession(root),
-      tools: () => (vscode.workspace.isTrusted ? [...builtIns, ...hostTools] : toolsFor(false)),
+      tools: () => (vscode.workspace.isTrusted ? [...builtIns, ...hostTools, ...homeSkillTools()] : [...toolsFor(false), ...homeSkillTools()]),
       toolContext: {
         files,
         changes: new VsCodeFileChanges(root, machine.fileChanges(root.fsPath)),
@@ -86,6 +90,7 @@ export class SessionEngines implements vscode.Disposable {
       instructions: AGENT_INSTRUCTIONS,
       projectInstructions: settings.projectInstructions,
       projectKinds: settings.projectKinds,
+      homeSkills,
       hooks: this.hooksFor(state.id, root, files),
       clock: systemClock,
       logger,
@@ -105,6 +110,12 @@ export class SessionEngines implements vscode.Disposable {
       },
       keepOriginal: (path, before, signal) => this.options.checkpoints.of(state.id).keepOriginal(path, before, signal),
     });
+  }
+
+  /** The user's home skills, when skills are on (under the master switch). */
+  private homeSkillsFor(settings: AgentSettings): HomeSkills | undefined {
+    const home = projectKindEnabled(settings, 'skills') ? this.options.machine.homeFiles?.() : undefined;
+    return home && new HomeSkills(home, settings.protectedFiles, this.options.logger);
   }
 
   /**
