@@ -92,6 +92,8 @@ export interface EngineOptions {
   logger?: AgentEngineDeps['logger'];
   /** The workspace's hooks for the run (none by default). */
   hooks?: AgentEngineDeps['hooks'];
+  /** The user's home skills (none by default). */
+  homeSkills?: AgentEngineDeps['homeSkills'];
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -136,6 +138,7 @@ export function makeEngine(options: EngineOptions) {
     checkpoint: options.checkpoint,
     keepOriginal: options.keepOriginal,
     hooks: options.hooks,
+    homeSkills: options.homeSkills,
   });
   return { engine, store, approvals, windows };
 }
