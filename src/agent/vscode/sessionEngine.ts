@@ -127,7 +127,7 @@ export class SessionEngines implements vscode.Disposable {
     const settings = this.options.settings();
     if (!globalState || !machine.hookHost || !projectKindEnabled(settings, 'hooks')) return undefined;
     if (!vscode.workspace.isTrusted) {
-      logger.info(`agent session ${sessionId}: the workspace's hooks do not run: the workspace is not trusted.`);
+      logger.info(`agent session ${sessionId}: hooks are not looked for: the workspace is not trusted.`);
       return undefined;
     }
     const rootPath = root.fsPath;
