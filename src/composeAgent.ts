@@ -63,6 +63,7 @@ export function registerAgent({ context, gateway, models, spendGate, timed }: Ag
         }),
         context: { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
         workspaceState: context.workspaceState,
+        globalState: context.globalState,
         settings: () => gateway.settings.current(),
       }),
   );

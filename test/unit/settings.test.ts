@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { REASONING_EFFORTS, SERVICE_TIERS } from '../../src/gateway/common';
 import { APPROVAL_MODES } from '../../src/agent/common/approvalPolicy';
 import { hostToolNeedsApproval } from '../../src/tools/common/hostTools';
-import { DEFAULT_DENIED_COMMANDS, effectiveValue, SettingError, USER_ONLY_SETTINGS, priceOf } from '../../src/settings/common/gatewaySettings';
+import {
+  DEFAULT_DENIED_COMMANDS,
+  effectiveValue,
+  SettingError,
+  USER_ONLY_SETTINGS,
+  priceOf,
+  projectKindEnabled,
+} from '../../src/settings/common/gatewaySettings';
 import { defaultOf, SettingsService } from '../../src/settings/common/settingsService';
 import type { SettingName } from '../../src/settings/common/settingSchemas';
 import { userSettings } from './helpers/settings';
@@ -79,10 +86,21 @@ describe('the gateway.* settings', () => {
         budgets: { maxTurns: 30, maxTokens: 1_000_000, maxWallTimeMs: 1_800_000, maxRepeatedCalls: 3 },
         maxRequestTpmSeconds: 30,
         projectInstructions: true,
+        projectKinds: { agentsMd: true, skills: true, prompts: true, agents: true, hooks: true },
         allowedTools: [],
         subagents: false,
       },
     });
+  });
+
+  test('one kind of project file turns off on its own, under the master switch; a workspace cannot set the kinds', () => {
+    const agent = from({ 'agent.projectInstructionKinds': { hooks: false, skills: true } }).agent;
+    assert.deepEqual(agent.projectKinds, { agentsMd: true, skills: true, prompts: true, agents: true, hooks: false });
+    assert.equal(projectKindEnabled(agent, 'hooks'), false);
+    assert.equal(projectKindEnabled(agent, 'skills'), true);
+    assert.equal(projectKindEnabled({ ...agent, projectInstructions: false }, 'skills'), false);
+    assertRefused({ 'agent.projectInstructionKinds': { hooks: 'no' } }, 'agent.projectInstructionKinds', /must be an object of true or false per kind/);
+    assert.ok(USER_ONLY_SETTINGS.includes('agent.projectInstructionKinds'));
   });
 
   test('project instructions can be turned off; allowed VS Code tools are a list of names', () => {

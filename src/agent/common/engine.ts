@@ -34,6 +34,8 @@ import { SubagentRunner } from './subagents';
 import type { AgentSessionState } from './sessionState';
 import { StepCheckpointRecorder, type CaptureCheckpoint, type KeepOriginal } from '../../checkpoints/common';
 import { ToolRound } from './toolRound';
+import type { RunHooks } from './hooks';
+import type { HomeSkills } from './homeSkills';
 
 export type { AgentEvent, StepCheckpoint } from './agentEvents';
 
@@ -49,6 +51,10 @@ export interface AgentEngineDeps {
   instructions: string;
   /** Whether the workspace's AGENTS.md files are sent and its skills listed (`gateway.agent.projectInstructions`). */
   projectInstructions?: boolean;
+  /** Under that master switch, each kind on its own (`gateway.agent.projectInstructionKinds`); absent kinds are on. */
+  projectKinds?: { agentsMd?: boolean; skills?: boolean };
+  /** The user's home skills, listed with the workspace's (read with read_skill, which `tools` offers once some are found). */
+  homeSkills?: HomeSkills;
   clock: Clock;
   logger: Logger;
   /** The model's context window and output limit (gateway.models, learned, or the default). */
@@ -73,6 +79,8 @@ export interface AgentEngineDeps {
   keepOriginal?: KeepOriginal;
   /** Offer run_subagent (`gateway.agent.subagents`): read-only sub-sessions whose answers alone come back (subagents.ts). */
   subagents?: boolean;
+  /** The workspace's hooks for this run (trusted workspaces only, each approved by the user): session start and end, before and after each call. */
+  hooks?: RunHooks;
 }
 
 export class AgentEngine {
@@ -88,9 +96,19 @@ export class AgentEngine {
     this.subagents = deps.subagents ? new SubagentRunner({ ...deps, startEngine: (childDeps) => new AgentEngine(childDeps) }) : undefined;
     // The collaborators below get the tools with run_subagent; the runner itself (and so every sub-session) does not.
     if (this.subagents) deps = withSubagents(deps, this.subagents);
-    this.projectInstructions = deps.projectInstructions
-      ? new InstructionTracker({ files: deps.toolContext.files, protectedFiles: deps.toolContext.protectedFiles, skills: true, logger: deps.logger })
-      : undefined;
+    const agentsMd = deps.projectInstructions === true && deps.projectKinds?.agentsMd !== false;
+    const skills = deps.projectInstructions === true && deps.projectKinds?.skills !== false;
+    this.projectInstructions =
+      agentsMd || skills
+        ? new InstructionTracker({
+            files: deps.toolContext.files,
+            protectedFiles: deps.toolContext.protectedFiles,
+            agentsMd,
+            skills,
+            logger: deps.logger,
+            homeSkills: deps.homeSkills,
+          })
+        : undefined;
     this.progress = new SessionProgress(deps.store, deps.clock);
     this.sizing = new RequestSizing(deps);
     this.compactor = new SessionCompactor({ ...deps, sizing: this.sizing, progress: this.progress });
@@ -115,6 +133,7 @@ export class AgentEngine {
     this.subagents?.startRun({ state, start, timer, onEvent });
     await this.progress.setStatus(state, 'running', undefined, onEvent);
     try {
+      await this.startHooks(state, signal);
       await this.runSteps(state, { start, timer, tick }, AbortSignal.any([signal, overTime.signal]), onEvent);
     } catch (error) {
       tick();
@@ -127,8 +146,37 @@ export class AgentEngine {
       }
     } finally {
       stopWatching.abort();
+      await this.endHooks(state);
     }
     return state;
+  }
+
+  /** The session-start hooks' context, as an item of the next request; the hook files join the session's project files. */
+  private async startHooks(state: AgentSessionState, signal: AbortSignal): Promise<void> {
+    let started;
+    try {
+      started = await this.deps.hooks?.start(state.turns === 0 ? 'startup' : 'resume', signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return this.deps.logger.warn(`Hooks of agent session ${state.id} were not started: ${errorMessage(error)}`);
+    }
+    if (!started) return;
+    const sent = state.projectInstructions ?? { files: [], bytes: 0 };
+    const added = started.files.filter((path) => !sent.files.includes(path));
+    if (added.length > 0) state.projectInstructions = { files: [...sent.files, ...added], bytes: sent.bytes };
+    if (started.context === undefined) return;
+    const item = { role: 'developer' as const, content: `The workspace's session-start hooks said:\n${started.context}` };
+    state.transcript.push(item);
+    state.unsent.push(item);
+  }
+
+  /** The stop and session-end hooks, bounded by their own time limits (the run's signal may be the user's Stop); a failure is the log's. */
+  private async endHooks(state: AgentSessionState): Promise<void> {
+    try {
+      await this.deps.hooks?.end(state.status === 'done', state.statusReason ?? state.status, new AbortController().signal);
+    } catch (error) {
+      this.deps.logger.warn(`Hooks at the end of agent session ${state.id} failed: ${errorMessage(error)}`);
+    }
   }
 
   /** Compacts now (the user's Compact command): a summary, or the trim when no summary can be had. */

@@ -17,6 +17,7 @@ import type {
 } from '../../base/common';
 import type { CheckpointShelf } from '../../checkpoints/common';
 import type { SandboxLaunch, MachineSandbox } from '../../terminal/common';
+import type { HookHost } from './hooks';
 
 /** A command to run as a child process of the extension host. */
 export interface ChildProcessRequest {
@@ -78,4 +79,8 @@ export interface LocalMachine {
   controlGuard?(rootPath: string, sessionId: string, hooks: ControlGuardHooks): ControlFileGuard;
   /** The `auto` mode's sandbox on this machine. */
   sandbox: MachineSandbox;
+  /** The user's home folder's files (paths relative to it; symlinks out refused), for personal skills; undefined when there is none. */
+  homeFiles?(): WorkspaceFiles | undefined;
+  /** Runs the workspace's hooks in `rootPath`, in the launch `sandboxFor` gives (the `auto` mode's sandbox) or outside it when none. */
+  hookHost?(rootPath: string, sandboxFor: (command: string, cwd: string, signal: AbortSignal) => Promise<SandboxLaunch | undefined>): HookHost;
 }

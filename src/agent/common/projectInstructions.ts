@@ -12,6 +12,7 @@
 import type { Logger, WorkspaceFiles } from '../../base/common';
 import { normalizeWorkspacePath, protectingPattern, headBytes, utf8Length } from '../../tools/common';
 import { newSkillListing, type Skill, type SkillLimits } from './skills';
+import type { HomeSkills } from './homeSkills';
 
 export const AGENTS_FILE = 'AGENTS.md';
 export const COPILOT_INSTRUCTIONS_FILE = '.github/copilot-instructions.md';
@@ -196,9 +197,13 @@ export interface InstructionTrackerOptions {
   files: WorkspaceFiles;
   protectedFiles: readonly string[];
   limits?: InstructionLimits;
+  /** Whether AGENTS.md and copilot-instructions.md files are sent (default true; off: only the skills are listed). */
+  agentsMd?: boolean;
   /** Whether the workspace's skills are listed with the root's files (skills.ts). */
   skills?: boolean;
   skillLimits?: SkillLimits;
+  /** The user's home skills, found with the workspace's (listed after them; a name the workspace has is its). */
+  homeSkills?: HomeSkills;
   /** Where a skill left out (malformed, too large, a symlink out) is noted. */
   logger?: Logger;
 }
@@ -246,7 +251,10 @@ export class InstructionTracker {
     const skip = new Set(sent.files);
     // Skills are listed once per chain, with the root's files (the first look).
     const skills = this.lookedAt.size === 0 ? await this.skillListing(skip, signal) : undefined;
-    const found = await readInstructions(this.files, candidates, skip, this.protectedFiles, sent.bytes, signal, this.limits);
+    const found =
+      this.options.agentsMd === false
+        ? { text: undefined, used: [], bytes: 0 }
+        : await readInstructions(this.files, candidates, skip, this.protectedFiles, sent.bytes, signal, this.limits);
     for (const path of candidates) this.lookedAt.add(path);
     const text = [found.text, skills?.text].filter((part) => part !== undefined).join('\n\n');
     if (text === '') return undefined;
@@ -258,8 +266,16 @@ export class InstructionTracker {
 
   private async skillListing(sent: ReadonlySet<string>, signal: AbortSignal): Promise<{ text: string; listed: Skill[] } | undefined> {
     if (this.options.skills !== true) return undefined;
-    const { files, protectedFiles, logger, skillLimits: limits } = this.options;
-    return newSkillListing({ files, protectedFiles, sent, logger, limits }, signal);
+    const { files, protectedFiles, logger, skillLimits: limits, homeSkills } = this.options;
+    const workspace = await newSkillListing({ files, protectedFiles, sent, logger, limits }, signal);
+    if (!homeSkills) return workspace;
+    await homeSkills.find(signal);
+    const taken = new Set([...(workspace?.listed ?? []).map((skill) => skill.name)]);
+    const home = homeSkills.listing(taken);
+    // Home skills are named `~/…` in the session's files, and listed again in a later chain (their list is short).
+    const homeListed = (home?.listed ?? []).map((skill) => ({ ...skill, path: `~/${skill.path}` })).filter((skill) => !sent.has(skill.path));
+    if (!home || homeListed.length === 0) return workspace;
+    return { text: [workspace?.text, home.text].filter((part) => part !== undefined).join('\n\n'), listed: [...(workspace?.listed ?? []), ...homeListed] };
   }
 }
 

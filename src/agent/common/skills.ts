@@ -44,22 +44,29 @@ export interface FoundSkills {
   notes: string[];
 }
 
+/** Where skills are looked for: other folders than the workspace's (the home folder's), and whether a symlink anywhere is refused. */
+export interface SkillSearch {
+  folders?: readonly string[];
+  noSymlinks?: boolean;
+}
+
 /** The skills of the workspace's skill folders; a folder or file that cannot be read is a note, never an error. */
 export async function findSkills(
   files: WorkspaceFiles,
   protectedFiles: readonly string[],
   signal: AbortSignal,
   limits: SkillLimits = DEFAULT_SKILL_LIMITS,
+  where: SkillSearch = {},
 ): Promise<FoundSkills> {
   const found: FoundSkills = { skills: [], notes: [] };
   let looked = 0;
-  for (const folder of SKILL_FOLDERS) {
+  for (const folder of where.folders ?? SKILL_FOLDERS) {
     for (const path of await skillFiles(files, folder, signal)) {
       if (looked++ >= limits.maxSkills) {
         found.notes.push(`${path}: skipped, past the first ${limits.maxSkills} skills`);
         return found;
       }
-      const read = await readSkill(files, path, protectedFiles, signal, limits);
+      const read = await readSkill(files, path, protectedFiles, signal, { ...limits, noSymlinks: where.noSymlinks === true });
       // A folder without a SKILL.md is a skill's helper or a work in progress, not a mistake to report.
       if (read === undefined) continue;
       if (typeof read === 'string') found.notes.push(`${path}: skipped, ${read}`);
@@ -92,7 +99,7 @@ async function readSkill(
   path: string,
   protectedFiles: readonly string[],
   signal: AbortSignal,
-  limits: SkillLimits,
+  limits: SkillLimits & { noSymlinks: boolean },
 ): Promise<Skill | string | undefined> {
   if (protectingPattern(path, protectedFiles) !== undefined) return 'it is a protected file';
   try {
@@ -103,6 +110,7 @@ async function readSkill(
     if (stat.size > limits.maxFileBytes) return `it has ${stat.size} bytes (more than ${limits.maxFileBytes})`;
     const real = await files.realPathInside(path, signal);
     if (real === undefined) return 'it leads outside the workspace';
+    if (limits.noSymlinks && real !== path) return 'it is reached through a symlink';
     if (protectingPattern(real, protectedFiles) !== undefined) return 'it leads to a protected file';
     const parsed = parseSkillFrontMatter(await files.readText(path, signal));
     return parsed.ok ? { name: parsed.name, description: parsed.description, path } : parsed.problem;

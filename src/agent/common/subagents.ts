@@ -13,6 +13,7 @@ import { headBytes, subagentTools, utf8Length, type SubagentAnswer, type Subagen
 import type { OnAgentEvent } from './agentEvents';
 import { runUsage, type RunStart } from './budgets';
 import type { AgentEngineDeps } from './engine';
+import type { RunHooks } from './hooks';
 import type { RunTimer } from './runTimer';
 import { addUsage } from './responseStream';
 import { addUserMessage, newSession, type AgentSessionState, type SubagentRecord } from './sessionState';
@@ -118,9 +119,12 @@ export class SubagentRunner implements Subagents {
 
   /** The sub-session's engine: the parent's client, limits and spend gate; read-only tools; no subagents, checkpoints, instructions files or saving. */
   private childDeps(parent: ParentRun): AgentEngineDeps {
-    const { subagents: _depthOne, checkpoint: _none, keepOriginal: _kept, projectInstructions: _files, spendGate, ...shared } = this.deps;
+    const { subagents: _depthOne, checkpoint: _none, keepOriginal: _kept, projectInstructions: _files, spendGate, hooks, ...shared } = this.deps;
     return {
       ...shared,
+      // The parent's approved hooks still judge every call the sub-session makes (a pre-tool hook that
+      // guards files must not be bypassed through a helper); its start and end are the parent run's alone.
+      ...(hooks ? { hooks: toolHooksOnly(hooks) } : {}),
       store: { save: async () => undefined, load: async () => undefined, list: async () => [] },
       tools: () => subagentTools,
       toolContext: { ...this.deps.toolContext, subagents: undefined, background: undefined },
@@ -147,4 +151,14 @@ function finalAnswer(child: AgentSessionState): string {
 function boundedAnswer(answer: string): string {
   if (utf8Length(answer) <= SUBAGENT_LIMITS.answerBytes) return answer;
   return `${headBytes(answer, SUBAGENT_LIMITS.answerBytes)}\n(answer cut at ${SUBAGENT_LIMITS.answerBytes} bytes)`;
+}
+
+/** The pre- and post-tool part of a run's hooks; start and end do nothing (they belong to the parent run). */
+function toolHooksOnly(hooks: RunHooks): RunHooks {
+  return {
+    start: async () => ({ files: [] }),
+    beforeTool: (call, signal) => hooks.beforeTool(call, signal),
+    afterTool: (call, result, signal) => hooks.afterTool(call, result, signal),
+    end: async () => undefined,
+  };
 }

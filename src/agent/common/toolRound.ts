@@ -15,6 +15,7 @@ import type { RequestSizing } from './requestSizing';
 import type { RunTimer } from './runTimer';
 import type { SessionProgress } from './sessionProgress';
 import type { AgentSessionState } from './sessionState';
+import type { RunHooks } from './hooks';
 
 export interface ToolRoundDeps {
   approver: Approver;
@@ -27,6 +28,8 @@ export interface ToolRoundDeps {
   checkpoints: StepCheckpointRecorder;
   /** Where a changed file's content from before the session goes (the checkpoint baseline); the session keeps only its path. */
   keepOriginal?: KeepOriginal;
+  /** The workspace's hooks for this run (hooks.ts): a pre-tool hook can refuse a call, a post-tool hook adds to its result. */
+  hooks?: Pick<RunHooks, 'beforeTool' | 'afterTool'>;
 }
 
 export class ToolRound {
@@ -67,10 +70,11 @@ export class ToolRound {
         // Refused while preparing: nothing would happen, so there is nothing to approve.
         outcome = await prepared.execute(signal);
       } else {
-        approved = await this.approved(state, call, tool, prepared, timer, signal, onEvent);
+        const hookRefusal = await this.deps.hooks?.beforeTool(call, signal);
+        approved = hookRefusal === undefined && (await this.approved(state, call, tool, prepared, timer, signal, onEvent));
         outcome = approved
-          ? await this.execute(state, tool, prepared, signal)
-          : { ok: false, output: `The user denied this ${deniedWhat[tool.kind]}. Do not retry it; ask or try another way.` };
+          ? await this.withHookOutput(call, await this.execute(state, tool, prepared, signal), signal)
+          : { ok: false, output: hookRefusal ?? `The user denied this ${deniedWhat[tool.kind]}. Do not retry it; ask or try another way.` };
         if (outcome.ok && outcome.changedPath !== undefined) changed.push(await realPathOf(outcome.changedPath, this.deps.toolContext.files, signal));
       }
       this.answer(state, call, outcome.output, (linesShown) => tool?.continuation?.(call.arguments, linesShown));
@@ -146,6 +150,12 @@ export class ToolRound {
       if (await recordOriginal(state, changed, this.deps.toolContext.files, this.deps.keepOriginal, signal)) await this.deps.progress.save(state);
     }
     return outcome;
+  }
+
+  /** The outcome with what the post-tool hooks add (a formatter's output, a linter's errors). */
+  private async withHookOutput(call: ToolCall, outcome: ToolOutcome, signal: AbortSignal): Promise<ToolOutcome> {
+    const added = await this.deps.hooks?.afterTool(call, outcome, signal);
+    return added === undefined ? outcome : { ...outcome, output: `${outcome.output}\n\n${added}` };
   }
 
   private answer(state: AgentSessionState, call: ToolCall, output: string, continuation?: (linesShown: number) => string | undefined): void {

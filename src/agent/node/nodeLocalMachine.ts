@@ -3,12 +3,14 @@
  * child processes, bubblewrap, the control-file guard, and the checkpoint
  * folders in the extension's storage (never in the workspace).
  */
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../base/common';
 import { NodeCheckpointFolder, NodeWorkspaceRestore, NodeCheckpointShelf } from '../../checkpoints/node';
 import { type BubblewrapSandbox, NodeControlGuard, NodeCommandRunner, plainTerminalText } from '../../terminal/node';
 import { NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch } from '../../tools/node';
 import type { LocalMachine } from '../common/localMachine';
+import { nodeHookHost } from './hookProcess';
 
 export interface NodeLocalMachineOptions {
   /** The folder of every session's checkpoint folder (the extension's storage for this workspace). */
@@ -36,6 +38,12 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
     startChildProcess: ({ rootPath, sandbox: launch, ...request }) =>
       new NodeCommandRunner(rootPath, { sandbox: launch && { launch: () => Promise.resolve(launch) } }).start(request),
     sandbox: options.sandbox,
+    hookHost: (rootPath, sandboxFor) => nodeHookHost({ root: rootPath, sandboxFor }),
+    homeFiles: () => {
+      const home = homedir();
+      // `/` is no home folder (a service user's): its "skills" would be anything on the disk.
+      return home && home !== '/' ? new NodeWorkspaceFiles(home, { protectedFiles }) : undefined;
+    },
     // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
     controlGuard: (rootPath, sessionId, hooks) => {
       const quarantineFolder = join(sessionFolder(checkpointRoot, sessionId), 'quarantine');

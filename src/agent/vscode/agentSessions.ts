@@ -53,6 +53,8 @@ export interface AgentSessionsOptions {
   context?: ContextLimits;
   /** Where the tools the user enabled for the agent are remembered (the workspace's state). */
   workspaceState?: vscode.Memento;
+  /** Where the hooks the user approved are remembered, by content (global: a repository's hook approved once is approved in every window). */
+  globalState?: vscode.Memento;
   /** The settings now (the settings service's current values). */
   settings: () => SessionSettings;
 }

@@ -4,14 +4,16 @@
  * editors' files, the session's terminal, and the sandbox decision of its commands.
  */
 import * as vscode from 'vscode';
-import { systemClock, type Logger } from '../../base/common';
+import { systemClock, type Logger, type WorkspaceFiles } from '../../base/common';
 import type { GatewayClient, ModelWindows } from '../../gateway/common';
 import { BackgroundCommands, toolsFor } from '../../tools/common';
-import type { AgentSettings } from '../../settings/common';
+import { projectKindEnabled, type AgentSettings } from '../../settings/common';
 import type { SandboxDecision } from '../../terminal/common';
 import { TerminalCommandRunner } from '../../terminal/vscode';
 import { hostToolsFor, VsCodeFileChanges, VsCodeWorkspaceFiles, VsCodeLanguageServices } from '../../tools/vscode';
 import { AgentEngine } from '../common/engine';
+import { hookApprovalsThrough, SessionHooks } from '../common/hooks';
+import { HomeSkills } from '../common/homeSkills';
 import { AGENT_INSTRUCTIONS } from '../common/instructions';
 import type { LocalMachine } from '../common/localMachine';
 import { CHECKPOINT_MAX_BYTES, type SavedSessions, type SessionCheckpoints } from '../common/sessionCheckpoints';
@@ -41,6 +43,8 @@ export interface SessionEnginesOptions {
   context?: ContextLimits;
   /** Where the tools the user enabled for the agent are remembered (the workspace's state). */
   workspaceState?: vscode.Memento;
+  /** Where approved hooks are remembered (by content). */
+  globalState?: vscode.Memento;
 }
 
 export class SessionEngines implements vscode.Disposable {
@@ -57,6 +61,10 @@ export class SessionEngines implements vscode.Disposable {
     const disk = machine.files(root.fsPath);
     const terminal = this.terminalFor(state, root.fsPath);
     const builtIns = toolsFor(vscode.workspace.isTrusted);
+    const files = new VsCodeWorkspaceFiles(disk, root);
+    const homeSkills = this.homeSkillsFor(settings);
+    // Offered once the run's first look found home skills (before its first request), so the definitions stay the same within the run.
+    const homeSkillTools = () => (homeSkills && homeSkills.skills.length > 0 ? [homeSkills.tool()] : []);
     // Chosen once per run: the definitions must not change between the requests of a run.
     const hostTools = workspaceState
       ? hostToolsFor(workspaceState, referencedTools, builtIns, () => this.options.settings().allowedTools, systemClock, logger)
@@ -65,9 +73,9 @@ export class SessionEngines implements vscode.Disposable {
       client: this.options.client,
       store: this.options.store,
       approver: this.options.approvals.forSession(root),
-      tools: () => (vscode.workspace.isTrusted ? [...builtIns, ...hostTools] : toolsFor(false)),
+      tools: () => (vscode.workspace.isTrusted ? [...builtIns, ...hostTools, ...homeSkillTools()] : [...toolsFor(false), ...homeSkillTools()]),
       toolContext: {
-        files: new VsCodeWorkspaceFiles(disk, root),
+        files,
         changes: new VsCodeFileChanges(root, machine.fileChanges(root.fsPath)),
         commands: terminal,
         background: this.backgroundFor(state.id, terminal),
@@ -82,6 +90,9 @@ export class SessionEngines implements vscode.Disposable {
       instructions: AGENT_INSTRUCTIONS,
       projectInstructions: settings.projectInstructions,
       subagents: settings.subagents,
+      projectKinds: settings.projectKinds,
+      homeSkills,
+      hooks: this.hooksFor(state.id, root, files),
       clock: systemClock,
       logger,
       ...(context
@@ -99,6 +110,40 @@ export class SessionEngines implements vscode.Disposable {
         return { checkpoint: { id: checkpoint.id, label: checkpoint.label }, dropped: dropped.map((gone) => gone.label) };
       },
       keepOriginal: (path, before, signal) => this.options.checkpoints.of(state.id).keepOriginal(path, before, signal),
+    });
+  }
+
+  /** The user's home skills, when skills are on (under the master switch). */
+  private homeSkillsFor(settings: AgentSettings): HomeSkills | undefined {
+    const home = projectKindEnabled(settings, 'skills') ? this.options.machine.homeFiles?.() : undefined;
+    return home && new HomeSkills(home, settings.protectedFiles, this.options.logger);
+  }
+
+  /**
+   * The workspace's hooks for this run: only in a trusted workspace, with hooks on, each run after the user
+   * approved it (the session's approver, remembered by content in the global state); in the sandbox under `auto`.
+   */
+  private hooksFor(sessionId: string, root: vscode.Uri, files: WorkspaceFiles): SessionHooks | undefined {
+    const { machine, sandbox, logger, globalState, approvals } = this.options;
+    const settings = this.options.settings();
+    if (!globalState || !machine.hookHost || !projectKindEnabled(settings, 'hooks')) return undefined;
+    if (!vscode.workspace.isTrusted) {
+      logger.info(`agent session ${sessionId}: hooks are not looked for: the workspace is not trusted.`);
+      return undefined;
+    }
+    const rootPath = root.fsPath;
+    const host = machine.hookHost(rootPath, (command, cwd, signal) => sandbox.sandboxFor({ sessionId, root: rootPath, command, cwd }, signal));
+    const approver = approvals.forSession(root);
+    const hookApprovals = hookApprovalsThrough({ approver, memory: globalState, host, sessionId, clock: systemClock });
+    return new SessionHooks({
+      files,
+      protectedFiles: settings.protectedFiles,
+      host,
+      approvals: hookApprovals,
+      sessionId,
+      root: rootPath,
+      clock: systemClock,
+      logger,
     });
   }
 

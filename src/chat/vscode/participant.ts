@@ -13,7 +13,7 @@ import { buildChatMessages, type SlashCommand } from '../common/prompt';
 import type { Logger } from '../../base/common';
 import { toAbortSignal } from '../../base/vscode';
 import { actionsFor, messageOf } from '../../gateway/vscode';
-import { requestParameters, type SettingsService } from '../../settings/common';
+import { projectKindEnabled, requestParameters, type SettingsService } from '../../settings/common';
 import { sessionOfConversation } from './agentTurn';
 import { requestContext } from '../common/commandContext';
 import { activeSelection, historyOf, referenceContents } from './context';
@@ -78,7 +78,7 @@ export function createChatHandler(deps: ParticipantDeps) {
       }
       const attachments = found.attachments;
       model = await deps.chooseModel(request.model?.vendor === LM_VENDOR ? request.model.id : undefined, signal);
-      const projectInstructions = settings.agent.projectInstructions
+      const projectInstructions = projectKindEnabled(settings.agent, 'agentsMd')
         ? await deps.projectInstructions?.(
             attachments.map((a) => a.label),
             signal,

@@ -4,7 +4,7 @@
  */
 import type { ConfiguredLimits, ConfiguredModel, ReasoningEffort, ServiceTier } from '../../gateway/common';
 import { type ApprovalMode, DEFAULT_BUDGETS, type AgentBudgets } from '../../agent/common';
-import { SETTING_NAMES, SETTING_SCHEMAS, type SettingValues } from './settingSchemas';
+import { SETTING_NAMES, SETTING_SCHEMAS, type ProjectFileKind, type SettingValues } from './settingSchemas';
 import type { DailyBudget, ModelPrice } from '../../usage/common';
 
 export { DEFAULT_DENIED_COMMANDS } from './settingSchemas';
@@ -20,6 +20,8 @@ export interface AgentSettings {
   maxRequestTpmSeconds: number;
   /** Send the workspace's AGENTS.md files and list its skills to the agent (`gateway.agent.projectInstructions`). */
   projectInstructions: boolean;
+  /** Per kind of workspace file, whether it is read (`gateway.agent.projectInstructionKinds`); under the master switch above. */
+  projectKinds: Readonly<Record<ProjectFileKind, boolean>>;
   /** VS Code tools that run without asking under `auto` (`gateway.agent.allowedTools`). */
   allowedTools: readonly string[];
   /** Offer run_subagent, read-only sub-sessions (`gateway.agent.subagents`). */
@@ -108,10 +110,19 @@ export function settingsFrom(values: SettingValues): GatewaySettings {
       },
       maxRequestTpmSeconds: values['agent.maxRequestTpmSeconds'],
       projectInstructions: values['agent.projectInstructions'],
+      projectKinds: values['agent.projectInstructionKinds'],
       allowedTools: values['agent.allowedTools'],
       subagents: values['agent.subagents'],
     },
   };
+}
+
+/**
+ * Whether the agent reads the workspace's files of `kind` (AGENTS.md, skills, prompt files, custom agents, hooks):
+ * `gateway.agent.projectInstructions` is the master switch, `gateway.agent.projectInstructionKinds` turns one kind off.
+ */
+export function projectKindEnabled(agent: Pick<AgentSettings, 'projectInstructions' | 'projectKinds'>, kind: ProjectFileKind): boolean {
+  return agent.projectInstructions && agent.projectKinds[kind];
 }
 
 /** The model's price from `gateway.models`, when both halves are set. */

@@ -45,6 +45,10 @@ export interface SettingSchema<T> {
   readonly invalid: (value: unknown) => string;
 }
 
+/** The kinds of files from the workspace the agent reads, each turned off on its own by `gateway.agent.projectInstructionKinds`. */
+export const PROJECT_FILE_KINDS = ['agentsMd', 'skills', 'prompts', 'agents', 'hooks'] as const;
+export type ProjectFileKind = (typeof PROJECT_FILE_KINDS)[number];
+
 type Shown = (name: string) => (value: unknown) => string;
 const numberFrom =
   (min: number, max: number): Shown =>
@@ -179,6 +183,20 @@ export const SETTING_SCHEMAS = {
     wholeNumber('agent.maxRequestTpmSeconds'),
   ),
   'agent.projectInstructions': setting(WORKSPACE, true, withDefault(z.boolean(), true), trueOrFalse('agent.projectInstructions')),
+  // The user's alone: a repository's settings must not turn its own hooks (commands) back on after the user turned them off.
+  'agent.projectInstructionKinds': setting(
+    USER,
+    {},
+    z.pipe(
+      withDefault(z.object(Object.fromEntries(PROJECT_FILE_KINDS.map((kind) => [kind, z.optional(z.boolean())]))), {}),
+      z.transform(
+        (kinds: Partial<Record<ProjectFileKind, boolean | undefined>>) =>
+          Object.fromEntries(PROJECT_FILE_KINDS.map((kind) => [kind, kinds[kind] !== false])) as Record<ProjectFileKind, boolean>,
+      ),
+    ),
+    (value) =>
+      `"gateway.agent.projectInstructionKinds" must be an object of true or false per kind (${PROJECT_FILE_KINDS.join(', ')}) (it is ${JSON.stringify(value)}).`,
+  ),
   // Under `auto` these tools run unasked: a repository's settings must neither add one nor take the user's away.
   'agent.allowedTools': setting(USER, [], withDefault(z.array(z.string()), []), listOfStrings('agent.allowedTools')),
   // Sub-sessions spend requests and tokens of their own: a repository's settings may not turn them on.

@@ -1,5 +1,6 @@
 /** The terminal feature's common layer as other features see it: import from here, not from its files. */
 export { findDeniedCommand } from './commandPolicy';
 export { controlPathOf, type ControlRollback, rollbackNote } from './controlPaths';
-export { type SandboxLaunch, sandboxNote } from './sandbox';
+export { type SandboxLaunch, sandboxNote, seccompFd } from './sandbox';
+export { sandboxEnvironment } from './sandboxEnvironment';
 export { type MachineSandbox, SandboxDecision, type SandboxSession } from './sandboxDecision';

@@ -21,6 +21,8 @@ import './agentBackground.test';
 // Its own skill folder, removed at its end.
 import './agentSkills.test';
 import './agentSubagent.test';
+// Its own .claude folder, removed at its end.
+import './agentHooks.test';
 import './dialects.test';
 // Sets only the key and base URL; runs on whichever chat model the earlier tests left selected.
 import './notes.test';

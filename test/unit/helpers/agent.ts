@@ -92,6 +92,10 @@ export interface EngineOptions {
   logger?: AgentEngineDeps['logger'];
   /** Offer run_subagent (`gateway.agent.subagents`). */
   subagents?: boolean;
+  /** The workspace's hooks for the run (none by default). */
+  hooks?: AgentEngineDeps['hooks'];
+  /** The user's home skills (none by default). */
+  homeSkills?: AgentEngineDeps['homeSkills'];
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -136,6 +140,8 @@ export function makeEngine(options: EngineOptions) {
     checkpoint: options.checkpoint,
     keepOriginal: options.keepOriginal,
     subagents: options.subagents,
+    hooks: options.hooks,
+    homeSkills: options.homeSkills,
   });
   return { engine, store, approvals, windows };
 }

@@ -1,0 +1,218 @@
+/**
+ * Hook configurations as the other agents write them, read into one shape:
+ * - Claude Code: `hooks` in `.claude/settings.json` (and `.claude/settings.local.json`):
+ *   `{ "hooks": { "PostToolUse": [{ "matcher": "Edit|Write", "hooks": [{ "type": "command", "command": "…", "timeout": 10 }] }] } }`;
+ * - Copilot (cloud agent and CLI): `.github/hooks/*.json`:
+ *   `{ "version": 1, "hooks": { "postToolUse": [{ "type": "command", "bash": "…", "cwd": "…", "timeoutSec": 10 }] } }`.
+ * A file is workspace content, so hostile: every count, length and time is
+ * bounded here, and what cannot be used is a note for the log, never an error.
+ */
+
+export type HookEvent = 'preToolUse' | 'postToolUse' | 'sessionStart' | 'stop' | 'sessionEnd';
+export type HookFormat = 'claude' | 'copilot';
+
+export interface HookCommand {
+  event: HookEvent;
+  format: HookFormat;
+  /** Claude's matcher of tool names (`Edit|Write`, `mcp__.*`); undefined: every tool. */
+  matcher?: string;
+  /** The shell line, as the file has it. */
+  command: string;
+  /** Workspace-relative folder it starts in ('.' by default). */
+  cwd: string;
+  timeoutMs: number;
+  /** The file it came from, workspace-relative. */
+  source: string;
+}
+
+export interface HookLimits {
+  maxHooks: number;
+  maxCommandChars: number;
+  maxMatcherChars: number;
+  /** The longest time a hook may run, whatever the file asks. */
+  maxTimeoutMs: number;
+}
+
+export const DEFAULT_HOOK_LIMITS: HookLimits = { maxHooks: 32, maxCommandChars: 2000, maxMatcherChars: 200, maxTimeoutMs: 30_000 };
+
+export interface ParsedHooks {
+  hooks: HookCommand[];
+  /** Why a part of the file was left out, one line each. */
+  notes: string[];
+}
+
+const CLAUDE_EVENTS: Readonly<Record<string, HookEvent>> = {
+  PreToolUse: 'preToolUse',
+  PostToolUse: 'postToolUse',
+  SessionStart: 'sessionStart',
+  Stop: 'stop',
+  SessionEnd: 'sessionEnd',
+};
+
+const COPILOT_EVENTS: Readonly<Record<string, HookEvent>> = {
+  preToolUse: 'preToolUse',
+  postToolUse: 'postToolUse',
+  sessionStart: 'sessionStart',
+  sessionEnd: 'sessionEnd',
+};
+
+/** The hooks of a Claude Code settings file (`source`: its path, for notes); a file without `hooks` has none. */
+export function parseClaudeHooks(text: string, source: string, limits: HookLimits = DEFAULT_HOOK_LIMITS): ParsedHooks {
+  const parsed: ParsedHooks = { hooks: [], notes: [] };
+  const root = jsonObject(text, source, parsed.notes);
+  if (root === undefined || root.hooks === undefined) return parsed;
+  if (!isRecord(root.hooks)) return note(parsed, `${source}: "hooks" is not an object; ignored`);
+  for (const [name, groups] of Object.entries(root.hooks)) {
+    const event = Object.hasOwn(CLAUDE_EVENTS, name) ? CLAUDE_EVENTS[name] : undefined;
+    if (event === undefined) {
+      parsed.notes.push(`${source}: the ${JSON.stringify(name).slice(0, 60)} event is not supported here; its hooks are ignored`);
+      continue;
+    }
+    if (!Array.isArray(groups)) {
+      parsed.notes.push(`${source}: ${name} is not a list; ignored`);
+      continue;
+    }
+    for (const group of groups) addClaudeGroup(parsed, { event, name, group, source, limits });
+  }
+  return parsed;
+}
+
+function addClaudeGroup(parsed: ParsedHooks, input: { event: HookEvent; name: string; group: unknown; source: string; limits: HookLimits }): void {
+  const { event, name, group, source, limits } = input;
+  if (!isRecord(group) || !Array.isArray(group.hooks)) return void parsed.notes.push(`${source}: an entry of ${name} has no "hooks" list; ignored`);
+  const matcher = matcherOf(group.matcher, limits);
+  if (typeof matcher === 'object') return void parsed.notes.push(`${source}: a matcher of ${name} ${matcher.problem}; its hooks are ignored`);
+  for (const hook of group.hooks) {
+    if (!isRecord(hook) || hook.type !== 'command') {
+      parsed.notes.push(`${source}: a hook of ${name} is not of type "command"; ignored`);
+      continue;
+    }
+    addCommand(parsed, { event, format: 'claude', matcher, command: hook.command, cwd: '.', timeout: hook.timeout, source }, limits);
+  }
+}
+
+/** The hooks of a Copilot hooks file (`.github/hooks/*.json`). */
+export function parseCopilotHooks(text: string, source: string, limits: HookLimits = DEFAULT_HOOK_LIMITS): ParsedHooks {
+  const parsed: ParsedHooks = { hooks: [], notes: [] };
+  const root = jsonObject(text, source, parsed.notes);
+  if (root === undefined) return parsed;
+  if (root.version !== 1)
+    return note(parsed, `${source}: only "version": 1 hook files are read (it has ${JSON.stringify(root.version ?? null).slice(0, 20)}); ignored`);
+  if (!isRecord(root.hooks)) return note(parsed, `${source}: "hooks" is not an object; ignored`);
+  for (const [name, entries] of Object.entries(root.hooks)) {
+    const event = Object.hasOwn(COPILOT_EVENTS, name) ? COPILOT_EVENTS[name] : undefined;
+    if (event === undefined || !Array.isArray(entries)) {
+      parsed.notes.push(`${source}: the ${JSON.stringify(name).slice(0, 60)} event is not supported here (or not a list); ignored`);
+      continue;
+    }
+    for (const entry of entries) {
+      if (!isRecord(entry) || entry.type !== 'command' || typeof entry.bash !== 'string') {
+        parsed.notes.push(`${source}: a hook of ${name} is not a "command" with a "bash" line; ignored`);
+        continue;
+      }
+      if (entry.env !== undefined) parsed.notes.push(`${source}: a hook of ${name} sets "env", which is not supported; it runs without it`);
+      const cwd = entry.cwd === undefined ? '.' : entry.cwd;
+      addCommand(parsed, { event, format: 'copilot', matcher: undefined, command: entry.bash, cwd, timeout: entry.timeoutSec, source }, limits);
+    }
+  }
+  return parsed;
+}
+
+interface RawCommand {
+  event: HookEvent;
+  format: HookFormat;
+  matcher: string | undefined;
+  command: unknown;
+  cwd: unknown;
+  /** Seconds, as both formats write it. */
+  timeout: unknown;
+  source: string;
+}
+
+function addCommand(parsed: ParsedHooks, raw: RawCommand, limits: HookLimits): void {
+  const { source, event } = raw;
+  if (parsed.hooks.length >= limits.maxHooks) return void parsed.notes.push(`${source}: more than ${limits.maxHooks} hooks; the rest are ignored`);
+  if (typeof raw.command !== 'string' || raw.command.trim() === '') return void parsed.notes.push(`${source}: a ${event} hook has no command; ignored`);
+  if (raw.command.length > limits.maxCommandChars || raw.command.includes('\0')) {
+    return void parsed.notes.push(`${source}: a ${event} hook's command is longer than ${limits.maxCommandChars} characters (or holds a NUL); ignored`);
+  }
+  const cwd = relativeFolder(raw.cwd);
+  if (cwd === undefined) return void parsed.notes.push(`${source}: a ${event} hook's "cwd" is not a folder inside the workspace; ignored`);
+  const seconds = typeof raw.timeout === 'number' && Number.isFinite(raw.timeout) && raw.timeout > 0 ? raw.timeout : Infinity;
+  const timeoutMs = Math.min(limits.maxTimeoutMs, Math.ceil(seconds * 1000));
+  parsed.hooks.push({
+    event,
+    format: raw.format,
+    ...(raw.matcher === undefined ? {} : { matcher: raw.matcher }),
+    command: raw.command,
+    cwd,
+    timeoutMs,
+    source,
+  });
+}
+
+/** A matcher's text (undefined for every tool), or why it cannot be used. */
+function matcherOf(value: unknown, limits: HookLimits): string | undefined | { problem: string } {
+  if (value === undefined || value === '' || value === '*') return undefined;
+  if (typeof value !== 'string') return { problem: 'is not text' };
+  if (value.length > limits.maxMatcherChars) return { problem: `is longer than ${limits.maxMatcherChars} characters` };
+  // Tool names joined by `|`, with `.*` for "anything": what matchers are written with. Other
+  // regular-expression syntax is refused rather than run (a hostile pattern could take forever).
+  if (!/^[A-Za-z0-9_\-|.*]+$/.test(value) || /\.(?!\*)|(?<!\.)\*/.test(value))
+    return { problem: `(${JSON.stringify(value.slice(0, 40))}) uses more than tool names, | and .*` };
+  return value;
+}
+
+/** Whether `matcher` matches one of `names` (the tool's own name and its Claude Code name). */
+export function matcherMatches(matcher: string | undefined, names: readonly string[]): boolean {
+  if (matcher === undefined) return true;
+  return matcher.split('|').some((alternative) => {
+    const parts = alternative.split('.*');
+    return names.some((name) => wildcardMatches(parts, name));
+  });
+}
+
+function wildcardMatches(parts: readonly string[], name: string): boolean {
+  if (parts.length === 1) return parts[0] === name;
+  if (!name.startsWith(parts[0]) || !name.endsWith(parts[parts.length - 1])) return false;
+  let at = parts[0].length;
+  for (const part of parts.slice(1, -1)) {
+    const found = name.indexOf(part, at);
+    if (found < 0) return false;
+    at = found + part.length;
+  }
+  return at <= name.length - parts[parts.length - 1].length;
+}
+
+/** A `/`-separated relative folder without `..` (or '.'); undefined for anything else. */
+function relativeFolder(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 500) return undefined;
+  const trimmed = value
+    .trim()
+    .replace(/^\.\/+/, '')
+    .replace(/\/+$/, '');
+  if (trimmed === '' || trimmed === '.') return '.';
+  if (trimmed.startsWith('/') || trimmed.includes('\\') || trimmed.includes('\0')) return undefined;
+  return trimmed.split('/').some((segment) => segment === '..' || segment === '') ? undefined : trimmed;
+}
+
+function jsonObject(text: string, source: string, notes: string[]): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    notes.push(`${source}: not valid JSON (${error instanceof Error ? error.message.slice(0, 120) : 'unreadable'}); its hooks are ignored`);
+    return undefined;
+  }
+  if (!isRecord(value)) notes.push(`${source}: not a JSON object; its hooks are ignored`);
+  return isRecord(value) ? value : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function note(parsed: ParsedHooks, text: string): ParsedHooks {
+  parsed.notes.push(text);
+  return parsed;
+}
