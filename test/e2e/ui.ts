@@ -17,6 +17,7 @@ import { createSampleWorkspace } from './lib/workspace';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './ui/agent';
 import { agentBackgroundScenario } from './ui/agentBackground';
+import { agentMcpScenario } from './ui/agentMcp';
 import { agentPlanScenario } from './ui/agentPlan';
 import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
@@ -42,6 +43,7 @@ const SCENARIOS: Scenario[] = [
   agentPlanScenario,
   agentProblemsScenario,
   agentBackgroundScenario,
+  agentMcpScenario,
   inlineEditScenario,
   agentRewindScenario,
   usageScenario,
