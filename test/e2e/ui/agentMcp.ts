@@ -12,6 +12,7 @@ import { ask, emulatorRequests, ensureKey, newChat, responseTo, waitForResponse 
 const CHAT = '.interactive-session';
 const ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';
 const NOTE = 'mcp_probe_note';
+const CONFIRMATION = `${CHAT} .chat-confirmation-widget-container`;
 
 async function scriptAgent(ctx: UiContext, turns: unknown[]): Promise<void> {
   const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
@@ -36,9 +37,21 @@ function writeMcpJson(workspace: string): string {
   return file;
 }
 
+async function listText(ctx: UiContext): Promise<string> {
+  return (await ctx.page.locator('.quick-input-widget .quick-input-list').innerText({ timeout: 5_000 })).replace(/\s+/g, ' ');
+}
+
 /** The picker row of a probe tool: its description is the tool's full id. */
 function row(ctx: UiContext, tool: string) {
   return ctx.page.locator(ROWS).filter({ hasText: `mcp_probe_${tool}` });
+}
+
+/** VS Code's own "Allow" (or "Continue") of a tool confirmation in the chat. */
+function allowButton(ctx: UiContext) {
+  return ctx.page
+    .locator(`${CONFIRMATION} .monaco-button`)
+    .filter({ hasText: /^\s*(Allow|Continue)\s*$/ })
+    .first();
 }
 
 let attempt = 0;
@@ -50,24 +63,25 @@ export const agentMcpScenario: Scenario = {
     const mcpJson = writeMcpJson(ctx.workspace);
     try {
       await ensureKey(ctx, 'demo-key');
-      await s.step(
-        'tools-grouped',
-        '"Gateway: Choose Agent Tools…" starts the probe server and lists tools under "VS Code" and "MCP server: probe"',
-        async () => {
-          await ctx.wb.runCommand('Gateway: Choose Agent Tools…');
-          await row(ctx, 'note').waitFor({ state: 'visible', timeout: 45_000 });
-          const separators = await ctx.page.locator(`${ROWS} .quick-input-list-separator, ${ROWS} .quick-input-list-separator-as-item`).allInnerTexts();
-          const list = (await ctx.page.locator('.quick-input-widget .quick-input-list').innerText()).replace(/\s+/g, ' ');
-          s.check(/MCP server: probe/.test(list), `the server's group is shown (${separators.join(' | ')}; ${list.slice(0, 300)})`);
-          s.check(/Records a short note/.test(list), `with the tools' descriptions (${list.slice(0, 300)})`);
-          s.check(!/inline_chat_exit/.test(list), "without the tools of VS Code's own chat");
-        },
-      );
-      await s.step('tools-picked', 'typing "mcp_probe" filters by the full id; note and echo picked, OK', async () => {
+      await s.step('tools-grouped', '"Gateway: Choose Agent Tools…" starts the probe server and lists tools with descriptions, "VS Code" first', async () => {
+        await ctx.wb.runCommand('Gateway: Choose Agent Tools…');
+        await ctx.page.locator(ROWS).filter({ hasText: 'run_in_terminal' }).first().waitFor({ state: 'visible', timeout: 45_000 });
+        const list = await listText(ctx);
+        s.check(/VS Code/.test(list), `VS Code's own tools are a group (${list.slice(0, 300)})`);
+        s.check(/persistent bash terminal/.test(list), `with their descriptions (${list.slice(0, 300)})`);
+        s.check(!/inline_chat_exit/.test(list), "without the tools of VS Code's own chat");
+      });
+      await s.step('tools-mcp-group', 'typing "mcp_probe" filters by the full id: the group "MCP server: probe" with its tools', async () => {
         await ctx.page.locator('.quick-input-widget .quick-input-box input').fill('mcp_probe');
-        for (const label of ['note', 'echo']) await row(ctx, label).first().click({ timeout: 10_000 });
-        const checked = await ctx.page.locator(`${ROWS}[aria-checked="true"]`).count();
-        s.check(checked === 2, `two rows are checked (${checked})`);
+        await row(ctx, 'note').first().waitFor({ state: 'visible', timeout: 15_000 });
+        const list = await listText(ctx);
+        s.check(/MCP server: probe/.test(list), `the server's group is shown (${list.slice(0, 300)})`);
+        s.check(/Records a short note/.test(list), `with the server's descriptions (${list.slice(0, 300)})`);
+      });
+      await s.step('tools-picked', 'note and echo picked ("2 Selected"), OK', async () => {
+        for (const tool of ['note', 'echo']) await row(ctx, tool).first().click({ timeout: 10_000 });
+        const count = await ctx.page.locator('.quick-input-widget .quick-input-count').innerText({ timeout: 5_000 });
+        s.check(/2/.test(count), `two are picked (${count})`);
         await ctx.page.keyboard.press('Enter');
         await ctx.page.waitForSelector('.quick-input-widget', { state: 'hidden', timeout: 10_000 });
       });
@@ -83,20 +97,15 @@ export const agentMcpScenario: Scenario = {
           await ask(ctx, `@gateway /agent ${task}`);
           const response = await waitForResponse(ctx, task, /MCP tools for this session: probe/, 45_000, true);
           s.check(/echo.*note|note.*echo/.test(response.text), `both tools are named (${response.text.slice(0, 300)})`);
-          const allow = ctx.page.locator(`${CHAT} .chat-confirmation-widget .monaco-button`).filter({ hasText: /^\s*(Allow|Continue)\s*$/ });
-          await allow.first().waitFor({ state: 'visible', timeout: 30_000 });
-          const widget = (await ctx.page.locator(`${CHAT} .chat-confirmation-widget`).last().innerText()).replace(/\s+/g, ' ');
+          await allowButton(ctx).waitFor({ state: 'visible', timeout: 30_000 });
+          const widget = (await ctx.page.locator(CONFIRMATION).last().innerText()).replace(/\s+/g, ' ');
           s.check(/note/i.test(widget), `the confirmation names the tool (${widget.slice(0, 200)})`);
           const ours = (await responseTo(ctx, task))?.buttons.filter((b) => /^Approve$/.test(b)) ?? [];
           s.check(ours.length === 0, `no Approve button of the agent's own beside VS Code's (${ours.length})`);
         },
       );
       await s.step('mcp-result', "Allow clicked: the session finishes and the model received the server's answer", async () => {
-        await ctx.page
-          .locator(`${CHAT} .chat-confirmation-widget .monaco-button`)
-          .filter({ hasText: /^\s*(Allow|Continue)\s*$/ })
-          .first()
-          .click({ timeout: 10_000 });
+        await allowButton(ctx).click({ timeout: 10_000 });
         const response = await waitForResponse(ctx, task, /Session done/, 45_000, true);
         s.check(response.errors.length === 0, `no error (${JSON.stringify(response.errors)})`);
         const outputs = (await emulatorRequests(ctx))
