@@ -46,11 +46,11 @@ function row(ctx: UiContext, tool: string) {
   return ctx.page.locator(ROWS).filter({ hasText: `mcp_probe_${tool}` });
 }
 
-/** VS Code's own "Allow" (or "Continue") of a tool confirmation in the chat. */
+/** VS Code's own "Allow in this Session" (1.139; "Allow" or "Continue" elsewhere) of a tool confirmation in the chat. */
 function allowButton(ctx: UiContext) {
   return ctx.page
     .locator(`${CONFIRMATION} .monaco-button`)
-    .filter({ hasText: /^\s*(Allow|Continue)\s*$/ })
+    .filter({ hasText: /^\s*(Allow|Allow in this Session|Continue)\s*$/ })
     .first();
 }
 
@@ -71,14 +71,17 @@ export const agentMcpScenario: Scenario = {
         s.check(/persistent bash terminal/.test(list), `with their descriptions (${list.slice(0, 300)})`);
         s.check(!/inline_chat_exit/.test(list), "without the tools of VS Code's own chat");
       });
-      await s.step('tools-mcp-group', 'typing "mcp_probe" filters by the full id: the group "MCP server: probe" with its tools', async () => {
-        await ctx.page.locator('.quick-input-widget .quick-input-box input').fill('mcp_probe');
+      await s.step('tools-mcp-group', 'Down, End: the last group, "MCP server: probe", with its tools and their descriptions', async () => {
+        // A filter hides the separators, so the list is scrolled to its end instead (the MCP servers come last).
+        await ctx.page.keyboard.press('ArrowDown');
+        await ctx.page.keyboard.press('End');
         await row(ctx, 'note').first().waitFor({ state: 'visible', timeout: 15_000 });
         const list = await listText(ctx);
         s.check(/MCP server: probe/.test(list), `the server's group is shown (${list.slice(0, 300)})`);
         s.check(/Records a short note/.test(list), `with the server's descriptions (${list.slice(0, 300)})`);
       });
-      await s.step('tools-picked', 'note and echo picked ("2 Selected"), OK', async () => {
+      await s.step('tools-picked', 'typing "mcp_probe" filters by the full id; note and echo picked ("2 Selected"), OK', async () => {
+        await ctx.page.locator('.quick-input-widget .quick-input-box input').fill('mcp_probe');
         for (const tool of ['note', 'echo']) await row(ctx, tool).first().click({ timeout: 10_000 });
         const count = await ctx.page.locator('.quick-input-widget .quick-input-count').innerText({ timeout: 5_000 });
         s.check(/2/.test(count), `two are picked (${count})`);
