@@ -20,7 +20,7 @@ import {
 } from './agent/vscode';
 import { registerCheckpointCommands } from './checkpoints/vscode';
 import { chooseHostTools } from './tools/vscode';
-import type { Logger } from './base/common';
+import { systemClock, type Logger } from './base/common';
 import type { Gateway } from './composeGateway';
 import type { TimedStep } from './composeActivation';
 import type { Models } from './composeModels';
@@ -93,7 +93,7 @@ function registerAgentViews(
     ...registerAgentCommands(sessions, errors),
     ...registerCheckpointCommands(sessions, errors),
     registerDeleteSessionCommand(sessions, errors),
-    vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, names)),
+    vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, systemClock, names)),
   );
 }
 

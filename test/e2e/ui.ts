@@ -18,6 +18,7 @@ import { startEmulator, type Emulator } from '../emulator/server';
 import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './ui/agent';
 import { agentBackgroundScenario } from './ui/agentBackground';
 import { agentHooksScenario } from './ui/agentHooks';
+import { agentMcpScenario } from './ui/agentMcp';
 import { agentPlanScenario } from './ui/agentPlan';
 import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
@@ -45,6 +46,7 @@ const SCENARIOS: Scenario[] = [
   agentProblemsScenario,
   agentBackgroundScenario,
   agentHooksScenario,
+  agentMcpScenario,
   inlineEditScenario,
   agentRewindScenario,
   usageScenario,

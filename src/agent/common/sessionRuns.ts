@@ -19,6 +19,8 @@ export interface RunSink {
   onEvent(event: AgentEvent, root: SessionRoot): void;
   /** Shows the session's approvals until the returned handle is disposed. */
   presentApprovals?(sessionId: string): { dispose(): void };
+  /** The host's token of the chat request that shows the run (opaque here): the host's tools confirm in that chat. */
+  toolInvocationToken?: unknown;
 }
 
 /** What one call runs: its sink, the caller's signal, and the VS Code tools the chat request names (`#tool`). */
@@ -35,7 +37,9 @@ export interface SessionRunsOptions {
   checkpoints: SessionCheckpoints;
   sandbox: SandboxDecision;
   /** The engine of one run (chosen per run: its tools must not change between the run's requests). */
-  engineFor: (state: AgentSessionState, root: SessionRoot, referencedTools: readonly string[]) => AgentEngine;
+  engineFor: (state: AgentSessionState, root: SessionRoot, referencedTools: readonly string[], toolInvocationToken?: unknown) => AgentEngine;
+  /** Before a run (bounded, never rejects): the host readies the tools the run wants; a text is shown to the user as a note. */
+  prepareRun?: (referencedTools: readonly string[], signal: AbortSignal) => Promise<string | undefined>;
   /** The model a new session starts with. */
   resolveAgentModel: (signal: AbortSignal) => Promise<string>;
   /** The configured agent model (`gateway.agentModel`), read at each Continue. */
@@ -150,7 +154,11 @@ export class SessionRuns {
     const presentation = sink.presentApprovals?.(state.id);
     try {
       await this.options.sandbox.probe();
-      return await this.options.engineFor(state, root, request.referencedTools ?? []).run(state, controller.signal, (event) => sink.onEvent(event, root));
+      const referenced = request.referencedTools ?? [];
+      const note = await this.options.prepareRun?.(referenced, controller.signal);
+      if (note !== undefined) sink.onEvent({ type: 'note', text: note }, root);
+      const engine = this.options.engineFor(state, root, referenced, sink.toolInvocationToken);
+      return await engine.run(state, controller.signal, (event) => sink.onEvent(event, root));
     } finally {
       presentation?.dispose();
       outer?.removeEventListener('abort', onOuterAbort);

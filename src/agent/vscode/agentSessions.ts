@@ -34,6 +34,8 @@ export interface SessionSink {
   /** `root` is the session's workspace folder: the event's paths are relative to it. */
   onEvent(event: AgentEvent, root: vscode.Uri): void;
   presenter?: ApprovalPresenter;
+  /** The chat request's token when a chat request shows the run: VS Code then asks for its tools in that chat. */
+  toolInvocationToken?: vscode.ChatParticipantToolToken;
 }
 
 /** The settings the sessions read, at the moment they need them. */
@@ -107,7 +109,8 @@ export class AgentSessions implements vscode.Disposable {
       folders,
       checkpoints: this.checkpointService,
       sandbox: this.sandbox,
-      engineFor: (state, root, referencedTools) => this.engines.engineFor(state, root, referencedTools),
+      engineFor: (state, root, referencedTools, toolInvocationToken) => this.engines.engineFor(state, root, referencedTools, toolInvocationToken),
+      prepareRun: (referencedTools, signal) => this.engines.prepareRun(referencedTools, signal),
       resolveAgentModel: options.resolveAgentModel,
       agentModel: () => settings().agentModel,
       logger,
@@ -203,6 +206,7 @@ export class AgentSessions implements vscode.Disposable {
     return {
       onEvent: (event, root) => sink.onEvent(event, (uri ??= vscode.Uri.parse(root.uri))),
       presentApprovals: presenter && ((sessionId) => this.approvals.present(sessionId, presenter)),
+      toolInvocationToken: sink.toolInvocationToken,
     };
   }
 

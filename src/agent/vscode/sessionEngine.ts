@@ -10,7 +10,7 @@ import { BackgroundCommands, toolsFor } from '../../tools/common';
 import { projectKindEnabled, type AgentSettings } from '../../settings/common';
 import type { SandboxDecision } from '../../terminal/common';
 import { TerminalCommandRunner } from '../../terminal/vscode';
-import { hostToolsFor, VsCodeFileChanges, VsCodeWorkspaceFiles, VsCodeLanguageServices } from '../../tools/vscode';
+import { hostToolsFor, prepareMcpTools, VsCodeFileChanges, VsCodeWorkspaceFiles, VsCodeLanguageServices } from '../../tools/vscode';
 import { AgentEngine } from '../common/engine';
 import { hookApprovalsThrough, SessionHooks } from '../common/hooks';
 import { HomeSkills } from '../common/homeSkills';
@@ -54,7 +54,8 @@ export class SessionEngines implements vscode.Disposable {
 
   constructor(private readonly options: SessionEnginesOptions) {}
 
-  engineFor(state: AgentSessionState, sessionRoot: SessionRoot, referencedTools: readonly string[]): AgentEngine {
+  /** `toolInvocationToken`: the chat request's (opaque here), when a chat request shows the run. */
+  engineFor(state: AgentSessionState, sessionRoot: SessionRoot, referencedTools: readonly string[], toolInvocationToken?: unknown): AgentEngine {
     const { machine, sandbox, logger, context, workspaceState } = this.options;
     const root = vscode.Uri.parse(sessionRoot.uri);
     const settings = this.options.settings();
@@ -67,7 +68,15 @@ export class SessionEngines implements vscode.Disposable {
     const homeSkillTools = () => (homeSkills && homeSkills.skills.length > 0 ? [homeSkills.tool()] : []);
     // Chosen once per run: the definitions must not change between the requests of a run.
     const hostTools = workspaceState
-      ? hostToolsFor(workspaceState, referencedTools, builtIns, () => this.options.settings().allowedTools, systemClock, logger)
+      ? hostToolsFor({
+          state: workspaceState,
+          referenced: referencedTools,
+          builtIns,
+          allowed: () => this.options.settings().allowedTools,
+          clock: systemClock,
+          logger,
+          toolInvocationToken: toolInvocationToken as vscode.ChatParticipantToolToken | undefined,
+        })
       : [];
     return new AgentEngine({
       client: this.options.client,
@@ -155,6 +164,12 @@ export class SessionEngines implements vscode.Disposable {
       this.background.set(sessionId, commands);
     }
     return commands;
+  }
+
+  /** Before a run: the MCP servers of the tools it wants are started (bounded); the note says what it has. */
+  prepareRun(referencedTools: readonly string[], signal: AbortSignal): Promise<string | undefined> {
+    const { workspaceState } = this.options;
+    return workspaceState ? prepareMcpTools(workspaceState, referencedTools, systemClock, signal) : Promise.resolve(undefined);
   }
 
   /** The session's run ended (finished, stopped, failed, out of budget): every command it left running is stopped. */

@@ -79,6 +79,7 @@ export async function runAgentTurn(
   const checkpoints: StepCheckpoint[] = [];
   const thinking = new ThinkingStream(stream, agent.thinking);
   const sink = {
+    toolInvocationToken: request.toolInvocationToken,
     onEvent: (event: AgentEvent, root: vscode.Uri) => {
       if (event.type === 'checkpoint') checkpoints.push(event.checkpoint);
       // A step's thinking closes into its part when anything else of the step shows.

@@ -11,12 +11,15 @@ import { headBytes, utf8Length } from './textLimits';
 import type { AgentTool, PreparedCall, ToolOutcome } from './tool';
 import { type ApprovalMode, visibleText } from '../../agent/common';
 import { describeToolInput } from './toolInputDisplay';
+import { HIDDEN_HOST_TOOLS, isMcpTool } from './hostToolCatalog';
 
 /** What the host says about one of its tools. */
 export interface HostToolInfo {
   name: string;
   description: string;
   inputSchema: unknown;
+  /** The host's tags: `mcp` marks an MCP server's tool (VS Code confirms those itself). */
+  tags?: readonly string[];
 }
 
 /** One part of a host tool's result: text, or data with its MIME type. */
@@ -56,6 +59,8 @@ export interface SelectedHostTool {
   modelName: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** VS Code asks the user itself before it runs (an MCP server's tool): we do not ask a second time. */
+  confirmedByHost: boolean;
 }
 
 export interface HostToolSelection {
@@ -86,6 +91,7 @@ export function selectHostTools(
     const parameters = info && parametersOf(info.inputSchema, limits.maxSchemaBytes);
     let reason: string | undefined;
     if (!info) reason = 'no longer available';
+    else if (HIDDEN_HOST_TOOLS.has(hostName)) reason = `it works only in VS Code's own chat (${HIDDEN_HOST_TOOLS.get(hostName)})`;
     else if (modelName === '') reason = 'its name has no usable characters';
     else if (taken.has(modelName)) reason = `its name "${modelName}" is taken by ${builtInNames.includes(modelName) ? 'a built-in tool' : 'another tool'}`;
     else if (!parameters) reason = 'its input schema is not a JSON object schema of a reasonable size';
@@ -95,7 +101,8 @@ export function selectHostTools(
       continue;
     }
     taken.add(modelName);
-    offered.push({ hostName, modelName, description: info.description.slice(0, limits.maxDescriptionChars), parameters });
+    const description = info.description.slice(0, limits.maxDescriptionChars);
+    offered.push({ hostName, modelName, description, parameters, confirmedByHost: isMcpTool(info) });
   }
   return { offered, skipped };
 }
@@ -154,7 +161,8 @@ export function hostAgentTool(tool: SelectedHostTool, options: HostToolOptions):
     description: tool.description,
     kind: 'external',
     parameters: tool.parameters,
-    needsApproval: (mode) => hostToolNeedsApproval(mode, tool.hostName, options.allowed()),
+    // An MCP tool's call is confirmed by VS Code (in the chat with the request's token, else its own dialog), as in its own chat.
+    needsApproval: (mode) => !tool.confirmedByHost && hostToolNeedsApproval(mode, tool.hostName, options.allowed()),
     prepare: (rawArgs) => Promise.resolve(prepareHostCall(tool, rawArgs, options, limits)),
   };
 }

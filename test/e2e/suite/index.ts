@@ -8,6 +8,8 @@ import './activation.test';
 import './workspaceSettings.test';
 import './agent.test';
 import './agentTools.test';
+// Its own .vscode/mcp.json, removed at its end.
+import './agentMcp.test';
 import './inlineEdit.test';
 import './usage.test';
 // After the usage test: its session must stay among the ten largest of the run's sessions (the usage view
