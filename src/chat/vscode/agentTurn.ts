@@ -29,6 +29,7 @@ import { PARTICIPANT_ID } from './context';
 import type { ThinkingParts } from '../common/thinking';
 import { ThinkingStream } from './thinking';
 import { noteMarkdown } from '../common/notes';
+import { retryText, WaitLines } from '../common/retryText';
 
 export interface AgentChatResult extends vscode.ChatResult {
   metadata: { command: 'agent' | 'compact'; sessionId?: string; failed?: boolean };
@@ -80,11 +81,16 @@ export async function runAgentTurn(
   const checkpoints: StepCheckpoint[] = [];
   const thinking = new ThinkingStream(stream, agent.thinking);
   const answers = new AnswersInTurn(sessions, stream, () => thinking.close());
+  const waits = new WaitLines(() => Date.now());
   const sink = {
     onEvent: (event: AgentEvent, root: vscode.Uri) => {
       if (event.type === 'checkpoint') checkpoints.push(event.checkpoint);
       // A step's thinking closes into its part when anything else of the step shows.
       if (event.type === 'reasoning') return thinking.reasoning(event.text);
+      if (event.type === 'retry') {
+        const line = waits.lineFor(event.notice);
+        return void (line && stream.progress(line));
+      }
       // The answer was written under the approval when it came: not a second time.
       if (event.type === 'tool_finished' && !event.approved && answers.wrote(event.call.callId)) return;
       thinking.close();
@@ -195,7 +201,7 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
       stream.markdown(`\n\n**Plan**\n\n${planChecklist(event.plan)}\n\n`);
       return;
     case 'retry':
-      stream.progress(`${event.notice.message} Retrying in ${Math.ceil(event.notice.delayMs / 1000)} s…`);
+      stream.progress(retryText(event.notice));
       return;
     case 'compacting':
       stream.progress('Compacting the conversation to fit the context window…');
