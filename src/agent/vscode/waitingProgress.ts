@@ -1,14 +1,14 @@
 /**
  * The progress notification of a session run from the palette or the Sessions
  * view, while an approval waits: it says which one, with Approve and Deny as
- * links in it. A progress notification stays until its run ends; a plain one
- * with buttons hides itself after some seconds, and the approval was lost to
- * anyone who had looked away.
+ * links in it. A progress notification stays until its run ends; the plain one
+ * with buttons, shown too for a quick answer, hides itself after some seconds,
+ * and the approval was lost to anyone who had looked away.
  */
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../base/common';
 import { unlinked, waitingLine } from '../common/approvalText';
-import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
+import { notificationPresenter, type ApprovalBroker, type ApprovalPresenter } from './approvalBroker';
 
 export interface WaitingProgress extends vscode.Disposable {
   /** The run's approval presenter: each approval shows in the progress message until it ends. */
@@ -25,10 +25,12 @@ export function waitingProgress(approvals: ApprovalBroker, progress: vscode.Prog
   const subscription = approvals.onDidEnd(({ request }) => {
     if (shown.delete(`${request.sessionId}:${request.callId}`)) update();
   });
+  const toast = notificationPresenter(approvals);
   return {
     presenter: (request) => {
       shown.set(`${request.sessionId}:${request.callId}`, request);
       update();
+      toast(request);
     },
     dispose: () => subscription.dispose(),
   };
