@@ -20,6 +20,7 @@ import { agentBackgroundScenario } from './ui/agentBackground';
 import { agentPlanScenario } from './ui/agentPlan';
 import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
+import { agentWaitingScenario } from './ui/agentWaiting';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
 import { neutral, waitForActivation } from './ui/gateway';
 import { inlineEditScenario } from './ui/inlineEdit';
@@ -46,6 +47,7 @@ const SCENARIOS: Scenario[] = [
   agentRewindScenario,
   usageScenario,
   thinkingScenario,
+  agentWaitingScenario,
 ];
 
 const t0 = Date.now();
