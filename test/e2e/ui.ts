@@ -21,6 +21,7 @@ import { agentPlanScenario } from './ui/agentPlan';
 import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
 import { agentWaitingScenario } from './ui/agentWaiting';
+import { limitWaitScenario } from './ui/limitWait';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
 import { neutral, waitForActivation } from './ui/gateway';
 import { inlineEditScenario } from './ui/inlineEdit';
@@ -48,6 +49,7 @@ const SCENARIOS: Scenario[] = [
   usageScenario,
   thinkingScenario,
   agentWaitingScenario,
+  limitWaitScenario,
 ];
 
 const t0 = Date.now();
