@@ -22,6 +22,7 @@ import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
 import { agentWaitingScenario } from './ui/agentWaiting';
 import { limitWaitScenario } from './ui/limitWait';
+import { sandboxAgentScenario } from './ui/sandboxAgent';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
 import { neutral, waitForActivation } from './ui/gateway';
 import { inlineEditScenario } from './ui/inlineEdit';
@@ -50,6 +51,7 @@ const SCENARIOS: Scenario[] = [
   thinkingScenario,
   agentWaitingScenario,
   limitWaitScenario,
+  sandboxAgentScenario,
 ];
 
 const t0 = Date.now();

@@ -45,7 +45,7 @@ const waitingItemText = (ctx: UiContext) =>
     .catch(() => '');
 
 export const agentWaitingScenario: Scenario = {
-  id: 'agent-waiting',
+  id: 'i27-agent-waiting',
   title: 'a session waiting for approval shows it in the progress notification (after the toast hides), the status bar, the view badge and the chat',
   async run(ctx, s) {
     await ensureKey(ctx, 'demo-key');

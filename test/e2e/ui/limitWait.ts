@@ -27,7 +27,7 @@ async function watchWait(ctx: UiContext, prompt: string, done: RegExp, timeoutMs
 }
 
 export const limitWaitScenario: Scenario = {
-  id: 'limit-wait',
+  id: 'i27-limit-wait',
   title: 'limited-key: no "rate limited" before any question, no invented limits, one waiting line that says until when, the status bar counting down',
   async run(ctx, s) {
     await s.step('key-set', 'Set API Key with limited-key: the status bar is in its normal state and says the Gateway reported no limits', async () => {
