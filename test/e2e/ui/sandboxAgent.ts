@@ -5,13 +5,19 @@
 // goes on from the restored step, as the Agent Sessions view shows it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Scenario } from './harness';
+import type { Scenario, UiContext } from './harness';
 import { ask, ensureKey, newChat, waitForResponse } from './gateway';
 import { chatButton, editorTab, showSessionsView, waitForChatButton, waitForSessionRow, waitForTerminalLine } from './agent';
 import { SANDBOX_AGENT_COMMAND, SANDBOX_AGENT_FILE, SANDBOX_AGENT_SCRIPT } from '../sandboxAgent';
 
 const ORIGINAL = 'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
 const DIALOG = '.monaco-dialog-box';
+
+/** Clicks the newest Approve in the chat (an older, answered one may still be in the list, hidden). */
+async function lastApprove(ctx: UiContext): Promise<void> {
+  await waitForChatButton(ctx, 'Approve', 1);
+  await chatButton(ctx, 'Approve').last().click({ timeout: 10_000 });
+}
 
 export const sandboxAgentScenario: Scenario = {
   id: 'i27-sandbox-agent',
@@ -34,13 +40,13 @@ export const sandboxAgentScenario: Scenario = {
     });
 
     await s.step('command-asked', 'Approve: the edit is written; the agent asks to run a command', async () => {
-      await (await waitForChatButton(ctx, 'Approve', 1)).click({ timeout: 10_000 });
+      await lastApprove(ctx);
       await waitForResponse(ctx, taskText, /Approval needed: run this command/, 60_000);
       s.check(readFileSync(file, 'utf8').includes('Hi there, '), 'src/hello.ts now says "Hi there, "');
     });
 
     await s.step('summary', 'Approve: the command runs; the summary lists the file, the command, the checkpoint and Review Session Changes', async () => {
-      await (await waitForChatButton(ctx, 'Approve', 2)).click({ timeout: 10_000 });
+      await lastApprove(ctx);
       await waitForTerminalLine(ctx, '2:  return `Hi there, ${name}!`;').catch(() => undefined);
       const response = await waitForResponse(ctx, taskText, /Session done/, 60_000, true);
       s.check(response.text.includes(`Files changed: ${SANDBOX_AGENT_FILE}`), `the summary names the file ("${response.text}")`);
@@ -52,7 +58,7 @@ export const sandboxAgentScenario: Scenario = {
     await s.step('review', 'Review Session Changes: the diff of src/hello.ts against its state before the session', async () => {
       await (await waitForChatButton(ctx, 'Review Session Changes', 1)).click({ timeout: 10_000 });
       await ctx.page.waitForFunction(
-        `(() => { const t = document.querySelector('.part.editor .editor-group-container.active')?.innerText || ''; return t.includes('hello.ts') && t.includes('Hi there'); })()`,
+        `(() => { const t = (document.querySelector('.part.editor .editor-group-container.active')?.innerText || '').replace(/\\u00a0/g, ' '); return t.includes('hello.ts') && t.includes('Hi there'); })()`,
         undefined,
         { timeout: 60_000, polling: 200 },
       );
