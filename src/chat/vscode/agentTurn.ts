@@ -105,9 +105,6 @@ export async function runAgentTurn(
   const signal = toAbortSignal(token);
   let sessionId = previous;
   try {
-    // The turns above may show steps a restore has undone and a "Session done" that is no longer so:
-    // the session goes on from its saved state (what the Sessions view shows), and the chat says which.
-    if (previous) await sayWhereItResumes(sessions, previous, stream);
     const referencedTools = request.toolReferences.map((reference) => reference.name);
     const state = previous ? await sessions.continue(previous, task, sink, signal, referencedTools) : await sessions.start(task, sink, signal, referencedTools);
     sessionId = state.id;
@@ -157,13 +154,6 @@ class AnswersInTurn implements vscode.Disposable {
   dispose(): void {
     this.subscription.dispose();
   }
-}
-
-async function sayWhereItResumes(sessions: AgentSessions, id: string, stream: vscode.ChatResponseStream): Promise<void> {
-  const saved = await sessions.store.load(id).catch(() => undefined);
-  // The reason may quote a Gateway error: Markdown reads nothing in it.
-  const reason = saved?.statusReason?.replace(/\s+/g, ' ').replace(/[\\`*_[\]<>|~#]/g, '\\$&');
-  if (saved && reason) stream.markdown(`> Going on from the session as it is now (${saved.status.replace('_', ' ')}): ${reason}\n\n`);
 }
 
 /** `@gateway /compact` in a conversation that runs a session: compacts it now. */
