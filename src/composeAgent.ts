@@ -17,6 +17,7 @@ import {
   SessionsTree,
   TRANSCRIPT_SCHEME,
   TranscriptProvider,
+  showWaiting,
 } from './agent/vscode';
 import { registerCheckpointCommands } from './checkpoints/vscode';
 import { chooseHostTools } from './tools/vscode';
@@ -78,6 +79,8 @@ function registerAgentViews(
 ): void {
   const { sessionStore, approvals, sessions, sandbox } = parts;
   const sessionsTree = new SessionsTree(sessions);
+  // A view (not only a provider): its badge counts the approvals waiting.
+  const sessionsView = vscode.window.createTreeView('gateway.agentSessions', { treeDataProvider: sessionsTree });
   const transcripts = new TranscriptProvider(sessionStore);
   context.subscriptions.push(
     sessionStore,
@@ -87,7 +90,8 @@ function registerAgentViews(
     sandbox,
     sessionsTree,
     transcripts,
-    vscode.window.registerTreeDataProvider('gateway.agentSessions', sessionsTree),
+    sessionsView,
+    showWaiting(approvals, sessionsView),
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     ...registerAgentCommands(sessions, errors),

@@ -22,6 +22,7 @@ import { createSampleWorkspace, type Workspace } from './lib/workspace';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { ask, setApiKey, waitForResponse } from './ui/gateway';
 import type { UiContext } from './ui/harness';
+import { SANDBOX_AGENT_COMMAND, SANDBOX_AGENT_FILE, SANDBOX_AGENT_SCRIPT } from './sandboxAgent';
 
 const LIMITED = { key: 'limited-key', rpm: 1, rateLimitHeaders: false };
 
@@ -67,6 +68,16 @@ type a question that **starts with \`@gateway\`**, then Enter:
 The emulator answers \`Echo: hello\`. A question without \`@gateway\` goes to VS Code's own
 agent instead, which asks you to sign in to Copilot: type \`@gateway\` first.
 
+## 3. Watch the agent
+
+    @gateway /agent make the greeting friendlier
+
+For your first \`/agent\` task (any text) the emulator plays a scripted agent: it reads
+\`${SANDBOX_AGENT_FILE}\`, proposes an edit (the diff opens; **Approve** or **Deny** in the chat),
+asks to run \`${SANDBOX_AGENT_COMMAND}\`, and finishes. You then see the checkpoint after the
+edit (**Restore to …** goes back to it), **Review Session Changes** in the chat, and the session in the
+**Agent Sessions** view (Gateway icon in the activity bar). Later tasks get the echo.
+
 ## More to try
 
 - Select code in \`src/hello.ts\`, then **Gateway: Edit Selection…** (Ctrl+Alt+E).
@@ -110,7 +121,11 @@ async function startSandbox(folderArg: string | undefined, check: boolean): Prom
     const emu = (up.emulator = await startEmulator({ host: '127.0.0.1', port: emulatorPort, keys: [LIMITED] }));
 
     const folder = folderArg ?? (up.workspace = createSampleWorkspace()).dir;
-    if (!folderArg) writeFileSync(path.join(folder, 'README.md'), welcomeNote(emu.baseUrl));
+    if (!folderArg) {
+      writeFileSync(path.join(folder, 'README.md'), welcomeNote(emu.baseUrl));
+      // Only for the sample folder: the script edits its src/hello.ts.
+      emu.script('demo-key', SANDBOX_AGENT_SCRIPT);
+    }
     const port = await portFor(Number(process.env.SANDBOX_PORT) || 8080, check);
     const server = (up.server = await startCodeServer({
       workspace: folder,
@@ -229,6 +244,13 @@ Gateway sandbox is running.
   Then ask in the Chat view, starting with @gateway: @gateway hello
   (without @gateway the question goes to VS Code's own agent, which asks to sign in to Copilot)
   The emulator answers "Echo: <your message>". Inspect it: curl ${control}/_emulator/requests
+${
+  sandbox.hasNote
+    ? `  The first agent task (@gateway /agent make the greeting friendlier) plays a scripted agent: it reads
+  ${SANDBOX_AGENT_FILE}, proposes an edit (diff, Approve/Deny), asks to run a command, and finishes with
+  a checkpoint and Review Session Changes. Later tasks get the echo.`
+    : "  (With --folder the scripted agent is off: it edits the sample folder's src/hello.ts.)"
+}
   Inject a fault:  curl -X POST ${control}/_emulator/fault -H 'content-type: application/json' \\
                      -d '{"key":"demo-key","fault":{"kind":"503","retryAfter":2}}'
   code-server log: ${server.logFile}

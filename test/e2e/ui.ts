@@ -22,6 +22,9 @@ import { agentMcpScenario } from './ui/agentMcp';
 import { agentPlanScenario } from './ui/agentPlan';
 import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
+import { agentWaitingScenario } from './ui/agentWaiting';
+import { limitWaitScenario } from './ui/limitWait';
+import { sandboxAgentScenario } from './ui/sandboxAgent';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
 import { neutral, waitForActivation } from './ui/gateway';
 import { inlineEditScenario } from './ui/inlineEdit';
@@ -51,6 +54,9 @@ const SCENARIOS: Scenario[] = [
   agentRewindScenario,
   usageScenario,
   thinkingScenario,
+  agentWaitingScenario,
+  limitWaitScenario,
+  sandboxAgentScenario,
   // Last: it turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
 ];

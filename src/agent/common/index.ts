@@ -4,6 +4,8 @@ export { APPROVAL_MODES, type ApprovalMode, isControlPath } from './approvalPoli
 export { type AgentBudgets, DEFAULT_BUDGETS } from './budgets';
 export { sessionIdOf } from './commandArguments';
 export { approvalMarkdown, backgroundNote, inlineCode, visibleText } from './commandDisplay';
+export { endedMarkdown, staleAnswerMessage, unlinked, waitingLine } from './approvalText';
+export { type AnsweredApproval, type ApprovalOutcome } from './pendingApprovals';
 export { compactionNotice, contextUsage, lastCompactionNotice } from './compaction';
 export { appliedOrThrow } from './editRefusal';
 export { type AgentEvent } from './engine';

@@ -16,11 +16,30 @@ interface Waiting extends PendingApproval {
   answer: (approved: boolean) => void;
 }
 
+/** How an approval stopped waiting: the user's answer, or the session stopping (which denies it). */
+export type ApprovalOutcome = 'approved' | 'denied' | 'stopped';
+
+/** An approval that no longer waits, and how it ended: what a stale Approve / Deny button is told. */
+export interface AnsweredApproval {
+  request: ApprovalRequest;
+  outcome: ApprovalOutcome;
+}
+
+/** How many ended approvals are remembered for stale buttons (the newest; older ones get the general message). */
+export const REMEMBERED_ANSWERS = 200;
+
 export class PendingApprovals {
   private readonly pending = new Map<string, Waiting>();
+  private readonly answered = new Map<string, AnsweredApproval>();
 
-  /** `onChange` hears of every approval that starts or ends waiting. */
-  constructor(private readonly onChange: () => void = () => undefined) {}
+  /**
+   * `onChange` hears of every approval that starts or ends waiting; `onEnded` of each
+   * one that ended, with how (the chat writes the answer under the approval's buttons).
+   */
+  constructor(
+    private readonly onChange: () => void = () => undefined,
+    private readonly onEnded: (ended: AnsweredApproval) => void = () => undefined,
+  ) {}
 
   /** An Approver for one session's engine: its requests are kept with `rootUri`; `onAsked` presents each. */
   forSession(rootUri: string, onAsked: (approval: PendingApproval) => void): Approver {
@@ -31,8 +50,13 @@ export class PendingApprovals {
   respond(sessionId: string, callId: string, approved: boolean): boolean {
     const waiting = this.pending.get(keyOf(sessionId, callId));
     if (!waiting) return false;
-    waiting.answer(approved);
+    this.end(waiting, approved ? 'approved' : 'denied');
     return true;
+  }
+
+  /** How an approval that no longer waits ended; undefined when it is still waiting or long forgotten. */
+  ended(sessionId: string, callId: string): AnsweredApproval | undefined {
+    return this.answered.get(keyOf(sessionId, callId));
   }
 
   waiting(sessionId?: string): ApprovalRequest[] {
@@ -47,7 +71,18 @@ export class PendingApprovals {
 
   /** Denies everything still waiting (the extension is going away). */
   denyAll(): void {
-    for (const waiting of [...this.pending.values()]) waiting.answer(false);
+    for (const waiting of [...this.pending.values()]) this.end(waiting, 'stopped');
+  }
+
+  private end(waiting: Waiting, outcome: ApprovalOutcome): void {
+    const key = keyOf(waiting.request.sessionId, waiting.request.callId);
+    this.answered.delete(key);
+    this.answered.set(key, { request: waiting.request, outcome });
+    // A Map iterates in insertion order: the first key is the oldest answer.
+    const oldest = this.answered.keys().next();
+    if (this.answered.size > REMEMBERED_ANSWERS && !oldest.done) this.answered.delete(oldest.value);
+    waiting.answer(outcome === 'approved');
+    this.onEnded({ request: waiting.request, outcome });
   }
 
   private wait(approval: PendingApproval, signal: AbortSignal, onAsked: (approval: PendingApproval) => void): Promise<boolean> {
@@ -59,13 +94,14 @@ export class PendingApprovals {
         this.onChange();
         resolve(approved);
       };
-      const onAbort = () => answer(false);
+      const waiting: Waiting = { ...approval, answer };
+      const onAbort = () => this.end(waiting, 'stopped');
       if (signal.aborted) {
         resolve(false);
         return;
       }
       signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(key, { ...approval, answer });
+      this.pending.set(key, waiting);
       this.onChange();
       onAsked(approval);
     });

@@ -14,19 +14,28 @@ import { openFolders, type AgentSessions, type SessionSink } from './agentSessio
 import { approvalToAnswer, sessionIdOf } from '../common/commandArguments';
 import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../common/sessionRoot';
 import { transcriptUri } from './transcript';
+import { waitingProgress } from './waitingProgress';
+import { staleAnswerMessage } from '../common/approvalText';
 
 export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
   const output = vscode.window.createOutputChannel('Gateway Agent');
-  const sink: SessionSink = { onEvent: (event) => writeEvent(output, event) };
+  const onEvent = (event: AgentEvent) => writeEvent(output, event);
   const guarded = errors.guard.bind(errors);
-  const runInBackground = (work: (signal: AbortSignal) => Promise<AgentSessionState>, title: string) =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
+  // The progress notification stays while the run lasts (VS Code hides a plain notification after some seconds):
+  // it says what the run is doing, and while an approval waits, which one, with Approve and Deny in it.
+  const runInBackground = (work: (sink: SessionSink, signal: AbortSignal) => Promise<AgentSessionState>, doing: string) =>
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Gateway agent', cancellable: true }, async (progress, token) => {
       output.show(true);
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
-      const state = await work(controller.signal);
-      void vscode.window.showInformationMessage(`Gateway agent: "${state.title}" is ${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}.`);
-      return state;
+      const waiting = waitingProgress(sessions.approvals, progress, doing);
+      try {
+        const state = await work({ onEvent, presenter: waiting.presenter }, controller.signal);
+        void vscode.window.showInformationMessage(`Gateway agent: "${state.title}" is ${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}.`);
+        return state;
+      } finally {
+        waiting.dispose();
+      }
     });
 
   return [
@@ -47,7 +56,7 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
               });
         if (!task?.trim()) return undefined;
         output.appendLine(`\n=== ${task.trim()}`);
-        return runInBackground((signal) => sessions.start(task, sink, signal), 'Gateway agent working… (cancel to stop)');
+        return runInBackground((sink, signal) => sessions.start(task, sink, signal), 'working… (Cancel stops it)');
       }),
     ),
     vscode.commands.registerCommand(
@@ -65,7 +74,7 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
               ? await vscode.window.showInputBox({ title: 'Gateway: Continue Agent Session', prompt: 'What should the agent do next?', ignoreFocusOut: true })
               : undefined;
         output.appendLine(`\n=== continue ${state?.title ?? id}`);
-        return runInBackground((signal) => sessions.continue(id, message, sink, signal), 'Gateway agent working… (cancel to stop)');
+        return runInBackground((sink, signal) => sessions.continue(id, message, sink, signal), 'working… (Cancel stops it)');
       }),
     ),
     vscode.commands.registerCommand(
@@ -101,7 +110,7 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
           sessionIdOf(idArgument) ?? (await pickSession(sessions, (s) => !sessions.isRunning(s.id) && s.transcript.length > 0, 'Compact which session?'))?.id;
         if (!id) return undefined;
         output.appendLine(`\n=== compact ${id}`);
-        return runInBackground((signal) => sessions.compact(id, sink, signal), 'Gateway agent compacting… (cancel to stop)');
+        return runInBackground((sink, signal) => sessions.compact(id, sink, signal), 'compacting… (Cancel stops it)');
       }),
     ),
     vscode.commands.registerCommand('gateway.agent.show', () => vscode.commands.executeCommand('gateway.agentSessions.focus')),
@@ -136,7 +145,10 @@ async function hasFolderOrOffersOne(): Promise<boolean> {
 function answer(sessions: AgentSessions, session: unknown, callId: unknown, approved: boolean): boolean {
   const target = approvalToAnswer(sessions.approvals.waiting(), session, callId);
   if (!target || !sessions.approvals.respond(target.sessionId, target.callId, approved)) {
-    void vscode.window.showInformationMessage('That approval is no longer waiting (already answered, or the session stopped).');
+    // A button of an approval that has ended (the chat cannot change rendered buttons): say what became of it.
+    const sessionId = sessionIdOf(session);
+    const ended = sessionId !== undefined && typeof callId === 'string' ? sessions.approvals.ended(sessionId, callId) : undefined;
+    void vscode.window.showInformationMessage(staleAnswerMessage(ended));
     return false;
   }
   return true;

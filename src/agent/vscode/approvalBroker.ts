@@ -5,7 +5,8 @@
  * a diff of the current and the proposed content before the user answers.
  */
 import * as vscode from 'vscode';
-import { keyOf, PendingApprovals, type PendingApproval } from '../common/pendingApprovals';
+import { keyOf, PendingApprovals, type AnsweredApproval, type PendingApproval } from '../common/pendingApprovals';
+import { staleAnswerMessage, unlinked } from '../common/approvalText';
 import { backgroundNote, notificationCommand, visibleText } from '../common/commandDisplay';
 import type { ApprovalRequest, Approver } from '../../base/common';
 
@@ -21,7 +22,13 @@ export class ApprovalBroker implements vscode.TextDocumentContentProvider, vscod
   private readonly presenters = new Map<string, ApprovalPresenter>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangePending = this.changed.event;
-  private readonly pending = new PendingApprovals(() => this.changed.fire());
+  private readonly endedEmitter = new vscode.EventEmitter<AnsweredApproval>();
+  /** An approval stopped waiting: answered, or its session stopped. */
+  readonly onDidEnd = this.endedEmitter.event;
+  private readonly pending = new PendingApprovals(
+    () => this.changed.fire(),
+    (ended) => this.endedEmitter.fire(ended),
+  );
 
   /** Who shows this session's approvals (the chat turn that runs it, or a notification). */
   present(sessionId: string, presenter: ApprovalPresenter): vscode.Disposable {
@@ -44,6 +51,11 @@ export class ApprovalBroker implements vscode.TextDocumentContentProvider, vscod
 
   waiting(sessionId?: string): ApprovalRequest[] {
     return this.pending.waiting(sessionId);
+  }
+
+  /** How an approval that no longer waits ended (for a click on its stale button). */
+  ended(sessionId: string, callId: string): AnsweredApproval | undefined {
+    return this.pending.ended(sessionId, callId);
   }
 
   async showDiff(sessionId: string, callId: string): Promise<void> {
@@ -88,6 +100,7 @@ export class ApprovalBroker implements vscode.TextDocumentContentProvider, vscod
   dispose(): void {
     this.pending.denyAll();
     this.changed.dispose();
+    this.endedEmitter.dispose();
   }
 }
 
@@ -106,8 +119,8 @@ export async function showFullCommand(command: { line: string; cwd: string; back
   await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true });
 }
 
-/** For sessions that run without a chat turn: a notification with the same choices. */
-function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter {
+/** For sessions that run without a chat turn, and for "Show the Agent's Waiting Approval": a notification with the same choices. */
+export function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter {
   return (request) => {
     const shown = request.command ? notificationCommand(request.command.line) : undefined;
     const ask = async () => {
@@ -119,7 +132,7 @@ function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter {
         request.command && shown
           ? `${shown.text}  (${request.command.background ? 'in the background, ' : ''}in ${visibleText(request.command.cwd)})`
           : request.summary;
-      const choice = await vscode.window.showWarningMessage(`Gateway agent wants to: ${detail}`, ...choices);
+      const choice = await vscode.window.showWarningMessage(`Gateway agent wants to: ${unlinked(detail)}`, ...choices);
       if (choice === 'Show Diff') {
         await broker.showDiff(request.sessionId, request.callId);
         return ask();
@@ -133,7 +146,8 @@ function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter {
         return ask();
       }
       // Dismissing the notification leaves the approval waiting: it stays answerable from the Sessions view.
-      if (choice === 'Approve' || choice === 'Deny') broker.respond(request.sessionId, request.callId, choice === 'Approve');
+      if ((choice === 'Approve' || choice === 'Deny') && !broker.respond(request.sessionId, request.callId, choice === 'Approve'))
+        void vscode.window.showInformationMessage(staleAnswerMessage(broker.ended(request.sessionId, request.callId)));
     };
     void ask();
   };

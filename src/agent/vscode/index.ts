@@ -6,3 +6,4 @@ export { registerDeleteSessionCommand } from './deleteSessionCommand';
 export { FileSessionStore } from './sessionStore';
 export { SessionsTree } from './sessionsTree';
 export { TRANSCRIPT_SCHEME, TranscriptProvider } from './transcript';
+export { showWaiting } from './waitingIndicators';

@@ -12,7 +12,9 @@ import {
   type StepCheckpoint,
   type AgentSessionState,
   approvalMarkdown,
+  endedMarkdown,
   inlineCode,
+  waitingLine,
   NO_FOLDER_MESSAGE,
   OPEN_FOLDER_COMMAND,
   subagentMarkdown,
@@ -28,6 +30,7 @@ import { PARTICIPANT_ID } from './context';
 import type { ThinkingParts } from '../common/thinking';
 import { ThinkingStream } from './thinking';
 import { noteMarkdown } from '../common/notes';
+import { retryText, WaitLines } from '../common/retryText';
 
 export interface AgentChatResult extends vscode.ChatResult {
   metadata: { command: 'agent' | 'compact'; sessionId?: string; failed?: boolean };
@@ -78,18 +81,27 @@ export async function runAgentTurn(
   }
   const checkpoints: StepCheckpoint[] = [];
   const thinking = new ThinkingStream(stream, agent.thinking);
+  const answers = new AnswersInTurn(sessions, stream, () => thinking.close());
+  const waits = new WaitLines(() => Date.now());
   const sink = {
     toolInvocationToken: request.toolInvocationToken,
     onEvent: (event: AgentEvent, root: vscode.Uri) => {
       if (event.type === 'checkpoint') checkpoints.push(event.checkpoint);
       // A step's thinking closes into its part when anything else of the step shows.
       if (event.type === 'reasoning') return thinking.reasoning(event.text);
+      if (event.type === 'retry') {
+        const line = waits.lineFor(event.notice);
+        return void (line && stream.progress(line));
+      }
+      // The answer was written under the approval when it came: not a second time.
+      if (event.type === 'tool_finished' && !event.approved && answers.wrote(event.call.callId)) return;
       thinking.close();
       render(event, root, stream);
     },
     presenter: (approval: ApprovalRequest) => {
       thinking.close();
       presentApproval(approval, stream);
+      answers.awaiting(approval);
     },
   };
   const signal = toAbortSignal(token);
@@ -105,6 +117,44 @@ export async function runAgentTurn(
     thinking.close();
     for (const action of agent.actionsFor(error)) stream.button(action);
     return { errorDetails: { message: messageOf(error) }, metadata: { command: 'agent', sessionId, failed: true } };
+  } finally {
+    answers.dispose();
+  }
+}
+
+/**
+ * The answers to this turn's approvals, each written under its approval when it
+ * comes (from these buttons, the Sessions view, the status bar or the palette):
+ * the chat cannot change buttons it has rendered, so the answer is a new line.
+ */
+class AnswersInTurn implements vscode.Disposable {
+  private readonly asked = new Set<string>();
+  private readonly written = new Set<string>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(sessions: AgentSessions, stream: vscode.ChatResponseStream, beforeWriting: () => void) {
+    this.subscription = sessions.approvals.onDidEnd((ended) => {
+      const key = `${ended.request.sessionId}:${ended.request.callId}`;
+      if (!this.asked.has(key)) return;
+      this.asked.delete(key);
+      // Ended by a stop: the turn's "Stopped" line says it.
+      if (ended.outcome === 'stopped') return;
+      beforeWriting();
+      stream.markdown(`\n\n${endedMarkdown(ended)}\n\n`);
+      this.written.add(ended.request.callId);
+    });
+  }
+
+  awaiting(approval: ApprovalRequest): void {
+    this.asked.add(`${approval.sessionId}:${approval.callId}`);
+  }
+
+  wrote(callId: string): boolean {
+    return this.written.has(callId);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
   }
 }
 
@@ -160,7 +210,7 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
       stream.markdown(`\n\n**Plan**\n\n${planChecklist(event.plan)}\n\n`);
       return;
     case 'retry':
-      stream.progress(`${event.notice.message} Retrying in ${Math.ceil(event.notice.delayMs / 1000)} s…`);
+      stream.progress(retryText(event.notice));
       return;
     case 'compacting':
       stream.progress('Compacting the conversation to fit the context window…');
@@ -202,6 +252,12 @@ function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseS
   if (approval.input) stream.button({ title: 'Show Full Input', command: 'gateway.agent.showInput', arguments: args });
   stream.button({ title: 'Approve', command: 'gateway.agent.approve', arguments: args });
   stream.button({ title: 'Deny', command: 'gateway.agent.deny', arguments: args });
+  // The turn's progress line says what it waits for (not the last tool's "Reading…"), until the answer comes.
+  stream.progress(`${capitalized(waitingLine(approval))} — Approve or Deny above`);
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** The summary's restore buttons: the latest checkpoints of this run (the chat folds the steps away once the turn ends). */

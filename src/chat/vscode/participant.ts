@@ -7,7 +7,7 @@ import { ShownNotes, type ModelWindows, type RetryNotice } from '../../gateway/c
 import { noteMarkdown } from '../common/notes';
 import { droppedNote, streamFitted } from '../common/historyFit';
 import { incompleteAnswerNote } from '../common/finishNote';
-import { retryText } from '../common/retryText';
+import { WaitLines } from '../common/retryText';
 import type { ModelEndpoints } from '../../models/common';
 import { buildChatMessages, type SlashCommand } from '../common/prompt';
 import type { Logger } from '../../base/common';
@@ -89,7 +89,11 @@ export function createChatHandler(deps: ParticipantDeps) {
       const budgetNote = await deps.budgetNote?.(signal).catch(() => undefined);
       const budgetText = budgetNote ? `> ${budgetNote}\n\n` : '';
       if (budgetText) stream.markdown(budgetText);
-      const onRetry = (notice: RetryNotice) => stream.progress(retryText(notice));
+      const waits = new WaitLines(() => Date.now());
+      const onRetry = (notice: RetryNotice) => {
+        const line = waits.lineFor(notice);
+        if (line) stream.progress(line);
+      };
       const events = streamFitted(
         deps.endpoints,
         {

@@ -128,7 +128,7 @@ export async function quickOpen(ctx: UiContext, name: string, tabLabel: string):
 }
 
 /** A terminal row (xterm's DOM renderer) that reads exactly `text`. */
-async function waitForTerminalLine(ctx: UiContext, text: string, timeoutMs = 30_000): Promise<void> {
+export async function waitForTerminalLine(ctx: UiContext, text: string, timeoutMs = 30_000): Promise<void> {
   await ctx.page
     .waitForFunction(
       `[...document.querySelectorAll('.part.panel .xterm-rows > div')].some((row) => row.innerText.replace(/\\u00a0/g, ' ').trim() === ${JSON.stringify(text)})`,
@@ -146,7 +146,7 @@ async function waitForTerminalLine(ctx: UiContext, text: string, timeoutMs = 30_
 }
 
 /** Starts a session from the palette: "Gateway: Start Agent Session…", the task typed in its input box, Enter. */
-async function startFromPalette(ctx: UiContext, taskText: string, submit: boolean): Promise<void> {
+export async function startFromPalette(ctx: UiContext, taskText: string, submit: boolean): Promise<void> {
   await ctx.wb.runCommand('Gateway: Start Agent Session…');
   await ctx.wb.waitForQuickInput('Gateway: Start Agent Session');
   await ctx.page.locator(QUICK_INPUT_BOX).fill(taskText, { timeout: 10_000 });
@@ -175,7 +175,7 @@ export async function showSessionsView(ctx: UiContext): Promise<void> {
 }
 
 /** Waits until the Agent Sessions view lists `title` with a description matching `status`; returns the row's text. */
-async function waitForSessionRow(ctx: UiContext, title: string, status: RegExp, timeoutMs = 30_000): Promise<string> {
+export async function waitForSessionRow(ctx: UiContext, title: string, status: RegExp, timeoutMs = 30_000): Promise<string> {
   const rows = `${SESSIONS_PANE} .monaco-list-row`;
   try {
     const handle = (await ctx.page.waitForFunction(
