@@ -64,6 +64,7 @@ export function registerAgent({ context, gateway, models, spendGate, timed }: Ag
         context: { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
         workspaceState: context.workspaceState,
         settings: () => gateway.settings.current(),
+        availableModels: async (signal) => (await models.catalog.models(signal)).map((model) => model.id),
       }),
   );
   timed('agent: views and commands', () => registerAgentViews(context, { sessionStore, approvals, sessions, sandbox }, errors));

@@ -5,6 +5,7 @@
  * the Sessions view or recovery, so a file that is not a session at all gives
  * undefined, and a session with missing or malformed parts gets defaults.
  */
+import { parseSessionAgent } from './sessionAgent';
 import type { ResponseInputItem, ToolCall } from '../../gateway/common';
 import { parsePlan } from '../../tools/common';
 import type { AgentSessionState, Compaction, OriginalFile, SessionStatus, SessionUsage } from './sessionState';
@@ -119,6 +120,7 @@ export function parseSavedSession(json: unknown): AgentSessionState | undefined 
     compactions: Array.isArray(json.compactions) ? listOf(json.compactions, isCompaction).map((c) => ({ ...c, at: count(c.at) })) : undefined,
     projectInstructions: sentInstructionsOf(json.projectInstructions),
     plan: parsePlan(json.plan),
+    agent: parseSessionAgent(json.agent),
   };
 }
 

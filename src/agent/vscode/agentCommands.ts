@@ -14,6 +14,7 @@ import { openFolders, type AgentSessions, type SessionSink } from './agentSessio
 import { approvalToAnswer, sessionIdOf } from '../common/commandArguments';
 import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../common/sessionRoot';
 import { transcriptUri } from './transcript';
+import { pickSessionAgent, RUN_PROMPT_FILE_COMMAND, runPromptFile } from './agentFileCommands';
 
 export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
   const output = vscode.window.createOutputChannel('Gateway Agent');
@@ -32,10 +33,16 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
   return [
     output,
     vscode.commands.registerCommand(
+      RUN_PROMPT_FILE_COMMAND,
+      guarded((name?: unknown) => runPromptFile(sessions, name)),
+    ),
+    vscode.commands.registerCommand(
       'gateway.agent.start',
       guarded(async (taskArgument?: unknown) => {
         // Checked before asking for the task, so the user does not type it only to lose it.
         if (!(await hasFolderOrOffersOne())) return undefined;
+        const as = typeof taskArgument === 'string' ? {} : await pickSessionAgent(sessions);
+        if (as === 'cancelled') return undefined;
         const task =
           typeof taskArgument === 'string'
             ? taskArgument
@@ -47,7 +54,9 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
               });
         if (!task?.trim()) return undefined;
         output.appendLine(`\n=== ${task.trim()}`);
-        return runInBackground((signal) => sessions.start(task, sink, signal), 'Gateway agent working… (cancel to stop)');
+        const { agent } = as;
+        const start = (signal: AbortSignal) => (agent ? sessions.startAs({ task, agent, sink, signal }) : sessions.start(task, sink, signal));
+        return runInBackground(start, 'Gateway agent working… (cancel to stop)');
       }),
     ),
     vscode.commands.registerCommand(

@@ -13,6 +13,8 @@ import { TerminalCommandRunner } from '../../terminal/vscode';
 import { hostToolsFor, VsCodeFileChanges, VsCodeWorkspaceFiles, VsCodeLanguageServices } from '../../tools/vscode';
 import { AgentEngine } from '../common/engine';
 import { AGENT_INSTRUCTIONS } from '../common/instructions';
+import { limitTools } from '../common/agentTools';
+import { instructionsWith } from '../common/sessionAgent';
 import type { LocalMachine } from '../common/localMachine';
 import { CHECKPOINT_MAX_BYTES, type SavedSessions, type SessionCheckpoints } from '../common/sessionCheckpoints';
 import { sessionPolicy } from '../common/sessionPolicy';
@@ -65,7 +67,8 @@ export class SessionEngines implements vscode.Disposable {
       client: this.options.client,
       store: this.options.store,
       approver: this.options.approvals.forSession(root),
-      tools: () => (vscode.workspace.isTrusted ? [...builtIns, ...hostTools] : toolsFor(false)),
+      // A custom agent's list narrows whatever is offered, run after run: it is read from the saved session, never from the model.
+      tools: () => limitTools(vscode.workspace.isTrusted ? [...builtIns, ...hostTools] : toolsFor(false), state.agent?.tools),
       toolContext: {
         files: new VsCodeWorkspaceFiles(disk, root),
         changes: new VsCodeFileChanges(root, machine.fileChanges(root.fsPath)),
@@ -79,7 +82,7 @@ export class SessionEngines implements vscode.Disposable {
       },
       policy: () => sessionPolicy(sandbox, state.id, this.options.settings()),
       budgets: () => this.options.settings().budgets,
-      instructions: AGENT_INSTRUCTIONS,
+      instructions: instructionsWith(AGENT_INSTRUCTIONS, state.agent),
       projectInstructions: settings.projectInstructions,
       clock: systemClock,
       logger,

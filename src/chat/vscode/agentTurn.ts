@@ -15,12 +15,14 @@ import {
   inlineCode,
   NO_FOLDER_MESSAGE,
   OPEN_FOLDER_COMMAND,
+  agentMention,
+  agentNamed,
 } from '../../agent/common';
 import type { ApprovalRequest } from '../../base/common';
 import { compact } from '../../status/common';
 import { droppedNotice } from '../../checkpoints/common';
 import { planChecklist } from '../../tools/common';
-import { type AgentSessions, openFolders } from '../../agent/vscode';
+import { type AgentSessions, openFolders, type SessionSink } from '../../agent/vscode';
 import { toAbortSignal } from '../../base/vscode';
 import { messageOf } from '../../gateway/vscode';
 import { PARTICIPANT_ID } from './context';
@@ -75,6 +77,48 @@ export async function runAgentTurn(
     stream.button({ title: 'Open Folder', command: OPEN_FOLDER_COMMAND });
     return { metadata: { command: 'agent', sessionId: previous } };
   }
+  const signal = toAbortSignal(token);
+  const mention = previous ? undefined : agentMention(task);
+  if (mention) return startAsAgent(agent, mention, stream, token);
+  const referencedTools = request.toolReferences.map((reference) => reference.name);
+  return sessionTurn(agent, stream, token, previous, (sink) =>
+    previous ? sessions.continue(previous, task, sink, signal, referencedTools) : sessions.start(task, sink, signal, referencedTools),
+  );
+}
+
+/** `@gateway /agent @reviewer <task>`: a session started as the workspace's custom agent of that name. */
+async function startAsAgent(
+  agent: AgentTurnDeps,
+  mention: { name: string; task: string },
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<AgentChatResult> {
+  const signal = toAbortSignal(token);
+  const { agents } = await agent.sessions.agentFiles(signal);
+  const custom = agentNamed(agents, mention.name);
+  if (!custom) {
+    const known = agents.map((a) => inlineCode(`@${a.name}`)).join(', ');
+    stream.markdown(`This workspace has no custom agent named ${inlineCode(mention.name)}. ${known ? `Its agents: ${known}.` : AGENT_FOLDERS_HINT}`);
+    return { metadata: { command: 'agent' } };
+  }
+  if (!mention.task) {
+    stream.markdown(`Give ${inlineCode(`@${custom.name}`)} a task: \`@gateway /agent @${custom.name} <task>\`. ${custom.description}`);
+    return { metadata: { command: 'agent' } };
+  }
+  const session = agent.sessions.asSession(custom);
+  return sessionTurn(agent, stream, token, undefined, (sink) => agent.sessions.startAs({ task: mention.task, agent: session, sink, signal }));
+}
+
+const AGENT_FOLDERS_HINT = 'Custom agents are `.github/agents/<name>.agent.md` and `.claude/agents/<name>.md` files.';
+
+/** A turn that runs a session (`run` starts or continues it with the turn's sink): its steps, approvals and summary in the chat. */
+export async function sessionTurn(
+  agent: AgentTurnDeps,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+  previous: string | undefined,
+  run: (sink: SessionSink) => Promise<AgentSessionState>,
+): Promise<AgentChatResult> {
   const checkpoints: StepCheckpoint[] = [];
   const thinking = new ThinkingStream(stream, agent.thinking);
   const sink = {
@@ -90,11 +134,9 @@ export async function runAgentTurn(
       presentApproval(approval, stream);
     },
   };
-  const signal = toAbortSignal(token);
   let sessionId = previous;
   try {
-    const referencedTools = request.toolReferences.map((reference) => reference.name);
-    const state = previous ? await sessions.continue(previous, task, sink, signal, referencedTools) : await sessions.start(task, sink, signal, referencedTools);
+    const state = await run(sink);
     sessionId = state.id;
     thinking.close();
     summarize(state, stream, checkpoints);
@@ -207,7 +249,8 @@ function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, 
       `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)` +
       `${context ? ` · ${context}` : ''}\n\n` +
       `Files changed: ${files}\n\nCommands run: ${commands}\n` +
-      `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n`,
+      `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n` +
+      (state.agent ? `\n${state.agent.kind === 'agent' ? 'Agent' : 'Prompt file'}: ${inlineCode(state.agent.name)} (\`${state.agent.path}\`)\n` : ''),
   );
   if (checkpoints.length > 0) stream.markdown(`\nCheckpoints: ${checkpoints.map((c) => c.label).join(' · ')}\n`);
   for (const checkpoint of checkpoints.slice(-SUMMARY_CHECKPOINTS)) {
