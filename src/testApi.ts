@@ -44,6 +44,8 @@ export interface GatewayExtensionApi {
       context?: string;
       plan?: { step: string; status: string }[];
       projectInstructions?: string[];
+      model?: string;
+      agent?: { name: string; path: string; tools?: string[] };
     }[]
   >;
 }
@@ -91,6 +93,8 @@ export function gatewayTestApi(sources: TestApiSources): GatewayExtensionApi {
         context: contextUsage(s),
         plan: s.plan,
         projectInstructions: s.projectInstructions?.files,
+        model: s.model,
+        agent: s.agent && { name: s.agent.name, path: s.agent.path, tools: s.agent.tools },
       })),
   };
 }

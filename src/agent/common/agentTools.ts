@@ -7,7 +7,23 @@
  */
 import type { AgentTool } from '../../tools/common';
 
-/** Copilot's tool sets and tools, Claude Code's tools, and ours, lower-cased, to our tools. */
+/** Claude Code's tools, as it spells them (its `Read` reads one file, where Copilot's `read` set also lists folders). */
+const CLAUDE_TOOLS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ['Read', ['read_file']],
+  ['Edit', ['edit_file']],
+  ['MultiEdit', ['edit_file']],
+  ['Write', ['write_file']],
+  ['Glob', ['list_files']],
+  ['Grep', ['search_text']],
+  ['LS', ['list_files']],
+  ['Bash', ['run_command']],
+  ['BashOutput', ['command_output']],
+  ['KillShell', ['command_output']],
+  ['KillBash', ['command_output']],
+  ['TodoWrite', ['update_plan']],
+]);
+
+/** Copilot's tool sets and tools, lower-cased, to our tools. */
 const TOOL_NAMES: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
   // Copilot's tool sets
   ['read', ['read_file', 'list_files']],
@@ -29,17 +45,6 @@ const TOOL_NAMES: ReadonlyMap<string, readonly string[]> = new Map<string, reado
   ['runinterminal', ['run_command']],
   ['getterminaloutput', ['command_output']],
   ['todos', ['update_plan']],
-  // Claude Code's tools
-  ['write', ['write_file']],
-  ['multiedit', ['edit_file']],
-  ['glob', ['list_files']],
-  ['grep', ['search_text']],
-  ['ls', ['list_files']],
-  ['bash', ['run_command']],
-  ['bashoutput', ['command_output']],
-  ['killshell', ['command_output']],
-  ['killbash', ['command_output']],
-  ['todowrite', ['update_plan']],
 ]);
 
 export interface MappedTools {
@@ -71,7 +76,7 @@ function toolsOfName(name: string, offered: readonly string[]): readonly string[
   const bare = name.replace(/\(.*\)$/, '');
   const parts = [bare, bare.slice(bare.lastIndexOf('/') + 1), bare.split('/')[0]];
   for (const part of parts) {
-    const known = TOOL_NAMES.get(part.toLowerCase()) ?? (offered.includes(part) ? [part] : undefined);
+    const known = CLAUDE_TOOLS.get(part) ?? TOOL_NAMES.get(part.toLowerCase()) ?? (offered.includes(part) ? [part] : undefined);
     if (known) return known;
   }
   return [];

@@ -90,6 +90,9 @@ export interface EngineOptions {
   keepOriginal?: AgentEngineDeps['keepOriginal'];
   /** The engine's log (silent by default). */
   logger?: AgentEngineDeps['logger'];
+  /** Narrows the tools offered (a custom agent's list), and the instructions sent (AGENT_INSTRUCTIONS by default). */
+  limitTools?: (tools: readonly AgentTool[]) => readonly AgentTool[];
+  instructions?: string;
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -112,7 +115,7 @@ export function makeEngine(options: EngineOptions) {
         return (await options.approve?.(request)) ?? true;
       },
     },
-    tools: () => [...toolsFor(options.trusted ?? true), ...(options.extraTools ?? [])],
+    tools: () => (options.limitTools ?? ((tools) => tools))([...toolsFor(options.trusted ?? true), ...(options.extraTools ?? [])]),
     toolContext: {
       files: new NodeWorkspaceFiles(options.workspace.root),
       changes: new NodeFileChanges(options.workspace.root),
@@ -123,7 +126,7 @@ export function makeEngine(options: EngineOptions) {
     },
     policy: () => options.policy ?? { mode: 'auto', deniedCommands: ['rm -rf'] },
     budgets: () => ({ ...DEFAULT_BUDGETS, ...options.budgets }),
-    instructions: AGENT_INSTRUCTIONS,
+    instructions: options.instructions ?? AGENT_INSTRUCTIONS,
     projectInstructions: options.projectInstructions,
     clock,
     logger: options.logger ?? { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
