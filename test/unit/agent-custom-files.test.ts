@@ -9,7 +9,7 @@ import { readFrontMatter } from '../../src/agent/common/frontMatter';
 import { agentMention, findCustomAgents, parseCustomAgent } from '../../src/agent/common/customAgents';
 import { expandPrompt, findPromptFiles, parsePromptCall, parsePromptFile, type PromptFile } from '../../src/agent/common/promptFiles';
 import { limitTools, mapToolNames } from '../../src/agent/common/agentTools';
-import { agentStartNotes, instructionsWith, modelNamed, parseSessionAgent, promptSessionAgent, sessionAgentOf } from '../../src/agent/common/sessionAgent';
+import { agentStartNotes, instructionsWith, modelNamed, promptSessionAgent, sessionAgentOf } from '../../src/agent/common/sessionAgent';
 import { parseSavedSessionText } from '../../src/agent/common/savedSession';
 import { findWorkspaceAgentFiles } from '../../src/agent/common/workspaceAgentFiles';
 import { toolsFor } from '../../src/tools/common/registry';

@@ -19,6 +19,8 @@ import './sandboxEscape.test';
 import './agentBackground.test';
 // Its own skill folder, removed at its end.
 import './agentSkills.test';
+// Its own agent and prompt folders, removed at its end.
+import './agentCustom.test';
 import './dialects.test';
 // Sets only the key and base URL; runs on whichever chat model the earlier tests left selected.
 import './notes.test';
