@@ -17,6 +17,7 @@ import { createSampleWorkspace } from './lib/workspace';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './ui/agent';
 import { agentBackgroundScenario } from './ui/agentBackground';
+import { agentCustomScenario } from './ui/agentCustom';
 import { agentPlanScenario } from './ui/agentPlan';
 import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
@@ -46,6 +47,7 @@ const SCENARIOS: Scenario[] = [
   agentRewindScenario,
   usageScenario,
   thinkingScenario,
+  agentCustomScenario,
 ];
 
 const t0 = Date.now();

@@ -88,7 +88,7 @@ test(
       );
       assertEqual(found.agent?.path, '.github/prompts/e2e-find.prompt.md', 'the session names its prompt file');
       const promptRequest = (await emulatorRequests()).find((r) => r.path === '/v1/responses');
-      assertEqual(toolNames(promptRequest?.body ?? {}), 'search_text,list_files,code_navigation', "the prompt file's tools");
+      assertEqual(toolNames(promptRequest?.body ?? {}), 'list_files,search_text,code_navigation', "the prompt file's tools (in the registry's order)");
     } finally {
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(root, '.github', 'agents'), { recursive: true });
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(root, '.github', 'prompts'), { recursive: true });
