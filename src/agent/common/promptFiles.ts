@@ -55,19 +55,19 @@ export function parsePromptFile(path: string, text: string): PromptFile | string
   if (read.body === '') return 'it has no prompt (its body is empty)';
   const name = fileStem(path);
   if (name.length > 64 || /[^\p{L}\p{N}_.-]/u.test(name)) return 'its name is not one to type after /prompt (letters, digits, `-`, `_`, `.`; at most 64)';
-  const text_ = (key: string) => {
+  const field = (key: string) => {
     const value = read.fields.get(key);
     return typeof value === 'string' && value !== '' ? value : undefined;
   };
   const tools = read.fields.get('tools');
-  const modeField = (text_('mode') ?? text_('agent'))?.toLowerCase();
-  const customAgent = modeField !== undefined && modeField !== 'agent' && !CHAT_MODES.has(modeField) ? text_('agent') : undefined;
+  const modeField = (field('mode') ?? field('agent'))?.toLowerCase();
+  const customAgent = modeField !== undefined && modeField !== 'agent' && !CHAT_MODES.has(modeField) ? field('agent') : undefined;
   const agentMode = modeField === 'agent' || customAgent !== undefined || (modeField === undefined && tools !== undefined);
   return {
     name,
-    ...optional('description', text_('description')?.slice(0, 1024)),
-    ...optional('argumentHint', text_('argument-hint')?.slice(0, 200)),
-    ...optional('model', text_('model')),
+    ...optional('description', field('description')?.slice(0, 1024)),
+    ...optional('argumentHint', field('argument-hint')?.slice(0, 200)),
+    ...optional('model', field('model')),
     ...(tools !== undefined ? { tools: typeof tools === 'string' ? [tools] : tools } : {}),
     mode: agentMode ? 'agent' : 'ask',
     ...optional('agent', customAgent),

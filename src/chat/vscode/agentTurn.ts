@@ -109,7 +109,8 @@ async function startAsAgent(
   return sessionTurn(agent, stream, token, undefined, (sink) => agent.sessions.startAs({ task: mention.task, agent: session, sink, signal }));
 }
 
-const AGENT_FOLDERS_HINT = 'Custom agents are `.github/agents/<name>.agent.md` and `.claude/agents/<name>.md` files.';
+const AGENT_FOLDERS_HINT =
+  'Custom agents are `.github/agents/<name>.agent.md` and `.claude/agents/<name>.md` files, read while `gateway.agent.projectInstructions` is on.';
 
 /** A turn that runs a session (`run` starts or continues it with the turn's sink): its steps, approvals and summary in the chat. */
 export async function sessionTurn(

@@ -22,7 +22,8 @@ export interface PromptTurnDeps extends AgentTurnDeps {
 /** A chat-mode prompt to answer: its text, and the model it asks for when the key may use it. */
 export type PromptResolution = { kind: 'chat'; text: string; model?: string; path: string } | { kind: 'done'; result: vscode.ChatResult };
 
-export const PROMPT_FOLDER_HINT = 'Prompt files are `.github/prompts/<name>.prompt.md` files of the workspace.';
+export const PROMPT_FOLDER_HINT =
+  'Prompt files are `.github/prompts/<name>.prompt.md` files of the workspace, read while `gateway.agent.projectInstructions` is on.';
 
 export async function resolvePromptTurn(
   deps: PromptTurnDeps,
