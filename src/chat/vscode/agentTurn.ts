@@ -238,6 +238,14 @@ function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseS
   stream.button({ title: 'Deny', command: 'gateway.agent.deny', arguments: args });
 }
 
+/** The agent or prompt file a session runs as, with its tools (the start's notes fold away with the steps once the turn ends). */
+function agentLine({ agent }: AgentSessionState): string {
+  if (!agent) return '';
+  const tools = agent.tools === undefined ? 'all' : agent.tools.join(', ') || 'none';
+  const left = agent.unknownTools?.length ? `; left out: ${agent.unknownTools.join(', ')}` : '';
+  return `\n${agent.kind === 'agent' ? 'Agent' : 'Prompt file'}: ${inlineCode(agent.name)} (\`${agent.path}\`), tools ${tools}${left}\n`;
+}
+
 /** The summary's restore buttons: the latest checkpoints of this run (the chat folds the steps away once the turn ends). */
 const SUMMARY_CHECKPOINTS = 4;
 
@@ -251,7 +259,7 @@ function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, 
       `${context ? ` · ${context}` : ''}\n\n` +
       `Files changed: ${files}\n\nCommands run: ${commands}\n` +
       `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n` +
-      (state.agent ? `\n${state.agent.kind === 'agent' ? 'Agent' : 'Prompt file'}: ${inlineCode(state.agent.name)} (\`${state.agent.path}\`)\n` : ''),
+      agentLine(state),
   );
   if (checkpoints.length > 0) stream.markdown(`\nCheckpoints: ${checkpoints.map((c) => c.label).join(' · ')}\n`);
   for (const checkpoint of checkpoints.slice(-SUMMARY_CHECKPOINTS)) {

@@ -50,11 +50,14 @@ export const agentCustomScenario: Scenario = {
         await newChat(ctx);
         await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
         await ask(ctx, `@gateway /agent @ui-reviewer ${task}`);
-        const response = await waitForResponse(ctx, task, /Session done/, 30_000, true);
+        // Waited for to its last line: the summary streams in parts after "Session done".
+        const response = await waitForResponse(ctx, task, /Agent: ui-reviewer[\s\S]*left out: fetch/, 30_000, true);
         s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
-        s.check(/tools read_file, list_files/.test(response.text), `the tools it has are said ("${response.text.slice(0, 400)}")`);
-        s.check(/left out: fetch/.test(response.text), 'the name it gave that is not a tool here is said');
-        s.check(/Agent: ui-reviewer/.test(response.text), `the summary names the agent ("${response.text.slice(-400)}")`);
+        // The start's notes fold away with the steps once the turn ends: the summary says it all again.
+        s.check(
+          /Agent: ui-reviewer \(\.github\/agents\/ui-reviewer\.agent\.md\), tools read_file, list_files; left out: fetch/.test(response.text),
+          `the summary names the agent, its tools and the name left out ("${response.text.slice(-400)}")`,
+        );
       },
     );
     await script(ctx, [{ text: 'Hello, Ada!', endpoint: 'chat' }]);
