@@ -66,6 +66,7 @@ export function registerAgent({ context, gateway, models, spendGate, timed }: Ag
         workspaceState: context.workspaceState,
         globalState: context.globalState,
         settings: () => gateway.settings.current(),
+        availableModels: async (signal) => (await models.catalog.models(signal)).map((model) => model.id),
       }),
   );
   timed('agent: views and commands', () => registerAgentViews(context, { sessionStore, approvals, sessions, sandbox }, errors));

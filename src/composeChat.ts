@@ -6,7 +6,16 @@ import * as vscode from 'vscode';
 import { instructionsForChat } from './agent/common';
 import { NodeWorkspaceFiles } from './tools/node';
 import type { AgentSessions } from './agent/vscode';
-import { PARTICIPANT_ID, SHOW_THINKING_COMMAND, THINKING_SCHEME, ThinkingDocuments, createChatHandler, followupProvider, runAgentTurn } from './chat/vscode';
+import {
+  PARTICIPANT_ID,
+  SHOW_THINKING_COMMAND,
+  THINKING_SCHEME,
+  ThinkingDocuments,
+  createChatHandler,
+  followupProvider,
+  resolvePromptTurn,
+  runAgentTurn,
+} from './chat/vscode';
 import { ThinkingParts } from './chat/common';
 import { InlineEditController, PROPOSAL_SCHEME, ProposalDocuments } from './inlineEdit/vscode';
 import type { Gateway } from './composeGateway';
@@ -23,11 +32,17 @@ export function registerChatParticipant(
   let lastNotes: readonly string[] = [];
   const thinking = new ThinkingParts();
   const thinkingDocuments = new ThinkingDocuments(thinking);
+  const agentTurn = {
+    sessions,
+    actionsFor: (error: unknown) => gateway.errors.actionsFor(error),
+    thinking,
+    availableModels: async (signal: AbortSignal) => (await models.catalog.models(signal)).map((model) => model.id),
+  };
   const deps: Parameters<typeof createChatHandler>[0] = {
     endpoints: models.endpoints,
     chooseModel: (pickerModel, signal) => models.selection.forChatRequest(pickerModel, models.languageModels.defaultPickerModel(), signal),
-    runAgent: (request, chatContext, stream, token) =>
-      runAgentTurn({ sessions, actionsFor: (error) => gateway.errors.actionsFor(error), thinking }, request, chatContext, stream, token),
+    runAgent: (request, chatContext, stream, token) => runAgentTurn(agentTurn, request, chatContext, stream, token),
+    resolvePrompt: (request, stream, token) => resolvePromptTurn(agentTurn, request, stream, token),
     logger: gateway.logger,
     settings: gateway.settings,
     windows: models.windows,

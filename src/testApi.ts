@@ -46,6 +46,8 @@ export interface GatewayExtensionApi {
       projectInstructions?: string[];
       /** The sub-sessions run_subagent started: task, status and the steps they took. */
       subagents?: { task: string; status: string; steps: string[] }[];
+      model?: string;
+      agent?: { name: string; path: string; tools?: string[] };
     }[]
   >;
 }
@@ -94,6 +96,8 @@ export function gatewayTestApi(sources: TestApiSources): GatewayExtensionApi {
         plan: s.plan,
         projectInstructions: s.projectInstructions?.files,
         subagents: s.subagents?.map((run) => ({ task: run.task, status: run.status, steps: run.steps })),
+        model: s.model,
+        agent: s.agent && { name: s.agent.name, path: s.agent.path, tools: s.agent.tools },
       })),
   };
 }

@@ -19,6 +19,7 @@ import { agentChatScenario, agentPaletteScenario, agentReloadScenario } from './
 import { agentBackgroundScenario } from './ui/agentBackground';
 import { agentHooksScenario } from './ui/agentHooks';
 import { agentMcpScenario } from './ui/agentMcp';
+import { agentCustomScenario } from './ui/agentCustom';
 import { agentPlanScenario } from './ui/agentPlan';
 import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
@@ -57,6 +58,7 @@ const SCENARIOS: Scenario[] = [
   agentWaitingScenario,
   limitWaitScenario,
   sandboxAgentScenario,
+  agentCustomScenario,
   // Last: it turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
 ];

@@ -43,7 +43,7 @@ class MemorySessions implements SavedSessions {
 const temp: string[] = [];
 after(() => Promise.all(temp.map((folder) => rm(folder, { recursive: true, force: true }))));
 
-async function setup(open: OpenFolder[] = [{ uri: 'file:///w', name: 'w' }]) {
+async function setup(open: OpenFolder[] = [{ uri: 'file:///w', name: 'w' }], availableModels?: () => Promise<readonly string[]>) {
   const shelfRoot = await mkdtemp(join(tmpdir(), 'session-runs-'));
   temp.push(shelfRoot);
   const store = new MemorySessions();
@@ -87,6 +87,7 @@ async function setup(open: OpenFolder[] = [{ uri: 'file:///w', name: 'w' }]) {
     },
     resolveAgentModel: () => Promise.resolve('gw-code'),
     agentModel: () => 'gw-code',
+    availableModels,
     logger: silentLogger,
   });
   return { store, runs, sessions, engines };
@@ -160,4 +161,30 @@ describe('SessionRuns', () => {
     assert.deepEqual(engines, ['a']);
     assert.equal(sessions.isRunning('a'), false);
   });
+});
+
+describe('SessionRuns: a session started as a custom agent', () => {
+  const agent = { kind: 'agent' as const, name: 'reviewer', path: '.github/agents/reviewer.agent.md', tools: ['read_file'], unknownTools: ['fetch'] };
+
+  for (const [wanted, used, note] of [
+    ['GW Fast', 'gw-fast', undefined],
+    ['opus', 'gw-code', 'Agent "reviewer" asks for the model "opus", which this key may not use; this session uses gw-code.'],
+  ] as const) {
+    test(`its model "${wanted}": ${note ? 'not one the key may use, the configured one, said' : 'used'}; its tools and their notes saved and shown`, async () => {
+      const { store, sessions } = await setup(undefined, () => Promise.resolve(['gw-code', 'gw-fast']));
+      const events: { type: string; text?: string }[] = [];
+      await assert.rejects(sessions.start('review', { sink: { onEvent: (event) => events.push(event) }, agent: { ...agent, model: wanted } }), /no engine/);
+      const [saved] = store.saved.values();
+      assert.equal(saved.model, used);
+      assert.deepEqual(saved.agent, { ...agent, model: wanted });
+      assert.deepEqual(
+        events.map((event) => event.text),
+        [
+          'Agent "reviewer" (.github/agents/reviewer.agent.md): tools read_file.',
+          'Agent "reviewer" names tools this extension does not have, left out: fetch.',
+          ...(note ? [note] : []),
+        ],
+      );
+    });
+  }
 });

@@ -10,6 +10,9 @@ export { compactionNotice, contextUsage, lastCompactionNotice } from './compacti
 export { appliedOrThrow } from './editRefusal';
 export { type AgentEvent } from './engine';
 export { instructionsForChat } from './projectInstructions';
+export { agentMention, agentNamed, type CustomAgent } from './customAgents';
+export { expandPrompt, parsePromptCall, promptInputs, type PromptFile } from './promptFiles';
+export { agentStartNotes, modelNamed, promptSessionAgent, type SessionAgent } from './sessionAgent';
 export { parseSavedSession } from './savedSession';
 export { type JournalFolder, journalName, snapshotName } from './sessionJournal';
 export { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND, rootForSavedSession } from './sessionRoot';

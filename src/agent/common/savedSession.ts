@@ -5,6 +5,7 @@
  * the Sessions view or recovery, so a file that is not a session at all gives
  * undefined, and a session with missing or malformed parts gets defaults.
  */
+import { parseSessionAgent } from './sessionAgent';
 import type { ResponseInputItem, ToolCall } from '../../gateway/common';
 import { parsePlan } from '../../tools/common';
 import type { AgentSessionState, Compaction, OriginalFile, SessionStatus, SessionUsage, SubagentRecord } from './sessionState';
@@ -149,6 +150,7 @@ export function parseSavedSession(json: unknown): AgentSessionState | undefined 
     projectInstructions: sentInstructionsOf(json.projectInstructions),
     plan: parsePlan(json.plan),
     ...optional('subagents', subagentsOf(json.subagents)),
+    agent: parseSessionAgent(json.agent),
   };
 }
 

@@ -12,6 +12,7 @@ import { INTERRUPTED_REASON, type RunningSessions } from './runningSessions';
 import type { SavedSessions, SessionCheckpoints } from './sessionCheckpoints';
 import { decidedRoot, rootForNewSession, rootForSavedSession, type SessionFolders, type SessionRoot } from './sessionRoot';
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from './sessionState';
+import { agentStartNotes, modelNamed, type SessionAgent } from './sessionAgent';
 
 /** Whoever shows a run: its events, and (optionally) the approvals it waits for while it runs. */
 export interface RunSink {
@@ -28,6 +29,8 @@ export interface RunRequest {
   sink: RunSink;
   signal?: AbortSignal;
   referencedTools?: readonly string[];
+  /** Start as this custom agent (or agent-mode prompt file): its instructions, tools and model. */
+  agent?: SessionAgent;
 }
 
 export interface SessionRunsOptions {
@@ -42,6 +45,8 @@ export interface SessionRunsOptions {
   prepareRun?: (referencedTools: readonly string[], signal: AbortSignal) => Promise<string | undefined>;
   /** The model a new session starts with. */
   resolveAgentModel: (signal: AbortSignal) => Promise<string>;
+  /** The ids of the models the key may use (a custom agent's model is used only when it is one). */
+  availableModels?: (signal: AbortSignal) => Promise<readonly string[]>;
   /** The configured agent model (`gateway.agentModel`), read at each Continue. */
   agentModel: () => string;
   logger: Logger;
@@ -81,16 +86,30 @@ export class SessionRuns {
   async start(task: string, request: RunRequest): Promise<AgentSessionState> {
     const { folders, store, logger } = this.options;
     const root = decidedRoot(rootForNewSession(folders.open()), folders);
-    const model = await this.options.resolveAgentModel(request.signal ?? new AbortController().signal);
-    const state = newSession({ id: newSessionId(), title: task.trim().slice(0, 200), model, now: Date.now(), rootUri: root.uri });
+    const signal = request.signal ?? new AbortController().signal;
+    const { agent } = request;
+    const model = await this.modelFor(agent, signal);
+    const state = newSession({ id: newSessionId(), title: task.trim().slice(0, 200), model: model.used, now: Date.now(), rootUri: root.uri, agent });
     addUserMessage(state, task);
     return this.options.runs
       .exclusively(state.id, 'This session is already running.', async (controller) => {
         await store.save(state);
-        logger.info(`agent session ${state.id} started in ${root.path} with ${model}`);
+        logger.info(`agent session ${state.id} started in ${root.path} with ${model.used}${agent ? ` as ${agent.kind} ${agent.name}` : ''}`);
+        for (const text of agent ? agentStartNotes(agent, model) : []) {
+          logger.info(`agent session ${state.id}: ${text}`);
+          request.sink.onEvent({ type: 'note', text }, root);
+        }
         return this.run(state, root, controller, request);
       })
       .finally(() => this.options.checkpoints.keepInBudgetSoon());
+  }
+
+  /** The agent's model when the key may use it, else the configured one (`found` says which). */
+  private async modelFor(agent: SessionAgent | undefined, signal: AbortSignal): Promise<{ used: string; found: boolean }> {
+    const wanted = agent?.model;
+    const available = wanted !== undefined ? await this.options.availableModels?.(signal).catch(() => []) : undefined;
+    const named = wanted !== undefined ? modelNamed(wanted, available ?? []) : undefined;
+    return named !== undefined ? { used: named, found: true } : { used: await this.options.resolveAgentModel(signal), found: false };
   }
 
   /** Continues a saved session, optionally with a message that steers it. */
@@ -101,7 +120,8 @@ export class SessionRuns {
         const root = this.savedRoot(state, 'continue it');
         if (message?.trim()) addUserMessage(state, message.trim());
         if (!canContinue(state)) throw new Error('This session is finished. Send a message to give it more to do.');
-        const model = modelForContinuedSession(state.model, this.options.agentModel());
+        // A custom agent's model stays its model; otherwise the model chosen since is how a withdrawn one is replaced.
+        const model = state.agent?.model !== undefined ? state.model : modelForContinuedSession(state.model, this.options.agentModel());
         if (model !== state.model) {
           this.options.logger.info(`agent session ${state.id} continues with ${model} (was ${state.model})`);
           state.model = model;

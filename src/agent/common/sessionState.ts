@@ -4,6 +4,7 @@
  */
 import type { ResponseInputItem, ToolCall, Usage } from '../../gateway/common';
 import type { SentInstructions } from './projectInstructions';
+import type { SessionAgent } from './sessionAgent';
 import type { PlanStep } from '../../tools/common';
 
 export type SessionStatus =
@@ -71,6 +72,8 @@ export interface AgentSessionState {
   rootUri?: string;
   /** The project instruction files (AGENTS.md …) sent so far, and their bytes. */
   projectInstructions?: SentInstructions;
+  /** The custom agent (or agent-mode prompt file) the session runs as: its instructions and the only tools it may use. */
+  agent?: SessionAgent;
   /** The model's plan as it last sent it with update_plan (shown as a checklist). */
   plan?: PlanStep[];
   /**
@@ -117,9 +120,10 @@ export interface Compaction {
   summary?: string;
 }
 
-export function newSession(input: { id: string; title: string; model: string; now: number; rootUri?: string }): AgentSessionState {
+export function newSession(input: { id: string; title: string; model: string; now: number; rootUri?: string; agent?: SessionAgent }): AgentSessionState {
   return {
     id: input.id,
+    ...(input.agent !== undefined ? { agent: input.agent } : {}),
     ...(input.rootUri !== undefined ? { rootUri: input.rootUri } : {}),
     title: input.title,
     model: input.model,

@@ -16,6 +16,7 @@ import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../common/sessionRoot';
 import { transcriptUri } from './transcript';
 import { waitingProgress } from './waitingProgress';
 import { staleAnswerMessage } from '../common/approvalText';
+import { pickSessionAgent, RUN_PROMPT_FILE_COMMAND, runPromptFile } from './agentFileCommands';
 
 export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
   const output = vscode.window.createOutputChannel('Gateway Agent');
@@ -41,10 +42,16 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
   return [
     output,
     vscode.commands.registerCommand(
+      RUN_PROMPT_FILE_COMMAND,
+      guarded((name?: unknown) => runPromptFile(sessions, name)),
+    ),
+    vscode.commands.registerCommand(
       'gateway.agent.start',
       guarded(async (taskArgument?: unknown) => {
         // Checked before asking for the task, so the user does not type it only to lose it.
         if (!(await hasFolderOrOffersOne())) return undefined;
+        const as = typeof taskArgument === 'string' ? {} : await pickSessionAgent(sessions);
+        if (as === 'cancelled') return undefined;
         const task =
           typeof taskArgument === 'string'
             ? taskArgument
@@ -56,7 +63,11 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
               });
         if (!task?.trim()) return undefined;
         output.appendLine(`\n=== ${task.trim()}`);
-        return runInBackground((sink, signal) => sessions.start(task, sink, signal), 'working… (Cancel stops it)');
+        const { agent } = as;
+        return runInBackground(
+          (sink, signal) => (agent ? sessions.startAs({ task, agent, sink, signal }) : sessions.start(task, sink, signal)),
+          'working… (Cancel stops it)',
+        );
       }),
     ),
     vscode.commands.registerCommand(

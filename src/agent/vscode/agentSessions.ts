@@ -24,6 +24,11 @@ import { SandboxDecision } from '../../terminal/common';
 import { VsCodeWorkspaceFiles } from '../../tools/vscode';
 import { vscodeControlWatcher, showControlRollback } from '../../terminal/vscode';
 import { SessionEngines, type ContextLimits } from './sessionEngine';
+import { rootForNewSession } from '../common/sessionRoot';
+import { sessionAgentOf, type SessionAgent } from '../common/sessionAgent';
+import type { CustomAgent } from '../common/customAgents';
+import { findWorkspaceAgentFiles, type WorkspaceAgentFiles } from '../common/workspaceAgentFiles';
+import { toolsFor } from '../../tools/common';
 
 export type { ChildProcessRequest, ControlGuardHooks, LocalMachine } from '../common/localMachine';
 export type { SandboxSession } from '../../terminal/common';
@@ -59,6 +64,8 @@ export interface AgentSessionsOptions {
   globalState?: vscode.Memento;
   /** The settings now (the settings service's current values). */
   settings: () => SessionSettings;
+  /** The ids of the models the key may use (a custom agent's model is used only when it is one). */
+  availableModels?: (signal: AbortSignal) => Promise<readonly string[]>;
 }
 
 export class AgentSessions implements vscode.Disposable {
@@ -113,6 +120,7 @@ export class AgentSessions implements vscode.Disposable {
       prepareRun: (referencedTools, signal) => this.engines.prepareRun(referencedTools, signal),
       resolveAgentModel: options.resolveAgentModel,
       agentModel: () => settings().agentModel,
+      availableModels: options.availableModels,
       logger,
       endRun: (sessionId) => this.engines.endRun(sessionId),
     });
@@ -126,6 +134,29 @@ export class AgentSessions implements vscode.Disposable {
   /** `referencedTools`: VS Code tools the chat request names (`#tool`), offered for this run besides the enabled ones. */
   start(task: string, sink: SessionSink, signal?: AbortSignal, referencedTools: readonly string[] = []): Promise<AgentSessionState> {
     return this.sessionRuns.start(task, { sink: this.runSink(sink), signal, referencedTools });
+  }
+
+  /** Starts a session as a custom agent or an agent-mode prompt file (its tools, instructions and model). */
+  startAs(input: { task: string; agent: SessionAgent; sink: SessionSink; signal?: AbortSignal }): Promise<AgentSessionState> {
+    return this.sessionRuns.start(input.task, { sink: this.runSink(input.sink), signal: input.signal, agent: input.agent });
+  }
+
+  /** The custom agents and prompt files of the folder a new session would work in (none without a folder). */
+  async agentFiles(signal: AbortSignal): Promise<WorkspaceAgentFiles> {
+    const decision = rootForNewSession(openFolders());
+    if (!decision.ok) return { agents: [], prompts: [] };
+    const root = vscode.Uri.parse(decision.uri);
+    const { machine, settings, logger } = this.options;
+    const files = new VsCodeWorkspaceFiles(machine.files(root.fsPath), root);
+    return findWorkspaceAgentFiles({ files, protectedFiles: settings().agent.protectedFiles, settings: settings().agent, logger }, signal);
+  }
+
+  /** The session's record of a custom agent: its tool names mapped to the built-in tools. */
+  asSession(agent: CustomAgent): SessionAgent {
+    return sessionAgentOf(
+      agent,
+      toolsFor(true).map((tool) => tool.name),
+    );
   }
 
   /** Continues a saved session, optionally with a message that steers it. */

@@ -1,6 +1,6 @@
 /** The agent feature's vscode layer as other features see it: import from here, not from its files. */
 export { registerAgentCommands } from './agentCommands';
-export { AgentSessions, openFolders } from './agentSessions';
+export { AgentSessions, openFolders, type SessionSink } from './agentSessions';
 export { ApprovalBroker, PROPOSED_SCHEME } from './approvalBroker';
 export { registerDeleteSessionCommand } from './deleteSessionCommand';
 export { FileSessionStore } from './sessionStore';

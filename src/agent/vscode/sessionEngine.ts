@@ -15,6 +15,8 @@ import { AgentEngine } from '../common/engine';
 import { hookApprovalsThrough, SessionHooks } from '../common/hooks';
 import { HomeSkills } from '../common/homeSkills';
 import { AGENT_INSTRUCTIONS } from '../common/instructions';
+import { limitTools } from '../common/agentTools';
+import { instructionsWith } from '../common/sessionAgent';
 import type { LocalMachine } from '../common/localMachine';
 import { CHECKPOINT_MAX_BYTES, type SavedSessions, type SessionCheckpoints } from '../common/sessionCheckpoints';
 import { sessionPolicy } from '../common/sessionPolicy';
@@ -82,7 +84,12 @@ export class SessionEngines implements vscode.Disposable {
       client: this.options.client,
       store: this.options.store,
       approver: this.options.approvals.forSession(root),
-      tools: () => (vscode.workspace.isTrusted ? [...builtIns, ...hostTools, ...homeSkillTools()] : [...toolsFor(false), ...homeSkillTools()]),
+      // A custom agent's list narrows whatever is offered, run after run: it is read from the saved session, never from the model.
+      tools: () =>
+        limitTools(
+          vscode.workspace.isTrusted ? [...builtIns, ...hostTools, ...homeSkillTools()] : [...toolsFor(false), ...homeSkillTools()],
+          state.agent?.tools,
+        ),
       toolContext: {
         files,
         changes: new VsCodeFileChanges(root, machine.fileChanges(root.fsPath)),
@@ -96,7 +103,7 @@ export class SessionEngines implements vscode.Disposable {
       },
       policy: () => sessionPolicy(sandbox, state.id, this.options.settings()),
       budgets: () => this.options.settings().budgets,
-      instructions: AGENT_INSTRUCTIONS,
+      instructions: instructionsWith(AGENT_INSTRUCTIONS, state.agent),
       projectInstructions: settings.projectInstructions,
       subagents: settings.subagents,
       projectKinds: settings.projectKinds,

@@ -18,12 +18,14 @@ import {
   NO_FOLDER_MESSAGE,
   OPEN_FOLDER_COMMAND,
   subagentMarkdown,
+  agentMention,
+  agentNamed,
 } from '../../agent/common';
 import type { ApprovalRequest } from '../../base/common';
 import { compact } from '../../status/common';
 import { droppedNotice } from '../../checkpoints/common';
 import { planChecklist } from '../../tools/common';
-import { type AgentSessions, openFolders } from '../../agent/vscode';
+import { type AgentSessions, openFolders, type SessionSink } from '../../agent/vscode';
 import { toAbortSignal } from '../../base/vscode';
 import { messageOf } from '../../gateway/vscode';
 import { PARTICIPANT_ID } from './context';
@@ -79,12 +81,55 @@ export async function runAgentTurn(
     stream.button({ title: 'Open Folder', command: OPEN_FOLDER_COMMAND });
     return { metadata: { command: 'agent', sessionId: previous } };
   }
+  const signal = toAbortSignal(token);
+  const mention = previous ? undefined : agentMention(task);
+  if (mention) return startAsAgent(agent, mention, { stream, token, toolInvocationToken: request.toolInvocationToken });
+  const referencedTools = request.toolReferences.map((reference) => reference.name);
+  return sessionTurn(agent, { stream, token, previous, toolInvocationToken: request.toolInvocationToken }, (sink) =>
+    previous ? sessions.continue(previous, task, sink, signal, referencedTools) : sessions.start(task, sink, signal, referencedTools),
+  );
+}
+
+/** `@gateway /agent @reviewer <task>`: a session started as the workspace's custom agent of that name. */
+async function startAsAgent(agent: AgentTurnDeps, mention: { name: string; task: string }, turn: ChatTurn): Promise<AgentChatResult> {
+  const { stream, token } = turn;
+  const signal = toAbortSignal(token);
+  const { agents } = await agent.sessions.agentFiles(signal);
+  const custom = agentNamed(agents, mention.name);
+  if (!custom) {
+    const known = agents.map((a) => inlineCode(`@${a.name}`)).join(', ');
+    stream.markdown(`This workspace has no custom agent named ${inlineCode(mention.name)}. ${known ? `Its agents: ${known}.` : AGENT_FOLDERS_HINT}`);
+    return { metadata: { command: 'agent' } };
+  }
+  if (!mention.task) {
+    stream.markdown(`Give ${inlineCode(`@${custom.name}`)} a task: \`@gateway /agent @${custom.name} <task>\`. ${custom.description}`);
+    return { metadata: { command: 'agent' } };
+  }
+  const session = agent.sessions.asSession(custom);
+  return sessionTurn(agent, turn, (sink) => agent.sessions.startAs({ task: mention.task, agent: session, sink, signal }));
+}
+
+const AGENT_FOLDERS_HINT =
+  'Custom agents are `.github/agents/<name>.agent.md` and `.claude/agents/<name>.md` files, read while `gateway.agent.projectInstructions` is on.';
+
+/** The chat turn a session runs in: where it writes, its cancellation, the session it continues, and VS Code's token for tool calls. */
+export interface ChatTurn {
+  stream: vscode.ChatResponseStream;
+  token: vscode.CancellationToken;
+  previous?: string;
+  toolInvocationToken?: vscode.ChatParticipantToolToken;
+}
+
+/** A turn that runs a session (`run` starts or continues it with the turn's sink): its steps, approvals and summary in the chat. */
+export async function sessionTurn(agent: AgentTurnDeps, turn: ChatTurn, run: (sink: SessionSink) => Promise<AgentSessionState>): Promise<AgentChatResult> {
+  const { stream, token, previous, toolInvocationToken } = turn;
   const checkpoints: StepCheckpoint[] = [];
   const thinking = new ThinkingStream(stream, agent.thinking);
-  const answers = new AnswersInTurn(sessions, stream, () => thinking.close());
+  const answers = new AnswersInTurn(agent.sessions, stream, () => thinking.close());
   const waits = new WaitLines(() => Date.now());
   const sink = {
-    toolInvocationToken: request.toolInvocationToken,
+    // VS Code's own confirmations (MCP tools) then show in this chat rather than as a second modal.
+    toolInvocationToken,
     onEvent: (event: AgentEvent, root: vscode.Uri) => {
       if (event.type === 'checkpoint') checkpoints.push(event.checkpoint);
       // A step's thinking closes into its part when anything else of the step shows.
@@ -104,11 +149,9 @@ export async function runAgentTurn(
       answers.awaiting(approval);
     },
   };
-  const signal = toAbortSignal(token);
   let sessionId = previous;
   try {
-    const referencedTools = request.toolReferences.map((reference) => reference.name);
-    const state = previous ? await sessions.continue(previous, task, sink, signal, referencedTools) : await sessions.start(task, sink, signal, referencedTools);
+    const state = await run(sink);
     sessionId = state.id;
     thinking.close();
     summarize(state, stream, checkpoints);
@@ -260,6 +303,14 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** The agent or prompt file a session runs as, with its tools (the start's notes fold away with the steps once the turn ends). */
+function agentLine({ agent }: AgentSessionState): string {
+  if (!agent) return '';
+  const tools = agent.tools === undefined ? 'all' : agent.tools.join(', ') || 'none';
+  const left = agent.unknownTools?.length ? `; left out: ${agent.unknownTools.join(', ')}` : '';
+  return `\n${agent.kind === 'agent' ? 'Agent' : 'Prompt file'}: ${inlineCode(agent.name)} (\`${agent.path}\`), tools ${tools}${left}\n`;
+}
+
 /** The summary's restore buttons: the latest checkpoints of this run (the chat folds the steps away once the turn ends). */
 const SUMMARY_CHECKPOINTS = 4;
 
@@ -272,7 +323,8 @@ function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, 
       `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)` +
       `${context ? ` · ${context}` : ''}\n\n` +
       `Files changed: ${files}\n\nCommands run: ${commands}\n` +
-      `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n`,
+      `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n` +
+      agentLine(state),
   );
   if (checkpoints.length > 0) stream.markdown(`\nCheckpoints: ${checkpoints.map((c) => c.label).join(' · ')}\n`);
   for (const checkpoint of checkpoints.slice(-SUMMARY_CHECKPOINTS)) {

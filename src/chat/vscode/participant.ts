@@ -19,6 +19,7 @@ import { requestContext } from '../common/commandContext';
 import { activeSelection, historyOf, referenceContents } from './context';
 import type { ThinkingParts } from '../common/thinking';
 import { ThinkingStream } from './thinking';
+import type { PromptResolution } from './promptTurn';
 
 export const LM_VENDOR = 'gateway';
 
@@ -38,6 +39,8 @@ export interface ParticipantDeps {
   ) => Promise<vscode.ChatResult>;
   /** The workspace's project instructions for a request with these attachments (labels), when the setting allows them. */
   projectInstructions?: (attachmentLabels: string[], signal: AbortSignal) => Promise<string | undefined>;
+  /** `/prompt`: runs an agent-mode prompt file in the turn, or gives a chat-mode one's text (and model) to answer. */
+  resolvePrompt?: (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<PromptResolution>;
   /** The note put before the answer past the daily budget; undefined under it. */
   budgetNote?: (signal: AbortSignal) => Promise<string | undefined>;
   /** Told the full text of every finished answer and the notes it showed (kept for the extension's API). */
@@ -67,25 +70,30 @@ export function createChatHandler(deps: ParticipantDeps) {
     let model: string | undefined;
     const notes = new AnswerNotes(stream);
     try {
+      const promptFile = request.command === 'prompt' && deps.resolvePrompt ? await deps.resolvePrompt(request, stream, token) : undefined;
+      if (promptFile?.kind === 'done') return promptFile.result;
+      const prompt = promptFile?.text ?? request.prompt;
       const settings = deps.settings.current();
       const command = request.command === 'explain' || request.command === 'fix' ? (request.command as SlashCommand) : undefined;
       // Decided before choosing a model: a request with nothing to work on is not sent (or paid for).
-      const found = requestContext(await referenceContents(request.references), command, activeSelection, settings.agent.protectedFiles);
+      // The prompt file a bare `/prompt` was given as an attachment is the prompt, not its context.
+      const references = promptFile ? request.references.filter((reference) => !isPromptFileUri(reference.value)) : request.references;
+      const found = requestContext(await referenceContents(references), command, activeSelection, settings.agent.protectedFiles);
       for (const note of found.notes) stream.markdown(`${note}\n\n`);
       if (found.kind === 'nothing') {
         stream.markdown(found.hint);
         return { metadata: { command, unsent: true } };
       }
       const attachments = found.attachments;
-      model = await deps.chooseModel(request.model?.vendor === LM_VENDOR ? request.model.id : undefined, signal);
+      model = promptFile?.model ?? (await deps.chooseModel(request.model?.vendor === LM_VENDOR ? request.model.id : undefined, signal));
       const projectInstructions = projectKindEnabled(settings.agent, 'agentsMd')
         ? await deps.projectInstructions?.(
             attachments.map((a) => a.label),
             signal,
           )
         : undefined;
-      const messages = buildChatMessages({ history: historyOf(context), attachments, prompt: request.prompt, command, projectInstructions });
-      deps.logger.trace(`@gateway prompt (${model}): ${request.prompt}`);
+      const messages = buildChatMessages({ history: historyOf(context), attachments, prompt, command, projectInstructions });
+      deps.logger.trace(`@gateway prompt (${model}): ${promptFile ? promptFile.path : prompt}`);
       const budgetNote = await deps.budgetNote?.(signal).catch(() => undefined);
       const budgetText = budgetNote ? `> ${budgetNote}\n\n` : '';
       if (budgetText) stream.markdown(budgetText);
@@ -134,6 +142,10 @@ export function createChatHandler(deps: ParticipantDeps) {
       return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true, ...notes.metadata() } };
     }
   };
+}
+
+function isPromptFileUri(value: unknown): boolean {
+  return value instanceof vscode.Uri && value.path.endsWith('.prompt.md');
 }
 
 /** The notes one answer shows (a few, then how many more), kept so that its history can leave them out. */

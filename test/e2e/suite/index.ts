@@ -25,6 +25,8 @@ import './agentSkills.test';
 import './agentSubagent.test';
 // Its own .claude folder, removed at its end.
 import './agentHooks.test';
+// Its own agent and prompt folders, removed at its end.
+import './agentCustom.test';
 import './dialects.test';
 // Sets only the key and base URL; runs on whichever chat model the earlier tests left selected.
 import './notes.test';

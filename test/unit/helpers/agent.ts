@@ -96,6 +96,9 @@ export interface EngineOptions {
   hooks?: AgentEngineDeps['hooks'];
   /** The user's home skills (none by default). */
   homeSkills?: AgentEngineDeps['homeSkills'];
+  /** Narrows the tools offered (a custom agent's list), and the instructions sent (AGENT_INSTRUCTIONS by default). */
+  limitTools?: (tools: readonly AgentTool[]) => readonly AgentTool[];
+  instructions?: string;
 }
 
 export function makeEngine(options: EngineOptions) {
@@ -118,7 +121,7 @@ export function makeEngine(options: EngineOptions) {
         return (await options.approve?.(request)) ?? true;
       },
     },
-    tools: () => [...toolsFor(options.trusted ?? true), ...(options.extraTools ?? [])],
+    tools: () => (options.limitTools ?? ((tools) => tools))([...toolsFor(options.trusted ?? true), ...(options.extraTools ?? [])]),
     toolContext: {
       files: new NodeWorkspaceFiles(options.workspace.root),
       changes: new NodeFileChanges(options.workspace.root),
@@ -129,7 +132,7 @@ export function makeEngine(options: EngineOptions) {
     },
     policy: () => options.policy ?? { mode: 'auto', deniedCommands: ['rm -rf'] },
     budgets: () => ({ ...DEFAULT_BUDGETS, ...options.budgets }),
-    instructions: AGENT_INSTRUCTIONS,
+    instructions: options.instructions ?? AGENT_INSTRUCTIONS,
     projectInstructions: options.projectInstructions,
     clock,
     logger: options.logger ?? { trace() {}, debug() {}, info() {}, warn() {}, error() {} },

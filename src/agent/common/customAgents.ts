@@ -1,0 +1,106 @@
+/**
+ * Custom agents of the workspace: Copilot's `.github/agents/*.agent.md` and
+ * Claude Code's `.claude/agents/*.md`. Front matter `name` (else the file's
+ * name), `description`, `tools`, `model`; the body is the agent's
+ * instructions. A session started as one gets those instructions with every
+ * request and only the tools it names (agentTools.ts), kept in the saved
+ * session so that nothing the model sends can change them.
+ */
+import type { WorkspaceFiles } from '../../base/common';
+import { headBytes, utf8Length } from '../../tools/common';
+import { readAgentFiles, type AgentFileFolder, type AgentFileLimits } from './agentFiles';
+import { readFrontMatter } from './frontMatter';
+
+export const CUSTOM_AGENT_FOLDERS: readonly AgentFileFolder[] = [
+  { folder: '.github/agents', suffix: '.agent.md' },
+  { folder: '.claude/agents', suffix: '.md' },
+];
+
+/** Bytes of an agent's instructions sent with every request: the rest is cut with a note. */
+export const MAX_AGENT_INSTRUCTION_BYTES = 8 * 1024;
+const MAX_NAME_CHARS = 64;
+const MAX_DESCRIPTION_CHARS = 1024;
+
+export interface CustomAgent {
+  name: string;
+  description: string;
+  /** The names as the file gives them (Copilot's or Claude Code's); undefined: the file names none, so every tool. */
+  tools?: string[];
+  model?: string;
+  instructions: string;
+  /** The file, workspace-relative. */
+  path: string;
+}
+
+export interface Found<T> {
+  items: T[];
+  /** Why a file found was left out, one line each, for the log. */
+  notes: string[];
+}
+
+/** The custom agents of the workspace, the first of a name winning (`.github` before `.claude`). */
+export async function findCustomAgents(
+  input: { files: WorkspaceFiles; protectedFiles: readonly string[]; limits?: AgentFileLimits },
+  signal: AbortSignal,
+): Promise<Found<CustomAgent>> {
+  const found: Found<CustomAgent> = { items: [], notes: [] };
+  for (const read of await readAgentFiles({ ...input, folders: CUSTOM_AGENT_FOLDERS }, signal)) {
+    const agent = 'text' in read ? parseCustomAgent(read.path, read.text) : read.problem;
+    if (typeof agent === 'string') found.notes.push(`${read.path}: ${'text' in read ? 'skipped, ' : ''}${agent}`);
+    else if (found.items.some((item) => item.name.toLowerCase() === agent.name.toLowerCase())) {
+      found.notes.push(`${read.path}: skipped, an agent named "${agent.name}" came first`);
+    } else found.items.push(agent);
+  }
+  return found;
+}
+
+/** The agent a file describes, or why it is none. */
+export function parseCustomAgent(path: string, text: string): CustomAgent | string {
+  const read = readFrontMatter(text, { scalars: ['name', 'description', 'model'], lists: ['tools'] });
+  if (!read.ok) return read.problem;
+  const { fields } = read;
+  const name = stringField(fields.get('name')) ?? fileStem(path);
+  if (name.length > MAX_NAME_CHARS || /[^\p{L}\p{N}_.-]/u.test(name)) {
+    return `its name "${headBytes(name, 80)}" is not a name to type after @ (letters, digits, \`-\`, \`_\`, \`.\`; at most ${MAX_NAME_CHARS})`;
+  }
+  const description = stringField(fields.get('description'));
+  if (!description) return 'its front matter has no `description`';
+  if (read.body === '') return 'it has no instructions (its body is empty)';
+  const tools = fields.get('tools');
+  const model = stringField(fields.get('model'));
+  return {
+    name,
+    description: description.slice(0, MAX_DESCRIPTION_CHARS),
+    ...(tools !== undefined ? { tools: typeof tools === 'string' ? [tools] : tools } : {}),
+    ...(model !== undefined && model.toLowerCase() !== 'inherit' ? { model } : {}),
+    instructions: boundedInstructions(path, read.body),
+    path,
+  };
+}
+
+function boundedInstructions(path: string, body: string): string {
+  const kept = headBytes(body, MAX_AGENT_INSTRUCTION_BYTES);
+  if (kept.length === body.length) return body;
+  return `${kept}\n(cut: ${path} has ${utf8Length(body)} bytes; only the first ${utf8Length(kept)} are used)`;
+}
+
+function stringField(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** `reviewer` of `.github/agents/reviewer.agent.md` or `.claude/agents/reviewer.md`. */
+export function fileStem(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return base.replace(/\.(agent|prompt)\.md$/, '').replace(/\.md$/, '');
+}
+
+/** `@name rest` at the start of a task: the agent asked for and the task; undefined when the task names none. */
+export function agentMention(task: string): { name: string; task: string } | undefined {
+  const match = /^@([\p{L}\p{N}_.-]+)(?:\s+([\s\S]*))?$/u.exec(task.trim());
+  return match ? { name: match[1], task: (match[2] ?? '').trim() } : undefined;
+}
+
+/** The agent of that name (case-insensitive). */
+export function agentNamed(agents: readonly CustomAgent[], name: string): CustomAgent | undefined {
+  return agents.find((agent) => agent.name.toLowerCase() === name.toLowerCase());
+}

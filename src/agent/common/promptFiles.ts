@@ -1,0 +1,158 @@
+/**
+ * Prompt files of the workspace (`.github/prompts/*.prompt.md`, VS Code's and
+ * Copilot's format): optional front matter `description`, `model`, `tools`,
+ * `mode` (or `agent`, its newer name), `argument-hint`; the body is the
+ * prompt, with `${input:name}`, `${input:name:placeholder}`, `${selection}`,
+ * `${file}` and the workspace variables filled in when it runs. `mode: agent`
+ * (or a `tools` list without a mode) runs it as an agent session; otherwise
+ * it gets a chat answer. `agent: <name>` runs it as that custom agent.
+ */
+import type { WorkspaceFiles } from '../../base/common';
+import { headBytes } from '../../tools/common';
+import { readAgentFiles, type AgentFileLimits } from './agentFiles';
+import { fileStem, type Found } from './customAgents';
+import { readFrontMatter } from './frontMatter';
+
+export const PROMPT_FOLDER = '.github/prompts';
+export const PROMPT_SUFFIX = '.prompt.md';
+/** Bytes of a prompt sent: more is cut (the file's own bound is higher, for its front matter and comments). */
+const MAX_PROMPT_BYTES = 32 * 1024;
+
+export interface PromptFile {
+  /** What the user types after `/prompt`: the file's name without `.prompt.md`. */
+  name: string;
+  description?: string;
+  argumentHint?: string;
+  model?: string;
+  tools?: string[];
+  /** `agent`: an agent session; `ask`: a chat answer. */
+  mode: 'agent' | 'ask';
+  /** The custom agent it runs as (`agent: reviewer`). */
+  agent?: string;
+  body: string;
+  path: string;
+}
+
+export async function findPromptFiles(
+  input: { files: WorkspaceFiles; protectedFiles: readonly string[]; limits?: AgentFileLimits },
+  signal: AbortSignal,
+): Promise<Found<PromptFile>> {
+  const found: Found<PromptFile> = { items: [], notes: [] };
+  for (const read of await readAgentFiles({ ...input, folders: [{ folder: PROMPT_FOLDER, suffix: PROMPT_SUFFIX }] }, signal)) {
+    const prompt = 'text' in read ? parsePromptFile(read.path, read.text) : read.problem;
+    if (typeof prompt === 'string') found.notes.push(`${read.path}: ${'text' in read ? 'skipped, ' : ''}${prompt}`);
+    else found.items.push(prompt);
+  }
+  return found;
+}
+
+const CHAT_MODES = new Set(['ask', 'edit', 'chat']);
+
+/** The prompt a file describes, or why it is none. */
+export function parsePromptFile(path: string, text: string): PromptFile | string {
+  const read = readFrontMatter(text, { scalars: ['description', 'model', 'mode', 'agent', 'argument-hint'], lists: ['tools'], optional: true });
+  if (!read.ok) return read.problem;
+  if (read.body === '') return 'it has no prompt (its body is empty)';
+  const name = fileStem(path);
+  if (name.length > 64 || /[^\p{L}\p{N}_.-]/u.test(name)) return 'its name is not one to type after /prompt (letters, digits, `-`, `_`, `.`; at most 64)';
+  const field = (key: string) => {
+    const value = read.fields.get(key);
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const tools = read.fields.get('tools');
+  const modeField = (field('mode') ?? field('agent'))?.toLowerCase();
+  const customAgent = modeField !== undefined && modeField !== 'agent' && !CHAT_MODES.has(modeField) ? field('agent') : undefined;
+  const agentMode = modeField === 'agent' || customAgent !== undefined || (modeField === undefined && tools !== undefined);
+  return {
+    name,
+    ...optional('description', field('description')?.slice(0, 1024)),
+    ...optional('argumentHint', field('argument-hint')?.slice(0, 200)),
+    ...optional('model', field('model')),
+    ...(tools !== undefined ? { tools: typeof tools === 'string' ? [tools] : tools } : {}),
+    mode: agentMode ? 'agent' : 'ask',
+    ...optional('agent', customAgent),
+    body: headBytes(read.body, MAX_PROMPT_BYTES),
+    path,
+  };
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
+}
+
+/** What `/prompt` was given: the prompt's name, `key=value` inputs, and the rest. */
+export interface PromptCall {
+  name: string;
+  inputs: Map<string, string>;
+  rest: string;
+}
+
+/** `name key=value key2="two words" free text` (the name may be empty: the user is asked). */
+export function parsePromptCall(text: string): PromptCall {
+  const trimmed = text.trim();
+  const name = /^[^\s=]+(?=\s|$)/.exec(trimmed)?.[0] ?? '';
+  let rest = trimmed.slice(name.length).trim();
+  const inputs = new Map<string, string>();
+  for (;;) {
+    const match = /^([A-Za-z_][\w-]*)=(?:"([^"]*)"|'([^']*)'|(\S*))(?:\s+|$)/.exec(rest);
+    if (!match) break;
+    inputs.set(match[1], match[2] ?? match[3] ?? match[4] ?? '');
+    rest = rest.slice(match[0].length);
+  }
+  return { name: name.replace(/^\//, ''), inputs, rest: rest.trim() };
+}
+
+/** The `${input:…}` variables of a prompt, in order, each once, with its placeholder. */
+export function promptInputs(body: string): { name: string; placeholder?: string }[] {
+  const inputs: { name: string; placeholder?: string }[] = [];
+  for (const match of body.matchAll(/\$\{input:([A-Za-z_][\w-]*)(?::([^}]*))?\}/g)) {
+    if (!inputs.some((input) => input.name === match[1])) inputs.push({ name: match[1], ...(match[2] ? { placeholder: match[2] } : {}) });
+  }
+  return inputs.slice(0, 32);
+}
+
+/** What the variables stand for where the prompt runs (workspace-relative file, the selected text). */
+export interface PromptContext {
+  inputs: ReadonlyMap<string, string>;
+  selection?: string;
+  file?: string;
+  workspaceFolder?: string;
+}
+
+/**
+ * The prompt with its variables filled in; an input given neither as
+ * `key=value` nor asked for takes the free text when it is the only one left;
+ * free text left over follows the prompt. `missing`: inputs still without a value.
+ */
+export function expandPrompt(
+  prompt: PromptFile,
+  call: Pick<PromptCall, 'inputs' | 'rest'>,
+  context: Omit<PromptContext, 'inputs'>,
+): { text: string; missing: string[] } {
+  const inputs = new Map(call.inputs);
+  let rest = call.rest;
+  const unset = promptInputs(prompt.body).filter((input) => !inputs.has(input.name));
+  if (unset.length === 1 && rest !== '') {
+    inputs.set(unset[0].name, rest);
+    rest = '';
+  }
+  const missing = promptInputs(prompt.body)
+    .filter((input) => !inputs.has(input.name))
+    .map((input) => input.name);
+  const file = context.file;
+  const values: Record<string, string | undefined> = {
+    selection: context.selection,
+    selectedText: context.selection,
+    file,
+    fileBasename: file?.slice(file.lastIndexOf('/') + 1),
+    fileDirname: file === undefined ? undefined : file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.',
+    fileBasenameNoExtension: file?.slice(file.lastIndexOf('/') + 1).replace(/\.[^.]*$/, ''),
+    workspaceFolder: context.workspaceFolder,
+    workspaceFolderBasename: context.workspaceFolder?.slice(context.workspaceFolder.replace(/[\\/]+$/, '').search(/[^\\/]*$/)),
+  };
+  const text = prompt.body.replace(/\$\{(input:)?([A-Za-z_][\w-]*)(?::[^}]*)?\}/g, (whole, input: string | undefined, key: string) => {
+    const value = input ? inputs.get(key) : values[key];
+    return value ?? whole;
+  });
+  return { text: rest === '' ? text : `${text}\n\n${rest}`, missing };
+}

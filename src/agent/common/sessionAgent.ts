@@ -1,0 +1,110 @@
+/**
+ * What a session started as a custom agent or an agent-mode prompt file keeps
+ * of it: its name and file, its instructions, the tools it may use, and the
+ * model it asked for. Saved with the session and read only from there, so
+ * compaction, Continue and a checkpoint's restore keep the same restriction.
+ */
+import { mapToolNames } from './agentTools';
+import { agentNamed, type CustomAgent } from './customAgents';
+import type { PromptFile } from './promptFiles';
+
+export interface SessionAgent {
+  /** `agent`: a custom agent's file; `prompt`: a prompt file run in agent mode. */
+  kind: 'agent' | 'prompt';
+  name: string;
+  /** Its file, workspace-relative. */
+  path: string;
+  /** Sent with every request after the standing instructions (a custom agent's body). */
+  instructions?: string;
+  /** Our tool names it may use; undefined: every tool. */
+  tools?: string[];
+  /** Names its file gives that match none of our tools. */
+  unknownTools?: string[];
+  /** The model its file names, as written. */
+  model?: string;
+}
+
+/** The session's record of a custom agent, its tool names mapped to ours (`builtIns`: every built-in tool's name). */
+export function sessionAgentOf(agent: CustomAgent, builtIns: readonly string[]): SessionAgent {
+  return withTools({ kind: 'agent', name: agent.name, path: agent.path, instructions: agent.instructions, model: agent.model }, agent.tools, builtIns);
+}
+
+export function withTools(agent: SessionAgent, names: readonly string[] | undefined, builtIns: readonly string[]): SessionAgent {
+  if (names === undefined) return agent;
+  const mapped = mapToolNames(names, builtIns);
+  return { ...agent, tools: mapped.tools, ...(mapped.unknown.length > 0 ? { unknownTools: mapped.unknown } : {}) };
+}
+
+/** The instructions of every request: the standing ones, then the agent's. */
+export function instructionsWith(base: string, agent: SessionAgent | undefined): string {
+  if (agent?.instructions === undefined) return base;
+  return `${base}\n\nYou are the custom agent "${agent.name}" of this workspace (${agent.path}). Its instructions:\n\n${agent.instructions}`;
+}
+
+/**
+ * The model the key may use that the file's name means: its id, or (Copilot's
+ * files name models by their display names, Claude Code's by a family) an id
+ * that ends with it once both are lower-cased with spaces as dashes, or an id
+ * of the family (`sonnet`). Undefined when none matches.
+ */
+export function modelNamed(wanted: string, available: readonly string[]): string | undefined {
+  const norm = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/\s*\([^)]*\)\s*$/, '')
+      .trim()
+      .replace(/[\s_]+/g, '-');
+  const target = norm(wanted);
+  if (target === '') return undefined;
+  const exact = available.find((id) => id === wanted) ?? available.find((id) => norm(id) === target);
+  if (exact) return exact;
+  const tail = available.find((id) => norm(id.slice(id.lastIndexOf('/') + 1)) === target);
+  if (tail) return tail;
+  return /^[a-z]+$/.test(target) ? available.find((id) => norm(id).split(/[-/.]/).includes(target)) : undefined;
+}
+
+/** The lines a session as an agent starts with: the tools it has, the names it gave that are not ours, the model's substitute. */
+export function agentStartNotes(agent: SessionAgent, model: { used: string; found: boolean }): string[] {
+  const what = agent.kind === 'agent' ? `Agent "${agent.name}"` : `Prompt file "${agent.name}"`;
+  const notes = [`${what} (${agent.path}): tools ${agent.tools === undefined ? 'all' : agent.tools.join(', ') || 'none'}.`];
+  if (agent.unknownTools?.length) notes.push(`${what} names tools this extension does not have, left out: ${agent.unknownTools.join(', ')}.`);
+  if (agent.model !== undefined && !model.found)
+    notes.push(`${what} asks for the model "${agent.model}", which this key may not use; this session uses ${model.used}.`);
+  return notes;
+}
+
+/** A saved session's agent, checked: undefined for anything malformed (the session then runs as it was saved without one). */
+export function parseSessionAgent(value: unknown): SessionAgent | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  if ((record.kind !== 'agent' && record.kind !== 'prompt') || typeof record.name !== 'string' || typeof record.path !== 'string') return undefined;
+  const strings = (list: unknown) => (Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : undefined);
+  const tools = strings(record.tools);
+  const unknownTools = strings(record.unknownTools);
+  return {
+    kind: record.kind,
+    name: record.name,
+    path: record.path,
+    ...(typeof record.instructions === 'string' ? { instructions: record.instructions } : {}),
+    // A saved list that is not a list limits to nothing rather than widening to everything.
+    ...(record.tools !== undefined ? { tools: tools ?? [] } : {}),
+    ...(unknownTools?.length ? { unknownTools } : {}),
+    ...(typeof record.model === 'string' ? { model: record.model } : {}),
+  };
+}
+
+/**
+ * The session's record for an agent-mode prompt file: as the custom agent it
+ * names (`agent: reviewer`), its own `tools` and `model` taking precedence;
+ * a problem in words when the agent it names is not there.
+ */
+export function promptSessionAgent(prompt: PromptFile, agents: readonly CustomAgent[], builtIns: readonly string[]): SessionAgent | string {
+  const named = prompt.agent !== undefined ? agentNamed(agents, prompt.agent) : undefined;
+  if (prompt.agent !== undefined && named === undefined)
+    return `The prompt file ${prompt.path} runs as the agent "${prompt.agent}", which this workspace does not have.`;
+  const base: SessionAgent = named
+    ? sessionAgentOf(named, builtIns)
+    : { kind: 'prompt', name: prompt.name, path: prompt.path, ...(prompt.model !== undefined ? { model: prompt.model } : {}) };
+  const withModel = prompt.model !== undefined ? { ...base, model: prompt.model } : base;
+  return prompt.tools !== undefined ? withTools(withModel, prompt.tools, builtIns) : withModel;
+}
