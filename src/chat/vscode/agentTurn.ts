@@ -122,7 +122,7 @@ export interface ChatTurn {
 
 /** A turn that runs a session (`run` starts or continues it with the turn's sink): its steps, approvals and summary in the chat. */
 export async function sessionTurn(agent: AgentTurnDeps, turn: ChatTurn, run: (sink: SessionSink) => Promise<AgentSessionState>): Promise<AgentChatResult> {
-  const { stream, token, previous, toolInvocationToken } = turn;
+  const { stream, previous, toolInvocationToken } = turn;
   const checkpoints: StepCheckpoint[] = [];
   const thinking = new ThinkingStream(stream, agent.thinking);
   const answers = new AnswersInTurn(agent.sessions, stream, () => thinking.close());
