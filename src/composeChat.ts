@@ -25,7 +25,7 @@ export function registerChatParticipant(
   const thinkingDocuments = new ThinkingDocuments(thinking);
   const handler = createChatHandler({
     endpoints: models.endpoints,
-    chooseModel: (pickerModel, signal) => models.selection.forChatRequest(pickerModel, models.languageModels.defaultPickerModel(), signal),
+    chooseModel: (pickerModel, signal) => models.selection.forChatRequest(pickerModel, signal),
     runAgent: (request, chatContext, stream, token) =>
       runAgentTurn({ sessions, actionsFor: (error) => gateway.errors.actionsFor(error), thinking }, request, chatContext, stream, token),
     logger: gateway.logger,

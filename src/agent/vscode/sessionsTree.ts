@@ -1,4 +1,5 @@
 /** "Agent Sessions": every saved session with its state, turns and tokens. */
+import { counted } from '../../base/common';
 import * as vscode from 'vscode';
 import { backgroundNote, commandBlock, inlineCode } from '../common/commandDisplay';
 import type { AgentSessionState } from '../common/sessionState';
@@ -105,7 +106,7 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     item.id = state.id;
     const context = contextUsage(state);
     const compacted = lastCompactionNotice(state);
-    item.description = `${state.status.replace('_', ' ')} · ${state.turns} turns · ${compact(state.usage.totalTokens)} tok${context ? ` · ${context}` : ''}`;
+    item.description = `${state.status.replace('_', ' ')} · ${counted(state.turns, 'turn')} · ${compact(state.usage.totalTokens)} tok${context ? ` · ${context}` : ''}`;
     // The row shows 80 characters of a command at most: the tooltip shows every waiting one whole.
     const waitingCommands = this.sessions.approvals.waiting(state.id).flatMap((request) => (request.command ? [request.command] : []));
     const commands = waitingCommands
@@ -117,8 +118,8 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
       .flatMap((request) => (request.input ? [`\n\nWaiting for your approval: ${inlineCode(request.summary)}`] : []))
       .join('');
     item.tooltip = new vscode.MarkdownString(
-      `**${state.title}**\n\n${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}\n\nModel ${state.model} · ${state.turns} turns · ` +
-        `${state.usage.totalTokens.toLocaleString('en-US')} tokens${context ? ` · ${context}` : ''}\n\n` +
+      `**${state.title}**\n\n${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}\n\nModel ${state.model} · ${counted(state.turns, 'turn')} · ` +
+        `${counted(state.usage.totalTokens, 'token')}${context ? ` · ${context}` : ''}\n\n` +
         `${compacted ? `${compacted} (${state.compactions?.length ?? 0} compactions)\n\n` : ''}Files changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}${commands}${inputs}`,
     );
     item.iconPath = new vscode.ThemeIcon(ICONS[state.status]);

@@ -16,7 +16,7 @@ import {
   NO_FOLDER_MESSAGE,
   OPEN_FOLDER_COMMAND,
 } from '../../agent/common';
-import type { ApprovalRequest } from '../../base/common';
+import { counted, type ApprovalRequest } from '../../base/common';
 import { compact } from '../../status/common';
 import { droppedNotice } from '../../checkpoints/common';
 import { planChecklist } from '../../tools/common';
@@ -203,7 +203,7 @@ function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, 
   const commands = state.commandsRun.map((line) => inlineCode(line)).join(', ') || 'none';
   const context = contextUsage(state);
   stream.markdown(
-    `\n\n---\n**Session ${state.status}** · ${state.turns} turns · ${compact(state.usage.totalTokens)} tokens ` +
+    `\n\n---\n**Session ${state.status}** · ${counted(state.turns, 'turn')} · ${counted(state.usage.totalTokens, 'token', compact(state.usage.totalTokens))} ` +
       `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)` +
       `${context ? ` · ${context}` : ''}\n\n` +
       `Files changed: ${files}\n\nCommands run: ${commands}\n` +

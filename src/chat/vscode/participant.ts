@@ -8,6 +8,8 @@ import { noteMarkdown } from '../common/notes';
 import { droppedNote, streamFitted } from '../common/historyFit';
 import { incompleteAnswerNote } from '../common/finishNote';
 import { retryText } from '../common/retryText';
+import { withoutRepeatedMention } from '../common/repeatedMention';
+import { modelFooter } from '../common/modelFooter';
 import type { ModelEndpoints } from '../../models/common';
 import { buildChatMessages, type SlashCommand } from '../common/prompt';
 import type { Logger } from '../../base/common';
@@ -21,6 +23,8 @@ import type { ThinkingParts } from '../common/thinking';
 import { ThinkingStream } from './thinking';
 
 export const LM_VENDOR = 'gateway';
+/** The name typed after `@` in the Chat view (package.json's chatParticipants). */
+const PARTICIPANT_NAME = 'gateway';
 
 export interface ParticipantDeps {
   endpoints: ModelEndpoints;
@@ -59,6 +63,7 @@ export function createChatHandler(deps: ParticipantDeps) {
     stream: vscode.ChatResponseStream,
     token: vscode.CancellationToken,
   ): Promise<vscode.ChatResult> => {
+    request = withoutRepeatedParticipant(request);
     // /agent, or any follow-up in a conversation that runs an agent session, goes to that session.
     if (request.command === 'agent' || request.command === 'compact' || (!request.command && sessionOfConversation(context))) {
       return deps.runAgent(request, context, stream, token);
@@ -122,6 +127,7 @@ export function createChatHandler(deps: ParticipantDeps) {
       }
       thinking.close();
       notes.close();
+      notes.footer(modelFooter(model));
       deps.onAnswer?.(answer, notes.texts);
       return { metadata: { model, command, ...notes.metadata() } };
     } catch (error) {
@@ -130,6 +136,19 @@ export function createChatHandler(deps: ParticipantDeps) {
       return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true, ...notes.metadata() } };
     }
   };
+}
+
+const SLASH_COMMANDS = ['explain', 'fix', 'agent', 'compact'];
+
+/** The request as if `@gateway` had been typed once (see repeatedMention.ts); the same object when it was. */
+function withoutRepeatedParticipant(request: vscode.ChatRequest): vscode.ChatRequest {
+  const cleaned = withoutRepeatedMention({ prompt: request.prompt, command: request.command, participantName: PARTICIPANT_NAME, commands: SLASH_COMMANDS });
+  if (cleaned.prompt === request.prompt && cleaned.command === request.command) return request;
+  // The host's request may hold its fields as read-only: a child object shadows the two that change.
+  return Object.create(request, {
+    prompt: { value: cleaned.prompt, enumerable: true },
+    command: { value: cleaned.command, enumerable: true },
+  }) as vscode.ChatRequest;
 }
 
 /** The notes one answer shows (a few, then how many more), kept so that its history can leave them out. */
@@ -149,6 +168,12 @@ class AnswerNotes {
   close(): void {
     const rest = this.bound.rest();
     if (rest !== undefined) this.write(rest);
+  }
+
+  /** A line after the answer (which model answered): shown, and like a note left out of the history. */
+  footer(markdown: string): void {
+    this.shown.push(markdown);
+    this.stream.markdown(markdown);
   }
 
   metadata(): { notes?: string[] } {

@@ -5,7 +5,7 @@
  * question before an agent request past the budget, the note in `@gateway`'s answer.
  */
 import * as vscode from 'vscode';
-import type { Logger } from '../../base/common';
+import { counted, type Logger } from '../../base/common';
 import { anyPriced, budgetMessage, budgetStatus, BudgetAlerts, type BudgetStatus } from '../common/dailyBudget';
 import { usagePage } from '../common/usageHtml';
 import type { UsageLog } from '../common/usageLog';
@@ -91,7 +91,7 @@ export class UsageView implements vscode.Disposable {
     try {
       const { totals, priced, budget } = await this.today(signal);
       const note = budgetMessage(budget);
-      this.todayText = `Today: ${describeTotals(totals, priced)} in ${totals.requests.toLocaleString('en-US')} requests${note ? `. ${note}` : ''}`;
+      this.todayText = `Today: ${describeTotals(totals, priced)} in ${counted(totals.requests, 'request')}${note ? `. ${note}` : ''}`;
       this.deps.onTodayChanged?.();
       return budget;
     } catch (error) {
