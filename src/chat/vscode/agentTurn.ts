@@ -12,6 +12,7 @@ import {
   type StepCheckpoint,
   type AgentSessionState,
   approvalMarkdown,
+  plainMarkdown,
   inlineCode,
   NO_FOLDER_MESSAGE,
   OPEN_FOLDER_COMMAND,
@@ -20,6 +21,7 @@ import { counted, type ApprovalRequest } from '../../base/common';
 import { compact } from '../../status/common';
 import { droppedNotice } from '../../checkpoints/common';
 import { planChecklist } from '../../tools/common';
+import { sandboxFailureNote, type SandboxFailure } from '../../terminal/common';
 import { type AgentSessions, openFolders } from '../../agent/vscode';
 import { toAbortSignal } from '../../base/vscode';
 import { messageOf } from '../../gateway/vscode';
@@ -77,8 +79,11 @@ export async function runAgentTurn(
   }
   const checkpoints: StepCheckpoint[] = [];
   const thinking = new ThinkingStream(stream, agent.thinking);
+  // The session's folder, known from its first event (a tool starts before it asks): approvals name it.
+  let folderName: string | undefined;
   const sink = {
     onEvent: (event: AgentEvent, root: vscode.Uri) => {
+      folderName = vscode.workspace.getWorkspaceFolder(root)?.name ?? root.path.split('/').filter(Boolean).pop();
       if (event.type === 'checkpoint') checkpoints.push(event.checkpoint);
       // A step's thinking closes into its part when anything else of the step shows.
       if (event.type === 'reasoning') return thinking.reasoning(event.text);
@@ -87,7 +92,7 @@ export async function runAgentTurn(
     },
     presenter: (approval: ApprovalRequest) => {
       thinking.close();
-      presentApproval(approval, stream);
+      presentApproval(approval, stream, folderName ?? soleFolderName());
     },
   };
   const signal = toAbortSignal(token);
@@ -145,7 +150,7 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
         stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
         // What the model was told about the problems its write left: the user sees the same.
         if (event.outcome.problemsNote) stream.markdown(`\n\n${quotedLines(event.outcome.problemsNote)}\n\n`);
-      } else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n${inlineCode(event.summary)} exited with ${event.outcome.exitCode}.\n\n`);
+      } else if (event.outcome.exitCode !== undefined) stream.markdown(commandEndMarkdown(event.summary, event.outcome));
       return;
     case 'plan':
       stream.markdown(`\n\n**Plan**\n\n${planChecklist(event.plan)}\n\n`);
@@ -177,6 +182,13 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
   }
 }
 
+/** How a command ended: its exit code, whether it ran in the sandbox and, when the sandbox most likely made it fail, why and what to do. */
+function commandEndMarkdown(summary: string, outcome: { exitCode?: number; sandbox?: { network: boolean; failure?: SandboxFailure } }): string {
+  const where = outcome.sandbox ? ` in the sandbox${outcome.sandbox.network ? '' : ' (no network)'}` : '';
+  const failure = outcome.sandbox?.failure ? `\n\n> ${plainMarkdown(sandboxFailureNote(outcome.sandbox.failure))}` : '';
+  return `\n\n${inlineCode(summary)} exited with ${outcome.exitCode}${where}.${failure}\n\n`;
+}
+
 /** Tool text as a quote, a paragraph a line, each line inline code: it wraps in a narrow chat, and Markdown reads nothing in it. */
 function quotedLines(text: string): string {
   return text
@@ -186,8 +198,13 @@ function quotedLines(text: string): string {
     .join('\n>\n');
 }
 
-function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseStream): void {
-  stream.markdown(`\n\n${approvalMarkdown(approval)}\n\n`);
+function soleFolderName(): string | undefined {
+  const folders = openFolders();
+  return folders.length === 1 ? folders[0].name : undefined;
+}
+
+function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseStream, folderName: string | undefined): void {
+  stream.markdown(`\n\n${approvalMarkdown(approval, folderName)}\n\n`);
   const args = [approval.sessionId, approval.callId];
   if (approval.preview) stream.button({ title: 'Show Diff', command: 'gateway.agent.showDiff', arguments: args });
   if (approval.input) stream.button({ title: 'Show Full Input', command: 'gateway.agent.showInput', arguments: args });

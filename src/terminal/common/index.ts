@@ -2,4 +2,5 @@
 export { findDeniedCommand } from './commandPolicy';
 export { controlPathOf, type ControlRollback, rollbackNote } from './controlPaths';
 export { type SandboxLaunch, sandboxNote } from './sandbox';
+export { type SandboxFailure, sandboxFailure, sandboxFailureNote } from './sandboxFailure';
 export { type MachineSandbox, SandboxDecision, type SandboxSession } from './sandboxDecision';
