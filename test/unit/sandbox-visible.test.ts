@@ -41,6 +41,7 @@ describe('sandboxFailure', () => {
       cause: 'writing outside the workspace and /tmp (and to .git, .vscode or protected files)',
     });
     assert.equal(sandboxFailure({ exitCode: 6, output: 'curl: (6) Could not resolve host: example.com' }, offline)?.cause, 'the network');
+    assert.equal(sandboxFailure({ exitCode: 1, output: 'Error: getaddrinfo EAI_AGAIN registry.npmjs.org' }, offline)?.evidence, 'EAI_AGAIN');
     assert.equal(sandboxFailure({ exitCode: 1, output: 'Error: EACCES: permission denied, open' }, offline)?.evidence, 'EACCES');
   });
 

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { backgroundNote, commandBlock, inlineCode } from '../common/commandDisplay';
 import type { AgentSessionState } from '../common/sessionState';
 import { contextUsage, lastCompactionNotice } from '../common/compaction';
+import { planStepText, sessionRow } from '../common/sessionRow';
 import { compact } from '../../status/common';
 import type { PlanStep } from '../../tools/common';
 import type { AgentSessions } from './agentSessions';
@@ -29,6 +30,7 @@ const STEP_ICONS: Record<PlanStep['status'], string> = { pending: 'circle-large-
 /** A step of a session's plan, shown under the session. */
 interface PlanNode {
   sessionId: string;
+  sessionStatus: AgentSessionState['status'];
   index: number;
   step: PlanStep;
 }
@@ -70,7 +72,7 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   /** The plan's steps, then the checkpoints, newest first (what "Restore to here" goes back to). */
   private async sessionChildren(state: AgentSessionState): Promise<Node[]> {
-    const steps: Node[] = (state.plan ?? []).map((step, index) => ({ sessionId: state.id, index, step }));
+    const steps: Node[] = (state.plan ?? []).map((step, index) => ({ sessionId: state.id, sessionStatus: state.status, index, step }));
     if (state.originals.length === 0) return steps;
     try {
       const checkpoints = await this.sessions.checkpoints(state.id).list(new AbortController().signal);
@@ -102,11 +104,12 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   private sessionItem(state: AgentSessionState): vscode.TreeItem {
     const collapsible = state.plan?.length || state.originals.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
-    const item = new vscode.TreeItem(state.title || state.id, collapsible);
+    const row = sessionRow(state, Date.now(), new Date().getTimezoneOffset());
+    const item = new vscode.TreeItem(row.label, collapsible);
     item.id = state.id;
     const context = contextUsage(state);
     const compacted = lastCompactionNotice(state);
-    item.description = `${state.status.replace('_', ' ')} · ${counted(state.turns, 'turn')} · ${compact(state.usage.totalTokens)} tok${context ? ` · ${context}` : ''}`;
+    item.description = row.description;
     // The row shows 80 characters of a command at most: the tooltip shows every waiting one whole.
     const waitingCommands = this.sessions.approvals.waiting(state.id).flatMap((request) => (request.command ? [request.command] : []));
     const commands = waitingCommands
@@ -158,8 +161,9 @@ function checkpointItem(node: CheckpointNode): vscode.TreeItem {
 function planItem(node: PlanNode): vscode.TreeItem {
   const item = new vscode.TreeItem(node.step.step, vscode.TreeItemCollapsibleState.None);
   item.id = `${node.sessionId}/plan/${node.index}`;
-  item.description = node.step.status.replace('_', ' ');
-  item.iconPath = new vscode.ThemeIcon(STEP_ICONS[node.step.status]);
+  const text = planStepText(node.step.status, node.sessionStatus);
+  item.description = text;
+  item.iconPath = new vscode.ThemeIcon(text === node.step.status.replace('_', ' ') ? STEP_ICONS[node.step.status] : 'circle-slash');
   item.contextValue = 'planStep';
   return item;
 }

@@ -23,11 +23,18 @@ export function isCheckpointNode(value: unknown): value is CheckpointNode {
   return typeof value === 'object' && value !== null && 'checkpoint' in value && 'sessionId' in value && typeof value.sessionId === 'string';
 }
 
-/** A file as a checkpoint holds it (`version`: a blob, null: no file), or as it was before the session (`original`). */
-function checkpointUri(sessionId: string, path: string, content: { version: FileVersion } | 'original'): vscode.Uri {
-  const query = content === 'original' ? 'original' : `blob=${content.version ?? 'none'}`;
-  return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${path}`, query: `session=${sessionId}&${query}` });
+/**
+ * A file as a checkpoint holds it (`version`: a blob, null: no file), or as it was before the session (`original`).
+ * Its path is the file's own (`file`, when the workspace folder is known): VS Code's multi-file diff marks a pair
+ * whose two paths differ as renamed ("R"), so both sides of a modification carry one path.
+ */
+function checkpointUri(sessionId: string, path: string, content: { version: FileVersion } | 'original', file?: vscode.Uri): vscode.Uri {
+  const query = new URLSearchParams({ session: sessionId, ...(content === 'original' ? { original: '', file: path } : { blob: content.version ?? 'none' }) });
+  return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: file?.path ?? `/${path}`, query: query.toString() });
 }
+
+/** One file of a multi-file diff: no left side for a file the change created, no right side for one it deleted (shown "A" and "D"). */
+type DiffResource = [vscode.Uri, vscode.Uri | undefined, vscode.Uri | undefined];
 
 /** Serves the read-only "before" and "after" sides of the review diffs. */
 export class CheckpointContentProvider implements vscode.TextDocumentContentProvider {
@@ -37,7 +44,7 @@ export class CheckpointContentProvider implements vscode.TextDocumentContentProv
     const query = new URLSearchParams(uri.query);
     const sessionId = query.get('session') ?? '';
     if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) return '';
-    if (query.has('original')) return (await originalText(this.sessions, sessionId, uri.path.slice(1))) ?? '';
+    if (query.has('original')) return (await originalText(this.sessions, sessionId, query.get('file') ?? uri.path.slice(1))) ?? '';
     const blob = query.get('blob') ?? 'none';
     if (blob === 'none') return '';
     return (await this.sessions.checkpoints(sessionId).blob(blob, new AbortController().signal)) ?? '(no longer kept)';
@@ -90,14 +97,15 @@ async function reviewSession(sessions: AgentSessions, id: string): Promise<unkno
   const state = await sessions.store.load(id);
   if (!state) throw new Error(`There is no saved agent session ${id}.`);
   const root = rootOf(state);
-  const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
+  const resources: DiffResource[] = [];
   for (const original of state.originals) {
     const normalized = normalizeWorkspacePath(original.path);
     if (!normalized.ok || normalized.path !== original.path) continue;
     const file = vscode.Uri.joinPath(root, original.path);
     const now = await readIfThere(file);
-    if (now === (await originalText(sessions, id, original.path))) continue;
-    resources.push([file, checkpointUri(id, original.path, 'original'), now === undefined ? checkpointUri(id, original.path, { version: null }) : file]);
+    const before = await originalText(sessions, id, original.path);
+    if (now === before) continue;
+    resources.push([file, before === undefined ? undefined : checkpointUri(id, original.path, 'original', file), now === undefined ? undefined : file]);
   }
   if (resources.length === 0) {
     void vscode.window.showInformationMessage(`Every file "${state.title}" changed is back as it was before the session.`);
@@ -126,11 +134,14 @@ async function reviewStep(sessions: AgentSessions, id: string, checkpointId: num
   });
   const state = await sessions.store.load(id);
   const root = state ? rootOf(state) : undefined;
-  const resources = changes.map(({ path, before, after }): [vscode.Uri, vscode.Uri, vscode.Uri] => [
-    root ? vscode.Uri.joinPath(root, path) : checkpointUri(id, path, { version: after }),
-    checkpointUri(id, path, { version: before }),
-    checkpointUri(id, path, { version: after }),
-  ]);
+  const resources = changes.map(({ path, before, after }): DiffResource => {
+    const file = root ? vscode.Uri.joinPath(root, path) : undefined;
+    return [
+      file ?? checkpointUri(id, path, { version: after }),
+      before === null ? undefined : checkpointUri(id, path, { version: before }, file),
+      after === null ? undefined : checkpointUri(id, path, { version: after }, file),
+    ];
+  });
   return vscode.commands.executeCommand('vscode.changes', `${checkpoint?.label ?? 'Step'} (${state?.title.slice(0, 60) ?? id})`, resources);
 }
 

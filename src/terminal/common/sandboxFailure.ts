@@ -21,8 +21,7 @@ interface Sign {
 const SIGNS: readonly Sign[] = [
   { pattern: /Read-only file system|EROFS/, cause: 'writing outside the workspace and /tmp (and to .git, .vscode or protected files)' },
   {
-    pattern:
-      /Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo (?:EAI_AGAIN|ENOTFOUND)|Network is unreachable|ENETUNREACH/,
+    pattern: /Could not resolve host|Temporary failure in name resolution|Name or service not known|EAI_AGAIN|ENOTFOUND|Network is unreachable|ENETUNREACH/,
     cause: 'the network',
     offline: true,
   },
