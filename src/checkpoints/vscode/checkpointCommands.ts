@@ -4,7 +4,8 @@
  * own changes named and asked about, and undoing a restore.
  */
 import * as vscode from 'vscode';
-import { KEEP_MINE, OVERWRITE, RESTORE, droppedNotice, restoreDone, restoreQuestion } from '../common/checkpointMessages';
+import { KEEP_MINE, OVERWRITE, RESTORE, UNDO_RESTORE, asksBeforeRestore, droppedNotice, restoreDone, restoreQuestion } from '../common/checkpointMessages';
+import { UndoRestoreOffer } from './undoRestoreOffer';
 import type { Checkpoint, FileVersion } from '../common/checkpoints';
 import { sessionIdOf, rootForSavedSession, type AgentSessionState } from '../../agent/common';
 import { normalizeWorkspacePath } from '../../tools/common';
@@ -51,9 +52,11 @@ export class CheckpointContentProvider implements vscode.TextDocumentContentProv
   }
 }
 
-export function registerCheckpointCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
+export function registerCheckpointCommands(sessions: AgentSessions, errors: ErrorPresenter, offer = new UndoRestoreOffer()): vscode.Disposable[] {
   const guarded = errors.guard.bind(errors);
+  const restoreTo = (id: string, checkpointId: number) => restoreWithUndo(sessions, offer, id, checkpointId);
   return [
+    offer,
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointContentProvider(sessions)),
     vscode.commands.registerCommand(
       'gateway.agent.reviewChanges',
@@ -73,7 +76,7 @@ export function registerCheckpointCommands(sessions: AgentSessions, errors: Erro
       'gateway.agent.restoreCheckpoint',
       guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown) => {
         const target = await checkpointOf(sessions, { sessionArgument, checkpointArgument, placeHolder: 'Restore the session to which checkpoint?' });
-        return target ? restoreTo(sessions, target.sessionId, target.checkpointId) : undefined;
+        return target ? restoreTo(target.sessionId, target.checkpointId) : undefined;
       }),
     ),
     vscode.commands.registerCommand(
@@ -86,7 +89,7 @@ export function registerCheckpointCommands(sessions: AgentSessions, errors: Erro
           void vscode.window.showInformationMessage('This session has no restore to undo.');
           return undefined;
         }
-        return restoreTo(sessions, id, undo.id);
+        return restoreTo(id, undo.id);
       }),
     ),
   ];
@@ -145,22 +148,31 @@ async function reviewStep(sessions: AgentSessions, id: string, checkpointId: num
   return vscode.commands.executeCommand('vscode.changes', `${checkpoint?.label ?? 'Step'} (${state?.title.slice(0, 60) ?? id})`, resources);
 }
 
-/** Asks (naming the user's own changes and the commands that ran since), restores, and offers Undo. */
-async function restoreTo(sessions: AgentSessions, id: string, checkpointId: number): Promise<unknown> {
+/** Asks (naming the user's own changes and the commands that ran since) unless it is a plain undo, restores, and offers Undo. */
+async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer, id: string, checkpointId: number): Promise<unknown> {
   const plan = await sessions.planRestore(id, checkpointId, new AbortController().signal);
-  const question = restoreQuestion(plan);
-  const answer = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, ...question.buttons);
-  if (answer !== KEEP_MINE && answer !== OVERWRITE && answer !== RESTORE) return undefined;
+  let answer = plan.target.kind === 'step' ? RESTORE : UNDO_RESTORE;
+  if (asksBeforeRestore(plan)) {
+    const question = restoreQuestion(plan);
+    const picked = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, ...question.buttons);
+    if (picked !== KEEP_MINE && picked !== OVERWRITE && picked !== RESTORE && picked !== UNDO_RESTORE) return undefined;
+    answer = picked;
+  }
+  offer.withdraw();
   const result = await sessions.restore(id, plan, answer === KEEP_MINE);
-  const undo = plan.target.kind === 'step' ? 'Undo Restore' : undefined;
-  void vscode.window
-    .showInformationMessage(`Gateway agent: ${restoreDone(plan, result)}`, ...(undo ? [undo] : []), 'Continue', 'Review Session Changes')
-    .then((choice) => {
-      if (choice === undo) return vscode.commands.executeCommand('gateway.agent.restoreCheckpoint', id, result.undo.id);
-      if (choice === 'Continue') return vscode.commands.executeCommand('gateway.agent.continue', id);
-      if (choice === 'Review Session Changes') return vscode.commands.executeCommand('gateway.agent.reviewChanges', id);
-      return undefined;
-    });
+  const summary = `Gateway agent: ${restoreDone(plan, result)}`;
+  // Undoing an undo is a restore again: only a restore to a step offers one (the Sessions view lists the rest).
+  const undo = plan.target.kind === 'step' ? { sessionId: id, checkpointId: result.undo.id } : undefined;
+  if (undo) offer.offer(undo, summary);
+  void vscode.window.showInformationMessage(summary, ...(undo ? [UNDO_RESTORE] : []), 'Continue', 'Review Session Changes').then((choice) => {
+    if (choice === UNDO_RESTORE && undo) {
+      if (offer.isCurrent(undo)) return vscode.commands.executeCommand('gateway.agent.restoreCheckpoint', id, undo.checkpointId);
+      return vscode.window.showInformationMessage('That restore was already undone or followed by another one: nothing was changed.');
+    }
+    if (choice === 'Continue') return vscode.commands.executeCommand('gateway.agent.continue', id);
+    if (choice === 'Review Session Changes') return vscode.commands.executeCommand('gateway.agent.reviewChanges', id);
+    return undefined;
+  });
   return result;
 }
 
