@@ -212,8 +212,8 @@ function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseS
   stream.button({ title: 'Deny', command: 'gateway.agent.deny', arguments: args });
 }
 
-/** The summary's restore buttons: the latest checkpoints of this run (the chat folds the steps away once the turn ends). */
-const SUMMARY_CHECKPOINTS = 4;
+/** The summary's restore links: the latest checkpoints of this run before the present (the chat folds the steps away once the turn ends). */
+const SUMMARY_CHECKPOINTS = 3;
 
 function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, checkpoints: readonly StepCheckpoint[] = []): void {
   const files = state.originals.map((original) => inlineCode(original.path)).join(', ') || 'none';
@@ -227,13 +227,36 @@ function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, 
       `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n`,
   );
   if (checkpoints.length > 0) stream.markdown(`\nCheckpoints: ${checkpoints.map((c) => c.label).join(' · ')}\n`);
-  for (const checkpoint of checkpoints.slice(-SUMMARY_CHECKPOINTS)) {
-    const step = checkpoint.label.split(':')[0];
-    stream.button({ title: `Restore to ${step}`, command: 'gateway.agent.restoreCheckpoint', arguments: [state.id, checkpoint.id] });
-  }
-  if (state.originals.length > 0) {
-    stream.button({ title: 'Review Session Changes', command: 'gateway.agent.reviewChanges', arguments: [state.id] });
-    stream.button({ title: 'Revert Session Changes', command: 'gateway.agent.revert', arguments: [state.id] });
-  }
-  if (state.status === 'paused' || state.status === 'stopped') stream.button({ title: 'Continue', command: 'gateway.agent.continue', arguments: [state.id] });
+  // One primary action (a button); the rest are links, the destructive revert last. The newest checkpoint is the
+  // present state: restoring to it would change nothing, so it is not offered.
+  const actions = summaryActions(state, checkpoints.slice(0, -1).slice(-SUMMARY_CHECKPOINTS));
+  if (actions.primary) stream.button(actions.primary);
+  if (actions.secondary.length > 0) stream.markdown(commandLinks(actions.secondary));
+}
+
+/** The summary's actions: Continue for a session that can go on, else Review; the others as links. */
+function summaryActions(state: AgentSessionState, earlier: readonly StepCheckpoint[]): { primary?: vscode.Command; secondary: vscode.Command[] } {
+  const id = state.id;
+  const canContinue = state.status === 'paused' || state.status === 'stopped';
+  const changed = state.originals.length > 0;
+  const review: vscode.Command = { title: 'Review Session Changes', command: 'gateway.agent.reviewChanges', arguments: [id] };
+  const continued: vscode.Command = { title: 'Continue', command: 'gateway.agent.continue', arguments: [id] };
+  const restores = [...earlier]
+    .reverse()
+    .map((checkpoint): vscode.Command => ({
+      title: `Restore to ${checkpoint.label.split(':')[0]}`,
+      command: 'gateway.agent.restoreCheckpoint',
+      arguments: [id, checkpoint.id],
+    }));
+  const revert: vscode.Command[] = changed ? [{ title: 'Revert Session Changes…', command: 'gateway.agent.revert', arguments: [id] }] : [];
+  if (canContinue) return { primary: continued, secondary: [...(changed ? [review] : []), ...restores, ...revert] };
+  return { primary: changed ? review : undefined, secondary: [...restores, ...revert] };
+}
+
+/** Commands as one line of links (trusted for exactly these commands), less prominent than a button. */
+function commandLinks(commands: readonly vscode.Command[]): vscode.MarkdownString {
+  const links = commands.map((c) => `[${c.title}](command:${c.command}?${encodeURIComponent(JSON.stringify(c.arguments ?? []))})`);
+  const markdown = new vscode.MarkdownString(`\n\n${links.join(' · ')}\n`);
+  markdown.isTrusted = { enabledCommands: [...new Set(commands.map((c) => c.command))] };
+  return markdown;
 }
