@@ -10,6 +10,7 @@ import { PARTICIPANT_ID, SHOW_THINKING_COMMAND, THINKING_SCHEME, ThinkingDocumen
 import { ThinkingParts } from './chat/common';
 import { InlineEditController, PROPOSAL_SCHEME, ProposalDocuments } from './inlineEdit/vscode';
 import type { Gateway } from './composeGateway';
+import { walkthroughAsked } from './status/vscode';
 import type { Models } from './composeModels';
 
 export function registerChatParticipant(
@@ -34,6 +35,7 @@ export function registerChatParticipant(
     projectInstructions: (labels, signal) => chatProjectInstructions(labels, () => gateway.settings.current().agent.protectedFiles, signal),
     budgetNote,
     onAnswer: (text, notes) => {
+      walkthroughAsked();
       lastAnswer = text;
       lastNotes = notes;
     },

@@ -241,13 +241,11 @@ function summaryActions(state: AgentSessionState, earlier: readonly StepCheckpoi
   const changed = state.originals.length > 0;
   const review: vscode.Command = { title: 'Review Session Changes', command: 'gateway.agent.reviewChanges', arguments: [id] };
   const continued: vscode.Command = { title: 'Continue', command: 'gateway.agent.continue', arguments: [id] };
-  const restores = [...earlier]
-    .reverse()
-    .map((checkpoint): vscode.Command => ({
-      title: `Restore to ${checkpoint.label.split(':')[0]}`,
-      command: 'gateway.agent.restoreCheckpoint',
-      arguments: [id, checkpoint.id],
-    }));
+  const restores = [...earlier].reverse().map((checkpoint): vscode.Command => ({
+    title: `Restore to ${checkpoint.label.split(':')[0]}`,
+    command: 'gateway.agent.restoreCheckpoint',
+    arguments: [id, checkpoint.id],
+  }));
   const revert: vscode.Command[] = changed ? [{ title: 'Revert Session Changes…', command: 'gateway.agent.revert', arguments: [id] }] : [];
   if (canContinue) return { primary: continued, secondary: [...(changed ? [review] : []), ...restores, ...revert] };
   return { primary: changed ? review : undefined, secondary: [...restores, ...revert] };

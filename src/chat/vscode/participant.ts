@@ -132,10 +132,22 @@ export function createChatHandler(deps: ParticipantDeps) {
       return { metadata: { model, command, ...notes.metadata() } };
     } catch (error) {
       if (token.isCancellationRequested) return { metadata: { model, failed: true, ...notes.metadata() } };
-      for (const action of actionsFor(error, deps.settings.current())) stream.button(action);
-      return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true, ...notes.metadata() } };
+      const actions = actionsFor(error, deps.settings.current());
+      if (actions.length === 0) return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true, ...notes.metadata() } };
+      // VS Code puts a result's error box after the response's buttons: the explanation is written first, so "Top up" follows it.
+      stream.markdown(failureMarkdown(messageOf(error)));
+      for (const action of actions) stream.button(action);
+      return { metadata: { model, failed: true, ...notes.metadata() } };
     }
   };
+}
+
+/** A failure with buttons that fix it, as the answer's text: its explanation above its buttons. */
+function failureMarkdown(message: string): vscode.MarkdownString {
+  const markdown = new vscode.MarkdownString('\n\n$(error) ', true);
+  markdown.appendText(message);
+  markdown.appendMarkdown('\n\n');
+  return markdown;
 }
 
 const SLASH_COMMANDS = ['explain', 'fix', 'agent', 'compact'];
