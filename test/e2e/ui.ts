@@ -26,6 +26,7 @@ import { inlineEditScenario } from './ui/inlineEdit';
 import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_DIR, type Scenario, type UiContext } from './ui/harness';
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
+import { polishAgentScenario, polishModelScenario } from './ui/polish';
 import { usageScenario } from './ui/usage';
 import { thinkingScenario } from './ui/thinking';
 
@@ -46,6 +47,8 @@ const SCENARIOS: Scenario[] = [
   agentRewindScenario,
   usageScenario,
   thinkingScenario,
+  polishModelScenario,
+  polishAgentScenario,
 ];
 
 const t0 = Date.now();

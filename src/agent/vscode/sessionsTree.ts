@@ -5,7 +5,6 @@ import { backgroundNote, commandBlock, inlineCode } from '../common/commandDispl
 import type { AgentSessionState } from '../common/sessionState';
 import { contextUsage, lastCompactionNotice } from '../common/compaction';
 import { planStepText, sessionRow } from '../common/sessionRow';
-import { compact } from '../../status/common';
 import type { PlanStep } from '../../tools/common';
 import type { AgentSessions } from './agentSessions';
 import { transcriptUri } from './transcript';

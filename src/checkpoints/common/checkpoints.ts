@@ -24,7 +24,6 @@ import type { Checkpoint, DroppedCheckpoint, FileVersion, Manifest } from './che
 import {
   CheckpointUnavailable,
   nextStepNumber,
-  shortLabel,
   undoCheckpointLabel,
   type CaptureResult,
   type CheckpointStoreOptions,
