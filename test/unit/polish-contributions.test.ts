@@ -2,6 +2,7 @@
 // completion, chat code blocks) read from the manifest the extension ships, and the keys the code sets.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
 interface MenuItem {
@@ -9,7 +10,7 @@ interface MenuItem {
   submenu?: string;
   when?: string;
 }
-const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
   contributes: {
     commands: { command: string; title: string; category?: string }[];
     menus: Record<string, MenuItem[]>;
@@ -19,7 +20,7 @@ const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.me
   };
 };
 const { contributes } = manifest;
-const source = (path: string) => readFileSync(new URL(`../../src/${path}`, import.meta.url), 'utf8');
+const source = (path: string) => readFileSync(join(__dirname, '..', '..', 'src', path), 'utf8');
 
 describe('contributions (issue 27)', () => {
   test('the editor context menu holds Edit Selection… and Explain Selection under a "Gateway" submenu, beside VS Code\'s own', () => {
