@@ -116,7 +116,10 @@ export const polishAgentScenario: Scenario = {
       const response = await waitForResponse(ctx, taskText, /Session done · 3 turns[\s\S]*Revert Session Changes…/, 60_000, true);
       s.check(response.errors.length === 0, `no error (${JSON.stringify(response.errors)})`);
       await waitForChatButton(ctx, 'Review Session Changes', 1);
-      const buttons = response.buttons.filter((b) => !/^(Approve|Deny|Review Step|Restore to Here|Show Diff)$/.test(b));
+      // The chat's own folds ("Completed 16 steps in 17s", "Used 1 reference") are buttons too.
+      const buttons = response.buttons.filter(
+        (b) => !/^(Approve|Deny|Review Step|Restore to Here|Show Diff)$|^Completed \d+ steps?\b|^Used \d+ references?$/.test(b),
+      );
       s.check(buttons.length === 1, `one summary button (${JSON.stringify(buttons)})`);
       s.check((await chatButton(ctx, 'Revert Session Changes…').count()) === 0, 'Revert Session Changes… is a link, not a button');
       s.check((await chatButton(ctx, 'Restore to Step 1').count()) === 0 && !/Restore to Step 1/.test(response.text), 'no restore to the only (present) step');
