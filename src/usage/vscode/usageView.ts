@@ -199,7 +199,9 @@ export class UsageView implements vscode.Disposable {
       const models = this.deps.settings.current().models;
       const csv = usageCsv(await this.deps.log.entries(AbortSignal.timeout(30_000)), (model) => priceOf(models, model));
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(csv));
-      void vscode.window.showInformationMessage(`Usage exported to ${target.fsPath || target.toString()}.`);
+      void vscode.window
+        .showInformationMessage(`Usage exported to ${target.fsPath || target.toString()}.`, 'Open')
+        .then((choice) => (choice === 'Open' ? vscode.window.showTextDocument(target) : undefined));
     } catch (error) {
       void vscode.window.showErrorMessage(`Could not export the usage: ${error instanceof Error ? error.message : String(error)}`);
     }
