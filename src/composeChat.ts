@@ -19,6 +19,7 @@ import {
 import { ThinkingParts } from './chat/common';
 import { InlineEditController, PROPOSAL_SCHEME, ProposalDocuments } from './inlineEdit/vscode';
 import type { Gateway } from './composeGateway';
+import { walkthroughAsked } from './status/vscode';
 import type { Models } from './composeModels';
 
 export function registerChatParticipant(
@@ -40,7 +41,7 @@ export function registerChatParticipant(
   };
   const deps: Parameters<typeof createChatHandler>[0] = {
     endpoints: models.endpoints,
-    chooseModel: (pickerModel, signal) => models.selection.forChatRequest(pickerModel, models.languageModels.defaultPickerModel(), signal),
+    chooseModel: (pickerModel, signal) => models.selection.forChatRequest(pickerModel, signal),
     runAgent: (request, chatContext, stream, token) => runAgentTurn(agentTurn, request, chatContext, stream, token),
     resolvePrompt: (request, stream, token) => resolvePromptTurn(agentTurn, request, stream, token),
     logger: gateway.logger,
@@ -49,6 +50,7 @@ export function registerChatParticipant(
     projectInstructions: (labels, signal) => chatProjectInstructions(labels, () => gateway.settings.current().agent.protectedFiles, signal),
     budgetNote,
     onAnswer: (text, notes) => {
+      walkthroughAsked();
       lastAnswer = text;
       lastNotes = notes;
     },

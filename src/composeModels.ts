@@ -25,7 +25,7 @@ export function createModels(context: vscode.ExtensionContext, gateway: Gateway)
   const { client, keys, logger, settings } = gateway;
   const endpoints = new ModelEndpoints(client);
   const catalog = new ModelCatalog(client, context.globalState, () => settings.requireBaseUrl());
-  const selection = new ModelSelection(catalog, context.globalState, settings);
+  const selection = new ModelSelection(catalog, settings, LM_VENDOR);
   const baseUrlOrEmpty = () => settingOrUndefined(() => settings.requireBaseUrl()) ?? '';
   const windows = new ModelWindows(() => settings.current().models, baseUrlOrEmpty, learnedWindows(context.globalState));
   // The configured chat model (or its default) is listed first, so VS Code's picker selects the model @gateway uses.
@@ -38,7 +38,7 @@ export function createModels(context: vscode.ExtensionContext, gateway: Gateway)
     windows,
     settings,
   });
-  context.subscriptions.push(catalog, languageModels, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, languageModels));
+  context.subscriptions.push(catalog, selection, languageModels, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, languageModels));
   return { endpoints, catalog, selection, languageModels, windows };
 }
 
@@ -56,6 +56,7 @@ export function createStatusBar(context: vscode.ExtensionContext, gateway: Gatew
     today,
   });
   models.catalog.onDidChange(() => void statusBar.refresh());
+  models.selection.onDidUseModel(() => void statusBar.refresh());
   context.subscriptions.push(statusBar);
   return statusBar;
 }

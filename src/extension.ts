@@ -100,6 +100,7 @@ function watchSettings(context: vscode.ExtensionContext, gateway: Gateway, model
         void confirmKeyOrigin(gateway.keys, settings, onKeyChanged);
       }
       if (changed.includes('chatModel') || changed.includes('models')) models.languageModels.refresh();
+      if (changed.includes('chatModel')) void models.selection.showInChatView();
       gateway.limits.setConfiguredLimits(settings.current().limits);
       void statusBar.refresh();
     }),

@@ -32,6 +32,7 @@ import { inlineEditScenario } from './ui/inlineEdit';
 import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_DIR, type Scenario, type UiContext } from './ui/harness';
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
+import { polishAgentScenario, polishModelScenario } from './ui/polish';
 import { usageScenario } from './ui/usage';
 import { thinkingScenario } from './ui/thinking';
 import { agentSubagentScenario } from './ui/agentSubagent';
@@ -59,6 +60,8 @@ const SCENARIOS: Scenario[] = [
   limitWaitScenario,
   sandboxAgentScenario,
   agentCustomScenario,
+  polishModelScenario,
+  polishAgentScenario,
   // Last: it turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
 ];

@@ -101,6 +101,20 @@ describe('commands in the real sandbox (bubblewrap)', async () => {
     );
   });
 
+  test('a command the sandbox made fail says so, for the chat and the model (issue 27, item 7); one that only failed does not', async () => {
+    const tool = allTools.find((candidate) => candidate.name === 'run_command')!;
+    const runTool = async (command: string) => (await tool.prepare({ command }, ctx, signal)).execute(signal);
+    const readOnly = await runTool('touch /usr/new.txt');
+    assert.deepEqual(readOnly.sandbox?.network, false);
+    assert.equal(readOnly.sandbox?.failure?.evidence, 'Read-only file system', readOnly.output);
+    assert.match(readOnly.output, /It most likely failed because of the sandbox \("Read-only file system"\)/);
+    const offline = await runTool(`node -e "require('dns').lookup('example.com', (e) => { console.error(e ? e.code : 'resolved'); process.exit(1); })"`);
+    assert.equal(offline.sandbox?.failure?.cause, 'the network', offline.output);
+    const plain = await runTool('exit 3');
+    assert.equal(plain.exitCode, 3);
+    assert.deepEqual(plain.sandbox, { network: false });
+  });
+
   // Each of these got past the deny list (issue 10, item 8). The sandbox does not read the line: none can delete outside.
   const bypasses = [
     '{rm,-rf,../outside}',

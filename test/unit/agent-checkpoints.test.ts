@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { CheckpointStore, CheckpointUnavailable, type CheckpointStoreOptions } from '../../src/checkpoints/common/checkpoints';
 import { newSession, type AgentSessionState } from '../../src/agent/common/sessionState';
 import type { CheckpointFolder, WorkspaceRestore } from '../../src/base/common/ports';
-import { KEEP_MINE, OVERWRITE, restoreQuestion } from '../../src/checkpoints/common/checkpointMessages';
+import { KEEP_MINE, OVERWRITE, asksBeforeRestore, restoreQuestion } from '../../src/checkpoints/common/checkpointMessages';
 import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 
@@ -163,6 +163,39 @@ describe('checkpoint store', () => {
     assert.equal(await store.pendingRewind(signal), undefined);
     assert.equal(existsSync(join(storage, 'journal.json')), false);
     assert.deepEqual(workspaceEntries(), ['src', 'src/a.ts', 'src/b.ts'], 'no staged file left behind');
+  });
+
+  test('steps are numbered 1, 2… whatever their turns; undoing a restore, and undoing that, never nests the label (issue 27)', async () => {
+    const store = storeOn();
+    const state = await session();
+    write('src/a.ts', 'a0');
+    state.turns = 2; // turns that changed no file made no checkpoint
+    const first = (await store.capture(state, step(state, { 'src/a.ts': 'a1' }), files(), signal)).checkpoint;
+    state.turns = 4;
+    const second = (await store.capture(state, step(state, { 'src/a.ts': 'a2' }), files(), signal)).checkpoint;
+    assert.deepEqual([first.label, second.label], ['Step 1: src/a.ts', 'Step 2: src/a.ts']);
+    const restored = await store.restore(state, await store.planRestore(state, first.id, workspace(), signal), false, new NodeWorkspaceRestore(root), signal);
+    assert.equal(restored.undo.label, 'Before restoring to step 1');
+    await store.rewound(signal);
+    const undoPlan = await store.planRestore(state, restored.undo.id, workspace(), signal);
+    // The undo asks nothing more (nobody changed a file since): had it asked, its button would say "Undo Restore".
+    assert.equal(asksBeforeRestore(undoPlan), false);
+    assert.deepEqual(restoreQuestion(undoPlan).buttons, ['Undo Restore']);
+    write('src/a.ts', 'my edit');
+    assert.equal(asksBeforeRestore(await store.planRestore(state, restored.undo.id, workspace(), signal)), true, 'a file changed since: asked');
+    write('src/a.ts', 'a1');
+    const undone = await store.restore(state, undoPlan, false, new NodeWorkspaceRestore(root), signal);
+    assert.equal(undone.undo.label, 'Before undoing the restore to step 1');
+    await store.rewound(signal);
+    const redone = await store.restore(
+      state,
+      await store.planRestore(state, undone.undo.id, workspace(), signal),
+      false,
+      new NodeWorkspaceRestore(root),
+      signal,
+    );
+    assert.equal(redone.undo.label, 'Before restoring to step 1');
+    assert.equal(read('src/a.ts'), 'a1');
   });
 
   test('a file the user changed since is named and kept when asked; the restore is undone, the user edit still there', async () => {

@@ -90,7 +90,8 @@ describe('approval policies', () => {
       ['edit_file', 'run_command'],
     );
     assert.deepEqual(approvals[0].preview, { path: 'a.txt', before: 'hello world\n', after: 'hello there\n' });
-    assert.deepEqual(approvals[1].command, { line: 'echo hi', cwd: '.' });
+    // The approval says why the command asks (issue 27, item 7).
+    assert.deepEqual(approvals[1].command, { line: 'echo hi', cwd: '.', reason: 'the approval mode is "ask" (gateway.agent.approval): every command asks.' });
     assert.equal(fileText('a.txt'), 'hello there\n');
   });
 

@@ -18,6 +18,14 @@ const state = (over: Partial<AgentSessionState>): AgentSessionState =>
   }) as AgentSessionState;
 
 describe('renderTranscript', () => {
+  test('one turn and one token are singular; more are plural (issue 27)', () => {
+    assert.match(renderTranscript(state({})), /· 1 turn · 1 token /);
+    assert.match(
+      renderTranscript(state({ turns: 2, usage: { totalTokens: 1200, inputTokens: 1200, outputTokens: 0, reasoningTokens: 0 } })),
+      /· 2 turns · 1,200 tokens /,
+    );
+  });
+
   test('an unclosed code fence in model text does not swallow the next items', () => {
     const md = renderTranscript(
       state({

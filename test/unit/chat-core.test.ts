@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { ModelNotFoundError, type StreamEvent } from '../../src/gateway/common';
 import { ModelEndpoints, toRespondParams } from '../../src/models/common/modelEndpoints';
-import { chooseModel, defaultModel } from '../../src/models/common/modelChoice';
+import { defaultModel } from '../../src/models/common/modelChoice';
 import { buildChatMessages, MAX_ATTACHMENT_CHARS } from '../../src/chat/common/prompt';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient, signal } from './helpers/clients';
@@ -46,51 +46,6 @@ describe('buildChatMessages', () => {
   test('empty turns are skipped', () => {
     const messages = buildChatMessages({ history: [{ role: 'assistant', text: '  ' }], attachments: [], prompt: 'hi', command: undefined });
     assert.equal(messages.length, 2);
-  });
-});
-
-describe('chooseModel', () => {
-  test('the configured model answers when the picker was not touched', () => {
-    assert.deepEqual(chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: undefined, configuredModel: 'gw-chat-pro', defaultPickerModel: undefined }), {
-      model: 'gw-chat-pro',
-      adoptAsChatModel: false,
-      lastSeenPickerModel: 'gw-chat',
-    });
-    assert.equal(
-      chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro', defaultPickerModel: undefined }).model,
-      'gw-chat-pro',
-    );
-  });
-
-  test('a switched picker wins and becomes the chat model', () => {
-    assert.deepEqual(
-      chooseModel({ pickerModel: 'gw-chat-mini', lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro', defaultPickerModel: undefined }),
-      {
-        model: 'gw-chat-mini',
-        adoptAsChatModel: true,
-        lastSeenPickerModel: 'gw-chat-mini',
-      },
-    );
-  });
-
-  test("on the first request, a picker model other than the default one is the user's choice", () => {
-    assert.deepEqual(chooseModel({ pickerModel: 'gw-chat-mini', lastSeenPickerModel: undefined, configuredModel: 'gw-chat', defaultPickerModel: 'gw-chat' }), {
-      model: 'gw-chat-mini',
-      adoptAsChatModel: true,
-      lastSeenPickerModel: 'gw-chat-mini',
-    });
-    assert.equal(
-      chooseModel({ pickerModel: 'gw-chat', lastSeenPickerModel: undefined, configuredModel: 'gw-chat-pro', defaultPickerModel: 'gw-chat' }).model,
-      'gw-chat-pro',
-    );
-  });
-
-  test('another vendor in the picker leaves the configured model and the memory alone', () => {
-    assert.deepEqual(chooseModel({ pickerModel: undefined, lastSeenPickerModel: 'gw-chat', configuredModel: 'gw-chat-pro', defaultPickerModel: undefined }), {
-      model: 'gw-chat-pro',
-      adoptAsChatModel: false,
-      lastSeenPickerModel: 'gw-chat',
-    });
   });
 });
 

@@ -90,7 +90,7 @@ describe('bad requests', () => {
       .catch((e: unknown) => e);
     assert.ok(error instanceof ModelNotFoundError);
     assert.equal(error.param, 'model');
-    assert.match(error.message, /"gw-chat" is not available.*Gateway: Select Model/);
+    assert.match(error.message, /"gw-chat" is not available.*Gateway: Select Chat Model/);
     assert.equal(error.model, 'gw-chat', 'the model travels with the error, to pick the right picker');
   });
 

@@ -40,6 +40,13 @@ describe('approval Markdown', () => {
     assert.doesNotMatch(approvalMarkdown({ summary: 'Run npm run dev', command: { line, cwd: 'web' } }), /background/);
   });
 
+  test('where it runs is named by the workspace folder, not "." (issue 27, item 6)', () => {
+    const command = (cwd: string) => ({ summary: 'Run ls', command: { line: 'ls', cwd } });
+    assert.match(approvalMarkdown(command('.'), 'my-app'), /run this command in `my-app`:/);
+    assert.match(approvalMarkdown(command('src/lib/'), 'my-app'), /run this command in `my-app\/src\/lib`:/);
+    assert.match(approvalMarkdown(command('.'), undefined), /run this command in `\.`:/);
+  });
+
   test('the way it was shown before (inline code) loses it: the test above is not vacuous', () => {
     assert.ok(!seen(`run \`${HIDDEN_CURL}\` in \`.\``).includes('curl'));
   });

@@ -51,3 +51,27 @@ export function needsApproval(policy: ApprovalPolicy, kind: ToolKind, commandLin
     return true;
   }
 }
+
+/**
+ * Why a command asks, in a sentence for the approval (issue 27): in `auto` the user expects
+ * commands to run unasked, so the one that does not says which denied pattern it matched.
+ * Undefined when the command would not ask.
+ */
+export function commandApprovalReason(policy: ApprovalPolicy, commandLine: string): string | undefined {
+  if (policy.mode !== 'auto') return `the approval mode is "${policy.mode}" (gateway.agent.approval): every command asks.`;
+  if (policy.commandsSandboxed !== true) return 'there is no sandbox here, so in the auto mode commands ask.';
+  try {
+    const found = findDeniedCommand(commandLine, policy.deniedCommands);
+    if (found === undefined) return undefined;
+    // A command no list can clear (its name computed at run time, a shell reading stdin) matches any pattern.
+    if (findDeniedCommand(commandLine, [UNLISTED_COMMAND]) !== undefined)
+      return `nobody can tell what "${found}" runs, so it asks whatever gateway.agent.deniedCommands lists.`;
+    const pattern = policy.deniedCommands.find((candidate) => findDeniedCommand(commandLine, [candidate]) !== undefined);
+    return `"${found}" matches the denied command "${pattern ?? found}" (gateway.agent.deniedCommands).`;
+  } catch {
+    return 'the command line could not be taken apart to check it against gateway.agent.deniedCommands.';
+  }
+}
+
+/** A pattern no real command is named after: what it "matches" is matched by every pattern. */
+const UNLISTED_COMMAND = 'gateway-unlisted-command-name';

@@ -30,10 +30,30 @@ export function inlineCode(text: string): string {
   return markdownInlineCode(visibleText(text.replace(/\s*[\r\n]+\s*/g, ' ')));
 }
 
-/** The approval request as Markdown for the chat: the command whole, in a block, and where it runs. */
-export function approvalMarkdown(request: { summary: string; command?: { line: string; cwd: string; background?: boolean } }): string {
+/**
+ * The approval request as Markdown for the chat: the command whole, in a block, and where it runs.
+ * `folderName` is the session's workspace folder: "in `.`" says nothing, "in `my-app`" does.
+ */
+export function approvalMarkdown(
+  request: { summary: string; command?: { line: string; cwd: string; background?: boolean; reason?: string } },
+  folderName?: string,
+): string {
   if (!request.command) return `**Approval needed:** ${inlineCode(request.summary)}`;
-  return `**Approval needed:** run this command${backgroundNote(request.command)} in ${inlineCode(request.command.cwd)}:\n\n${commandBlock(request.command.line)}`;
+  const where = folderPath(request.command.cwd, folderName);
+  const why = request.command.reason ? `\n\nIt asks because ${plainMarkdown(request.command.reason)}` : '';
+  return `**Approval needed:** run this command${backgroundNote(request.command)} in ${inlineCode(where)}:\n\n${commandBlock(request.command.line)}${why}`;
+}
+
+/** Text that may quote the model's command, shown as plain text: every Markdown character escaped, nothing invisible. */
+export function plainMarkdown(text: string): string {
+  return visibleText(text.replace(/\s*[\r\n]+\s*/g, ' ')).replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (char) => `\\${char}`);
+}
+
+/** `cwd` (relative to the workspace folder) as the user knows it: the folder's name first. */
+export function folderPath(cwd: string, folderName: string | undefined): string {
+  if (!folderName) return cwd;
+  const inside = cwd.replace(/^\.\/?/, '').replace(/\/+$/, '');
+  return inside ? `${folderName}/${inside}` : folderName;
 }
 
 /** Said wherever a command is shown for approval: one started in the background keeps running after the call returns. */

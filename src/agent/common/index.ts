@@ -3,7 +3,7 @@ export { errorMessage, type OnAgentEvent, type StepCheckpoint } from './agentEve
 export { APPROVAL_MODES, type ApprovalMode, isControlPath } from './approvalPolicy';
 export { type AgentBudgets, DEFAULT_BUDGETS } from './budgets';
 export { sessionIdOf } from './commandArguments';
-export { approvalMarkdown, backgroundNote, inlineCode, visibleText } from './commandDisplay';
+export { approvalMarkdown, backgroundNote, inlineCode, plainMarkdown, visibleText } from './commandDisplay';
 export { endedMarkdown, staleAnswerMessage, unlinked, waitingLine } from './approvalText';
 export { type AnsweredApproval, type ApprovalOutcome } from './pendingApprovals';
 export { compactionNotice, contextUsage, lastCompactionNotice } from './compaction';

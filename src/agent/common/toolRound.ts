@@ -8,7 +8,7 @@ import { AbortError, type ToolCall } from '../../gateway/common';
 import type { ApprovalRequest, Approver } from '../../base/common';
 import { findTool, unknownToolOutput, type AgentTool, type PreparedCall, type ToolContext, type ToolOutcome, reportingNewProblems } from '../../tools/common';
 import { errorMessage, type OnAgentEvent } from './agentEvents';
-import { needsApproval, type ApprovalPolicy } from './approvalPolicy';
+import { commandApprovalReason, needsApproval, type ApprovalPolicy } from './approvalPolicy';
 import { TOOL_OUTPUT_SHARE, boundedToolOutput } from './contextBudget';
 import { realPathOf, recordOriginal, type KeepOriginal, type StepCheckpointRecorder } from '../../checkpoints/common';
 import type { RequestSizing } from './requestSizing';
@@ -98,7 +98,10 @@ export class ToolRound {
     const policy = this.deps.policy();
     const writePaths = await this.writePaths(prepared, signal);
     const asks = tool.needsApproval ? tool.needsApproval(policy.mode) : needsApproval(policy, tool.kind, prepared.command?.line, writePaths);
-    return !asks || (await timer.waiting(() => this.ask(state, call, tool, prepared, signal, onEvent)));
+    // A command's approval says why it asks (the mode, no sandbox, or the denied pattern it matched).
+    const reason = asks && prepared.command && !tool.needsApproval ? commandApprovalReason(policy, prepared.command.line) : undefined;
+    const shown = reason && prepared.command ? { ...prepared, command: { ...prepared.command, reason } } : prepared;
+    return !asks || (await timer.waiting(() => this.ask(state, call, tool, shown, signal, onEvent)));
   }
 
   /** The path a write names and the one it really leads to: either may be a file that always asks. */

@@ -1,5 +1,5 @@
 /** A saved agent session as markdown: pure (no vscode), so it is unit-tested. */
-import { codeFence, inlineCode } from '../../base/common';
+import { codeFence, counted, inlineCode } from '../../base/common';
 import type { SubagentRun } from '../../tools/common';
 import { compactionNotice, contextUsage } from './compaction';
 import type { AgentSessionState, Compaction, SubagentRecord } from './sessionState';
@@ -37,7 +37,7 @@ export function renderTranscript(state: AgentSessionState): string {
     `# ${oneLine(state.title) || 'Agent session'}`,
     '',
     `Status: **${state.status}**${state.statusReason ? ` — ${oneLine(state.statusReason)}` : ''}  `,
-    `Model: ${inlineCode(state.model)} · ${state.turns} turns · ${state.usage.totalTokens.toLocaleString('en-US')} tokens ` +
+    `Model: ${inlineCode(state.model)} · ${counted(state.turns, 'turn')} · ${counted(state.usage.totalTokens, 'token')} ` +
       `(${state.usage.inputTokens} in, ${state.usage.outputTokens} out, ${state.usage.reasoningTokens} reasoning)  `,
     `Files changed: ${state.originals.map((o) => inlineCode(o.path)).join(', ') || 'none'}  `,
     `Commands run: ${state.commandsRun.map((c) => inlineCode(c)).join(', ') || 'none'}${contextUsage(state) ? `  \n${contextUsage(state)}` : ''}`,

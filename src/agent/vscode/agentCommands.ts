@@ -4,6 +4,7 @@
  * here writes its progress to the "Gateway Agent" output and asks for approvals
  * with notifications.
  */
+import { counted } from '../../base/common';
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../common/engine';
 import { compactionNotice } from '../common/compaction';
@@ -176,7 +177,7 @@ async function pickSession(
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    candidates.map((state) => ({ label: state.title, description: `${state.status} · ${state.turns} turns`, detail: state.statusReason, state })),
+    candidates.map((state) => ({ label: state.title, description: `${state.status} · ${counted(state.turns, 'turn')}`, detail: state.statusReason, state })),
     { placeHolder },
   );
   return picked?.state;

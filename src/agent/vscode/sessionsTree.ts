@@ -1,9 +1,10 @@
 /** "Agent Sessions": every saved session with its state, turns and tokens. */
+import { counted } from '../../base/common';
 import * as vscode from 'vscode';
 import { backgroundNote, commandBlock, inlineCode } from '../common/commandDisplay';
 import type { AgentSessionState } from '../common/sessionState';
 import { contextUsage, lastCompactionNotice } from '../common/compaction';
-import { compact } from '../../status/common';
+import { planStepText, sessionRow } from '../common/sessionRow';
 import type { PlanStep } from '../../tools/common';
 import type { AgentSessions } from './agentSessions';
 import { transcriptUri } from './transcript';
@@ -28,6 +29,7 @@ const STEP_ICONS: Record<PlanStep['status'], string> = { pending: 'circle-large-
 /** A step of a session's plan, shown under the session. */
 interface PlanNode {
   sessionId: string;
+  sessionStatus: AgentSessionState['status'];
   index: number;
   step: PlanStep;
 }
@@ -69,7 +71,7 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   /** The plan's steps, then the checkpoints, newest first (what "Restore to here" goes back to). */
   private async sessionChildren(state: AgentSessionState): Promise<Node[]> {
-    const steps: Node[] = (state.plan ?? []).map((step, index) => ({ sessionId: state.id, index, step }));
+    const steps: Node[] = (state.plan ?? []).map((step, index) => ({ sessionId: state.id, sessionStatus: state.status, index, step }));
     if (state.originals.length === 0) return steps;
     try {
       const checkpoints = await this.sessions.checkpoints(state.id).list(new AbortController().signal);
@@ -101,11 +103,12 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   private sessionItem(state: AgentSessionState): vscode.TreeItem {
     const collapsible = state.plan?.length || state.originals.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
-    const item = new vscode.TreeItem(state.title || state.id, collapsible);
+    const row = sessionRow(state, Date.now(), new Date().getTimezoneOffset());
+    const item = new vscode.TreeItem(row.label, collapsible);
     item.id = state.id;
     const context = contextUsage(state);
     const compacted = lastCompactionNotice(state);
-    item.description = `${state.status.replace('_', ' ')} · ${state.turns} turns · ${compact(state.usage.totalTokens)} tok${context ? ` · ${context}` : ''}`;
+    item.description = row.description;
     // The row shows 80 characters of a command at most: the tooltip shows every waiting one whole.
     const waitingCommands = this.sessions.approvals.waiting(state.id).flatMap((request) => (request.command ? [request.command] : []));
     const commands = waitingCommands
@@ -117,8 +120,8 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
       .flatMap((request) => (request.input ? [`\n\nWaiting for your approval: ${inlineCode(request.summary)}`] : []))
       .join('');
     item.tooltip = new vscode.MarkdownString(
-      `**${state.title}**\n\n${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}\n\nModel ${state.model} · ${state.turns} turns · ` +
-        `${state.usage.totalTokens.toLocaleString('en-US')} tokens${context ? ` · ${context}` : ''}\n\n` +
+      `**${state.title}**\n\n${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}\n\nModel ${state.model} · ${counted(state.turns, 'turn')} · ` +
+        `${counted(state.usage.totalTokens, 'token')}${context ? ` · ${context}` : ''}\n\n` +
         `${compacted ? `${compacted} (${state.compactions?.length ?? 0} compactions)\n\n` : ''}Files changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}${commands}${inputs}`,
     );
     item.iconPath = new vscode.ThemeIcon(ICONS[state.status]);
@@ -157,8 +160,9 @@ function checkpointItem(node: CheckpointNode): vscode.TreeItem {
 function planItem(node: PlanNode): vscode.TreeItem {
   const item = new vscode.TreeItem(node.step.step, vscode.TreeItemCollapsibleState.None);
   item.id = `${node.sessionId}/plan/${node.index}`;
-  item.description = node.step.status.replace('_', ' ');
-  item.iconPath = new vscode.ThemeIcon(STEP_ICONS[node.step.status]);
+  const text = planStepText(node.step.status, node.sessionStatus);
+  item.description = text;
+  item.iconPath = new vscode.ThemeIcon(text === node.step.status.replace('_', ' ') ? STEP_ICONS[node.step.status] : 'circle-slash');
   item.contextValue = 'planStep';
   return item;
 }

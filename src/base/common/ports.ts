@@ -348,7 +348,8 @@ export interface ApprovalRequest {
   /** For writes: the file before and after, shown as a diff. */
   preview?: { path: string; before: string | undefined; after: string };
   /** `background`: the command is started and left running (run_command with background). */
-  command?: { line: string; cwd: string; background?: boolean };
+  /** `reason`: why it asks, when it is a command (approvalPolicy.ts, commandApprovalReason). */
+  command?: { line: string; cwd: string; background?: boolean; reason?: string };
   /** For a host tool: its whole input (the summary shows its start and end), for "Show Full Input". */
   input?: { tool: string; text: string; chars: number; complete: boolean };
 }

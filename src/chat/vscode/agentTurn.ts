@@ -13,6 +13,7 @@ import {
   type AgentSessionState,
   approvalMarkdown,
   endedMarkdown,
+  plainMarkdown,
   inlineCode,
   waitingLine,
   NO_FOLDER_MESSAGE,
@@ -21,10 +22,11 @@ import {
   agentMention,
   agentNamed,
 } from '../../agent/common';
-import type { ApprovalRequest } from '../../base/common';
+import { counted, type ApprovalRequest } from '../../base/common';
 import { compact } from '../../status/common';
 import { droppedNotice } from '../../checkpoints/common';
 import { planChecklist } from '../../tools/common';
+import { sandboxFailureNote, type SandboxFailure } from '../../terminal/common';
 import { type AgentSessions, openFolders, type SessionSink } from '../../agent/vscode';
 import { toAbortSignal } from '../../base/vscode';
 import { messageOf } from '../../gateway/vscode';
@@ -127,10 +129,13 @@ export async function sessionTurn(agent: AgentTurnDeps, turn: ChatTurn, run: (si
   const thinking = new ThinkingStream(stream, agent.thinking);
   const answers = new AnswersInTurn(agent.sessions, stream, () => thinking.close());
   const waits = new WaitLines(() => Date.now());
+  // The session's folder, known from its first event (a tool starts before it asks): approvals name it.
+  let folderName: string | undefined;
   const sink = {
     // VS Code's own confirmations (MCP tools) then show in this chat rather than as a second modal.
     toolInvocationToken,
     onEvent: (event: AgentEvent, root: vscode.Uri) => {
+      folderName = vscode.workspace.getWorkspaceFolder(root)?.name ?? root.path.split('/').filter(Boolean).pop();
       if (event.type === 'checkpoint') checkpoints.push(event.checkpoint);
       // A step's thinking closes into its part when anything else of the step shows.
       if (event.type === 'reasoning') return thinking.reasoning(event.text);
@@ -145,7 +150,7 @@ export async function sessionTurn(agent: AgentTurnDeps, turn: ChatTurn, run: (si
     },
     presenter: (approval: ApprovalRequest) => {
       thinking.close();
-      presentApproval(approval, stream);
+      presentApproval(approval, stream, folderName ?? soleFolderName());
       answers.awaiting(approval);
     },
   };
@@ -247,7 +252,7 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
         stream.reference(vscode.Uri.joinPath(root, event.outcome.changedPath));
         // What the model was told about the problems its write left: the user sees the same.
         if (event.outcome.problemsNote) stream.markdown(`\n\n${quotedLines(event.outcome.problemsNote)}\n\n`);
-      } else if (event.outcome.exitCode !== undefined) stream.markdown(`\n\n${inlineCode(event.summary)} exited with ${event.outcome.exitCode}.\n\n`);
+      } else if (event.outcome.exitCode !== undefined) stream.markdown(commandEndMarkdown(event.summary, event.outcome));
       return;
     case 'plan':
       stream.markdown(`\n\n**Plan**\n\n${planChecklist(event.plan)}\n\n`);
@@ -279,6 +284,13 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
   }
 }
 
+/** How a command ended: its exit code, whether it ran in the sandbox and, when the sandbox most likely made it fail, why and what to do. */
+function commandEndMarkdown(summary: string, outcome: { exitCode?: number; sandbox?: { network: boolean; failure?: SandboxFailure } }): string {
+  const where = outcome.sandbox ? ` in the sandbox${outcome.sandbox.network ? '' : ' (no network)'}` : '';
+  const failure = outcome.sandbox?.failure ? `\n\n> ${plainMarkdown(sandboxFailureNote(outcome.sandbox.failure))}` : '';
+  return `\n\n${inlineCode(summary)} exited with ${outcome.exitCode}${where}.${failure}\n\n`;
+}
+
 /** Tool text as a quote, a paragraph a line, each line inline code: it wraps in a narrow chat, and Markdown reads nothing in it. */
 function quotedLines(text: string): string {
   return text
@@ -288,8 +300,13 @@ function quotedLines(text: string): string {
     .join('\n>\n');
 }
 
-function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseStream): void {
-  stream.markdown(`\n\n${approvalMarkdown(approval)}\n\n`);
+function soleFolderName(): string | undefined {
+  const folders = openFolders();
+  return folders.length === 1 ? folders[0].name : undefined;
+}
+
+function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseStream, folderName: string | undefined): void {
+  stream.markdown(`\n\n${approvalMarkdown(approval, folderName)}\n\n`);
   const args = [approval.sessionId, approval.callId];
   if (approval.preview) stream.button({ title: 'Show Diff', command: 'gateway.agent.showDiff', arguments: args });
   if (approval.input) stream.button({ title: 'Show Full Input', command: 'gateway.agent.showInput', arguments: args });
@@ -311,15 +328,15 @@ function agentLine({ agent }: AgentSessionState): string {
   return `\n${agent.kind === 'agent' ? 'Agent' : 'Prompt file'}: ${inlineCode(agent.name)} (\`${agent.path}\`), tools ${tools}${left}\n`;
 }
 
-/** The summary's restore buttons: the latest checkpoints of this run (the chat folds the steps away once the turn ends). */
-const SUMMARY_CHECKPOINTS = 4;
+/** The summary's restore links: the latest checkpoints of this run before the present (the chat folds the steps away once the turn ends). */
+const SUMMARY_CHECKPOINTS = 3;
 
 function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, checkpoints: readonly StepCheckpoint[] = []): void {
   const files = state.originals.map((original) => inlineCode(original.path)).join(', ') || 'none';
   const commands = state.commandsRun.map((line) => inlineCode(line)).join(', ') || 'none';
   const context = contextUsage(state);
   stream.markdown(
-    `\n\n---\n**Session ${state.status}** · ${state.turns} turns · ${compact(state.usage.totalTokens)} tokens ` +
+    `\n\n---\n**Session ${state.status}** · ${counted(state.turns, 'turn')} · ${counted(state.usage.totalTokens, 'token', compact(state.usage.totalTokens))} ` +
       `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)` +
       `${context ? ` · ${context}` : ''}\n\n` +
       `Files changed: ${files}\n\nCommands run: ${commands}\n` +
@@ -327,13 +344,34 @@ function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, 
       agentLine(state),
   );
   if (checkpoints.length > 0) stream.markdown(`\nCheckpoints: ${checkpoints.map((c) => c.label).join(' · ')}\n`);
-  for (const checkpoint of checkpoints.slice(-SUMMARY_CHECKPOINTS)) {
-    const step = checkpoint.label.split(':')[0];
-    stream.button({ title: `Restore to ${step}`, command: 'gateway.agent.restoreCheckpoint', arguments: [state.id, checkpoint.id] });
-  }
-  if (state.originals.length > 0) {
-    stream.button({ title: 'Review Session Changes', command: 'gateway.agent.reviewChanges', arguments: [state.id] });
-    stream.button({ title: 'Revert Session Changes', command: 'gateway.agent.revert', arguments: [state.id] });
-  }
-  if (state.status === 'paused' || state.status === 'stopped') stream.button({ title: 'Continue', command: 'gateway.agent.continue', arguments: [state.id] });
+  // One primary action (a button); the rest are links, the destructive revert last. The newest checkpoint is the
+  // present state: restoring to it would change nothing, so it is not offered.
+  const actions = summaryActions(state, checkpoints.slice(0, -1).slice(-SUMMARY_CHECKPOINTS));
+  if (actions.primary) stream.button(actions.primary);
+  if (actions.secondary.length > 0) stream.markdown(commandLinks(actions.secondary));
+}
+
+/** The summary's actions: Continue for a session that can go on, else Review; the others as links. */
+function summaryActions(state: AgentSessionState, earlier: readonly StepCheckpoint[]): { primary?: vscode.Command; secondary: vscode.Command[] } {
+  const id = state.id;
+  const canContinue = state.status === 'paused' || state.status === 'stopped';
+  const changed = state.originals.length > 0;
+  const review: vscode.Command = { title: 'Review Session Changes', command: 'gateway.agent.reviewChanges', arguments: [id] };
+  const continued: vscode.Command = { title: 'Continue', command: 'gateway.agent.continue', arguments: [id] };
+  const restores = [...earlier].reverse().map((checkpoint): vscode.Command => ({
+    title: `Restore to ${checkpoint.label.split(':')[0]}`,
+    command: 'gateway.agent.restoreCheckpoint',
+    arguments: [id, checkpoint.id],
+  }));
+  const revert: vscode.Command[] = changed ? [{ title: 'Revert Session Changes…', command: 'gateway.agent.revert', arguments: [id] }] : [];
+  if (canContinue) return { primary: continued, secondary: [...(changed ? [review] : []), ...restores, ...revert] };
+  return { primary: changed ? review : undefined, secondary: [...restores, ...revert] };
+}
+
+/** Commands as one line of links (trusted for exactly these commands), less prominent than a button. */
+function commandLinks(commands: readonly vscode.Command[]): vscode.MarkdownString {
+  const links = commands.map((c) => `[${c.title}](command:${c.command}?${encodeURIComponent(JSON.stringify(c.arguments ?? []))})`);
+  const markdown = new vscode.MarkdownString(`\n\n${links.join(' · ')}\n`);
+  markdown.isTrusted = { enabledCommands: [...new Set(commands.map((c) => c.command))] };
+  return markdown;
 }

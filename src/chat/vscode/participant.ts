@@ -8,6 +8,8 @@ import { noteMarkdown } from '../common/notes';
 import { droppedNote, streamFitted } from '../common/historyFit';
 import { incompleteAnswerNote } from '../common/finishNote';
 import { WaitLines } from '../common/retryText';
+import { withoutRepeatedMention } from '../common/repeatedMention';
+import { modelFooter } from '../common/modelFooter';
 import type { ModelEndpoints } from '../../models/common';
 import { buildChatMessages, type SlashCommand } from '../common/prompt';
 import type { Logger } from '../../base/common';
@@ -22,6 +24,8 @@ import { ThinkingStream } from './thinking';
 import type { PromptResolution } from './promptTurn';
 
 export const LM_VENDOR = 'gateway';
+/** The name typed after `@` in the Chat view (package.json's chatParticipants). */
+const PARTICIPANT_NAME = 'gateway';
 
 export interface ParticipantDeps {
   endpoints: ModelEndpoints;
@@ -62,6 +66,7 @@ export function createChatHandler(deps: ParticipantDeps) {
     stream: vscode.ChatResponseStream,
     token: vscode.CancellationToken,
   ): Promise<vscode.ChatResult> => {
+    request = withoutRepeatedParticipant(request);
     // /agent, or any follow-up in a conversation that runs an agent session, goes to that session.
     if (request.command === 'agent' || request.command === 'compact' || (!request.command && sessionOfConversation(context))) {
       return deps.runAgent(request, context, stream, token);
@@ -134,18 +139,44 @@ export function createChatHandler(deps: ParticipantDeps) {
       }
       thinking.close();
       notes.close();
+      notes.footer(modelFooter(model));
       deps.onAnswer?.(answer, notes.texts);
       return { metadata: { model, command, ...notes.metadata() } };
     } catch (error) {
       if (token.isCancellationRequested) return { metadata: { model, failed: true, ...notes.metadata() } };
-      for (const action of actionsFor(error, deps.settings.current())) stream.button(action);
-      return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true, ...notes.metadata() } };
+      const actions = actionsFor(error, deps.settings.current());
+      if (actions.length === 0) return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true, ...notes.metadata() } };
+      // VS Code puts a result's error box after the response's buttons: the explanation is written first, so "Top up" follows it.
+      stream.markdown(failureMarkdown(messageOf(error)));
+      for (const action of actions) stream.button(action);
+      return { metadata: { model, failed: true, ...notes.metadata() } };
     }
   };
 }
 
 function isPromptFileUri(value: unknown): boolean {
   return value instanceof vscode.Uri && value.path.endsWith('.prompt.md');
+}
+
+/** A failure with buttons that fix it, as the answer's text: its explanation above its buttons. */
+function failureMarkdown(message: string): vscode.MarkdownString {
+  const markdown = new vscode.MarkdownString('\n\n$(error) ', true);
+  markdown.appendText(message);
+  markdown.appendMarkdown('\n\n');
+  return markdown;
+}
+
+const SLASH_COMMANDS = ['explain', 'fix', 'agent', 'compact'];
+
+/** The request as if `@gateway` had been typed once (see repeatedMention.ts); the same object when it was. */
+function withoutRepeatedParticipant(request: vscode.ChatRequest): vscode.ChatRequest {
+  const cleaned = withoutRepeatedMention({ prompt: request.prompt, command: request.command, participantName: PARTICIPANT_NAME, commands: SLASH_COMMANDS });
+  if (cleaned.prompt === request.prompt && cleaned.command === request.command) return request;
+  // The host's request may hold its fields as read-only: a child object shadows the two that change.
+  return Object.create(request, {
+    prompt: { value: cleaned.prompt, enumerable: true },
+    command: { value: cleaned.command, enumerable: true },
+  }) as vscode.ChatRequest;
 }
 
 /** The notes one answer shows (a few, then how many more), kept so that its history can leave them out. */
@@ -165,6 +196,12 @@ class AnswerNotes {
   close(): void {
     const rest = this.bound.rest();
     if (rest !== undefined) this.write(rest);
+  }
+
+  /** A line after the answer (which model answered): shown, and like a note left out of the history. */
+  footer(markdown: string): void {
+    this.shown.push(markdown);
+    this.stream.markdown(markdown);
   }
 
   metadata(): { notes?: string[] } {

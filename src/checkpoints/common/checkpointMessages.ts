@@ -9,6 +9,7 @@ import { shortLabel, type DroppedCheckpoint, type RestorePlan, type RestoreResul
 export const KEEP_MINE = 'Keep My Changes';
 export const OVERWRITE = 'Overwrite Them';
 export const RESTORE = 'Restore';
+export const UNDO_RESTORE = 'Undo Restore';
 
 /** At most this many names in a sentence; the rest are counted. */
 const MAX_NAMES = 8;
@@ -38,7 +39,19 @@ export function restoreQuestion(plan: RestorePlan): { message: string; detail: s
       `Commands ran after that point (${listOfNames(plan.commandsAfter)}): what they did outside these files (installed packages, generated files, anything else) cannot be undone.`,
     );
   }
-  return { message, detail: parts.join('\n\n'), buttons: plan.conflicts.length > 0 ? [KEEP_MINE, OVERWRITE] : [RESTORE] };
+  return {
+    message,
+    detail: parts.join('\n\n'),
+    buttons: plan.conflicts.length > 0 ? [KEEP_MINE, OVERWRITE] : [plan.target.kind === 'step' ? RESTORE : UNDO_RESTORE],
+  };
+}
+
+/**
+ * Whether a restore asks first. Undoing a restore was asked for by its own button and can itself be
+ * undone: it asks only when the user changed files since, or commands ran (their effects stay).
+ */
+export function asksBeforeRestore(plan: RestorePlan): boolean {
+  return plan.target.kind === 'step' || plan.conflicts.length > 0 || plan.commandsAfter.length > 0;
 }
 
 /** The notice after a restore. */

@@ -68,5 +68,23 @@ export interface CheckpointStoreOptions {
 
 /** "step 3" for "Step 3: src/a.ts", or the label itself. */
 export function shortLabel(checkpoint: Checkpoint): string {
-  return checkpoint.kind === 'step' ? `step ${checkpoint.turn}` : checkpoint.label.replace(/^Before/, 'before');
+  const step = /^Step (\d+)/.exec(checkpoint.label);
+  return checkpoint.kind === 'step' ? `step ${step ? step[1] : checkpoint.turn}` : checkpoint.label.replace(/^Before/, 'before');
+}
+
+/**
+ * The label of the checkpoint a restore keeps of the present (its undo). Undoing a restore is
+ * named for the step it undoes ("Before undoing the restore to step 3"), and undoing that
+ * again for the step once more, so labels never nest ("before restoring to before restoring…").
+ */
+export function undoCheckpointLabel(target: Checkpoint): string {
+  if (target.kind === 'step') return `Before restoring to ${shortLabel(target)}`;
+  const restored = /^Before (?:restoring|undoing the restore) to (.*)$/.exec(target.label)?.[1];
+  if (restored === undefined) return `Before undoing a restore`;
+  return target.label.startsWith('Before restoring') ? `Before undoing the restore to ${restored}` : `Before restoring to ${restored}`;
+}
+
+/** Steps are numbered in the order their checkpoints were made (the dropped ones count), not by turn: "Step 1", "Step 2"… */
+export function nextStepNumber(index: { checkpoints: readonly { kind: string }[]; dropped: readonly { label: string }[] }): number {
+  return index.checkpoints.filter((c) => c.kind === 'step').length + index.dropped.filter((d) => /^Step \d+/.test(d.label)).length + 1;
 }

@@ -23,7 +23,8 @@ import type { RecoveryWorkspace } from './journalPaths';
 import type { Checkpoint, DroppedCheckpoint, FileVersion, Manifest } from './checkpointIndex';
 import {
   CheckpointUnavailable,
-  shortLabel,
+  nextStepNumber,
+  undoCheckpointLabel,
   type CaptureResult,
   type CheckpointStoreOptions,
   type Recovery,
@@ -199,7 +200,7 @@ export class CheckpointStore {
       const manifest = new Map(index.head.files);
       for (const path of new Set(changed)) manifest.set(path, await versionOnDisk(this.folder, path, files, signal));
       const paths = [...new Set(changed)].sort();
-      const label = `Step ${state.turns}: ${paths.join(', ')}`;
+      const label = `Step ${nextStepNumber(index)}: ${paths.join(', ')}`;
       const checkpoint = await checkpointOf({ index, state, kind: 'step', label, files: manifest, changed: paths }, this.parts, signal);
       index.head = { files: manifest, segments: checkpoint.conversation.segments, length: checkpoint.conversation.length };
       const dropped = await addCheckpoint(this.parts, { index, checkpoint }, signal);
@@ -232,7 +233,7 @@ export class CheckpointStore {
       if (!index.checkpoints.some((c) => c.id === plan.target.id)) throw new CheckpointUnavailable('That checkpoint is no longer kept; nothing was changed.');
       const writes = plan.files.filter((f) => !(keepUserChanges && f.changedByUser));
       const kept = plan.files.filter((f) => keepUserChanges && f.changedByUser).map((f) => f.path);
-      const label = `Before restoring to ${shortLabel(plan.target)}`;
+      const label = undoCheckpointLabel(plan.target);
       const changed = writes.map((f) => f.path);
       const undo = await checkpointOf({ index, state, kind: 'restore', label, files: plan.present, changed, restoredTo: plan.target.id }, this.parts, signal);
       const dropped = await addCheckpoint(this.parts, { index, checkpoint: undo, keep: plan.target.id }, signal);

@@ -4,7 +4,8 @@
  * own changes named and asked about, and undoing a restore.
  */
 import * as vscode from 'vscode';
-import { KEEP_MINE, OVERWRITE, RESTORE, droppedNotice, restoreDone, restoreQuestion } from '../common/checkpointMessages';
+import { KEEP_MINE, OVERWRITE, RESTORE, UNDO_RESTORE, asksBeforeRestore, droppedNotice, restoreDone, restoreQuestion } from '../common/checkpointMessages';
+import { UndoRestoreOffer } from './undoRestoreOffer';
 import type { Checkpoint, FileVersion } from '../common/checkpoints';
 import { sessionIdOf, rootForSavedSession, type AgentSessionState } from '../../agent/common';
 import { normalizeWorkspacePath } from '../../tools/common';
@@ -23,11 +24,18 @@ export function isCheckpointNode(value: unknown): value is CheckpointNode {
   return typeof value === 'object' && value !== null && 'checkpoint' in value && 'sessionId' in value && typeof value.sessionId === 'string';
 }
 
-/** A file as a checkpoint holds it (`version`: a blob, null: no file), or as it was before the session (`original`). */
-function checkpointUri(sessionId: string, path: string, content: { version: FileVersion } | 'original'): vscode.Uri {
-  const query = content === 'original' ? 'original' : `blob=${content.version ?? 'none'}`;
-  return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${path}`, query: `session=${sessionId}&${query}` });
+/**
+ * A file as a checkpoint holds it (`version`: a blob, null: no file), or as it was before the session (`original`).
+ * Its path is the file's own (`file`, when the workspace folder is known): VS Code's multi-file diff marks a pair
+ * whose two paths differ as renamed ("R"), so both sides of a modification carry one path.
+ */
+function checkpointUri(sessionId: string, path: string, content: { version: FileVersion } | 'original', file?: vscode.Uri): vscode.Uri {
+  const query = new URLSearchParams({ session: sessionId, ...(content === 'original' ? { original: '', file: path } : { blob: content.version ?? 'none' }) });
+  return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: file?.path ?? `/${path}`, query: query.toString() });
 }
+
+/** One file of a multi-file diff: no left side for a file the change created, no right side for one it deleted (shown "A" and "D"). */
+type DiffResource = [vscode.Uri, vscode.Uri | undefined, vscode.Uri | undefined];
 
 /** Serves the read-only "before" and "after" sides of the review diffs. */
 export class CheckpointContentProvider implements vscode.TextDocumentContentProvider {
@@ -37,16 +45,18 @@ export class CheckpointContentProvider implements vscode.TextDocumentContentProv
     const query = new URLSearchParams(uri.query);
     const sessionId = query.get('session') ?? '';
     if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) return '';
-    if (query.has('original')) return (await originalText(this.sessions, sessionId, uri.path.slice(1))) ?? '';
+    if (query.has('original')) return (await originalText(this.sessions, sessionId, query.get('file') ?? uri.path.slice(1))) ?? '';
     const blob = query.get('blob') ?? 'none';
     if (blob === 'none') return '';
     return (await this.sessions.checkpoints(sessionId).blob(blob, new AbortController().signal)) ?? '(no longer kept)';
   }
 }
 
-export function registerCheckpointCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
+export function registerCheckpointCommands(sessions: AgentSessions, errors: ErrorPresenter, offer = new UndoRestoreOffer()): vscode.Disposable[] {
   const guarded = errors.guard.bind(errors);
+  const restoreTo = (id: string, checkpointId: number) => restoreWithUndo(sessions, offer, id, checkpointId);
   return [
+    offer,
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointContentProvider(sessions)),
     vscode.commands.registerCommand(
       'gateway.agent.reviewChanges',
@@ -66,7 +76,7 @@ export function registerCheckpointCommands(sessions: AgentSessions, errors: Erro
       'gateway.agent.restoreCheckpoint',
       guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown) => {
         const target = await checkpointOf(sessions, { sessionArgument, checkpointArgument, placeHolder: 'Restore the session to which checkpoint?' });
-        return target ? restoreTo(sessions, target.sessionId, target.checkpointId) : undefined;
+        return target ? restoreTo(target.sessionId, target.checkpointId) : undefined;
       }),
     ),
     vscode.commands.registerCommand(
@@ -79,7 +89,7 @@ export function registerCheckpointCommands(sessions: AgentSessions, errors: Erro
           void vscode.window.showInformationMessage('This session has no restore to undo.');
           return undefined;
         }
-        return restoreTo(sessions, id, undo.id);
+        return restoreTo(id, undo.id);
       }),
     ),
   ];
@@ -90,14 +100,15 @@ async function reviewSession(sessions: AgentSessions, id: string): Promise<unkno
   const state = await sessions.store.load(id);
   if (!state) throw new Error(`There is no saved agent session ${id}.`);
   const root = rootOf(state);
-  const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
+  const resources: DiffResource[] = [];
   for (const original of state.originals) {
     const normalized = normalizeWorkspacePath(original.path);
     if (!normalized.ok || normalized.path !== original.path) continue;
     const file = vscode.Uri.joinPath(root, original.path);
     const now = await readIfThere(file);
-    if (now === (await originalText(sessions, id, original.path))) continue;
-    resources.push([file, checkpointUri(id, original.path, 'original'), now === undefined ? checkpointUri(id, original.path, { version: null }) : file]);
+    const before = await originalText(sessions, id, original.path);
+    if (now === before) continue;
+    resources.push([file, before === undefined ? undefined : checkpointUri(id, original.path, 'original', file), now === undefined ? undefined : file]);
   }
   if (resources.length === 0) {
     void vscode.window.showInformationMessage(`Every file "${state.title}" changed is back as it was before the session.`);
@@ -126,30 +137,42 @@ async function reviewStep(sessions: AgentSessions, id: string, checkpointId: num
   });
   const state = await sessions.store.load(id);
   const root = state ? rootOf(state) : undefined;
-  const resources = changes.map(({ path, before, after }): [vscode.Uri, vscode.Uri, vscode.Uri] => [
-    root ? vscode.Uri.joinPath(root, path) : checkpointUri(id, path, { version: after }),
-    checkpointUri(id, path, { version: before }),
-    checkpointUri(id, path, { version: after }),
-  ]);
+  const resources = changes.map(({ path, before, after }): DiffResource => {
+    const file = root ? vscode.Uri.joinPath(root, path) : undefined;
+    return [
+      file ?? checkpointUri(id, path, { version: after }),
+      before === null ? undefined : checkpointUri(id, path, { version: before }, file),
+      after === null ? undefined : checkpointUri(id, path, { version: after }, file),
+    ];
+  });
   return vscode.commands.executeCommand('vscode.changes', `${checkpoint?.label ?? 'Step'} (${state?.title.slice(0, 60) ?? id})`, resources);
 }
 
-/** Asks (naming the user's own changes and the commands that ran since), restores, and offers Undo. */
-async function restoreTo(sessions: AgentSessions, id: string, checkpointId: number): Promise<unknown> {
+/** Asks (naming the user's own changes and the commands that ran since) unless it is a plain undo, restores, and offers Undo. */
+async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer, id: string, checkpointId: number): Promise<unknown> {
   const plan = await sessions.planRestore(id, checkpointId, new AbortController().signal);
-  const question = restoreQuestion(plan);
-  const answer = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, ...question.buttons);
-  if (answer !== KEEP_MINE && answer !== OVERWRITE && answer !== RESTORE) return undefined;
+  let answer = plan.target.kind === 'step' ? RESTORE : UNDO_RESTORE;
+  if (asksBeforeRestore(plan)) {
+    const question = restoreQuestion(plan);
+    const picked = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, ...question.buttons);
+    if (picked !== KEEP_MINE && picked !== OVERWRITE && picked !== RESTORE && picked !== UNDO_RESTORE) return undefined;
+    answer = picked;
+  }
+  offer.withdraw();
   const result = await sessions.restore(id, plan, answer === KEEP_MINE);
-  const undo = plan.target.kind === 'step' ? 'Undo Restore' : undefined;
-  void vscode.window
-    .showInformationMessage(`Gateway agent: ${restoreDone(plan, result)}`, ...(undo ? [undo] : []), 'Continue', 'Review Session Changes')
-    .then((choice) => {
-      if (choice === undo) return vscode.commands.executeCommand('gateway.agent.restoreCheckpoint', id, result.undo.id);
-      if (choice === 'Continue') return vscode.commands.executeCommand('gateway.agent.continue', id);
-      if (choice === 'Review Session Changes') return vscode.commands.executeCommand('gateway.agent.reviewChanges', id);
-      return undefined;
-    });
+  const summary = `Gateway agent: ${restoreDone(plan, result)}`;
+  // Undoing an undo is a restore again: only a restore to a step offers one (the Sessions view lists the rest).
+  const undo = plan.target.kind === 'step' ? { sessionId: id, checkpointId: result.undo.id } : undefined;
+  if (undo) offer.offer(undo, summary);
+  void vscode.window.showInformationMessage(summary, ...(undo ? [UNDO_RESTORE] : []), 'Continue', 'Review Session Changes').then((choice) => {
+    if (choice === UNDO_RESTORE && undo) {
+      if (offer.isCurrent(undo)) return vscode.commands.executeCommand('gateway.agent.restoreCheckpoint', id, undo.checkpointId);
+      return vscode.window.showInformationMessage('That restore was already undone or followed by another one: nothing was changed.');
+    }
+    if (choice === 'Continue') return vscode.commands.executeCommand('gateway.agent.continue', id);
+    if (choice === 'Review Session Changes') return vscode.commands.executeCommand('gateway.agent.reviewChanges', id);
+    return undefined;
+  });
   return result;
 }
 

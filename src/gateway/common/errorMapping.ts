@@ -98,7 +98,7 @@ function badRequest(
   if (code === 'model_not_found') {
     const model = ctx.model ? `"${ctx.model}"` : 'The model';
     const error = new ModelNotFoundError(
-      `${model} is not available to this key here. Pick another with "Gateway: Select Model" (or "Gateway: Select Agent Model" for agent sessions).` +
+      `${model} is not available to this key here. Pick another with "Gateway: Select Chat Model" (or "Gateway: Select Agent Model" for agent sessions).` +
         (serverText ? ` (${serverText})` : ''),
       param,
       code,

@@ -23,7 +23,7 @@ export interface ConfiguredModels {
   agentModel: string;
 }
 
-const PICKER_TITLES: Record<ModelPickerCommand, string> = { 'gateway.selectModel': 'Select Model', 'gateway.selectAgentModel': 'Select Agent Model' };
+const PICKER_TITLES: Record<ModelPickerCommand, string> = { 'gateway.selectModel': 'Select Chat Model', 'gateway.selectAgentModel': 'Select Agent Model' };
 
 export function actionsFor(error: unknown, configured: ConfiguredModels): vscode.Command[] {
   if (error instanceof MissingApiKeyError || error instanceof AuthError) {

@@ -31,7 +31,6 @@ export interface LanguageModelProviderDeps {
 export class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
-  private firstListed: string | undefined;
 
   private readonly catalog: ModelCatalog;
   private readonly keys: ApiKeyStore;
@@ -74,8 +73,6 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
     const preferred = this.preferredModel();
     // The configured chat model first: VS Code selects the first model by default, so the two agree.
     const ordered = [...models].sort((a, b) => Number(b.id === preferred) - Number(a.id === preferred));
-    // VS Code selects a default once, from the first listing; later reorderings do not move it.
-    this.firstListed ??= ordered[0]?.id;
     return ordered.map((model) => ({
       ...this.tokenLimits(model.id),
       id: model.id,
@@ -92,11 +89,6 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
     const limits = this.windows?.limitsOf(model) ?? { contextWindow: DEFAULT_CONTEXT_WINDOW, maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS };
     // VS Code counts the input against maxInputTokens: the output must fit in the same window.
     return { maxInputTokens: Math.max(1, limits.contextWindow - limits.maxOutputTokens), maxOutputTokens: limits.maxOutputTokens };
-  }
-
-  /** The model VS Code selected when the user had not picked one: the first one of the first listing. */
-  defaultPickerModel(): string | undefined {
-    return this.firstListed;
   }
 
   async provideLanguageModelChatResponse(

@@ -1,4 +1,4 @@
-/** "Gateway: Select Model": a QuickPick of the key's models, the current one marked, with a refresh button. */
+/** "Gateway: Select Chat Model": a QuickPick of the key's models, the current one marked, with a refresh button. */
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../../gateway/common';
 import type { ModelCatalog } from './modelCatalog';
@@ -56,6 +56,8 @@ export class ModelPicker {
     await load(false);
     const model = await chosen;
     if (model) await this.selection.choose(role, model);
+    // The same choice in the Chat view's picker (also when the setting already held it and so did not change).
+    if (model && role === 'chat') await this.selection.showInChatView();
     return model;
   }
 

@@ -2,38 +2,54 @@
  * Which model answers: the chat model and the agent model, persisted in the
  * `gateway.chatModel` / `gateway.agentModel` settings. When a setting is empty
  * the first model the key may use is taken, so a new user gets answers at once.
+ * An @gateway request is answered by the model selected in the Chat view's
+ * picker; "Select Chat Model" moves that picker too, and the status bar names
+ * the model used last, so the picker, the status bar and the answer agree.
  */
 import * as vscode from 'vscode';
 import { SECTION, type SettingsService } from '../../settings/vscode';
 import type { ModelCatalog } from './modelCatalog';
-import { chooseModel, defaultModel, type ModelRole } from '../common/modelChoice';
+import { defaultModel, type ModelRole } from '../common/modelChoice';
 
 export type { ModelRole } from '../common/modelChoice';
 
 const settingOf: Record<ModelRole, string> = { chat: 'chatModel', agent: 'agentModel' };
 
-const LAST_PICKER_MODEL = 'gateway.lastChatViewPickerModel';
 /** How long the status bar waits for the model list to name the default model. */
 const STATUS_LISTING_TIMEOUT_MS = 15_000;
+/** VS Code's command that selects a model in the Chat view's picker (what Copilot's own fallback uses). */
+const CHANGE_CHAT_VIEW_MODEL = 'workbench.action.chat.changeModel';
 
-export class ModelSelection {
+export class ModelSelection implements vscode.Disposable {
+  private readonly used = new vscode.EventEmitter<string>();
+  /** Fired with the model an @gateway request was just sent to. */
+  readonly onDidUseModel = this.used.event;
+  private lastUsed: string | undefined;
+
   constructor(
     private readonly catalog: ModelCatalog,
-    private readonly state: vscode.Memento,
     private readonly settings: SettingsService,
+    private readonly vendor: string,
   ) {}
 
-  /** The model for an @gateway request, following the Chat view's picker when the user switched it. */
-  async forChatRequest(pickerModel: string | undefined, defaultPickerModel: string | undefined, signal: AbortSignal): Promise<string> {
-    const choice = chooseModel({
-      pickerModel,
-      lastSeenPickerModel: this.state.get<string>(LAST_PICKER_MODEL),
-      configuredModel: await this.resolve('chat', signal),
-      defaultPickerModel,
-    });
-    await this.state.update(LAST_PICKER_MODEL, choice.lastSeenPickerModel);
-    if (choice.adoptAsChatModel) await this.choose('chat', choice.model);
-    return choice.model;
+  /** The model for an @gateway request: the Chat view's picker when it holds a gateway model, else the configured one. */
+  async forChatRequest(pickerModel: string | undefined, signal: AbortSignal): Promise<string> {
+    // The picker is the truth for its request; gateway.chatModel is not rewritten (it stays inline edits' model).
+    const model = pickerModel ?? (await this.resolve('chat', signal));
+    if (model !== this.lastUsed) {
+      this.lastUsed = model;
+      this.used.fire(model);
+    }
+    return model;
+  }
+
+  /** Selects the configured chat model in the Chat view's picker too, so both show one choice. */
+  async showInChatView(): Promise<void> {
+    const model = this.configured('chat');
+    if (!model) return;
+    this.lastUsed = undefined;
+    // The provider lists a model with its id as family (languageModelProvider.ts). An older VS Code without the command keeps its own pick.
+    await vscode.commands.executeCommand(CHANGE_CHAT_VIEW_MODEL, { vendor: this.vendor, id: model, family: model }).then(undefined, () => undefined);
   }
 
   configured(role: ModelRole): string {
@@ -55,14 +71,18 @@ export class ModelSelection {
     return this.configured(role) || defaultModel(role, this.catalog.lastKnown());
   }
 
-  /** The chat model the status bar names: the configured one, or the default once a key can list models. */
+  /** The chat model the status bar names: the one @gateway used last, else the configured one, or the default once a key can list models. */
   async shownChatModel(hasKey: () => Promise<boolean>): Promise<string | undefined> {
-    const configured = this.configured('chat');
+    const configured = this.lastUsed ?? this.configured('chat');
     if (configured || !(await hasKey())) return configured || undefined;
     return this.resolve('chat', AbortSignal.timeout(STATUS_LISTING_TIMEOUT_MS));
   }
 
   async choose(role: ModelRole, model: string): Promise<void> {
     await vscode.workspace.getConfiguration(SECTION).update(settingOf[role], model, vscode.ConfigurationTarget.Global);
+  }
+
+  dispose(): void {
+    this.used.dispose();
   }
 }

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { LimitTracker } from '../../gateway/common';
 import { formatStatus, type StatusView } from '../common/statusView';
+import { showWalkthroughProgress } from './walkthroughProgress';
 
 export interface StatusSources {
   limits: LimitTracker;
@@ -37,8 +38,9 @@ export class GatewayStatusBar implements vscode.Disposable {
   }
 
   async refresh(): Promise<void> {
+    const model = await this.sources.model().catch(() => undefined);
     const view = formatStatus({
-      model: await this.sources.model().catch(() => undefined),
+      model,
       hasKey: await this.sources.hasKey(),
       snapshot: this.sources.limits.snapshot(),
       siteUrl: this.sources.siteUrl(),
@@ -47,6 +49,11 @@ export class GatewayStatusBar implements vscode.Disposable {
       today: this.sources.today?.(),
     });
     this.view = view;
+    showWalkthroughProgress({
+      baseUrl: this.sources.siteUrl() !== undefined,
+      apiKey: view.state !== 'no-key',
+      model: view.state !== 'no-key' && Boolean(model),
+    });
     this.item.text = view.text;
     const tooltip = new vscode.MarkdownString(view.tooltip.join('\n\n'));
     tooltip.isTrusted = { enabledCommands: ['gateway.selectModel', 'gateway.setApiKey', 'gateway.showUsage'] };

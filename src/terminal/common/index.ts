@@ -3,4 +3,5 @@ export { findDeniedCommand } from './commandPolicy';
 export { controlPathOf, type ControlRollback, rollbackNote } from './controlPaths';
 export { type SandboxLaunch, sandboxNote, seccompFd } from './sandbox';
 export { sandboxEnvironment } from './sandboxEnvironment';
+export { type SandboxFailure, sandboxFailure, sandboxFailureNote } from './sandboxFailure';
 export { type MachineSandbox, SandboxDecision, type SandboxSession } from './sandboxDecision';

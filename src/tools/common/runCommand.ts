@@ -4,7 +4,7 @@ import { type AgentTool, type ToolContext, type ToolOutcome, ToolFailure, guarde
 import { resolveWorkspacePath } from './pathPolicy';
 import { omittedNote, splitOmittedNote, tailBytes } from './textLimits';
 import { describeBackground } from './commandOutput';
-import { sandboxNote, rollbackNote } from '../../terminal/common';
+import { sandboxFailure, sandboxFailureNote, sandboxNote, rollbackNote } from '../../terminal/common';
 import type { CommandResult, ControlWatch } from '../../base/common';
 
 export const defaultTimeoutSeconds = 60;
@@ -115,6 +115,10 @@ function describeResult(result: CommandResult, timeoutSeconds: number): ToolOutc
       ? 'The command was killed before it exited (no exit code).'
       : `Exit code ${result.exitCode}.`;
   const body = output.trim() === '' ? '(no output)' : output;
-  const note = result.sandboxed ? `${body.endsWith('\n') ? '' : '\n'}${sandboxNote(result.sandboxed.network)}` : '';
-  return { ok: result.exitCode === 0 && !result.timedOut, output: `${status}\n${body}${note}`, exitCode: result.exitCode };
+  const ok = result.exitCode === 0 && !result.timedOut;
+  if (!result.sandboxed) return { ok, output: `${status}\n${body}`, exitCode: result.exitCode };
+  const failure = sandboxFailure(result, result.sandboxed);
+  const note = `${body.endsWith('\n') ? '' : '\n'}${sandboxNote(result.sandboxed.network)}${failure ? `\n${sandboxFailureNote(failure)}` : ''}`;
+  const sandbox = { network: result.sandboxed.network, ...(failure ? { failure } : {}) };
+  return { ok, output: `${status}\n${body}${note}`, exitCode: result.exitCode, sandbox };
 }

@@ -14,6 +14,7 @@ import type { LanguageServices } from './languageServices';
 import type { BackgroundCommands } from './backgroundCommands';
 import type { ApprovalMode } from '../../agent/common';
 import type { SubagentRun, Subagents } from './runSubagent';
+import type { SandboxFailure } from '../../terminal/common';
 
 /** `external`: a tool of the host (another extension, an MCP server), which may do anything. */
 export type ToolKind = 'read' | 'write' | 'command' | 'external';
@@ -82,6 +83,8 @@ export interface ToolOutcome {
   changedPath?: string;
   /** run_command only; undefined when the process was killed. */
   exitCode?: number;
+  /** run_command only: it ran in the `auto` mode's sandbox, and the sandbox's likely part in its failure (for the chat to say). */
+  sandbox?: { network: boolean; failure?: SandboxFailure };
   /** A write's note on the problems VS Code reports after it (the end of `output` too), for the chat to show. */
   problemsNote?: string;
   /** update_plan only: the plan as it now stands. */
@@ -121,7 +124,8 @@ export interface PreparedCall {
   /** For writes: the change to show as a diff before approval. */
   preview?: FilePreview;
   /** For run_command: what will run, and where (workspace-relative); `background`: it is started and left running. */
-  command?: { line: string; cwd: string; background?: boolean };
+  /** `reason`: why it asks, when it is a command (approvalPolicy.ts, commandApprovalReason). */
+  command?: { line: string; cwd: string; background?: boolean; reason?: string };
   /** For a host tool: its whole input, which the summary may show only in part. */
   input?: ToolInput;
   /** Never rejects; an abort comes back as ok:false. */

@@ -5,6 +5,7 @@
  * own stylesheet and its one nonce'd script. Model names and session titles are
  * the gateway's and the user's text: every one is escaped.
  */
+import { counted } from '../../base/common';
 import { budgetMessage, type BudgetStatus } from './dailyBudget';
 import { SURFACE_LABELS, USAGE_SURFACES, type UsageSurface } from './usageRecord';
 import { describeTotals, formatCost, formatTokens, type DaySummary, type Totals, type UsageSummary } from './usageSummary';
@@ -72,7 +73,7 @@ function figures(summary: UsageSummary): string {
   const figure = (label: string, totals: Totals, id: string) =>
     `<div class="figure" id="${id}"><div class="label">${label}</div><div class="value">${escapeHtml(
       summary.priced ? formatCost(totals.cost) : formatTokens(totals.tokens),
-    )}</div><div class="detail">${escapeHtml(describeTotals(totals, summary.priced))} · ${formatTokens(totals.requests)} requests</div></div>`;
+    )}</div><div class="detail">${escapeHtml(describeTotals(totals, summary.priced))} · ${counted(totals.requests, 'request', formatTokens(totals.requests))}</div></div>`;
   const unit = summary.priced ? 'cost' : 'tokens';
   return `<section class="figures">${figure(`Today's ${unit}`, summary.today, 'today')}${figure(`This month's ${unit}`, summary.month, 'month')}</section>`;
 }

@@ -5,7 +5,7 @@
  * question before an agent request past the budget, the note in `@gateway`'s answer.
  */
 import * as vscode from 'vscode';
-import type { Logger } from '../../base/common';
+import { counted, type Logger } from '../../base/common';
 import { anyPriced, budgetMessage, budgetStatus, BudgetAlerts, type BudgetStatus } from '../common/dailyBudget';
 import { usagePage } from '../common/usageHtml';
 import type { UsageLog } from '../common/usageLog';
@@ -91,7 +91,7 @@ export class UsageView implements vscode.Disposable {
     try {
       const { totals, priced, budget } = await this.today(signal);
       const note = budgetMessage(budget);
-      this.todayText = `Today: ${describeTotals(totals, priced)} in ${totals.requests.toLocaleString('en-US')} requests${note ? `. ${note}` : ''}`;
+      this.todayText = `Today: ${describeTotals(totals, priced)} in ${counted(totals.requests, 'request')}${note ? `. ${note}` : ''}`;
       this.deps.onTodayChanged?.();
       return budget;
     } catch (error) {
@@ -199,7 +199,9 @@ export class UsageView implements vscode.Disposable {
       const models = this.deps.settings.current().models;
       const csv = usageCsv(await this.deps.log.entries(AbortSignal.timeout(30_000)), (model) => priceOf(models, model));
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(csv));
-      void vscode.window.showInformationMessage(`Usage exported to ${target.fsPath || target.toString()}.`);
+      void vscode.window
+        .showInformationMessage(`Usage exported to ${target.fsPath || target.toString()}.`, 'Open')
+        .then((choice) => (choice === 'Open' ? vscode.window.showTextDocument(target) : undefined));
     } catch (error) {
       void vscode.window.showErrorMessage(`Could not export the usage: ${error instanceof Error ? error.message : String(error)}`);
     }

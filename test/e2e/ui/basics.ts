@@ -1,4 +1,4 @@
-// Scenarios 1–3: the key from the palette, the model from "Gateway: Select Model",
+// Scenarios 1–3: the key from the palette, the model from "Gateway: Select Chat Model",
 // and a first @gateway answer in the Chat view.
 import type { Scenario } from './harness';
 import {
@@ -37,7 +37,7 @@ export const setKeyScenario: Scenario = {
 
 export const selectModelScenario: Scenario = {
   id: '2-select-model',
-  title: '"Gateway: Select Model" lists the four models, marks the current one; gw-chat-pro picked, the status bar follows',
+  title: '"Gateway: Select Chat Model" lists the four models, marks the current one; gw-chat-pro picked, the status bar follows',
   async run(ctx, s) {
     // Set-up: the funded key and no chat model chosen yet (as after scenario 1). On a retry
     // that means a reload, after which the extension is activated again by the command below.
@@ -48,7 +48,7 @@ export const selectModelScenario: Scenario = {
       'model-quickpick',
       'the QuickPick "Gateway: Select Chat Model" lists gw-chat, gw-chat-pro, gw-chat-mini, gw-code; gw-chat (in use) is marked current',
       async () => {
-        await ctx.wb.runCommand('Gateway: Select Model');
+        await ctx.wb.runCommand('Gateway: Select Chat Model');
         await ctx.wb.waitForQuickInput('Gateway: Select Chat Model');
         await ctx.wb.quickPickRow('gw-code').waitFor({ state: 'visible', timeout: 15_000 });
         await waitForStatus(ctx, normalStatus('gw-chat'));
@@ -68,7 +68,7 @@ export const selectModelScenario: Scenario = {
       await waitForStatus(ctx, normalStatus('gw-chat-pro'));
     });
     await s.step('picker-marks-current', 'opened again, the QuickPick marks gw-chat-pro as current', async () => {
-      await ctx.wb.runCommand('Gateway: Select Model');
+      await ctx.wb.runCommand('Gateway: Select Chat Model');
       await ctx.wb.waitForQuickInput('Gateway: Select Chat Model');
       const row = ctx.wb.quickPickRow('gw-chat-pro');
       await row.waitFor({ state: 'visible', timeout: 15_000 });
