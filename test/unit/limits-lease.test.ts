@@ -183,3 +183,13 @@ test('four windows bursting together, on their leases and through the lock, send
   assert.ok(onLease > 0, 'some went on a lease');
   assert.equal(sent, 40, `${sent} sent in one window of 40 requests`);
 });
+
+test('a round whose write fails leaves no lease: the next request takes the lock again', async () => {
+  // A folder where the file goes: the round reads no entries and runs, its write (a rename onto the folder) fails.
+  await mkdir(join(file, 'in-the-way'), { recursive: true });
+  const clock = new VirtualClock({ manual: true });
+  const a = await openWindow(clock, 60);
+  assert.deepEqual(await a.send(), { viaLock: true }, 'paced on what the window knows');
+  assert.deepEqual(await a.send(), { viaLock: true }, 'no lease the others cannot see');
+  a.stop();
+});

@@ -89,7 +89,10 @@ export class SharedWindowSync {
   /** A change is handed to the shared window and not yet applied: it will see everything up to its turn, so another is not needed. */
   private queued = false;
   private soon: AbortController | undefined;
+  /** The lease this window may draw on: one the file is known to hold. */
   private lease: Lease | undefined;
+  /** The lease a round sized, drawn on only once its write is done (a failed write leaves no lease). */
+  private leaseWritten: Lease | undefined;
   private leaseEnd: AbortController | undefined;
 
   constructor(
@@ -120,8 +123,13 @@ export class SharedWindowSync {
         this.queued = false;
         return this.exchange(stored);
       })
+      .then(() => {
+        this.lease = this.leaseWritten;
+        this.leaseWritten = undefined;
+      })
       .catch(() => {
         this.queued = false;
+        this.leaseWritten = undefined;
         // The storage failed (full disk, no permission): pace on what this window knows.
         this.pump();
       })
@@ -174,6 +182,7 @@ export class SharedWindowSync {
     const now = this.clock.now();
     // The lease the file holds is replaced by this round's: the pump below counts only what was really sent.
     this.lease = undefined;
+    this.leaseWritten = undefined;
     // An implausible entry is left out here, so it is also gone from the file once this round writes it back.
     const others = stored.filter((entry) => entry.owner !== owner && plausibleEntry(entry, now)).slice(-MAX_SHARED_ENTRIES);
     this.ledger.replaceOthers(others.map(fromShared));
@@ -201,7 +210,7 @@ export class SharedWindowSync {
     const requests = Math.min(MAX_LEASE_REQUESTS, Math.floor((use.requestLimit - use.requests) / windows));
     const tokens = Math.min(Math.floor((use.tokenLimit - use.tokens) / windows), requests * MAX_ENTRY_TOKENS);
     if (!(requests >= 1) || !(tokens >= 0)) return [];
-    this.lease = { requests, tokens, until: now + lasts };
+    this.leaseWritten = { requests, tokens, until: now + lasts };
     const end = new AbortController();
     this.leaseEnd = end;
     this.clock.after(lasts, () => this.sync(), end.signal);
