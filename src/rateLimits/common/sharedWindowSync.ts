@@ -89,10 +89,11 @@ export class SharedWindowSync {
   /** A change is handed to the shared window and not yet applied: it will see everything up to its turn, so another is not needed. */
   private queued = false;
   private soon: AbortController | undefined;
-  /** The lease this window may draw on: one the file is known to hold. */
+  /**
+   * The lease this window may draw on, from the round that sized it on: the lock is held until that
+   * round's write is done, so no other window reads the file before it holds the lease.
+   */
   private lease: Lease | undefined;
-  /** The lease a round sized, drawn on only once its write is done (a failed write leaves no lease). */
-  private leaseWritten: Lease | undefined;
   private leaseEnd: AbortController | undefined;
 
   constructor(
@@ -123,13 +124,10 @@ export class SharedWindowSync {
         this.queued = false;
         return this.exchange(stored);
       })
-      .then(() => {
-        this.lease = this.leaseWritten;
-        this.leaseWritten = undefined;
-      })
       .catch(() => {
         this.queued = false;
-        this.leaseWritten = undefined;
+        // The file may not hold the lease: none is drawn on until a round is written.
+        this.lease = undefined;
         // The storage failed (full disk, no permission): pace on what this window knows.
         this.pump();
       })
@@ -182,7 +180,6 @@ export class SharedWindowSync {
     const now = this.clock.now();
     // The lease the file holds is replaced by this round's: the pump below counts only what was really sent.
     this.lease = undefined;
-    this.leaseWritten = undefined;
     // An implausible entry is left out here, so it is also gone from the file once this round writes it back.
     const others = stored.filter((entry) => entry.owner !== owner && plausibleEntry(entry, now)).slice(-MAX_SHARED_ENTRIES);
     this.ledger.replaceOthers(others.map(fromShared));
@@ -210,7 +207,7 @@ export class SharedWindowSync {
     const requests = Math.min(MAX_LEASE_REQUESTS, Math.floor((use.requestLimit - use.requests) / windows));
     const tokens = Math.min(Math.floor((use.tokenLimit - use.tokens) / windows), requests * MAX_ENTRY_TOKENS);
     if (!(requests >= 1) || !(tokens >= 0)) return [];
-    this.leaseWritten = { requests, tokens, until: now + lasts };
+    this.lease = { requests, tokens, until: now + lasts };
     const end = new AbortController();
     this.leaseEnd = end;
     this.clock.after(lasts, () => this.sync(), end.signal);
