@@ -4,8 +4,10 @@
  * each window what the gateway had counted when it last answered). So with a
  * `SharedWindow` (a file in the extension's global storage, src/rateLimits/node/fileSharedWindow.ts)
  * the trackers also see each other's reservations: every decision to send is
- * taken under its lock, with the other windows' entries read fresh. This is that
- * exchange, apart from the tracker (limits.ts) that asks for it.
+ * taken under its lock, with the other windows' entries read fresh, or within a
+ * lease such a round wrote to the file for the others to count (takeLease), which
+ * spares a request of about a second's burst the lock and the file I/O. This is
+ * that exchange, apart from the tracker (limits.ts) that asks for it.
  */
 import type { Clock } from '../../base/common';
 import type { OthersReserved, Reserved, WindowLedger } from './windowLedger';
