@@ -195,7 +195,8 @@ describe('what the shared file says is checked', () => {
       entry({ owner: 'recent', tokens: 5_000, sentAt: now - 1_000, answeredAt: now - 500 }),
     ]);
     assert.ok(outcome.granted, 'the request went at once');
-    assert.deepEqual(outcome.file.map((e) => e.owner).sort(), [outcome.owner, 'recent'].sort());
+    // This window's own entries may be several: its request and the lease its round wrote (sharedWindowSync.ts).
+    assert.deepEqual([...new Set(outcome.file.map((e) => e.owner))].sort(), [outcome.owner, 'recent'].sort());
   });
 
   test('an oversized entry (requests or tokens past one request) is ignored, and dropped at the next write', async () => {
@@ -204,10 +205,7 @@ describe('what the shared file says is checked', () => {
       entry({ owner: 'many-tokens', tokens: 1e15, sentAt: now, answeredAt: now }),
     ]);
     assert.ok(outcome.granted, 'the request went at once');
-    assert.deepEqual(
-      outcome.file.map((e) => e.owner),
-      [outcome.owner],
-    );
+    assert.deepEqual([...new Set(outcome.file.map((e) => e.owner))], [outcome.owner]);
   });
 
   test('more entries than any window writes, or numbers that are not finite, count as none', async () => {

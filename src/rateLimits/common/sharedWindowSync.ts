@@ -4,8 +4,10 @@
  * each window what the gateway had counted when it last answered). So with a
  * `SharedWindow` (a file in the extension's global storage, src/rateLimits/node/fileSharedWindow.ts)
  * the trackers also see each other's reservations: every decision to send is
- * taken under its lock, with the other windows' entries read fresh. This is that
- * exchange, apart from the tracker (limits.ts) that asks for it.
+ * taken under its lock, with the other windows' entries read fresh, or within a
+ * lease such a round wrote to the file for the others to count (takeLease), which
+ * spares a request of about a second's burst the lock and the file I/O. This is
+ * that exchange, apart from the tracker (limits.ts) that asks for it.
  */
 import type { Clock } from '../../base/common';
 import type { OthersReserved, Reserved, WindowLedger } from './windowLedger';
@@ -41,7 +43,7 @@ export const SHARED_FUTURE_SKEW_MS = 5_000;
 /** An entry is one request (or tokens spent outside one); more is no entry a window writes. */
 const MAX_ENTRY_REQUESTS = 1;
 /** One request's tokens: above any model's context window and output together. */
-const MAX_ENTRY_TOKENS = 10_000_000;
+export const MAX_ENTRY_TOKENS = 10_000_000;
 
 /** Whether another window's entry can be one a window wrote by `now`: small, finite, and not dated ahead. */
 export function plausibleEntry(entry: SharedWindowEntry, now: number): boolean {
@@ -67,10 +69,34 @@ export function sharedPollMs(windowMs: number): number {
 /** How long a change that only makes this window count less waits to be written with others (see LimitTracker.changed). */
 export const PUBLISH_DELAY_MS = 20;
 
+/**
+ * How long a lease may be drawn on after the locked round that wrote it, and how recent a send must be
+ * for a round to write one: a second, at most a sixtieth of the window (what a lease holds from the
+ * other windows is back to them that soon).
+ */
+export function leaseMs(windowMs: number): number {
+  return Math.min(1_000, windowMs / 60);
+}
+/** Requests a lease holds at most: few entries in the file, and little room held from the other windows. */
+export const MAX_LEASE_REQUESTS = 16;
+
+/** Room this window may spend without the lock (see SharedWindowSync.takeLease). */
+interface Lease {
+  requests: number;
+  tokens: number;
+  until: number;
+}
+
 export class SharedWindowSync {
   /** A change is handed to the shared window and not yet applied: it will see everything up to its turn, so another is not needed. */
   private queued = false;
   private soon: AbortController | undefined;
+  /**
+   * The lease this window may draw on, from the round that sized it on: the lock is held until that
+   * round's write is done, so no other window reads the file before it holds the lease.
+   */
+  private lease: Lease | undefined;
+  private leaseEnd: AbortController | undefined;
 
   constructor(
     private readonly shared: SharedWindow,
@@ -80,6 +106,8 @@ export class SharedWindowSync {
     private readonly pump: () => void,
     /** Tells the listeners, once a round is over. */
     private readonly emit: () => void,
+    /** Whether requests wait in line (after the pump): then no lease is written. */
+    private readonly waiting: () => boolean,
   ) {}
 
   /**
@@ -100,6 +128,8 @@ export class SharedWindowSync {
       })
       .catch(() => {
         this.queued = false;
+        // The file may not hold the lease: none is drawn on until a round is written.
+        this.lease = undefined;
         // The storage failed (full disk, no permission): pace on what this window knows.
         this.pump();
       })
@@ -120,16 +150,70 @@ export class SharedWindowSync {
     );
   }
 
+  /** Spends no more of the lease (the key or the limits changed: the next locked round sizes a new one). */
+  dropLease(): void {
+    this.lease = undefined;
+  }
+
+  /**
+   * The fast path: spends `tokens` and one request of the lease the last locked round wrote, when it
+   * is still in date and holds that much; false (and nothing spent) otherwise, and the request takes
+   * the locked path. The tracker checks the window itself too (its limits, 429 waits, the first request).
+   *
+   * Why no sum of windows can pass the limit this way: a lease is written to the file, as entries in
+   * flight, in the same locked round that sized it, so every other window's locked decision from then
+   * on counts it as sent; it is at most the room that round left (a part of it: room / (other windows + 2),
+   * the +2 being this window and one part left for a window that has not written yet). What this
+   * window spends without the lock stays within the lease, so what it really holds never exceeds what
+   * the file says it holds, and the file's total never exceeds the limit. Other windows' fast paths are
+   * bounded by their own leases the same way; a new window has no lease, so its first request takes the
+   * lock and counts everyone's. (A settle above its estimate is written at once, as before.)
+   */
+  takeLease(tokens: number, now: number): boolean {
+    const lease = this.lease;
+    if (lease === undefined || now >= lease.until || lease.requests < 1 || tokens > lease.tokens) return false;
+    lease.requests -= 1;
+    lease.tokens -= tokens;
+    return true;
+  }
+
   private exchange(stored: SharedWindowEntry[]): SharedWindowEntry[] {
     const owner = this.shared.owner;
     const now = this.clock.now();
+    // The lease the file holds is replaced by this round's: the pump below counts only what was really sent.
+    this.lease = undefined;
     // An implausible entry is left out here, so it is also gone from the file once this round writes it back.
     const others = stored.filter((entry) => entry.owner !== owner && plausibleEntry(entry, now)).slice(-MAX_SHARED_ENTRIES);
     this.ledger.replaceOthers(others.map(fromShared));
     this.pump();
     const kept = this.ledger.othersReserved.map((entry) => toShared(entry, entry.owner));
     const own = this.ledger.own.map((entry) => toShared(entry, owner));
-    return [...kept, ...own].filter((entry) => entry.owner === owner || this.ledger.othersLive(fromShared(entry), now));
+    const live = [...kept, ...own].filter((entry) => entry.owner === owner || this.ledger.othersLive(fromShared(entry), now));
+    return [...live, ...this.grantLease(now, owner)];
+  }
+
+  /**
+   * Sizes this window's lease from the room left after this round (see takeLease), and returns the entries
+   * that hold it in the file. Only for a window that sent within a lease's time (an idle one holds no room from
+   * the others), and only when no request waits (those go through the lock in order). A round after the
+   * lease's end takes it out of the file again.
+   */
+  private grantLease(now: number, owner: string): SharedWindowEntry[] {
+    this.leaseEnd?.abort();
+    this.leaseEnd = undefined;
+    const lasts = leaseMs(this.ledger.windowMs);
+    const active = this.ledger.own.some((entry) => entry.sentAt > now - lasts);
+    if (!active || this.waiting()) return [];
+    const use = this.ledger.use(now);
+    const windows = new Set(this.ledger.othersReserved.map((entry) => entry.owner)).size + 2;
+    const requests = Math.min(MAX_LEASE_REQUESTS, Math.floor((use.requestLimit - use.requests) / windows));
+    const tokens = Math.min(Math.floor((use.tokenLimit - use.tokens) / windows), requests * MAX_ENTRY_TOKENS);
+    if (!(requests >= 1) || !(tokens >= 0)) return [];
+    this.lease = { requests, tokens, until: now + lasts };
+    const end = new AbortController();
+    this.leaseEnd = end;
+    this.clock.after(lasts, () => this.sync(), end.signal);
+    return Array.from({ length: requests }, () => ({ owner, requests: 1, tokens: tokens / requests, sentAt: now, answeredAt: null }));
   }
 }
 

@@ -63,7 +63,7 @@ export class WindowLedger {
   constructor(
     private readonly clock: Clock,
     private configuredLimits: ConfiguredLimits,
-    private readonly windowMs: number,
+    readonly windowMs: number,
     /**
      * Told when a reservation changes (answered, settled, released); `grew`: it counts more than
      * before (a settle above the estimate), which the other windows must see at once.
