@@ -61,6 +61,8 @@ test(
       await vscode.workspace.getConfiguration('gateway').update('baseUrl', EMULATOR_BASE_URL, vscode.ConfigurationTarget.Global);
       assert(await vscode.commands.executeCommand<boolean>('gateway.setApiKey', 'demo-key'), 'the key is accepted');
       await vscode.workspace.getConfiguration('gateway').update('agentModel', 'gw-code', vscode.ConfigurationTarget.Global);
+      // The writes must ask (an earlier test of the suite leaves `auto`, under which a workspace write goes unasked).
+      await vscode.workspace.getConfiguration('gateway').update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
 
       const first = await sessionWriting(gateway, 'write hooked one', 'hooked-one.txt', [
         /hook of this workspace \(\.claude\/settings\.json\)/,

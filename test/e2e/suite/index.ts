@@ -8,10 +8,11 @@ import './activation.test';
 import './workspaceSettings.test';
 import './agent.test';
 import './agentTools.test';
-// Its own .vscode/mcp.json, removed at its end.
-import './agentMcp.test';
 import './inlineEdit.test';
 import './usage.test';
+// Its own .vscode/mcp.json, removed at its end; after usage, whose small session its large ones
+// would push out of Show Usage's ten largest.
+import './agentMcp.test';
 // After the usage test: its session must stay among the ten largest of the run's sessions (the usage view
 // lists ten). agentLanguage before agentSearch, which leaves the workspace's files changed.
 import './agentLanguage.test';
