@@ -25,14 +25,13 @@ import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
 import { agentWaitingScenario } from './ui/agentWaiting';
 import { limitWaitScenario } from './ui/limitWait';
-import { sandboxAgentScenario } from './ui/sandboxAgent';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
 import { neutral, waitForActivation } from './ui/gateway';
 import { inlineEditScenario } from './ui/inlineEdit';
 import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_DIR, type Scenario, type UiContext } from './ui/harness';
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
-import { polishAgentScenario, polishModelScenario } from './ui/polish';
+import { polishModelScenario } from './ui/polish';
 import { usageScenario } from './ui/usage';
 import { thinkingScenario } from './ui/thinking';
 import { agentSubagentScenario } from './ui/agentSubagent';
@@ -58,10 +57,8 @@ const SCENARIOS: Scenario[] = [
   thinkingScenario,
   agentWaitingScenario,
   limitWaitScenario,
-  sandboxAgentScenario,
   agentCustomScenario,
   polishModelScenario,
-  polishAgentScenario,
   // Last: it turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
 ];

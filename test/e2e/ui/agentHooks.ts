@@ -43,7 +43,7 @@ export const agentHooksScenario: Scenario = {
         await newChat(ctx);
         await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
         await ask(ctx, `@gateway /agent ${shown}`);
-        const response = await waitForResponse(ctx, shown, /Approval needed: run this command in[\s\S]*ui-post\.sh/, 45_000, true);
+        const response = await waitForResponse(ctx, shown, /Approval needed: run this command in[\s\S]*ui-post\.\s*sh/, 45_000, true);
         s.check(
           /Hooks of this workspace \(\.claude\/settings\.json\)/.test(response.text),
           `the approval names the hook file ("${response.text.slice(0, 400)}")`,

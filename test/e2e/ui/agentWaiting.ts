@@ -7,7 +7,7 @@ import type { Locator } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
 import { ask, ensureKey, newChat, waitForResponse } from './gateway';
 import { chatButton, scriptAgent, showSessionsView, startFromPalette, task, waitForChatButton, waitForSessionRow, waitForTerminalLine } from './agent';
-import { hideNotificationCenter, readNotification } from './notifications';
+import { readNotification } from './notifications';
 
 const WAITING_ITEM = 'gateway.gateway-vscode.gateway.agentWaiting';
 const TOASTS = '.notifications-toasts .notification-toast';
@@ -128,19 +128,14 @@ export const agentWaitingScenario: Scenario = {
 
     await s.step(
       'chat-answered',
-      'Approve clicked: "✓ Approved: echo answered-in-chat" is written under it; clicking it again says it was already approved',
+      // Once the turn ends VS Code folds its steps, the old button with them; what a stale button says is
+      // unit-tested (approval-answers.test.ts).
+      'Approve clicked: "✓ Approved: echo answered-in-chat" is written under it and the waiting line is gone',
       async () => {
         const approve = chatButton(ctx, 'Approve').last();
         await approve.click({ timeout: 10_000 });
         const response = await waitForResponse(ctx, chatTask, /Approved: echo answered-in-chat[\s\S]*Session done/, 60_000);
         s.check(!/Waiting for your approval/.test(response.text), `the waiting line is gone once answered ("${response.text}")`);
-        await approve.click({ timeout: 10_000 });
-        const told = await readNotification(ctx, ['You already approved'], 20_000);
-        s.check(
-          /You already approved "Run echo answered-in-chat"|You already approved ".*echo answered-in-chat/.test(told.text),
-          `the old button says it was approved ("${told.text}")`,
-        );
-        await hideNotificationCenter(ctx);
       },
     );
   },
