@@ -31,7 +31,6 @@ import { inlineEditScenario } from './ui/inlineEdit';
 import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_DIR, type Scenario, type UiContext } from './ui/harness';
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
-import { polishModelScenario } from './ui/polish';
 import { usageScenario } from './ui/usage';
 import { thinkingScenario } from './ui/thinking';
 import { agentSubagentScenario } from './ui/agentSubagent';
@@ -58,7 +57,6 @@ const SCENARIOS: Scenario[] = [
   agentWaitingScenario,
   limitWaitScenario,
   agentCustomScenario,
-  polishModelScenario,
   // Last: it turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
 ];

@@ -48,7 +48,7 @@ export const agentHooksScenario: Scenario = {
           /Hooks of this workspace \(\.claude\/settings\.json\)/.test(response.text),
           `the approval names the hook file ("${response.text.slice(0, 400)}")`,
         );
-        s.check(/postToolUse of Edit\|Write/.test(response.text), 'the approval says when the hook runs');
+        s.check(/postToolUse of Edit\|\s*Write/.test(response.text), 'the approval says when the hook runs');
         await waitForChatButton(ctx, 'Approve', 1);
       });
 
