@@ -27,8 +27,8 @@ interface ToolCall {
 }
 type Turn = { toolCalls: ToolCall[] } | { text: string };
 
-/** POST /_emulator/reset, then /_emulator/script: the next gw-code responses of demo-key. */
-export async function scriptAgent(ctx: UiContext, turns: Turn[]): Promise<void> {
+/** POST /_emulator/reset, then /_emulator/script: the next responses of demo-key, as given. */
+export async function scriptTurns(ctx: UiContext, turns: unknown[]): Promise<void> {
   const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
   const post = async (route: string, body: unknown) => {
     const res = await fetch(`${control}${route}`, {
@@ -40,7 +40,15 @@ export async function scriptAgent(ctx: UiContext, turns: Turn[]): Promise<void> 
     if (!res.ok) throw new Error(`POST ${route} → ${res.status} ${await res.text()}`);
   };
   await post('/_emulator/reset', {});
-  await post('/_emulator/script', { key: 'demo-key', turns: turns.map((t) => ({ ...t, model: 'gw-code', endpoint: 'responses' })) });
+  await post('/_emulator/script', { key: 'demo-key', turns });
+}
+
+/** scriptTurns for the agent: the next gw-code responses of demo-key. */
+export async function scriptAgent(ctx: UiContext, turns: Turn[]): Promise<void> {
+  await scriptTurns(
+    ctx,
+    turns.map((t) => ({ ...t, model: 'gw-code', endpoint: 'responses' })),
+  );
 }
 
 /** Waits (polling the disk on this machine) until `file` satisfies `ok`; returns its text. */

@@ -3,27 +3,13 @@
 // `@gateway /prompt ui-hello who=Ada` answers the prompt file with its input filled in.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Scenario, UiContext } from './harness';
+import type { Scenario } from './harness';
 import { ask, ensureKey, newChat, waitForResponse } from './gateway';
+import { scriptTurns } from './agent';
 
 const CHAT = '.interactive-session';
 const AGENT = "---\ndescription: Reviews without editing\ntools: ['read', 'fetch']\n---\n\nYou only review.\n";
 const PROMPT = '---\ndescription: Greets someone\n---\nSay hello to ${input:who} in one line.\n';
-
-async function script(ctx: UiContext, turns: unknown[]): Promise<void> {
-  const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
-  const post = async (route: string, body: unknown) => {
-    const res = await fetch(`${control}${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(5_000),
-    });
-    if (!res.ok) throw new Error(`POST ${route} → ${res.status} ${await res.text()}`);
-  };
-  await post('/_emulator/reset', {});
-  await post('/_emulator/script', { key: 'demo-key', turns });
-}
 
 function writeFiles(workspace: string): void {
   mkdirSync(path.join(workspace, '.github', 'agents'), { recursive: true });
@@ -38,7 +24,7 @@ export const agentCustomScenario: Scenario = {
   async run(ctx, s) {
     await ensureKey(ctx, 'demo-key');
     writeFiles(ctx.workspace);
-    await script(ctx, [
+    await scriptTurns(ctx, [
       { toolCalls: [{ name: 'read_file', arguments: { path: 'src/hello.ts' } }], model: 'gw-code', endpoint: 'responses' },
       { text: 'The greeting is fine.', model: 'gw-code', endpoint: 'responses' },
     ]);
@@ -60,7 +46,7 @@ export const agentCustomScenario: Scenario = {
         );
       },
     );
-    await script(ctx, [{ text: 'Hello, Ada!', endpoint: 'chat' }]);
+    await scriptTurns(ctx, [{ text: 'Hello, Ada!', endpoint: 'chat' }]);
     await s.step('prompt-file', '"@gateway /prompt ui-hello who=Ada": the prompt file is answered with its input filled in', async () => {
       await newChat(ctx);
       await ask(ctx, '@gateway /prompt ui-hello who=Ada');

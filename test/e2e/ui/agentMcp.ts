@@ -8,26 +8,12 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Scenario, UiContext } from './harness';
 import { ask, emulatorRequests, ensureKey, newChat, responseTo, waitForResponse } from './gateway';
+import { scriptAgent } from './agent';
 
 const CHAT = '.interactive-session';
 const ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';
 const NOTE = 'mcp_probe_note';
 const CONFIRMATION = `${CHAT} .chat-confirmation-widget-container`;
-
-async function scriptAgent(ctx: UiContext, turns: unknown[]): Promise<void> {
-  const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
-  const post = async (route: string, body: unknown) => {
-    const res = await fetch(`${control}${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(5_000),
-    });
-    if (!res.ok) throw new Error(`POST ${route} → ${res.status} ${await res.text()}`);
-  };
-  await post('/_emulator/reset', {});
-  await post('/_emulator/script', { key: 'demo-key', turns: turns.map((t) => ({ ...(t as object), model: 'gw-code', endpoint: 'responses' })) });
-}
 
 function writeMcpJson(workspace: string): string {
   const file = path.join(workspace, '.vscode', 'mcp.json');
