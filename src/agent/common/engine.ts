@@ -217,8 +217,26 @@ export class AgentEngine {
         this.toolRound.answerPendingWith(state, `Not run: ${loopReason}`);
         return this.progress.setStatus(state, 'stopped', loopReason, onEvent);
       }
-      if (state.pendingCalls.length === 0) return this.progress.setStatus(state, 'done', undefined, onEvent);
+      if (state.pendingCalls.length === 0 && !(await this.stopHookContinues(state, result.text, signal))) {
+        return this.progress.setStatus(state, 'done', undefined, onEvent);
+      }
     }
+  }
+
+  /** Whether a Stop hook keeps the session going (its reason becomes an item of the next request); a failure is the log's. */
+  private async stopHookContinues(state: AgentSessionState, lastMessage: string, signal: AbortSignal): Promise<boolean> {
+    let reason: string | undefined;
+    try {
+      reason = await this.deps.hooks?.stop?.(lastMessage, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.deps.logger.warn(`Stop hooks of agent session ${state.id} failed: ${errorMessage(error)}`);
+    }
+    if (reason === undefined) return false;
+    const item = { role: 'developer' as const, content: reason };
+    state.transcript.push(item);
+    state.unsent.push(item);
+    return true;
   }
 
   /** The project instructions that now apply and were not sent yet, as an item of the next request (kept in the chain, so sent once). */

@@ -2,6 +2,7 @@
  * Hook configurations as the other agents write them, read into one shape:
  * - Claude Code: `hooks` in `.claude/settings.json` (and `.claude/settings.local.json`):
  *   `{ "hooks": { "PostToolUse": [{ "matcher": "Edit|Write", "hooks": [{ "type": "command", "command": "…", "timeout": 10 }] }] } }`;
+ * - Codex: `.codex/hooks.json`, the same shape as Claude Code's `hooks` (Codex's hook runner takes Claude Code's wire format);
  * - Copilot (cloud agent and CLI): `.github/hooks/*.json`:
  *   `{ "version": 1, "hooks": { "postToolUse": [{ "type": "command", "bash": "…", "cwd": "…", "timeoutSec": 10 }] } }`.
  * A file is workspace content, so hostile: every count, length and time is
@@ -9,7 +10,7 @@
  */
 
 export type HookEvent = 'preToolUse' | 'postToolUse' | 'sessionStart' | 'stop' | 'sessionEnd';
-export type HookFormat = 'claude' | 'copilot';
+export type HookFormat = 'claude' | 'codex' | 'copilot';
 
 export interface HookCommand {
   event: HookEvent;
@@ -21,7 +22,7 @@ export interface HookCommand {
   /** Workspace-relative folder it starts in ('.' by default). */
   cwd: string;
   timeoutMs: number;
-  /** The file it came from, workspace-relative. */
+  /** The file it came from: workspace-relative, or `~/…` for the user's home folder. */
   source: string;
 }
 
@@ -58,6 +59,16 @@ const COPILOT_EVENTS: Readonly<Record<string, HookEvent>> = {
 
 /** The hooks of a Claude Code settings file (`source`: its path, for notes); a file without `hooks` has none. */
 export function parseClaudeHooks(text: string, source: string, limits: HookLimits = DEFAULT_HOOK_LIMITS): ParsedHooks {
+  return parseEventGroups(text, { source, limits, format: 'claude' });
+}
+
+/** The hooks of a Codex `hooks.json` (Claude Code's shape: events, matcher groups, command hooks with `timeout` in seconds). */
+export function parseCodexHooks(text: string, source: string, limits: HookLimits = DEFAULT_HOOK_LIMITS): ParsedHooks {
+  return parseEventGroups(text, { source, limits, format: 'codex' });
+}
+
+function parseEventGroups(text: string, input: { source: string; limits: HookLimits; format: 'claude' | 'codex' }): ParsedHooks {
+  const { source, limits, format } = input;
   const parsed: ParsedHooks = { hooks: [], notes: [] };
   const root = jsonObject(text, source, parsed.notes);
   if (root === undefined || root.hooks === undefined) return parsed;
@@ -72,13 +83,22 @@ export function parseClaudeHooks(text: string, source: string, limits: HookLimit
       parsed.notes.push(`${source}: ${name} is not a list; ignored`);
       continue;
     }
-    for (const group of groups) addClaudeGroup(parsed, { event, name, group, source, limits });
+    for (const group of groups) addClaudeGroup(parsed, { event, name, group, source, limits, format });
   }
   return parsed;
 }
 
-function addClaudeGroup(parsed: ParsedHooks, input: { event: HookEvent; name: string; group: unknown; source: string; limits: HookLimits }): void {
-  const { event, name, group, source, limits } = input;
+interface RawGroup {
+  event: HookEvent;
+  name: string;
+  group: unknown;
+  source: string;
+  limits: HookLimits;
+  format: 'claude' | 'codex';
+}
+
+function addClaudeGroup(parsed: ParsedHooks, input: RawGroup): void {
+  const { event, name, group, source, limits, format } = input;
   if (!isRecord(group) || !Array.isArray(group.hooks)) return void parsed.notes.push(`${source}: an entry of ${name} has no "hooks" list; ignored`);
   const matcher = matcherOf(group.matcher, limits);
   if (typeof matcher === 'object') return void parsed.notes.push(`${source}: a matcher of ${name} ${matcher.problem}; its hooks are ignored`);
@@ -87,7 +107,9 @@ function addClaudeGroup(parsed: ParsedHooks, input: { event: HookEvent; name: st
       parsed.notes.push(`${source}: a hook of ${name} is not of type "command"; ignored`);
       continue;
     }
-    addCommand(parsed, { event, format: 'claude', matcher, command: hook.command, cwd: '.', timeout: hook.timeout, source }, limits);
+    // Codex reads `timeoutSec` too, as another name of `timeout`.
+    const timeout = hook.timeout ?? (format === 'codex' ? hook.timeoutSec : undefined);
+    addCommand(parsed, { event, format, matcher, command: hook.command, cwd: '.', timeout, source }, limits);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * What a hook reads on stdin and what its answer means, in the format of the
- * agent its file was written for (Claude Code's or Copilot's), so a hook that
+ * agent its file was written for (Claude Code's, Codex's or Copilot's), so a hook that
  * works there works here. A hook never widens what the agent may do: its
  * "allow" is not an approval, only a "deny" or "block" counts.
  */
@@ -20,6 +20,18 @@ export function claudeToolName(tool: string): string {
   return Object.hasOwn(CLAUDE_TOOL_NAMES, tool) ? CLAUDE_TOOL_NAMES[tool] : tool;
 }
 
+/** Codex's names of our tools: its shell tool is `Bash`, its file edits are `apply_patch` (matchers may also say `Edit|Write`). */
+export const CODEX_TOOL_NAMES: Readonly<Record<string, string>> = { ...CLAUDE_TOOL_NAMES, edit_file: 'apply_patch', write_file: 'apply_patch' };
+
+export function codexToolName(tool: string): string {
+  return Object.hasOwn(CODEX_TOOL_NAMES, tool) ? CODEX_TOOL_NAMES[tool] : tool;
+}
+
+/** The names a matcher is tried against: the tool's own, Claude Code's and Codex's. */
+export function matcherNames(tool: string): string[] {
+  return [...new Set([tool, claudeToolName(tool), codexToolName(tool)])];
+}
+
 /** What happened, for a hook's stdin. */
 export interface HookSituation {
   sessionId: string;
@@ -32,6 +44,10 @@ export interface HookSituation {
   source?: 'startup' | 'resume';
   /** sessionEnd: why the run ended. */
   reason?: string;
+  /** stop: whether a Stop hook already kept this run going (a hook reads it to let the session end at last). */
+  stopHookActive?: boolean;
+  /** stop: the model's final answer. */
+  lastMessage?: string;
   now: number;
 }
 
@@ -45,20 +61,24 @@ const CLAUDE_EVENT_NAMES: Record<HookEvent, string> = {
 
 /** The JSON a hook gets on stdin. */
 export function hookInput(hook: HookCommand, situation: HookSituation): string {
-  return JSON.stringify(hook.format === 'claude' ? claudeInput(hook.event, situation) : copilotInput(situation));
+  return JSON.stringify(hook.format === 'copilot' ? copilotInput(situation) : claudeInput(hook, situation));
 }
 
-function claudeInput(event: HookEvent, situation: HookSituation): Record<string, unknown> {
+/** Claude Code's input; Codex's is the same with its own tool names. */
+function claudeInput(hook: HookCommand, situation: HookSituation): Record<string, unknown> {
   const { sessionId, root, tool, result, source, reason } = situation;
-  const input: Record<string, unknown> = { session_id: sessionId, cwd: root, hook_event_name: CLAUDE_EVENT_NAMES[event] };
+  const input: Record<string, unknown> = { session_id: sessionId, cwd: root, hook_event_name: CLAUDE_EVENT_NAMES[hook.event] };
   if (tool) {
-    input.tool_name = claudeToolName(tool.name);
+    input.tool_name = hook.format === 'codex' ? codexToolName(tool.name) : claudeToolName(tool.name);
     input.tool_input = claudeToolInput(tool.arguments, root);
   }
   if (result) input.tool_response = { success: result.ok, output: result.output };
   if (source) input.source = source;
   if (reason !== undefined) input.reason = reason;
-  if (event === 'stop') input.stop_hook_active = false;
+  if (hook.event === 'stop') {
+    input.stop_hook_active = situation.stopHookActive === true;
+    if (situation.lastMessage !== undefined) input.last_assistant_message = situation.lastMessage;
+  }
   return input;
 }
 
@@ -105,27 +125,33 @@ export interface HookVerdict {
   refusal?: string;
   /** Text for the model: after a call, added to its result; at the session's start, context. */
   context?: string;
+  /** At a stop: the session must not end yet; the model reads this and goes on (Claude Code's and Codex's Stop "block"). */
+  continuation?: string;
   /** A problem of the hook itself (it failed, timed out, answered nonsense), for the log. */
   problem?: string;
 }
 
-/** The verdict of one hook's run (Claude Code: exit code 2 blocks with stderr; JSON on stdout on exit 0). */
+/** The verdict of one hook's run (Claude Code and Codex: exit code 2 blocks with stderr; JSON on stdout on exit 0). */
 export function hookVerdict(hook: HookCommand, result: HookProcessResult): HookVerdict {
   if (result.timedOut) return { problem: `timed out after ${hook.timeoutMs / 1000} s and was stopped` };
-  if (result.exitCode === 2 && hook.format === 'claude') return exitTwo(hook.event, result.stderr.trim() || 'a hook refused it (no reason given)');
+  if (result.exitCode === 2 && hook.format !== 'copilot') return exitTwo(hook.event, result.stderr.trim());
   if (result.exitCode !== 0)
     return { problem: `exited with ${result.exitCode ?? 'a signal'}${result.stderr.trim() ? `: ${result.stderr.trim().slice(0, 300)}` : ''}` };
   const answer = jsonAnswer(result.stdout);
   if (answer === undefined) {
     // Claude Code adds a SessionStart hook's plain output to the context; other plain output is for the user's log.
-    return hook.format === 'claude' && hook.event === 'sessionStart' && result.stdout.trim() ? { context: result.stdout.trim() } : {};
+    return hook.format !== 'copilot' && hook.event === 'sessionStart' && result.stdout.trim() ? { context: result.stdout.trim() } : {};
   }
-  return hook.format === 'claude' ? claudeAnswer(hook.event, answer) : copilotAnswer(hook.event, answer);
+  return hook.format === 'copilot' ? copilotAnswer(hook.event, answer) : claudeAnswer(hook.event, answer);
 }
 
+const NO_REASON = 'a hook refused it (no reason given)';
+
 function exitTwo(event: HookEvent, stderr: string): HookVerdict {
-  if (event === 'preToolUse') return { refusal: stderr };
-  if (event === 'postToolUse') return { context: stderr };
+  if (event === 'preToolUse') return { refusal: stderr || NO_REASON };
+  if (event === 'postToolUse') return { context: stderr || NO_REASON };
+  // As Codex: a Stop hook that blocks must say what is left to do, or the model could only guess.
+  if (event === 'stop') return stderr ? { continuation: stderr } : { problem: 'exited with 2 to keep the session going, but wrote no reason on stderr' };
   return { problem: `exited with 2 (not acted on for ${CLAUDE_EVENT_NAMES[event]} here): ${stderr.slice(0, 300)}` };
 }
 
@@ -138,7 +164,14 @@ function claudeAnswer(event: HookEvent, answer: Record<string, unknown>): HookVe
     if (answer.decision === 'block') return { refusal: reason ?? 'a hook refused it (no reason given)' };
   }
   if (event === 'postToolUse' && answer.decision === 'block') return { context: [reason, context].filter(Boolean).join('\n') || undefined };
+  if (event === 'stop') return stopAnswer(answer, reason);
   return context === undefined ? {} : { context };
+}
+
+/** A Stop hook's JSON: `continue: false` lets the session end whatever else it says; `decision: "block"` with a reason keeps it going. */
+function stopAnswer(answer: Record<string, unknown>, reason: string | undefined): HookVerdict {
+  if (answer.continue === false || answer.decision !== 'block') return {};
+  return reason === undefined ? { problem: 'answered "decision": "block" without a "reason"; the session ends' } : { continuation: reason };
 }
 
 function copilotAnswer(event: HookEvent, answer: Record<string, unknown>): HookVerdict {

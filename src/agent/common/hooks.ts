@@ -1,15 +1,20 @@
 /**
- * The workspace's hooks in one agent run: found when the run starts, run only
- * once the user approved each exact hook (remembered by a digest of what it
- * runs, so a changed hook asks again), each bounded in time and output. The
+ * The hooks in one agent run, the workspace's and the user's home folder's:
+ * found when the run starts, run only once the user approved each exact hook
+ * (remembered by a digest of what it runs, so a changed hook asks again), each
+ * bounded in time and output, under run_command's control-file guard. The
  * VS Code side gives them only to a trusted workspace. A hook that fails,
  * hangs or answers nonsense is a log line: the session goes on.
  */
-import type { ApprovalRequest, Approver, Clock, Logger, WorkspaceFiles } from '../../base/common';
+import type { Clock, ControlFileGuard, Logger, WorkspaceFiles } from '../../base/common';
 import { headBytes } from '../../tools/common';
-import { matcherMatches, type HookCommand, type HookEvent } from './hookConfig';
-import { findHooks } from './hookFiles';
-import { claudeToolName, hookInput, hookVerdict, type HookProcessResult, type HookSituation } from './hookProtocol';
+import { isHomeHook, type HookApprovals } from './hookApprovals';
+import { DEFAULT_HOOK_LIMITS, matcherMatches, type HookCommand, type HookEvent } from './hookConfig';
+import { findHooks, type FoundHooks } from './hookFiles';
+import { runGuardedHook } from './hookGuard';
+import { hookInput, hookVerdict, matcherNames, type HookProcessResult, type HookSituation, type HookVerdict } from './hookProtocol';
+
+export { APPROVED_HOOKS_KEY, HookApprovals, HOOKS_APPROVAL_TOOL, hookApprovalRequest, hookApprovalsThrough, type HookMemory } from './hookApprovals';
 
 /** One hook process to run: `cwd` workspace-relative, `stdin` its JSON input. */
 export interface HookRunRequest {
@@ -29,49 +34,6 @@ export interface HookHost {
   digest(text: string): string;
 }
 
-/** Where approvals are kept: VS Code's global state (a Memento). */
-export interface HookMemory {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
-
-export const APPROVED_HOOKS_KEY = 'gateway.agent.approvedHooks';
-/** Approvals kept: the newest, so the list cannot grow without end. */
-const MAX_REMEMBERED = 500;
-
-/** The user's approval of hooks, by their content: approved once, a hook runs in every later session until it changes. */
-export class HookApprovals {
-  constructor(
-    private readonly memory: HookMemory,
-    private readonly ask: (hooks: readonly HookCommand[], signal: AbortSignal) => Promise<boolean>,
-    private readonly digest: (text: string) => string,
-  ) {}
-
-  /** What a hook is approved as: everything that decides what it runs and when. */
-  identity(hook: HookCommand): string {
-    return this.digest(JSON.stringify([hook.format, hook.event, hook.matcher ?? '', hook.command, hook.cwd, hook.timeoutMs]));
-  }
-
-  isApproved(hook: HookCommand): boolean {
-    return this.remembered().includes(this.identity(hook));
-  }
-
-  /** The hooks that may run: those approved before, and the others when the user approves them now. */
-  async approved(hooks: readonly HookCommand[], signal: AbortSignal): Promise<HookCommand[]> {
-    const waiting = hooks.filter((hook) => !this.isApproved(hook));
-    if (waiting.length === 0) return [...hooks];
-    if (!(await this.ask(waiting, signal))) return hooks.filter((hook) => this.isApproved(hook));
-    const added = waiting.map((hook) => this.identity(hook));
-    await this.memory.update(APPROVED_HOOKS_KEY, [...this.remembered().filter((id) => !added.includes(id)), ...added].slice(-MAX_REMEMBERED));
-    return [...hooks];
-  }
-
-  private remembered(): string[] {
-    const value = this.memory.get<unknown>(APPROVED_HOOKS_KEY);
-    return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
-  }
-}
-
 export interface SessionHooksOptions {
   files: WorkspaceFiles;
   protectedFiles: readonly string[];
@@ -84,6 +46,12 @@ export interface SessionHooksOptions {
   logger: Logger;
   /** Bytes kept of a hook's stdout and stderr each, and of what reaches the model from one event. Default 16 KB. */
   maxOutputBytes?: number;
+  /** The user's home folder (paths relative to it), for the user-level hook files; none: only the workspace's. */
+  homeFiles?: WorkspaceFiles;
+  /** run_command's control-file guard (it watches only when the session's commands run sandboxed). */
+  controlGuard?: ControlFileGuard;
+  /** Times a Stop hook may keep one run going. Default 3. */
+  maxStopContinuations?: number;
 }
 
 /** What the engine asks of the hooks in a run (the one hook point of the tool round is `beforeTool`/`afterTool`). */
@@ -94,18 +62,30 @@ export interface RunHooks {
   beforeTool(call: { name: string; arguments: string }, signal: AbortSignal): Promise<string | undefined>;
   /** Text to add to the call's result, from the post-tool hooks. */
   afterTool(call: { name: string; arguments: string }, result: { ok: boolean; output: string }, signal: AbortSignal): Promise<string | undefined>;
-  /** The run ended: `stop` when the model finished its answer, then `sessionEnd` in every case. */
+  /**
+   * The model finished its answer: the Stop hooks run; a text when one of them keeps the session going
+   * (Claude Code's exit 2 or `decision: "block"`), which the model reads before it goes on. Bounded per run.
+   */
+  stop?(lastMessage: string | undefined, signal: AbortSignal): Promise<string | undefined>;
+  /** The run ended: `stop` when the model finished its answer (unless `stop` ran for it), then `sessionEnd` in every case. */
   end(finished: boolean, reason: string, signal: AbortSignal): Promise<void>;
 }
 
+/** Times a Stop hook may keep one run going, unless told otherwise: a hook that always blocks cannot loop for ever. */
+export const MAX_STOP_CONTINUATIONS = 3;
+
 export class SessionHooks implements RunHooks {
   private hooks: HookCommand[] = [];
+  /** Times a Stop hook kept this run going. */
+  private continuations = 0;
+  /** Whether the Stop hooks ran for the model's last answer (end() does not run them again). */
+  private stopped = false;
 
   constructor(private readonly options: SessionHooksOptions) {}
 
   async start(source: 'startup' | 'resume', signal: AbortSignal): Promise<{ context?: string; files: string[] }> {
-    const { files, protectedFiles, approvals, logger } = this.options;
-    const found = await findHooks(files, protectedFiles, signal);
+    const { approvals, logger } = this.options;
+    const found = await this.find(signal);
     for (const note of found.notes) logger.warn(`Hook file ${note}.`);
     if (found.hooks.length === 0) return { files: [] };
     this.hooks = await approvals.approved(found.hooks, signal);
@@ -115,10 +95,20 @@ export class SessionHooks implements RunHooks {
     return { ...(context === undefined ? {} : { context }), files: found.files };
   }
 
+  /** The workspace's hook files, then the home folder's, within the one bound of hooks. */
+  private async find(signal: AbortSignal): Promise<FoundHooks> {
+    const { files, protectedFiles, homeFiles } = this.options;
+    const found = await findHooks(files, protectedFiles, signal);
+    const room = DEFAULT_HOOK_LIMITS.maxHooks - found.hooks.length;
+    if (!homeFiles || room <= 0) return found;
+    const home = await findHooks(homeFiles, protectedFiles, signal, { ...DEFAULT_HOOK_LIMITS, maxHooks: room }, 'home');
+    return { hooks: [...found.hooks, ...home.hooks], notes: [...found.notes, ...home.notes], files: [...found.files, ...home.files] };
+  }
+
   async beforeTool(call: { name: string; arguments: string }, signal: AbortSignal): Promise<string | undefined> {
     for (const { hook, verdict } of await this.runEvent('preToolUse', { tool: call }, signal)) {
       if (verdict.refusal !== undefined)
-        return `A hook of this workspace refused this call: ${headBytes(verdict.refusal, this.maxBytes())} (the hook ${describe(hook)}). Do not retry it unchanged.`;
+        return `A hook ${isHomeHook(hook) ? "of the user's home folder" : 'of this workspace'} refused this call: ${headBytes(verdict.refusal, this.maxBytes())} (the hook ${describe(hook)}). Do not retry it unchanged.`;
     }
     return undefined;
   }
@@ -127,8 +117,26 @@ export class SessionHooks implements RunHooks {
     return this.contextOf('postToolUse', { tool: call, result }, signal);
   }
 
+  async stop(lastMessage: string | undefined, signal: AbortSignal): Promise<string | undefined> {
+    this.stopped = true;
+    const stopHookActive = this.continuations > 0;
+    const asked = (await this.runEvent('stop', { stopHookActive, ...(lastMessage === undefined ? {} : { lastMessage }) }, signal)).filter(
+      ({ verdict }) => verdict.continuation !== undefined,
+    );
+    if (asked.length === 0) return undefined;
+    const max = this.options.maxStopContinuations ?? MAX_STOP_CONTINUATIONS;
+    if (this.continuations >= max) {
+      this.options.logger.warn(`Hooks: a Stop hook asked to go on after ${max} continuations in this run; the session ends here.`);
+      return undefined;
+    }
+    this.continuations++;
+    this.stopped = false;
+    const text = asked.map(({ hook, verdict }) => `${verdict.continuation} (the hook ${describe(hook)})`).join('\n');
+    return `A Stop hook did not let the session end yet (${this.continuations} of at most ${max} times in this run):\n${headBytes(text, this.maxBytes())}`;
+  }
+
   async end(finished: boolean, reason: string, signal: AbortSignal): Promise<void> {
-    if (finished) await this.runEvent('stop', {}, signal);
+    if (finished && !this.stopped) await this.runEvent('stop', { stopHookActive: this.continuations > 0 }, signal);
     await this.runEvent('sessionEnd', { reason }, signal);
   }
 
@@ -142,25 +150,31 @@ export class SessionHooks implements RunHooks {
   }
 
   private async runEvent(event: HookEvent, situation: Partial<HookSituation>, signal: AbortSignal) {
-    const { host, sessionId, root, clock, logger } = this.options;
-    const names = situation.tool ? [situation.tool.name, claudeToolName(situation.tool.name)] : [];
+    const { sessionId, root, clock, logger } = this.options;
+    const names = situation.tool ? matcherNames(situation.tool.name) : [];
     const matching = this.hooks.filter((hook) => hook.event === event && (!situation.tool || matcherMatches(hook.matcher, names)));
     const results = [];
     for (const hook of matching) {
       const stdin = hookInput(hook, { sessionId, root, now: clock.now(), ...situation });
-      const request = { sessionId, command: hook.command, cwd: hook.cwd, stdin, timeoutMs: hook.timeoutMs, maxOutputBytes: this.maxBytes() };
-      let verdict;
-      try {
-        verdict = hookVerdict(hook, await host.run(request, signal));
-      } catch (error) {
-        if (signal.aborted) throw signal.reason;
-        verdict = { problem: `could not be started (${error instanceof Error ? error.message : String(error)})` };
-      }
+      const verdict = await this.verdictOf(hook, stdin, signal);
       if (verdict.problem !== undefined) logger.warn(`Hook ${describe(hook)} ${verdict.problem}.`);
       else logger.info(`Hook ${describe(hook)} ran${verdict.refusal !== undefined ? ' and refused the call' : ''}.`);
       results.push({ hook, verdict });
     }
     return results;
+  }
+
+  /** One hook's run under the control-file guard, and what its answer means. */
+  private async verdictOf(hook: HookCommand, stdin: string, signal: AbortSignal): Promise<HookVerdict> {
+    const { host, sessionId, controlGuard } = this.options;
+    const request = { sessionId, command: hook.command, cwd: hook.cwd, stdin, timeoutMs: hook.timeoutMs, maxOutputBytes: this.maxBytes() };
+    try {
+      const run = await runGuardedHook({ host, request, guard: controlGuard }, signal);
+      return run.result ? hookVerdict(hook, run.result) : { problem: run.problem };
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      return { problem: `could not be started (${error instanceof Error ? error.message : String(error)})` };
+    }
   }
 
   private maxBytes(): number {
@@ -172,32 +186,4 @@ export class SessionHooks implements RunHooks {
 export function describe(hook: HookCommand): string {
   const command = hook.command.length > 80 ? `${hook.command.slice(0, 77)}...` : hook.command;
   return `${hook.event} "${command}" (${hook.source})`;
-}
-
-/** The tool name an approval of hooks carries (it is no tool the model can call). */
-export const HOOKS_APPROVAL_TOOL = 'workspace_hooks';
-
-/**
- * The approval of hooks, asked like a command through the session's approver (in the chat, or a
- * notification): every hook's command, with shell comments saying when it runs and from which file.
- */
-export function hookApprovalRequest(sessionId: string, callId: string, hooks: readonly HookCommand[]): ApprovalRequest {
-  const files = [...new Set(hooks.map((hook) => hook.source))].join(', ');
-  const lines = [`# Hooks of this workspace (${files}). Approved once, each runs in later sessions too, until it changes.`];
-  for (const hook of hooks) {
-    const when = hook.matcher === undefined ? hook.event : `${hook.event} of ${hook.matcher}`;
-    lines.push(`# ${when}, in ${hook.cwd}, at most ${hook.timeoutMs / 1000} s:`, hook.command);
-  }
-  const summary = `Run ${hooks.length === 1 ? 'a hook' : `${hooks.length} hooks`} of this workspace (${files})`;
-  return { sessionId, callId, toolName: HOOKS_APPROVAL_TOOL, summary, command: { line: lines.join('\n'), cwd: '.' } };
-}
-
-/** Approvals of hooks asked through `approver`. */
-export function hookApprovalsThrough(input: { approver: Approver; memory: HookMemory; host: HookHost; sessionId: string; clock: Clock }): HookApprovals {
-  const { approver, memory, host, sessionId, clock } = input;
-  return new HookApprovals(
-    memory,
-    (hooks, signal) => approver.approve(hookApprovalRequest(sessionId, `hooks-${clock.now()}`, hooks), signal),
-    (text) => host.digest(text),
-  );
 }

@@ -136,7 +136,7 @@ export class SessionEngines implements vscode.Disposable {
   }
 
   /**
-   * The workspace's hooks for this run: only in a trusted workspace, with hooks on, each run after the user
+   * The workspace's and the user's home folder's hooks for this run: only in a trusted workspace, with hooks on, each run after the user
    * approved it (the session's approver, remembered by content in the global state); in the sandbox under `auto`.
    */
   private hooksFor(sessionId: string, root: vscode.Uri, files: WorkspaceFiles): SessionHooks | undefined {
@@ -160,6 +160,10 @@ export class SessionEngines implements vscode.Disposable {
       root: rootPath,
       clock: systemClock,
       logger,
+      // The user's own hook files (~/.claude/settings.json …), approved like the workspace's.
+      homeFiles: machine.homeFiles?.(),
+      // What run_command has under `auto`: a sandboxed hook may not leave a .git or .vscode behind either.
+      controlGuard: sandbox.controlGuardFor(sessionId, rootPath),
     });
   }
 
