@@ -21,12 +21,13 @@ import type { LocalMachine } from '../common/localMachine';
 import { SessionCheckpoints, type EditorFiles } from '../common/sessionCheckpoints';
 import { SessionRuns, type RunSink } from '../common/sessionRuns';
 import { SandboxDecision } from '../../terminal/common';
-import { VsCodeWorkspaceFiles } from '../../tools/vscode';
+import { grantableHostTools, VsCodeWorkspaceFiles } from '../../tools/vscode';
 import { vscodeControlWatcher, showControlRollback } from '../../terminal/vscode';
 import { SessionEngines, type ContextLimits } from './sessionEngine';
 import { rootForNewSession } from '../common/sessionRoot';
 import { sessionAgentOf, type SessionAgent } from '../common/sessionAgent';
 import type { CustomAgent } from '../common/customAgents';
+import type { ToolCatalog } from '../common/agentTools';
 import { findWorkspaceAgentFiles, type WorkspaceAgentFiles } from '../common/workspaceAgentFiles';
 import { toolsFor } from '../../tools/common';
 
@@ -151,12 +152,14 @@ export class AgentSessions implements vscode.Disposable {
     return findWorkspaceAgentFiles({ files, protectedFiles: settings().agent.protectedFiles, settings: settings().agent, logger }, signal);
   }
 
-  /** The session's record of a custom agent: its tool names mapped to the built-in tools. */
+  /** The session's record of a custom agent: its tool names mapped to the built-in tools and VS Code's. */
   asSession(agent: CustomAgent): SessionAgent {
-    return sessionAgentOf(
-      agent,
-      toolsFor(true).map((tool) => tool.name),
-    );
+    return sessionAgentOf(agent, this.toolCatalog());
+  }
+
+  /** What a custom agent's or prompt file's tool names are matched against: the built-in tools and VS Code's (enabled or not). */
+  toolCatalog(): ToolCatalog {
+    return { builtIns: toolsFor(true).map((tool) => tool.name), host: grantableHostTools(this.options.workspaceState) };
   }
 
   /** Continues a saved session, optionally with a message that steers it. */

@@ -10,7 +10,6 @@
 import * as vscode from 'vscode';
 import { agentStartNotes, expandPrompt, inlineCode, modelNamed, parsePromptCall, promptInputs, promptSessionAgent, type PromptFile } from '../../agent/common';
 import { toAbortSignal } from '../../base/vscode';
-import { toolsFor } from '../../tools/common';
 import { type AgentChatResult, type AgentTurnDeps, sessionTurn } from './agentTurn';
 import { noteMarkdown } from '../common/notes';
 
@@ -49,11 +48,7 @@ export async function resolvePromptTurn(
   if (inputs === undefined) return done(`${inlineCode(prompt.name)} was not run: an input it asks for was not given.`);
   const expanded = expandPrompt(prompt, { inputs, rest: call.rest }, editorContext());
   if (prompt.mode === 'agent') {
-    const agent = promptSessionAgent(
-      prompt,
-      agents,
-      toolsFor(true).map((tool) => tool.name),
-    );
+    const agent = promptSessionAgent(prompt, agents, deps.sessions.toolCatalog());
     if (typeof agent === 'string') return done(agent);
     const result: AgentChatResult = await sessionTurn(deps, { stream, token, toolInvocationToken: request.toolInvocationToken }, (sink) =>
       deps.sessions.startAs({ task: expanded.text, agent, sink, signal }),
