@@ -67,6 +67,8 @@ export interface AgentSessionsOptions {
   settings: () => SessionSettings;
   /** The ids of the models the key may use (a custom agent's model is used only when it is one). */
   availableModels?: (signal: AbortSignal) => Promise<readonly string[]>;
+  /** VS Code's profile folder on this machine (`…/User`): its `prompts` are the user's own prompt files. */
+  profileFolder?: string;
 }
 
 export class AgentSessions implements vscode.Disposable {
@@ -142,14 +144,17 @@ export class AgentSessions implements vscode.Disposable {
     return this.sessionRuns.start(input.task, { sink: this.runSink(input.sink), signal: input.signal, agent: input.agent });
   }
 
-  /** The custom agents and prompt files of the folder a new session would work in (none without a folder). */
+  /** The custom agents and prompt files of the folder a new session would work in (none without a folder), then the user's prompt files. */
   async agentFiles(signal: AbortSignal): Promise<WorkspaceAgentFiles> {
     const decision = rootForNewSession(openFolders());
-    if (!decision.ok) return { agents: [], prompts: [] };
-    const root = vscode.Uri.parse(decision.uri);
-    const { machine, settings, logger } = this.options;
-    const files = new VsCodeWorkspaceFiles(machine.files(root.fsPath), root);
-    return findWorkspaceAgentFiles({ files, protectedFiles: settings().agent.protectedFiles, settings: settings().agent, logger }, signal);
+    const { machine, settings, logger, profileFolder } = this.options;
+    const root = decision.ok ? vscode.Uri.parse(decision.uri) : undefined;
+    const files = root && new VsCodeWorkspaceFiles(machine.files(root.fsPath), root);
+    const userFiles = profileFolder !== undefined ? machine.files(profileFolder) : undefined;
+    return findWorkspaceAgentFiles(
+      { ...(files ? { files } : {}), ...(userFiles ? { userFiles } : {}), protectedFiles: settings().agent.protectedFiles, settings: settings().agent, logger },
+      signal,
+    );
   }
 
   /** The session's record of a custom agent: its tool names mapped to the built-in tools and VS Code's. */
