@@ -240,7 +240,7 @@ describe('tools and model of a session as an agent', () => {
       unknown: ['WebFetch'],
       notEnabled: [],
     });
-    assert.deepEqual(mapToolNames(['*'], CATALOG).tools, BUILT_INS);
+    assert.deepEqual(mapToolNames(['*'], CATALOG).tools, [...BUILT_INS, 'run_subagent']);
     assert.deepEqual(
       limitTools(toolsFor(true), ['read_file', 'nonexistent']).map((tool) => tool.name),
       ['read_file'],

@@ -3,7 +3,7 @@
 // narrows what the user enabled in "Choose Agent Tools…" (the user's approvals still apply).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { limitTools, mapToolNames, type GrantableHostTool, type ToolCatalog } from '../../src/agent/common/agentTools';
+import { agentMaySubagent, limitTools, mapToolNames, type GrantableHostTool, type ToolCatalog } from '../../src/agent/common/agentTools';
 import { agentStartNotes, sessionAgentOf } from '../../src/agent/common/sessionAgent';
 import { parseCustomAgent } from '../../src/agent/common/customAgents';
 import { hostAgentTool, selectHostTools, type HostToolInfo } from '../../src/tools/common/hostTools';
@@ -73,7 +73,8 @@ describe("Copilot's and Claude Code's names for VS Code's tools", () => {
       'Agent "triage" names tools neither this extension nor VS Code has, left out: fetch.',
       'Agent "triage" names VS Code tools you have not enabled, left out until you do ("Gateway: Choose Agent Tools…"): mcp_github_delete_repo.',
     ]);
-    assert.deepEqual(grant('*').tools, [...BUILT_INS, ...HOST.map((tool) => tool.name)]);
+    assert.deepEqual(grant('*').tools, [...BUILT_INS, 'run_subagent', ...HOST.map((tool) => tool.name)]);
+    assert.deepEqual(grant('*').notEnabled, [], '`*` is no list of names to warn about');
   });
 });
 
@@ -110,6 +111,12 @@ describe('a grant narrows what the user enabled, never widens it', () => {
       limitTools(toolsFor(false), grant('write_file', 'github/*', 'weather').tools).map((tool) => tool.name),
       [],
     );
+  });
+
+  test('subagents (on by default) only for an agent that names them: `agent`, `runSubagent`, `Task`, `*`, or no list', () => {
+    assert.equal(agentMaySubagent(undefined), true);
+    assert.equal(agentMaySubagent(grant('read', 'search').tools), false);
+    for (const names of [['agent'], ['runSubagent'], ['Task'], ['*'], ['run_subagent']]) assert.equal(agentMaySubagent(grant(...names).tools), true, names[0]);
   });
 
   test('an extension tool granted still asks in ask mode: the grant does not approve it', () => {

@@ -5,7 +5,7 @@
  * applied to every run (after compaction, on Continue, after a restore): a
  * model's output never reaches it, so a model cannot widen its own tools.
  */
-import { modelToolName, type AgentTool } from '../../tools/common';
+import { modelToolName, runSubagentTool, type AgentTool } from '../../tools/common';
 import { hostToolsOfName, serversNamed } from './hostGrants';
 
 /** Claude Code's tools, as it spells them (its `Read` reads one file, where Copilot's `read` set also lists folders). */
@@ -22,6 +22,7 @@ const CLAUDE_TOOLS: ReadonlyMap<string, readonly string[]> = new Map<string, rea
   ['KillShell', ['command_output']],
   ['KillBash', ['command_output']],
   ['TodoWrite', ['update_plan']],
+  ['Task', ['run_subagent']],
 ]);
 
 /** Copilot's tool sets and tools, lower-cased, to our tools. */
@@ -46,6 +47,9 @@ const TOOL_NAMES: ReadonlyMap<string, readonly string[]> = new Map<string, reado
   ['runinterminal', ['run_command']],
   ['getterminaloutput', ['command_output']],
   ['todos', ['update_plan']],
+  ['agent', ['run_subagent']],
+  ['runsubagent', ['run_subagent']],
+  ['run_subagent', ['run_subagent']],
 ]);
 
 /** A tool of VS Code's (an extension's, an MCP server's) as a file may grant it. */
@@ -89,12 +93,14 @@ export function mapToolNames(names: readonly string[], catalog: ToolCatalog): Ma
     const trimmed = name.trim();
     const mapped =
       trimmed === '*'
-        ? [...catalog.builtIns, ...host.map((tool) => tool.name)]
+        ? [...catalog.builtIns, runSubagentTool.name, ...host.map((tool) => tool.name)]
         : (toolsOfName(trimmed, catalog.builtIns) ?? hostToolsOfName(trimmed, host, servers));
     if (mapped.length === 0) unknown.push(name);
     for (const tool of mapped) tools.add(tool);
   }
-  const notEnabled = host.filter((tool) => !tool.enabled && tools.has(tool.name)).map((tool) => tool.name);
+  // `*` grants whatever the user enables: only a tool the file names is worth a note when it is not enabled.
+  const named = names.some((name) => name.trim() === '*') ? new Set<string>() : tools;
+  const notEnabled = host.filter((tool) => !tool.enabled && named.has(tool.name)).map((tool) => tool.name);
   return { tools: [...tools], unknown, notEnabled };
 }
 
@@ -119,4 +125,9 @@ export function limitTools(tools: readonly AgentTool[], allowed: readonly string
   if (allowed === undefined) return tools;
   const names = new Set([...allowed, ...allowed.map(modelToolName)]);
   return tools.filter((tool) => names.has(tool.name));
+}
+
+/** Whether a session may hand tasks to subagents: always, unless its agent's list leaves run_subagent out. */
+export function agentMaySubagent(allowed: readonly string[] | undefined): boolean {
+  return allowed === undefined || allowed.includes(runSubagentTool.name);
 }
