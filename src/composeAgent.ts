@@ -22,6 +22,7 @@ import {
 import { registerCheckpointCommands } from './checkpoints/vscode';
 import { chooseHostTools } from './tools/vscode';
 import { systemClock, type Logger } from './base/common';
+import { profileFolderOf } from './agent/common';
 import type { Gateway } from './composeGateway';
 import type { TimedStep } from './composeActivation';
 import type { Models } from './composeModels';
@@ -67,6 +68,8 @@ export function registerAgent({ context, gateway, models, spendGate, timed }: Ag
         globalState: context.globalState,
         settings: () => gateway.settings.current(),
         availableModels: async (signal) => (await models.catalog.models(signal)).map((model) => model.id),
+        // The user's prompt files (User/prompts), where vscode-copilot-chat finds them too: two levels above the global storage.
+        ...(context.globalStorageUri.scheme === 'file' ? { profileFolder: profileFolderOf(context.globalStorageUri.fsPath) } : {}),
       }),
   );
   timed('agent: views and commands', () => registerAgentViews(context, { sessionStore, approvals, sessions, sandbox }, errors));

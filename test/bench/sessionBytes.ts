@@ -88,6 +88,8 @@ function benchEngine(emulator: Emulator, root: string, turns: number, project?: 
     budgets: () => ({ ...DEFAULT_BUDGETS, maxTurns: turns + 1, maxTokens: Number.MAX_SAFE_INTEGER }),
     instructions: project?.via === 'instructions' ? `${AGENT_INSTRUCTIONS}\n\n${project.agentsMd}` : AGENT_INSTRUCTIONS,
     projectInstructions: project?.via !== 'instructions',
+    // As the extension runs by default (gateway.agent.subagents on): run_subagent's definition goes with every request.
+    subagents: true,
     // gw-code's window on the emulator: the 30-turn session fits under its threshold, so it never compacts.
     modelLimits: () => ({ contextWindow: 128_000, maxOutputTokens: 4_096, source: 'setting' }),
     clock: systemClock,

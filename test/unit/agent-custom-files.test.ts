@@ -20,6 +20,7 @@ import { makeEngine, runToEnd, startSession, TempWorkspace, useEmulatorAndWorksp
 
 const signal = new AbortController().signal;
 const BUILT_INS = toolsFor(true).map((tool) => tool.name);
+const CATALOG = { builtIns: BUILT_INS };
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 describe('the front-matter reader: lists', () => {
@@ -213,31 +214,33 @@ describe('prompt files', () => {
   test('an agent-mode prompt: its own tools and model, or those of the agent it names (its own first)', () => {
     const reviewer = parseCustomAgent('.github/agents/reviewer.agent.md', agentFile("description: d\ntools: ['read']\nmodel: gw-code"));
     assert.ok(typeof reviewer !== 'string');
-    assert.deepEqual(promptSessionAgent(prompt("---\nmode: agent\ntools: ['Grep', 'fetch']\n---\nx"), [], BUILT_INS), {
+    assert.deepEqual(promptSessionAgent(prompt("---\nmode: agent\ntools: ['Grep', 'fetch']\n---\nx"), [], CATALOG), {
       kind: 'prompt',
       name: 'review',
       path: '.github/prompts/review.prompt.md',
       tools: ['search_text'],
       unknownTools: ['fetch'],
     });
-    const asAgent = promptSessionAgent(prompt('---\nagent: reviewer\nmodel: gw-fast\n---\nx'), [reviewer], BUILT_INS);
+    const asAgent = promptSessionAgent(prompt('---\nagent: reviewer\nmodel: gw-fast\n---\nx'), [reviewer], CATALOG);
     assert.ok(typeof asAgent !== 'string');
     assert.deepEqual([asAgent.kind, asAgent.name, asAgent.tools, asAgent.model], ['agent', 'reviewer', ['read_file', 'list_files'], 'gw-fast']);
-    assert.match(String(promptSessionAgent(prompt('---\nagent: nobody\n---\nx'), [reviewer], BUILT_INS)), /does not have/);
+    assert.match(String(promptSessionAgent(prompt('---\nagent: nobody\n---\nx'), [reviewer], CATALOG)), /does not have/);
   });
 });
 
 describe('tools and model of a session as an agent', () => {
   test("Copilot's and Claude Code's names map to ours; unknown ones are listed; * is every tool", () => {
-    assert.deepEqual(mapToolNames(['read', 'search', 'edit/editFiles', 'runCommands', 'fetch', 'github/*'], BUILT_INS), {
+    assert.deepEqual(mapToolNames(['read', 'search', 'edit/editFiles', 'runCommands', 'fetch', 'github/*'], CATALOG), {
       tools: ['read_file', 'list_files', 'search_text', 'code_navigation', 'edit_file', 'write_file', 'run_command', 'command_output'],
       unknown: ['fetch', 'github/*'],
+      notEnabled: [],
     });
-    assert.deepEqual(mapToolNames(['Read', 'Grep', 'Glob', 'Bash(npm test:*)', 'TodoWrite', 'WebFetch'], BUILT_INS), {
+    assert.deepEqual(mapToolNames(['Read', 'Grep', 'Glob', 'Bash(npm test:*)', 'TodoWrite', 'WebFetch'], CATALOG), {
       tools: ['read_file', 'search_text', 'list_files', 'run_command', 'update_plan'],
       unknown: ['WebFetch'],
+      notEnabled: [],
     });
-    assert.deepEqual(mapToolNames(['*'], BUILT_INS).tools, BUILT_INS);
+    assert.deepEqual(mapToolNames(['*'], CATALOG).tools, [...BUILT_INS, 'run_subagent']);
     assert.deepEqual(
       limitTools(toolsFor(true), ['read_file', 'nonexistent']).map((tool) => tool.name),
       ['read_file'],
@@ -260,7 +263,7 @@ describe('tools and model of a session as an agent', () => {
     );
     assert.deepEqual(notes, [
       'Agent "r" (p): tools read_file.',
-      'Agent "r" names tools this extension does not have, left out: fetch.',
+      'Agent "r" names tools neither this extension nor VS Code has, left out: fetch.',
       'Agent "r" asks for the model "opus", which this key may not use; this session uses gw-code.',
     ]);
   });
@@ -290,7 +293,7 @@ describe('a session as a custom agent, over real HTTP', () => {
     );
     assert.ok(typeof custom !== 'string');
     const state = startSession('review a.txt');
-    state.agent = sessionAgentOf(custom, BUILT_INS);
+    state.agent = sessionAgentOf(custom, CATALOG);
     emulator.script('demo-key', [
       { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'pwned' } }] },
       { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },

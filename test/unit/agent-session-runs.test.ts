@@ -181,7 +181,7 @@ describe('SessionRuns: a session started as a custom agent', () => {
         events.map((event) => event.text),
         [
           'Agent "reviewer" (.github/agents/reviewer.agent.md): tools read_file.',
-          'Agent "reviewer" names tools this extension does not have, left out: fetch.',
+          'Agent "reviewer" names tools neither this extension nor VS Code has, left out: fetch.',
           ...(note ? [note] : []),
         ],
       );

@@ -88,7 +88,7 @@ describe('the gateway.* settings', () => {
         projectInstructions: true,
         projectKinds: { agentsMd: true, skills: true, prompts: true, agents: true, hooks: true },
         allowedTools: [],
-        subagents: false,
+        subagents: true,
       },
     });
   });
@@ -111,11 +111,12 @@ describe('the gateway.* settings', () => {
     assert.deepEqual(from({ 'agent.allowedTools': 'mcp_github_search' }).agent.allowedTools, []);
   });
 
-  test('subagents are off by default, on when the user says so, and only the user may turn them on', () => {
-    assert.equal(from({}).agent.subagents, false);
-    assert.equal(from({ 'agent.subagents': true }).agent.subagents, true);
+  test('subagents are on by default, off when the user says so, and a workspace can turn them neither on nor off', () => {
+    assert.equal(from({}).agent.subagents, true);
+    assert.equal(from({ 'agent.subagents': false }).agent.subagents, false);
     assert.ok(USER_ONLY_SETTINGS.includes('agent.subagents'));
     assert.equal(effectiveValue('agent.subagents', { defaultValue: false, workspaceValue: true }), false);
+    assert.equal(effectiveValue('agent.subagents', { defaultValue: true, workspaceValue: false }), true);
   });
 
   test('the defaults package.json shows in the Settings editor are the ones the code falls back to', () => {

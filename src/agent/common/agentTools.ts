@@ -5,7 +5,8 @@
  * applied to every run (after compaction, on Continue, after a restore): a
  * model's output never reaches it, so a model cannot widen its own tools.
  */
-import type { AgentTool } from '../../tools/common';
+import { modelToolName, runSubagentTool, type AgentTool } from '../../tools/common';
+import { hostToolsOfName, serversNamed } from './hostGrants';
 
 /** Claude Code's tools, as it spells them (its `Read` reads one file, where Copilot's `read` set also lists folders). */
 const CLAUDE_TOOLS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
@@ -21,6 +22,7 @@ const CLAUDE_TOOLS: ReadonlyMap<string, readonly string[]> = new Map<string, rea
   ['KillShell', ['command_output']],
   ['KillBash', ['command_output']],
   ['TodoWrite', ['update_plan']],
+  ['Task', ['run_subagent']],
 ]);
 
 /** Copilot's tool sets and tools, lower-cased, to our tools. */
@@ -45,32 +47,64 @@ const TOOL_NAMES: ReadonlyMap<string, readonly string[]> = new Map<string, reado
   ['runinterminal', ['run_command']],
   ['getterminaloutput', ['command_output']],
   ['todos', ['update_plan']],
+  ['agent', ['run_subagent']],
+  ['runsubagent', ['run_subagent']],
+  ['run_subagent', ['run_subagent']],
 ]);
 
+/** A tool of VS Code's (an extension's, an MCP server's) as a file may grant it. */
+export interface GrantableHostTool {
+  /** VS Code's name (`mcp_github_create_issue`, `copilot_fetchWebPage`). */
+  name: string;
+  /** An MCP server's tool (its name is `mcp_<server>_<tool>`). */
+  mcp: boolean;
+  /** The name a prompt references it by (`#fetch`): an extension's `toolReferenceName`. */
+  referenceName?: string;
+  /** The user enabled it in "Gateway: Choose Agent Tools…": a grant of any other is not offered. */
+  enabled: boolean;
+}
+
+/** What a file's tool names are matched against: our tools' names and VS Code's tools. */
+export interface ToolCatalog {
+  builtIns: readonly string[];
+  host?: readonly GrantableHostTool[];
+}
+
 export interface MappedTools {
-  /** Our tool names (built-in, or a host tool's exact name), in the order first named. */
+  /** Our tool names and VS Code tools' names, in the order first named. */
   tools: string[];
-  /** The names that match none of ours: listed in a note, not offered. */
+  /** The names that match no tool: listed in a note, not offered. */
   unknown: string[];
+  /** VS Code tools granted that the user has not enabled: kept in the list, offered once enabled. */
+  notEnabled: string[];
 }
 
 /**
- * `names` as our tools: a built-in's own name, a Copilot or Claude Code name
- * (`read/readFile` and `Bash(npm test:*)` by their parts), or a host tool's
- * exact name; `*` means every tool.
+ * `names` as tools: a built-in's own name, a Copilot or Claude Code name
+ * (`read/readFile` and `Bash(npm test:*)` by their parts), or one of VS Code's
+ * tools (hostGrants.ts); `*` means every tool.
  */
-export function mapToolNames(names: readonly string[], offered: readonly string[]): MappedTools {
+export function mapToolNames(names: readonly string[], catalog: ToolCatalog): MappedTools {
+  const host = catalog.host ?? [];
+  const servers = serversNamed(names);
   const tools = new Set<string>();
   const unknown: string[] = [];
   for (const name of names) {
-    const mapped = name.trim() === '*' ? offered : toolsOfName(name.trim(), offered);
+    const trimmed = name.trim();
+    const mapped =
+      trimmed === '*'
+        ? [...catalog.builtIns, runSubagentTool.name, ...host.map((tool) => tool.name)]
+        : (toolsOfName(trimmed, catalog.builtIns) ?? hostToolsOfName(trimmed, host, servers));
     if (mapped.length === 0) unknown.push(name);
     for (const tool of mapped) tools.add(tool);
   }
-  return { tools: [...tools], unknown };
+  // `*` grants whatever the user enables: only a tool the file names is worth a note when it is not enabled.
+  const named = names.some((name) => name.trim() === '*') ? new Set<string>() : tools;
+  const notEnabled = host.filter((tool) => !tool.enabled && named.has(tool.name)).map((tool) => tool.name);
+  return { tools: [...tools], unknown, notEnabled };
 }
 
-function toolsOfName(name: string, offered: readonly string[]): readonly string[] {
+function toolsOfName(name: string, offered: readonly string[]): readonly string[] | undefined {
   if (offered.includes(name)) return [name];
   // Claude Code's `Bash(git diff:*)` limits a tool by its arguments: the tool itself is what is offered here.
   const bare = name.replace(/\(.*\)$/, '');
@@ -79,10 +113,21 @@ function toolsOfName(name: string, offered: readonly string[]): readonly string[
     const known = CLAUDE_TOOLS.get(part) ?? TOOL_NAMES.get(part.toLowerCase()) ?? (offered.includes(part) ? [part] : undefined);
     if (known) return known;
   }
-  return [];
+  return undefined;
 }
 
-/** The tools offered now, narrowed to the session's list when it has one. */
+/**
+ * The tools offered now, narrowed to the session's list when it has one. The list holds our names and
+ * VS Code's; a VS Code tool is offered under the name the model may see (modelToolName). Only what is
+ * offered can stay: a list never adds a tool the user did not enable or the workspace does not allow.
+ */
 export function limitTools(tools: readonly AgentTool[], allowed: readonly string[] | undefined): readonly AgentTool[] {
-  return allowed === undefined ? tools : tools.filter((tool) => allowed.includes(tool.name));
+  if (allowed === undefined) return tools;
+  const names = new Set([...allowed, ...allowed.map(modelToolName)]);
+  return tools.filter((tool) => names.has(tool.name));
+}
+
+/** Whether a session may hand tasks to subagents: always, unless its agent's list leaves run_subagent out. */
+export function agentMaySubagent(allowed: readonly string[] | undefined): boolean {
+  return allowed === undefined || allowed.includes(runSubagentTool.name);
 }

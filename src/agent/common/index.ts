@@ -11,7 +11,7 @@ export { appliedOrThrow } from './editRefusal';
 export { type AgentEvent } from './engine';
 export { instructionsForChat } from './projectInstructions';
 export { agentMention, agentNamed, type CustomAgent } from './customAgents';
-export { expandPrompt, parsePromptCall, promptInputs, type PromptFile } from './promptFiles';
+export { expandPrompt, parsePromptCall, profileFolderOf, promptInputs, promptKind, type PromptFile } from './promptFiles';
 export { agentStartNotes, modelNamed, promptSessionAgent, type SessionAgent } from './sessionAgent';
 export { parseSavedSession } from './savedSession';
 export { type JournalFolder, journalName, snapshotName } from './sessionJournal';

@@ -15,6 +15,8 @@ import { readFrontMatter } from './frontMatter';
 
 export const PROMPT_FOLDER = '.github/prompts';
 export const PROMPT_SUFFIX = '.prompt.md';
+/** The folder of the user's own prompt files inside VS Code's profile folder (`User/prompts`), as VS Code keeps them. */
+export const USER_PROMPT_FOLDER = 'prompts';
 /** Bytes of a prompt sent: more is cut (the file's own bound is higher, for its front matter and comments). */
 const MAX_PROMPT_BYTES = 32 * 1024;
 
@@ -30,7 +32,10 @@ export interface PromptFile {
   /** The custom agent it runs as (`agent: reviewer`). */
   agent?: string;
   body: string;
+  /** Workspace-relative; a user prompt file's as `User/prompts/<name>.prompt.md`. */
   path: string;
+  /** From the user's profile (`User/prompts`), not the workspace. */
+  user?: true;
 }
 
 export async function findPromptFiles(
@@ -44,6 +49,38 @@ export async function findPromptFiles(
     else found.items.push(prompt);
   }
   return found;
+}
+
+/**
+ * VS Code's profile folder (`…/User`) from the extension's global storage (`…/User/globalStorage/<publisher.name>`),
+ * two levels up, as vscode-copilot-chat finds the user's prompts folder; undefined when the storage is laid out otherwise.
+ */
+export function profileFolderOf(globalStoragePath: string): string | undefined {
+  const separator = globalStoragePath.includes('/') ? '/' : '\\';
+  const parts = globalStoragePath.replace(/[\\/]+$/, '').split(/[\\/]/);
+  if (parts.length < 3 || parts[parts.length - 2] !== 'globalStorage' || parts[parts.length - 1] === '') return undefined;
+  return parts.slice(0, -2).join(separator);
+}
+
+/** The user's prompt files (`files`: the profile folder's), bounded and guarded as the workspace's are, each marked as the user's. */
+export async function findUserPromptFiles(
+  input: { files: WorkspaceFiles; protectedFiles: readonly string[]; limits?: AgentFileLimits },
+  signal: AbortSignal,
+): Promise<Found<PromptFile>> {
+  const found: Found<PromptFile> = { items: [], notes: [] };
+  for (const read of await readAgentFiles({ ...input, folders: [{ folder: USER_PROMPT_FOLDER, suffix: PROMPT_SUFFIX }] }, signal)) {
+    const path = `User/${read.path}`;
+    const prompt = 'text' in read ? parsePromptFile(path, read.text) : read.problem;
+    if (typeof prompt === 'string') found.notes.push(`${path}: ${'text' in read ? 'skipped, ' : ''}${prompt}`);
+    else found.items.push({ ...prompt, user: true });
+  }
+  return found;
+}
+
+/** A prompt file's line in a pick: what running it gives, and that it is the user's own (listed after the workspace's). */
+export function promptKind(prompt: Pick<PromptFile, 'mode' | 'user'>): string {
+  const kind = prompt.mode === 'agent' ? 'agent session' : 'chat';
+  return prompt.user ? `user prompt · ${kind}` : kind;
 }
 
 const CHAT_MODES = new Set(['ask', 'edit', 'chat']);

@@ -4,7 +4,7 @@
  * model it asked for. Saved with the session and read only from there, so
  * compaction, Continue and a checkpoint's restore keep the same restriction.
  */
-import { mapToolNames } from './agentTools';
+import { mapToolNames, type ToolCatalog } from './agentTools';
 import { agentNamed, type CustomAgent } from './customAgents';
 import type { PromptFile } from './promptFiles';
 
@@ -16,23 +16,26 @@ export interface SessionAgent {
   path: string;
   /** Sent with every request after the standing instructions (a custom agent's body). */
   instructions?: string;
-  /** Our tool names it may use; undefined: every tool. */
+  /** Our tools' and VS Code tools' names it may use; undefined: every tool. */
   tools?: string[];
-  /** Names its file gives that match none of our tools. */
+  /** Names its file gives that match no tool. */
   unknownTools?: string[];
+  /** VS Code tools it names that the user had not enabled when it started (not offered until enabled). */
+  notEnabledTools?: string[];
   /** The model its file names, as written. */
   model?: string;
 }
 
-/** The session's record of a custom agent, its tool names mapped to ours (`builtIns`: every built-in tool's name). */
-export function sessionAgentOf(agent: CustomAgent, builtIns: readonly string[]): SessionAgent {
-  return withTools({ kind: 'agent', name: agent.name, path: agent.path, instructions: agent.instructions, model: agent.model }, agent.tools, builtIns);
+/** The session's record of a custom agent, its tool names mapped to the catalog's tools (every built-in, VS Code's). */
+export function sessionAgentOf(agent: CustomAgent, catalog: ToolCatalog): SessionAgent {
+  return withTools({ kind: 'agent', name: agent.name, path: agent.path, instructions: agent.instructions, model: agent.model }, agent.tools, catalog);
 }
 
-export function withTools(agent: SessionAgent, names: readonly string[] | undefined, builtIns: readonly string[]): SessionAgent {
+export function withTools(agent: SessionAgent, names: readonly string[] | undefined, catalog: ToolCatalog): SessionAgent {
   if (names === undefined) return agent;
-  const mapped = mapToolNames(names, builtIns);
-  return { ...agent, tools: mapped.tools, ...(mapped.unknown.length > 0 ? { unknownTools: mapped.unknown } : {}) };
+  const { tools, unknown, notEnabled } = mapToolNames(names, catalog);
+  const { unknownTools: _unknown, notEnabledTools: _notEnabled, ...rest } = agent;
+  return { ...rest, tools, ...(unknown.length > 0 ? { unknownTools: unknown } : {}), ...(notEnabled.length > 0 ? { notEnabledTools: notEnabled } : {}) };
 }
 
 /** The instructions of every request: the standing ones, then the agent's. */
@@ -66,11 +69,19 @@ export function modelNamed(wanted: string, available: readonly string[]): string
 /** The lines a session as an agent starts with: the tools it has, the names it gave that are not ours, the model's substitute. */
 export function agentStartNotes(agent: SessionAgent, model: { used: string; found: boolean }): string[] {
   const what = agent.kind === 'agent' ? `Agent "${agent.name}"` : `Prompt file "${agent.name}"`;
-  const notes = [`${what} (${agent.path}): tools ${agent.tools === undefined ? 'all' : agent.tools.join(', ') || 'none'}.`];
-  if (agent.unknownTools?.length) notes.push(`${what} names tools this extension does not have, left out: ${agent.unknownTools.join(', ')}.`);
+  const notes = [`${what} (${agent.path}): tools ${agent.tools === undefined ? 'all' : listed(agent.tools) || 'none'}.`];
+  if (agent.unknownTools?.length) notes.push(`${what} names tools neither this extension nor VS Code has, left out: ${listed(agent.unknownTools)}.`);
+  if (agent.notEnabledTools?.length)
+    notes.push(`${what} names VS Code tools you have not enabled, left out until you do ("Gateway: Choose Agent Tools…"): ${listed(agent.notEnabledTools)}.`);
   if (agent.model !== undefined && !model.found)
     notes.push(`${what} asks for the model "${agent.model}", which this key may not use; this session uses ${model.used}.`);
   return notes;
+}
+
+/** Names as a note lists them: a file's names are the file's, so each is cut and the list bounded. */
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, 30).map((name) => name.slice(0, 80));
+  return names.length > shown.length ? `${shown.join(', ')} and ${names.length - shown.length} more` : shown.join(', ');
 }
 
 /** A saved session's agent, checked: undefined for anything malformed (the session then runs as it was saved without one). */
@@ -81,6 +92,7 @@ export function parseSessionAgent(value: unknown): SessionAgent | undefined {
   const strings = (list: unknown) => (Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : undefined);
   const tools = strings(record.tools);
   const unknownTools = strings(record.unknownTools);
+  const notEnabledTools = strings(record.notEnabledTools);
   return {
     kind: record.kind,
     name: record.name,
@@ -89,6 +101,7 @@ export function parseSessionAgent(value: unknown): SessionAgent | undefined {
     // A saved list that is not a list limits to nothing rather than widening to everything.
     ...(record.tools !== undefined ? { tools: tools ?? [] } : {}),
     ...(unknownTools?.length ? { unknownTools } : {}),
+    ...(notEnabledTools?.length ? { notEnabledTools } : {}),
     ...(typeof record.model === 'string' ? { model: record.model } : {}),
   };
 }
@@ -98,13 +111,13 @@ export function parseSessionAgent(value: unknown): SessionAgent | undefined {
  * names (`agent: reviewer`), its own `tools` and `model` taking precedence;
  * a problem in words when the agent it names is not there.
  */
-export function promptSessionAgent(prompt: PromptFile, agents: readonly CustomAgent[], builtIns: readonly string[]): SessionAgent | string {
+export function promptSessionAgent(prompt: PromptFile, agents: readonly CustomAgent[], catalog: ToolCatalog): SessionAgent | string {
   const named = prompt.agent !== undefined ? agentNamed(agents, prompt.agent) : undefined;
   if (prompt.agent !== undefined && named === undefined)
     return `The prompt file ${prompt.path} runs as the agent "${prompt.agent}", which this workspace does not have.`;
   const base: SessionAgent = named
-    ? sessionAgentOf(named, builtIns)
+    ? sessionAgentOf(named, catalog)
     : { kind: 'prompt', name: prompt.name, path: prompt.path, ...(prompt.model !== undefined ? { model: prompt.model } : {}) };
   const withModel = prompt.model !== undefined ? { ...base, model: prompt.model } : base;
-  return prompt.tools !== undefined ? withTools(withModel, prompt.tools, builtIns) : withModel;
+  return prompt.tools !== undefined ? withTools(withModel, prompt.tools, catalog) : withModel;
 }

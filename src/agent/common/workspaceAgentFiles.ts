@@ -6,7 +6,7 @@
  */
 import type { Logger, WorkspaceFiles } from '../../base/common';
 import { findCustomAgents, type CustomAgent } from './customAgents';
-import { findPromptFiles, type PromptFile } from './promptFiles';
+import { findPromptFiles, findUserPromptFiles, type PromptFile } from './promptFiles';
 import { enabledKinds } from './workspaceKinds';
 
 export interface WorkspaceAgentFiles {
@@ -14,14 +14,32 @@ export interface WorkspaceAgentFiles {
   prompts: PromptFile[];
 }
 
+/**
+ * `files`: the workspace folder's (none without a folder); `userFiles`: VS Code's profile folder, whose
+ * `prompts` are listed after the workspace's, a name the workspace has left out with a note.
+ */
 export async function findWorkspaceAgentFiles(
-  input: { files: WorkspaceFiles; protectedFiles: readonly string[]; settings: { projectInstructions: boolean }; logger: Logger },
+  input: {
+    files?: WorkspaceFiles;
+    userFiles?: WorkspaceFiles;
+    protectedFiles: readonly string[];
+    settings: { projectInstructions: boolean };
+    logger: Logger;
+  },
   signal: AbortSignal,
 ): Promise<WorkspaceAgentFiles> {
+  const { files, userFiles, protectedFiles, logger } = input;
+  const none = { items: [], notes: [] };
   const kinds = enabledKinds(input.settings);
-  const agents = kinds.customAgents ? await findCustomAgents(input, signal) : { items: [], notes: [] };
-  const prompts = kinds.promptFiles ? await findPromptFiles(input, signal) : { items: [], notes: [] };
-  for (const note of agents.notes) input.logger.warn(`Custom agent ${note}.`);
-  for (const note of prompts.notes) input.logger.warn(`Prompt file ${note}.`);
-  return { agents: agents.items, prompts: prompts.items };
+  const agents = kinds.customAgents && files ? await findCustomAgents({ files, protectedFiles }, signal) : none;
+  const prompts = kinds.promptFiles && files ? await findPromptFiles({ files, protectedFiles }, signal) : none;
+  const user = kinds.promptFiles && userFiles ? await findUserPromptFiles({ files: userFiles, protectedFiles }, signal) : none;
+  const userPrompts = user.items.filter((prompt) => {
+    const taken = prompts.items.some((other) => other.name === prompt.name);
+    if (taken) user.notes.push(`${prompt.path}: skipped, the workspace has a prompt file named "${prompt.name}"`);
+    return !taken;
+  });
+  for (const note of agents.notes) logger.warn(`Custom agent ${note}.`);
+  for (const note of [...prompts.notes, ...user.notes]) logger.warn(`Prompt file ${note}.`);
+  return { agents: agents.items, prompts: [...prompts.items, ...userPrompts] };
 }

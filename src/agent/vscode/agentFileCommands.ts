@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { AgentSessions } from './agentSessions';
 import type { SessionAgent } from '../common/sessionAgent';
+import { promptKind } from '../common/promptFiles';
 
 export const RUN_PROMPT_FILE_COMMAND = 'gateway.runPromptFile';
 
@@ -16,7 +17,7 @@ export async function runPromptFile(sessions: AgentSessions, nameArgument?: unkn
   const { prompts } = await sessions.agentFiles(controller.signal);
   if (prompts.length === 0) {
     void vscode.window.showInformationMessage(
-      'This workspace has no prompt files (.github/prompts/<name>.prompt.md), or gateway.agent.projectInstructions is off.',
+      'This workspace has no prompt files (.github/prompts/<name>.prompt.md), nor your profile (User/prompts), or gateway.agent.projectInstructions is off.',
     );
     return undefined;
   }
@@ -25,7 +26,7 @@ export async function runPromptFile(sessions: AgentSessions, nameArgument?: unkn
       ? nameArgument
       : (
           await vscode.window.showQuickPick(
-            prompts.map((prompt) => ({ label: prompt.name, description: prompt.mode === 'agent' ? 'agent session' : 'chat', detail: prompt.description })),
+            prompts.map((prompt) => ({ label: prompt.name, description: promptKind(prompt), detail: prompt.description })),
             { title: 'Gateway: Run Prompt File', placeHolder: 'Which prompt file?' },
           )
         )?.label;

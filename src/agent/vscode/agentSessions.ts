@@ -21,12 +21,13 @@ import type { LocalMachine } from '../common/localMachine';
 import { SessionCheckpoints, type EditorFiles } from '../common/sessionCheckpoints';
 import { SessionRuns, type RunSink } from '../common/sessionRuns';
 import { SandboxDecision } from '../../terminal/common';
-import { VsCodeWorkspaceFiles } from '../../tools/vscode';
+import { grantableHostTools, VsCodeWorkspaceFiles } from '../../tools/vscode';
 import { vscodeControlWatcher, showControlRollback } from '../../terminal/vscode';
 import { SessionEngines, type ContextLimits } from './sessionEngine';
 import { rootForNewSession } from '../common/sessionRoot';
 import { sessionAgentOf, type SessionAgent } from '../common/sessionAgent';
 import type { CustomAgent } from '../common/customAgents';
+import type { ToolCatalog } from '../common/agentTools';
 import { findWorkspaceAgentFiles, type WorkspaceAgentFiles } from '../common/workspaceAgentFiles';
 import { toolsFor } from '../../tools/common';
 
@@ -66,6 +67,8 @@ export interface AgentSessionsOptions {
   settings: () => SessionSettings;
   /** The ids of the models the key may use (a custom agent's model is used only when it is one). */
   availableModels?: (signal: AbortSignal) => Promise<readonly string[]>;
+  /** VS Code's profile folder on this machine (`…/User`): its `prompts` are the user's own prompt files. */
+  profileFolder?: string;
 }
 
 export class AgentSessions implements vscode.Disposable {
@@ -141,22 +144,27 @@ export class AgentSessions implements vscode.Disposable {
     return this.sessionRuns.start(input.task, { sink: this.runSink(input.sink), signal: input.signal, agent: input.agent });
   }
 
-  /** The custom agents and prompt files of the folder a new session would work in (none without a folder). */
+  /** The custom agents and prompt files of the folder a new session would work in (none without a folder), then the user's prompt files. */
   async agentFiles(signal: AbortSignal): Promise<WorkspaceAgentFiles> {
     const decision = rootForNewSession(openFolders());
-    if (!decision.ok) return { agents: [], prompts: [] };
-    const root = vscode.Uri.parse(decision.uri);
-    const { machine, settings, logger } = this.options;
-    const files = new VsCodeWorkspaceFiles(machine.files(root.fsPath), root);
-    return findWorkspaceAgentFiles({ files, protectedFiles: settings().agent.protectedFiles, settings: settings().agent, logger }, signal);
+    const { machine, settings, logger, profileFolder } = this.options;
+    const root = decision.ok ? vscode.Uri.parse(decision.uri) : undefined;
+    const files = root && new VsCodeWorkspaceFiles(machine.files(root.fsPath), root);
+    const userFiles = profileFolder !== undefined ? machine.files(profileFolder) : undefined;
+    return findWorkspaceAgentFiles(
+      { ...(files ? { files } : {}), ...(userFiles ? { userFiles } : {}), protectedFiles: settings().agent.protectedFiles, settings: settings().agent, logger },
+      signal,
+    );
   }
 
-  /** The session's record of a custom agent: its tool names mapped to the built-in tools. */
+  /** The session's record of a custom agent: its tool names mapped to the built-in tools and VS Code's. */
   asSession(agent: CustomAgent): SessionAgent {
-    return sessionAgentOf(
-      agent,
-      toolsFor(true).map((tool) => tool.name),
-    );
+    return sessionAgentOf(agent, this.toolCatalog());
+  }
+
+  /** What a custom agent's or prompt file's tool names are matched against: the built-in tools and VS Code's (enabled or not). */
+  toolCatalog(): ToolCatalog {
+    return { builtIns: toolsFor(true).map((tool) => tool.name), host: grantableHostTools(this.options.workspaceState) };
   }
 
   /** Continues a saved session, optionally with a message that steers it. */

@@ -15,7 +15,7 @@ import { AgentEngine } from '../common/engine';
 import { hookApprovalsThrough, SessionHooks } from '../common/hooks';
 import { HomeSkills } from '../common/homeSkills';
 import { AGENT_INSTRUCTIONS } from '../common/instructions';
-import { limitTools } from '../common/agentTools';
+import { agentMaySubagent, limitTools } from '../common/agentTools';
 import { instructionsWith } from '../common/sessionAgent';
 import type { LocalMachine } from '../common/localMachine';
 import { CHECKPOINT_MAX_BYTES, type SavedSessions, type SessionCheckpoints } from '../common/sessionCheckpoints';
@@ -105,7 +105,8 @@ export class SessionEngines implements vscode.Disposable {
       budgets: () => this.options.settings().budgets,
       instructions: instructionsWith(AGENT_INSTRUCTIONS, state.agent),
       projectInstructions: settings.projectInstructions,
-      subagents: settings.subagents,
+      // A custom agent's list narrows this tool too: run_subagent only when it names it (`agent`, `Task`, `*`).
+      subagents: settings.subagents && agentMaySubagent(state.agent?.tools),
       projectKinds: settings.projectKinds,
       homeSkills,
       hooks: this.hooksFor(state.id, root, files),

@@ -8,9 +8,18 @@
  * any other is answered as a chat request with the prompt as its text.
  */
 import * as vscode from 'vscode';
-import { agentStartNotes, expandPrompt, inlineCode, modelNamed, parsePromptCall, promptInputs, promptSessionAgent, type PromptFile } from '../../agent/common';
+import {
+  agentStartNotes,
+  expandPrompt,
+  inlineCode,
+  modelNamed,
+  parsePromptCall,
+  promptInputs,
+  promptKind,
+  promptSessionAgent,
+  type PromptFile,
+} from '../../agent/common';
 import { toAbortSignal } from '../../base/vscode';
-import { toolsFor } from '../../tools/common';
 import { type AgentChatResult, type AgentTurnDeps, sessionTurn } from './agentTurn';
 import { noteMarkdown } from '../common/notes';
 
@@ -42,18 +51,14 @@ export async function resolvePromptTurn(
   if (!name) return done(prompts.length === 0 ? `This workspace has no prompt files. ${PROMPT_FOLDER_HINT}` : 'No prompt file was chosen.');
   const prompt = prompts.find((candidate) => candidate.name === name);
   if (!prompt) {
-    const known = prompts.map((p) => inlineCode(p.name)).join(', ');
+    const known = prompts.map((p) => `${inlineCode(p.name)}${p.user ? ' (user)' : ''}`).join(', ');
     return done(`This workspace has no prompt file named ${inlineCode(name)}. ${known ? `Its prompt files: ${known}.` : PROMPT_FOLDER_HINT}`);
   }
   const inputs = await askMissing(prompt, call, signal);
   if (inputs === undefined) return done(`${inlineCode(prompt.name)} was not run: an input it asks for was not given.`);
   const expanded = expandPrompt(prompt, { inputs, rest: call.rest }, editorContext());
   if (prompt.mode === 'agent') {
-    const agent = promptSessionAgent(
-      prompt,
-      agents,
-      toolsFor(true).map((tool) => tool.name),
-    );
+    const agent = promptSessionAgent(prompt, agents, deps.sessions.toolCatalog());
     if (typeof agent === 'string') return done(agent);
     const result: AgentChatResult = await sessionTurn(deps, { stream, token, toolInvocationToken: request.toolInvocationToken }, (sink) =>
       deps.sessions.startAs({ task: expanded.text, agent, sink, signal }),
@@ -83,7 +88,7 @@ function attachedPromptName(request: vscode.ChatRequest): string | undefined {
 async function pickPrompt(prompts: readonly PromptFile[]): Promise<string | undefined> {
   if (prompts.length === 0) return undefined;
   const picked = await vscode.window.showQuickPick(
-    prompts.map((prompt) => ({ label: prompt.name, description: prompt.mode === 'agent' ? 'agent' : '', detail: prompt.description, name: prompt.name })),
+    prompts.map((prompt) => ({ label: prompt.name, description: promptKind(prompt), detail: prompt.description, name: prompt.name })),
     { title: 'Gateway: Run Prompt File', placeHolder: 'Which prompt file?' },
   );
   return picked?.name;

@@ -199,8 +199,8 @@ export const SETTING_SCHEMAS = {
   ),
   // Under `auto` these tools run unasked: a repository's settings must neither add one nor take the user's away.
   'agent.allowedTools': setting(USER, [], withDefault(z.array(z.string()), []), listOfStrings('agent.allowedTools')),
-  // Sub-sessions spend requests and tokens of their own: a repository's settings may not turn them on.
-  'agent.subagents': setting(USER, false, withDefault(z.boolean(), false), trueOrFalse('agent.subagents')),
+  // Sub-sessions spend requests and tokens of their own: the user's choice alone, a repository's settings change nothing.
+  'agent.subagents': setting(USER, true, withDefault(z.boolean(), true), trueOrFalse('agent.subagents')),
   // Raised, it could fill the disk; lowered, it would erase the user's checkpoints of other sessions. Out of bounds: the nearest bound.
   'agent.checkpointStorageMB': setting(
     USER,

@@ -7,6 +7,9 @@
  */
 import { inlineCode } from '../../base/common';
 import type { HostToolInfo } from './hostTools';
+import { mcpToolParts } from './mcpNames';
+
+export { mcpToolParts };
 
 /** Names listed in a note at most; the rest are counted. */
 const MAX_NOTE_NAMES = 20;
@@ -44,15 +47,6 @@ export const HIDDEN_HOST_TOOLS: ReadonlyMap<string, string> = new Map([
 /** Whether a tool is one of an MCP server's. */
 export function isMcpTool(tool: { name: string; tags?: readonly string[] }): boolean {
   return tool.tags?.includes(MCP_TAG) === true;
-}
-
-/**
- * An MCP tool's server and short name, read from VS Code's `mcp_<server>_<tool>` (the server part is
- * the server's name, lowercased, cut to 13 characters; a name with `_` in it reads as its first part).
- */
-export function mcpToolParts(name: string): { server: string; tool: string } {
-  const match = /^mcp_([^_]+)_(.+)$/.exec(name);
-  return match ? { server: match[1], tool: match[2] } : { server: 'unknown', tool: name };
 }
 
 /** The source of each tool: its tag for MCP, the extension that declares it, else VS Code itself. */

@@ -12,6 +12,9 @@ import type { AgentTool, PreparedCall, ToolOutcome } from './tool';
 import { type ApprovalMode, visibleText } from '../../agent/common';
 import { describeToolInput } from './toolInputDisplay';
 import { HIDDEN_HOST_TOOLS, isMcpTool } from './hostToolCatalog';
+import { modelToolName } from './mcpNames';
+
+export { modelToolName };
 
 /** What the host says about one of its tools. */
 export interface HostToolInfo {
@@ -48,11 +51,6 @@ export const DEFAULT_HOST_TOOL_LIMITS: HostToolLimits = {
   maxOutputBytes: 32 * 1024,
   timeoutMs: 60_000,
 };
-
-/** The name the model sees: what the API allows in a function name, at most 64 characters. */
-export function modelToolName(hostName: string): string {
-  return hostName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
-}
 
 export interface SelectedHostTool {
   hostName: string;
@@ -92,7 +90,6 @@ export function selectHostTools(
     let reason: string | undefined;
     if (!info) reason = 'no longer available';
     else if (HIDDEN_HOST_TOOLS.has(hostName)) reason = `it works only in VS Code's own chat (${HIDDEN_HOST_TOOLS.get(hostName)})`;
-    else if (modelName === '') reason = 'its name has no usable characters';
     else if (taken.has(modelName)) reason = `its name "${modelName}" is taken by ${builtInNames.includes(modelName) ? 'a built-in tool' : 'another tool'}`;
     else if (!parameters) reason = 'its input schema is not a JSON object schema of a reasonable size';
     else if (offered.length >= limits.maxTools) reason = `at most ${limits.maxTools} tools are offered`;

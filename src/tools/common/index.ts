@@ -5,5 +5,6 @@ export { normalizeWorkspacePath, protectingPattern, resolveWorkspacePath } from 
 export { findTool, runSubagentTool, subagentTools, toolDefinitions, toolsFor, unknownToolOutput } from './registry';
 export { MAX_SUBAGENT_TASK_CHARS, type SubagentAnswer, type SubagentRun, type Subagents } from './runSubagent';
 export { headBytes, omittedNote, utf8Length } from './textLimits';
+export { mcpToolsOfServer, modelToolName } from './mcpNames';
 export { type AgentTool, defaultProtectedFiles, type PreparedCall, type ToolContext, type ToolKind, type ToolOutcome } from './tool';
 export { parsePlan, planChecklist, type PlanStep } from './updatePlan';

@@ -13,12 +13,12 @@ export const listLimit = 500;
 
 const schema = z.object({
   folder: z.optional(z.string().check(z.describe('Folder to list (default ".", the root).'))),
-  glob: z.optional(z.string().check(z.describe('Only files matching this glob, e.g. "**/*.ts"; without "/" it matches names at any depth.'))),
+  glob: z.optional(z.string().check(z.describe('Only files matching this glob, e.g. "**/*.ts"; with no "/", names at any depth.'))),
 });
 
 export const listFilesTool: AgentTool = {
   name: 'list_files',
-  description: 'List files and folders recursively (folders end with "/"), ' + `skipping .gitignored and protected files; at most ${listLimit} paths.`,
+  description: `List files and folders (ending in "/") recursively, without ignored and protected files; at most ${listLimit} paths.`,
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

@@ -21,7 +21,7 @@ const schema = z.object({
 
 export const readFileTool: AgentTool = {
   name: 'read_file',
-  description: `Read a text file, up to ${readPageLines} lines or ${readPageBytes / 1024} KB a call; ` + 'a note at the end gives the startLine to go on from.',
+  description: `Read a text file, up to ${readPageLines} lines or ${readPageBytes / 1024} KB a call; ` + 'a note at the end gives the startLine to go on with.',
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

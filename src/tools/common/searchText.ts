@@ -25,7 +25,7 @@ type SearchArgs = z.infer<typeof schema>;
 
 export const searchTextTool: AgentTool = {
   name: 'search_text',
-  description: `Search text files line by line; up to ${searchMatchLimit} matches as "path:line: text". ` + 'Skips ignored, protected, binary and huge files.',
+  description: `Search text files by line; up to ${searchMatchLimit} matches as "path:line: text". ` + 'Skips ignored, protected, binary and huge files.',
   kind: 'read',
   parameters: parametersOf(schema),
   prepare: guardedPrepare(

@@ -246,9 +246,11 @@ function parseArguments<Args>(toolName: string, schema: z.ZodMiniType<Args>, raw
 
 /**
  * The JSON schema the API gets for a tool: the zod schema's as a plain
- * `{type:'object', properties, required, additionalProperties:false}`, without
- * `$schema`, and without the safe-integer bounds zod gives every integer
- * (noise the model pays for on every request).
+ * `{type:'object', properties, required}`, without what the model pays for on
+ * every request and learns nothing from: `$schema`, the safe-integer bounds zod
+ * gives every integer, `additionalProperties: false` (the arguments are parsed
+ * by the zod schema, which drops keys it does not know; no request is `strict`)
+ * and an empty `required`.
  */
 export function parametersOf(schema: z.ZodMiniType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, {
@@ -256,10 +258,12 @@ export function parametersOf(schema: z.ZodMiniType): Record<string, unknown> {
     override: ({ jsonSchema }) => {
       if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
       if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+      if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+      if (Array.isArray(jsonSchema.required) && jsonSchema.required.length === 0) delete jsonSchema.required;
     },
   }) as Record<string, unknown>;
   const { $schema: _dialect, ...parameters } = json;
-  return { ...parameters, required: parameters.required ?? [] };
+  return parameters;
 }
 
 /** A path as the UI shows it: normalized when it is valid, as written otherwise. */

@@ -39,7 +39,6 @@ export const updatePlanTool: AgentTool = {
       },
     },
     required: ['steps'],
-    additionalProperties: false,
   },
   prepare: guardedPrepare(
     'update_plan',

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { hostAgentTool, selectHostTools, type HostResultPart, type HostToolInfo } from '../common/hostTools';
-import { groupHostTools, mcpReadinessNote, shortDescription, type HostToolGroup } from '../common/hostToolCatalog';
+import { groupHostTools, HIDDEN_HOST_TOOLS, isMcpTool, mcpReadinessNote, shortDescription, type HostToolGroup } from '../common/hostToolCatalog';
 import { MCP_START_TIMEOUT_MS } from '../common/mcpStart';
 import type { Clock, Logger } from '../../base/common';
 import { toAbortSignal } from '../../base/vscode';
@@ -28,17 +28,38 @@ export function enabledHostTools(state: vscode.Memento): string[] {
   return Array.isArray(value) ? value.filter((name): name is string => typeof name === 'string') : [];
 }
 
-/** Which extension declares each tool (`contributes.languageModelTools` of its package.json). */
-function toolOwners(): Map<string, { id: string; label: string }> {
-  const owners = new Map<string, { id: string; label: string }>();
+/** Which extension declares each tool (`contributes.languageModelTools` of its package.json), and the name a prompt references it by. */
+function toolOwners(): Map<string, { id: string; label: string; referenceName?: string }> {
+  const owners = new Map<string, { id: string; label: string; referenceName?: string }>();
   for (const extension of vscode.extensions.all) {
     const json = extension.packageJSON as { displayName?: unknown; contributes?: { languageModelTools?: unknown } } | undefined;
     const declared = json?.contributes?.languageModelTools;
     if (!Array.isArray(declared)) continue;
     const label = typeof json?.displayName === 'string' && json.displayName !== '' ? json.displayName : extension.id;
-    for (const tool of declared as { name?: unknown }[]) if (typeof tool?.name === 'string') owners.set(tool.name, { id: extension.id, label });
+    for (const tool of declared as { name?: unknown; toolReferenceName?: unknown }[]) {
+      if (typeof tool?.name !== 'string') continue;
+      const referenceName = typeof tool.toolReferenceName === 'string' ? { referenceName: tool.toolReferenceName } : {};
+      owners.set(tool.name, { id: extension.id, label, ...referenceName });
+    }
   }
   return owners;
+}
+
+/**
+ * VS Code's tools as a custom agent's file may grant them (agent/common/hostGrants.ts): every tool VS Code
+ * lists but those that work only in its own chat, each marked enabled or not in "Choose Agent Tools…".
+ * In an untrusted workspace none: no host tool is offered there.
+ */
+export function grantableHostTools(state: vscode.Memento | undefined): { name: string; mcp: boolean; referenceName?: string; enabled: boolean }[] {
+  if (!vscode.workspace.isTrusted) return [];
+  const enabled = new Set(state ? enabledHostTools(state) : []);
+  const owners = toolOwners();
+  return vscode.lm.tools
+    .filter((tool) => !HIDDEN_HOST_TOOLS.has(tool.name))
+    .map((tool) => {
+      const referenceName = owners.get(tool.name)?.referenceName;
+      return { name: tool.name, mcp: isMcpTool(tool), ...(referenceName !== undefined ? { referenceName } : {}), enabled: enabled.has(tool.name) };
+    });
 }
 
 /**
