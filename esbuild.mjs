@@ -27,10 +27,11 @@ const common = {
   logLevel: 'warning',
 };
 
-/** A lazy part: the specifier its loader requires (`from` the loader's folder), the entry and the file it is built to. */
+/** A lazy part: the specifier its loader requires, the entry and the file it is built to. */
 const lazyParts = [
   { specifier: 're2js', entry: 're2js', file: 're2js.js' },
   { specifier: './projectFileReaders', entry: 'src/agent/common/projectFileReaders.ts', file: 'project-files.js' },
+  { specifier: './inlineEditController', entry: 'src/inlineEdit/vscode/inlineEditController.ts', file: 'inline-edit.js' },
 ];
 
 /** The loader's `require(specifier)` in the bundle becomes `require('./<file>')`: the file built beside it. */
@@ -39,7 +40,8 @@ const lazyBeside = {
   setup(build) {
     for (const part of lazyParts) {
       const filter = new RegExp(`^${part.specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
-      build.onResolve({ filter }, (args) => (args.kind === 'entry-point' ? undefined : { path: `./${part.file}`, external: true }));
+      // A require() only (the loaders'): a static import of the module keeps it in the bundle, as it should.
+      build.onResolve({ filter }, (args) => (args.kind === 'require-call' ? { path: `./${part.file}`, external: true } : undefined));
     }
   },
 };
