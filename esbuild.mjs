@@ -1,13 +1,12 @@
 // Bundles the extension into one CommonJS file; 'vscode' is provided by the host.
-// What activation and most sessions never need goes into files of its own beside it, each loaded by
-// a require at its first use, so the extension host neither reads nor compiles them while the
-// extension activates:
-// - dist/re2js.js: re2js (about 150 KB minified, the largest dependency), which
-//   src/tools/common/re2.ts requires at the first pattern that needs it;
-// - dist/project-files.js: the readers of hooks, skills, custom agents and prompt files and the
-//   hooks' runner (src/agent/common/projectFileReaders.ts), which projectFilesLoader.ts requires at the
-//   first agent run or `/` command that reads them.
-// `node esbuild.mjs --production --size` checks the main bundle against its ceiling and prints the others.
+// What activation and most sessions never need goes into files of its own beside it (lazyParts below),
+// each required at its first use by a small typed loader, so the extension host neither reads nor
+// compiles them while the extension activates: re2js (about 150 KB, src/tools/common/re2.ts), `ignore`, the agent's
+// extras (project-file readers, hooks, transcripts: src/agent/common/agentExtras.ts), the
+// hooks' runner, Edit Selection's controller and the Show Usage page. Each loader's require() of the
+// module becomes a require of the file beside the bundle; in the tests it is the module itself.
+// `node esbuild.mjs --production --size` checks the main bundle against its ceiling and prints the others;
+// `--metafile` lists what the main bundle is made of.
 import * as esbuild from 'esbuild';
 import { statSync } from 'node:fs';
 
@@ -30,8 +29,11 @@ const common = {
 /** A lazy part: the specifier its loader requires, the entry and the file it is built to. */
 const lazyParts = [
   { specifier: 're2js', entry: 're2js', file: 're2js.js' },
-  { specifier: './projectFileReaders', entry: 'src/agent/common/projectFileReaders.ts', file: 'project-files.js' },
+  { specifier: 'ignore', entry: 'ignore', file: 'ignore.js' },
+  { specifier: './agentExtras', entry: 'src/agent/common/agentExtras.ts', file: 'agent-extras.js' },
+  { specifier: './hookProcess', entry: 'src/agent/node/hookProcess.ts', file: 'hook-process.js' },
   { specifier: './inlineEditController', entry: 'src/inlineEdit/vscode/inlineEditController.ts', file: 'inline-edit.js' },
+  { specifier: '../common/usageHtml', entry: 'src/usage/common/usageHtml.ts', file: 'usage-page.js' },
 ];
 
 /** The loader's `require(specifier)` in the bundle becomes `require('./<file>')`: the file built beside it. */

@@ -28,7 +28,7 @@ import { rootForNewSession } from '../common/sessionRoot';
 import { sessionAgentOf, type SessionAgent } from '../common/sessionAgent';
 import type { CustomAgent } from '../common/customAgents';
 import type { WorkspaceAgentFiles } from '../common/workspaceAgentFiles';
-import { projectFileReaders } from '../common/projectFilesLoader';
+import { agentExtras } from '../common/agentExtrasLoader';
 import { toolsFor } from '../../tools/common';
 
 export type { ChildProcessRequest, ControlGuardHooks, LocalMachine } from '../common/localMachine';
@@ -149,7 +149,7 @@ export class AgentSessions implements vscode.Disposable {
     const root = vscode.Uri.parse(decision.uri);
     const { machine, settings, logger } = this.options;
     const files = new VsCodeWorkspaceFiles(machine.files(root.fsPath), root);
-    return projectFileReaders().findWorkspaceAgentFiles({ files, protectedFiles: settings().agent.protectedFiles, settings: settings().agent, logger }, signal);
+    return agentExtras().findWorkspaceAgentFiles({ files, protectedFiles: settings().agent.protectedFiles, settings: settings().agent, logger }, signal);
   }
 
   /** The session's record of a custom agent: its tool names mapped to the built-in tools. */
