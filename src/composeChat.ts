@@ -17,7 +17,7 @@ import {
   runAgentTurn,
 } from './chat/vscode';
 import { ThinkingParts } from './chat/common';
-import { InlineEditController, PROPOSAL_SCHEME, ProposalDocuments } from './inlineEdit/vscode';
+import { inlineEditController, PROPOSAL_SCHEME, ProposalDocuments, type InlineEditController } from './inlineEdit/vscode';
 import type { Gateway } from './composeGateway';
 import { walkthroughAsked } from './status/vscode';
 import type { Models } from './composeModels';
@@ -82,23 +82,30 @@ async function chatProjectInstructions(labels: string[], protectedFileGlobs: () 
   return found.text;
 }
 
-export function registerInlineEdit(context: vscode.ExtensionContext, gateway: Gateway, models: Models): InlineEditController {
+/** Edit Selection's commands; the controller (its code, listeners and code lenses) is made at their first use. */
+export function registerInlineEdit(context: vscode.ExtensionContext, gateway: Gateway, models: Models): Pick<InlineEditController, 'status'> {
   const proposals = new ProposalDocuments();
-  const inlineEdits = new InlineEditController(
-    models.endpoints,
-    (signal) => models.selection.resolve('chat', signal),
-    proposals,
-    gateway.errors,
-    context.globalState,
-    gateway.settings,
-  );
+  let made: InlineEditController | undefined;
+  const inlineEdits = (): InlineEditController => {
+    if (made) return made;
+    const Controller = inlineEditController();
+    made = new Controller(
+      models.endpoints,
+      (signal) => models.selection.resolve('chat', signal),
+      proposals,
+      gateway.errors,
+      context.globalState,
+      gateway.settings,
+    );
+    context.subscriptions.push(made);
+    return made;
+  };
   context.subscriptions.push(
     proposals,
-    inlineEdits,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
-    vscode.commands.registerCommand('gateway.editSelection', (instruction?: unknown) => inlineEdits.editSelection(instruction)),
-    vscode.commands.registerCommand('gateway.inlineEdit.accept', () => inlineEdits.accept()),
-    vscode.commands.registerCommand('gateway.inlineEdit.reject', () => inlineEdits.reject()),
+    vscode.commands.registerCommand('gateway.editSelection', (instruction?: unknown) => inlineEdits().editSelection(instruction)),
+    vscode.commands.registerCommand('gateway.inlineEdit.accept', () => inlineEdits().accept()),
+    vscode.commands.registerCommand('gateway.inlineEdit.reject', () => inlineEdits().reject()),
   );
-  return inlineEdits;
+  return { status: () => made?.status() };
 }

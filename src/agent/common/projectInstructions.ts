@@ -11,7 +11,8 @@
  */
 import type { Logger, WorkspaceFiles } from '../../base/common';
 import { normalizeWorkspacePath, protectingPattern, headBytes, utf8Length } from '../../tools/common';
-import { newSkillListing, type Skill, type SkillLimits } from './skills';
+import type { Skill, SkillLimits } from './skills';
+import { agentExtras } from './agentExtrasLoader';
 import type { HomeSkills } from './homeSkills';
 
 export const AGENTS_FILE = 'AGENTS.md';
@@ -267,7 +268,7 @@ export class InstructionTracker {
   private async skillListing(sent: ReadonlySet<string>, signal: AbortSignal): Promise<{ text: string; listed: Skill[] } | undefined> {
     if (this.options.skills !== true) return undefined;
     const { files, protectedFiles, logger, skillLimits: limits, homeSkills } = this.options;
-    const workspace = await newSkillListing({ files, protectedFiles, sent, logger, limits }, signal);
+    const workspace = await agentExtras().newSkillListing({ files, protectedFiles, sent, logger, limits }, signal);
     if (!homeSkills) return workspace;
     await homeSkills.find(signal);
     const taken = new Set([...(workspace?.listed ?? []).map((skill) => skill.name)]);

@@ -53,6 +53,7 @@ export class ToolRound {
 
   private async runCalls(state: AgentSessionState, timer: RunTimer, changed: string[], signal: AbortSignal, onEvent: OnAgentEvent): Promise<void> {
     while (state.pendingCalls.length > 0) {
+      await yieldToHost();
       if (signal.aborted) throw new AbortError();
       const call = state.pendingCalls[0];
       const tools = this.deps.tools();
@@ -171,3 +172,13 @@ export class ToolRound {
 }
 
 const deniedWhat: Record<AgentTool['kind'], string> = { read: 'call', write: 'change', command: 'command', external: 'tool call' };
+
+/**
+ * A turn of the extension host's event loop before each call: the model's answer arrives whole, and its
+ * decoding, the step's bookkeeping and the call's preparation (the path checks, the protected-file globs
+ * compiled at a session's first call) would otherwise run as one synchronous stretch, the largest block
+ * of a long session (issue 25: none over 50 ms). setImmediate, not the clock: no time passes, nothing waits.
+ */
+function yieldToHost(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

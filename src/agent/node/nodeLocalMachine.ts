@@ -10,7 +10,7 @@ import { NodeCheckpointFolder, NodeWorkspaceRestore, NodeCheckpointShelf } from 
 import { type BubblewrapSandbox, NodeControlGuard, NodeCommandRunner, plainTerminalText } from '../../terminal/node';
 import { NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch } from '../../tools/node';
 import type { LocalMachine } from '../common/localMachine';
-import { nodeHookHost } from './hookProcess';
+import type * as HookProcess from './hookProcess';
 
 export interface NodeLocalMachineOptions {
   /** The folder of every session's checkpoint folder (the extension's storage for this workspace). */
@@ -38,7 +38,7 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
     startChildProcess: ({ rootPath, sandbox: launch, ...request }) =>
       new NodeCommandRunner(rootPath, { sandbox: launch && { launch: () => Promise.resolve(launch) } }).start(request),
     sandbox: options.sandbox,
-    hookHost: (rootPath, sandboxFor) => nodeHookHost({ root: rootPath, sandboxFor }),
+    hookHost: (rootPath, sandboxFor) => hookProcess().nodeHookHost({ root: rootPath, sandboxFor }),
     homeFiles: () => {
       const home = homedir();
       // `/` is no home folder (a service user's): its "skills" would be anything on the disk.
@@ -63,4 +63,13 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
 function sessionFolder(checkpointRoot: string, sessionId: string): string {
   if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`Invalid session id ${sessionId}`);
   return join(checkpointRoot, sessionId);
+}
+
+/**
+ * The hooks' runner, loaded at the first run that looks for hooks: in the production build this require is
+ * rewritten to `./hook-process.js`, the file esbuild.mjs builds beside the bundle (Node caches it).
+ */
+function hookProcess(): typeof HookProcess {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load it with the extension
+  return require('./hookProcess') as typeof HookProcess;
 }

@@ -28,7 +28,8 @@ import { rootForNewSession } from '../common/sessionRoot';
 import { sessionAgentOf, type SessionAgent } from '../common/sessionAgent';
 import type { CustomAgent } from '../common/customAgents';
 import type { ToolCatalog } from '../common/agentTools';
-import { findWorkspaceAgentFiles, type WorkspaceAgentFiles } from '../common/workspaceAgentFiles';
+import type { WorkspaceAgentFiles } from '../common/workspaceAgentFiles';
+import { agentExtras } from '../common/agentExtrasLoader';
 import { toolsFor } from '../../tools/common';
 
 export type { ChildProcessRequest, ControlGuardHooks, LocalMachine } from '../common/localMachine';
@@ -151,7 +152,7 @@ export class AgentSessions implements vscode.Disposable {
     const root = decision.ok ? vscode.Uri.parse(decision.uri) : undefined;
     const files = root && new VsCodeWorkspaceFiles(machine.files(root.fsPath), root);
     const userFiles = profileFolder !== undefined ? machine.files(profileFolder) : undefined;
-    return findWorkspaceAgentFiles(
+    return agentExtras().findWorkspaceAgentFiles(
       { ...(files ? { files } : {}), ...(userFiles ? { userFiles } : {}), protectedFiles: settings().agent.protectedFiles, settings: settings().agent, logger },
       signal,
     );

@@ -12,8 +12,9 @@ import type { SandboxDecision } from '../../terminal/common';
 import { TerminalCommandRunner } from '../../terminal/vscode';
 import { hostToolsFor, prepareMcpTools, VsCodeFileChanges, VsCodeWorkspaceFiles, VsCodeLanguageServices } from '../../tools/vscode';
 import { AgentEngine } from '../common/engine';
-import { hookApprovalsThrough, SessionHooks } from '../common/hooks';
-import { HomeSkills } from '../common/homeSkills';
+import type { SessionHooks } from '../common/hooks';
+import type { HomeSkills } from '../common/homeSkills';
+import { agentExtras } from '../common/agentExtrasLoader';
 import { AGENT_INSTRUCTIONS } from '../common/instructions';
 import { agentMaySubagent, limitTools } from '../common/agentTools';
 import { instructionsWith } from '../common/sessionAgent';
@@ -133,7 +134,7 @@ export class SessionEngines implements vscode.Disposable {
   /** The user's home skills, when skills are on (under the master switch). */
   private homeSkillsFor(settings: AgentSettings): HomeSkills | undefined {
     const home = projectKindEnabled(settings, 'skills') ? this.options.machine.homeFiles?.() : undefined;
-    return home && new HomeSkills(home, settings.protectedFiles, this.options.logger);
+    return home && new (agentExtras().HomeSkills)(home, settings.protectedFiles, this.options.logger);
   }
 
   /**
@@ -148,6 +149,7 @@ export class SessionEngines implements vscode.Disposable {
       logger.info(`agent session ${sessionId}: hooks are not looked for: the workspace is not trusted.`);
       return undefined;
     }
+    const { hookApprovalsThrough, SessionHooks } = agentExtras();
     const rootPath = root.fsPath;
     const host = machine.hookHost(rootPath, (command, cwd, signal) => sandbox.sandboxFor({ sessionId, root: rootPath, command, cwd }, signal));
     const approver = approvals.forSession(root);

@@ -1,9 +1,7 @@
 /** A saved session as a readable markdown document (read-only, virtual). */
 import * as vscode from 'vscode';
 import type { FileSessionStore } from './sessionStore';
-import { renderTranscript } from '../common/transcriptMarkdown';
-
-export { renderTranscript };
+import { agentExtras } from '../common/agentExtrasLoader';
 
 export const TRANSCRIPT_SCHEME = 'gateway-transcript';
 
@@ -23,7 +21,7 @@ export class TranscriptProvider implements vscode.TextDocumentContentProvider, v
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const id = uri.path.replace(/^\//, '').replace(/\.md$/, '');
     const state = await this.store.load(id);
-    return state ? renderTranscript(state) : `No saved agent session ${id}.`;
+    return state ? agentExtras().renderTranscript(state) : `No saved agent session ${id}.`;
   }
 
   dispose(): void {

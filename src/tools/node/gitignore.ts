@@ -7,7 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 
 /** Larger ignore files are read up to here: a hostile repository cannot make every check parse megabytes. */
 const ignoreFileBytes = 256 * 1024;
@@ -64,7 +64,7 @@ export class IgnoreFiles {
     const known = this.cache.get(file);
     if (known && known.mtimeMs === info.mtimeMs && known.size === info.size) return known.rules;
     const text = await readBounded(absolute);
-    const rules = text === undefined ? undefined : ignore().add(text);
+    const rules = text === undefined ? undefined : ignoreRules().add(text);
     if (this.cache.size >= cachedFolders) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(file, { mtimeMs: info.mtimeMs, size: info.size, rules });
     return rules;
@@ -111,4 +111,13 @@ async function readBounded(file: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The `ignore` package, loaded at the first ignore file read: the production build keeps it in a file
+ * beside the bundle (dist/ignore.js, esbuild.mjs), which this require reads then (Node caches it).
+ */
+function ignoreRules(): Ignore {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load it with the extension
+  return (require('ignore') as typeof import('ignore'))();
 }

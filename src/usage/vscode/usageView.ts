@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { counted, type Logger } from '../../base/common';
 import { anyPriced, budgetMessage, budgetStatus, BudgetAlerts, type BudgetStatus } from '../common/dailyBudget';
-import { usagePage } from '../common/usageHtml';
+import type * as UsageHtml from '../common/usageHtml';
 import type { UsageLog } from '../common/usageLog';
 import { dayOf, USAGE_SURFACES, type UsageSurface } from '../common/usageRecord';
 import { describeTotals, summarize, usageCsv, type Totals, type UsageSummary } from '../common/usageSummary';
@@ -165,7 +165,7 @@ export class UsageView implements vscode.Disposable {
     const budget = budgetStatus(summary.today, settings.budget, anyPriced(models));
     const titles = await this.deps.sessionTitles().catch(() => new Map<string, string>());
     const media = vscode.Uri.joinPath(this.deps.extensionUri, 'media');
-    const html = usagePage(
+    const html = usageHtml().usagePage(
       { summary, sessionTitles: titles, budget },
       {
         cspSource: panel.webview.cspSource,
@@ -256,4 +256,13 @@ function nonce(): string {
 function budgetSet(settings: SettingsService): boolean {
   const { budget } = settings.current();
   return budget.tokens !== undefined || budget.cost !== undefined;
+}
+
+/**
+ * The Show Usage page's markup, loaded when the page first opens: in the production build this require is
+ * rewritten to `./usage-page.js`, the file esbuild.mjs builds beside the bundle (Node caches it).
+ */
+function usageHtml(): typeof UsageHtml {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load it with the extension
+  return require('../common/usageHtml') as typeof UsageHtml;
 }
