@@ -162,22 +162,33 @@ export class WindowLedger {
     }
   }
 
-  /** The window now: the latest headers plus what they cannot know yet, or the client's own count; `extra` as if sent too. */
+  /**
+   * The window now: the latest headers plus what they cannot know yet, or the client's own count; `extra` as if sent too.
+   * Asked several times per request, over every reservation of the last minute: the counts are summed at once, the
+   * sorted list of when parts free up is built only when read (a request that fits now never reads it), so it is
+   * read before the ledger changes again, as every caller does at once.
+   */
   use(now: number, extra: readonly Reserved[] = []): WindowUse {
     const headers = this.freshHeaders(now);
     const limits = this.learned ?? this.configuredLimits;
-    const use: WindowUse = {
-      requestLimit: headers?.requestLimit ?? limits.requestsPerMinute,
-      tokenLimit: headers?.tokenLimit ?? limits.tokensPerMinute,
-      requests: 0,
-      tokens: 0,
-      frees: [],
-    };
     // Every reservation known here counts, each leaving at its own time.
-    for (const entry of [...this.entries, ...this.others, ...extra]) this.add(use, entry);
-    if (headers) addUncounted(use, headers, now);
-    use.frees.sort((a, b) => a.at - b.at);
-    return use;
+    const known = [this.entries, this.others, extra];
+    let requests = 0;
+    let tokens = 0;
+    for (const list of known) {
+      for (const entry of list) {
+        requests += entry.requests;
+        tokens += entry.tokens;
+      }
+    }
+    const uncounted = headers ? uncountedBy(headers, now) : [];
+    for (const free of uncounted) {
+      requests += free.requests;
+      tokens += free.tokens;
+    }
+    return new LazyWindowUse(headers?.requestLimit ?? limits.requestsPerMinute, headers?.tokenLimit ?? limits.tokensPerMinute, requests, tokens, () =>
+      freesOf(known, uncounted, this.windowMs),
+    );
   }
 
   /**
@@ -249,12 +260,36 @@ export class WindowLedger {
   othersLive(entry: Reserved, now: number): boolean {
     return entry.answeredAt !== undefined ? entry.answeredAt + this.windowMs > now : entry.sentAt + 2 * this.windowMs > now;
   }
+}
 
-  private add(use: WindowUse, entry: Reserved): void {
-    use.requests += entry.requests;
-    use.tokens += entry.tokens;
-    if (entry.answeredAt !== undefined) use.frees.push({ at: entry.answeredAt + this.windowMs, requests: entry.requests, tokens: entry.tokens });
+type Free = WindowUse['frees'][number];
+
+/** A WindowUse whose `frees` are listed and sorted at their first reading. */
+class LazyWindowUse implements WindowUse {
+  private sorted: Free[] | undefined;
+
+  constructor(
+    readonly requestLimit: number,
+    readonly tokenLimit: number,
+    public requests: number,
+    public tokens: number,
+    private readonly list: () => Free[],
+  ) {}
+
+  get frees(): Free[] {
+    this.sorted ??= this.list().sort((a, b) => a.at - b.at);
+    return this.sorted;
   }
+}
+
+/** When each answered reservation leaves the window, and the headers' uncounted part with it. */
+function freesOf(known: readonly (readonly Reserved[])[], uncounted: readonly Free[], windowMs: number): Free[] {
+  const frees: Free[] = [];
+  for (const list of known) {
+    for (const entry of list)
+      if (entry.answeredAt !== undefined) frees.push({ at: entry.answeredAt + windowMs, requests: entry.requests, tokens: entry.tokens });
+  }
+  return frees.concat(uncounted);
 }
 
 /**
@@ -262,20 +297,20 @@ export class WindowLedger {
  * all at once at the reported reset: a full refill, as the interface means it.
  * Known ones count even once they have left: they left the gateway's window no later.
  */
-function addUncounted(use: WindowUse, headers: HeaderLimits, now: number): void {
+function uncountedBy(headers: HeaderLimits, now: number): Free[] {
   const known = { requests: 0, tokens: 0 };
   for (const entry of headers.counted) {
     known.requests += entry.requests;
     known.tokens += entry.tokens;
   }
+  const frees: Free[] = [];
   if (headers.requestsResetAt > now) {
     const unknown = Math.max(0, headers.requestLimit - headers.requestsRemaining - known.requests);
-    use.requests += unknown;
-    use.frees.push({ at: headers.requestsResetAt, requests: unknown, tokens: 0 });
+    frees.push({ at: headers.requestsResetAt, requests: unknown, tokens: 0 });
   }
   if (headers.tokensResetAt > now) {
     const unknown = Math.max(0, headers.tokenLimit - headers.tokensRemaining - known.tokens);
-    use.tokens += unknown;
-    use.frees.push({ at: headers.tokensResetAt, requests: 0, tokens: unknown });
+    frees.push({ at: headers.tokensResetAt, requests: 0, tokens: unknown });
   }
+  return frees;
 }
