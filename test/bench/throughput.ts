@@ -69,7 +69,10 @@ export async function captureStream(emulator: Emulator, key: string, deltas: num
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ model: 'gw-code', input: 'bench', stream: true }),
   });
-  const limitHeaders = Object.fromEntries(Array.from(res.headers.entries()).filter(([name]) => name.startsWith('x-ratelimit-')));
+  const limitHeaders: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (name.startsWith('x-ratelimit-')) limitHeaders[name] = value;
+  });
   return { bytes: Buffer.from(await res.arrayBuffer()), limitHeaders };
 }
 
