@@ -20,7 +20,7 @@
 /** Characters in an anchor: enough that ordinary text rarely holds one. */
 const ANCHOR_CHARS = 4;
 /** Characters of the stream's start counted to tell rare characters from common ones. */
-const SAMPLE_CHARS = 4096;
+export const SAMPLE_CHARS = 4096;
 
 export class StreamKeyWatch {
   /** Characters of the previous reads kept for the seam: a form may start in one read and end in the next. */
