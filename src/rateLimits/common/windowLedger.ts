@@ -9,6 +9,7 @@
 import type { Clock } from '../../base/common';
 import type { ConfiguredLimits, Reservation } from './limitTracker';
 import type { RateLimitReport } from './rateLimitHeaders';
+import { LazyWindowUse, freesOf, uncountedBy } from './windowUse';
 
 export type LimitsOrigin = 'reported' | 'unknown' | 'not_sent';
 
@@ -260,57 +261,4 @@ export class WindowLedger {
   othersLive(entry: Reserved, now: number): boolean {
     return entry.answeredAt !== undefined ? entry.answeredAt + this.windowMs > now : entry.sentAt + 2 * this.windowMs > now;
   }
-}
-
-type Free = WindowUse['frees'][number];
-
-/** A WindowUse whose `frees` are listed and sorted at their first reading. */
-class LazyWindowUse implements WindowUse {
-  private sorted: Free[] | undefined;
-
-  constructor(
-    readonly requestLimit: number,
-    readonly tokenLimit: number,
-    public requests: number,
-    public tokens: number,
-    private readonly list: () => Free[],
-  ) {}
-
-  get frees(): Free[] {
-    this.sorted ??= this.list().sort((a, b) => a.at - b.at);
-    return this.sorted;
-  }
-}
-
-/** When each answered reservation leaves the window, and the headers' uncounted part with it. */
-function freesOf(known: readonly (readonly Reserved[])[], uncounted: readonly Free[], windowMs: number): Free[] {
-  const frees: Free[] = [];
-  for (const list of known) {
-    for (const entry of list)
-      if (entry.answeredAt !== undefined) frees.push({ at: entry.answeredAt + windowMs, requests: entry.requests, tokens: entry.tokens });
-  }
-  return frees.concat(uncounted);
-}
-
-/**
- * What the gateway counted beyond the reservations known here (other clients of the key) frees
- * all at once at the reported reset: a full refill, as the interface means it.
- * Known ones count even once they have left: they left the gateway's window no later.
- */
-function uncountedBy(headers: HeaderLimits, now: number): Free[] {
-  const known = { requests: 0, tokens: 0 };
-  for (const entry of headers.counted) {
-    known.requests += entry.requests;
-    known.tokens += entry.tokens;
-  }
-  const frees: Free[] = [];
-  if (headers.requestsResetAt > now) {
-    const unknown = Math.max(0, headers.requestLimit - headers.requestsRemaining - known.requests);
-    frees.push({ at: headers.requestsResetAt, requests: unknown, tokens: 0 });
-  }
-  if (headers.tokensResetAt > now) {
-    const unknown = Math.max(0, headers.tokenLimit - headers.tokensRemaining - known.tokens);
-    frees.push({ at: headers.tokensResetAt, requests: 0, tokens: unknown });
-  }
-  return frees;
 }
