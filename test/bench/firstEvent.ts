@@ -71,7 +71,7 @@ function sampleFrom(started: number, cpu: NodeJS.CpuUsage): Sample {
   return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
 }
 
-async function bareFirstDelta(baseUrl: string): Promise<Sample> {
+export async function bareFirstDelta(baseUrl: string): Promise<Sample> {
   const cpu = process.cpuUsage();
   const started = performance.now();
   const res = await fetch(`${baseUrl}/chat/completions`, {
@@ -90,7 +90,7 @@ async function bareFirstDelta(baseUrl: string): Promise<Sample> {
   return first;
 }
 
-async function clientFirstDelta(client: GatewayClient): Promise<Sample> {
+export async function clientFirstDelta(client: GatewayClient): Promise<Sample> {
   const cpu = process.cpuUsage();
   const started = performance.now();
   let first: Sample | undefined;

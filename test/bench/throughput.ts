@@ -25,17 +25,8 @@ export interface ThroughputResult {
 }
 
 export async function measureThroughput(emulator: Emulator, deltas: number, rounds: number): Promise<ThroughputResult> {
-  emulator.script('demo-key', [{ text: 'tok ', repeat: deltas, chunkChars: 4 }]);
-  const captured = Buffer.from(
-    await (
-      await fetch(`${emulator.baseUrl}/responses`, {
-        method: 'POST',
-        headers: { Authorization: 'Bearer demo-key', 'Content-Type': 'application/json' },
-        body: JSON.stringify({ model: 'gw-code', input: 'bench', stream: true }),
-      })
-    ).arrayBuffer(),
-  );
-  const replay = await startReplay(captured);
+  const { bytes: captured, limitHeaders } = await captureStream(emulator, 'demo-key', deltas);
+  const replay = await startReplay(captured, limitHeaders);
   // One client for every round, as the extension keeps one: its shared window and usage log files persist between requests.
   const ext = extensionClient(replay.baseUrl, 'demo-key');
   try {
@@ -66,11 +57,30 @@ export async function measureThroughput(emulator: Emulator, deltas: number, roun
   }
 }
 
-async function startReplay(bytes: Buffer) {
+/**
+ * One responses stream of `deltas` text deltas as the emulator sends it, with its `x-ratelimit-*` headers:
+ * replayed with the stream, they tell a client that keeps its window between requests (the extension's)
+ * the emulator's limits, so it does not pace the rounds under the default limits it assumes without them.
+ */
+export async function captureStream(emulator: Emulator, key: string, deltas: number): Promise<{ bytes: Buffer; limitHeaders: Record<string, string> }> {
+  emulator.script(key, [{ text: 'tok ', repeat: deltas, chunkChars: 4 }]);
+  const res = await fetch(`${emulator.baseUrl}/responses`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ model: 'gw-code', input: 'bench', stream: true }),
+  });
+  const limitHeaders: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (name.startsWith('x-ratelimit-')) limitHeaders[name] = value;
+  });
+  return { bytes: Buffer.from(await res.arrayBuffer()), limitHeaders };
+}
+
+export async function startReplay(bytes: Buffer, limitHeaders: Record<string, string> = {}) {
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'req_bench' });
+      res.writeHead(200, { ...limitHeaders, 'content-type': 'text/event-stream', 'x-request-id': 'req_bench' });
       for (let offset = 0; offset < bytes.length; offset += 65536) res.write(bytes.subarray(offset, offset + 65536));
       res.end();
     });
@@ -86,7 +96,7 @@ async function startReplay(bytes: Buffer) {
 const body = JSON.stringify({ model: 'gw-code', input: 'bench', stream: true });
 
 /** The practical limit: fetch, eventsource-parser and JSON.parse, nothing else. */
-async function bareParser(baseUrl: string): Promise<number> {
+export async function bareParser(baseUrl: string): Promise<number> {
   const res = await fetch(`${baseUrl}/responses`, { method: 'POST', headers: { Authorization: 'Bearer demo-key', 'Content-Type': 'application/json' }, body });
   let count = 0;
   const parser = createParser({
@@ -100,7 +110,7 @@ async function bareParser(baseUrl: string): Promise<number> {
   return count;
 }
 
-async function countDeltas(client: GatewayClient): Promise<number> {
+export async function countDeltas(client: GatewayClient): Promise<number> {
   // Deltas of one network read arrive merged into one text event; count the wire deltas by their text ('tok ').
   let chars = 0;
   for await (const event of client.respondStream({ model: 'gw-code', input: 'bench' }, { signal: new AbortController().signal })) {

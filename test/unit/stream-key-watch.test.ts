@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SecretRedactor, secretVariants } from '../../src/gateway/common/redaction';
+import { SAMPLE_CHARS } from '../../src/gateway/common/streamKeyWatch';
 import { prng } from './helpers/prng';
 
 /**
@@ -85,6 +86,21 @@ describe('the stream key watch', () => {
       }
     });
   }
+
+  // The anchors are chosen again in the read that completes the counted start: a form cut across that read is still seen.
+  test('sees a form cut across the read in which the watch finishes counting the stream start', () => {
+    for (const key of KEYS) {
+      const form = CASINGS.alternating(secretVariants(key)[1] ?? key);
+      const event = `data: {"delta":"x ${form} y"}\n\n`;
+      for (const short of [1, Math.floor(event.length / 2), event.length]) {
+        const filler = `data: {"delta":"${'tok '.repeat(SAMPLE_CHARS)}`.slice(0, SAMPLE_CHARS - short);
+        for (let cut = 0; cut <= event.length; cut++) {
+          const reads = [filler, event.slice(0, cut), event.slice(cut)];
+          assert.ok(seenIn(key, reads), `${key}: sample completed ${short} characters into the event, cut at ${cut}`);
+        }
+      }
+    }
+  });
 
   test('sees the key spread over three reads, however small the middle one', () => {
     const key = KEYS[0];

@@ -38,7 +38,7 @@ export class DecodedKeyGuard {
   constructor(private readonly key: KeyForms) {
     this.watch = key.watch();
     this.shortest = Math.min(...key.forms.map((form) => form.length));
-    const starts = new KeyStarts(key.forms);
+    const starts = KeyStarts.of(key.forms);
     this.answer = new HeldText(this, starts);
     this.reasoning = new HeldText(this, starts);
   }
@@ -134,6 +134,14 @@ class HeldText {
 
 /** Finds where a text's tail could be the start of a form of the key, comparing characters as the `i` flag does. */
 class KeyStarts {
+  /** Built once per set of forms (the redactor keeps one set per key), not per request. */
+  private static last: { forms: readonly string[]; starts: KeyStarts } | undefined;
+
+  static of(forms: readonly string[]): KeyStarts {
+    if (KeyStarts.last?.forms !== forms) KeyStarts.last = { forms, starts: new KeyStarts(forms) };
+    return KeyStarts.last.starts;
+  }
+
   private readonly forms: number[][];
   /** Canonical first characters of the forms, for a quick skip of positions that start none. */
   private readonly firsts: Set<number>;

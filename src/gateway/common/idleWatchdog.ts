@@ -23,7 +23,8 @@ export class IdleWatchdog {
   }
 
   stop(): void {
-    this.stopped.abort();
+    // With a reason: abort() without one makes a DOMException, whose stack trace costs more than the rest of a stop.
+    this.stopped.abort(STOPPED);
   }
 
   private arm(ms: number): void {
@@ -38,3 +39,6 @@ export class IdleWatchdog {
     );
   }
 }
+
+/** The reason the watchdog's timer is cancelled with; nobody reads it. */
+const STOPPED = 'stopped';

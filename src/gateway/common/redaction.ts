@@ -50,17 +50,27 @@ function escapeRegExp(text: string): string {
 /** Keys echoed partly by servers ("Incorrect API key provided: sk-ab***yz"). */
 const PARTIAL_KEY = /\b(sk|key)-[A-Za-z0-9_*-]{6,}/g;
 
-let cached: { secrets: string; pattern: RegExp | undefined } | undefined;
+/** The forms of a set of secrets and the pattern for them. */
+interface SecretForms {
+  pattern: RegExp | undefined;
+  /** Every form of every secret, in the order secretVariants gives them. */
+  forms: readonly string[];
+}
 
-/** One case-insensitive pattern for every form of every secret, longest first; kept for the last set of secrets. */
-function patternFor(secrets: readonly string[]): RegExp | undefined {
+let cached: { secrets: string; found: SecretForms } | undefined;
+
+/**
+ * One case-insensitive pattern for every form of every secret, longest first, and the forms themselves; kept for
+ * the last set of secrets (the key), so a request does not encode the key again (base64 at three alignments, URL forms).
+ */
+function formsOf(secrets: readonly string[]): SecretForms {
   const id = secrets.join('\u0000');
-  if (cached?.secrets === id) return cached.pattern;
+  if (cached?.secrets === id) return cached.found;
   const forms = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretVariants);
-  forms.sort((a, b) => b.length - a.length);
-  const pattern = forms.length === 0 ? undefined : new RegExp(forms.map(escapeRegExp).join('|'), 'gi');
-  cached = { secrets: id, pattern };
-  return pattern;
+  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
+  const pattern = forms.length === 0 ? undefined : new RegExp(longestFirst.map(escapeRegExp).join('|'), 'gi');
+  cached = { secrets: id, found: { pattern, forms } };
+  return cached.found;
 }
 
 /**
@@ -70,11 +80,10 @@ function patternFor(secrets: readonly string[]): RegExp | undefined {
  */
 export class SecretRedactor {
   private readonly pattern: RegExp | undefined;
-  private readonly forms: string[];
+  private readonly forms: readonly string[];
 
   constructor(private readonly secrets: readonly string[]) {
-    this.pattern = patternFor(secrets);
-    this.forms = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretVariants);
+    ({ pattern: this.pattern, forms: this.forms } = formsOf(secrets));
   }
 
   redact(text: string): string {
@@ -96,7 +105,7 @@ export class SecretRedactor {
 
 /** `text` with every form of every secret (and partial key echoes) replaced by `***`. */
 export function redact(text: string, secrets: readonly string[]): string {
-  const pattern = patternFor(secrets);
+  const { pattern } = formsOf(secrets);
   const out = pattern === undefined ? text : text.replace(pattern, MASK);
   return out.replace(PARTIAL_KEY, '$1-***');
 }

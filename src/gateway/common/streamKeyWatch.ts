@@ -9,15 +9,18 @@
  * text holds that form's ASCII characters in some mix of cases, so it holds
  * the anchor ignoring ASCII case. Only a read (or seam) that holds an anchor so
  * is checked with the pattern itself. The anchor starts at
- * the form's character seen least in the stream so far, because
+ * the form's character seen least in the stream's start, because
  * `String.prototype.indexOf` skips to each occurrence of an anchor's first
- * character natively: a rare one is passed over at memory speed.
+ * character natively: a rare one is passed over at memory speed. Until that
+ * start is counted, the anchors are the forms' first ASCII windows (any
+ * window is as exact; only the speed differs), chosen once per set of forms:
+ * a short answer pays no choosing at all.
  */
 
 /** Characters in an anchor: enough that ordinary text rarely holds one. */
 const ANCHOR_CHARS = 4;
 /** Characters of the stream's start counted to tell rare characters from common ones. */
-const SAMPLE_CHARS = 4096;
+export const SAMPLE_CHARS = 4096;
 
 export class StreamKeyWatch {
   /** Characters of the previous reads kept for the seam: a form may start in one read and end in the next. */
@@ -37,7 +40,7 @@ export class StreamKeyWatch {
   ) {
     this.overlap = Math.max(0, ...forms.map((form) => form.length - 1));
     this.forms = forms;
-    this.chooseAnchors();
+    this.anchors = firstAnchors(forms, (form) => this.anchorOf(form));
   }
 
   /**
@@ -72,7 +75,7 @@ export class StreamKeyWatch {
     return found;
   }
 
-  /** Counts the characters of the stream's start, then chooses the anchors again with what it learnt. */
+  /** Counts the characters of the stream's start; once SAMPLE_CHARS are counted, chooses the anchors with what it learnt. */
   private learn(text: string): void {
     const end = Math.min(text.length, SAMPLE_CHARS - this.sampled);
     for (let i = 0; i < end; i++) {
@@ -80,11 +83,7 @@ export class StreamKeyWatch {
       if (code < 128) this.seen[code]++;
     }
     this.sampled += end;
-    this.chooseAnchors();
-  }
-
-  private chooseAnchors(): void {
-    this.anchors = this.forms.map((form) => this.anchorOf(form));
+    if (this.sampled === SAMPLE_CHARS) this.anchors = this.forms.map((form) => this.anchorOf(form));
   }
 
   /**
@@ -102,6 +101,14 @@ export class StreamKeyWatch {
     }
     return best === undefined ? undefined : form.slice(best, best + length).toLowerCase();
   }
+}
+
+let firstChosen: { forms: readonly string[]; anchors: readonly (string | undefined)[] } | undefined;
+
+/** The anchors before anything is counted (`choose` sees all counts at zero), kept for the last set of forms. */
+function firstAnchors(forms: readonly string[], choose: (form: string) => string | undefined): (string | undefined)[] {
+  if (firstChosen?.forms !== forms) firstChosen = { forms, anchors: forms.map(choose) };
+  return [...firstChosen.anchors];
 }
 
 /**

@@ -9,6 +9,7 @@
 import type { Clock } from '../../base/common';
 import type { ConfiguredLimits, Reservation } from './limitTracker';
 import type { RateLimitReport } from './rateLimitHeaders';
+import { LazyWindowUse, freesOf, uncountedBy } from './windowUse';
 
 export type LimitsOrigin = 'reported' | 'unknown' | 'not_sent';
 
@@ -162,22 +163,33 @@ export class WindowLedger {
     }
   }
 
-  /** The window now: the latest headers plus what they cannot know yet, or the client's own count; `extra` as if sent too. */
+  /**
+   * The window now: the latest headers plus what they cannot know yet, or the client's own count; `extra` as if sent too.
+   * Asked several times per request, over every reservation of the last minute: the counts are summed at once, the
+   * sorted list of when parts free up is built only when read (a request that fits now never reads it), so it is
+   * read before the ledger changes again, as every caller does at once.
+   */
   use(now: number, extra: readonly Reserved[] = []): WindowUse {
     const headers = this.freshHeaders(now);
     const limits = this.learned ?? this.configuredLimits;
-    const use: WindowUse = {
-      requestLimit: headers?.requestLimit ?? limits.requestsPerMinute,
-      tokenLimit: headers?.tokenLimit ?? limits.tokensPerMinute,
-      requests: 0,
-      tokens: 0,
-      frees: [],
-    };
     // Every reservation known here counts, each leaving at its own time.
-    for (const entry of [...this.entries, ...this.others, ...extra]) this.add(use, entry);
-    if (headers) addUncounted(use, headers, now);
-    use.frees.sort((a, b) => a.at - b.at);
-    return use;
+    const known = [this.entries, this.others, extra];
+    let requests = 0;
+    let tokens = 0;
+    for (const list of known) {
+      for (const entry of list) {
+        requests += entry.requests;
+        tokens += entry.tokens;
+      }
+    }
+    const uncounted = headers ? uncountedBy(headers, now) : [];
+    for (const free of uncounted) {
+      requests += free.requests;
+      tokens += free.tokens;
+    }
+    return new LazyWindowUse(headers?.requestLimit ?? limits.requestsPerMinute, headers?.tokenLimit ?? limits.tokensPerMinute, requests, tokens, () =>
+      freesOf(known, uncounted, this.windowMs),
+    );
   }
 
   /**
@@ -248,34 +260,5 @@ export class WindowLedger {
    */
   othersLive(entry: Reserved, now: number): boolean {
     return entry.answeredAt !== undefined ? entry.answeredAt + this.windowMs > now : entry.sentAt + 2 * this.windowMs > now;
-  }
-
-  private add(use: WindowUse, entry: Reserved): void {
-    use.requests += entry.requests;
-    use.tokens += entry.tokens;
-    if (entry.answeredAt !== undefined) use.frees.push({ at: entry.answeredAt + this.windowMs, requests: entry.requests, tokens: entry.tokens });
-  }
-}
-
-/**
- * What the gateway counted beyond the reservations known here (other clients of the key) frees
- * all at once at the reported reset: a full refill, as the interface means it.
- * Known ones count even once they have left: they left the gateway's window no later.
- */
-function addUncounted(use: WindowUse, headers: HeaderLimits, now: number): void {
-  const known = { requests: 0, tokens: 0 };
-  for (const entry of headers.counted) {
-    known.requests += entry.requests;
-    known.tokens += entry.tokens;
-  }
-  if (headers.requestsResetAt > now) {
-    const unknown = Math.max(0, headers.requestLimit - headers.requestsRemaining - known.requests);
-    use.requests += unknown;
-    use.frees.push({ at: headers.requestsResetAt, requests: unknown, tokens: 0 });
-  }
-  if (headers.tokensResetAt > now) {
-    const unknown = Math.max(0, headers.tokenLimit - headers.tokensRemaining - known.tokens);
-    use.tokens += unknown;
-    use.frees.push({ at: headers.tokensResetAt, requests: 0, tokens: unknown });
   }
 }
