@@ -4,7 +4,19 @@
  * own changes named and asked about, and undoing a restore.
  */
 import * as vscode from 'vscode';
-import { KEEP_MINE, OVERWRITE, RESTORE, UNDO_RESTORE, asksBeforeRestore, droppedNotice, restoreDone, restoreQuestion } from '../common/checkpointMessages';
+import {
+  KEEP_MINE,
+  OVERWRITE,
+  RESTORE,
+  RESTORE_FROM_CHAT,
+  UNDO_RESTORE,
+  asksBeforeRestore,
+  droppedNotice,
+  latestRestore,
+  restoreDone,
+  restoreQuestion,
+  sessionStateQuery,
+} from '../common/checkpointMessages';
 import { UndoRestoreOffer } from './undoRestoreOffer';
 import type { Checkpoint, FileVersion } from '../common/checkpoints';
 import { sessionIdOf, rootForSavedSession, type AgentSessionState } from '../../agent/common';
@@ -54,7 +66,7 @@ export class CheckpointContentProvider implements vscode.TextDocumentContentProv
 
 export function registerCheckpointCommands(sessions: AgentSessions, errors: ErrorPresenter, offer = new UndoRestoreOffer()): vscode.Disposable[] {
   const guarded = errors.guard.bind(errors);
-  const restoreTo = (id: string, checkpointId: number) => restoreWithUndo(sessions, offer, id, checkpointId);
+  const restoreTo = (target: RestoreTarget) => restoreWithUndo(sessions, offer, target);
   return [
     offer,
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointContentProvider(sessions)),
@@ -74,9 +86,9 @@ export function registerCheckpointCommands(sessions: AgentSessions, errors: Erro
     ),
     vscode.commands.registerCommand(
       'gateway.agent.restoreCheckpoint',
-      guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown) => {
+      guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown, fromArgument?: unknown) => {
         const target = await checkpointOf(sessions, { sessionArgument, checkpointArgument, placeHolder: 'Restore the session to which checkpoint?' });
-        return target ? restoreTo(target.sessionId, target.checkpointId) : undefined;
+        return target ? restoreTo({ ...target, from: fromArgument === RESTORE_FROM_CHAT ? RESTORE_FROM_CHAT : undefined }) : undefined;
       }),
     ),
     vscode.commands.registerCommand(
@@ -89,7 +101,7 @@ export function registerCheckpointCommands(sessions: AgentSessions, errors: Erro
           void vscode.window.showInformationMessage('This session has no restore to undo.');
           return undefined;
         }
-        return restoreTo(id, undo.id);
+        return restoreTo({ sessionId: id, checkpointId: undo.id });
       }),
     ),
   ];
@@ -149,7 +161,8 @@ async function reviewStep(sessions: AgentSessions, id: string, checkpointId: num
 }
 
 /** Asks (naming the user's own changes and the commands that ran since) unless it is a plain undo, restores, and offers Undo. */
-async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer, id: string, checkpointId: number): Promise<unknown> {
+async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer, target: RestoreTarget): Promise<unknown> {
+  const { sessionId: id, checkpointId, from } = target;
   const plan = await sessions.planRestore(id, checkpointId, new AbortController().signal);
   let answer = plan.target.kind === 'step' ? RESTORE : UNDO_RESTORE;
   if (asksBeforeRestore(plan)) {
@@ -160,7 +173,13 @@ async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer,
   }
   offer.withdraw();
   const result = await sessions.restore(id, plan, answer === KEEP_MINE);
-  const summary = `Gateway agent: ${restoreDone(plan, result)}`;
+  const signal = new AbortController().signal;
+  const status = (await sessions.store.load(id))?.status ?? 'paused';
+  // The newest checkpoint is this restore's own; the steps after the target are the ones it undid.
+  const restored = latestRestore(await sessions.checkpoints(id).list(signal)) ?? { target: plan.target, undo: result.undo, undone: [] };
+  const summary = `Gateway agent: ${restoreDone(restored, status, result)}`;
+  // The chat's older turn still says "Session done" and lists the undone steps: a new turn says where the session stands.
+  if (from === RESTORE_FROM_CHAT) void vscode.commands.executeCommand('workbench.action.chat.open', { query: sessionStateQuery(id) });
   // Undoing an undo is a restore again: only a restore to a step offers one (the Sessions view lists the rest).
   const undo = plan.target.kind === 'step' ? { sessionId: id, checkpointId: result.undo.id } : undefined;
   if (undo) offer.offer(undo, summary);
@@ -174,6 +193,13 @@ async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer,
     return undefined;
   });
   return result;
+}
+
+/** A restore asked for: the session, the checkpoint, and whether the chat's button asked (the chat then gets a turn saying it). */
+interface RestoreTarget {
+  sessionId: string;
+  checkpointId: number;
+  from?: typeof RESTORE_FROM_CHAT;
 }
 
 /** A command's arguments (as VS Code passes them) and the question asked when they do not name a checkpoint. */
