@@ -19,7 +19,7 @@ import {
 } from '../common/checkpointMessages';
 import { UndoRestoreOffer } from './undoRestoreOffer';
 import type { Checkpoint, FileVersion } from '../common/checkpoints';
-import { sessionIdOf, rootForSavedSession, type AgentSessionState } from '../../agent/common';
+import { sessionActionNoLongerApplies, sessionIdOf, rootForSavedSession, type AgentSessionState } from '../../agent/common';
 import { normalizeWorkspacePath } from '../../tools/common';
 import type { ErrorPresenter } from '../../gateway/vscode';
 import { openFolders, type AgentSessions } from '../../agent/vscode';
@@ -74,14 +74,18 @@ export function registerCheckpointCommands(sessions: AgentSessions, errors: Erro
       'gateway.agent.reviewChanges',
       guarded(async (idArgument?: unknown) => {
         const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, 'Review the changes of which session?'))?.id;
-        return id ? reviewSession(sessions, id) : undefined;
+        if (!id) return undefined;
+        const stale = sessionActionNoLongerApplies('review', await sessions.store.load(id), sessions.isRunning(id));
+        return stale ? void vscode.window.showInformationMessage(stale) : reviewSession(sessions, id);
       }),
     ),
     vscode.commands.registerCommand(
       'gateway.agent.reviewStep',
       guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown) => {
         const target = await checkpointOf(sessions, { sessionArgument, checkpointArgument, placeHolder: 'Review the changes of which step?' });
-        return target ? reviewStep(sessions, target.sessionId, target.checkpointId) : undefined;
+        if (!target) return undefined;
+        const stale = sessionActionNoLongerApplies('review', await sessions.store.load(target.sessionId), false);
+        return stale ? void vscode.window.showInformationMessage(stale) : reviewStep(sessions, target.sessionId, target.checkpointId);
       }),
     ),
     vscode.commands.registerCommand(
@@ -163,6 +167,9 @@ async function reviewStep(sessions: AgentSessions, id: string, checkpointId: num
 /** Asks (naming the user's own changes and the commands that ran since) unless it is a plain undo, restores, and offers Undo. */
 async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer, target: RestoreTarget): Promise<unknown> {
   const { sessionId: id, checkpointId, from } = target;
+  // A button of an old notification or chat turn: the session may be gone or running again.
+  const stale = sessionActionNoLongerApplies('restore', await sessions.store.load(id), sessions.isRunning(id));
+  if (stale) return void vscode.window.showInformationMessage(stale);
   const plan = await sessions.planRestore(id, checkpointId, new AbortController().signal);
   let answer = plan.target.kind === 'step' ? RESTORE : UNDO_RESTORE;
   if (asksBeforeRestore(plan)) {
@@ -183,7 +190,9 @@ async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer,
   // Undoing an undo is a restore again: only a restore to a step offers one (the Sessions view lists the rest).
   const undo = plan.target.kind === 'step' ? { sessionId: id, checkpointId: result.undo.id } : undefined;
   if (undo) offer.offer(undo, summary);
-  void vscode.window.showInformationMessage(summary, ...(undo ? [UNDO_RESTORE] : []), 'Continue', 'Review Session Changes').then((choice) => {
+  // Continue only where the session can go on (a restore to a finished point leaves it done).
+  const next = status === 'paused' || status === 'stopped' ? ['Continue'] : [];
+  void vscode.window.showInformationMessage(summary, ...(undo ? [UNDO_RESTORE] : []), ...next, 'Review Session Changes').then((choice) => {
     if (choice === UNDO_RESTORE && undo) {
       if (offer.isCurrent(undo)) return vscode.commands.executeCommand('gateway.agent.restoreCheckpoint', id, undo.checkpointId);
       return vscode.window.showInformationMessage('That restore was already undone or followed by another one: nothing was changed.');
