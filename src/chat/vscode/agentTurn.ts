@@ -70,7 +70,7 @@ export async function runAgentTurn(
   const { sessions } = agent;
   const previous = sessionOfConversation(context);
   if (request.command === 'compact') return compactTurn(agent, previous, stream, token);
-  if (request.command === 'session') return sessionStateTurn(sessions, request.prompt.trim().split(/\s+/)[0] || previous, stream, toAbortSignal(token));
+  if (request.command === 'session') return sessionStateTurn(sessions, { prompt: request.prompt, previous }, stream, toAbortSignal(token));
   const task = request.prompt.trim();
   if (!previous && !task) {
     stream.markdown(

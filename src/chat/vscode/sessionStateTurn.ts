@@ -14,13 +14,23 @@ import { commandLinks } from './sessionSummary';
 /** Session ids are the store's file names: letters, digits, `-` and `_`. */
 const SESSION_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
+/** The session `/session` is about: the id its text starts with (a restore posts one), else the conversation's. */
+export interface SessionAsked {
+  /** The request's text: `<id>`, or anything (then the conversation's session is meant). */
+  prompt: string;
+  previous?: string;
+}
+
 export async function sessionStateTurn(
   sessions: AgentSessions,
-  sessionId: string | undefined,
+  asked: SessionAsked,
   stream: vscode.ChatResponseStream,
   signal: AbortSignal,
 ): Promise<AgentChatResult> {
-  if (!sessionId || !SESSION_ID.test(sessionId)) {
+  const word = asked.prompt.trim().split(/\s+/)[0] ?? '';
+  const named = SESSION_ID.test(word) && (await sessions.store.load(word)) ? word : undefined;
+  const sessionId = named ?? asked.previous;
+  if (!sessionId) {
     stream.markdown('There is no agent session in this conversation. Start one with `@gateway /agent <task>`, or open one from the Sessions view.');
     return { metadata: { command: 'session' } };
   }
