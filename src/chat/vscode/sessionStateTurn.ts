@@ -41,19 +41,19 @@ export async function sessionStateTurn(
   }
   const restored = latestRestore(await sessions.checkpoints(sessionId).list(signal));
   const title = `**${plainMarkdown(state.title || sessionId)}**`;
-  if (restored) {
-    stream.markdown(`${title}: ${plainMarkdown(restoredHeadline(restored, state.status))}\n\n${plainMarkdown(restoredNextStep(restored, state.status))}\n\n`);
-  } else {
-    stream.markdown(`${title}: session ${state.status}${state.statusReason ? `: ${plainMarkdown(state.statusReason)}` : '.'}\n\n`);
-  }
-  const canContinue = state.status === 'paused' || state.status === 'stopped';
-  if (canContinue) stream.button({ title: 'Continue', command: 'gateway.agent.continue', arguments: [sessionId] });
-  const links: vscode.Command[] = [];
+  const said = restored
+    ? `${title}: ${plainMarkdown(restoredHeadline(restored, state.status))}\n\n${plainMarkdown(restoredNextStep(restored, state.status))}`
+    : `${title}: session ${state.status}${state.statusReason ? `: ${plainMarkdown(state.statusReason)}` : '.'}`;
+  const actions: vscode.Command[] = [];
+  if (state.status === 'paused' || state.status === 'stopped') actions.push({ title: 'Continue', command: 'gateway.agent.continue', arguments: [sessionId] });
   if (restored?.target.kind === 'step') {
-    links.push({ title: 'Undo Restore', command: 'gateway.agent.restoreCheckpoint', arguments: [sessionId, restored.undo.id, RESTORE_FROM_CHAT] });
+    actions.push({ title: 'Undo Restore', command: 'gateway.agent.restoreCheckpoint', arguments: [sessionId, restored.undo.id, RESTORE_FROM_CHAT] });
   }
-  if (state.originals.length > 0) links.push({ title: 'Review Session Changes', command: 'gateway.agent.reviewChanges', arguments: [sessionId] });
-  if (links.length > 0) stream.markdown(commandLinks(links));
+  if (state.originals.length > 0) actions.push({ title: 'Review Session Changes', command: 'gateway.agent.reviewChanges', arguments: [sessionId] });
+  // One markdown part, the state and its actions together: VS Code folds a finished turn's earlier parts away.
+  const links = commandLinks(actions);
+  links.value = `${said}\n\n${links.value}`;
+  stream.markdown(links);
   // The conversation's next message continues this session, as after any agent turn.
   return { metadata: { command: 'session', sessionId } };
 }
