@@ -14,7 +14,7 @@ import {
   ApiKeyStore,
   CONFIRM_KEY_ORIGIN_COMMAND,
   configuredOrigin,
-  confirmKeyOrigin,
+  confirmKeyOriginFromButton,
   ErrorPresenter,
 } from './gateway/vscode';
 import { channelLogger } from './base/vscode';
@@ -103,6 +103,6 @@ export function registerKeyCommands(context: vscode.ExtensionContext, gateway: G
   context.subscriptions.push(
     vscode.commands.registerCommand('gateway.setApiKey', (key?: unknown) => setApiKey(deps, key)),
     vscode.commands.registerCommand('gateway.clearApiKey', () => clearApiKey(deps)),
-    vscode.commands.registerCommand(CONFIRM_KEY_ORIGIN_COMMAND, () => confirmKeyOrigin(keys, gateway.settings, onKeyChanged)),
+    vscode.commands.registerCommand(CONFIRM_KEY_ORIGIN_COMMAND, () => confirmKeyOriginFromButton(keys, gateway.settings, onKeyChanged)),
   );
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { CheckpointStore } from '../../src/checkpoints/common/checkpoints';
-import { restoreQuestion } from '../../src/checkpoints/common/checkpointMessages';
+import { latestRestore, restoreDone, restoredHeadline, restoreQuestion } from '../../src/checkpoints/common/checkpointMessages';
 import type { AgentEvent } from '../../src/agent/common/engine';
 import { addUserMessage, type AgentSessionState } from '../../src/agent/common/sessionState';
 import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
@@ -90,6 +90,15 @@ describe('rewinding a session', () => {
     await rewind(store, state, plan.target.id);
     assert.equal(fileText('src/a.ts'), 'export const a = 1;\n');
     assert.equal(fileText('src/b.ts'), 'export const b = 2; // mine\n');
+    // What the chat's new turn and the notice say: the undone steps by name, the session paused, the way back.
+    const restored = latestRestore(await store.list(signal));
+    assert.ok(restored);
+    assert.equal(restoredHeadline(restored, 'paused'), 'Restored to step 1: session paused, step 2 and step 3 undone.');
+    assert.equal(
+      restoreDone(restored, 'paused', result),
+      'Restored to step 1: session paused, step 2 and step 3 undone. Put back: src/a.ts. Kept your changes in src/b.ts. ' +
+        'Continue goes on from step 1; Undo Restore brings the undone steps back.',
+    );
 
     // Continue: the chain goes on from step 1's response, sending step 1's call output.
     emulator.script('demo-key', [edit('src/a.ts', 'a = 1', 'a = 10'), { text: 'Done again.' }]);
@@ -104,6 +113,7 @@ describe('rewinding a session', () => {
       ['function_call_output', 'user'],
     );
     assert.equal(fileText('src/a.ts'), 'export const a = 10;\n');
+    assert.equal(latestRestore(await store.list(signal)), undefined, 'a step after the restore: the restore is no longer where the session stands');
 
     // Undo the restore: the state before it comes back (a.ts at step 3); the user's b.ts is untouched.
     const undo = await store.planRestore(state, result.undo.id, { files, protectedFiles: [] }, signal);
@@ -114,6 +124,9 @@ describe('rewinding a session', () => {
     assert.deepEqual(undo.conflicts, [], 'a.ts is as the session left it after the restore');
     await store.restore(state, undo, false, new NodeWorkspaceRestore(workspace.root), signal);
     await rewind(store, state, undo.target.id);
+    const undone = latestRestore(await store.list(signal));
+    assert.ok(undone);
+    assert.equal(restoredHeadline(undone, 'done'), 'Restore undone: the session is back where it was before restoring to step 1 (done).');
     assert.equal(fileText('src/a.ts'), 'export const a = 3;\n');
     assert.equal(fileText('src/b.ts'), 'export const b = 2; // mine\n');
     assert.equal(state.transcript.filter((item) => 'type' in item && item.type === 'function_call').length, 3, 'the conversation of the three steps is back');

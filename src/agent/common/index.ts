@@ -5,6 +5,7 @@ export { type AgentBudgets, DEFAULT_BUDGETS } from './budgets';
 export { sessionIdOf } from './commandArguments';
 export { approvalMarkdown, backgroundNote, inlineCode, plainMarkdown, visibleText } from './commandDisplay';
 export { endedMarkdown, staleAnswerMessage, unlinked, waitingLine } from './approvalText';
+export { type SessionAction, sessionActionNoLongerApplies } from './staleActions';
 export { type AnsweredApproval, type ApprovalOutcome } from './pendingApprovals';
 export { compactionNotice, contextUsage, lastCompactionNotice } from './compaction';
 export { appliedOrThrow } from './editRefusal';

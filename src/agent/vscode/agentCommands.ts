@@ -17,6 +17,7 @@ import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../common/sessionRoot';
 import { transcriptUri } from './transcript';
 import { waitingProgress } from './waitingProgress';
 import { staleAnswerMessage } from '../common/approvalText';
+import { sessionActionNoLongerApplies } from '../common/staleActions';
 import { pickSessionAgent, RUN_PROMPT_FILE_COMMAND, runPromptFile } from './agentFileCommands';
 
 export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
@@ -77,6 +78,9 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
         const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, (s) => !sessions.isRunning(s.id), 'Continue which session?'))?.id;
         if (!id) return undefined;
         const state = await sessions.store.load(id);
+        // A button of an old notification or chat turn: the session may be gone or running again.
+        const stale = sessionActionNoLongerApplies('continue', state, sessions.isRunning(id));
+        if (stale) return void vscode.window.showInformationMessage(stale);
         // A finished session needs something new to do; a paused one just goes on.
         const needsMessage = state !== undefined && !canContinue(state);
         const message =

@@ -7,12 +7,10 @@
 import * as vscode from 'vscode';
 import {
   compactionNotice,
-  contextUsage,
   type AgentEvent,
   type StepCheckpoint,
   type AgentSessionState,
   approvalMarkdown,
-  endedMarkdown,
   plainMarkdown,
   inlineCode,
   waitingLine,
@@ -22,9 +20,8 @@ import {
   agentMention,
   agentNamed,
 } from '../../agent/common';
-import { counted, type ApprovalRequest } from '../../base/common';
-import { compact } from '../../status/common';
-import { droppedNotice } from '../../checkpoints/common';
+import type { ApprovalRequest } from '../../base/common';
+import { droppedNotice, RESTORE_FROM_CHAT } from '../../checkpoints/common';
 import { planChecklist } from '../../tools/common';
 import { sandboxFailureNote, type SandboxFailure } from '../../terminal/common';
 import { type AgentSessions, openFolders, type SessionSink } from '../../agent/vscode';
@@ -35,9 +32,12 @@ import type { ThinkingParts } from '../common/thinking';
 import { ThinkingStream } from './thinking';
 import { noteMarkdown } from '../common/notes';
 import { retryText, WaitLines } from '../common/retryText';
+import { AnswersInTurn } from './answersInTurn';
+import { summarize } from './sessionSummary';
+import { sessionStateTurn } from './sessionStateTurn';
 
 export interface AgentChatResult extends vscode.ChatResult {
-  metadata: { command: 'agent' | 'compact'; sessionId?: string; failed?: boolean };
+  metadata: { command: 'agent' | 'compact' | 'session'; sessionId?: string; failed?: boolean };
 }
 
 /** The session an earlier turn of this conversation ran, if any. */
@@ -70,6 +70,7 @@ export async function runAgentTurn(
   const { sessions } = agent;
   const previous = sessionOfConversation(context);
   if (request.command === 'compact') return compactTurn(agent, previous, stream, token);
+  if (request.command === 'session') return sessionStateTurn(sessions, { prompt: request.prompt, previous }, stream, toAbortSignal(token));
   const task = request.prompt.trim();
   if (!previous && !task) {
     stream.markdown(
@@ -170,42 +171,6 @@ export async function sessionTurn(agent: AgentTurnDeps, turn: ChatTurn, run: (si
   }
 }
 
-/**
- * The answers to this turn's approvals, each written under its approval when it
- * comes (from these buttons, the Sessions view, the status bar or the palette):
- * the chat cannot change buttons it has rendered, so the answer is a new line.
- */
-class AnswersInTurn implements vscode.Disposable {
-  private readonly asked = new Set<string>();
-  private readonly written = new Set<string>();
-  private readonly subscription: vscode.Disposable;
-
-  constructor(sessions: AgentSessions, stream: vscode.ChatResponseStream, beforeWriting: () => void) {
-    this.subscription = sessions.approvals.onDidEnd((ended) => {
-      const key = `${ended.request.sessionId}:${ended.request.callId}`;
-      if (!this.asked.has(key)) return;
-      this.asked.delete(key);
-      // Ended by a stop: the turn's "Stopped" line says it.
-      if (ended.outcome === 'stopped') return;
-      beforeWriting();
-      stream.markdown(`\n\n${endedMarkdown(ended)}\n\n`);
-      this.written.add(ended.request.callId);
-    });
-  }
-
-  awaiting(approval: ApprovalRequest): void {
-    this.asked.add(`${approval.sessionId}:${approval.callId}`);
-  }
-
-  wrote(callId: string): boolean {
-    return this.written.has(callId);
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-  }
-}
-
 /** `@gateway /compact` in a conversation that runs a session: compacts it now. */
 async function compactTurn(
   { sessions, actionsFor }: AgentTurnDeps,
@@ -267,7 +232,11 @@ function render(event: AgentEvent, root: vscode.Uri, stream: vscode.ChatResponse
       // After each step that changed files: its diff, and the way back to it.
       stream.markdown(`\n\n_Checkpoint: ${event.checkpoint.label}_\n\n`);
       stream.button({ title: 'Review Step', command: 'gateway.agent.reviewStep', arguments: [event.sessionId, event.checkpoint.id] });
-      stream.button({ title: 'Restore to Here', command: 'gateway.agent.restoreCheckpoint', arguments: [event.sessionId, event.checkpoint.id] });
+      stream.button({
+        title: 'Restore to Here',
+        command: 'gateway.agent.restoreCheckpoint',
+        arguments: [event.sessionId, event.checkpoint.id, RESTORE_FROM_CHAT],
+      });
       if (event.dropped.length > 0) stream.markdown(`\n\n> ${droppedNotice(event.dropped.map((label) => ({ label })))}\n\n`);
       return;
     case 'compacted':
@@ -318,60 +287,4 @@ function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseS
 
 function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** The agent or prompt file a session runs as, with its tools (the start's notes fold away with the steps once the turn ends). */
-function agentLine({ agent }: AgentSessionState): string {
-  if (!agent) return '';
-  const tools = agent.tools === undefined ? 'all' : agent.tools.join(', ') || 'none';
-  const left = agent.unknownTools?.length ? `; left out: ${agent.unknownTools.join(', ')}` : '';
-  return `\n${agent.kind === 'agent' ? 'Agent' : 'Prompt file'}: ${inlineCode(agent.name)} (\`${agent.path}\`), tools ${tools}${left}\n`;
-}
-
-/** The summary's restore links: the latest checkpoints of this run before the present (the chat folds the steps away once the turn ends). */
-const SUMMARY_CHECKPOINTS = 3;
-
-function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, checkpoints: readonly StepCheckpoint[] = []): void {
-  const files = state.originals.map((original) => inlineCode(original.path)).join(', ') || 'none';
-  const commands = state.commandsRun.map((line) => inlineCode(line)).join(', ') || 'none';
-  const context = contextUsage(state);
-  stream.markdown(
-    `\n\n---\n**Session ${state.status}** · ${counted(state.turns, 'turn')} · ${counted(state.usage.totalTokens, 'token', compact(state.usage.totalTokens))} ` +
-      `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)` +
-      `${context ? ` · ${context}` : ''}\n\n` +
-      `Files changed: ${files}\n\nCommands run: ${commands}\n` +
-      `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n` +
-      agentLine(state),
-  );
-  if (checkpoints.length > 0) stream.markdown(`\nCheckpoints: ${checkpoints.map((c) => c.label).join(' · ')}\n`);
-  // One primary action (a button); the rest are links, the destructive revert last. The newest checkpoint is the
-  // present state: restoring to it would change nothing, so it is not offered.
-  const actions = summaryActions(state, checkpoints.slice(0, -1).slice(-SUMMARY_CHECKPOINTS));
-  if (actions.primary) stream.button(actions.primary);
-  if (actions.secondary.length > 0) stream.markdown(commandLinks(actions.secondary));
-}
-
-/** The summary's actions: Continue for a session that can go on, else Review; the others as links. */
-function summaryActions(state: AgentSessionState, earlier: readonly StepCheckpoint[]): { primary?: vscode.Command; secondary: vscode.Command[] } {
-  const id = state.id;
-  const canContinue = state.status === 'paused' || state.status === 'stopped';
-  const changed = state.originals.length > 0;
-  const review: vscode.Command = { title: 'Review Session Changes', command: 'gateway.agent.reviewChanges', arguments: [id] };
-  const continued: vscode.Command = { title: 'Continue', command: 'gateway.agent.continue', arguments: [id] };
-  const restores = [...earlier].reverse().map((checkpoint): vscode.Command => ({
-    title: `Restore to ${checkpoint.label.split(':')[0]}`,
-    command: 'gateway.agent.restoreCheckpoint',
-    arguments: [id, checkpoint.id],
-  }));
-  const revert: vscode.Command[] = changed ? [{ title: 'Revert Session Changes…', command: 'gateway.agent.revert', arguments: [id] }] : [];
-  if (canContinue) return { primary: continued, secondary: [...(changed ? [review] : []), ...restores, ...revert] };
-  return { primary: changed ? review : undefined, secondary: [...restores, ...revert] };
-}
-
-/** Commands as one line of links (trusted for exactly these commands), less prominent than a button. */
-function commandLinks(commands: readonly vscode.Command[]): vscode.MarkdownString {
-  const links = commands.map((c) => `[${c.title}](command:${c.command}?${encodeURIComponent(JSON.stringify(c.arguments ?? []))})`);
-  const markdown = new vscode.MarkdownString(`\n\n${links.join(' · ')}\n`);
-  markdown.isTrusted = { enabledCommands: [...new Set(commands.map((c) => c.command))] };
-  return markdown;
 }

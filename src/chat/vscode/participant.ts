@@ -59,6 +59,11 @@ export interface GatewayChatResult extends vscode.ChatResult {
   metadata?: { model?: string; command?: string; failed?: boolean; unsent?: boolean; sessionId?: string; notes?: string[] };
 }
 
+/** The commands an agent turn answers: start or continue a session, compact it, or show where it stands. */
+function isAgentCommand(command: string | undefined): boolean {
+  return command === 'agent' || command === 'compact' || command === 'session';
+}
+
 export function createChatHandler(deps: ParticipantDeps) {
   return async (
     request: vscode.ChatRequest,
@@ -68,7 +73,7 @@ export function createChatHandler(deps: ParticipantDeps) {
   ): Promise<vscode.ChatResult> => {
     request = withoutRepeatedParticipant(request);
     // /agent, or any follow-up in a conversation that runs an agent session, goes to that session.
-    if (request.command === 'agent' || request.command === 'compact' || (!request.command && sessionOfConversation(context))) {
+    if (isAgentCommand(request.command) || (!request.command && sessionOfConversation(context))) {
       return deps.runAgent(request, context, stream, token);
     }
     const signal = toAbortSignal(token);
@@ -166,7 +171,7 @@ function failureMarkdown(message: string): vscode.MarkdownString {
   return markdown;
 }
 
-const SLASH_COMMANDS = ['explain', 'fix', 'agent', 'compact'];
+const SLASH_COMMANDS = ['explain', 'fix', 'agent', 'compact', 'session'];
 
 /** The request as if `@gateway` had been typed once (see repeatedMention.ts); the same object when it was. */
 function withoutRepeatedParticipant(request: vscode.ChatRequest): vscode.ChatRequest {

@@ -4,12 +4,19 @@
  * user changed since (never overwritten without asking), and commands whose
  * side effects no restore can undo.
  */
-import { shortLabel, type DroppedCheckpoint, type RestorePlan, type RestoreResult } from './checkpoints';
+import { shortLabel, type Checkpoint, type DroppedCheckpoint, type RestorePlan, type RestoreResult } from './checkpoints';
 
 export const KEEP_MINE = 'Keep My Changes';
 export const OVERWRITE = 'Overwrite Them';
 export const RESTORE = 'Restore';
 export const UNDO_RESTORE = 'Undo Restore';
+/** The restore command's third argument when a chat button runs it: the chat then gets a turn saying where the session stands. */
+export const RESTORE_FROM_CHAT = 'chat';
+
+/** The chat request that shows a session's state (`@gateway /session <id>`): posted after a restore started from the chat. */
+export function sessionStateQuery(sessionId: string): string {
+  return `@gateway /session ${sessionId}`;
+}
 
 /** At most this many names in a sentence; the rest are counted. */
 const MAX_NAMES = 8;
@@ -54,14 +61,47 @@ export function asksBeforeRestore(plan: RestorePlan): boolean {
   return plan.target.kind === 'step' || plan.conflicts.length > 0 || plan.commandsAfter.length > 0;
 }
 
-/** The notice after a restore. */
-export function restoreDone(plan: RestorePlan, result: RestoreResult): string {
-  const where = shortLabel(plan.target);
-  const parts = [plan.target.kind === 'step' ? `Restored to ${where}.` : `Restore undone.`];
+/** The notice after a restore: where the session stands (as the chat and the Sessions view say it), then the files. */
+export function restoreDone(restored: RestoredState, status: string, result: RestoreResult): string {
+  const parts = [restoredHeadline(restored, status)];
   parts.push(result.written.length > 0 ? `Put back: ${listOfNames(result.written)}.` : 'No file needed changing.');
   if (result.kept.length > 0) parts.push(`Kept your changes in ${listOfNames(result.kept)}.`);
   if (result.dropped.length > 0) parts.push(droppedNotice(result.dropped));
+  parts.push(restoredNextStep(restored, status));
   return parts.join(' ');
+}
+
+/** A restore as the checkpoints record it: where it went, the checkpoint that undoes it, the steps it undid. */
+export interface RestoredState {
+  target: Checkpoint;
+  undo: Checkpoint;
+  /** The steps after the target that the restore took back (their file changes and their part of the conversation). */
+  undone: Checkpoint[];
+}
+
+/** The session's last restore, when nothing happened after it (the newest checkpoint is that restore's undo point). */
+export function latestRestore(checkpoints: readonly Checkpoint[]): RestoredState | undefined {
+  const undo = checkpoints.at(-1);
+  if (undo?.kind !== 'restore' || undo.restoredTo === undefined) return undefined;
+  const target = checkpoints.find((c) => c.id === undo.restoredTo);
+  if (!target) return undefined;
+  const undone = target.kind === 'step' ? checkpoints.filter((c) => c.kind === 'step' && c.id > target.id && c.id < undo.id) : [];
+  return { target, undo, undone };
+}
+
+/** "Restored to step 2: session paused, steps 3 and 4 undone." — what replaces the chat's older "Session done". */
+export function restoredHeadline({ target, undone }: RestoredState, status: string): string {
+  if (target.kind !== 'step') return `Restore undone: the session is back where it was ${shortLabel(target)} (${status}).`;
+  const steps = undone.map((c) => shortLabel(c));
+  const taken = steps.length === 0 ? '' : `, ${steps.length === 1 ? steps[0] : `${steps.slice(0, -1).join(', ')} and ${steps.at(-1)}`} undone`;
+  return `Restored to ${shortLabel(target)}: session ${status}${taken}.`;
+}
+
+/** What the user can do now: Continue (from the target) and Undo Restore. */
+export function restoredNextStep({ target, undone }: RestoredState, status: string): string {
+  const going = status === 'paused' || status === 'stopped' ? `Continue goes on from ${target.kind === 'step' ? shortLabel(target) : 'there'}; ` : '';
+  if (target.kind !== 'step') return going.replace(/; $/, '.');
+  return `${going}${undone.length > 0 ? 'Undo Restore brings the undone steps back.' : 'Undo Restore brings the files back.'}`;
 }
 
 /** Said when older checkpoints had to go to keep the session under its bound. */

@@ -1,5 +1,13 @@
 /** The checkpoints feature's common layer as other features see it: import from here, not from its files. */
-export { droppedNotice } from './checkpointMessages';
+export {
+  droppedNotice,
+  RESTORE_FROM_CHAT,
+  sessionStateQuery,
+  latestRestore,
+  restoredHeadline,
+  restoredNextStep,
+  type RestoredState,
+} from './checkpointMessages';
 export {
   CheckpointRetention,
   type CheckpointShelf,

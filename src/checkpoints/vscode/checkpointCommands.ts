@@ -4,10 +4,22 @@
  * own changes named and asked about, and undoing a restore.
  */
 import * as vscode from 'vscode';
-import { KEEP_MINE, OVERWRITE, RESTORE, UNDO_RESTORE, asksBeforeRestore, droppedNotice, restoreDone, restoreQuestion } from '../common/checkpointMessages';
+import {
+  KEEP_MINE,
+  OVERWRITE,
+  RESTORE,
+  RESTORE_FROM_CHAT,
+  UNDO_RESTORE,
+  asksBeforeRestore,
+  droppedNotice,
+  latestRestore,
+  restoreDone,
+  restoreQuestion,
+  sessionStateQuery,
+} from '../common/checkpointMessages';
 import { UndoRestoreOffer } from './undoRestoreOffer';
 import type { Checkpoint, FileVersion } from '../common/checkpoints';
-import { sessionIdOf, rootForSavedSession, type AgentSessionState } from '../../agent/common';
+import { sessionActionNoLongerApplies, sessionIdOf, rootForSavedSession, type AgentSessionState } from '../../agent/common';
 import { normalizeWorkspacePath } from '../../tools/common';
 import type { ErrorPresenter } from '../../gateway/vscode';
 import { openFolders, type AgentSessions } from '../../agent/vscode';
@@ -54,7 +66,7 @@ export class CheckpointContentProvider implements vscode.TextDocumentContentProv
 
 export function registerCheckpointCommands(sessions: AgentSessions, errors: ErrorPresenter, offer = new UndoRestoreOffer()): vscode.Disposable[] {
   const guarded = errors.guard.bind(errors);
-  const restoreTo = (id: string, checkpointId: number) => restoreWithUndo(sessions, offer, id, checkpointId);
+  const restoreTo = (target: RestoreTarget) => restoreWithUndo(sessions, offer, target);
   return [
     offer,
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointContentProvider(sessions)),
@@ -62,21 +74,25 @@ export function registerCheckpointCommands(sessions: AgentSessions, errors: Erro
       'gateway.agent.reviewChanges',
       guarded(async (idArgument?: unknown) => {
         const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, 'Review the changes of which session?'))?.id;
-        return id ? reviewSession(sessions, id) : undefined;
+        if (!id) return undefined;
+        const stale = sessionActionNoLongerApplies('review', await sessions.store.load(id), sessions.isRunning(id));
+        return stale ? void vscode.window.showInformationMessage(stale) : reviewSession(sessions, id);
       }),
     ),
     vscode.commands.registerCommand(
       'gateway.agent.reviewStep',
       guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown) => {
         const target = await checkpointOf(sessions, { sessionArgument, checkpointArgument, placeHolder: 'Review the changes of which step?' });
-        return target ? reviewStep(sessions, target.sessionId, target.checkpointId) : undefined;
+        if (!target) return undefined;
+        const stale = sessionActionNoLongerApplies('review', await sessions.store.load(target.sessionId), false);
+        return stale ? void vscode.window.showInformationMessage(stale) : reviewStep(sessions, target.sessionId, target.checkpointId);
       }),
     ),
     vscode.commands.registerCommand(
       'gateway.agent.restoreCheckpoint',
-      guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown) => {
+      guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown, fromArgument?: unknown) => {
         const target = await checkpointOf(sessions, { sessionArgument, checkpointArgument, placeHolder: 'Restore the session to which checkpoint?' });
-        return target ? restoreTo(target.sessionId, target.checkpointId) : undefined;
+        return target ? restoreTo({ ...target, from: fromArgument === RESTORE_FROM_CHAT ? RESTORE_FROM_CHAT : undefined }) : undefined;
       }),
     ),
     vscode.commands.registerCommand(
@@ -89,7 +105,7 @@ export function registerCheckpointCommands(sessions: AgentSessions, errors: Erro
           void vscode.window.showInformationMessage('This session has no restore to undo.');
           return undefined;
         }
-        return restoreTo(id, undo.id);
+        return restoreTo({ sessionId: id, checkpointId: undo.id });
       }),
     ),
   ];
@@ -149,7 +165,11 @@ async function reviewStep(sessions: AgentSessions, id: string, checkpointId: num
 }
 
 /** Asks (naming the user's own changes and the commands that ran since) unless it is a plain undo, restores, and offers Undo. */
-async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer, id: string, checkpointId: number): Promise<unknown> {
+async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer, target: RestoreTarget): Promise<unknown> {
+  const { sessionId: id, checkpointId, from } = target;
+  // A button of an old notification or chat turn: the session may be gone or running again.
+  const stale = sessionActionNoLongerApplies('restore', await sessions.store.load(id), sessions.isRunning(id));
+  if (stale) return void vscode.window.showInformationMessage(stale);
   const plan = await sessions.planRestore(id, checkpointId, new AbortController().signal);
   let answer = plan.target.kind === 'step' ? RESTORE : UNDO_RESTORE;
   if (asksBeforeRestore(plan)) {
@@ -160,11 +180,19 @@ async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer,
   }
   offer.withdraw();
   const result = await sessions.restore(id, plan, answer === KEEP_MINE);
-  const summary = `Gateway agent: ${restoreDone(plan, result)}`;
+  const signal = new AbortController().signal;
+  const status = (await sessions.store.load(id))?.status ?? 'paused';
+  // The newest checkpoint is this restore's own; the steps after the target are the ones it undid.
+  const restored = latestRestore(await sessions.checkpoints(id).list(signal)) ?? { target: plan.target, undo: result.undo, undone: [] };
+  const summary = `Gateway agent: ${restoreDone(restored, status, result)}`;
+  // The chat's older turn still says "Session done" and lists the undone steps: a new turn says where the session stands.
+  if (from === RESTORE_FROM_CHAT) void vscode.commands.executeCommand('workbench.action.chat.open', { query: sessionStateQuery(id) });
   // Undoing an undo is a restore again: only a restore to a step offers one (the Sessions view lists the rest).
   const undo = plan.target.kind === 'step' ? { sessionId: id, checkpointId: result.undo.id } : undefined;
   if (undo) offer.offer(undo, summary);
-  void vscode.window.showInformationMessage(summary, ...(undo ? [UNDO_RESTORE] : []), 'Continue', 'Review Session Changes').then((choice) => {
+  // Continue only where the session can go on (a restore to a finished point leaves it done).
+  const next = status === 'paused' || status === 'stopped' ? ['Continue'] : [];
+  void vscode.window.showInformationMessage(summary, ...(undo ? [UNDO_RESTORE] : []), ...next, 'Review Session Changes').then((choice) => {
     if (choice === UNDO_RESTORE && undo) {
       if (offer.isCurrent(undo)) return vscode.commands.executeCommand('gateway.agent.restoreCheckpoint', id, undo.checkpointId);
       return vscode.window.showInformationMessage('That restore was already undone or followed by another one: nothing was changed.');
@@ -174,6 +202,13 @@ async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer,
     return undefined;
   });
   return result;
+}
+
+/** A restore asked for: the session, the checkpoint, and whether the chat's button asked (the chat then gets a turn saying it). */
+interface RestoreTarget {
+  sessionId: string;
+  checkpointId: number;
+  from?: typeof RESTORE_FROM_CHAT;
 }
 
 /** A command's arguments (as VS Code passes them) and the question asked when they do not name a checkpoint. */

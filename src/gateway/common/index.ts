@@ -7,7 +7,7 @@ export { ShownNotes, SHOWN_NOTES } from './streamNotes';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy';
 export { parseDuration } from './duration';
 export { apiKeyProblem, checkAndStoreKey, type KeyCheckOutcome, type KeyCheckDeps } from './apiKey';
-export { checkKeyOrigin, KeyOriginError, originOf, type BoundKey } from './keyOrigin';
+export { checkKeyOrigin, KeyOriginError, keyOriginNoLongerApplies, originOf, type BoundKey } from './keyOrigin';
 export { DEFAULT_BODY_LIMITS, type BodyLimits } from './bodyLimits';
 export {
   ModelWindows,

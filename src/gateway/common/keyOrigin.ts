@@ -43,3 +43,15 @@ export function checkKeyOrigin(keyOrigin: string | undefined, url: string): void
   const requestOrigin = originOf(url) ?? url;
   if (requestOrigin !== keyOrigin) throw new KeyOriginError(keyOrigin, requestOrigin);
 }
+
+/**
+ * "Allow the Key There" from an older error notification, when there is nothing to allow any more: no key stored,
+ * no valid `gateway.baseUrl`, or the key already bound to where requests go. Undefined: the question still applies.
+ */
+export function keyOriginNoLongerApplies(state: { hasKey: boolean; keyOrigin?: string; requestOrigin?: string }): string | undefined {
+  if (!state.hasKey) return 'There is no API key stored any more, so there is nothing to allow: set one with "Gateway: Set API Key".';
+  if (state.requestOrigin === undefined) return '`gateway.baseUrl` is unset or not a valid address now, so the key goes nowhere: fix the setting first.';
+  if (state.keyOrigin === state.requestOrigin)
+    return `Your API key already goes to ${state.requestOrigin}: nothing to allow (this button is from an earlier notice).`;
+  return undefined;
+}

@@ -3,4 +3,4 @@ export { type ApiKeyCommandDeps, clearApiKey, setApiKey } from './apiKeyCommands
 export { ApiKeyStore } from './apiKeyStore';
 export { actionsFor, messageOf } from './errorActions';
 export { ErrorPresenter } from './errorPresenter';
-export { configuredOrigin, CONFIRM_KEY_ORIGIN_COMMAND, confirmKeyOrigin } from './keyOriginPrompt';
+export { configuredOrigin, CONFIRM_KEY_ORIGIN_COMMAND, confirmKeyOrigin, confirmKeyOriginFromButton } from './keyOriginPrompt';

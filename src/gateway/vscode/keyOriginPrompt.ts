@@ -4,7 +4,7 @@
  * a key for the new one. Until then the transport refuses to send it.
  */
 import * as vscode from 'vscode';
-import { originOf } from '../common';
+import { keyOriginNoLongerApplies, originOf } from '../common';
 import type { ApiKeyStore } from './apiKeyStore';
 import type { SettingsService } from '../../settings/common';
 
@@ -50,4 +50,14 @@ export async function confirmKeyOrigin(keys: ApiKeyStore, settings: SettingsServ
   }
   if (choice === enter) await vscode.commands.executeCommand('gateway.setApiKey');
   return false;
+}
+
+/** "Allow the Key There" (an error notification's button, which outlives the error): says so when nothing is left to allow. */
+export async function confirmKeyOriginFromButton(keys: ApiKeyStore, settings: SettingsService, onKeyChanged: () => void): Promise<boolean> {
+  const stale = keyOriginNoLongerApplies({ hasKey: await keys.hasKey(), keyOrigin: await keys.keyOrigin(), requestOrigin: configuredOrigin(settings) });
+  if (stale) {
+    void vscode.window.showInformationMessage(stale);
+    return false;
+  }
+  return confirmKeyOrigin(keys, settings, onKeyChanged);
 }

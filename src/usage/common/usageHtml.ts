@@ -8,6 +8,7 @@
 import { counted } from '../../base/common';
 import { budgetMessage, type BudgetStatus } from './dailyBudget';
 import { SURFACE_LABELS, USAGE_SURFACES, type UsageSurface } from './usageRecord';
+import { groupSmall, membersText, modelColour, shareText, surfaceColour, type Slice } from './chartSeries';
 import { describeTotals, formatCost, formatTokens, type DaySummary, type Totals, type UsageSummary } from './usageSummary';
 
 export interface UsagePageAssets {
@@ -73,34 +74,51 @@ function figures(summary: UsageSummary): string {
   const figure = (label: string, totals: Totals, id: string) =>
     `<div class="figure" id="${id}"><div class="label">${label}</div><div class="value">${escapeHtml(
       summary.priced ? formatCost(totals.cost) : formatTokens(totals.tokens),
-    )}</div><div class="detail">${escapeHtml(describeTotals(totals, summary.priced))} · ${counted(totals.requests, 'request', formatTokens(totals.requests))}</div></div>`;
+    )}</div><div class="detail">${escapeHtml(figureDetail(totals, summary.priced))}</div></div>`;
   const unit = summary.priced ? 'cost' : 'tokens';
   return `<section class="figures">${figure(`Today's ${unit}`, summary.today, 'today')}${figure(`This month's ${unit}`, summary.month, 'month')}</section>`;
 }
 
-interface Series {
-  label: string;
-  value: (day: DaySummary) => number;
+/**
+ * What a figure's line under its number says: never the number again (the cost when priced, else the tokens),
+ * but what it is made of: "1,200 in, 300 out · 4 requests", or with prices "1,500 tokens · 4 requests".
+ */
+export function figureDetail(totals: Totals, priced: boolean): string {
+  const requests = counted(totals.requests, 'request', formatTokens(totals.requests));
+  if (!priced) return `${formatTokens(totals.input)} in, ${formatTokens(totals.output)} out · ${requests}`;
+  const unpriced = totals.unpricedTokens > 0 ? ` (${formatTokens(totals.unpricedTokens)} without a price)` : '';
+  return `${formatTokens(totals.tokens)} tokens${unpriced} · ${requests}`;
 }
+
+type Series = Slice<DaySummary>;
 
 function charts(summary: UsageSummary): string {
   const tokens = (t: Totals | undefined) => t?.tokens ?? 0;
-  const shownModels = summary.models.slice(0, MODEL_SERIES);
-  const others = summary.models.slice(MODEL_SERIES);
-  const modelSeries: Series[] = shownModels.map((model) => ({ label: model, value: (d) => tokens(d.byModel.get(model)) }));
-  if (others.length > 0)
-    modelSeries.push({ label: `Other models (${others.length})`, value: (d) => others.reduce((sum, m) => sum + tokens(d.byModel.get(m)), 0) });
-  const surfaceSeries: Series[] = USAGE_SURFACES.filter((s) => summary.days.some((d) => d.bySurface.has(s))).map((surface: UsageSurface) => ({
-    label: SURFACE_LABELS[surface],
-    value: (d) => tokens(d.bySurface.get(surface)),
-  }));
+  const sum = (value: (day: DaySummary) => number) => summary.days.reduce((total, day) => total + value(day), 0);
+  const slice = (key: string, label: string, colour: number, value: (day: DaySummary) => number): Series => {
+    const total = sum(value);
+    return { key, label, colour, total, members: [{ key, label, total, value }], value };
+  };
+  const byModel = (value: (model: string) => (day: DaySummary) => number) =>
+    summary.models.map((model) => slice(model, model, modelColour(summary.models, model), value(model)));
+  const modelSeries = groupSmall(
+    byModel((model) => (d) => tokens(d.byModel.get(model))),
+    { otherLabel: 'Other models', maxSlices: MODEL_SERIES },
+  );
+  const surfaceSeries = groupSmall(
+    USAGE_SURFACES.map((surface: UsageSurface) => slice(surface, SURFACE_LABELS[surface], surfaceColour(surface), (d) => tokens(d.bySurface.get(surface)))),
+    { otherLabel: 'Other' },
+  );
   const parts = [
     chart('by-model', 'Tokens per day, by model', summary.days, modelSeries, formatTokens),
     chart('by-surface', 'Tokens per day, by where they came from', summary.days, surfaceSeries, formatTokens),
   ];
   if (summary.priced) {
-    const costSeries: Series[] = summary.models.map((model) => ({ label: model, value: (d) => d.byModel.get(model)?.cost ?? 0 }));
-    parts.push(chart('cost', 'Cost per day (priced models)', summary.days, costSeries.slice(0, MODEL_SERIES + 1), formatCost));
+    const costSeries = groupSmall(
+      byModel((model) => (d) => d.byModel.get(model)?.cost ?? 0),
+      { otherLabel: 'Other models', maxSlices: MODEL_SERIES },
+    );
+    parts.push(chart('cost', 'Cost per day (priced models)', summary.days, costSeries, formatCost));
   }
   return `<div class="charts">\n${parts.join('\n')}\n</div>`;
 }
@@ -129,13 +147,14 @@ function chart(id: string, title: string, days: readonly DaySummary[], series: r
     .map((day, i) => {
       let base = 0;
       const x = (LEFT + i * step + (step - barWidth) / 2).toFixed(1);
-      const parts = series.map((s, index) => {
+      const parts = series.map((s) => {
         const value = s.value(day);
         if (value <= 0) return '';
         const top = y(base + value);
         const height = y(base) - top;
         base += value;
-        return `<rect class="series-${index}" x="${x}" y="${top.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${Math.max(height, 0.5).toFixed(1)}"><title>${escapeHtml(`${day.day} · ${s.label}: ${format(value)}`)}</title></rect>`;
+        const members = s.members.length > 1 ? ` (${membersText(s.members, format, day)})` : '';
+        return `<rect class="colour-${s.colour}" x="${x}" y="${top.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${Math.max(height, 0.5).toFixed(1)}"><title>${escapeHtml(`${day.day} · ${s.label}: ${format(value)}${members}`)}</title></rect>`;
       });
       // Every fifth day counted back from today; today's label ends at the chart's right edge.
       const last = i === days.length - 1;
@@ -146,7 +165,14 @@ function chart(id: string, title: string, days: readonly DaySummary[], series: r
       return parts.join('') + label;
     })
     .join('');
-  const legend = series.map((s, index) => `<li><span class="swatch series-${index}"></span>${escapeHtml(s.label)}</li>`).join('');
+  // Every slice in the legend with its total and share, so a sliver too thin to hover is still read; a group lists its members.
+  const sum = series.reduce((total, s) => total + s.total, 0);
+  const legend = series
+    .map((s) => {
+      const title = s.members.length > 1 ? ` title="${escapeHtml(membersText(s.members, format))}"` : '';
+      return `<li${title}><span class="swatch colour-${s.colour}"></span>${escapeHtml(s.label)} <span class="figure-of">${escapeHtml(shareText(s.total, sum, format))}</span></li>`;
+    })
+    .join('');
   return `<section class="chart" id="${id}">
 <h2>${escapeHtml(title)}</h2>
 <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(title)}">${grid}${bars}</svg>

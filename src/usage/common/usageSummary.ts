@@ -159,6 +159,11 @@ export function describeTotals(totals: Totals, priced: boolean): string {
   return `${tokens} · cost ${formatCost(totals.cost)}${unpriced}`;
 }
 
+/** The export notification's Open, when the file is no longer where it was written: why, and what to do now. */
+export function exportGoneMessage(path: string): string {
+  return `The usage export ${path} is no longer there (moved or deleted since), so there is nothing to open. Export it again with "Export as CSV…" on the Gateway Usage page.`;
+}
+
 /** The log as CSV: one row per request (and per rolled-up day), values quoted, cells that a spreadsheet would run as a formula defused. */
 export function usageCsv(entries: readonly UsageEntry[], priceOf: PriceOf): string {
   const header = ['day', 'time', 'model', 'endpoint', 'surface', 'session', 'requests', 'input_tokens', 'output_tokens', 'reasoning_tokens', 'status', 'cost'];

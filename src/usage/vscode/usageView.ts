@@ -10,7 +10,7 @@ import { anyPriced, budgetMessage, budgetStatus, BudgetAlerts, type BudgetStatus
 import type * as UsageHtml from '../common/usageHtml';
 import type { UsageLog } from '../common/usageLog';
 import { dayOf, USAGE_SURFACES, type UsageSurface } from '../common/usageRecord';
-import { describeTotals, summarize, usageCsv, type Totals, type UsageSummary } from '../common/usageSummary';
+import { describeTotals, exportGoneMessage, summarize, usageCsv, type Totals, type UsageSummary } from '../common/usageSummary';
 import { priceOf, type SettingsService } from '../../settings/common';
 
 export const SHOW_USAGE_COMMAND = 'gateway.showUsage';
@@ -201,7 +201,7 @@ export class UsageView implements vscode.Disposable {
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(csv));
       void vscode.window
         .showInformationMessage(`Usage exported to ${target.fsPath || target.toString()}.`, 'Open')
-        .then((choice) => (choice === 'Open' ? vscode.window.showTextDocument(target) : undefined));
+        .then((choice) => (choice === 'Open' ? openExport(target) : undefined));
     } catch (error) {
       void vscode.window.showErrorMessage(`Could not export the usage: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -265,4 +265,14 @@ function budgetSet(settings: SettingsService): boolean {
 function usageHtml(): typeof UsageHtml {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load it with the extension
   return require('../common/usageHtml') as typeof UsageHtml;
+}
+
+/** Opens an export; one moved or deleted since says so (the notification's button outlives the file). */
+async function openExport(target: vscode.Uri): Promise<unknown> {
+  try {
+    await vscode.workspace.fs.stat(target);
+  } catch {
+    return vscode.window.showInformationMessage(exportGoneMessage(target.fsPath || target.toString()));
+  }
+  return vscode.window.showTextDocument(target);
 }

@@ -147,7 +147,8 @@ export const usageScenario: Scenario = {
           const labels = ["Today's cost", "This month's cost", ...[...recorded.surfaces].map((surface) => SURFACE_LABELS[surface] ?? surface)];
           for (const label of labels) s.check(look.text.includes(label), `the page shows "${label}"`);
           s.check(recorded.surfaces.has('chat'), `the log on disk has the chat request (it has ${[...recorded.surfaces].join(', ') || 'none'})`);
-          s.check(/cost \d/.test(look.text), 'with prices set, the page shows costs');
+          // The figure's number is the cost (said once; the line under it gives the tokens), and the cost chart is drawn.
+          s.check(/Today's cost\s+\d+\.\d{2}/.test(look.text) && look.text.includes('Cost per day'), 'with prices set, the page shows costs');
           s.check(look.bars >= recorded.surfaces.size, `bars per surface drawn (${look.bars})`);
           s.check(luminance(look.background) < 0.4, `a dark background (${look.background})`);
         },

@@ -1,0 +1,65 @@
+/**
+ * What closes an agent turn in the chat: the session's summary with one primary
+ * action (Continue, else Review) and the rest as links (split out of agentTurn.ts).
+ */
+import * as vscode from 'vscode';
+import { contextUsage, inlineCode, type AgentSessionState, type StepCheckpoint } from '../../agent/common';
+import { counted } from '../../base/common';
+import { RESTORE_FROM_CHAT } from '../../checkpoints/common';
+import { compact } from '../../status/common';
+
+/** The agent or prompt file a session runs as, with its tools (the start's notes fold away with the steps once the turn ends). */
+function agentLine({ agent }: AgentSessionState): string {
+  if (!agent) return '';
+  const tools = agent.tools === undefined ? 'all' : agent.tools.join(', ') || 'none';
+  const left = agent.unknownTools?.length ? `; left out: ${agent.unknownTools.join(', ')}` : '';
+  return `\n${agent.kind === 'agent' ? 'Agent' : 'Prompt file'}: ${inlineCode(agent.name)} (\`${agent.path}\`), tools ${tools}${left}\n`;
+}
+
+/** The summary's restore links: the latest checkpoints of this run before the present (the chat folds the steps away once the turn ends). */
+const SUMMARY_CHECKPOINTS = 3;
+
+export function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, checkpoints: readonly StepCheckpoint[] = []): void {
+  const files = state.originals.map((original) => inlineCode(original.path)).join(', ') || 'none';
+  const commands = state.commandsRun.map((line) => inlineCode(line)).join(', ') || 'none';
+  const context = contextUsage(state);
+  stream.markdown(
+    `\n\n---\n**Session ${state.status}** · ${counted(state.turns, 'turn')} · ${counted(state.usage.totalTokens, 'token', compact(state.usage.totalTokens))} ` +
+      `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)` +
+      `${context ? ` · ${context}` : ''}\n\n` +
+      `Files changed: ${files}\n\nCommands run: ${commands}\n` +
+      `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n` +
+      agentLine(state),
+  );
+  if (checkpoints.length > 0) stream.markdown(`\nCheckpoints: ${checkpoints.map((c) => c.label).join(' · ')}\n`);
+  // One primary action (a button); the rest are links, the destructive revert last. The newest checkpoint is the
+  // present state: restoring to it would change nothing, so it is not offered.
+  const actions = summaryActions(state, checkpoints.slice(0, -1).slice(-SUMMARY_CHECKPOINTS));
+  if (actions.primary) stream.button(actions.primary);
+  if (actions.secondary.length > 0) stream.markdown(commandLinks(actions.secondary));
+}
+
+/** The summary's actions: Continue for a session that can go on, else Review; the others as links. */
+function summaryActions(state: AgentSessionState, earlier: readonly StepCheckpoint[]): { primary?: vscode.Command; secondary: vscode.Command[] } {
+  const id = state.id;
+  const canContinue = state.status === 'paused' || state.status === 'stopped';
+  const changed = state.originals.length > 0;
+  const review: vscode.Command = { title: 'Review Session Changes', command: 'gateway.agent.reviewChanges', arguments: [id] };
+  const continued: vscode.Command = { title: 'Continue', command: 'gateway.agent.continue', arguments: [id] };
+  const restores = [...earlier].reverse().map((checkpoint): vscode.Command => ({
+    title: `Restore to ${checkpoint.label.split(':')[0]}`,
+    command: 'gateway.agent.restoreCheckpoint',
+    arguments: [id, checkpoint.id, RESTORE_FROM_CHAT],
+  }));
+  const revert: vscode.Command[] = changed ? [{ title: 'Revert Session Changes…', command: 'gateway.agent.revert', arguments: [id] }] : [];
+  if (canContinue) return { primary: continued, secondary: [...(changed ? [review] : []), ...restores, ...revert] };
+  return { primary: changed ? review : undefined, secondary: [...restores, ...revert] };
+}
+
+/** Commands as one line of links (trusted for exactly these commands), less prominent than a button. */
+export function commandLinks(commands: readonly vscode.Command[]): vscode.MarkdownString {
+  const links = commands.map((c) => `[${c.title}](command:${c.command}?${encodeURIComponent(JSON.stringify(c.arguments ?? []))})`);
+  const markdown = new vscode.MarkdownString(`\n\n${links.join(' · ')}\n`);
+  markdown.isTrusted = { enabledCommands: [...new Set(commands.map((c) => c.command))] };
+  return markdown;
+}
