@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { Clock } from '../../base/common';
 import { isMcpTool, type McpReadiness } from '../common/hostToolCatalog';
 import { waitForMcpTools } from '../common/mcpStart';
+import { configuredMcpServers, MAX_MCP_CONFIG_BYTES, serversWithoutTools } from '../common/mcpConfig';
 
 /** The MCP tools VS Code lists now. */
 export function liveMcpTools(): string[] {
@@ -22,23 +23,43 @@ export function looksLikeMcpTool(name: string): boolean {
 export interface McpStartRequest {
   /** The MCP tools the caller needs; none: one start of every server. */
   wanted: readonly string[];
+  /** Servers to wait for until each lists a tool (the workspace's mcp.json names them: a listing needs them all). */
+  servers?: readonly string[];
   clock: Clock;
   signal: AbortSignal;
   timeoutMs?: number;
 }
 
 /** Starts every configured MCP server and waits, bounded, until VS Code lists the `wanted` tools. Never rejects. */
-export async function startMcpServers({ wanted, clock, signal, timeoutMs }: McpStartRequest): Promise<McpReadiness> {
+export async function startMcpServers({ wanted, servers = [], clock, signal, timeoutMs }: McpStartRequest): Promise<McpReadiness> {
   const listed = () => new Set(vscode.lm.tools.map((tool) => tool.name));
   const result = await waitForMcpTools({
     start: async () => {
+      // Only the servers VS Code knows now start: one just written into mcp.json is known a moment later.
       await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
     },
-    missing: () => wanted.filter((name) => !listed().has(name)),
+    missing: () => [...wanted.filter((name) => !listed().has(name)), ...serversWithoutTools(servers, liveMcpTools())],
     clock,
     signal,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   });
   const live = listed();
-  return { ...result, offered: wanted.filter((name) => live.has(name)) };
+  return { ...result, missing: wanted.filter((name) => !live.has(name)), offered: wanted.filter((name) => live.has(name)) };
+}
+
+/** The server names of each workspace folder's `.vscode/mcp.json` (none for a missing, oversized or malformed file). */
+export async function workspaceMcpServers(): Promise<string[]> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const names = await Promise.all(
+    folders.map(async (folder) => {
+      const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+      try {
+        if ((await vscode.workspace.fs.stat(file)).size > MAX_MCP_CONFIG_BYTES) return [];
+        return configuredMcpServers(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)));
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return [...new Set(names.flat())];
 }
