@@ -6,7 +6,6 @@ import { ask, ensureKey, ensureUserSettings, newChat, waitForResponse } from './
 import { scriptAgent } from './agent';
 
 const CHAT = '.interactive-session';
-const RESPONSE = `${CHAT} .interactive-response`;
 
 let attempt = 0;
 
@@ -25,19 +24,23 @@ export const agentSandboxNotesScenario: Scenario = {
       ]);
       attempt++;
       const task = `try two commands${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
-      await s.step('sandbox-notes', `"@gateway /agent ${task}" under auto: "in the sandbox" after each command, and why the second failed`, async () => {
-        await newChat(ctx);
-        await ask(ctx, `@gateway /agent ${task}`);
-        await waitForResponse(ctx, task, /Session done/, 60_000, true);
-        // The steps fold away once the turn ends: opened to read (and show) the notes.
-        const folded = ctx.page.locator(`${RESPONSE} details.completed-response-disclosure:not([open]) > summary`).last();
-        if (await folded.isVisible()) await folded.click({ timeout: 10_000 });
-        const response = await waitForResponse(ctx, task, /failed because of the sandbox/, 10_000, true);
-        s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
-        s.check(/exited with 0 in the sandbox/.test(response.text), `the first command ran in the sandbox ("${response.text.slice(0, 600)}")`);
-        s.check(/Read-only file system/.test(response.text), `the second's note names the evidence ("${response.text.slice(0, 600)}")`);
-        await s.crop('chat', CHAT);
-      });
+      await s.step(
+        'sandbox-notes',
+        `"@gateway /agent ${task}" under auto: the failed command "exited with 1 in the sandbox", and why: the sandbox`,
+        async () => {
+          await newChat(ctx);
+          await ask(ctx, `@gateway /agent ${task}`);
+          // The notes stay outside the steps that fold away when the turn ends: the last command's is in view with the summary.
+          const response = await waitForResponse(ctx, task, /Session done/, 60_000, true);
+          s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
+          s.check(/exited with 1 in the sandbox \(no network\)/.test(response.text), `the command ran in the sandbox ("${response.text.slice(0, 600)}")`);
+          s.check(
+            /failed because of the sandbox \("Read-only file system"\)/.test(response.text),
+            `the note says the sandbox made it fail, with the evidence ("${response.text.slice(0, 600)}")`,
+          );
+          await s.crop('chat', CHAT);
+        },
+      );
     } finally {
       await ensureUserSettings(ctx, { 'gateway.agent.approval': undefined });
     }
