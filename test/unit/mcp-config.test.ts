@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { configuredMcpServers, MAX_MCP_CONFIG_BYTES, MAX_MCP_SERVERS, mcpToolPrefix, serversWithoutTools } from '../../src/tools/common/mcpConfig';
-import { waitForMcpTools } from '../../src/tools/common/mcpStart';
+import { MCP_START_TIMEOUT_MS, waitForMcpTools } from '../../src/tools/common/mcpStart';
 import { VirtualClock } from './helpers/clock';
 
 describe("the workspace's mcp.json: server names", () => {
@@ -55,18 +55,38 @@ describe("VS Code's names for a server's tools", () => {
     assert.deepEqual(serversWithoutTools(['probe'], ['mcp_probe2_echo']), ['probe']);
   });
 
-  test('listing right after mcp.json was written: the first start finds no server, the second lists it', async () => {
+  test('listing right after mcp.json was written: started again once the host knows the server, not after a fixed gap', async () => {
     const clock = new VirtualClock();
     let starts = 0;
     let tools: string[] = [];
-    const result = await waitForMcpTools({
-      // VS Code learns of the new server between the two starts.
-      start: () => (starts++ === 1 && (tools = ['mcp_probe_note']), Promise.resolve()),
+    let knowsServer: () => void = () => undefined;
+    const waiting = waitForMcpTools({
+      // The first start finds no server; the second, once the host's configuration lists it, starts it.
+      start: () => ((tools = starts++ === 0 ? [] : ['mcp_probe_note']), Promise.resolve()),
       missing: () => serversWithoutTools(['probe'], tools),
+      beforeNextStart: () => new Promise<void>((resolve) => (knowsServer = resolve)),
       clock,
       signal: new AbortController().signal,
     });
-    assert.deepEqual(result, { missing: [] });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(starts, 1, 'waits for the host, not a timer');
+    knowsServer();
+    assert.deepEqual(await waiting, { missing: [] });
     assert.equal(starts, 2);
+    assert.deepEqual(clock.sleeps, []);
+  });
+
+  test('a host that never learns of the server: the wait ends at the bound', async () => {
+    const clock = new VirtualClock({ manual: true });
+    const waiting = waitForMcpTools({
+      start: () => Promise.resolve(),
+      missing: () => ['probe'],
+      beforeNextStart: (deadline) => new Promise<void>((_, reject) => deadline.addEventListener('abort', () => reject(new Error('aborted')))),
+      clock,
+      signal: new AbortController().signal,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    clock.advance(MCP_START_TIMEOUT_MS);
+    assert.deepEqual(await waiting, { missing: ['probe'], timedOutAfterMs: MCP_START_TIMEOUT_MS });
   });
 });
