@@ -60,10 +60,11 @@ const SCENARIOS: Scenario[] = [
   limitWaitScenario,
   agentCustomScenario,
   editorMenuScenario,
-  // Reloads the page twice (gateway.agent.approval auto, then back).
-  agentSandboxNotesScenario,
-  // Last: it turns gateway.agent.subagents on (a user setting; the change reloads the page).
+  // It turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
+  // Last: it reloads the page twice (gateway.agent.approval auto, then back); the question right after such a
+  // reload once showed an empty chat while its session ran (agent-subagent's first attempt, when it came next).
+  agentSandboxNotesScenario,
 ];
 
 const t0 = Date.now();
