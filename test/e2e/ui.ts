@@ -4,7 +4,7 @@
 // Screenshots: test/e2e/screenshots/ui/<scenario>.<step>.png (emptied at the start).
 // Logs: test/e2e/logs/code-server.log, test/e2e/logs/ui-gateway.log (the extension's output channel).
 // Env: E2E_SKIP_SETUP=1, E2E_VSIX=file.vsix (test that package instead of building one),
-//      E2E_GREP=id (run only scenarios whose id contains it), E2E_KEEP=1, E2E_VERBOSE=1.
+//      E2E_GREP=id (run only scenarios whose id contains it; a,b: either), E2E_KEEP=1, E2E_VERBOSE=1.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { launchBrowser, type Browser } from './lib/browser';
@@ -34,6 +34,8 @@ import { chatModelPickerScenario } from './ui/modelPicker';
 import { usageScenario } from './ui/usage';
 import { thinkingScenario } from './ui/thinking';
 import { agentSubagentScenario } from './ui/agentSubagent';
+import { agentSandboxNotesScenario } from './ui/agentSandboxNotes';
+import { editorMenuScenario } from './ui/editorMenu';
 
 const SCENARIOS: Scenario[] = [
   setKeyScenario,
@@ -57,8 +59,12 @@ const SCENARIOS: Scenario[] = [
   agentWaitingScenario,
   limitWaitScenario,
   agentCustomScenario,
-  // Last: it turns gateway.agent.subagents on (a user setting; the change reloads the page).
+  editorMenuScenario,
+  // It turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
+  // Last: it reloads the page twice (gateway.agent.approval auto, then back); the question right after such a
+  // reload once showed an empty chat while its session ran (agent-subagent's first attempt, when it came next).
+  agentSandboxNotesScenario,
 ];
 
 const t0 = Date.now();
@@ -99,7 +105,7 @@ async function main(): Promise<number> {
   for (const warning of vsix.warnings) log(`WARNING: ${warning}`);
 
   const grep = process.env.E2E_GREP;
-  const scenarios = grep ? SCENARIOS.filter((s) => s.id.includes(grep)) : SCENARIOS;
+  const scenarios = grep ? SCENARIOS.filter((s) => grep.split(',').some((part) => s.id.includes(part))) : SCENARIOS;
   const ws = createSampleWorkspace();
   let emulator: Emulator | undefined;
   let server: CodeServer | undefined;

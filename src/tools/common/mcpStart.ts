@@ -19,6 +19,11 @@ export interface McpWait {
   clock: Clock;
   signal: AbortSignal;
   timeoutMs?: number;
+  /**
+   * What to wait for before starting again (the host's sign that it knows more servers now); by default
+   * a short gap. Given the deadline's signal: it rejects when that aborts.
+   */
+  beforeNextStart?(signal: AbortSignal): Promise<void>;
 }
 
 export interface McpWaitResult {
@@ -43,7 +48,7 @@ export async function waitForMcpTools(wait: McpWait): Promise<McpWaitResult> {
   let error: string | undefined;
   try {
     for (let attempt = 0; attempt < MCP_START_ATTEMPTS; attempt++) {
-      if (attempt > 0) await wait.clock.sleep(MCP_ATTEMPT_GAP_MS, deadline.signal);
+      if (attempt > 0) await (wait.beforeNextStart ? wait.beforeNextStart(deadline.signal) : wait.clock.sleep(MCP_ATTEMPT_GAP_MS, deadline.signal));
       await untilAborted(wait.start(), deadline.signal);
       if (wait.missing().length === 0) break;
     }

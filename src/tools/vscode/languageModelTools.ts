@@ -13,7 +13,7 @@ import { MCP_START_TIMEOUT_MS } from '../common/mcpStart';
 import type { Clock, Logger } from '../../base/common';
 import { toAbortSignal } from '../../base/vscode';
 import type { AgentTool } from '../common/tool';
-import { liveMcpTools, looksLikeMcpTool, startMcpServers } from './mcpServers';
+import { liveMcpTools, looksLikeMcpTool, startMcpServers, workspaceMcpServers } from './mcpServers';
 
 const ENABLED_KEY = 'gateway.agent.enabledTools';
 
@@ -71,13 +71,14 @@ export function grantableHostTools(state: vscode.Memento | undefined): { name: s
 export async function chooseHostTools(state: vscode.Memento, clock: Clock, names?: unknown): Promise<void> {
   const wanted = Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : undefined;
   const wantedMcp = (wanted ?? []).filter(looksLikeMcpTool);
-  // Listing: every server, so the picker shows their tools. Given names: only when some are MCP tools.
+  // Listing: every server, each of the workspace's until it lists its tools, so the picker shows them. Given names: only when some are MCP tools.
+  const servers = wanted ? [] : await workspaceMcpServers();
   const started =
     wanted && wantedMcp.length === 0
       ? {}
       : await vscode.window.withProgress(
           { location: vscode.ProgressLocation.Notification, title: 'Gateway: starting MCP servers to list their tools…', cancellable: true },
-          (_progress, token) => startMcpServers({ wanted: wantedMcp, clock, signal: toAbortSignal(token) }),
+          (_progress, token) => startMcpServers({ wanted: wantedMcp, servers, clock, signal: toAbortSignal(token) }),
         );
   const tools = availableHostTools();
   if (wanted) {

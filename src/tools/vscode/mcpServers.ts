@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../../base/common';
 import { isMcpTool, type McpReadiness } from '../common/hostToolCatalog';
-import { waitForMcpTools } from '../common/mcpStart';
+import { MCP_ATTEMPT_GAP_MS, waitForMcpTools } from '../common/mcpStart';
+import { configuredMcpServers, MAX_MCP_CONFIG_BYTES, serversWithoutTools } from '../common/mcpConfig';
 
 /** The MCP tools VS Code lists now. */
 export function liveMcpTools(): string[] {
@@ -22,23 +23,76 @@ export function looksLikeMcpTool(name: string): boolean {
 export interface McpStartRequest {
   /** The MCP tools the caller needs; none: one start of every server. */
   wanted: readonly string[];
+  /** Servers to wait for until each lists a tool (the workspace's mcp.json names them: a listing needs them all). */
+  servers?: readonly string[];
   clock: Clock;
   signal: AbortSignal;
   timeoutMs?: number;
 }
 
 /** Starts every configured MCP server and waits, bounded, until VS Code lists the `wanted` tools. Never rejects. */
-export async function startMcpServers({ wanted, clock, signal, timeoutMs }: McpStartRequest): Promise<McpReadiness> {
+export async function startMcpServers({ wanted, servers = [], clock, signal, timeoutMs }: McpStartRequest): Promise<McpReadiness> {
   const listed = () => new Set(vscode.lm.tools.map((tool) => tool.name));
   const result = await waitForMcpTools({
     start: async () => {
+      // Only the servers VS Code knows now start: one just written into mcp.json is known a moment later.
       await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
     },
-    missing: () => wanted.filter((name) => !listed().has(name)),
+    missing: () => [...wanted.filter((name) => !listed().has(name)), ...serversWithoutTools(servers, liveMcpTools())],
+    // VS Code reads .vscode/mcp.json as its `mcp` configuration: a server it does not know yet is known once that lists it.
+    beforeNextStart: (deadline) => (configuredServersKnown(servers) ? clock.sleep(MCP_ATTEMPT_GAP_MS, deadline) : untilMcpConfigurationChanges(deadline)),
     clock,
     signal,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   });
   const live = listed();
-  return { ...result, offered: wanted.filter((name) => live.has(name)) };
+  return { ...result, missing: wanted.filter((name) => !live.has(name)), offered: wanted.filter((name) => live.has(name)) };
+}
+
+/** Whether VS Code's `mcp` configuration (what its MCP servers come from) lists every one of `servers`. */
+function configuredServersKnown(servers: readonly string[]): boolean {
+  const known = new Set<string>();
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const value = vscode.workspace.getConfiguration('mcp', folder.uri).get<unknown>('servers');
+    if (typeof value === 'object' && value !== null) for (const name of Object.keys(value)) known.add(name);
+  }
+  return servers.every((server) => known.has(server));
+}
+
+/** Resolves at the next change of the `mcp` configuration (a server added to mcp.json); rejects when `signal` aborts. */
+function untilMcpConfigurationChanges(signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const done = () => {
+      listener.dispose();
+      signal.removeEventListener('abort', onAbort);
+    };
+    const listener = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!event.affectsConfiguration('mcp')) return;
+      done();
+      resolve();
+    });
+    const onAbort = () => {
+      done();
+      reject(new Error('aborted'));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The server names of each workspace folder's `.vscode/mcp.json` (none for a missing, oversized or malformed file). */
+export async function workspaceMcpServers(): Promise<string[]> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const names = await Promise.all(
+    folders.map(async (folder) => {
+      const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+      try {
+        if ((await vscode.workspace.fs.stat(file)).size > MAX_MCP_CONFIG_BYTES) return [];
+        return configuredMcpServers(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)));
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return [...new Set(names.flat())];
 }

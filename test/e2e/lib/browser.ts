@@ -14,7 +14,8 @@ export interface Locator {
   last(): Locator;
   nth(index: number): Locator;
   count(): Promise<number>;
-  click(options?: { timeout?: number }): Promise<void>;
+  click(options?: { timeout?: number; button?: 'left' | 'right' }): Promise<void>;
+  hover(options?: { timeout?: number }): Promise<void>;
   fill(value: string, options?: { timeout?: number }): Promise<void>;
   textContent(options?: { timeout?: number }): Promise<string | null>;
   innerText(options?: { timeout?: number }): Promise<string>;
@@ -46,7 +47,7 @@ export interface Page {
   locator(selector: string): Locator;
   getByRole(role: string, options?: { name?: string | RegExp; exact?: boolean }): Locator;
   keyboard: { press(key: string): Promise<void>; type(text: string, options?: { delay?: number }): Promise<void>; insertText(text: string): Promise<void> };
-  screenshot(options?: { path?: string; fullPage?: boolean }): Promise<Buffer>;
+  screenshot(options?: { path?: string; fullPage?: boolean; clip?: { x: number; y: number; width: number; height: number } }): Promise<Buffer>;
   evaluate<R>(fn: string | (() => R)): Promise<R>;
   on(event: 'console', listener: (msg: ConsoleMessage) => void): void;
   on(event: 'pageerror', listener: (err: Error) => void): void;

@@ -44,6 +44,7 @@ export const agentCustomScenario: Scenario = {
           /Agent: ui-reviewer \(\.github\/agents\/ui-reviewer\.agent\.md\), tools read_file, list_files; left out: fetch/.test(response.text),
           `the summary names the agent, its tools and the name left out ("${response.text.slice(-400)}")`,
         );
+        await s.crop('chat', CHAT);
       },
     );
     await scriptTurns(ctx, [{ text: 'Hello, Ada!', endpoint: 'chat' }]);

@@ -50,6 +50,7 @@ export const agentHooksScenario: Scenario = {
         );
         s.check(/postToolUse of Edit\|\s*Write/.test(response.text), 'the approval says when the hook runs');
         await waitForChatButton(ctx, 'Approve', 1);
+        await s.crop('chat', CHAT);
       });
 
       await s.step('hook-ran', "Approve clicked, then the write approved: the session finishes and the model received the hook's output", async () => {
@@ -61,6 +62,7 @@ export const agentHooksScenario: Scenario = {
           bodies.some((body) => body.includes(`ui-hook: checked ${file}`)),
           `a request carried the hook's output (${bodies.length} requests)`,
         );
+        await s.crop('chat', CHAT);
       });
     } finally {
       rmSync(claude, { recursive: true, force: true });

@@ -46,9 +46,11 @@ export const agentMcpScenario: Scenario = {
   id: 'agent-mcp',
   title: 'An MCP server of .vscode/mcp.json: started and grouped by Choose Agent Tools, its confirmation in the chat, asked once',
   async run(ctx, s) {
+    await ensureKey(ctx, 'demo-key');
+    // Written just before "Choose Agent Tools…" (as in the whole suite, where the key is already set): VS Code
+    // learns of the server a moment after the file is there, and the listing must wait for it (it once did not).
     const mcpJson = writeMcpJson(ctx.workspace);
     try {
-      await ensureKey(ctx, 'demo-key');
       await s.step('tools-grouped', '"Gateway: Choose Agent Tools…" starts the probe server and lists tools with descriptions, "VS Code" first', async () => {
         await ctx.wb.runCommand('Gateway: Choose Agent Tools…');
         await ctx.page.locator(ROWS).filter({ hasText: 'run_in_terminal' }).first().waitFor({ state: 'visible', timeout: 45_000 });
@@ -56,6 +58,7 @@ export const agentMcpScenario: Scenario = {
         s.check(/VS Code/.test(list), `VS Code's own tools are a group (${list.slice(0, 300)})`);
         s.check(/persistent bash terminal/.test(list), `with their descriptions (${list.slice(0, 300)})`);
         s.check(!/inline_chat_exit/.test(list), "without the tools of VS Code's own chat");
+        await s.crop('picker', '.quick-input-widget');
       });
       await s.step('tools-mcp-group', 'Down, End: the last group, "MCP server: probe", with its tools and their descriptions', async () => {
         // A filter hides the separators, so the list is scrolled to its end instead (the MCP servers come last).
@@ -65,6 +68,7 @@ export const agentMcpScenario: Scenario = {
         const list = await listText(ctx);
         s.check(/MCP server: probe/.test(list), `the server's group is shown (${list.slice(0, 300)})`);
         s.check(/Records a short note/.test(list), `with the server's descriptions (${list.slice(0, 300)})`);
+        await s.crop('picker', '.quick-input-widget');
       });
       await s.step('tools-picked', 'typing "mcp_probe" filters by the full id; note and echo picked ("2 Selected"), OK', async () => {
         await ctx.page.locator('.quick-input-widget .quick-input-box input').fill('mcp_probe');
@@ -91,6 +95,7 @@ export const agentMcpScenario: Scenario = {
           s.check(/note/i.test(widget), `the confirmation names the tool (${widget.slice(0, 200)})`);
           const ours = (await responseTo(ctx, task))?.buttons.filter((b) => /^Approve$/.test(b)) ?? [];
           s.check(ours.length === 0, `no Approve button of the agent's own beside VS Code's (${ours.length})`);
+          await s.crop('chat', CHAT);
         },
       );
       await s.step('mcp-result', "Allow clicked: the session finishes and the model received the server's answer", async () => {

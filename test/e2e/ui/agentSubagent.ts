@@ -55,6 +55,7 @@ export const agentSubagentScenario: Scenario = {
         s.check(/2 steps · [\d,]+ tokens/.test(text), `the line says its steps and tokens ("${text}")`);
         s.check(text.includes(ANSWER), `its answer is nested under it ("${text}")`);
         await waitForChatButton(ctx, 'Open Subagent Transcript', 1, 10_000);
+        await s.crop('chat', CHAT);
       },
     );
 

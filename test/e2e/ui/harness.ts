@@ -52,6 +52,7 @@ export const log = (msg: string) => console.log(msg);
 export class Steps {
   readonly records: StepRecord[] = [];
   private current: StepRecord | undefined;
+  private currentShot = '';
 
   constructor(
     private readonly ctx: UiContext,
@@ -69,6 +70,7 @@ export class Steps {
     this.current = record;
     const started = Date.now();
     const shotName = `${this.scenario.id}.${String(this.records.length).padStart(2, '0')}-${name}${this.attempt > 1 ? '.retry' : ''}`;
+    this.currentShot = shotName;
     try {
       await fn();
     } catch (err) {
@@ -95,6 +97,32 @@ export class Steps {
     if (ok) return;
     if (!this.current) throw new Error(`check outside a step: ${message}`);
     this.current.failures.push(message);
+  }
+
+  /**
+   * Inside a step: a screenshot of what `selector` matches only (the box around every visible match: a
+   * menu and its submenu), `<step shot>.<label>.png`, small enough for the README. Best effort: nothing
+   * visible gives no file, never a failed step.
+   */
+  async crop(label: string, selector: string): Promise<string | undefined> {
+    if (!this.current) throw new Error(`crop outside a step: ${label}`);
+    const file = path.join(UI_SHOTS_DIR, `${this.currentShot}.${label}.png`);
+    try {
+      const box = await this.ctx.page.locator(selector).evaluateAll((elements) => {
+        const rects = elements.map((el) => el.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
+        if (rects.length === 0) return undefined;
+        const x = Math.max(0, Math.min(...rects.map((r) => r.left)) - 4);
+        const y = Math.max(0, Math.min(...rects.map((r) => r.top)) - 4);
+        const right = Math.min(window.innerWidth, Math.max(...rects.map((r) => r.right)) + 4);
+        const bottom = Math.min(window.innerHeight, Math.max(...rects.map((r) => r.bottom)) + 4);
+        return { x, y, width: right - x, height: bottom - y };
+      });
+      if (!box) return undefined;
+      await this.ctx.page.screenshot({ path: file, clip: box });
+      return file;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Records a failure outside any step (the scenario's set-up) with a screenshot. */
