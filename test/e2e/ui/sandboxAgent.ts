@@ -18,6 +18,12 @@ async function lastApprove(ctx: UiContext): Promise<void> {
   await clickChatButton(ctx, 'Approve', await chatButton(ctx, 'Approve').count());
 }
 
+/** Opens the finished turn's "Completed N steps" fold when it is closed. */
+async function unfoldTurn(ctx: UiContext): Promise<void> {
+  const folded = ctx.page.locator('.interactive-session .interactive-response details.completed-response-disclosure:not([open]) > summary').last();
+  if (await folded.isVisible()) await folded.click({ timeout: 10_000 });
+}
+
 export const sandboxAgentScenario: Scenario = {
   id: 'i27-sandbox-agent',
   title: "the sandbox's scripted agent: read, proposed edit with its diff, command approval, summary, review",
@@ -47,15 +53,29 @@ export const sandboxAgentScenario: Scenario = {
     await s.step('summary', 'Approve: the command runs; the summary lists the file, the command, the checkpoint and Review Session Changes', async () => {
       await lastApprove(ctx);
       await waitForTerminalLine(ctx, '2:  return `Hi there, ${name}!`;').catch(() => undefined);
-      const response = await waitForResponse(ctx, taskText, /Session done/, 60_000, true);
-      s.check(response.text.includes(`Files changed: ${SANDBOX_AGENT_FILE}`), `the summary names the file ("${response.text}")`);
-      s.check(response.text.includes(SANDBOX_AGENT_COMMAND), `the summary names the command ("${response.text}")`);
-      s.check(/Checkpoints?: Step \d+/.test(response.text), `the summary lists the checkpoint ("${response.text}")`);
+      // The summary is written in parts (its text, the checkpoints, the button): wait for its last line. Once the
+      // turn ends VS Code folds it up to its button into "Completed N steps": opened again to be read.
+      const deadline = Date.now() + 60_000;
+      let text: string | undefined;
+      while (text === undefined) {
+        await unfoldTurn(ctx);
+        text = await waitForResponse(ctx, taskText, /Session done[\s\S]*Checkpoints?: Step \d+/, 3_000).then(
+          (response) => response.text,
+          (error: unknown) => {
+            if (Date.now() > deadline) throw error;
+            return undefined;
+          },
+        );
+      }
+      s.check(text.includes(`Files changed: ${SANDBOX_AGENT_FILE}`), `the summary names the file ("${text}")`);
+      s.check(text.includes(SANDBOX_AGENT_COMMAND), `the summary names the command ("${text}")`);
+      await unfoldTurn(ctx);
       await waitForChatButton(ctx, 'Review Session Changes', 1);
     });
 
     await s.step('review', 'Review Session Changes: the diff of src/hello.ts against its state before the session', async () => {
-      await (await waitForChatButton(ctx, 'Review Session Changes', 1)).click({ timeout: 10_000 });
+      await unfoldTurn(ctx);
+      await clickChatButton(ctx, 'Review Session Changes', 1);
       await ctx.page.waitForFunction(
         `(() => { const t = (document.querySelector('.part.editor .editor-group-container.active')?.innerText || '').replace(/\\u00a0/g, ' '); return t.includes('hello.ts') && t.includes('Hi there'); })()`,
         undefined,
