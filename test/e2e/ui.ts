@@ -4,7 +4,7 @@
 // Screenshots: test/e2e/screenshots/ui/<scenario>.<step>.png (emptied at the start).
 // Logs: test/e2e/logs/code-server.log, test/e2e/logs/ui-gateway.log (the extension's output channel).
 // Env: E2E_SKIP_SETUP=1, E2E_VSIX=file.vsix (test that package instead of building one),
-//      E2E_GREP=id (run only scenarios whose id contains it; a,b: either), E2E_KEEP=1, E2E_VERBOSE=1.
+//      E2E_GREP=id[,id…] (run only scenarios whose id contains one of them, in the suite's order), E2E_KEEP=1, E2E_VERBOSE=1.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { launchBrowser, type Browser } from './lib/browser';
@@ -25,12 +25,14 @@ import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
 import { agentWaitingScenario } from './ui/agentWaiting';
 import { limitWaitScenario } from './ui/limitWait';
+import { sandboxAgentScenario } from './ui/sandboxAgent';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
 import { neutral, waitForActivation } from './ui/gateway';
 import { inlineEditScenario } from './ui/inlineEdit';
 import { printReport, resetScreenshots, runScenarios, screenshotCount, UI_SHOTS_DIR, type Scenario, type UiContext } from './ui/harness';
 import { emptyBalanceScenario, rateLimitScenario } from './ui/limits';
 import { chatModelPickerScenario } from './ui/modelPicker';
+import { polishAgentScenario, polishModelScenario } from './ui/polish';
 import { usageScenario } from './ui/usage';
 import { thinkingScenario } from './ui/thinking';
 import { agentSubagentScenario } from './ui/agentSubagent';
@@ -58,8 +60,11 @@ const SCENARIOS: Scenario[] = [
   thinkingScenario,
   agentWaitingScenario,
   limitWaitScenario,
+  sandboxAgentScenario,
   agentCustomScenario,
   editorMenuScenario,
+  polishModelScenario,
+  polishAgentScenario,
   // It turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
   // Last: it reloads the page twice (gateway.agent.approval auto, then back); the question right after such a
@@ -105,7 +110,8 @@ async function main(): Promise<number> {
   for (const warning of vsix.warnings) log(`WARNING: ${warning}`);
 
   const grep = process.env.E2E_GREP;
-  const scenarios = grep ? SCENARIOS.filter((s) => grep.split(',').some((part) => s.id.includes(part))) : SCENARIOS;
+  const wanted = grep?.split(',').filter(Boolean) ?? [];
+  const scenarios = wanted.length ? SCENARIOS.filter((s) => wanted.some((w) => s.id.includes(w))) : SCENARIOS;
   const ws = createSampleWorkspace();
   let emulator: Emulator | undefined;
   let server: CodeServer | undefined;

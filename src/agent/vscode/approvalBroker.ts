@@ -65,7 +65,7 @@ export class ApprovalBroker implements vscode.TextDocumentContentProvider, vscod
     const current = currentFileOf(approval);
     const proposed = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${preview.path}`, query: keyOf(sessionId, callId) });
     const left = preview.before === undefined ? proposed.with({ query: `${keyOf(sessionId, callId)}&empty` }) : current;
-    await vscode.commands.executeCommand('vscode.diff', left, proposed, `${preview.path}: proposed by the agent`, { preview: true, preserveFocus: true });
+    await vscode.commands.executeCommand('vscode.diff', left, proposed, `${preview.path}: proposed by the agent`, besideTheChat());
   }
 
   /**
@@ -78,7 +78,7 @@ export class ApprovalBroker implements vscode.TextDocumentContentProvider, vscod
     const name = input.tool.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || 'tool';
     const uri = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${name} input.json`, query: keyOf(sessionId, callId), fragment: INPUT_FRAGMENT });
     const document = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true });
+    await vscode.window.showTextDocument(document, besideTheChat());
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -104,6 +104,20 @@ export class ApprovalBroker implements vscode.TextDocumentContentProvider, vscod
   }
 }
 
+/**
+ * Where a diff or a document for an approval opens without taking the chat's place: the user answers the
+ * approval in the chat. When the chat is an editor tab (Chat: Open Chat in Editor, or a chat opened while the
+ * Chat view was hidden), the active group is the chat's own, and a preview opened there hides the chat and its
+ * Approve button behind it: it opens in the group beside instead. VS Code has TabInputChat at run time; the
+ * @types/vscode this builds against does not declare it.
+ */
+function besideTheChat(): vscode.TextDocumentShowOptions {
+  const chatTab = (vscode as unknown as { TabInputChat?: abstract new (...args: never[]) => unknown }).TabInputChat;
+  const active = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  const chatIsActive = chatTab !== undefined && active instanceof chatTab;
+  return { preview: true, preserveFocus: true, ...(chatIsActive ? { viewColumn: vscode.ViewColumn.Beside } : {}) };
+}
+
 /** The file as it is now, in the asking session's folder. */
 function currentFileOf({ request, rootUri }: PendingApproval): vscode.Uri {
   return vscode.Uri.joinPath(vscode.Uri.parse(rootUri), request.preview?.path ?? '');
@@ -116,7 +130,7 @@ function currentFileOf({ request, rootUri }: PendingApproval): vscode.Uri {
 export async function showFullCommand(command: { line: string; cwd: string; background?: boolean }): Promise<void> {
   const content = `# Runs${backgroundNote(command)} in: ${visibleText(command.cwd)}\n# Exactly this, character for character (invisible characters written as ⟨U+XXXX⟩):\n\n${visibleText(command.line)}\n`;
   const document = await vscode.workspace.openTextDocument({ content, language: 'shellscript' });
-  await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true });
+  await vscode.window.showTextDocument(document, besideTheChat());
 }
 
 /** For sessions that run without a chat turn, and for "Show the Agent's Waiting Approval": a notification with the same choices. */

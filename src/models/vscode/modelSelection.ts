@@ -48,6 +48,10 @@ export class ModelSelection implements vscode.Disposable {
     const model = this.configured('chat');
     if (!model) return;
     this.lastUsed = undefined;
+    // The Chat view switches only to a model it has listed; after a reload (or a settings change that refreshed
+    // the list) it may not have ours yet, and the switch did nothing: the view then restored the pick it remembered.
+    // Selecting the model through vscode.lm first waits for VS Code to have resolved this vendor's models.
+    await vscode.lm.selectChatModels({ vendor: this.vendor, id: model }).then(undefined, () => undefined);
     // The provider lists a model with its id as family (languageModelProvider.ts). An older VS Code without the command keeps its own pick.
     await vscode.commands.executeCommand(CHANGE_CHAT_VIEW_MODEL, { vendor: this.vendor, id: model, family: model }).then(undefined, () => undefined);
   }

@@ -93,6 +93,25 @@ export async function waitForChatButton(ctx: UiContext, title: string, n: number
   return button;
 }
 
+/**
+ * Clicks the n-th `title` button of the chat, again until `timeoutMs`: while a turn is still being written the
+ * chat re-renders its rows, and a click can wait out its timeout on a button that is replaced under it.
+ */
+export async function clickChatButton(ctx: UiContext, title: string, n: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const button = await waitForChatButton(ctx, title, n, Math.max(1, deadline - Date.now()));
+    const clicked = await button.click({ timeout: 5_000 }).then(
+      () => true,
+      (error: unknown) => {
+        if (Date.now() > deadline) throw error;
+        return false;
+      },
+    );
+    if (clicked) return;
+  }
+}
+
 /** An editor tab whose label contains `text`. */
 export function editorTab(ctx: UiContext, text: string | RegExp): Locator {
   return ctx.page.locator('.part.editor .tabs-container .tab').filter({ hasText: text }).first();

@@ -2,15 +2,17 @@
 // From the palette: the progress notification names the waiting command with Approve / Deny
 // links and stays after the approval's own toast has hidden itself; the status bar and the
 // Agent Sessions view's badge show the wait. In the chat: the progress line says what waits,
-// the answer is written under the approval, and its old button says it was answered.
+// the answer is written under the approval, and its old button (in the turn's folded steps) says it was answered.
 import type { Locator } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
 import { ask, ensureKey, newChat, waitForResponse } from './gateway';
 import { chatButton, scriptAgent, showSessionsView, startFromPalette, task, waitForChatButton, waitForSessionRow, waitForTerminalLine } from './agent';
-import { readNotification } from './notifications';
+import { chatLayout } from './layout';
+import { hideNotificationCenter, readNotification } from './notifications';
 
 const WAITING_ITEM = 'gateway.gateway-vscode.gateway.agentWaiting';
 const TOASTS = '.notifications-toasts .notification-toast';
+const CHAT_RESPONSE = '.interactive-session .interactive-response';
 
 /** The progress notification's toast while it says the session waits for `command`. */
 function waitingToast(ctx: UiContext, command: string): Locator {
@@ -47,6 +49,7 @@ const waitingItemText = (ctx: UiContext) =>
 export const agentWaitingScenario: Scenario = {
   id: 'i27-agent-waiting',
   title: 'a session waiting for approval shows it in the progress notification (after the toast hides), the status bar, the view badge and the chat',
+  layout: chatLayout,
   async run(ctx, s) {
     await ensureKey(ctx, 'demo-key');
     const command = 'echo waited-for-you';
@@ -126,16 +129,24 @@ export const agentWaitingScenario: Scenario = {
       },
     );
 
+    await s.step('chat-answered', 'Approve clicked: "✓ Approved: echo answered-in-chat" is written under it and the waiting line is gone', async () => {
+      await chatButton(ctx, 'Approve').last().click({ timeout: 10_000 });
+      const response = await waitForResponse(ctx, chatTask, /Approved: echo answered-in-chat[\s\S]*Session done/, 60_000);
+      s.check(!/Waiting for your approval/.test(response.text), `the waiting line is gone once answered ("${response.text}")`);
+    });
+
     await s.step(
-      'chat-answered',
-      // Once the turn ends VS Code folds its steps, the old button with them; what a stale button says is
-      // unit-tested (approval-answers.test.ts).
-      'Approve clicked: "✓ Approved: echo answered-in-chat" is written under it and the waiting line is gone',
+      'stale-button',
+      "the finished turn's folded steps opened: the answered approval shows; its old Approve clicked says it was already approved",
       async () => {
-        const approve = chatButton(ctx, 'Approve').last();
+        // Once the turn ends VS Code folds its steps ("Completed N steps"), the approval and its buttons with them.
+        const folded = ctx.page.locator(`${CHAT_RESPONSE} details.completed-response-disclosure:not([open]) > summary`).last();
+        if (await folded.isVisible()) await folded.click({ timeout: 10_000 });
+        const approve = await waitForChatButton(ctx, 'Approve', 1, 15_000);
         await approve.click({ timeout: 10_000 });
-        const response = await waitForResponse(ctx, chatTask, /Approved: echo answered-in-chat[\s\S]*Session done/, 60_000);
-        s.check(!/Waiting for your approval/.test(response.text), `the waiting line is gone once answered ("${response.text}")`);
+        const told = await readNotification(ctx, ['You already approved'], 20_000);
+        s.check(/You already approved ".*echo answered-in-chat/.test(told.text), `the old button says it was approved ("${told.text}")`);
+        await hideNotificationCenter(ctx);
       },
     );
   },

@@ -27,6 +27,11 @@ export interface Scenario {
   /** Short id used in screenshot names, e.g. "1-set-key". */
   id: string;
   title: string;
+  /**
+   * The layout the scenario starts from, set up before each attempt (a failure there fails the attempt as its
+   * set-up): a scenario does not depend on what the ones before it left open or hidden.
+   */
+  layout?: (ctx: UiContext) => Promise<void>;
   run(ctx: UiContext, s: Steps): Promise<void>;
 }
 
@@ -194,7 +199,11 @@ export async function runScenarios(
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`scenario timed out after ${timeoutMs / 1000}s`)), timeoutMs);
         });
-        await Promise.race([scenario.run(ctx, steps), timeout]);
+        const attemptRun = async () => {
+          await scenario.layout?.(ctx);
+          await scenario.run(ctx, steps);
+        };
+        await Promise.race([attemptRun(), timeout]);
         const soft = steps.softFailures();
         if (soft.length) error = soft.join('; ');
       } catch (err) {

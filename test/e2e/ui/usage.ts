@@ -52,6 +52,8 @@ async function freshChat(ctx: UiContext): Promise<void> {
 const PRICES = {
   'gw-chat': { inputPrice: 2.5, outputPrice: 10 },
   'gw-chat-pro': { inputPrice: 5, outputPrice: 15 },
+  // The Chat view's picker may still hold gw-chat-mini from an earlier scenario (6, 27-polish-model).
+  'gw-chat-mini': { inputPrice: 0.5, outputPrice: 2 },
   'gw-code': { inputPrice: 1.25, outputPrice: 10 },
 };
 
