@@ -5,7 +5,8 @@
  * VS Code side gives them only to a trusted workspace. A hook that fails,
  * hangs or answers nonsense is a log line: the session goes on.
  */
-import type { ApprovalRequest, Approver, Clock, Logger, WorkspaceFiles } from '../../base/common';
+import type { Clock, Logger, WorkspaceFiles } from '../../base/common';
+import type { ApprovalRequest, Approver } from './sessionPorts';
 import { headBytes } from '../../tools/common';
 import { matcherMatches, type HookCommand, type HookEvent } from './hookConfig';
 import { findHooks } from './hookFiles';

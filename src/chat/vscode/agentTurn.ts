@@ -21,8 +21,9 @@ import {
   subagentMarkdown,
   agentMention,
   agentNamed,
+  type ApprovalRequest,
 } from '../../agent/common';
-import { counted, type ApprovalRequest } from '../../base/common';
+import { counted } from '../../base/common';
 import { compact } from '../../status/common';
 import { droppedNotice } from '../../checkpoints/common';
 import { planChecklist } from '../../tools/common';

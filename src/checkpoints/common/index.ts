@@ -1,5 +1,6 @@
 /** The checkpoints feature's common layer as other features see it: import from here, not from its files. */
 export { droppedNotice } from './checkpointMessages';
+export { type CheckpointFolder, type CheckpointRecord, type WorkspaceRestore } from './checkpointPorts';
 export {
   CheckpointRetention,
   type CheckpointShelf,
