@@ -9,18 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_BUDGETS } from '../../src/agent/common/budgets';
 import { AgentEngine } from '../../src/agent/common/engine';
-import { AGENT_INSTRUCTIONS } from '../../src/agent/common/instructions';
 import { addUserMessage, newSession, type AgentSessionState } from '../../src/agent/common/sessionState';
-import { GatewayClient, ModelWindows } from '../../src/gateway/common';
+import { ModelWindows } from '../../src/gateway/common';
 import { SessionJournal } from '../../src/agent/common/sessionJournal';
-import { silentLogger, systemClock, type SessionStore } from '../../src/base/common/ports';
-import { allTools } from '../../src/tools/common/registry';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
-import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
-import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeJournalFolder } from '../../src/agent/node/nodeJournalFolder';
-import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import type { ScriptedTurn } from '../emulator/types';
+import { benchEngineDeps } from './benchEngine';
 import { largestBlock, type Block } from './hostBlocks';
 import { startChildEmulator, type ChildEmulator } from './childEmulator';
 
@@ -93,22 +87,8 @@ async function runOnce(
     () => emulator.baseUrl,
   );
   const engine = new AgentEngine({
-    client: new GatewayClient({ baseUrl: () => emulator.baseUrl, apiKey: { getApiKey: async () => 'bench-key' }, userAgent: 'bench' }),
-    store: noStore,
-    approver: { approve: async () => true },
-    tools: () => allTools,
-    toolContext: {
-      files: new NodeWorkspaceFiles(root),
-      changes: new NodeFileChanges(root),
-      commands: new NodeCommandRunner(root),
-      protectedFiles: defaultProtectedFiles,
-      logger: silentLogger,
-    },
-    policy: () => ({ mode: 'auto', deniedCommands: [] }),
+    ...benchEngineDeps(() => emulator.baseUrl, root),
     budgets: () => ({ ...DEFAULT_BUDGETS, maxTurns: LONG_TURNS + 10, maxTokens: Number.MAX_SAFE_INTEGER, maxWallTimeMs: Number.MAX_SAFE_INTEGER }),
-    instructions: AGENT_INSTRUCTIONS,
-    clock: systemClock,
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
     modelLimits: (m) => windows.limitsOf(m),
   });
   const { blockMs, cpuBlockMs } = await largestBlock(() => engine.run(state, new AbortController().signal, () => undefined));
@@ -125,8 +105,6 @@ async function runOnce(
   };
   return { run, state, block: { blockMs, cpuBlockMs } };
 }
-
-const noStore: SessionStore<AgentSessionState> = { save: async () => undefined, load: async () => undefined, list: async () => [] };
 
 export interface SaveTimes {
   /** Median ms of one save while the session is at turns 5–15 and 190–200, and the mean at turns 1–40 and 161–200 (periodic snapshots included). */

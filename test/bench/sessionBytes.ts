@@ -9,16 +9,11 @@ import { join } from 'node:path';
 import { AgentEngine } from '../../src/agent/common/engine';
 import { DEFAULT_BUDGETS } from '../../src/agent/common/budgets';
 import { AGENT_INSTRUCTIONS } from '../../src/agent/common/instructions';
-import { addUserMessage, newSession, type AgentSessionState } from '../../src/agent/common/sessionState';
-import { GatewayClient, type ResponseInputItem } from '../../src/gateway/common';
-import { silentLogger, systemClock, type SessionStore } from '../../src/base/common/ports';
-import { allTools } from '../../src/tools/common/registry';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
-import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
-import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
-import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
+import { addUserMessage, newSession } from '../../src/agent/common/sessionState';
+import { type ResponseInputItem } from '../../src/gateway/common';
 import type { Emulator } from '../emulator/server';
 import type { ScriptedTurn } from '../emulator/types';
+import { benchEngineDeps } from './benchEngine';
 
 /** A session to measure: it fills a fresh workspace folder and says what the scripted model does in it, turn by turn. */
 export interface SessionWorkload {
@@ -70,20 +65,8 @@ export async function measureSessionBytes(emulator: Emulator, workload: SessionW
 }
 
 function benchEngine(emulator: Emulator, root: string, turns: number, project?: ProjectInstructionsVariant): AgentEngine {
-  const store: SessionStore<AgentSessionState> = { save: async () => undefined, load: async () => undefined, list: async () => [] };
   return new AgentEngine({
-    client: new GatewayClient({ baseUrl: () => emulator.baseUrl, apiKey: { getApiKey: async () => 'bench-key' }, userAgent: 'bench' }),
-    store,
-    approver: { approve: async () => true },
-    tools: () => allTools,
-    toolContext: {
-      files: new NodeWorkspaceFiles(root),
-      changes: new NodeFileChanges(root),
-      commands: new NodeCommandRunner(root),
-      protectedFiles: defaultProtectedFiles,
-      logger: silentLogger,
-    },
-    policy: () => ({ mode: 'auto', deniedCommands: [] }),
+    ...benchEngineDeps(() => emulator.baseUrl, root),
     // Unbounded tokens: the emulator bills each turn for the whole conversation, and the bench measures bytes, not budgets.
     budgets: () => ({ ...DEFAULT_BUDGETS, maxTurns: turns + 1, maxTokens: Number.MAX_SAFE_INTEGER }),
     instructions: project?.via === 'instructions' ? `${AGENT_INSTRUCTIONS}\n\n${project.agentsMd}` : AGENT_INSTRUCTIONS,
@@ -92,8 +75,6 @@ function benchEngine(emulator: Emulator, root: string, turns: number, project?: 
     subagents: true,
     // gw-code's window on the emulator: the 30-turn session fits under its threshold, so it never compacts.
     modelLimits: () => ({ contextWindow: 128_000, maxOutputTokens: 4_096, source: 'setting' }),
-    clock: systemClock,
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
   });
 }
 

@@ -15,15 +15,9 @@ import { AgentEngine } from '../../src/agent/common/engine';
 import { DEFAULT_BUDGETS } from '../../src/agent/common/budgets';
 import { AGENT_INSTRUCTIONS } from '../../src/agent/common/instructions';
 import { addUserMessage, newSession } from '../../src/agent/common/sessionState';
-import { GatewayClient } from '../../src/gateway/common';
-import { silentLogger, systemClock } from '../../src/base/common/ports';
-import { allTools } from '../../src/tools/common/registry';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
-import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
-import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
-import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { ScriptedTurn } from '../emulator/types';
+import { benchEngineDeps } from './benchEngine';
 import { fmt } from './stats';
 
 const repositoryRoot = join(__dirname, '..', '..');
@@ -112,23 +106,9 @@ async function runSession(emulator: Emulator, subagents: boolean): Promise<Subag
 
 function benchEngine(emulator: Emulator, root: string, subagents: boolean): AgentEngine {
   return new AgentEngine({
-    client: new GatewayClient({ baseUrl: () => emulator.baseUrl, apiKey: { getApiKey: async () => 'bench-key' }, userAgent: 'bench' }),
-    store: { save: async () => undefined, load: async () => undefined, list: async () => [] },
-    approver: { approve: async () => true },
-    tools: () => allTools,
-    toolContext: {
-      files: new NodeWorkspaceFiles(root),
-      changes: new NodeFileChanges(root),
-      commands: new NodeCommandRunner(root),
-      protectedFiles: defaultProtectedFiles,
-      logger: silentLogger,
-    },
-    policy: () => ({ mode: 'auto', deniedCommands: [] }),
+    ...benchEngineDeps(() => emulator.baseUrl, root),
     budgets: () => ({ ...DEFAULT_BUDGETS, maxTokens: Number.MAX_SAFE_INTEGER }),
-    instructions: AGENT_INSTRUCTIONS,
     modelLimits: () => ({ contextWindow: 128_000, maxOutputTokens: 4_096, source: 'setting' }),
-    clock: systemClock,
-    logger: silentLogger,
     subagents,
   });
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { controlPathOf, isControlName, rollbackNote } from '../../src/terminal/common/controlPaths';
 import { needsApprovalAlways } from '../../src/agent/common/approvalPolicy';
-import type { ControlPathWatcher } from '../../src/base/common/ports';
+import type { ControlPathWatcher } from '../../src/terminal/common/commandPorts';
 import { NodeControlGuard } from '../../src/terminal/node/controlGuard';
 import { ControlQuarantine } from '../../src/terminal/node/controlQuarantine';
 import { newControlPaths, scanWorkspace, WorkspaceTooLarge } from '../../src/terminal/node/sandboxWorkspaceScan';

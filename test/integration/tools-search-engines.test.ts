@@ -13,7 +13,8 @@ import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { RipgrepSearch, ripgrepLimits } from '../../src/tools/node/ripgrep';
 import { findRipgrepOnPath, findVsCodeRipgrep } from '../../src/tools/node/ripgrepLocator';
-import type { Clock, Logger, TextQuery, WorkspaceSearch } from '../../src/base/common/ports';
+import type { Clock, Logger } from '../../src/base/common/ports';
+import type { TextQuery, WorkspaceSearch } from '../../src/tools/common/searchPorts';
 import { silentLogger } from '../../src/base/common/ports';
 import { putFiles } from '../unit/helpers/workspaceFixture';
 

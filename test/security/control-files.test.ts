@@ -8,7 +8,8 @@ import { mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { silentLogger, type QuarantinedControlPaths } from '../../src/base/common/ports';
+import { silentLogger } from '../../src/base/common/ports';
+import type { QuarantinedControlPaths } from '../../src/terminal/common/commandPorts';
 import { allTools } from '../../src/tools/common/registry';
 import { defaultProtectedFiles, type ToolContext, type ToolOutcome } from '../../src/tools/common/tool';
 import { BubblewrapSandbox } from '../../src/terminal/node/bubblewrap';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import type { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { CommandResult } from '../../src/base/common/ports';
+import type { CommandResult } from '../../src/terminal/common/commandPorts';
 import type { SandboxLaunch } from '../../src/terminal/common/sandbox';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
 import { BubblewrapSandbox, type BubblewrapOptions, type BubblewrapSession } from '../../src/terminal/node/bubblewrap';

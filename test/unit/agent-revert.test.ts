@@ -11,7 +11,7 @@ import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../src/checkpoint
 import { parseSavedSessionText } from '../../src/agent/common/savedSession';
 import { addUserMessage, type AgentSessionState } from '../../src/agent/common/sessionState';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
-import type { CheckpointFolder, WorkspaceRestore } from '../../src/base/common/ports';
+import type { CheckpointFolder, WorkspaceRestore } from '../../src/checkpoints/common/checkpointPorts';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';

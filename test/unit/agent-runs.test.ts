@@ -13,7 +13,7 @@ import type { Clock } from '../../src/base/common/ports';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
 import { parseSavedSessionText } from '../../src/agent/common/savedSession';
-import type { WorkspaceRestore } from '../../src/base/common/ports';
+import type { WorkspaceRestore } from '../../src/checkpoints/common/checkpointPorts';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';
 import { VirtualClock } from './helpers/clock';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RunningSessions } from '../../src/agent/common/runningSessions';
 import { newSession } from '../../src/agent/common/sessionState';
-import type { ApprovalRequest } from '../../src/base/common/ports';
+import type { ApprovalRequest } from '../../src/agent/common/sessionPorts';
 import { approvalToAnswer, sessionIdOf } from '../../src/agent/common/commandArguments';
 
 describe('RunningSessions', () => {

@@ -1,37 +1,29 @@
 // Background requests (the key check, model-list refreshes) never spend the slot a user request waits for:
 // against the emulator over HTTP, with `limited-key` (1 request a minute), in virtual time.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { BackgroundSkippedError, checkAndStoreKey, LimitTracker, type GatewayClient, type RetryNotice } from '../../src/gateway/common';
 import { formatStatus } from '../../src/status/common/statusView';
-import { startEmulator, type Emulator } from '../emulator/server';
 import { makeClient, signal } from './helpers/clients';
+import { clockedEmulator } from './helpers/clockedEmulator';
 import { VirtualClock } from './helpers/clock';
 
 const MINUTE = 60_000;
 const time = new VirtualClock({ manual: true });
 const chat = { model: 'gw-chat', messages: [{ role: 'user' as const, content: 'hello again' }] };
 
-let emulator: Emulator;
-before(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    clock: time,
-    windowMs: MINUTE,
-    keys: [
-      { key: 'limited-key', rpm: 1 },
-      { key: 'limited-blind-key', rpm: 1, rateLimitHeaders: false },
-    ],
-  });
-});
-after(() => emulator.close());
-beforeEach(() => {
+const emulator = clockedEmulator({
+  clock: time,
+  windowMs: MINUTE,
+  keys: [
+    { key: 'limited-key', rpm: 1 },
+    { key: 'limited-blind-key', rpm: 1, rateLimitHeaders: false },
+  ],
   // A window or more apart, so no test inherits another's window.
-  time.advance(10 * MINUTE);
-  emulator.reset();
+  beforeEachTest: () => time.advance(10 * MINUTE),
 });
 
-const client = (key: string, limits: LimitTracker): GatewayClient => makeClient(emulator.baseUrl, key, { clock: time, limits });
+const client = (key: string, limits: LimitTracker): GatewayClient => makeClient(emulator().baseUrl, key, { clock: time, limits });
 const statusText = (limits: LimitTracker) =>
   formatStatus({ model: 'gw-chat', hasKey: true, snapshot: limits.snapshot(), siteUrl: undefined, now: time.now() }).text;
 
@@ -47,7 +39,7 @@ function keyCheck(key: string, limits: LimitTracker) {
   return { stored, outcome: checkAndStoreKey(key, deps, signal()) };
 }
 
-const sent = () => emulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
+const sent = () => emulator().requests.map((r) => `${r.method} ${r.path} ${r.status}`);
 
 describe('background requests and a user request waiting for the key (limits reported in headers)', () => {
   test('the key check and a model refresh spend nothing while the user request waits; it goes first', async () => {

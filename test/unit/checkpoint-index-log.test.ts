@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { emptyIndex, serializeIndex, type Checkpoint, type Index } from '../../src/checkpoints/common/checkpointIndex';
 import { IndexFile, MAX_LOG_LINES } from '../../src/checkpoints/common/indexFile';
 import { NodeCheckpointFolder } from '../../src/checkpoints/node/nodeCheckpoints';
-import type { CheckpointFolder, CheckpointRecord } from '../../src/base/common/ports';
+import type { CheckpointFolder, CheckpointRecord } from '../../src/checkpoints/common/checkpointPorts';
 
 const signal = new AbortController().signal;
 let dir: string;

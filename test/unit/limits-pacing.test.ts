@@ -1,32 +1,26 @@
 // Pacing against the emulator: concurrent waiters, the reset headers' meaning, and chained responses. The client and the
 // emulator share a virtual clock: waits pass in the order real ones would, and the emulator's windows move with them.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { AbortError, LimitTracker, type CallOptions, type GatewayClient, type RespondParams, type RetryNotice } from '../../src/gateway/common';
-import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient } from './helpers/clients';
+import { clockedEmulator } from './helpers/clockedEmulator';
 import { VirtualClock } from './helpers/clock';
 
 const WINDOW_MS = 1500;
 
 const time = new VirtualClock();
-let emulator: Emulator;
-before(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    clock: time,
-    windowMs: WINDOW_MS,
-    keys: [
-      { key: 'three-key', rpm: 3 },
-      { key: 'three-blind-key', rpm: 3, rateLimitHeaders: false },
-      { key: 'one-blind-key', rpm: 1, rateLimitHeaders: false },
-      { key: 'tpm-key', tpm: 3000 },
-      { key: 'tpm-blind-key', tpm: 3000, rateLimitHeaders: false },
-    ],
-  });
+const emulator = clockedEmulator({
+  clock: time,
+  windowMs: WINDOW_MS,
+  keys: [
+    { key: 'three-key', rpm: 3 },
+    { key: 'three-blind-key', rpm: 3, rateLimitHeaders: false },
+    { key: 'one-blind-key', rpm: 1, rateLimitHeaders: false },
+    { key: 'tpm-key', tpm: 3000 },
+    { key: 'tpm-blind-key', tpm: 3000, rateLimitHeaders: false },
+  ],
 });
-after(() => emulator.close());
-beforeEach(() => emulator.reset());
 afterEach(() => {
   time.onSleep = () => undefined;
 });
@@ -34,7 +28,7 @@ afterEach(() => {
 const chat = { model: 'gw-chat', messages: [{ role: 'user' as const, content: 'hello' }] };
 const tracker = (limits: { requestsPerMinute?: number; tokensPerMinute?: number } = {}) =>
   new LimitTracker(time, { requestsPerMinute: 60, tokensPerMinute: 200_000, ...limits }, WINDOW_MS);
-const statuses = () => emulator.requests.map((r) => r.status);
+const statuses = () => emulator().requests.map((r) => r.status);
 
 /** Fills a 3-request window with requests 300 ms apart (so its slots free one at a time), then sends 3 at once. */
 async function fillThenBurst(client: GatewayClient): Promise<void> {
@@ -47,20 +41,20 @@ async function fillThenBurst(client: GatewayClient): Promise<void> {
 
 describe('requests waiting on pacing', () => {
   test('without headers: they take the freed slots one at a time, and none meets a 429', async () => {
-    const client = makeClient(emulator.baseUrl, 'three-blind-key', { clock: time, limits: tracker({ requestsPerMinute: 3 }) });
+    const client = makeClient(emulator().baseUrl, 'three-blind-key', { clock: time, limits: tracker({ requestsPerMinute: 3 }) });
     await fillThenBurst(client);
     assert.deepEqual(statuses(), [200, 200, 200, 200, 200, 200]);
   });
 
   test('paced by the reset headers (a full refill): none meets a 429', async () => {
-    const client = makeClient(emulator.baseUrl, 'three-key', { clock: time, limits: tracker() });
+    const client = makeClient(emulator().baseUrl, 'three-key', { clock: time, limits: tracker() });
     await fillThenBurst(client);
     assert.deepEqual(statuses(), [200, 200, 200, 200, 200, 200]);
   });
 
   test('a cancelled wait ends at once with AbortError, and nothing is sent', async () => {
     const limits = new LimitTracker(time, { requestsPerMinute: 1, tokensPerMinute: 200_000 }, 60_000);
-    const client = makeClient(emulator.baseUrl, 'one-blind-key', { clock: time, limits });
+    const client = makeClient(emulator().baseUrl, 'one-blind-key', { clock: time, limits });
     await client.chat(chat, { signal: AbortSignal.timeout(10_000) });
     const cancel = new AbortController();
     const waits = time.sleeps.length;
@@ -89,7 +83,7 @@ describe('a chain of responses is paced by the whole stored conversation', () =>
   ];
   for (const [name, key, turn] of cases) {
     test(`${name}: three chained turns meet no 429`, async () => {
-      const client = makeClient(emulator.baseUrl, key, { clock: time, limits: tracker({ tokensPerMinute: 3000 }) });
+      const client = makeClient(emulator().baseUrl, key, { clock: time, limits: tracker({ tokensPerMinute: 3000 }) });
       const notices: RetryNotice[] = [];
       const call = { signal: AbortSignal.timeout(10_000), onRetry: (notice: RetryNotice) => notices.push(notice) };
       let previousResponseId: string | undefined;

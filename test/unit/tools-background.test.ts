@@ -4,7 +4,7 @@
 // tools-background-processes.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { BackgroundStart, ControlWatch, StartedCommand } from '../../src/base/common/ports';
+import type { BackgroundStart, ControlWatch, StartedCommand } from '../../src/terminal/common/commandPorts';
 import type { ControlRollback } from '../../src/terminal/common/controlPaths';
 import { BackgroundCommands, BackgroundLimitReached, UnknownBackgroundCommand } from '../../src/tools/common/backgroundCommands';
 import { describeBackground } from '../../src/tools/common/commandOutput';

@@ -4,7 +4,7 @@
  * collaborators (turns, tool calls, compaction, checkpoints) all emit them.
  */
 import type { RetryNotice, ToolCall, Usage } from '../../gateway/common';
-import type { ApprovalRequest } from '../../base/common';
+import type { ApprovalRequest } from './sessionPorts';
 import type { ToolOutcome, PlanStep } from '../../tools/common';
 import type { Compaction, SessionStatus } from './sessionState';
 

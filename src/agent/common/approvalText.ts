@@ -4,7 +4,7 @@
  * the palette's progress notification, the status bar), the line the chat adds
  * under an answered approval, and what a button of an ended approval says.
  */
-import type { ApprovalRequest } from '../../base/common';
+import type { ApprovalRequest } from './sessionPorts';
 import type { AnsweredApproval } from './pendingApprovals';
 import { inlineCode, visibleText } from './commandDisplay';
 

@@ -3,7 +3,7 @@
  * a session id (a string); a row of the Agent Sessions view passes the row's
  * element, the saved session itself. Kept free of `vscode` so it can be tested.
  */
-import type { ApprovalRequest } from '../../base/common';
+import type { ApprovalRequest } from './sessionPorts';
 
 /** The session id in a command's argument: the id itself, or a session object's `id`; undefined for anything else. */
 export function sessionIdOf(argument: unknown): string | undefined {

@@ -18,7 +18,8 @@
  * sizes (requestSizing.ts), saving (sessionProgress.ts) and the run's time (runTimer.ts).
  */
 import { AbortError, type GatewayClient, type ModelLimits } from '../../gateway/common';
-import type { Approver, Clock, Logger, SessionStore } from '../../base/common';
+import type { Clock, Logger } from '../../base/common';
+import type { Approver, SessionStore } from './sessionPorts';
 import { runSubagentTool, type AgentTool, type ToolContext } from '../../tools/common';
 import { errorMessage, type OnAgentEvent } from './agentEvents';
 import type { ApprovalPolicy } from './approvalPolicy';

@@ -4,7 +4,8 @@
  * of everything that decides what a hook runs and when, so a changed hook
  * asks again.
  */
-import type { ApprovalRequest, Approver, Clock } from '../../base/common';
+import type { Clock } from '../../base/common';
+import type { ApprovalRequest, Approver } from './sessionPorts';
 import type { HookCommand } from './hookConfig';
 
 /** Digests text (sha256, hex): the host's. */

@@ -8,8 +8,7 @@
  * hook's answer is then not acted on. When the session's commands do not run
  * sandboxed, the guard watches nothing (the user approved what runs).
  */
-import type { ControlFileGuard, ControlWatch } from '../../base/common';
-import type { ControlRollback } from '../../terminal/common';
+import type { ControlFileGuard, ControlRollback, ControlWatch } from '../../terminal/common';
 import type { HookHost, HookRunRequest } from './hooks';
 import type { HookProcessResult } from './hookProtocol';
 

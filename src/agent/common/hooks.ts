@@ -6,7 +6,9 @@
  * VS Code side gives them only to a trusted workspace. A hook that fails,
  * hangs or answers nonsense is a log line: the session goes on.
  */
-import type { Clock, ControlFileGuard, Logger, WorkspaceFiles } from '../../base/common';
+import type { Clock, Logger, WorkspaceFiles } from '../../base/common';
+import type { ControlFileGuard } from '../../terminal/common';
+import type { ApprovalRequest, Approver } from './sessionPorts';
 import { headBytes } from '../../tools/common';
 import { isHomeHook, type HookApprovals } from './hookApprovals';
 import { DEFAULT_HOOK_LIMITS, matcherMatches, type HookCommand, type HookEvent } from './hookConfig';

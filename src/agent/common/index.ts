@@ -16,6 +16,7 @@ export { expandPrompt, parsePromptCall, profileFolderOf, promptInputs, promptKin
 export { agentStartNotes, modelNamed, promptSessionAgent, type SessionAgent } from './sessionAgent';
 export { parseSavedSession } from './savedSession';
 export { type JournalFolder, journalName, snapshotName } from './sessionJournal';
+export { type ApprovalRequest, type Approver, type SessionStore } from './sessionPorts';
 export { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND, rootForSavedSession } from './sessionRoot';
 export { type AgentSessionState, type OriginalFile, type SessionStatus } from './sessionState';
 export { subagentMarkdown } from './transcriptMarkdown';

@@ -2,21 +2,19 @@
  * What a session needs from the machine its files are on. This is a workspace
  * extension, so they are local: the composition root passes the Node implementations.
  */
+import type { FileChanges, WorkspaceFiles } from '../../base/common';
+import type { WorkspaceSearch } from '../../tools/common';
+import type { CheckpointShelf, CheckpointFolder, WorkspaceRestore } from '../../checkpoints/common';
 import type {
+  SandboxLaunch,
+  MachineSandbox,
   BackgroundStart,
-  CheckpointFolder,
   CommandResult,
   ControlFileGuard,
   ControlPathWatcher,
-  FileChanges,
   QuarantinedControlPaths,
-  WorkspaceFiles,
-  WorkspaceRestore,
-  WorkspaceSearch,
   StartedCommand,
-} from '../../base/common';
-import type { CheckpointShelf } from '../../checkpoints/common';
-import type { SandboxLaunch, MachineSandbox } from '../../terminal/common';
+} from '../../terminal/common';
 import type { HookHost } from './hooks';
 
 /** A command to run as a child process of the extension host. */

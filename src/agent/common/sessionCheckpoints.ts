@@ -3,7 +3,8 @@
  * after another), the retention pass across sessions, and a restore from its plan
  * to the rewound conversation, including the one a crash interrupted.
  */
-import type { Clock, Logger, SessionStore, WorkspaceFiles } from '../../base/common';
+import type { Clock, Logger, WorkspaceFiles } from '../../base/common';
+import type { SessionStore } from './sessionPorts';
 import {
   CheckpointRetention,
   retentionNotice,

@@ -3,7 +3,8 @@
  * (saved before the surface hears of it, so what it shows is on disk). Shared by
  * the engine and its collaborators (tool calls, compaction) that save mid-step.
  */
-import type { Clock, SessionStore } from '../../base/common';
+import type { Clock } from '../../base/common';
+import type { SessionStore } from './sessionPorts';
 import type { OnAgentEvent } from './agentEvents';
 import type { AgentSessionState, SessionStatus } from './sessionState';
 

@@ -5,7 +5,7 @@
  * the next one; the files the round changed become a checkpoint.
  */
 import { AbortError, type ToolCall } from '../../gateway/common';
-import type { ApprovalRequest, Approver } from '../../base/common';
+import type { ApprovalRequest, Approver } from './sessionPorts';
 import { findTool, unknownToolOutput, type AgentTool, type PreparedCall, type ToolContext, type ToolOutcome, reportingNewProblems } from '../../tools/common';
 import { errorMessage, type OnAgentEvent } from './agentEvents';
 import { commandApprovalReason, needsApproval, type ApprovalPolicy } from './approvalPolicy';

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { keyOf, PendingApprovals, type AnsweredApproval, type PendingApproval } from '../common/pendingApprovals';
 import { staleAnswerMessage, unlinked } from '../common/approvalText';
 import { backgroundNote, notificationCommand, visibleText } from '../common/commandDisplay';
-import type { ApprovalRequest, Approver } from '../../base/common';
+import type { ApprovalRequest, Approver } from '../common/sessionPorts';
 
 export const PROPOSED_SCHEME = 'gateway-proposed';
 const SHOW_FULL_COMMAND = 'Show Full Command';

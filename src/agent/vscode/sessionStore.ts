@@ -12,7 +12,8 @@
  */
 import * as vscode from 'vscode';
 import type { AgentSessionState } from '../common/sessionState';
-import type { Logger, SessionStore } from '../../base/common';
+import type { Logger } from '../../base/common';
+import type { SessionStore } from '../common/sessionPorts';
 import { removeSessionFiles } from '../../checkpoints/common';
 import { SessionFiles, type SessionFileSystem } from '../common/sessionFiles';
 import { SessionJournal, type JournalFolder } from '../common/sessionJournal';

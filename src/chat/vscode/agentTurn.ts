@@ -19,8 +19,8 @@ import {
   subagentMarkdown,
   agentMention,
   agentNamed,
+  type ApprovalRequest,
 } from '../../agent/common';
-import type { ApprovalRequest } from '../../base/common';
 import { droppedNotice, RESTORE_FROM_CHAT } from '../../checkpoints/common';
 import { planChecklist } from '../../tools/common';
 import { sandboxFailureNote, type SandboxFailure } from '../../terminal/common';

@@ -3,8 +3,7 @@
  * (split out of agentTurn.ts).
  */
 import * as vscode from 'vscode';
-import { endedMarkdown } from '../../agent/common';
-import type { ApprovalRequest } from '../../base/common';
+import { endedMarkdown, type ApprovalRequest } from '../../agent/common';
 import type { AgentSessions } from '../../agent/vscode';
 
 /**

@@ -4,7 +4,7 @@
  * A crash before the journal says "commit" leaves the old state (recovery discards the staged
  * files); after it, recovery finishes the renames: the new state. Never a mix.
  */
-import type { WorkspaceRestore } from '../../base/common';
+import type { WorkspaceRestore } from './checkpointPorts';
 import { refusedJournalPaths, RestoreJournalRefused, type RecoveryWorkspace } from './journalPaths';
 import { parseJournal, serializeIndex, type FileVersion, type Index, type Journal } from './checkpointIndex';
 import type { Recovery } from './checkpointTypes';

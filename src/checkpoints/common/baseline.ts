@@ -1,5 +1,5 @@
 /** The baseline: every file the session touched, as it was before the session changed it (what Revert puts back). */
-import type { CheckpointFolder } from '../../base/common';
+import type { CheckpointFolder } from './checkpointPorts';
 import { normalizeWorkspacePath } from '../../tools/common';
 import type { OriginalFile } from '../../agent/common';
 import type { Index } from './checkpointIndex';

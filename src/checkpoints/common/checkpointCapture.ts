@@ -3,7 +3,8 @@
  * conversation as slices shared with the checkpoints before, and keeping the session's blobs
  * under the bound by dropping the oldest checkpoints.
  */
-import type { CheckpointFolder, WorkspaceFiles } from '../../base/common';
+import type { WorkspaceFiles } from '../../base/common';
+import type { CheckpointFolder } from './checkpointPorts';
 import type { AgentSessionState } from '../../agent/common';
 import type { Checkpoint, DroppedCheckpoint, FileVersion, Index, Manifest } from './checkpointIndex';
 import type { CheckpointStoreOptions } from './checkpointTypes';

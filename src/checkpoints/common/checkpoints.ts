@@ -17,7 +17,8 @@
  * says "commit" leaves the old state (the staged files are discarded on
  * recovery); after it, recovery finishes the renames: the new state. Never a mix.
  */
-import type { CheckpointFolder, WorkspaceFiles, WorkspaceRestore } from '../../base/common';
+import type { WorkspaceFiles } from '../../base/common';
+import type { CheckpointFolder, WorkspaceRestore } from './checkpointPorts';
 import type { AgentSessionState, OriginalFile } from '../../agent/common';
 import type { RecoveryWorkspace } from './journalPaths';
 import type { Checkpoint, DroppedCheckpoint, FileVersion, Manifest } from './checkpointIndex';

@@ -8,6 +8,7 @@ export {
   restoredNextStep,
   type RestoredState,
 } from './checkpointMessages';
+export { type CheckpointFolder, type CheckpointRecord, type WorkspaceRestore } from './checkpointPorts';
 export {
   CheckpointRetention,
   type CheckpointShelf,

@@ -10,7 +10,7 @@
  * of an older generation no longer apply, so a crash before the old log is removed loses nothing
  * and brings nothing back. Anything that writes the index whole (a restore's journal) does the same.
  */
-import type { CheckpointFolder } from '../../base/common';
+import type { CheckpointFolder } from './checkpointPorts';
 import { HASH, indexOfJson, isRecord, jsonOf, serializeIndex, serializeIndexLine, type Checkpoint, type Index } from './checkpointIndex';
 import { CheckpointUnavailable } from './checkpointTypes';
 

@@ -1,5 +1,6 @@
 /** What restoring a checkpoint would do, worked out without changing anything in the workspace. */
-import type { CheckpointFolder, WorkspaceFiles } from '../../base/common';
+import type { WorkspaceFiles } from '../../base/common';
+import type { CheckpointFolder } from './checkpointPorts';
 import { resolveWorkspacePath } from '../../tools/common';
 import type { AgentSessionState } from '../../agent/common';
 import type { Index, Manifest } from './checkpointIndex';

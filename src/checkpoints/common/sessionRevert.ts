@@ -6,7 +6,8 @@
  * the revert or every file reverted, never a mix. Apart from the VS Code adapter
  * so that it runs (and is tested) on real files without VS Code.
  */
-import type { WorkspaceFiles, WorkspaceRestore } from '../../base/common';
+import type { WorkspaceFiles } from '../../base/common';
+import type { WorkspaceRestore } from './checkpointPorts';
 import type { AgentSessionState } from '../../agent/common';
 import type { CheckpointStore } from './checkpoints';
 import { checkOriginals } from './originals';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CheckpointFolder, CheckpointRecord, WorkspaceRestore } from '../../base/common';
+import type { CheckpointFolder, CheckpointRecord, WorkspaceRestore } from '../common/checkpointPorts';
 import { appendWhole, writeFileAtomic } from '../../base/node';
 import { AnchoredFiles, WorkspaceAnchor, type AnchorOptions } from '../../tools/node';
 

@@ -4,7 +4,8 @@
  * recorded, the key kept out of everything read back, and failures mapped to
  * typed errors. Retries, pacing and error answers are the transport's.
  */
-import type { Clock, FetchLike, Logger } from '../../base/common';
+import type { Clock, Logger } from '../../base/common';
+import type { FetchLike } from './gatewayPorts';
 import { redact, type ErrorContext } from './errorMapping';
 import { AbortError, ConnectionError, GatewayError, RedirectRefusedError, StreamInterruptedError, StreamTimeoutError } from './errors';
 import { IdleWatchdog } from './idleWatchdog';

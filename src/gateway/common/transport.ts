@@ -3,7 +3,8 @@
  * pacing under the key's limits, retries, and error answers read into typed
  * errors. One attempt (the fetch, its idle watchdog, failures) is exchange.ts.
  */
-import { silentLogger, systemClock, type ApiKeyProvider, type Clock, type FetchLike, type Logger } from '../../base/common';
+import { silentLogger, systemClock, type Clock, type Logger } from '../../base/common';
+import type { ApiKeyProvider, FetchLike } from './gatewayPorts';
 import { describeWait, parseRetryAfter } from './duration';
 import { apiKeyProblem } from './apiKey';
 import { checkKeyOrigin, originOf } from './keyOrigin';

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { BoundKey } from '../common';
-import type { ApiKeyProvider } from '../../base/common';
+import type { ApiKeyProvider } from '../common/gatewayPorts';
 
 const SECRET_ID = 'gateway.apiKey';
 

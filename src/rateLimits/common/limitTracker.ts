@@ -16,73 +16,11 @@
  * key seen through a shared file (sharedWindowSync.ts).
  */
 import type { Clock } from '../../base/common';
+import { DEFAULT_LIMITS, type AcquireOptions, type BalanceState, type ConfiguredLimits, type LimitSnapshot, type Reservation } from './limitTypes';
 import { PacingQueue, type PacedWindow } from './pacingQueue';
 import { readRateLimitHeaders } from './rateLimitHeaders';
 import { SharedWindowSync, sharedPollMs, type SharedWindow } from './sharedWindowSync';
-import { WindowLedger, type LimitsOrigin, type WindowUse } from './windowLedger';
-
-export type BalanceState = 'unknown' | 'ok' | 'depleted';
-
-export interface LimitSnapshot {
-  /** 'headers' when the gateway reported its limits, 'local' when counted here. */
-  source: 'headers' | 'local';
-  /**
-   * Whether the limits below are the Gateway's: 'reported' (its x-ratelimit-* headers said so),
-   * 'unknown' (no answer yet: the configured ones stand in), 'not_sent' (it sends none: the configured ones apply).
-   */
-  limits: LimitsOrigin;
-  requestLimit: number;
-  requestsRemaining: number;
-  /** Epoch ms when a request slot frees up (undefined when none is used). */
-  requestsResetAt: number | undefined;
-  tokenLimit: number;
-  tokensRemaining: number;
-  tokensResetAt: number | undefined;
-  /** Tokens this client spent or reserved in the current window. */
-  tokensSpentThisWindow: number;
-  /**
-   * Set while a request waits for the limits, the gateway's 429 or the client's own
-   * pacing alike: the epoch ms the wait ends (the status bar counts down to it).
-   */
-  rateLimitedUntil: number | undefined;
-  /** Requests waiting for room in the window. */
-  requestsWaiting: number;
-  balance: BalanceState;
-}
-
-export interface ConfiguredLimits {
-  requestsPerMinute: number;
-  tokensPerMinute: number;
-}
-
-export const DEFAULT_LIMITS: ConfiguredLimits = { requestsPerMinute: 60, tokensPerMinute: 200_000 };
-
-/** A request's share of the window, taken when it is sent. */
-export interface Reservation {
-  /** The gateway answered (its headers arrived): the request is counted from now. */
-  answered(): void;
-  /**
-   * The real usage arrived. The gateway subtracts a request's prompt from
-   * x-ratelimit-remaining-tokens when it admits it, so when the answer carried
-   * headers they already hold `countedByHeaders` (the prompt) and only the rest
-   * (the completion) is still to come off them.
-   */
-  settle(totalTokens: number, countedByHeaders?: number): void;
-  /** The gateway did not count the request: its share goes back to the window. */
-  release(): void;
-}
-
-export interface AcquireOptions {
-  /** A retry of a request already admitted to the queue once: it goes before the others. */
-  front?: boolean;
-  /**
-   * Not asked for by the user (key check, model-list refresh): never waits, and is refused
-   * with BackgroundSkipped when a request waits or the window has no room now (pacingQueue.ts).
-   */
-  background?: boolean;
-  /** Told when the request has to wait, with the epoch ms it should go (again only when that moves later). */
-  onWait?: (until: number) => void;
-}
+import { WindowLedger, type WindowUse } from './windowLedger';
 
 export class LimitTracker {
   private readonly ledger: WindowLedger;

@@ -17,7 +17,7 @@
  * skipped at once (BackgroundSkipped) and its caller makes do without it.
  */
 import type { Clock } from '../../base/common';
-import type { AcquireOptions, Reservation } from './limitTracker';
+import type { AcquireOptions, Reservation } from './limitTypes';
 import type { Reserved } from './windowLedger';
 
 /** What the queue asks of the window it paces. */

@@ -7,7 +7,7 @@
  * kept from the waiting (pacingQueue.ts) and the file sync (sharedWindowSync.ts).
  */
 import type { Clock } from '../../base/common';
-import type { ConfiguredLimits, Reservation } from './limitTracker';
+import type { ConfiguredLimits, Reservation } from './limitTypes';
 import type { RateLimitReport } from './rateLimitHeaders';
 import { LazyWindowUse, freesOf, uncountedBy } from './windowUse';
 

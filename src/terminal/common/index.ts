@@ -1,5 +1,15 @@
 /** The terminal feature's common layer as other features see it: import from here, not from its files. */
 export { findDeniedCommand } from './commandPolicy';
+export {
+  type BackgroundStart,
+  type CommandResult,
+  type CommandRunner,
+  type ControlFileGuard,
+  type ControlPathWatcher,
+  type ControlWatch,
+  type QuarantinedControlPaths,
+  type StartedCommand,
+} from './commandPorts';
 export { controlPathOf, type ControlRollback, rollbackNote } from './controlPaths';
 export { type SandboxLaunch, sandboxNote, seccompFd } from './sandbox';
 export { sandboxEnvironment } from './sandboxEnvironment';

@@ -6,7 +6,8 @@
  * about outside the sandbox). Where the sandbox does not work, `auto` commands
  * ask (the approval policy gets `commandsSandboxed: false`) and the user is told once.
  */
-import type { ControlFileGuard, Logger } from '../../base/common';
+import type { Logger } from '../../base/common';
+import type { ControlFileGuard } from './commandPorts';
 import type { SandboxLaunch } from './sandbox';
 
 export type SandboxAvailability = { ok: true } | { ok: false; reason: string };

@@ -10,7 +10,8 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { controlPathOf, type ControlPathKind, type ControlRollback } from '../common/controlPaths';
-import type { ControlFileGuard, ControlPathWatcher, ControlWatch, Logger, QuarantinedControlPaths } from '../../base/common';
+import type { Logger } from '../../base/common';
+import type { ControlFileGuard, ControlPathWatcher, ControlWatch, QuarantinedControlPaths } from '../common/commandPorts';
 import { ControlQuarantine, type QuarantineBatch } from './controlQuarantine';
 import { isInside } from '../../tools/node';
 import { newControlPaths, scanWorkspace, WorkspaceTooLarge, type ControlEntry, type WorkspaceScan } from './sandboxWorkspaceScan';

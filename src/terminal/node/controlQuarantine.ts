@@ -12,7 +12,7 @@ import { constants } from 'node:fs';
 import { cp, lstat, mkdir, open, readdir, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { shownPath, type ControlPathKind, type ControlRollback, type MovedControlPath } from '../common/controlPaths';
-import type { QuarantinedControlPaths } from '../../base/common';
+import type { QuarantinedControlPaths } from '../common/commandPorts';
 
 export interface QuarantineOptions {
   /** The workspace's real path. */

@@ -7,7 +7,7 @@
  * stopped with its group.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { BackgroundStart, CommandResult, CommandRunner, StartedCommand } from '../../base/common';
+import type { BackgroundStart, CommandResult, CommandRunner, StartedCommand } from '../common/commandPorts';
 import { omittedNote } from '../../tools/common';
 import type { SandboxLaunch } from '../common/sandbox';
 import { spawnSandboxed } from './bubblewrap';

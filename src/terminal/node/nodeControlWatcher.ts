@@ -12,7 +12,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { controlPathOf, isControlName } from '../common/controlPaths';
-import type { ControlPathWatcher } from '../../base/common';
+import type { ControlPathWatcher } from '../common/commandPorts';
 
 export class NodeControlWatcher implements ControlPathWatcher {
   constructor(private readonly maxFolders = 20_000) {}

@@ -4,7 +4,7 @@
  * bwrap's group, whose PID namespace takes every process of the command with it).
  */
 import type { ChildProcess } from 'node:child_process';
-import type { StartedCommand } from '../../base/common';
+import type { StartedCommand } from '../common/commandPorts';
 
 export interface FollowOptions {
   onOutput: (text: string) => void;

@@ -6,7 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { describeControlPath, shownPath } from '../common/controlPaths';
-import type { Logger, QuarantinedControlPaths } from '../../base/common';
+import type { Logger } from '../../base/common';
+import type { QuarantinedControlPaths } from '../common/commandPorts';
 
 const RESTORE = 'Restore';
 const CHOOSE = 'Restore…';

@@ -11,7 +11,8 @@
  * runs after the sandbox ends), and the terminal would echo bwrap's whole argv.
  */
 import * as vscode from 'vscode';
-import type { BackgroundStart, Clock, CommandResult, CommandRunner, StartedCommand } from '../../base/common';
+import type { Clock } from '../../base/common';
+import type { BackgroundStart, CommandResult, CommandRunner, StartedCommand } from '../common/commandPorts';
 import { superviseExecution } from '../common/executionSupervisor';
 import type { SandboxLaunch } from '../common/sandbox';
 import { commandLineFor, shellKindOf } from '../common/shellCommandLine';

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { controlPathOf } from '../common/controlPaths';
-import type { ControlPathWatcher } from '../../base/common';
+import type { ControlPathWatcher } from '../common/commandPorts';
 
 export const vscodeControlWatcher: ControlPathWatcher = {
   watch(root, _folders, onControlPath) {

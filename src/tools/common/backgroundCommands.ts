@@ -6,8 +6,8 @@
  * and the run's end stops them all (SessionRuns), so none outlives the run or its
  * time budget. Timers go through the Clock port, so tests control time.
  */
-import type { BackgroundStart, Clock, ControlWatch, StartedCommand } from '../../base/common';
-import { rollbackNote } from '../../terminal/common';
+import type { Clock } from '../../base/common';
+import { rollbackNote, type BackgroundStart, type ControlWatch, type StartedCommand } from '../../terminal/common';
 import { OutputRing } from './outputRing';
 import { ToolFailure } from './tool';
 

@@ -21,7 +21,8 @@
  * ripgrep's regex syntax (ASCII only in RE2's); a file whose name holds a line
  * break is not searched.
  */
-import { type Clock, type TextMatch, type TextQuery, type WorkspaceFiles, type WorkspaceSearch, SearchPatternError } from '../../base/common';
+import type { Clock, WorkspaceFiles } from '../../base/common';
+import { type TextMatch, type TextQuery, type WorkspaceSearch, SearchPatternError } from './searchPorts';
 import { looksBinary } from './textLimits';
 import type { PathVerdicts } from './searchPathChecks';
 import { SearchListings, type Listed } from './searchListings';

@@ -4,6 +4,16 @@ export { reportingNewProblems } from './newProblems';
 export { normalizeWorkspacePath, protectingPattern, resolveWorkspacePath } from './pathPolicy';
 export { findTool, runSubagentTool, subagentTools, toolDefinitions, toolsFor, unknownToolOutput } from './registry';
 export { MAX_SUBAGENT_TASK_CHARS, type SubagentAnswer, type SubagentRun, type Subagents } from './runSubagent';
+export {
+  type FileMatchCount,
+  type FileMatches,
+  type FileQuery,
+  type SearchBatch,
+  SearchPatternError,
+  type TextMatch,
+  type TextQuery,
+  type WorkspaceSearch,
+} from './searchPorts';
 export { headBytes, omittedNote, utf8Length } from './textLimits';
 export { mcpToolsOfServer, modelToolName } from './mcpNames';
 export { type AgentTool, defaultProtectedFiles, type PreparedCall, type ToolContext, type ToolKind, type ToolOutcome } from './tool';

@@ -4,8 +4,7 @@ import { type AgentTool, type ToolContext, type ToolOutcome, ToolFailure, guarde
 import { resolveWorkspacePath } from './pathPolicy';
 import { omittedNote, splitOmittedNote, tailBytes } from './textLimits';
 import { describeBackground } from './commandOutput';
-import { sandboxFailure, sandboxFailureNote, sandboxNote, rollbackNote } from '../../terminal/common';
-import type { CommandResult, ControlWatch } from '../../base/common';
+import { sandboxFailure, sandboxFailureNote, sandboxNote, rollbackNote, type CommandResult, type ControlWatch } from '../../terminal/common';
 
 export const defaultTimeoutSeconds = 60;
 export const maxTimeoutSeconds = 600;

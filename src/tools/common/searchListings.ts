@@ -5,7 +5,8 @@
  * many files it searched, the files under the size limit. They are reused for
  * a few seconds: they only count files, and an agent searches often.
  */
-import type { Clock, TextQuery, WorkspaceSearch } from '../../base/common';
+import type { Clock } from '../../base/common';
+import type { TextQuery, WorkspaceSearch } from './searchPorts';
 import { engineFiles, type PathVerdicts } from './searchPathChecks';
 
 /** How long the listings are reused. */

@@ -4,7 +4,7 @@
  * host, matching the glob. The engine applies most of these itself; a rule it
  * reads differently can only cost speed, never show what must stay hidden.
  */
-import type { FileQuery, WorkspaceSearch } from '../../base/common';
+import type { FileQuery, WorkspaceSearch } from './searchPorts';
 import { compileGlob } from './glob';
 
 /**

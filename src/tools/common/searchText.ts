@@ -1,7 +1,8 @@
 /** search_text: lines of workspace files that match a text or a regular expression, as `path:line: text`. */
 import * as z from 'zod/mini';
 import { re2 } from './re2';
-import { type TextMatch, type TextQuery, SearchPatternError, systemClock } from '../../base/common';
+import { systemClock } from '../../base/common';
+import { type TextMatch, type TextQuery, SearchPatternError } from './searchPorts';
 import { type AgentTool, type ToolContext, ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
 import { compileGlob } from './glob';

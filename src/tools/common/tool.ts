@@ -7,14 +7,15 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import type { Clock, CommandRunner, ControlFileGuard, FileChanges, Logger, WorkspaceFiles, WorkspaceSearch } from '../../base/common';
+import type { Clock, FileChanges, Logger, WorkspaceFiles } from '../../base/common';
+import type { WorkspaceSearch } from './searchPorts';
 import { normalizeWorkspacePath } from './pathPolicy';
 import type { PlanStep } from './updatePlan';
 import type { LanguageServices } from './languageServices';
 import type { BackgroundCommands } from './backgroundCommands';
 import type { ApprovalMode } from '../../agent/common';
 import type { SubagentRun, Subagents } from './runSubagent';
-import type { SandboxFailure } from '../../terminal/common';
+import type { SandboxFailure, CommandRunner, ControlFileGuard } from '../../terminal/common';
 
 /** `external`: a tool of the host (another extension, an MCP server), which may do anything. */
 export type ToolKind = 'read' | 'write' | 'command' | 'external';

@@ -3,7 +3,7 @@
  * its subfolders, each subfolder in turn), which both engines answer in, and
  * what a search engine's results, found in any order, are put into it with.
  */
-import type { FileMatches } from '../../base/common';
+import type { FileMatches } from './searchPorts';
 
 /**
  * Whether `a` comes before `b` in the walk's order: a folder's entries, sorted

@@ -8,7 +8,8 @@ import { constants, type Dirent } from 'node:fs';
 import { lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NotAFileError, OutsideWorkspaceError, type AnchoredAction } from './anchoredRefusals';
-import { errorCode, WorkspaceAnchor, type VerifiedFolder } from './anchoredPaths';
+import { errorCode, type VerifiedFolder } from './anchoredHandles';
+import { WorkspaceAnchor } from './anchoredPaths';
 
 /** The most bytes a text read takes (the tools' own limits are far lower): a file that grew past it is refused. */
 export const MAX_READ_BYTES = 64 * 1024 * 1024;

@@ -39,9 +39,7 @@ import {
 } from './anchoredRefusals';
 import { isInside, workspaceRelative } from './workspaceRoot';
 import { errorCode, handleFolder, pathFolder, sameFileAs, type VerifiedFolder } from './anchoredHandles';
-
-export type { VerifiedFolder } from './anchoredHandles';
-export { errorCode } from './anchoredHandles';
+import type { AnchorOptions, FileRequest, FolderRequest, OpenedFile } from './anchoredRequests';
 
 /** Symlinks followed in a row before giving up (the kernel's own limit is 40). */
 const MAX_LINK_HOPS = 40;
@@ -52,40 +50,6 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 const NOCTTY = constants.O_NOCTTY ?? 0;
 const DIRECTORY = constants.O_DIRECTORY ?? 0;
-
-/** A file opened and checked: the handle, and where it really is (workspace-relative). */
-export interface OpenedFile {
-  handle: FileHandle;
-  real: string;
-  created: boolean;
-}
-
-export interface FileRequest {
-  action: AnchoredAction;
-  /** Open for writing (O_WRONLY) rather than reading. */
-  write?: boolean;
-  /** Create the file (O_EXCL) and its missing folders when it is not there. */
-  create?: boolean;
-  /** The real workspace path the caller checked (and the user approved): anything else is refused. */
-  expected?: string;
-}
-
-export interface FolderRequest {
-  action: AnchoredAction;
-  /** The path the operation was asked for (named in refusals, and by the policy). */
-  requested: string;
-  /** Make missing folders. */
-  create?: boolean;
-  /** The root's real path, when the caller has it already. */
-  realRoot?: string;
-}
-
-export interface AnchorOptions {
-  /** `gateway.agent.protectedFiles`, asked at each operation (the setting may change); the defaults when absent. */
-  protectedFiles?: () => readonly string[];
-  /** false: the way without /proc (macOS, Windows), for tests of it on Linux; absent: /proc on Linux only. */
-  procFd?: boolean;
-}
 
 export class WorkspaceAnchor {
   private readonly protectedFiles: () => readonly string[];

@@ -1,6 +1,7 @@
 /** The tools feature's node layer as other features see it: import from here, not from its files. */
 export { AnchoredFiles } from './anchoredFiles';
-export { type AnchorOptions, WorkspaceAnchor } from './anchoredPaths';
+export { WorkspaceAnchor } from './anchoredPaths';
+export { type AnchorOptions } from './anchoredRequests';
 export { NodeFileChanges } from './nodeFileChanges';
 export { NodeWorkspaceFiles } from './nodeWorkspaceFiles';
 export { RipgrepSearch } from './ripgrep';

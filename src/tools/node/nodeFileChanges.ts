@@ -1,7 +1,8 @@
 /** The FileChanges port on the local file system: every write and delete through a handle checked after it was opened (anchoredFiles.ts). */
 import type { FileChanges, WriteExpectation } from '../../base/common';
 import { AnchoredFiles } from './anchoredFiles';
-import { WorkspaceAnchor, type AnchorOptions } from './anchoredPaths';
+import { WorkspaceAnchor } from './anchoredPaths';
+import type { AnchorOptions } from './anchoredRequests';
 
 export class NodeFileChanges implements FileChanges {
   private readonly files: AnchoredFiles;

@@ -5,7 +5,8 @@ import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../../base/common
 import { absoluteInside, workspaceRelative } from './workspaceRoot';
 import { IgnoreFiles } from './gitignore';
 import { AnchoredFiles } from './anchoredFiles';
-import { WorkspaceAnchor, type AnchorOptions } from './anchoredPaths';
+import { WorkspaceAnchor } from './anchoredPaths';
+import type { AnchorOptions } from './anchoredRequests';
 
 /** Never worth showing the agent, whatever .gitignore says. */
 export const alwaysIgnored: ReadonlySet<string> = new Set(['node_modules', '.git']);

@@ -12,10 +12,9 @@
  * The tools check every path it returns again (see tools/common/engineSearch.ts).
  */
 import { spawn } from 'node:child_process';
+import { systemClock, type Clock } from '../../base/common';
 import {
   SearchPatternError,
-  systemClock,
-  type Clock,
   type FileMatchCount,
   type FileMatches,
   type FileQuery,
@@ -23,7 +22,7 @@ import {
   type TextMatch,
   type TextQuery,
   type WorkspaceSearch,
-} from '../../base/common';
+} from '../common/searchPorts';
 import {
   appliesEveryGlob,
   argumentGroups,

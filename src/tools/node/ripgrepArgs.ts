@@ -9,7 +9,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FileQuery, TextQuery } from '../../base/common';
+import type { FileQuery, TextQuery } from '../common/searchPorts';
 import { alwaysIgnored } from './nodeWorkspaceFiles';
 
 /** Each matching line as `./path\0LINE:COLUMN:TEXT` (see ripgrepLines.ts), the name also when one file is searched. */

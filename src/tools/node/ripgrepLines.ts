@@ -10,7 +10,7 @@
  * The lines of a file the caller does not want are passed over without being
  * decoded, which is most of the output when a pattern matches everywhere.
  */
-import type { FileMatches, TextMatch } from '../../base/common';
+import type { FileMatches, TextMatch } from '../common/searchPorts';
 
 export class RipgrepLineReader {
   private pathBytes: Buffer | undefined;

@@ -8,7 +8,8 @@ import { DEFAULT_BUDGETS, type AgentBudgets } from '../../../src/agent/common/bu
 import type { ApprovalPolicy } from '../../../src/agent/common/approvalPolicy';
 import { AGENT_INSTRUCTIONS } from '../../../src/agent/common/instructions';
 import { addUserMessage, newSession, type AgentSessionState } from '../../../src/agent/common/sessionState';
-import type { ApprovalRequest, Clock, SessionStore } from '../../../src/base/common/ports';
+import type { Clock } from '../../../src/base/common/ports';
+import type { ApprovalRequest, SessionStore } from '../../../src/agent/common/sessionPorts';
 import { silentLogger, systemClock } from '../../../src/base/common/ports';
 import { toolsFor } from '../../../src/tools/common/registry';
 import { defaultProtectedFiles, type AgentTool } from '../../../src/tools/common/tool';

@@ -8,7 +8,8 @@
  * themselves: they fire only when time passes them, through a sleep or `advance`. A manual clock moves
  * only through `advance`: a test moves an emulator's stream on delta by delta, or a budget past its end.
  */
-import { timerDelay, type Clock, type FetchLike } from '../../../src/base/common/ports';
+import { timerDelay, type Clock } from '../../../src/base/common/ports';
+import type { FetchLike } from '../../../src/gateway/common/gatewayPorts';
 
 export interface VirtualClockOptions {
   /** Where time starts, in ms since the epoch. Default: the real time now, so timestamps look real. */
