@@ -8,7 +8,6 @@
  */
 import type { Clock, Logger, WorkspaceFiles } from '../../base/common';
 import type { ControlFileGuard } from '../../terminal/common';
-import type { ApprovalRequest, Approver } from './sessionPorts';
 import { headBytes } from '../../tools/common';
 import { isHomeHook, type HookApprovals } from './hookApprovals';
 import { DEFAULT_HOOK_LIMITS, matcherMatches, type HookCommand, type HookEvent } from './hookConfig';
