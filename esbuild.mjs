@@ -16,7 +16,7 @@ const metafile = process.argv.includes('--metafile');
 const outdir = process.argv.includes('--outdir') ? process.argv[process.argv.indexOf('--outdir') + 1] : 'dist';
 
 /** The main bundle's ceiling (README): the lazy files are not read at activation, so they do not count. */
-const MAIN_BUNDLE_MAX_BYTES = 480 * 1024;
+const MAIN_BUNDLE_MAX_BYTES = 500 * 1024;
 
 const common = {
   bundle: true,
