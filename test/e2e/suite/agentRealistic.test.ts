@@ -120,7 +120,7 @@ test(
       );
       assertEqual(
         out.get('unknown'),
-        'There is no tool named "apply_patch" in this session. The tools are: read_file, list_files, search_text, edit_file, write_file, run_command, command_output, update_plan, get_problems, code_navigation.',
+        'There is no tool named "apply_patch" in this session. The tools are: read_file, list_files, search_text, edit_file, write_file, run_command, command_output, update_plan, get_problems, code_navigation, run_subagent.',
         'an unknown tool: the tools there are',
       );
       assertEqual(
