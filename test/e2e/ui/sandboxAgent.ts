@@ -12,10 +12,28 @@ import { SANDBOX_AGENT_COMMAND, SANDBOX_AGENT_FILE, SANDBOX_AGENT_SCRIPT } from 
 
 const ORIGINAL = 'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
 
-/** Clicks the newest Approve in the chat (an older, answered one may still be in the list, hidden). */
-async function lastApprove(ctx: UiContext): Promise<void> {
-  await waitForChatButton(ctx, 'Approve', 1);
-  await clickChatButton(ctx, 'Approve', await chatButton(ctx, 'Approve').count());
+/**
+ * Clicks the `n`-th Approve of the turn, once the chat shows it. An answered approval keeps its buttons in the
+ * page (hidden in its collapsed step): clicking the newest before the `n`-th is there once clicked the old one.
+ */
+async function approveNth(ctx: UiContext, n: number): Promise<void> {
+  const buttons = chatButton(ctx, 'Approve');
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const count = await buttons.count();
+    const newest = buttons.nth(count - 1);
+    if (
+      count >= n &&
+      (await newest.isVisible()) &&
+      (await newest.click({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+    if (Date.now() > deadline) throw new Error(`approval ${n}: the chat shows ${count} Approve button(s), the newest not clickable`);
+    await ctx.page.waitForTimeout(250);
+  }
 }
 
 /** Opens the finished turn's "Completed N steps" fold when it is closed. */
@@ -45,13 +63,13 @@ export const sandboxAgentScenario: Scenario = {
     });
 
     await s.step('command-asked', 'Approve: the edit is written; the agent asks to run a command', async () => {
-      await lastApprove(ctx);
+      await approveNth(ctx, 1);
       await waitForResponse(ctx, taskText, /Approval needed: run this command/, 60_000);
       s.check(readFileSync(file, 'utf8').includes('Hi there, '), 'src/hello.ts now says "Hi there, "');
     });
 
     await s.step('summary', 'Approve: the command runs; the summary lists the file, the command, the checkpoint and Review Session Changes', async () => {
-      await lastApprove(ctx);
+      await approveNth(ctx, 2);
       await waitForTerminalLine(ctx, '2:  return `Hi there, ${name}!`;').catch(() => undefined);
       // The summary is written in parts (its text, the checkpoints, the button): wait for its last line. Once the
       // turn ends VS Code folds it up to its button into "Completed N steps": opened again to be read.
