@@ -1,6 +1,6 @@
 /**
  * What closes an agent turn in the chat: the session's summary with one primary
- * action (Continue, else Review) and the rest as links (split out of agentTurn.ts).
+ * action (Continue, else Review, in bold) and the rest as links (split out of agentTurn.ts).
  */
 import * as vscode from 'vscode';
 import { contextUsage, inlineCode, type AgentSessionState, type StepCheckpoint } from '../../agent/common';
@@ -32,14 +32,15 @@ export function summarize(state: AgentSessionState, stream: vscode.ChatResponseS
       agentLine(state),
   );
   if (checkpoints.length > 0) stream.markdown(`\nCheckpoints: ${checkpoints.map((c) => c.label).join(' · ')}\n`);
-  // One primary action (a button); the rest are links, the destructive revert last. The newest checkpoint is the
-  // present state: restoring to it would change nothing, so it is not offered.
+  // One primary action (emphasised) and the rest as links, the destructive revert last; the newest checkpoint is the
+  // present state, so it is not offered. All markdown on purpose: once a turn ends VS Code folds every part before
+  // its trailing run of markdown into "Completed N steps" (chat.agent.collapseCompletedResponses), and a button here
+  // would fold this summary away with the steps.
   const actions = summaryActions(state, checkpoints.slice(0, -1).slice(-SUMMARY_CHECKPOINTS));
-  if (actions.primary) stream.button(actions.primary);
-  if (actions.secondary.length > 0) stream.markdown(commandLinks(actions.secondary));
+  if (actions.primary || actions.secondary.length > 0) stream.markdown(commandLinks(actions.secondary, actions.primary));
 }
 
-/** The summary's actions: Continue for a session that can go on, else Review; the others as links. */
+/** The summary's actions: Continue for a session that can go on, else Review; the others after it. */
 function summaryActions(state: AgentSessionState, earlier: readonly StepCheckpoint[]): { primary?: vscode.Command; secondary: vscode.Command[] } {
   const id = state.id;
   const canContinue = state.status === 'paused' || state.status === 'stopped';
@@ -56,10 +57,12 @@ function summaryActions(state: AgentSessionState, earlier: readonly StepCheckpoi
   return { primary: changed ? review : undefined, secondary: [...restores, ...revert] };
 }
 
-/** Commands as one line of links (trusted for exactly these commands), less prominent than a button. */
-export function commandLinks(commands: readonly vscode.Command[]): vscode.MarkdownString {
-  const links = commands.map((c) => `[${c.title}](command:${c.command}?${encodeURIComponent(JSON.stringify(c.arguments ?? []))})`);
+/** Commands as one line of links (trusted for exactly these commands); a `primary` one first, in bold. */
+export function commandLinks(commands: readonly vscode.Command[], primary?: vscode.Command): vscode.MarkdownString {
+  const link = (c: vscode.Command) => `[${c.title}](command:${c.command}?${encodeURIComponent(JSON.stringify(c.arguments ?? []))})`;
+  const links = [...(primary ? [`**${link(primary)}**`] : []), ...commands.map(link)];
   const markdown = new vscode.MarkdownString(`\n\n${links.join(' · ')}\n`);
-  markdown.isTrusted = { enabledCommands: [...new Set(commands.map((c) => c.command))] };
+  const all = primary ? [primary, ...commands] : commands;
+  markdown.isTrusted = { enabledCommands: [...new Set(all.map((c) => c.command))] };
   return markdown;
 }

@@ -77,6 +77,14 @@ export function chatButton(ctx: UiContext, title: string): Locator {
   return ctx.page.locator(`${CHAT} .interactive-response .monaco-button`).filter({ hasText: new RegExp(`^\\s*${title}\\s*$`) });
 }
 
+/** The newest command link titled `title` in the chat's responses (the session summary's actions). */
+export function chatLink(ctx: UiContext, title: string): Locator {
+  return ctx.page
+    .locator(`${CHAT} .interactive-response a`)
+    .filter({ hasText: new RegExp(`^\\s*${title}\\s*$`) })
+    .last();
+}
+
 /** Waits until the response to `prompt` has `n` buttons titled `title`; returns the n-th. */
 export async function waitForChatButton(ctx: UiContext, title: string, n: number, timeoutMs = 60_000): Promise<Locator> {
   const buttons = chatButton(ctx, title);

@@ -11,7 +11,7 @@ import type { Locator } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
 import { ask, emulatorRequests, ensureKey, newChat, waitForResponse } from './gateway';
 import { readNotification } from './notifications';
-import { chatButton, scriptAgent, showSessionsView, task, waitForChatButton, waitForDisk } from './agent';
+import { chatButton, chatLink, scriptAgent, showSessionsView, task, waitForChatButton, waitForDisk } from './agent';
 
 const CHAT = '.interactive-session';
 const DIALOG = '.monaco-dialog-box';
@@ -105,16 +105,16 @@ export const agentRewindScenario: Scenario = {
         }
         s.check((await chatButton(ctx, 'Restore to Here').count()) === 3, 'a "Restore to Here" button after each step');
         s.check((await chatButton(ctx, 'Review Step').count()) === 3, 'a "Review Step" button after each step');
-        // One primary button (Review); the restores are links, none to step 3 (the present state).
+        // One primary action (Review, in bold) and the restores, all links; none to step 3 (the present state).
         for (const title of ['Restore to Step 2', 'Restore to Step 1']) await chatLink(ctx, title).waitFor({ state: 'visible', timeout: 30_000 });
         s.check((await chatLink(ctx, 'Restore to Step 3').count()) === 0, 'no "Restore to Step 3": that is the present state');
-        await waitForChatButton(ctx, 'Review Session Changes', 1);
+        await chatLink(ctx, 'Review Session Changes').waitFor({ state: 'visible', timeout: 30_000 });
         s.check((await waitForDisk(fileA, (t) => t === 'export const answer = 3;\n', 'step 3 on disk')) !== undefined, 'rewind-a.ts holds step 3');
       },
     );
 
     await s.step('review', '"Review Session Changes": one multi-file diff shows both files against their state before the session', async () => {
-      await (await waitForChatButton(ctx, 'Review Session Changes', 1)).click({ timeout: 10_000 });
+      await chatLink(ctx, 'Review Session Changes').click({ timeout: 10_000 });
       const tab = ctx.page.locator('.part.editor .tabs-container .tab').filter({ hasText: 'Session changes' }).first();
       await tab.waitFor({ state: 'visible', timeout: 60_000 });
       const editor = ctx.page.locator('.part.editor .editor-group-container.active').first();
@@ -254,11 +254,3 @@ export const agentRewindScenario: Scenario = {
     );
   },
 };
-
-/** A command link in the chat's responses (the summary's secondary actions). */
-function chatLink(ctx: UiContext, title: string): Locator {
-  return ctx.page
-    .locator(`${CHAT} .interactive-response a`)
-    .filter({ hasText: new RegExp(`^\\s*${title}\\s*$`) })
-    .last();
-}

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Scenario, UiContext } from './harness';
 import { ask, ensureKey, waitForResponse } from './gateway';
 import { chatLayout } from './layout';
-import { chatButton, clickChatButton, editorTab, waitForChatButton, waitForTerminalLine } from './agent';
+import { chatButton, chatLink, editorTab, waitForTerminalLine } from './agent';
 import { SANDBOX_AGENT_COMMAND, SANDBOX_AGENT_FILE, SANDBOX_AGENT_SCRIPT } from '../sandboxAgent';
 
 const ORIGINAL = 'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
@@ -72,7 +72,7 @@ export const sandboxAgentScenario: Scenario = {
       await approveNth(ctx, 2);
       await waitForTerminalLine(ctx, '2:  return `Hi there, ${name}!`;').catch(() => undefined);
       // The summary is written in parts (its text, the checkpoints, the button): wait for its last line. Once the
-      // turn ends VS Code folds it up to its button into "Completed N steps": opened again to be read.
+      // turn ends VS Code folds its steps into "Completed N steps" (the summary, all markdown, stays out of the fold).
       const deadline = Date.now() + 60_000;
       let text: string | undefined;
       while (text === undefined) {
@@ -88,12 +88,12 @@ export const sandboxAgentScenario: Scenario = {
       s.check(text.includes(`Files changed: ${SANDBOX_AGENT_FILE}`), `the summary names the file ("${text}")`);
       s.check(text.includes(SANDBOX_AGENT_COMMAND), `the summary names the command ("${text}")`);
       await unfoldTurn(ctx);
-      await waitForChatButton(ctx, 'Review Session Changes', 1);
+      await chatLink(ctx, 'Review Session Changes').waitFor({ state: 'visible', timeout: 30_000 });
     });
 
     await s.step('review', 'Review Session Changes: the diff of src/hello.ts against its state before the session', async () => {
       await unfoldTurn(ctx);
-      await clickChatButton(ctx, 'Review Session Changes', 1);
+      await chatLink(ctx, 'Review Session Changes').click({ timeout: 10_000 });
       await ctx.page.waitForFunction(
         `(() => { const t = (document.querySelector('.part.editor .editor-group-container.active')?.innerText || '').replace(/\\u00a0/g, ' '); return t.includes('hello.ts') && t.includes('Hi there'); })()`,
         undefined,
