@@ -6,29 +6,19 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { systemClock, type Logger } from '../../src/base/common/ports';
+import { systemClock } from '../../src/base/common/ports';
 import type { ApprovalRequest } from '../../src/agent/common/sessionPorts';
-import { SessionHooks, hookApprovalsThrough, type HookMemory } from '../../src/agent/common/hooks';
+import { SessionHooks, hookApprovalsThrough } from '../../src/agent/common/hooks';
 import { nodeHookHost } from '../../src/agent/node/hookProcess';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { makeEngine, runToEnd, startSession, useEmulatorAndWorkspace, type TempWorkspace } from '../unit/helpers/agent';
 import { putFiles } from '../unit/helpers/workspaceFixture';
+import { logged, memory } from '../unit/helpers/hookParts';
 
 const hook = (command: string) => ({ type: 'command', command });
 /** A Stop hook that records its input in the workspace and always asks to go on (exit 2, its reason on stderr). */
 const ALWAYS_BLOCKS = 'cat >> .stop-inputs.jsonl; echo >> .stop-inputs.jsonl; echo "run the tests first" >&2; exit 2';
-
-function memory(): HookMemory {
-  const values = new Map<string, unknown>();
-  return { get: <T>(key: string) => values.get(key) as T | undefined, update: async (key, value) => void values.set(key, value) };
-}
-
-function logged(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const keep = (message: string) => void lines.push(message);
-  return { lines, trace() {}, debug() {}, info: keep, warn: keep, error: keep };
-}
 
 /** A session's hooks on the real host, every approval granted (and recorded); `home`: the user's home folder. */
 function hooksFor(workspace: TempWorkspace, home?: string) {

@@ -6,13 +6,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { systemClock, type Logger } from '../../src/base/common/ports';
+import { systemClock } from '../../src/base/common/ports';
 import type { ApprovalRequest } from '../../src/agent/common/sessionPorts';
 import { SessionHooks, hookApprovalsThrough, type HookMemory } from '../../src/agent/common/hooks';
 import { nodeHookHost } from '../../src/agent/node/hookProcess';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { makeEngine, runToEnd, startSession, useEmulatorAndWorkspace, type TempWorkspace } from '../unit/helpers/agent';
+import { logged, memory } from '../unit/helpers/hookParts';
 
 const settings = (hooks: unknown) => JSON.stringify({ hooks });
 const hook = (command: string, timeout?: number) => ({ type: 'command', command, ...(timeout ? { timeout } : {}) });
@@ -23,17 +24,6 @@ const LINT_SCRIPT = [
   'lines=$(wc -l < "$file" | tr -d " ")',
   'printf \'{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint: %s has %s lines, tool %s"}}\' "${file##*/}" "$lines" "$(printf "%s" "$input" | sed -n \'s/.*"tool_name":"\\([^"]*\\)".*/\\1/p\')"',
 ].join('\n');
-
-function memory(): HookMemory {
-  const values = new Map<string, unknown>();
-  return { get: <T>(key: string) => values.get(key) as T | undefined, update: async (key, value) => void values.set(key, value) };
-}
-
-function logged(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const keep = (message: string) => void lines.push(message);
-  return { lines, trace() {}, debug() {}, info: keep, warn: keep, error: keep };
-}
 
 /** A session's hooks on the real host, approving with `approve`; the approvals asked are recorded. */
 function hooksFor(workspace: TempWorkspace, kept: HookMemory, approve: () => boolean, env: NodeJS.ProcessEnv = process.env) {
