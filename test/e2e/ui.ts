@@ -36,7 +36,6 @@ import { polishAgentScenario, polishModelScenario } from './ui/polish';
 import { usageScenario } from './ui/usage';
 import { thinkingScenario } from './ui/thinking';
 import { agentSubagentScenario } from './ui/agentSubagent';
-import { agentSandboxNotesScenario } from './ui/agentSandboxNotes';
 import { editorMenuScenario } from './ui/editorMenu';
 
 const SCENARIOS: Scenario[] = [
@@ -67,9 +66,6 @@ const SCENARIOS: Scenario[] = [
   polishAgentScenario,
   // It turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
-  // Last: it reloads the page twice (gateway.agent.approval auto, then back); the question right after such a
-  // reload once showed an empty chat while its session ran (agent-subagent's first attempt, when it came next).
-  agentSandboxNotesScenario,
 ];
 
 const t0 = Date.now();
