@@ -156,7 +156,7 @@ export class Transport {
 
   /** A request larger than the key's whole TPM goes once the window is empty; the user hears it will likely be refused. */
   private warnIfLargerThanLimit(spec: RequestSpec, call: CallOptions): void {
-    const limit = this.limits.snapshot().tokenLimit;
+    const limit = this.limits.tokenLimit();
     if (spec.estimatedTokens <= limit) return;
     const message =
       `This request is about ${spec.estimatedTokens.toLocaleString('en-US')} tokens, more than this key's limit of ` +
