@@ -88,11 +88,8 @@ export class Transport {
   siteUrl(): string {
     const configured = this.options.siteUrl?.()?.trim();
     if (configured) return configured.replace(/\/+$/, '');
-    try {
-      return new URL(this.options.baseUrl()).origin;
-    } catch {
-      return this.options.baseUrl();
-    }
+    const baseUrl = this.options.baseUrl();
+    return originOf(baseUrl) ?? baseUrl;
   }
 
   /** Sends the request, retrying as the spec allows, and returns the first 2xx exchange. */
