@@ -63,7 +63,7 @@ export function registerAgent({ context, gateway, models, spendGate, timed }: Ag
           checkpointStorageBytes: () => checkpointStorageBytes(gateway.settings.get('agent.checkpointStorageMB')),
           logger,
         }),
-        context: { windows: models.windows, tokensPerMinute: () => gateway.limits.snapshot().tokenLimit, spendGate },
+        context: { windows: models.windows, tokensPerMinute: () => gateway.limits.tokenLimit(), spendGate },
         workspaceState: context.workspaceState,
         globalState: context.globalState,
         settings: () => gateway.settings.current(),

@@ -70,11 +70,17 @@ export async function openExchange(
   const controller = new AbortController();
   const abortFromCaller = () => controller.abort(call.signal.reason);
   call.signal.addEventListener('abort', abortFromCaller, { once: true });
-  const watchdog = new IdleWatchdog(deps.clock, deps.idleTimeoutMs, () =>
-    controller.abort(new StreamTimeoutError(`The Gateway sent nothing for ${Math.round(deps.idleTimeoutMs / 1000)} s, so the request was stopped. Try again.`)),
-  );
+  const watchdog = new IdleWatchdog({
+    clock: deps.clock,
+    timeoutMs: deps.idleTimeoutMs,
+    onIdle: () =>
+      controller.abort(
+        new StreamTimeoutError(`The Gateway sent nothing for ${Math.round(deps.idleTimeoutMs / 1000)} s, so the request was stopped. Try again.`),
+      ),
+    until: controller.signal,
+  });
+  // The watchdog stops with the controller: released (below), cancelled by the caller, or timed out.
   const release = () => {
-    watchdog.stop();
     call.signal.removeEventListener('abort', abortFromCaller);
     if (!controller.signal.aborted) controller.abort(new AbortError());
   };

@@ -13,6 +13,14 @@ export interface BoundKey {
 
 /** `https://host:port` of a URL, or undefined when it is not one. */
 export function originOf(url: string): string | undefined {
+  // Every request asks for the same base URL's origin: the last answer is kept rather than parsing it again.
+  if (lastOrigin?.url !== url) lastOrigin = { url, origin: parseOrigin(url) };
+  return lastOrigin.origin;
+}
+
+let lastOrigin: { url: string; origin: string | undefined } | undefined;
+
+function parseOrigin(url: string): string | undefined {
   try {
     const { origin } = new URL(url);
     return origin === 'null' ? undefined : origin;

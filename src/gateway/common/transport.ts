@@ -88,11 +88,8 @@ export class Transport {
   siteUrl(): string {
     const configured = this.options.siteUrl?.()?.trim();
     if (configured) return configured.replace(/\/+$/, '');
-    try {
-      return new URL(this.options.baseUrl()).origin;
-    } catch {
-      return this.options.baseUrl();
-    }
+    const baseUrl = this.options.baseUrl();
+    return originOf(baseUrl) ?? baseUrl;
   }
 
   /** Sends the request, retrying as the spec allows, and returns the first 2xx exchange. */
@@ -156,7 +153,7 @@ export class Transport {
 
   /** A request larger than the key's whole TPM goes once the window is empty; the user hears it will likely be refused. */
   private warnIfLargerThanLimit(spec: RequestSpec, call: CallOptions): void {
-    const limit = this.limits.snapshot().tokenLimit;
+    const limit = this.limits.tokenLimit();
     if (spec.estimatedTokens <= limit) return;
     const message =
       `This request is about ${spec.estimatedTokens.toLocaleString('en-US')} tokens, more than this key's limit of ` +

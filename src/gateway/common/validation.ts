@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
+import { chatParamsPassQuickly } from './chatQuickCheck';
 import { InvalidRequestError } from './errors';
 import { REASONING_EFFORTS, SERVICE_TIERS, type ChatParams, type RespondParams } from './types';
 
@@ -107,8 +108,13 @@ const wireNames: Record<string, string> = {
 };
 
 export function validateChatParams(params: ChatParams): void {
-  check(chatParams, params);
+  if (!chatParamsPassQuickly(params)) check(chatParams, params);
   checkToolChoiceNamesATool(params);
+}
+
+/** Whether the schema alone passes `params` (the quick check's tests compare the two). */
+export function chatSchemaPasses(params: unknown): boolean {
+  return chatParams.safeParse(params, { error: english }).success;
 }
 
 /**
