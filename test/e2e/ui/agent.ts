@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
-import { ask, emulatorRequests, ensureKey, newChat, waitForActivation, waitForResponse } from './gateway';
+import { afterReload, ask, emulatorRequests, ensureKey, newChat, waitForResponse } from './gateway';
 import { clickNotificationButton, readNotification } from './notifications';
 
 const ORIGINAL_HELLO = 'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
@@ -296,11 +296,7 @@ export const agentChatScenario: Scenario = {
       'edit-approval',
       `"${prompt}" sent in a new chat: "Approval needed" with an Approve button, and the diff "src/hello.ts: proposed by the agent" opens`,
       async () => {
-        if (await ctx.page.locator('a.action-label[aria-label^="New Chat ("]').first().isVisible()) await newChat(ctx);
-        else {
-          await ctx.wb.runCommand('Chat: New Chat');
-          await ctx.page.locator(`${CHAT} .interactive-input-part .monaco-editor`).first().waitFor({ state: 'visible', timeout: 10_000 });
-        }
+        await newChat(ctx);
         await ask(ctx, prompt);
         const response = await waitForResponse(ctx, shown, /Approval needed:/, 30_000, true);
         s.check(response.errors.length === 0, `no error in the response (${JSON.stringify(response.errors)})`);
@@ -466,9 +462,7 @@ export const agentReloadScenario: Scenario = {
       'page reloaded: the workbench comes back; the Agent Sessions view shows the session paused, its tooltip says "Interrupted…"',
       async () => {
         await (ctx.page as FullPage).reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
-        await ctx.page.waitForSelector('.monaco-workbench', { state: 'visible', timeout: 60_000 });
-        await ctx.page.waitForSelector('.part.statusbar .statusbar-item', { state: 'visible', timeout: 60_000 });
-        await waitForActivation(ctx.page);
+        await afterReload(ctx);
         await showSessionsView(ctx);
         const row = await waitForSessionRow(ctx, taskText, /^paused\b/, 120_000);
         s.check(!existsSync(later), 'later.txt is not written: nobody approved it');

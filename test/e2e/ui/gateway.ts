@@ -105,15 +105,29 @@ export async function setApiKey(ctx: UiContext, key: string, toast: string | Reg
 
 // ---- the Chat view ---------------------------------------------------------------------
 
-/** The Chat view's "New Chat" button: an empty conversation for the scenario. */
-/** An empty conversation in the Chat view, whether a scenario before left the view open or hid it. */
+/** The chat input's text as shown, whitespace collapsed. */
+const INPUT_TEXT = `(document.querySelector(${JSON.stringify(`${CHAT_INPUT} .view-lines`)})?.innerText || '').replace(/\\s+/g, ' ').trim()`;
+const CHAT_ITEMS = `${CHAT} .interactive-item-container`;
+
+/**
+ * An empty conversation in the Chat view, whether a scenario before left the view open or hid it. "New Chat"
+ * replaces the conversation asynchronously (it stores the old one's editing session first), so it is clicked
+ * only when the conversation shown has items, and done once they are gone. On a conversation that is empty
+ * already (always so right after a reload) nothing shows when the new one arrives: "no items" held at once, the
+ * question went into the old conversation, and the new one replaced it a second later — the answer arrived in a
+ * conversation no longer shown, the scenario saw "(no response)".
+ */
 export async function newChat(ctx: UiContext): Promise<void> {
   const { page } = ctx;
+  const input = page.locator(CHAT_INPUT).first();
+  if (!(await input.isVisible())) await ctx.wb.runCommand('Chat: Open Chat');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  if ((await page.locator(CHAT_ITEMS).count()) === 0) return;
   const newChatAction = page.locator('a.action-label[aria-label^="New Chat ("]').first();
   if (await newChatAction.isVisible()) await newChatAction.click({ timeout: 10_000 });
   else await ctx.wb.runCommand('Chat: New Chat');
-  await page.waitForFunction(`!document.querySelector(${JSON.stringify(`${CHAT} .interactive-item-container`)})`, undefined, { timeout: 10_000 });
-  await page.locator(CHAT_INPUT).first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page.waitForFunction(`!document.querySelector(${JSON.stringify(CHAT_ITEMS)})`, undefined, { timeout: 20_000 });
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
 }
 
 /**
@@ -128,11 +142,7 @@ export async function ask(ctx: UiContext, prompt: string): Promise<void> {
   await page.locator(CHAT_INPUT).first().click({ timeout: 10_000 });
   await page.keyboard.press('Control+A');
   await page.keyboard.insertText(prompt);
-  await page.waitForFunction(
-    `(document.querySelector(${JSON.stringify(`${CHAT_INPUT} .view-lines`)})?.innerText || '').replace(/\\s+/g, ' ').trim() === ${JSON.stringify(prompt)}`,
-    undefined,
-    { timeout: 10_000 },
-  );
+  await page.waitForFunction(`${INPUT_TEXT} === ${JSON.stringify(prompt)}`, undefined, { timeout: 10_000 });
   await page.keyboard.press('Enter');
   await page.locator(`${CHAT} .interactive-request`).filter({ hasText: prompt }).last().waitFor({ state: 'visible', timeout: 10_000 });
 }
@@ -263,9 +273,23 @@ export async function chatCalls(ctx: UiContext, since: number): Promise<{ status
 }
 
 /**
+ * After a page reload (or a fresh `goto`): the workbench drawn again, the extension activated again (its status bar
+ * item; its commands, chat participant and language models are registered in the same activation), and, when the
+ * Chat view is showing, its input drawn. Every scenario that reloads waits on this before it goes on; a question
+ * then goes through `newChat`, which waits for its new conversation to be in place.
+ */
+export async function afterReload(ctx: UiContext): Promise<void> {
+  await ctx.page.waitForSelector('.monaco-workbench', { state: 'visible', timeout: 60_000 });
+  await ctx.page.waitForSelector('.part.statusbar .statusbar-item', { state: 'visible', timeout: 60_000 });
+  await waitForActivation(ctx.page);
+  const chatInput = ctx.page.locator(CHAT_INPUT).first();
+  if (await ctx.page.locator(CHAT).first().isVisible()) await chatInput.waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/**
  * Set-up for a retry: makes user settings hold `patch` (undefined = remove). code-server
  * does not notice edits of settings.json on disk here, so when the file has to change the
- * page is reloaded (the key stays in secret storage) and the workbench awaited again.
+ * page is reloaded (the key stays in secret storage) and `afterReload` awaited.
  */
 export async function ensureUserSettings(ctx: UiContext, patch: Record<string, unknown>): Promise<void> {
   const file = path.join(ctx.server.runDir, 'ud', 'User', 'settings.json');
@@ -277,7 +301,7 @@ export async function ensureUserSettings(ctx: UiContext, patch: Record<string, u
   }
   writeFileSync(file, JSON.stringify(settings, null, 4));
   ctx.wb = await Workbench.open(ctx.page, ctx.server, { workspace: ctx.workspace });
-  await waitForActivation(ctx.page);
+  await afterReload(ctx);
 }
 
 /** A neutral workbench (before each scenario, after a failure): no quick input, no popup, no toasts. */
