@@ -37,6 +37,7 @@ import { usageScenario } from './ui/usage';
 import { thinkingScenario } from './ui/thinking';
 import { agentSubagentScenario } from './ui/agentSubagent';
 import { editorMenuScenario } from './ui/editorMenu';
+import { agentSandboxNotesScenario } from './ui/agentSandboxNotes';
 
 const SCENARIOS: Scenario[] = [
   setKeyScenario,
@@ -66,6 +67,8 @@ const SCENARIOS: Scenario[] = [
   polishAgentScenario,
   // It turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
+  // It reloads twice (gateway.agent.approval auto on, then off): its question comes right after a reload.
+  agentSandboxNotesScenario,
 ];
 
 const t0 = Date.now();
