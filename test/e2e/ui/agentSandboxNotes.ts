@@ -2,8 +2,9 @@
 // network)", and for a command the sandbox made fail, why ("failed because of the sandbox", with the
 // evidence and what to do). Two scripted commands: one that works, one that writes outside (/usr).
 import type { Scenario } from './harness';
-import { ask, ensureKey, ensureUserSettings, newChat, waitForResponse } from './gateway';
-import { scriptAgent } from './agent';
+import { ensureKey, ensureUserSettings } from './gateway';
+import { ask, newChat, waitForResponse } from './chatActions';
+import { scriptAgent } from './agentActions';
 
 const CHAT = '.interactive-session';
 
