@@ -20,7 +20,8 @@ import { packageVsix } from './lib/vsix';
 import { Workbench } from './lib/workbench';
 import { createSampleWorkspace, type Workspace } from './lib/workspace';
 import { startEmulator, type Emulator } from '../emulator/server';
-import { ask, setApiKey, waitForResponse } from './ui/gateway';
+import { setApiKey } from './ui/gateway';
+import { ask, waitForResponse } from './ui/chatActions';
 import type { UiContext } from './ui/harness';
 import { SANDBOX_AGENT_COMMAND, SANDBOX_AGENT_FILE, SANDBOX_AGENT_SCRIPT } from './sandboxAgent';
 

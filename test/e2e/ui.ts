@@ -4,7 +4,9 @@
 // Screenshots: test/e2e/screenshots/ui/<scenario>.<step>.png (emptied at the start).
 // Logs: test/e2e/logs/code-server.log, test/e2e/logs/ui-gateway.log (the extension's output channel).
 // Env: E2E_SKIP_SETUP=1, E2E_VSIX=file.vsix (test that package instead of building one),
-//      E2E_GREP=id[,id…] (run only scenarios whose id contains one of them, in the suite's order), E2E_KEEP=1, E2E_VERBOSE=1.
+//      E2E_GREP=id[,id…] (run only scenarios whose id contains one of them, in the suite's order), E2E_KEEP=1, E2E_VERBOSE=1,
+//      E2E_CPU_HOG=1 (one busy child process beside the whole run: the suite on a loaded machine).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { launchBrowser, type Browser } from './lib/browser';
@@ -37,6 +39,7 @@ import { usageScenario } from './ui/usage';
 import { thinkingScenario } from './ui/thinking';
 import { agentSubagentScenario } from './ui/agentSubagent';
 import { editorMenuScenario } from './ui/editorMenu';
+import { agentSandboxNotesScenario } from './ui/agentSandboxNotes';
 
 const SCENARIOS: Scenario[] = [
   setKeyScenario,
@@ -66,6 +69,8 @@ const SCENARIOS: Scenario[] = [
   polishAgentScenario,
   // It turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
+  // It reloads twice (gateway.agent.approval auto on, then off): its question comes right after a reload.
+  agentSandboxNotesScenario,
 ];
 
 const t0 = Date.now();
@@ -79,6 +84,19 @@ async function timed<T>(label: string, fn: () => T | Promise<T>): Promise<T> {
   } finally {
     timings.push([label, Date.now() - started]);
   }
+}
+
+/**
+ * E2E_CPU_HOG=1: one child process that keeps a core busy for the run's length, so the suite is tried on a loaded
+ * machine (every wait must be on a state, not a pace). The child checks now and then that this process is still
+ * there and ends with it: a driver killed without its `finally` leaves no busy loop behind.
+ */
+function startCpuHog(): ChildProcess | undefined {
+  if (process.env.E2E_CPU_HOG !== '1') return undefined;
+  const busyLoop = `const parent = ${process.pid}; for (let i = 0; ; i++) if ((i & 0xffffff) === 0) { try { process.kill(parent, 0); } catch { process.exit(0); } }`;
+  const hog = spawn(process.execPath, ['-e', busyLoop], { stdio: 'ignore' });
+  log(`CPU hog: pid ${hog.pid} busy for the whole run (E2E_CPU_HOG=1)`);
+  return hog;
 }
 
 /** The extension's own log (its "Gateway" output channel) before the run folder goes away. */
@@ -109,6 +127,7 @@ async function main(): Promise<number> {
   const wanted = grep?.split(',').filter(Boolean) ?? [];
   const scenarios = wanted.length ? SCENARIOS.filter((s) => wanted.some((w) => s.id.includes(w))) : SCENARIOS;
   const ws = createSampleWorkspace();
+  const hog = startCpuHog();
   let emulator: Emulator | undefined;
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
@@ -165,6 +184,7 @@ async function main(): Promise<number> {
     printReport(results);
     keepGatewayLog(server);
   } finally {
+    hog?.kill();
     await browser?.close();
     await server?.stop();
     await emulator?.close();
@@ -174,6 +194,7 @@ async function main(): Promise<number> {
   console.log(`\nTimings: ${timings.map(([label, ms]) => `${label.trim()} ${(ms / 1000).toFixed(1)} s`).join(', ')}; total ${since()}`);
   console.log(`Screenshots: ${screenshotCount()} in ${path.relative(process.cwd(), UI_SHOTS_DIR) || UI_SHOTS_DIR}`);
   // A retry hides a flaky scenario: the count is part of the result, 0 on a healthy run.
+  if (hog) console.log('CPU hog: one busy process ran beside the whole run (E2E_CPU_HOG=1)');
   console.log(`Retries used: ${retried.length}${retried.length ? ` (${retried.join(', ')})` : ''}`);
   // The summary line names the retries too: "13 passed, 0 failed, 0 retries" is the healthy run.
   console.log(`${passed} passed, ${failed} failed, ${retried.length} ${retried.length === 1 ? 'retry' : 'retries'}`);

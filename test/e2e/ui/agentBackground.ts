@@ -2,8 +2,9 @@
 // server "in the background"; once approved it shows in a terminal of its own, "Gateway Agent: … (background)",
 // the scripted model reads its output and stops it, and the terminal says it ended.
 import type { Scenario, UiContext } from './harness';
-import { ask, ensureKey, newChat, waitForResponse } from './gateway';
-import { scriptAgent, task, waitForChatButton } from './agent';
+import { ensureKey } from './gateway';
+import { ask, newChat, waitForChatButton, waitForResponse } from './chatActions';
+import { scriptAgent, task } from './agentActions';
 
 const CHAT = '.interactive-session';
 const ROWS = `[...document.querySelectorAll('.part.panel .xterm-rows > div')].map((row) => row.innerText.replace(/\\u00a0/g, ' ').trim())`;

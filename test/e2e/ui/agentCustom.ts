@@ -4,8 +4,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Scenario } from './harness';
-import { ask, ensureKey, newChat, waitForResponse } from './gateway';
-import { scriptTurns } from './agent';
+import { ensureKey } from './gateway';
+import { ask, newChat, waitForResponse } from './chatActions';
+import { scriptTurns } from './agentActions';
 
 const CHAT = '.interactive-session';
 const AGENT = "---\ndescription: Reviews without editing\ntools: ['read', 'fetch']\n---\n\nYou only review.\n";

@@ -4,8 +4,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Scenario } from './harness';
-import { scriptAgent, waitForChatButton } from './agent';
-import { ask, emulatorRequests, ensureKey, newChat, waitForResponse } from './gateway';
+import { emulatorRequests, ensureKey } from './gateway';
+import { ask, newChat, waitForChatButton, waitForResponse } from './chatActions';
+import { scriptAgent } from './agentActions';
 
 const CHAT = '.interactive-session';
 const HOOK_SCRIPT = [

@@ -7,8 +7,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Scenario, UiContext } from './harness';
-import { ask, emulatorRequests, ensureKey, newChat, responseTo, waitForResponse } from './gateway';
-import { scriptAgent } from './agent';
+import { emulatorRequests, ensureKey } from './gateway';
+import { ask, newChat, responseTo, waitForResponse } from './chatActions';
+import { scriptAgent } from './agentActions';
 
 const CHAT = '.interactive-session';
 const ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';

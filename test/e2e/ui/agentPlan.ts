@@ -1,7 +1,8 @@
 // The agent's plan as a person sees it: `/agent` in the Chat view, the scripted model keeps
 // a plan with update_plan, and each change shows as a checklist in the response.
 import type { Scenario, UiContext } from './harness';
-import { ask, ensureKey, newChat, waitForResponse } from './gateway';
+import { ensureKey } from './gateway';
+import { ask, newChat, waitForResponse } from './chatActions';
 
 const CHAT = '.interactive-session';
 

@@ -5,8 +5,9 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Scenario, UiContext } from './harness';
-import { ask, ensureKey, newChat, waitForResponse } from './gateway';
-import { quickOpen, scriptAgent, task, waitForChatButton } from './agent';
+import { ensureKey } from './gateway';
+import { ask, newChat, waitForChatButton, waitForResponse } from './chatActions';
+import { quickOpen, scriptAgent, task } from './agentActions';
 
 const CHAT = '.interactive-session';
 const COUNTER = 'export class Counter {\n\tprivate count = 0;\n\n\tincrement(): number {\n\t\tthis.count += 1;\n\t\treturn this.count;\n\t}\n}\n';

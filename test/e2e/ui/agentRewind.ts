@@ -9,9 +9,10 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
-import { ask, emulatorRequests, ensureKey, newChat, waitForResponse } from './gateway';
+import { emulatorRequests, ensureKey } from './gateway';
+import { ask, chatButton, chatLink, newChat, waitForChatButton, waitForResponse } from './chatActions';
+import { scriptAgent, showSessionsView, task, waitForDisk } from './agentActions';
 import { readNotification } from './notifications';
-import { chatButton, chatLink, scriptAgent, showSessionsView, task, waitForChatButton, waitForDisk } from './agent';
 
 const CHAT = '.interactive-session';
 const DIALOG = '.monaco-dialog-box';

@@ -3,8 +3,8 @@
 // its steps and the start of its answer, folded with the turn's steps once it ends), and its button opens
 // the session's transcript with the subagent's steps.
 import type { Scenario } from './harness';
-import { ask, ensureKey, ensureUserSettings, newChat, waitForResponse } from './gateway';
-import { waitForChatButton } from './agent';
+import { ensureKey, ensureUserSettings } from './gateway';
+import { ask, newChat, waitForChatButton, waitForResponse } from './chatActions';
 
 const CHAT = '.interactive-session';
 const RESPONSE = `${CHAT} .interactive-response`;

@@ -5,8 +5,9 @@
 // the answer is written under the approval, and its old button (in the turn's folded steps) says it was answered.
 import type { Locator } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
-import { ask, ensureKey, newChat, waitForResponse } from './gateway';
-import { chatButton, scriptAgent, showSessionsView, startFromPalette, task, waitForChatButton, waitForSessionRow, waitForTerminalLine } from './agent';
+import { ensureKey } from './gateway';
+import { ask, chatButton, newChat, waitForChatButton, waitForResponse } from './chatActions';
+import { scriptAgent, showSessionsView, startFromPalette, task, waitForSessionRow, waitForTerminalLine } from './agentActions';
 import { chatLayout } from './layout';
 import { hideNotificationCenter, readNotification } from './notifications';
 

@@ -1,19 +1,8 @@
 // Scenarios 1–3: the key from the palette, the model from "Gateway: Select Chat Model",
 // and a first @gateway answer in the Chat view.
 import type { Scenario } from './harness';
-import {
-  ask,
-  ensureKey,
-  ensureUserSettings,
-  MODELS,
-  newChat,
-  normalStatus,
-  openSetApiKey,
-  typeKeyAndEnter,
-  waitForKeyToast,
-  waitForResponse,
-  waitForStatus,
-} from './gateway';
+import { ensureKey, ensureUserSettings, MODELS, normalStatus, openSetApiKey, typeKeyAndEnter, waitForKeyToast, waitForStatus } from './gateway';
+import { ask, newChat, waitForResponse } from './chatActions';
 
 export const setKeyScenario: Scenario = {
   id: '1-set-key',

@@ -1,7 +1,7 @@
 // Issue 27, item 12: the editor's context menu as a person sees it: the extension's two commands sit
 // under one "Gateway" submenu ("Edit Selection…", "Explain Selection"), told apart from VS Code's own.
 import type { Scenario } from './harness';
-import { quickOpen } from './agent';
+import { quickOpen } from './agentActions';
 
 const EDITOR_LINES = '.part.editor .editor-group-container.active .editor-container .monaco-editor .view-lines';
 const MENU = '.context-view .monaco-menu';

@@ -1,6 +1,6 @@
 // What a person does with the Gateway extension in the workbench, as helpers: set the key
-// from the palette, read the status bar item, ask @gateway in the Chat view, use the Chat
-// view's model picker. Every wait is on UI state.
+// from the palette, read the status bar item, use the Chat view's model picker, wait for the
+// window after a reload. Every wait is on UI state. (Asking in the chat: chatActions.ts.)
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from '../lib/browser';
@@ -103,85 +103,6 @@ export async function setApiKey(ctx: UiContext, key: string, toast: string | Reg
   return waitForKeyToast(ctx, toast);
 }
 
-// ---- the Chat view ---------------------------------------------------------------------
-
-/** The Chat view's "New Chat" button: an empty conversation for the scenario. */
-/** An empty conversation in the Chat view, whether a scenario before left the view open or hid it. */
-export async function newChat(ctx: UiContext): Promise<void> {
-  const { page } = ctx;
-  const newChatAction = page.locator('a.action-label[aria-label^="New Chat ("]').first();
-  if (await newChatAction.isVisible()) await newChatAction.click({ timeout: 10_000 });
-  else await ctx.wb.runCommand('Chat: New Chat');
-  await page.waitForFunction(`!document.querySelector(${JSON.stringify(`${CHAT} .interactive-item-container`)})`, undefined, { timeout: 10_000 });
-  await page.locator(CHAT_INPUT).first().waitFor({ state: 'visible', timeout: 10_000 });
-}
-
-/**
- * Types a message into the chat input and sends it with Enter. The text goes in as one
- * input event (`insertText`): key by key costs 0.1 s a character here, and typing "@g…"
- * opens a suggestion list that would take the Enter.
- */
-export async function ask(ctx: UiContext, prompt: string): Promise<void> {
-  const { page } = ctx;
-  // Toasts sit over the bottom right, where the chat input is.
-  if ((await page.locator('.notifications-toasts .notification-toast').count()) > 0) await ctx.wb.clearNotifications();
-  await page.locator(CHAT_INPUT).first().click({ timeout: 10_000 });
-  await page.keyboard.press('Control+A');
-  await page.keyboard.insertText(prompt);
-  await page.waitForFunction(
-    `(document.querySelector(${JSON.stringify(`${CHAT_INPUT} .view-lines`)})?.innerText || '').replace(/\\s+/g, ' ').trim() === ${JSON.stringify(prompt)}`,
-    undefined,
-    { timeout: 10_000 },
-  );
-  await page.keyboard.press('Enter');
-  await page.locator(`${CHAT} .interactive-request`).filter({ hasText: prompt }).last().waitFor({ state: 'visible', timeout: 10_000 });
-}
-
-export interface ChatResponse {
-  text: string;
-  /** Texts of the buttons in the response (stream.button). */
-  buttons: string[];
-  /** Error / warning boxes in the response (errorDetails). */
-  errors: string[];
-}
-
-// Runs in the page: the response that follows the last request containing `prompt`.
-const RESPONSE_TO = `(prompt) => {
-  const rowOf = (el) => Number(el.closest('.monaco-list-row')?.getAttribute('data-index') ?? -1);
-  const items = [...document.querySelectorAll('.interactive-session .interactive-item-container')].sort((a, b) => rowOf(a) - rowOf(b));
-  let at = -1;
-  items.forEach((item, i) => { if (item.classList.contains('interactive-request') && item.innerText.includes(prompt)) at = i; });
-  const item = at >= 0 ? items[at + 1] : undefined;
-  if (!item || !item.classList.contains('interactive-response')) return undefined;
-  const texts = (sel) => [...item.querySelectorAll(sel)].map((el) => el.innerText.replace(/\\s+/g, ' ').trim()).filter(Boolean);
-  return { text: item.innerText.replace(/\\s+/g, ' ').trim(), buttons: texts('.monaco-button, .chat-button'), errors: texts('.chat-notification-widget') };
-}`;
-
-export async function responseTo(ctx: UiContext, prompt: string): Promise<ChatResponse | undefined> {
-  return (await ctx.page.evaluate(`(${RESPONSE_TO})(${JSON.stringify(prompt)})`)) as ChatResponse | undefined;
-}
-
-/**
- * Waits until the response to `prompt` shows text matching `text` (or, with `orError`,
- * any error box: the response has ended another way); returns the response.
- */
-export async function waitForResponse(ctx: UiContext, prompt: string, text: RegExp, timeoutMs = 60_000, orError = false): Promise<ChatResponse> {
-  try {
-    const handle = (await ctx.page.waitForFunction(
-      `(() => { const r = (${RESPONSE_TO})(${JSON.stringify(prompt)});
-        return r && (new RegExp(${JSON.stringify(text.source)}, ${JSON.stringify(text.flags)}).test(r.text) || (${orError} && r.errors.length > 0)) ? r : false; })()`,
-      undefined,
-      { timeout: timeoutMs, polling: 100 },
-    )) as { jsonValue(): Promise<ChatResponse> };
-    return await handle.jsonValue();
-  } catch {
-    const seen = await responseTo(ctx, prompt).catch(() => undefined);
-    throw new Error(
-      `the chat never showed ${text} in the answer to "${prompt}" within ${timeoutMs / 1000}s; the response shows: ${seen ? JSON.stringify(seen.text) : '(no response)'}`,
-    );
-  }
-}
-
 // ---- VS Code's model picker in the Chat view ---------------------------------------------
 
 export async function chatPickerModel(ctx: UiContext): Promise<string> {
@@ -263,9 +184,23 @@ export async function chatCalls(ctx: UiContext, since: number): Promise<{ status
 }
 
 /**
+ * After a page reload (or a fresh `goto`): the workbench drawn again, the extension activated again (its status bar
+ * item; its commands, chat participant and language models are registered in the same activation), and, when the
+ * Chat view is showing, its input drawn. Every scenario that reloads waits on this before it goes on; a question
+ * then goes through `newChat`, which waits for its new conversation to be in place.
+ */
+export async function afterReload(ctx: UiContext): Promise<void> {
+  await ctx.page.waitForSelector('.monaco-workbench', { state: 'visible', timeout: 60_000 });
+  await ctx.page.waitForSelector('.part.statusbar .statusbar-item', { state: 'visible', timeout: 60_000 });
+  await waitForActivation(ctx.page);
+  const chatInput = ctx.page.locator(CHAT_INPUT).first();
+  if (await ctx.page.locator(CHAT).first().isVisible()) await chatInput.waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/**
  * Set-up for a retry: makes user settings hold `patch` (undefined = remove). code-server
  * does not notice edits of settings.json on disk here, so when the file has to change the
- * page is reloaded (the key stays in secret storage) and the workbench awaited again.
+ * page is reloaded (the key stays in secret storage) and `afterReload` awaited.
  */
 export async function ensureUserSettings(ctx: UiContext, patch: Record<string, unknown>): Promise<void> {
   const file = path.join(ctx.server.runDir, 'ud', 'User', 'settings.json');
@@ -277,7 +212,7 @@ export async function ensureUserSettings(ctx: UiContext, patch: Record<string, u
   }
   writeFileSync(file, JSON.stringify(settings, null, 4));
   ctx.wb = await Workbench.open(ctx.page, ctx.server, { workspace: ctx.workspace });
-  await waitForActivation(ctx.page);
+  await afterReload(ctx);
 }
 
 /** A neutral workbench (before each scenario, after a failure): no quick input, no popup, no toasts. */

@@ -3,7 +3,7 @@
 // empty conversation. Earlier scenarios leave other layouts on purpose: 13-usage hides both side bars
 // and the panel to give its page room, the agent scenarios leave the Agent Sessions view and diffs open.
 import type { UiContext } from './harness';
-import { newChat } from './gateway';
+import { newChat } from './chatActions';
 
 const CHAT_VIEW = '.part.auxiliarybar .interactive-session';
 const DIALOG = '.monaco-dialog-box';

@@ -3,7 +3,8 @@
 // limits the Gateway never reported; a question that has to wait shows one waiting line (how
 // long and until when) while the status bar counts down, then the answer.
 import type { Scenario, UiContext } from './harness';
-import { ask, chatCalls, newChat, normalStatus, responseTo, setApiKey, statusText, waitForStatus } from './gateway';
+import { chatCalls, normalStatus, setApiKey, statusText, waitForStatus } from './gateway';
+import { ask, newChat, responseTo } from './chatActions';
 
 const WAIT_LINE = /waiting \d+ s/g;
 

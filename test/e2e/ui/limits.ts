@@ -1,6 +1,7 @@
 // Scenarios 4–5: an empty balance (402) and a real rate limit (429) as a person sees them.
 import type { Scenario } from './harness';
-import { ask, chatCalls, newChat, normalStatus, setApiKey, statusItem, statusText, waitForResponse, waitForStatus } from './gateway';
+import { chatCalls, normalStatus, setApiKey, statusItem, statusText, waitForStatus } from './gateway';
+import { ask, newChat, waitForResponse } from './chatActions';
 
 export const emptyBalanceScenario: Scenario = {
   id: '4-empty-balance',

@@ -1,19 +1,8 @@
 // Scenario 6: the gateway's models in VS Code's own model picker (the Chat view's), and
 // @gateway answering with the one picked there.
 import type { Scenario } from './harness';
-import {
-  ask,
-  chatCalls,
-  chatPickerModel,
-  ensureKey,
-  MODELS,
-  newChat,
-  normalStatus,
-  openChatModelPicker,
-  pickChatModel,
-  waitForResponse,
-  waitForStatus,
-} from './gateway';
+import { chatCalls, chatPickerModel, ensureKey, MODELS, normalStatus, openChatModelPicker, pickChatModel, waitForStatus } from './gateway';
+import { ask, newChat, waitForResponse } from './chatActions';
 
 export const chatModelPickerScenario: Scenario = {
   id: '6-chat-model-picker',

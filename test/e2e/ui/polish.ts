@@ -5,9 +5,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Scenario, UiContext } from './harness';
-import { ask, chatPickerModel, ensureKey, ensureUserSettings, normalStatus, pickChatModel, waitForResponse, waitForStatus } from './gateway';
+import { chatPickerModel, ensureKey, ensureUserSettings, normalStatus, pickChatModel, waitForStatus } from './gateway';
+import { ask, chatButton, chatLink, clickChatButton, waitForResponse } from './chatActions';
+import { scriptAgent, showSessionsView, task } from './agentActions';
 import { chatLayout } from './layout';
-import { chatButton, chatLink, clickChatButton, scriptAgent, showSessionsView, task } from './agent';
 
 const CHAT = '.interactive-session';
 const SESSIONS_PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Agent Sessions"])';

@@ -5,9 +5,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Scenario, UiContext } from './harness';
-import { ask, ensureKey, waitForResponse } from './gateway';
+import { ensureKey } from './gateway';
+import { ask, chatButton, chatLink, waitForResponse } from './chatActions';
+import { editorTab, waitForTerminalLine } from './agentActions';
 import { chatLayout } from './layout';
-import { chatButton, chatLink, editorTab, waitForTerminalLine } from './agent';
 import { SANDBOX_AGENT_COMMAND, SANDBOX_AGENT_FILE, SANDBOX_AGENT_SCRIPT } from '../sandboxAgent';
 
 const ORIGINAL = 'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n';

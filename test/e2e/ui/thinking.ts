@@ -1,6 +1,7 @@
 // A @gateway answer from a model that thinks (the emulator's DeepSeek-style dialect): the
 // thinking is one collapsed part in the answer, not in its text, and opens beside the chat.
-import { ask, ensureKey, newChat, waitForResponse } from './gateway';
+import { ensureKey } from './gateway';
+import { ask, newChat, waitForResponse } from './chatActions';
 import type { Scenario } from './harness';
 
 const CHAT_MODELS = ['gw-chat', 'gw-chat-pro', 'gw-chat-mini'];

@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
-import { ask, emulatorRequests, ensureKey, ensureUserSettings, newChat, waitForResponse } from './gateway';
+import { emulatorRequests, ensureKey, ensureUserSettings } from './gateway';
+import { ask, newChat, waitForResponse } from './chatActions';
 
 const SURFACE_LABELS: Record<string, string> = { chat: '@gateway chat', agent: 'Agent sessions', inline: 'Inline edit', lm: 'Language model provider' };
 
