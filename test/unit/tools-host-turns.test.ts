@@ -1,9 +1,17 @@
 // Issue 25 (no block of the extension host over 50 ms): the turn of the event loop the agent yields before
-// each tool call lets timers and I/O run, and the protected-file globs are compiled ahead of the first path
-// check, a glob per turn of the loop, once per value of the setting, with the same answers as before.
+// each tool call lets timers and I/O run, the walk yields one every 100 entries, and the protected-file globs
+// are compiled ahead of the first path check, a glob per turn of the loop, once per value of the setting,
+// with the same answers as before.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFile, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { silentLogger } from '../../src/base/common/ports';
+import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { walkWorkspace } from '../../src/tools/common/walk';
+import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
+import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import type { SettingLevels } from '../../src/settings/common/gatewaySettings';
 import { SettingsService } from '../../src/settings/common/settingsService';
 import { yieldToHost } from '../../src/tools/common/hostTurn';
@@ -49,6 +57,33 @@ describe('yieldToHost: a whole turn of the event loop', () => {
       }),
     );
     assert.deepEqual(order, ['timer', 'after']);
+  });
+});
+
+describe('the walk', () => {
+  test("a folder's entries admitted without I/O (its subfolders): a turn of the event loop every 100 of them", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'walk-turns-'));
+    try {
+      for (let i = 0; i < 300; i++) mkdirSync(join(root, `d${String(i).padStart(3, '0')}`));
+      const files = new NodeWorkspaceFiles(root);
+      const ctx = {
+        files,
+        changes: new NodeFileChanges(root),
+        commands: new NodeCommandRunner(root),
+        protectedFiles: defaultProtectedFiles,
+        logger: silentLogger,
+      };
+      const order: string[] = [];
+      let entries = 0;
+      for await (const entry of walkWorkspace('.', ctx, signal, { respectIgnore: false })) {
+        if (++entries === 1) armDueTimer(order);
+        if (entry.path === 'd100') order.push('d100');
+      }
+      assert.equal(entries, 300);
+      assert.deepEqual(order, ['timer', 'd100'], 'the timer ran within the first 100 entries');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
