@@ -77,7 +77,7 @@ export function hostCpuMs(): number {
 }
 
 /** What hostCpuMs counts, for the figures' headings. */
-export const CPU_SCOPE = threadCpuUsage ? "CPU: this thread's" : 'CPU: the whole process (every thread; errs high)';
+export const CPU_SCOPE = threadCpuUsage ? "CPU: this thread's time" : "CPU: the whole process's time, every thread's (errs high)";
 
 export function printBlock(name: string, block: Block, note = ''): void {
   console.log(

@@ -43,7 +43,7 @@ export async function measureLongSessionCost(): Promise<{ long: LongSessionResul
   try {
     const long = await measureLongSession();
     const heldMb = heapUsedMb();
-    console.log(`\nThe extension host during the ${LONG_TURNS}-turn sessions below (two sessions, compacting and not; ${CPU_SCOPE} time):`);
+    console.log(`\nThe extension host during the ${LONG_TURNS}-turn sessions below (two sessions, compacting and not; ${CPU_SCOPE}):`);
     printBlock(`${LONG_TURNS}-turn session (the emulator in a child process)`, long.block);
     console.log(
       `  heap growth: ${fmt(heldMb - beforeMb, 1)} MB with the finished session held, ${fmt(peakMb - beforeMb, 1)} MB at its largest (uncollected)   (target ≤ ${HEAP_TARGET_MB} MB)`,
