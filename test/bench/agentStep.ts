@@ -30,13 +30,13 @@ import { FileUsageStorage } from '../../src/usage/node/fileUsageStorage';
 import type { ScriptedTurn } from '../emulator/types';
 import { workspaceFile } from './bigWorkspace';
 import { startChildEmulator } from './childEmulator';
-import { largestBlock, printBlock } from './hostBlocks';
+import { CPU_SCOPE, hostCpuMs, largestBlock, printBlock } from './hostBlocks';
 import { fmt } from './stats';
 
 const WRITES = 51;
 const READS = 100;
 
-/** Where the time between two requests went, in wall-clock and in CPU time (the process's, tools' left out of both). */
+/** Where the time between two requests went, in wall-clock and in CPU time (hostCpuMs; tools' left out of both). */
 class StepClock {
   readonly ownMs: number[] = [];
   readonly ownCpuMs: number[] = [];
@@ -46,30 +46,25 @@ class StepClock {
   requestStarts(): void {
     if (this.answerEnded !== undefined) {
       this.ownMs.push(performance.now() - this.answerEnded.wall - this.tools.wall);
-      this.ownCpuMs.push(cpuMs() - this.answerEnded.cpu - this.tools.cpu);
+      this.ownCpuMs.push(hostCpuMs() - this.answerEnded.cpu - this.tools.cpu);
     }
     this.answerEnded = undefined;
   }
 
   answerEnds(): void {
-    this.answerEnded = { wall: performance.now(), cpu: cpuMs() };
+    this.answerEnded = { wall: performance.now(), cpu: hostCpuMs() };
     this.tools = { wall: 0, cpu: 0 };
   }
 
   async tool<T>(work: () => Promise<T>): Promise<T> {
-    const started = { wall: performance.now(), cpu: cpuMs() };
+    const started = { wall: performance.now(), cpu: hostCpuMs() };
     try {
       return await work();
     } finally {
       this.tools.wall += performance.now() - started.wall;
-      this.tools.cpu += cpuMs() - started.cpu;
+      this.tools.cpu += hostCpuMs() - started.cpu;
     }
   }
-}
-
-function cpuMs(): number {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1000;
 }
 
 function percentiles(values: readonly number[]): { median: number; p99: number } {
@@ -177,7 +172,7 @@ export async function measureAgentStep(root: string): Promise<void> {
     console.log(
       `\nAgent step: the engine's own time from a model answer to the next request (tools excluded), ${clock.ownMs.length} steps on a ${(39_000).toLocaleString('en-US')}-file workspace, ${WRITES} files touched`,
     );
-    console.log('  (journal save, checkpoint capture, compaction check, usage record and events included; CPU time: the waits for a busy core left out)');
+    console.log(`  (journal save, checkpoint capture, compaction check, usage record and events included; ${CPU_SCOPE}, the waits for a busy core left out)`);
     console.log(`  CPU    median ${fmt(cpu.median, 2)} ms   (target ≤ 5 ms)   p99 ${fmt(cpu.p99, 2)} ms   (target ≤ 50 ms)`);
     console.log(`  wall   median ${fmt(wall.median, 2)} ms   p99 ${fmt(wall.p99, 2)} ms   status ${state.status}, ${events} events`);
     const slowest = clock.ownCpuMs.map((ms, step) => ({ ms, step: step + 1 })).sort((a, b) => b.ms - a.ms);

@@ -6,7 +6,7 @@
 import { rm } from 'node:fs/promises';
 import { measureAgentStep } from './agentStep';
 import { makeBigWorkspace } from './bigWorkspace';
-import { BLOCK_TARGET_MS, heapUsedMb, measureRetentionBlock, measureSearchBlock, measureUsageBlock, printBlock } from './hostBlocks';
+import { BLOCK_TARGET_MS, CPU_SCOPE, heapUsedMb, measureRetentionBlock, measureSearchBlock, measureUsageBlock, printBlock } from './hostBlocks';
 import { LONG_TURNS, measureLongSession, type LongSessionResult } from './longSession';
 import { fmt } from './stats';
 
@@ -43,7 +43,7 @@ export async function measureLongSessionCost(): Promise<{ long: LongSessionResul
   try {
     const long = await measureLongSession();
     const heldMb = heapUsedMb();
-    console.log(`\nThe extension host during the ${LONG_TURNS}-turn sessions below (two sessions, compacting and not):`);
+    console.log(`\nThe extension host during the ${LONG_TURNS}-turn sessions below (two sessions, compacting and not; ${CPU_SCOPE}):`);
     printBlock(`${LONG_TURNS}-turn session (the emulator in a child process)`, long.block);
     console.log(
       `  heap growth: ${fmt(heldMb - beforeMb, 1)} MB with the finished session held, ${fmt(peakMb - beforeMb, 1)} MB at its largest (uncollected)   (target ≤ ${HEAP_TARGET_MB} MB)`,

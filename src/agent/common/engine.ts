@@ -20,7 +20,7 @@
 import { AbortError, type GatewayClient, type ModelLimits } from '../../gateway/common';
 import type { Clock, Logger } from '../../base/common';
 import type { Approver, SessionStore } from './sessionPorts';
-import { runSubagentTool, type AgentTool, type ToolContext } from '../../tools/common';
+import { prepareProtections, runSubagentTool, type AgentTool, type ToolContext } from '../../tools/common';
 import { errorMessage, type OnAgentEvent } from './agentEvents';
 import type { ApprovalPolicy } from './approvalPolicy';
 import { exceededBudget, runStartOf, runUsage, type AgentBudgets, type RunStart } from './budgets';
@@ -123,6 +123,9 @@ export class AgentEngine {
    * The budgets apply to this run alone, so continuing a stopped session gives it a full budget again.
    */
   async run(state: AgentSessionState, signal: AbortSignal, onEvent: OnAgentEvent): Promise<AgentSessionState> {
+    // The protected-file globs compiled in the loop's idle turns while the run saves and asks the model (once per
+    // value of the setting), not in one stretch at the first path check.
+    void prepareProtections(this.deps.toolContext.protectedFiles, signal);
     const timer = new RunTimer(this.deps.clock);
     const start = runStartOf(state);
     const activeBefore = state.activeMs;

@@ -6,7 +6,16 @@
  */
 import { AbortError, type ToolCall } from '../../gateway/common';
 import type { ApprovalRequest, Approver } from './sessionPorts';
-import { findTool, unknownToolOutput, type AgentTool, type PreparedCall, type ToolContext, type ToolOutcome, reportingNewProblems } from '../../tools/common';
+import {
+  findTool,
+  unknownToolOutput,
+  type AgentTool,
+  type PreparedCall,
+  type ToolContext,
+  type ToolOutcome,
+  reportingNewProblems,
+  yieldToHost,
+} from '../../tools/common';
 import { errorMessage, type OnAgentEvent } from './agentEvents';
 import { commandApprovalReason, needsApproval, type ApprovalPolicy } from './approvalPolicy';
 import { TOOL_OUTPUT_SHARE, boundedToolOutput } from './contextBudget';
@@ -53,6 +62,8 @@ export class ToolRound {
 
   private async runCalls(state: AgentSessionState, timer: RunTimer, changed: string[], signal: AbortSignal, onEvent: OnAgentEvent): Promise<void> {
     while (state.pendingCalls.length > 0) {
+      // The model's answer arrives whole: its decoding, the step's bookkeeping and the call's preparation (the
+      // path checks) would otherwise run as one synchronous stretch, the largest block of a long session.
       await yieldToHost();
       if (signal.aborted) throw new AbortError();
       const call = state.pendingCalls[0];
@@ -172,13 +183,3 @@ export class ToolRound {
 }
 
 const deniedWhat: Record<AgentTool['kind'], string> = { read: 'call', write: 'change', command: 'command', external: 'tool call' };
-
-/**
- * A turn of the extension host's event loop before each call: the model's answer arrives whole, and its
- * decoding, the step's bookkeeping and the call's preparation (the path checks, the protected-file globs
- * compiled at a session's first call) would otherwise run as one synchronous stretch, the largest block
- * of a long session (issue 25: none over 50 ms). setImmediate, not the clock: no time passes, nothing waits.
- */
-function yieldToHost(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}

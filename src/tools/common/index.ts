@@ -1,7 +1,8 @@
 /** The tools feature's common layer as other features see it: import from here, not from its files. */
 export { BackgroundCommands, type BackgroundLimits, type BackgroundReport } from './backgroundCommands';
+export { yieldToHost } from './hostTurn';
 export { reportingNewProblems } from './newProblems';
-export { normalizeWorkspacePath, protectingPattern, resolveWorkspacePath } from './pathPolicy';
+export { normalizeWorkspacePath, prepareProtections, protectingPattern, resolveWorkspacePath } from './pathPolicy';
 export { findTool, runSubagentTool, subagentTools, toolDefinitions, toolsFor, unknownToolOutput } from './registry';
 export { MAX_SUBAGENT_TASK_CHARS, type SubagentAnswer, type SubagentRun, type Subagents } from './runSubagent';
 export {

@@ -8,6 +8,7 @@
  */
 import type { Clock, DirectoryEntry } from '../../base/common';
 import type { ToolContext } from './tool';
+import { yieldToHost } from './hostTurn';
 import { protectingPattern } from './pathPolicy';
 
 export interface WalkEntry {
@@ -20,6 +21,8 @@ export interface WalkEntry {
 
 /** The most entries one walk visits, so a huge tree cannot stall a call. */
 export const walkLimit = 50_000;
+/** Entries admitted between two turns of the event loop. */
+const entriesPerTurn = 100;
 /** The longest one walk runs (without ripgrep, a large workspace takes seconds per search). */
 export const walkTimeLimitMs = 20_000;
 
@@ -58,6 +61,9 @@ export async function* walkWorkspace(folder: string, ctx: ToolContext, signal: A
         options.onLimit?.(`more than ${options.timeLimit!.ms / 1000} s`);
         return;
       }
+      // A folder's entries are admitted without I/O (its subfolders, a search's files that cannot match): a
+      // turn of the event loop every so many, so a folder of thousands is not one block of the extension host.
+      if (visited % entriesPerTurn === 0) await yieldToHost();
       const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;
       const resolved = await admit(path, realPathOf(path), entry.type, ctx, signal, options.respectIgnore ? ignored : undefined);
       if (resolved === undefined) continue;
