@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { chatParamsPassQuickly } from './chatQuickCheck';
+import { chatParamsPassQuickly, respondFieldsPassQuickly } from './paramsQuickCheck';
 import { InvalidRequestError } from './errors';
 import { REASONING_EFFORTS, SERVICE_TIERS, type ChatParams, type RespondParams } from './types';
 
@@ -112,9 +112,14 @@ export function validateChatParams(params: ChatParams): void {
   checkToolChoiceNamesATool(params);
 }
 
-/** Whether the schema alone passes `params` (the quick check's tests compare the two). */
+/** Whether the schema alone passes `params` (the quick checks' tests compare the two). */
 export function chatSchemaPasses(params: unknown): boolean {
   return chatParams.safeParse(params, { error: english }).success;
+}
+
+/** Whether the schema of every responses field but the input passes `params` (for the quick checks' tests). */
+export function respondFieldsSchemaPass(params: unknown): boolean {
+  return respondParamsExceptInput.safeParse(params, { error: english }).success;
 }
 
 /**
@@ -144,7 +149,7 @@ export function inputItemsParsed(): number {
 function passesQuickly(params: RespondParams): boolean {
   const input: unknown = params.input;
   if (!Array.isArray(input) || input.length === 0) return false;
-  if (!respondParamsExceptInput.safeParse(params).success) return false;
+  if (!respondFieldsPassQuickly(params)) return false;
   for (const item of input) if (!itemPasses(item)) return false;
   return true;
 }
