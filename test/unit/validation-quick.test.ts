@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import { InvalidRequestError, type ChatParams } from '../../src/gateway/common';
-import { chatParamsPassQuickly, respondFieldsPassQuickly } from '../../src/gateway/common/paramsQuickCheck';
-import { chatSchemaPasses, respondFieldsSchemaPass, validateChatParams } from '../../src/gateway/common/validation';
+import { chatParamsPassQuickly, inputItemPassesQuickly, respondFieldsPassQuickly } from '../../src/gateway/common/paramsQuickCheck';
+import { chatSchemaPasses, inputItemSchemaPasses, respondFieldsSchemaPass, validateChatParams } from '../../src/gateway/common/validation';
 
 const usual: ChatParams[] = [
   { model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }] },
@@ -186,6 +186,33 @@ describe('the quick check before the chat schema', () => {
     assert.ok(compared > 2000, `compared ${compared}`);
     assert.ok(passedQuickly > 300, `passed quickly ${passedQuickly}`);
     for (const params of usualRespond) assert.equal(respondFieldsPassQuickly(params), true, inspect(params));
+  });
+
+  test('never passes an input item the schema refuses (every field of each kind of item set to each hostile value)', () => {
+    const usualItems: Record<string, unknown>[] = [
+      { role: 'user', content: 'fix it' },
+      { type: 'message', role: 'developer', content: '' },
+      { type: 'function_call', call_id: 'c1', name: 'read_file', arguments: '{"path":"a.ts"}' },
+      { type: 'function_call_output', call_id: 'c1', output: '' },
+    ];
+    let compared = 0;
+    let passedQuickly = 0;
+    const items = function* (): Generator<unknown> {
+      for (const item of usualItems) {
+        yield item;
+        for (const field of ['type', 'role', 'content', 'call_id', 'name', 'arguments', 'output', 'extra'])
+          for (const value of hostileValues) yield { ...item, [field]: value };
+      }
+      yield* hostileValues;
+    };
+    for (const item of items()) {
+      compared++;
+      if (!inputItemPassesQuickly(item)) continue;
+      passedQuickly++;
+      if (!inputItemSchemaPasses(item)) assert.fail(`the quick check passed an item the schema refuses: ${inspect(item)}`);
+    }
+    assert.ok(compared > 1500 && passedQuickly > 100, `compared ${compared}, passed quickly ${passedQuickly}`);
+    for (const item of usualItems) assert.equal(inputItemPassesQuickly(item), true, inspect(item));
   });
 
   test('passes the usual requests, so they skip the schema', () => {

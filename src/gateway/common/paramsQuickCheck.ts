@@ -27,6 +27,26 @@ export function respondFieldsPassQuickly(params: unknown): boolean {
   );
 }
 
+/** One item of a responses request's input, as the agent sends them: a message, a function call or its output. */
+export function inputItemPassesQuickly(item: unknown): boolean {
+  if (!isRecord(item)) return false;
+  switch (item.type) {
+    case undefined:
+    case 'message':
+      return (item.role === 'user' || item.role === 'assistant' || item.role === 'system' || item.role === 'developer') && typeof item.content === 'string';
+    case 'function_call':
+      return isNonEmptyString(item.call_id) && isNonEmptyString(item.name) && typeof item.arguments === 'string';
+    case 'function_call_output':
+      return isNonEmptyString(item.call_id) && typeof item.output === 'string';
+    default:
+      return false;
+  }
+}
+
+function isNonEmptyString(value: unknown): boolean {
+  return typeof value === 'string' && value.length > 0;
+}
+
 /** The fields chat and responses requests share. */
 function sharedFieldsPass(params: Fields): boolean {
   return (
