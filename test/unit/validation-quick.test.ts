@@ -1,12 +1,13 @@
-// The quick check in front of the chat schema (chatQuickCheck.ts) may only say yes where the schema says
-// yes: thousands of requests made from valid ones with one field changed to a hostile value, and the
-// usual requests (which it must pass, or it saves nothing), each compared with the schema itself.
+// The quick checks in front of the schemas (paramsQuickCheck.ts) may only say yes where the schema says
+// yes: thousands of requests made from valid ones with one field (of the request, a message or a tool)
+// changed to a hostile value, and the usual requests (which they must pass, or they save nothing), each
+// compared with the schema itself.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import { InvalidRequestError, type ChatParams } from '../../src/gateway/common';
-import { chatParamsPassQuickly } from '../../src/gateway/common/chatQuickCheck';
-import { chatSchemaPasses, validateChatParams } from '../../src/gateway/common/validation';
+import { chatParamsPassQuickly, inputItemPassesQuickly, respondFieldsPassQuickly } from '../../src/gateway/common/paramsQuickCheck';
+import { chatSchemaPasses, inputItemSchemaPasses, respondFieldsSchemaPass, validateChatParams } from '../../src/gateway/common/validation';
 
 const usual: ChatParams[] = [
   { model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }] },
@@ -27,6 +28,24 @@ const usual: ChatParams[] = [
     serviceTier: 'flex',
   },
   { model: 'm', messages: [{ role: 'user', content: 'x' }], temperature: 2, topP: 0, maxTokens: Number.MAX_SAFE_INTEGER },
+  {
+    model: 'gw-chat',
+    messages: [{ role: 'user', content: 'x' }],
+    tools: [{ name: 'read_file', description: 'Reads', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false }],
+    toolChoice: { name: 'read_file' },
+  },
+];
+
+/** A tool list as the agent sends it, and the other responses fields. */
+const agentTools = [
+  { name: 'read_file', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+  { name: 'run_command', parameters: JSON.parse('{"type":"object","__proto__":{"x":1},"properties":{}}') as Record<string, unknown> },
+  { name: 'mcp_srv-tool_1' },
+];
+const usualRespond: Record<string, unknown>[] = [
+  { model: 'gw-code', tools: agentTools, toolChoice: 'auto', instructions: 'Be careful.', previousResponseId: 'resp_1', maxOutputTokens: 8000 },
+  { model: 'gw-code', reasoningEffort: 'minimal', serviceTier: 'default', temperature: 1, topP: 0.5, toolChoice: { name: 'read_file', extra: 1 } },
+  { model: 'gw-code' },
 ];
 
 const hostileValues: unknown[] = [
@@ -67,9 +86,53 @@ const hostileValues: unknown[] = [
   Symbol('s'),
   10n,
   () => 1,
+  'auto',
+  'required',
+  { name: 'read_file' },
+  { name: 'bad name' },
+  { name: 'x'.repeat(65) },
+  { [Symbol('k')]: 1 },
+  { constructor: () => 1 },
+  { constructor: 'x' },
+  [{ name: 'ok' }],
+  [{ name: 'ok', parameters: [] }],
+  Object.defineProperty({}, 'hidden', { value: 1, enumerable: false }),
 ];
 
-const fields = ['model', 'messages', 'temperature', 'topP', 'maxTokens', 'reasoningEffort', 'serviceTier', 'extra'];
+const fields = ['model', 'messages', 'temperature', 'topP', 'maxTokens', 'reasoningEffort', 'serviceTier', 'tools', 'toolChoice', 'extra'];
+const respondFields = [
+  'model',
+  'instructions',
+  'previousResponseId',
+  'maxOutputTokens',
+  'temperature',
+  'topP',
+  'reasoningEffort',
+  'serviceTier',
+  'tools',
+  'toolChoice',
+  'input',
+];
+const toolFields = ['name', 'description', 'parameters', 'strict', 'extra'];
+
+/** Every responses request (input aside) made from a usual one by setting one field, or one field of one tool, to each hostile value. */
+function* respondVariants(): Generator<unknown> {
+  for (const base of usualRespond) {
+    for (const field of respondFields) for (const value of hostileValues) yield { ...base, [field]: value };
+    const tools = (base.tools as Record<string, unknown>[] | undefined) ?? [];
+    for (let i = 0; i < tools.length; i++) {
+      for (const field of toolFields) {
+        for (const value of hostileValues) yield { ...base, tools: tools.map((tool, j) => (j === i ? { ...tool, [field]: value } : tool)) };
+      }
+      for (const value of hostileValues) yield { ...base, tools: tools.map((tool, j) => (j === i ? value : tool)) };
+      for (const value of hostileValues)
+        yield { ...base, tools: tools.map((tool, j) => (j === i ? { ...tool, parameters: { type: 'object', nested: value } } : tool)) };
+    }
+    yield { ...base, tools: [...tools, { name: 'ok', parameters: { [Symbol('s')]: 1 } }] };
+    yield { ...base, tools: [...tools, { name: 'ok', parameters: new (class Schema {})() }] };
+  }
+  yield* hostileValues;
+}
 const messageFields = ['role', 'content', 'tool_call_id', 'tool_calls', 'name'];
 
 /** Every request made from a usual one by setting one field (of the request or of one message) to each hostile value. */
@@ -109,6 +172,47 @@ describe('the quick check before the chat schema', () => {
     assert.ok(compared > 2000, `compared ${compared}`);
     // It does pass most of what the schema passes: otherwise the schema runs anyway and nothing is saved.
     assert.ok(passedQuickly > 300, `passed quickly ${passedQuickly}`);
+  });
+
+  test('never passes responses fields the schema refuses (every field and tool field set to each hostile value)', () => {
+    let compared = 0;
+    let passedQuickly = 0;
+    for (const params of respondVariants()) {
+      compared++;
+      if (!respondFieldsPassQuickly(params)) continue;
+      passedQuickly++;
+      if (!respondFieldsSchemaPass(params)) assert.fail(`the quick check passed what the schema refuses: ${inspect(params)}`);
+    }
+    assert.ok(compared > 2000, `compared ${compared}`);
+    assert.ok(passedQuickly > 300, `passed quickly ${passedQuickly}`);
+    for (const params of usualRespond) assert.equal(respondFieldsPassQuickly(params), true, inspect(params));
+  });
+
+  test('never passes an input item the schema refuses (every field of each kind of item set to each hostile value)', () => {
+    const usualItems: Record<string, unknown>[] = [
+      { role: 'user', content: 'fix it' },
+      { type: 'message', role: 'developer', content: '' },
+      { type: 'function_call', call_id: 'c1', name: 'read_file', arguments: '{"path":"a.ts"}' },
+      { type: 'function_call_output', call_id: 'c1', output: '' },
+    ];
+    let compared = 0;
+    let passedQuickly = 0;
+    const items = function* (): Generator<unknown> {
+      for (const item of usualItems) {
+        yield item;
+        for (const field of ['type', 'role', 'content', 'call_id', 'name', 'arguments', 'output', 'extra'])
+          for (const value of hostileValues) yield { ...item, [field]: value };
+      }
+      yield* hostileValues;
+    };
+    for (const item of items()) {
+      compared++;
+      if (!inputItemPassesQuickly(item)) continue;
+      passedQuickly++;
+      if (!inputItemSchemaPasses(item)) assert.fail(`the quick check passed an item the schema refuses: ${inspect(item)}`);
+    }
+    assert.ok(compared > 1500 && passedQuickly > 100, `compared ${compared}, passed quickly ${passedQuickly}`);
+    for (const item of usualItems) assert.equal(inputItemPassesQuickly(item), true, inspect(item));
   });
 
   test('passes the usual requests, so they skip the schema', () => {
