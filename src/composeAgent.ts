@@ -72,36 +72,43 @@ export function registerAgent({ context, gateway, models, spendGate, timed }: Ag
         ...(context.globalStorageUri.scheme === 'file' ? { profileFolder: profileFolderOf(context.globalStorageUri.fsPath) } : {}),
       }),
   );
-  timed('agent: views and commands', () => registerAgentViews(context, { sessionStore, approvals, sessions, sandbox }, errors));
+  registerAgentViews({ context, parts: { sessionStore, approvals, sessions, sandbox }, errors, timed });
   return { sessionStore, approvals, sessions };
 }
 
-function registerAgentViews(
-  context: vscode.ExtensionContext,
-  parts: { sessionStore: FileSessionStore; approvals: ApprovalBroker; sessions: AgentSessions; sandbox: BubblewrapSandbox },
-  errors: Gateway['errors'],
-): void {
+function registerAgentViews(options: {
+  context: vscode.ExtensionContext;
+  parts: { sessionStore: FileSessionStore; approvals: ApprovalBroker; sessions: AgentSessions; sandbox: BubblewrapSandbox };
+  errors: Gateway['errors'];
+  timed: TimedStep;
+}): void {
+  const { context, parts, errors, timed } = options;
   const { sessionStore, approvals, sessions, sandbox } = parts;
-  const sessionsTree = new SessionsTree(sessions);
-  // A view (not only a provider): its badge counts the approvals waiting.
-  const sessionsView = vscode.window.createTreeView('gateway.agentSessions', { treeDataProvider: sessionsTree });
-  const transcripts = new TranscriptProvider(sessionStore);
-  context.subscriptions.push(
-    sessionStore,
-    approvals,
-    sessions,
-    // After the sessions: whatever private /tmp they have not removed yet goes when the window closes.
-    sandbox,
-    sessionsTree,
-    transcripts,
-    sessionsView,
-    showWaiting(approvals, sessionsView),
-    vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
-    vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
-    ...registerAgentCommands(sessions, errors),
-    ...registerCheckpointCommands(sessions, errors),
-    registerDeleteSessionCommand(sessions, errors),
-    vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, systemClock, names)),
+  // Each part timed on its own: activation's report names the one that grows.
+  const sessionsView = timed('agent: sessions view', () => {
+    const sessionsTree = new SessionsTree(sessions);
+    // A view (not only a provider): its badge counts the approvals waiting.
+    const view = vscode.window.createTreeView('gateway.agentSessions', { treeDataProvider: sessionsTree });
+    // The sandbox after the sessions: whatever private /tmp they have not removed yet goes when the window closes.
+    context.subscriptions.push(sessionStore, approvals, sessions, sandbox, sessionsTree, view);
+    return view;
+  });
+  timed('agent: waiting indicator', () => context.subscriptions.push(showWaiting(approvals, sessionsView)));
+  timed('agent: documents', () => {
+    const transcripts = new TranscriptProvider(sessionStore);
+    context.subscriptions.push(
+      transcripts,
+      vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, approvals),
+      vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
+    );
+  });
+  timed('agent: commands', () =>
+    context.subscriptions.push(
+      ...registerAgentCommands(sessions, errors),
+      ...registerCheckpointCommands(sessions, errors),
+      registerDeleteSessionCommand(sessions, errors),
+      vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, systemClock, names)),
+    ),
   );
 }
 

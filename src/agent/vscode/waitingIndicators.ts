@@ -10,15 +10,14 @@ import { notificationPresenter, type ApprovalBroker } from './approvalBroker';
 export const SHOW_WAITING_COMMAND = 'gateway.agent.showWaiting';
 
 export function showWaiting(approvals: ApprovalBroker, treeView: Pick<vscode.TreeView<unknown>, 'badge'>): vscode.Disposable {
-  const item = vscode.window.createStatusBarItem('gateway.agentWaiting', vscode.StatusBarAlignment.Right, 101);
-  item.name = 'Gateway agent: waiting for you';
-  item.command = SHOW_WAITING_COMMAND;
-  item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+  // Made when an approval first waits, not while the extension activates (most windows never need it).
+  let item: vscode.StatusBarItem | undefined;
   const update = () => {
     const waiting = approvals.waiting();
     treeView.badge =
       waiting.length > 0 ? { value: waiting.length, tooltip: `${waiting.length} agent approval${waiting.length === 1 ? '' : 's'} waiting for you` } : undefined;
-    if (waiting.length === 0) return item.hide();
+    if (waiting.length === 0) return item?.hide();
+    item ??= waitingItem();
     item.text = `$(bell-dot) Agent ${waiting.length === 1 ? 'waits' : `waits (${waiting.length})`} for your approval`;
     item.tooltip = `${waiting.map((request) => `Gateway agent is ${waitingLine(request)}`).join('\n')}\n\nClick to answer it.`;
     item.accessibilityInformation = { label: item.tooltip, role: 'button' };
@@ -26,7 +25,7 @@ export function showWaiting(approvals: ApprovalBroker, treeView: Pick<vscode.Tre
   };
   update();
   return vscode.Disposable.from(
-    item,
+    { dispose: () => item?.dispose() },
     approvals.onDidChangePending(update),
     vscode.commands.registerCommand(SHOW_WAITING_COMMAND, () => {
       const [oldest] = approvals.waiting();
@@ -34,4 +33,12 @@ export function showWaiting(approvals: ApprovalBroker, treeView: Pick<vscode.Tre
       notificationPresenter(approvals)(oldest);
     }),
   );
+}
+
+function waitingItem(): vscode.StatusBarItem {
+  const item = vscode.window.createStatusBarItem('gateway.agentWaiting', vscode.StatusBarAlignment.Right, 101);
+  item.name = 'Gateway agent: waiting for you';
+  item.command = SHOW_WAITING_COMMAND;
+  item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+  return item;
 }
