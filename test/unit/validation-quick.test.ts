@@ -159,30 +159,32 @@ function* variants(): Generator<unknown> {
   yield* hostileValues;
 }
 
+/**
+ * Runs every input through the quick check and, where it passes, through the schema, failing at the first the
+ * schema refuses; gives how many were compared and how many the quick check passed.
+ */
+function compareWithSchema(inputs: Iterable<unknown>, quick: (input: unknown) => boolean, schema: (input: unknown) => boolean) {
+  let compared = 0;
+  let passedQuickly = 0;
+  for (const input of inputs) {
+    compared++;
+    if (!quick(input)) continue;
+    passedQuickly++;
+    if (!schema(input)) assert.fail(`the quick check passed what the schema refuses: ${inspect(input)}`);
+  }
+  return { compared, passedQuickly };
+}
+
 describe('the quick check before the chat schema', () => {
   test('never passes a request the schema refuses (every field and message field set to each hostile value)', () => {
-    let compared = 0;
-    let passedQuickly = 0;
-    for (const params of variants()) {
-      compared++;
-      if (!chatParamsPassQuickly(params)) continue;
-      passedQuickly++;
-      if (!chatSchemaPasses(params)) assert.fail(`the quick check passed what the schema refuses: ${inspect(params)}`);
-    }
+    const { compared, passedQuickly } = compareWithSchema(variants(), chatParamsPassQuickly, chatSchemaPasses);
     assert.ok(compared > 2000, `compared ${compared}`);
     // It does pass most of what the schema passes: otherwise the schema runs anyway and nothing is saved.
     assert.ok(passedQuickly > 300, `passed quickly ${passedQuickly}`);
   });
 
   test('never passes responses fields the schema refuses (every field and tool field set to each hostile value)', () => {
-    let compared = 0;
-    let passedQuickly = 0;
-    for (const params of respondVariants()) {
-      compared++;
-      if (!respondFieldsPassQuickly(params)) continue;
-      passedQuickly++;
-      if (!respondFieldsSchemaPass(params)) assert.fail(`the quick check passed what the schema refuses: ${inspect(params)}`);
-    }
+    const { compared, passedQuickly } = compareWithSchema(respondVariants(), respondFieldsPassQuickly, respondFieldsSchemaPass);
     assert.ok(compared > 2000, `compared ${compared}`);
     assert.ok(passedQuickly > 300, `passed quickly ${passedQuickly}`);
     for (const params of usualRespond) assert.equal(respondFieldsPassQuickly(params), true, inspect(params));
@@ -195,8 +197,6 @@ describe('the quick check before the chat schema', () => {
       { type: 'function_call', call_id: 'c1', name: 'read_file', arguments: '{"path":"a.ts"}' },
       { type: 'function_call_output', call_id: 'c1', output: '' },
     ];
-    let compared = 0;
-    let passedQuickly = 0;
     const items = function* (): Generator<unknown> {
       for (const item of usualItems) {
         yield item;
@@ -205,12 +205,7 @@ describe('the quick check before the chat schema', () => {
       }
       yield* hostileValues;
     };
-    for (const item of items()) {
-      compared++;
-      if (!inputItemPassesQuickly(item)) continue;
-      passedQuickly++;
-      if (!inputItemSchemaPasses(item)) assert.fail(`the quick check passed an item the schema refuses: ${inspect(item)}`);
-    }
+    const { compared, passedQuickly } = compareWithSchema(items(), inputItemPassesQuickly, inputItemSchemaPasses);
     assert.ok(compared > 1500 && passedQuickly > 100, `compared ${compared}, passed quickly ${passedQuickly}`);
     for (const item of usualItems) assert.equal(inputItemPassesQuickly(item), true, inspect(item));
   });

@@ -138,40 +138,29 @@ export class LimitTracker {
    * Rejects with the signal's reason when it aborts first.
    */
   acquire(estimatedTokens: number, signal: AbortSignal, options: AcquireOptions = {}): Promise<Reservation> {
-    const now = this.fromLease(estimatedTokens, signal, options) ?? this.fitsNow(estimatedTokens, signal, options);
+    const now = this.goesNow(estimatedTokens, signal, options);
     return now ? Promise.resolve(now) : this.queue.wait(estimatedTokens, signal, options);
   }
 
   /**
-   * Without a shared window, a request that nobody waits before and that fits now goes at once, as the queue
-   * would let it (its pump grants such a request on the spot), without a waiter and its abort listener:
-   * most requests take this path, and what they skip is most of the pacing's cost per request.
+   * A request that nobody waits before and that fits now goes at once, as the queue's pump would let it, without a
+   * waiter and its abort listener: most requests take this path. With a shared window it also needs room in the lease
+   * the last locked round wrote (sharedWindowSync.ts, takeLease says why that is safe): it is sent with no file I/O
+   * before it, and its entry is written with the next delayed write. Otherwise undefined: the request waits its turn
+   * (with a shared window, under the lock).
    */
-  private fitsNow(estimatedTokens: number, signal: AbortSignal, options: AcquireOptions): Reservation | undefined {
-    if (this.sharedSync || options.background || signal.aborted || this.queue.length > 0) return undefined;
+  private goesNow(estimatedTokens: number, signal: AbortSignal, options: AcquireOptions): Reservation | undefined {
+    if (options.background || signal.aborted || this.queue.length > 0) return undefined;
     const tokens = Math.max(0, estimatedTokens);
     const now = this.clock.now();
     this.ledger.prune(now);
     if (this.readyAtFor(tokens, now, this.ledger.use(now)) > now) return undefined;
+    if (this.sharedSync && !this.sharedSync.takeLease(tokens, now)) return undefined;
     const reservation = this.ledger.reserve(tokens);
-    this.changed();
-    return reservation;
-  }
-
-  /**
-   * With a shared window, a request that fits now and nobody waits before is sent on the lease the last
-   * locked round wrote (sharedWindowSync.ts, takeLease says why that is safe), with no file I/O before it;
-   * its entry is written with the next delayed write. Otherwise undefined: the request waits its turn.
-   */
-  private fromLease(estimatedTokens: number, signal: AbortSignal, options: AcquireOptions): Reservation | undefined {
-    if (!this.sharedSync || options.background || signal.aborted || this.queue.length > 0) return undefined;
-    const tokens = Math.max(0, estimatedTokens);
-    const now = this.clock.now();
-    this.ledger.prune(now);
-    if (this.readyAtFor(tokens, now, this.ledger.use(now)) > now || !this.sharedSync.takeLease(tokens, now)) return undefined;
-    const reservation = this.ledger.reserve(tokens);
-    this.sharedSync.syncSoon();
-    this.emit();
+    if (this.sharedSync) {
+      this.sharedSync.syncSoon();
+      this.emit();
+    } else this.changed();
     return reservation;
   }
 

@@ -9,7 +9,7 @@
 import type { Clock } from '../../base/common';
 import type { ConfiguredLimits, Reservation } from './limitTypes';
 import type { RateLimitReport } from './rateLimitHeaders';
-import { LazyWindowUse, freesOf, uncountedBy } from './windowUse';
+import { LazyWindowUse, earliestLeave, freesOf, othersLeaveTime, ownLeaveTime, uncountedBy } from './windowUse';
 
 export type LimitsOrigin = 'reported' | 'unknown' | 'not_sent';
 
@@ -92,7 +92,7 @@ export class WindowLedger {
   adopt(other: WindowLedger): void {
     const copies = new Map(other.entries.map((entry) => [entry, { ...entry }]));
     this.entries = [...copies.values()];
-    this.ownLeaveAt = this.earliestOwnLeave();
+    this.ownLeaveAt = earliestLeave(this.entries, ownLeaveTime, this.windowMs);
     // The headers' count keeps pointing at the same requests, so none is counted twice.
     this.fromHeaders = other.fromHeaders && { ...other.fromHeaders, counted: other.fromHeaders.counted.map((entry) => copies.get(entry) ?? entry) };
     this.learned = other.learned;
@@ -118,7 +118,7 @@ export class WindowLedger {
 
   replaceOthers(others: OthersReserved[]): void {
     this.others = others;
-    this.othersLeaveAt = this.earliestOthersLeave();
+    this.othersLeaveAt = earliestLeave(this.others, othersLeaveTime, this.windowMs);
   }
 
   /** Tokens this window spent or reserved in the current window. */
@@ -268,13 +268,12 @@ export class WindowLedger {
   prune(now: number): void {
     // Filtering (rather than dropping from the front) keeps out-of-order answers right; it runs only once something left.
     if (now >= this.ownLeaveAt) {
-      const cutoff = now - this.windowMs;
-      this.entries = this.entries.filter((entry) => entry.answeredAt === undefined || entry.answeredAt > cutoff);
-      this.ownLeaveAt = this.earliestOwnLeave();
+      this.entries = this.entries.filter((entry) => ownLeaveTime(entry, this.windowMs) > now);
+      this.ownLeaveAt = earliestLeave(this.entries, ownLeaveTime, this.windowMs);
     }
     if (now >= this.othersLeaveAt) {
       this.others = this.others.filter((entry) => this.othersLive(entry, now));
-      this.othersLeaveAt = this.earliestOthersLeave();
+      this.othersLeaveAt = earliestLeave(this.others, othersLeaveTime, this.windowMs);
     }
   }
 
@@ -283,25 +282,8 @@ export class WindowLedger {
     this.ownLeaveAt = Math.min(this.ownLeaveAt, at + this.windowMs);
   }
 
-  private earliestOwnLeave(): number {
-    let earliest = Infinity;
-    for (const entry of this.entries) if (entry.answeredAt !== undefined) earliest = Math.min(earliest, entry.answeredAt + this.windowMs);
-    return earliest;
-  }
-
-  /** When the first of the other windows' entries stops counting (see othersLive). */
-  private earliestOthersLeave(): number {
-    let earliest = Infinity;
-    for (const entry of this.others)
-      earliest = Math.min(earliest, entry.answeredAt !== undefined ? entry.answeredAt + this.windowMs : entry.sentAt + 2 * this.windowMs);
-    return earliest;
-  }
-
-  /**
-   * Another window's entry still counts: answered within the window, or in flight for
-   * less than two windows (a window that closed mid-request does not hold the key forever).
-   */
+  /** Another window's entry still counts (see othersLeaveTime). */
   othersLive(entry: Reserved, now: number): boolean {
-    return entry.answeredAt !== undefined ? entry.answeredAt + this.windowMs > now : entry.sentAt + 2 * this.windowMs > now;
+    return othersLeaveTime(entry, this.windowMs) > now;
   }
 }

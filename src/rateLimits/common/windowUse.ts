@@ -1,6 +1,7 @@
 /**
  * What the ledger's `use` returns (windowLedger.ts): the window's counts summed at once, and when
  * parts of it free up listed and sorted only when read, since a request that fits now never reads them.
+ * Also when each reservation leaves the window, which the ledger's prune waits for.
  */
 import type { HeaderLimits, Reserved, WindowUse } from './windowLedger';
 
@@ -55,4 +56,24 @@ export function uncountedBy(headers: HeaderLimits, now: number): Free[] {
     frees.push({ at: headers.tokensResetAt, requests: 0, tokens: unknown });
   }
   return frees;
+}
+
+/** When this window's reservation leaves the window: a window after its answer; never while in flight. */
+export function ownLeaveTime(entry: Reserved, windowMs: number): number {
+  return entry.answeredAt === undefined ? Infinity : entry.answeredAt + windowMs;
+}
+
+/**
+ * When another window's entry stops counting: a window after its answer, or two windows after it was sent
+ * while in flight (a window that closed mid-request does not hold the key forever).
+ */
+export function othersLeaveTime(entry: Reserved, windowMs: number): number {
+  return entry.answeredAt !== undefined ? entry.answeredAt + windowMs : entry.sentAt + 2 * windowMs;
+}
+
+/** The first time one of `entries` leaves (Infinity: none will), so the ledger's prune can skip the walk until then. */
+export function earliestLeave(entries: readonly Reserved[], leaveTime: (entry: Reserved, windowMs: number) => number, windowMs: number): number {
+  let earliest = Infinity;
+  for (const entry of entries) earliest = Math.min(earliest, leaveTime(entry, windowMs));
+  return earliest;
 }

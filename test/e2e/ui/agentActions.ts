@@ -18,20 +18,22 @@ interface ToolCall {
 }
 type Turn = { toolCalls: ToolCall[] } | { text: string };
 
+/** POSTs `body` to one of the emulator's control routes (/_emulator/…), bounded in time. */
+export async function postEmulator(ctx: UiContext, route: string, body: unknown): Promise<void> {
+  const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
+  const res = await fetch(`${control}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(5_000),
+  });
+  if (!res.ok) throw new Error(`POST ${route} → ${res.status} ${await res.text()}`);
+}
+
 /** POST /_emulator/reset, then /_emulator/script: the next responses of demo-key, as given. */
 export async function scriptTurns(ctx: UiContext, turns: unknown[]): Promise<void> {
-  const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
-  const post = async (route: string, body: unknown) => {
-    const res = await fetch(`${control}${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(5_000),
-    });
-    if (!res.ok) throw new Error(`POST ${route} → ${res.status} ${await res.text()}`);
-  };
-  await post('/_emulator/reset', {});
-  await post('/_emulator/script', { key: 'demo-key', turns });
+  await postEmulator(ctx, '/_emulator/reset', {});
+  await postEmulator(ctx, '/_emulator/script', { key: 'demo-key', turns });
 }
 
 /** scriptTurns for the agent: the next gw-code responses of demo-key. */

@@ -1,26 +1,11 @@
 // The agent's plan as a person sees it: `/agent` in the Chat view, the scripted model keeps
 // a plan with update_plan, and each change shows as a checklist in the response.
-import type { Scenario, UiContext } from './harness';
+import type { Scenario } from './harness';
 import { ensureKey } from './gateway';
 import { ask, newChat, waitForResponse } from './chatActions';
+import { scriptAgent } from './agentActions';
 
 const CHAT = '.interactive-session';
-
-/** POST /_emulator/reset, then the script of the next gw-code responses of demo-key. */
-async function scriptAgent(ctx: UiContext, turns: unknown[]): Promise<void> {
-  const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
-  const post = async (route: string, body: unknown) => {
-    const res = await fetch(`${control}${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(5_000),
-    });
-    if (!res.ok) throw new Error(`POST ${route} → ${res.status} ${await res.text()}`);
-  };
-  await post('/_emulator/reset', {});
-  await post('/_emulator/script', { key: 'demo-key', turns: turns.map((t) => ({ ...(t as object), model: 'gw-code', endpoint: 'responses' })) });
-}
 
 const steps = (first: string, second: string, third: string) => [
   { step: 'Read the greeting', status: first },

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
 import { ensureKey } from './gateway';
+import { postEmulator } from './agentActions';
 
 const ORIGINAL_HELLO = 'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
 const REWRITE_ANSWER = 'Here you go:\n```ts\nexport function hello(name: string): string {\n  return `Hi, ${name}!`;\n}\n```\n';
@@ -21,18 +22,8 @@ const DIFF = '.part.editor .monaco-diff-editor';
 
 /** POST /_emulator/reset, then /_emulator/script: demo-key's next answer (any model, any endpoint) is the rewrite. */
 async function scriptRewrite(ctx: UiContext, reset: boolean): Promise<void> {
-  const control = ctx.emulator.baseUrl.replace(/\/v1$/, '');
-  const post = async (route: string, body: unknown) => {
-    const res = await fetch(`${control}${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(5_000),
-    });
-    if (!res.ok) throw new Error(`POST ${route} → ${res.status} ${await res.text()}`);
-  };
-  if (reset) await post('/_emulator/reset', {});
-  await post('/_emulator/script', { key: 'demo-key', turns: [{ text: REWRITE_ANSWER }] });
+  if (reset) await postEmulator(ctx, '/_emulator/reset', {});
+  await postEmulator(ctx, '/_emulator/script', { key: 'demo-key', turns: [{ text: REWRITE_ANSWER }] });
 }
 
 const readDisk = (file: string) => readFileSync(file, 'utf8');
