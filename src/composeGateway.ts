@@ -7,6 +7,7 @@ import { GatewayClient, LimitTracker, type ModelInfo } from './gateway/common';
 import { systemClock, type Logger } from './base/common';
 import { FileSharedWindow } from './rateLimits/node';
 import { FileUsageStorage } from './usage/node';
+import { createNodeHttpFetch } from './gateway/node';
 import {
   clearApiKey,
   setApiKey,
@@ -56,7 +57,10 @@ export function createGateway(context: vscode.ExtensionContext, timed: TimedStep
     usageLog: new UsageLog(new FileUsageStorage(vscode.Uri.joinPath(context.globalStorageUri, 'usage.jsonl').fsPath), systemClock, logger),
   }));
   const limits = timed('gateway: limits', () => new LimitTracker(systemClock, settings.limits(), undefined, sharedWindow));
+  // One pool of kept-alive connections for every client of this window (see nodeHttpFetch.ts for why not fetch).
+  const http = createNodeHttpFetch();
   const clientOptions = {
+    fetch: http.fetch,
     baseUrl: () => settings.requireBaseUrl(),
     siteUrl: () => settings.get('siteUrl'),
     userAgent,
@@ -68,7 +72,7 @@ export function createGateway(context: vscode.ExtensionContext, timed: TimedStep
   );
   const clientWithKey = (key: string) =>
     new GatewayClient({ ...clientOptions, limits: new LimitTracker(systemClock, settings.current().limits), apiKey: { getApiKey: async () => key } });
-  context.subscriptions.push(channel, settingsSubscription, keys, { dispose: () => usageLog.today.dispose() });
+  context.subscriptions.push(channel, settingsSubscription, keys, { dispose: () => usageLog.today.dispose() }, { dispose: http.close });
   return {
     channel,
     logger,

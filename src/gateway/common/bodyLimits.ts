@@ -5,6 +5,7 @@
  * reading stops, with a clear error, at the ceiling.
  */
 import { ResponseTooLargeError } from './errors';
+import type { FetchAnswer, FetchBodyReader } from './gatewayPorts';
 
 export interface BodyLimits {
   /** GET /models: a list of model ids. */
@@ -65,7 +66,7 @@ export function eventTooLarge(limit: number): ResponseTooLargeError {
  * into the transport's typed error. The body is cancelled when reading stops early.
  */
 export async function readBoundedText(
-  body: ReadableStream<Uint8Array> | null,
+  body: FetchAnswer['body'],
   maxBytes: number,
   what: string,
   onChunk: () => void,
@@ -78,7 +79,7 @@ export async function readBoundedText(
   let received = 0;
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<FetchBodyReader['read']>>;
       try {
         chunk = await reader.read();
       } catch (error) {

@@ -5,7 +5,7 @@
  * typed errors. Retries, pacing and error answers are the transport's.
  */
 import type { Clock, Logger } from '../../base/common';
-import type { FetchLike } from './gatewayPorts';
+import type { FetchAnswer, FetchLike } from './gatewayPorts';
 import { redact, type ErrorContext } from './errorMapping';
 import { AbortError, ConnectionError, GatewayError, RedirectRefusedError, StreamInterruptedError, StreamTimeoutError } from './errors';
 import { IdleWatchdog } from './idleWatchdog';
@@ -14,7 +14,7 @@ import { SecretRedactor } from './redaction';
 import type { CallOptions } from './types';
 
 export interface Exchange {
-  response: Response;
+  response: FetchAnswer;
   /** Aborts the exchange: the consumer calls it when it stops reading. */
   release(): void;
   /** Resets the idle watchdog; call on every chunk of body. */
@@ -86,7 +86,7 @@ export async function openExchange(
   };
   const mapReadError = (error: unknown) => mapFailure(deps, error, controller.signal, call.signal, 'body', key);
   const startedAt = deps.clock.now();
-  let response: Response;
+  let response: FetchAnswer;
   try {
     response = await deps.fetch(url, {
       method: spec.method,
@@ -137,7 +137,7 @@ export async function openExchange(
 }
 
 /** A redirect answer (or, where fetch hides it, an opaque one), as the error that says where it pointed and what to do. */
-function refusedRedirect(url: string, response: Response, key: string): RedirectRefusedError | undefined {
+function refusedRedirect(url: string, response: FetchAnswer, key: string): RedirectRefusedError | undefined {
   if (response.type !== 'opaqueredirect' && !REDIRECT_STATUSES.has(response.status)) return undefined;
   const from = new URL(url).origin;
   const target = redirectTarget(response.headers.get('location'), url);

@@ -1,5 +1,5 @@
 export * from './errors';
-export { type ApiKeyProvider, type FetchLike } from './gatewayPorts';
+export type { ApiKeyProvider, FetchAnswer, FetchBodyReader, FetchInit, FetchLike } from './gatewayPorts';
 export * from './types';
 export { GatewayClient, type GatewayClientOptions } from './client';
 export { LimitTracker, DEFAULT_LIMITS, type LimitSnapshot, type ConfiguredLimits, type BalanceState, type Reservation } from '../../rateLimits/common';

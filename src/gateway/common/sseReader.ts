@@ -11,6 +11,7 @@ import type { DecodedKeyGuard } from './decodedKeyGuard';
 import { ProtocolError, StreamInterruptedError } from './errors';
 import { TextSoFar } from './answerTextBuffer';
 import type { StreamEvent } from './types';
+import type { FetchAnswer, FetchBodyReader } from './gatewayPorts';
 
 export interface StreamDecoder {
   /** Decodes one SSE event, pushing zero or more events to `out`; throws typed errors for in-stream failures. */
@@ -23,7 +24,7 @@ export interface StreamDecoder {
 
 /** An opened stream: the body, its decoder, and the hooks of the exchange it came from. */
 export interface SseSource {
-  body: ReadableStream<Uint8Array>;
+  body: NonNullable<FetchAnswer['body']>;
   decoder: StreamDecoder;
   /**
    * Called when a chunk completed at least one event: keeps the idle watchdog
@@ -94,7 +95,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
   let reasoningChars = 0;
   try {
     while (!decoder.finished) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<FetchBodyReader['read']>>;
       try {
         chunk = await reader.read();
       } catch (error) {

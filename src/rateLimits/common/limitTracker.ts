@@ -18,7 +18,7 @@
 import type { Clock } from '../../base/common';
 import { DEFAULT_LIMITS, type AcquireOptions, type BalanceState, type ConfiguredLimits, type LimitSnapshot, type Reservation } from './limitTypes';
 import { PacingQueue, type PacedWindow } from './pacingQueue';
-import { readRateLimitHeaders } from './rateLimitHeaders';
+import { readRateLimitHeaders, type HeaderSource } from './rateLimitHeaders';
 import { SharedWindowSync, sharedPollMs, type SharedWindow } from './sharedWindowSync';
 import { WindowLedger, type WindowUse } from './windowLedger';
 
@@ -179,7 +179,7 @@ export class LimitTracker {
    * `success`: the answer was a 2xx, whose lack of headers means the gateway does not send them
    * (a 401 has none anyway).
    */
-  recordHeaders(headers: Headers, success = true): boolean {
+  recordHeaders(headers: HeaderSource, success = true): boolean {
     const report = readRateLimitHeaders(headers, this.ledger.configured.tokensPerMinute, this.windowMs);
     if (report === undefined) {
       if (success && this.ledger.noteHeaderless()) this.changed();

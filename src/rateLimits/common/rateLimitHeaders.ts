@@ -22,7 +22,12 @@ export interface RateLimitReport {
  * limit (the gateway does not send them, or sent none with this answer).
  * `fallbackTokenLimit`: the configured TPM, for a gateway that reports requests only.
  */
-export function readRateLimitHeaders(headers: Headers, fallbackTokenLimit: number, windowMs: number): RateLimitReport | undefined {
+/** Where header values are read from: a web Headers, or the client's lean answer (gateway/node). */
+export interface HeaderSource {
+  get(name: string): string | null;
+}
+
+export function readRateLimitHeaders(headers: HeaderSource, fallbackTokenLimit: number, windowMs: number): RateLimitReport | undefined {
   const requestLimit = numberHeader(headers, 'x-ratelimit-limit-requests');
   const requestsRemaining = numberHeader(headers, 'x-ratelimit-remaining-requests');
   const tokenLimit = numberHeader(headers, 'x-ratelimit-limit-tokens') ?? fallbackTokenLimit;
@@ -48,7 +53,7 @@ function resetDelay(text: string | null, windowMs: number): number {
   return ms === undefined ? windowMs : Math.min(ms, windowMs);
 }
 
-function numberHeader(headers: Headers, name: string): number | undefined {
+function numberHeader(headers: HeaderSource, name: string): number | undefined {
   const raw = headers.get(name);
   if (raw == null || raw.trim() === '') return undefined;
   const value = Number(raw);

@@ -10,6 +10,10 @@
  */
 import { timerDelay, type Clock } from '../../../src/base/common/ports';
 import type { FetchLike } from '../../../src/gateway/common/gatewayPorts';
+import { createNodeHttpFetch } from '../../../src/gateway/node';
+
+/** The extension's own HTTP exchange (gateway/node), shared by every test's clock: its idle connections never hold the process open. */
+const extensionFetch = createNodeHttpFetch().fetch;
 
 export interface VirtualClockOptions {
   /** Where time starts, in ms since the epoch. Default: the real time now, so timestamps look real. */
@@ -113,17 +117,17 @@ export class VirtualClock implements Clock {
   }
 
   /**
-   * Real fetch, time standing still until the answer's headers are in (an emulator given this clock counts
-   * its windows in this time; its stream's delays may need time to move, so the body is not waited for).
+   * The extension's real HTTP exchange, time standing still until the answer's headers are in (an emulator given
+   * this clock counts its windows in this time; its stream's delays may need time to move, so the body is not waited for).
    */
-  readonly fetch: FetchLike = (url, init) => this.hold(fetch(url, init));
+  readonly fetch: FetchLike = (url, init) => this.hold(extensionFetch(url, init));
 
   /**
    * Real fetch, time standing still until the whole answer is in. (Holding only until the headers let time
    * move while a loaded machine was still reading the body, so a request settled a window late.) Not for
    * streams whose delays run on this clock.
    */
-  readonly fetchWhole: FetchLike = (url, init) =>
+  readonly fetchWhole = (url: string, init: RequestInit): Promise<Response> =>
     this.hold(
       fetch(url, init).then(async (response) => {
         const body = await response.arrayBuffer();
