@@ -1,6 +1,6 @@
 /**
  * The GatewayClient as the extension builds it (src/composeGateway.ts), for the per-request
- * figures: the rate window shared with the other windows through a file (and its lock),
+ * figures: its HTTP exchange over node:http (src/gateway/node), the rate window shared with the other windows through a file (and its lock),
  * the key bound to an origin and checked before every request, the key redacted from
  * everything read back (always on), and every answered request appended to the usage log
  * file. Each lives in a temp folder of its own, removed by `close`.
@@ -15,6 +15,7 @@ import { PUBLISH_DELAY_MS } from '../../src/rateLimits/common/sharedWindowSync';
 import { FileSharedWindow } from '../../src/rateLimits/node';
 import { UsageLog } from '../../src/usage/common';
 import { FileUsageStorage } from '../../src/usage/node';
+import { createNodeHttpFetch } from '../../src/gateway/node';
 
 export interface ExtensionClient {
   client: GatewayClient;
@@ -29,7 +30,9 @@ export function extensionClient(baseUrl: string, key: string): ExtensionClient {
   const usageLog = new UsageLog(new FileUsageStorage(join(storage, 'usage.jsonl')), systemClock, silentLogger);
   const limits = new LimitTracker(systemClock, DEFAULT_LIMITS, undefined, sharedWindow);
   const origin = new URL(baseUrl).origin;
+  const http = createNodeHttpFetch();
   const client = new GatewayClient({
+    fetch: http.fetch,
     baseUrl: () => baseUrl,
     userAgent: 'bench',
     logger: silentLogger,
@@ -41,6 +44,7 @@ export function extensionClient(baseUrl: string, key: string): ExtensionClient {
   const close = async () => {
     await new Promise((resolve) => setTimeout(resolve, 2 * PUBLISH_DELAY_MS));
     await sharedWindow.update((entries) => entries);
+    http.close();
     await rm(storage, { recursive: true, force: true, maxRetries: 5 });
   };
   return { client, usageLog, close };

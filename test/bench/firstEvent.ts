@@ -1,13 +1,16 @@
 /**
  * First-event overhead: time from the call to the first text delta, the client
  * against a bare fetch of the same request to the same emulator, interleaved.
- * Two clients: a plain one (no shared window, no key origin, no usage log) and
- * the one the extension builds (extensionClient.ts), whose figure has the target.
+ * Two clients: a plain one (global fetch; no shared window, no key origin, no usage
+ * log) and the one the extension builds (extensionClient.ts: node:http and all it has
+ * switched on), whose figure has the target. A second baseline, the same request over
+ * bare node:http, gives the client's own cost apart from the HTTP stack's.
  */
 import { GatewayClient } from '../../src/gateway/common';
 import type { Emulator } from '../emulator/server';
 import { extensionClient } from './extensionClient';
 import { median, percentile } from './stats';
+import { barePost } from './bareHttp';
 
 export interface ClientFirstEvent {
   medianMs: number;
@@ -15,6 +18,9 @@ export interface ClientFirstEvent {
   overheadP90Ms: number;
   /** The process's CPU time from the call to the first delta, over the bare fetch's (medians): what a loaded machine does not inflate. */
   cpuOverheadMedianMs: number;
+  /** Over bare node:http instead (medians): the client's own code. */
+  overHttpMedianMs: number;
+  cpuOverHttpMedianMs: number;
 }
 
 /** One sample: wall time and the process's CPU time (user and system, every thread) from the call to the first text delta. */
@@ -27,6 +33,8 @@ export interface FirstEventResult {
   samples: number;
   bareMedianMs: number;
   bareCpuMedianMs: number;
+  bareHttpMedianMs: number;
+  bareHttpCpuMedianMs: number;
   /** The client alone: nothing of the extension's switched on. */
   plain: ClientFirstEvent;
   /** What the extension has switched on: shared window file, key origin, redaction, usage record. */
@@ -37,15 +45,18 @@ export async function measureFirstEvent(emulator: Emulator, samples: number): Pr
   const plainClient = new GatewayClient({ baseUrl: () => emulator.baseUrl, apiKey: { getApiKey: async () => 'bench-key' }, userAgent: 'bench' });
   const ext = extensionClient(emulator.baseUrl, 'bench-key');
   const bare: Sample[] = [];
+  const bareHttp: Sample[] = [];
   const plain: Sample[] = [];
   const extension: Sample[] = [];
   try {
     for (let i = 0; i < samples + 10; i++) {
       const b = await bareFirstDelta(emulator.baseUrl);
+      const h = await bareHttpFirstDelta(emulator.baseUrl);
       const p = await clientFirstDelta(plainClient);
       const e = await clientFirstDelta(ext.client);
       if (i < 10) continue; // warm-up: JIT and connection pool
       bare.push(b);
+      bareHttp.push(h);
       plain.push(p);
       extension.push(e);
     }
@@ -62,8 +73,18 @@ export async function measureFirstEvent(emulator: Emulator, samples: number): Pr
       90,
     ),
     cpuOverheadMedianMs: median(cpuMs(ours)) - median(cpuMs(bare)),
+    overHttpMedianMs: median(ms(ours)) - median(ms(bareHttp)),
+    cpuOverHttpMedianMs: median(cpuMs(ours)) - median(cpuMs(bareHttp)),
   });
-  return { samples, bareMedianMs: median(ms(bare)), bareCpuMedianMs: median(cpuMs(bare)), plain: figures(plain), extension: figures(extension) };
+  return {
+    samples,
+    bareMedianMs: median(ms(bare)),
+    bareCpuMedianMs: median(cpuMs(bare)),
+    bareHttpMedianMs: median(ms(bareHttp)),
+    bareHttpCpuMedianMs: median(cpuMs(bareHttp)),
+    plain: figures(plain),
+    extension: figures(extension),
+  };
 }
 
 function sampleFrom(started: number, cpu: NodeJS.CpuUsage): Sample {
@@ -87,6 +108,26 @@ export async function bareFirstDelta(baseUrl: string): Promise<Sample> {
     if (!first && buffer.includes('"content":"')) first = sampleFrom(started, cpu);
   }
   if (!first) throw new Error('the bare fetch saw no text delta');
+  return first;
+}
+
+/** The same request over bare node:http (bareHttp.ts): the floor under the extension's client. */
+export async function bareHttpFirstDelta(baseUrl: string): Promise<Sample> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let first: Sample | undefined;
+  await barePost({
+    url: `${baseUrl}/chat/completions`,
+    headers: { Authorization: 'Bearer bench-key', 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+    body: JSON.stringify({ model: 'gw-chat', messages: [{ role: 'user', content: 'first' }], stream: true, stream_options: { include_usage: true } }),
+    onChunk: (chunk) => {
+      buffer += decoder.decode(chunk, { stream: true });
+      if (!first && buffer.includes('"content":"')) first = sampleFrom(started, cpu);
+    },
+  });
+  if (!first) throw new Error('bare node:http saw no text delta');
   return first;
 }
 

@@ -14,6 +14,7 @@ import { measureNearMiss } from './nearMiss';
 import { LONG_TURNS, SMALL_WINDOW, measureSaveTimes, type LongSessionResult, type SaveTimes } from './longSession';
 import { measureSubagents } from './subagents';
 import { measureHostCost, measureLongSessionCost, printHeapAfterClose, type HeapBaseline } from './hostCost';
+import { closeBareHttp } from './bareHttp';
 
 async function main(): Promise<void> {
   // `npm run bench -- search`: the workspace search figures alone.
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
       console.log(`    ${String(lines).padStart(4)} lines (~${fmt((lines * 26) / 1024, 1)} KB) a turn: ratio ${fmt(sum(b.stateful) / sum(b.stateless), 3)}`);
     }
   } finally {
+    closeBareHttp();
     await emulator.close();
   }
   await printPacing();
@@ -65,8 +67,13 @@ async function printPerRequest(emulator: Emulator): Promise<void> {
   const t = await measureThroughput(emulator, 20_000, 15);
   console.log(`\nStream throughput: a responses stream of ${t.deltas} text deltas (${fmt(t.bytes / 1e6)} MB), median of 15 interleaved rounds`);
   console.log(`  bare eventsource-parser + JSON.parse  ${fmt(t.bare, 0)} deltas/s   (baseline, the practical limit)`);
-  console.log(`  GatewayClient.respondStream alone     ${fmt(t.client, 0)} deltas/s   ${fmt(t.client / t.bare)}× bare`);
-  console.log(`    as the extension builds it          ${fmt(t.extension, 0)} deltas/s   ${fmt(t.extension / t.bare)}× bare   (target ≥ 0.95×)`);
+  console.log(
+    `  the same over bare node:http          ${fmt(t.bareHttp, 0)} deltas/s   ${fmt(t.bareHttp / t.bare)}× bare   (second baseline: the extension's client sends over node:http)`,
+  );
+  console.log(`  GatewayClient.respondStream (fetch)   ${fmt(t.client, 0)} deltas/s   ${fmt(t.client / t.bare)}× bare`);
+  console.log(
+    `    as the extension builds it          ${fmt(t.extension, 0)} deltas/s   ${fmt(t.extension / t.bare)}× bare   (target ≥ 0.95×); ${fmt(t.extension / t.bareHttp)}× bare node:http`,
+  );
   console.log(`  openai package responses.create       ${fmt(t.openai, 0)} deltas/s   ${fmt(t.openai / t.bare)}× bare`);
   console.log('  (the client merges the text deltas of one network read into one event; the figure counts wire deltas)');
   console.log(`  extension's client / openai package   ${fmt(t.extension / t.openai)}×   (target ≥ 7×)`);
@@ -74,20 +81,29 @@ async function printPerRequest(emulator: Emulator): Promise<void> {
   const f = await measureFirstEvent(emulator, 200);
   console.log(`\nFirst-event overhead: call → first text delta, ${f.samples} interleaved samples against the emulator`);
   console.log(`  bare fetch                     median ${fmt(f.bareMedianMs, 3)} ms, CPU ${fmt(f.bareCpuMedianMs, 3)} ms   (baseline)`);
+  console.log(
+    `  bare node:http                 median ${fmt(f.bareHttpMedianMs, 3)} ms, CPU ${fmt(f.bareHttpCpuMedianMs, 3)} ms   (second baseline: the extension's client sends over node:http)`,
+  );
   const client = (name: string, c: ClientFirstEvent, target: string) =>
     console.log(
       `  ${name.padEnd(30)} median ${fmt(c.medianMs, 3)} ms, overhead ${fmt(c.overheadMedianMs, 3)} ms (p90 ${fmt(c.overheadP90Ms, 3)} ms)${target}; ` +
         `CPU overhead ${fmt(c.cpuOverheadMedianMs, 3)} ms`,
     );
-  client('GatewayClient alone', f.plain, '');
+  client('GatewayClient alone (fetch)', f.plain, '');
   client('as the extension builds it', f.extension, '   (target ≤ 0.3 ms median)');
-  console.log('    (shared rate-window file and its lock, key-origin check, key redaction, usage log file; the CPU figure is what load does not inflate)');
+  console.log(
+    '    (node:http, shared rate-window file and its lock, key-origin check, key redaction, usage log file; the CPU figure is what load does not inflate)',
+  );
+  console.log(
+    `    over bare node:http: ${fmt(f.extension.overHttpMedianMs, 3)} ms median, CPU ${fmt(f.extension.cpuOverHttpMedianMs, 3)} ms   (the client's own code, the HTTP stack apart)`,
+  );
 }
 
 async function printPerRequestOnly(emulator: Emulator): Promise<void> {
   try {
     await printPerRequest(emulator);
   } finally {
+    closeBareHttp();
     await emulator.close();
   }
 }

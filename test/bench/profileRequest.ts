@@ -1,7 +1,7 @@
 /**
  * A driver for CPU profiles of the per-request path (issue 25): the client as the extension
  * builds it, alone in the process, so a profile shows its costs and little else.
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx test/bench/profileRequest.ts stream|barestream|first|plain|bare [rounds]
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx test/bench/profileRequest.ts stream|barestream|first|plain|bare|barehttp [rounds]
  * `stream` replays a 20,000-delta responses stream; `first`, `plain` and `bare` make requests to the first text delta.
  * Prints the process's CPU time per round, which is what the bench's ratios come from. With
  * PROFILE_WINDOWS=<file>, the first-delta modes write each request's call → first delta interval
@@ -11,7 +11,8 @@ import { writeFileSync } from 'node:fs';
 import { startEmulator } from '../emulator/server';
 import { extensionClient } from './extensionClient';
 import { GatewayClient } from '../../src/gateway/common';
-import { bareFirstDelta, clientFirstDelta } from './firstEvent';
+import { bareFirstDelta, bareHttpFirstDelta, clientFirstDelta } from './firstEvent';
+import { closeBareHttp } from './bareHttp';
 import { bareParser, captureStream, countDeltas, startReplay } from './throughput';
 
 async function main(): Promise<void> {
@@ -26,11 +27,12 @@ async function main(): Promise<void> {
   }
 }
 
-/** `first` is the extension's client, `plain` the client alone, `bare` a bare fetch of the same request. */
+/** `first` is the extension's client, `plain` the client alone, `bare` a bare fetch of the same request, `barehttp` the same over bare node:http. */
 async function profileFirst(baseUrl: string, rounds: number, mode: string): Promise<void> {
   const ext = extensionClient(baseUrl, 'bench-key');
   const plain = new GatewayClient({ baseUrl: () => baseUrl, apiKey: { getApiKey: async () => 'bench-key' }, userAgent: 'bench' });
-  const once = mode === 'bare' ? () => bareFirstDelta(baseUrl) : () => clientFirstDelta(mode === 'plain' ? plain : ext.client);
+  const bare = { bare: () => bareFirstDelta(baseUrl), barehttp: () => bareHttpFirstDelta(baseUrl) }[mode];
+  const once = bare ?? (() => clientFirstDelta(mode === 'plain' ? plain : ext.client));
   try {
     for (let i = 0; i < 20; i++) await once();
     const cpu = process.cpuUsage();
@@ -49,6 +51,7 @@ async function profileFirst(baseUrl: string, rounds: number, mode: string): Prom
       `${mode}: ${rounds} requests, CPU ${((used.user + used.system) / 1000 / rounds).toFixed(3)} ms, wall ${(wall / rounds).toFixed(3)} ms a request`,
     );
   } finally {
+    closeBareHttp();
     await ext.close();
   }
 }

@@ -12,12 +12,15 @@ import { GatewayClient } from '../../src/gateway/common';
 import type { Emulator } from '../emulator/server';
 import { extensionClient } from './extensionClient';
 import { median } from './stats';
+import { barePost } from './bareHttp';
 
 export interface ThroughputResult {
   deltas: number;
   bytes: number;
   /** Median deltas per second per consumer. */
   bare: number;
+  /** The same parser over bare node:http: the floor under the extension's client. */
+  bareHttp: number;
   client: number;
   /** The client as the extension builds it (extensionClient.ts). */
   extension: number;
@@ -32,11 +35,12 @@ export async function measureThroughput(emulator: Emulator, deltas: number, roun
   try {
     const consumers = {
       bare: () => bareParser(replay.baseUrl),
+      bareHttp: () => bareHttpParser(replay.baseUrl),
       client: () => countDeltas(new GatewayClient({ baseUrl: () => replay.baseUrl, apiKey: { getApiKey: async () => 'demo-key' }, userAgent: 'bench' })),
       extension: () => countDeltas(ext.client),
       openai: () => viaOpenAI(replay.baseUrl),
     };
-    const times: Record<keyof typeof consumers, number[]> = { bare: [], client: [], extension: [], openai: [] };
+    const times: Record<keyof typeof consumers, number[]> = { bare: [], bareHttp: [], client: [], extension: [], openai: [] };
     for (const name of Object.keys(consumers) as (keyof typeof consumers)[]) {
       const counted = await consumers[name]();
       if (counted !== deltas) throw new Error(`${name} saw ${counted} deltas, expected ${deltas}`);
@@ -50,7 +54,15 @@ export async function measureThroughput(emulator: Emulator, deltas: number, roun
       }
     }
     const rate = (ms: number[]) => deltas / (median(ms) / 1000);
-    return { deltas, bytes: captured.length, bare: rate(times.bare), client: rate(times.client), extension: rate(times.extension), openai: rate(times.openai) };
+    return {
+      deltas,
+      bytes: captured.length,
+      bare: rate(times.bare),
+      bareHttp: rate(times.bareHttp),
+      client: rate(times.client),
+      extension: rate(times.extension),
+      openai: rate(times.openai),
+    };
   } finally {
     await ext.close();
     await replay.close();
@@ -107,6 +119,25 @@ export async function bareParser(baseUrl: string): Promise<number> {
   });
   const decoder = new TextDecoder();
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+  return count;
+}
+
+/** The same parser fed by bare node:http (bareHttp.ts). */
+export async function bareHttpParser(baseUrl: string): Promise<number> {
+  let count = 0;
+  const parser = createParser({
+    onEvent: (event) => {
+      const payload = JSON.parse(event.data) as { type: string; delta?: string };
+      if (payload.type === 'response.output_text.delta') count++;
+    },
+  });
+  const decoder = new TextDecoder();
+  await barePost({
+    url: `${baseUrl}/responses`,
+    headers: { Authorization: 'Bearer demo-key', 'Content-Type': 'application/json' },
+    body,
+    onChunk: (chunk) => parser.feed(decoder.decode(chunk, { stream: true })),
+  });
   return count;
 }
 
