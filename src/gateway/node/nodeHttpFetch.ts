@@ -59,10 +59,20 @@ function send(url: string, init: FetchInit, agents: { http: HttpAgent; https: Ht
     };
     signal.addEventListener('abort', onAbort, { once: true });
     const stopListening = () => signal.removeEventListener('abort', onAbort);
-    // Every error, not once: a cut after the answer came fails the request again (the body's reader reports it).
-    request.on('error', (error) => {
+    const fail = (error: Error) => {
       stopListening();
       reject(signal.aborted ? signal.reason : new Error('fetch failed', { cause: error }));
+    };
+    // Every error, not once: a cut after the answer came fails the request again (the body's reader reports it).
+    request.on('error', fail);
+    // A 101 (nobody asked to switch protocols) gives no answer and no error: refused, and the connection closed.
+    request.once('upgrade', (_message, socket) => {
+      socket.destroy();
+      fail(new Error(`the server switched protocols (101), which the Gateway API never does`));
+    });
+    // Closed with no answer and no error (after an upgrade, or destroyed by an abort that raced it): the promise must still end.
+    request.once('close', () => {
+      if (answer === undefined) fail(new Error('the connection closed before an answer came'));
     });
     request.once('response', (message) => {
       answer = message;
