@@ -107,9 +107,8 @@ export async function startReplay(bytes: Buffer, limitHeaders: Record<string, st
 
 const body = JSON.stringify({ model: 'gw-code', input: 'bench', stream: true });
 
-/** The practical limit: fetch, eventsource-parser and JSON.parse, nothing else. */
-export async function bareParser(baseUrl: string): Promise<number> {
-  const res = await fetch(`${baseUrl}/responses`, { method: 'POST', headers: { Authorization: 'Bearer demo-key', 'Content-Type': 'application/json' }, body });
+/** eventsource-parser and JSON.parse, counting the text deltas: what both baselines run on the bytes. */
+function deltaCounter(): { feed(chunk: Uint8Array): void; readonly count: number } {
   let count = 0;
   const parser = createParser({
     onEvent: (event) => {
@@ -118,27 +117,32 @@ export async function bareParser(baseUrl: string): Promise<number> {
     },
   });
   const decoder = new TextDecoder();
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
-  return count;
+  return {
+    feed: (chunk) => parser.feed(decoder.decode(chunk, { stream: true })),
+    get count() {
+      return count;
+    },
+  };
+}
+
+/** The practical limit: fetch, eventsource-parser and JSON.parse, nothing else. */
+export async function bareParser(baseUrl: string): Promise<number> {
+  const res = await fetch(`${baseUrl}/responses`, { method: 'POST', headers: { Authorization: 'Bearer demo-key', 'Content-Type': 'application/json' }, body });
+  const counter = deltaCounter();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) counter.feed(chunk);
+  return counter.count;
 }
 
 /** The same parser fed by bare node:http (bareHttp.ts). */
 export async function bareHttpParser(baseUrl: string): Promise<number> {
-  let count = 0;
-  const parser = createParser({
-    onEvent: (event) => {
-      const payload = JSON.parse(event.data) as { type: string; delta?: string };
-      if (payload.type === 'response.output_text.delta') count++;
-    },
-  });
-  const decoder = new TextDecoder();
+  const counter = deltaCounter();
   await barePost({
     url: `${baseUrl}/responses`,
     headers: { Authorization: 'Bearer demo-key', 'Content-Type': 'application/json' },
     body,
-    onChunk: (chunk) => parser.feed(decoder.decode(chunk, { stream: true })),
+    onChunk: (chunk) => counter.feed(chunk),
   });
-  return count;
+  return counter.count;
 }
 
 export async function countDeltas(client: GatewayClient): Promise<number> {
