@@ -9,6 +9,7 @@ export {
   type Logger,
   silentLogger,
   systemClock,
+  TIMER_STOPPED,
   type WorkspaceFiles,
   type WriteExpectation,
 } from './ports';

@@ -25,6 +25,12 @@ export interface Logger {
   error(message: string): void;
 }
 
+/**
+ * The reason to stop a timer or a wait of one's own with, where nobody reads the reason: `abort()` with
+ * none builds a DOMException and its stack trace every time, and a request stopped several such timers.
+ */
+export const TIMER_STOPPED = 'timer stopped';
+
 /** The longest delay a JavaScript timer holds: a longer one fires after 1 ms instead (and a loop around it spins). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 

@@ -82,7 +82,7 @@ export async function openExchange(
   // The watchdog stops with the controller: released (below), cancelled by the caller, or timed out.
   const release = () => {
     call.signal.removeEventListener('abort', abortFromCaller);
-    if (!controller.signal.aborted) controller.abort(new AbortError());
+    if (!controller.signal.aborted) controller.abort(RELEASED);
   };
   const mapReadError = (error: unknown) => mapFailure(deps, error, controller.signal, call.signal, 'body', key);
   const startedAt = deps.clock.now();
@@ -166,12 +166,18 @@ function redirectTarget(location: string | null, base: string): URL | undefined 
   }
 }
 
+/**
+ * What the exchange's own signal aborts with once its consumer is done with it, almost always after a whole
+ * answer: the error a read after it would get is built then (mapFailure), not an AbortError every request.
+ */
+const RELEASED = 'released';
+
 /** The statuses whose answer sends the client elsewhere (304 is a cache answer, 300 a choice: neither moves a request). */
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 function mapFailure(deps: ExchangeDeps, error: unknown, internal: AbortSignal, caller: AbortSignal, phase: 'connect' | 'body', key: string): Error {
   if (internal.reason instanceof StreamTimeoutError) return internal.reason;
-  if (caller.aborted) return new AbortError();
+  if (caller.aborted || error === RELEASED) return new AbortError();
   if (error instanceof GatewayError) return error;
   if (phase === 'body') {
     return new StreamInterruptedError('The connection to the Gateway was cut before the answer was complete. The partial answer is kept; try again.', {

@@ -16,7 +16,7 @@
  * waits for. One goes only when nobody waits and it fits now; otherwise it is
  * skipped at once (BackgroundSkipped) and its caller makes do without it.
  */
-import type { Clock } from '../../base/common';
+import { TIMER_STOPPED, type Clock } from '../../base/common';
 import type { AcquireOptions, Reservation } from './limitTypes';
 import type { Reserved } from './windowLedger';
 
@@ -190,7 +190,7 @@ export class PacingQueue {
 
   private setTimer(at: number | undefined): void {
     if (at === this.timerAt) return;
-    this.timer?.abort();
+    this.timer?.abort(TIMER_STOPPED);
     this.timer = undefined;
     this.timerAt = at;
     if (at === undefined) return;

@@ -9,7 +9,7 @@
  * spares a request of about a second's burst the lock and the file I/O. This is
  * that exchange, apart from the tracker (limits.ts) that asks for it.
  */
-import type { Clock } from '../../base/common';
+import { TIMER_STOPPED, type Clock } from '../../base/common';
 import type { OthersReserved, Reserved, WindowLedger } from './windowLedger';
 
 /** A reservation as the other windows on the machine see it. */
@@ -117,7 +117,7 @@ export class SharedWindowSync {
    * (which the shared window may apply under the lock it holds, see fileSharedWindow.ts).
    */
   sync(): void {
-    this.soon?.abort();
+    this.soon?.abort(TIMER_STOPPED);
     this.soon = undefined;
     if (this.queued) return;
     this.queued = true;
@@ -199,7 +199,7 @@ export class SharedWindowSync {
    * lease's end takes it out of the file again.
    */
   private grantLease(now: number, owner: string): SharedWindowEntry[] {
-    this.leaseEnd?.abort();
+    this.leaseEnd?.abort(TIMER_STOPPED);
     this.leaseEnd = undefined;
     const lasts = leaseMs(this.ledger.windowMs);
     const active = this.ledger.own.some((entry) => entry.sentAt > now - lasts);
