@@ -23,7 +23,8 @@ export function showWaiting(approvals: ApprovalBroker, treeView: Pick<vscode.Tre
     item.accessibilityInformation = { label: item.tooltip, role: 'button' };
     item.show();
   };
-  update();
+  // Nothing waits while the extension activates: the badge and the item are set at the first change, not sent empty now.
+  if (approvals.waiting().length > 0) update();
   return vscode.Disposable.from(
     { dispose: () => item?.dispose() },
     approvals.onDidChangePending(update),
