@@ -12,6 +12,7 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { FetchAnswer, FetchBodyReader, FetchInit, FetchLike } from '../common';
 
@@ -24,10 +25,18 @@ export interface NodeHttpFetch {
 /** How long an unused connection stays open for the next request: under the 5 s servers commonly keep one. */
 const FREE_SOCKET_MS = 4_000;
 
-export function createNodeHttpFetch(): NodeHttpFetch {
+export interface NodeHttpFetchOptions {
+  /**
+   * Certificates to trust for HTTPS instead of Node's bundled roots (PEM): a test's self-signed server, a
+   * gateway behind a private CA. Absent: the default roots, as the extension host patches them.
+   */
+  https?: { ca?: string | string[] };
+}
+
+export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): NodeHttpFetch {
   const agents = {
     http: new HttpAgent({ keepAlive: true, timeout: FREE_SOCKET_MS }),
-    https: new HttpsAgent({ keepAlive: true, timeout: FREE_SOCKET_MS }),
+    https: new HttpsAgent({ keepAlive: true, timeout: FREE_SOCKET_MS, ...(options.https?.ca !== undefined && { ca: options.https.ca }) }),
   };
   const fetch: FetchLike = (url, init) => send(url, init, agents);
   return {
@@ -86,7 +95,8 @@ class NodeAnswer implements FetchAnswer {
     this.url = url;
     this.status = message.statusCode ?? 0;
     this.ok = this.status >= 200 && this.status < 300;
-    this.headers = { get: (name) => headerValue(message.headers[name.toLowerCase()]) };
+    // Every value of a repeated header, as fetch joins them (`headers` keeps only the first Retry-After, Content-Type…).
+    this.headers = { get: (name) => headerValue(message.headersDistinct[name.toLowerCase()]) };
     const stream = decoded(message);
     this.body = { getReader: () => new StreamBodyReader({ stream, message, request, signal }) };
   }
@@ -170,7 +180,14 @@ class StreamBodyReader implements FetchBodyReader {
     // what is left is drained, so the connection goes back to the pool for the next request.
     if (this.message.complete && this.failure === undefined) {
       this.stream.off('readable', this.wake);
-      this.stream.resume();
+      // A decoded body's rest is dropped undecoded: a small compressed tail can inflate to gigabytes.
+      if (this.stream !== this.message) {
+        this.message.unpipe(this.stream);
+        this.stream.destroy();
+      }
+      this.message.resume();
+      // Resolves once the connection is back in the pool: a request sent after it reuses it.
+      if (!this.request.closed) await once(this.request, 'close');
       return;
     }
     this.request.destroy();
