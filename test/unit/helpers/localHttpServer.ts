@@ -3,6 +3,7 @@
  * the test answers each request itself (`await once(server.server, 'request')`) and counts the TCP
  * connections the server accepted, which is how keep-alive reuse shows.
  */
+import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -67,3 +68,22 @@ export async function requestBody(request: IncomingMessage): Promise<Buffer> {
 }
 
 export type Adapter = ReturnType<typeof createNodeHttpFetch>;
+
+/** Resolves when the server's side of a connection closes (a reset included: `once` would reject on its 'error'). */
+export function closed(socket: Socket | undefined): Promise<void> {
+  assert.ok(socket, 'no connection to wait on');
+  return new Promise((resolve) => socket.once('close', () => resolve()));
+}
+
+/**
+ * Resolves once `progress` has stood still for 20 turns of the event loop, each with its poll for I/O: on loopback
+ * what a socket can take moves within a turn or two, so this is when the sockets' buffers are as full as they get.
+ */
+export async function quiet(progress: () => number): Promise<void> {
+  let last = progress();
+  for (let still = 0; still < 20;) {
+    await new Promise((resolve) => setImmediate(resolve));
+    still = progress() === last ? still + 1 : 0;
+    last = progress();
+  }
+}
