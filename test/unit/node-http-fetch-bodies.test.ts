@@ -7,7 +7,6 @@ import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib'
 import { ResponseTooLargeError } from '../../src/gateway/common';
 import { readBoundedText } from '../../src/gateway/common/bodyLimits';
 import { createNodeHttpFetch } from '../../src/gateway/node';
-import { cpuMsSince, cpuStart } from './helpers/cpuTime';
 import { closed, init, quiet, readAll, startLocalServer, type Adapter, type LocalHttpServer } from './helpers/localHttpServer';
 
 const MB = 1024 * 1024;
@@ -79,19 +78,6 @@ test('a gzip bomb (1 GB of zeros in 1 MB) read through the client ceiling stops 
   await socketClosed;
   const grown = process.memoryUsage().rss - rssBefore;
   assert.ok(grown < 128 * MB, `rss grew ${Math.round(grown / MB)} MB`);
-});
-
-test('cancel after a whole compressed body leaves the connection in the pool without inflating the rest', async () => {
-  // ~48 KB on the wire, whole in one read; 48 MB decoded, some 100 ms of CPU to inflate.
-  const answer = await fetchAnswered(gzipBomb(48), { 'Content-Encoding': 'gzip' });
-  const reader = answer.body!.getReader();
-  assert.equal((await reader.read()).done, false);
-  const cpu = cpuStart();
-  await reader.cancel();
-  const spent = cpuMsSince(cpu);
-  assert.deepEqual(await readAll(await fetchAnswered(Buffer.from('next'), {})), Buffer.from('next'));
-  assert.equal(server.connections.length, 1);
-  assert.ok(spent < 25, `cancel spent ${spent.toFixed(1)} ms of CPU`);
 });
 
 test('a compressed body aborted mid-way: the pending read rejects with the signal reason', NO_HANG, async () => {

@@ -3,6 +3,7 @@
 // connections, aborts at every stage, cut and refused connections, redirects, HTTPS. Bodies: node-http-fetch-bodies.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { createNodeHttpFetch } from '../../src/gateway/node';
 import { closed, init, quiet, readAll, requestBody, startLocalServer, type Adapter, type LocalHttpServer } from './helpers/localHttpServer';
 import { makeSelfSignedCert } from './helpers/selfSignedCert';
@@ -195,12 +196,18 @@ describe('failures', NO_HANG, () => {
     });
   });
 
-  test('an answer whose body nobody reads, cut or aborted mid-body: no error is left unhandled', async () => {
-    for (const cut of ['server', 'signal']) {
+  test('an answer whose body nobody reads, plain or gzip, cut or aborted mid-body: no error is left unhandled', async () => {
+    const gzipped = gzipSync('x'.repeat(100_000));
+    for (const [encoding, cut] of [
+      ['identity', 'server'],
+      ['identity', 'signal'],
+      ['gzip', 'server'],
+      ['gzip', 'signal'],
+    ]) {
       const controller = new AbortController();
       const answerP = adapter.fetch(server.origin, init(controller.signal));
       const [req, res] = await server.nextRequest();
-      res.writeHead(200, { 'Content-Length': '1000' }).write('part');
+      res.writeHead(200, { 'Content-Length': '100000', 'Content-Encoding': encoding! }).write(gzipped.subarray(0, 50));
       await answerP;
       const socketClosed = closed(req.socket);
       if (cut === 'server') req.socket.destroy();

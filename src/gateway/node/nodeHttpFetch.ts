@@ -119,6 +119,8 @@ function decoded(message: IncomingMessage): Readable {
           ? createBrotliDecompress()
           : undefined;
   if (!decompressor) return message;
+  // The body's reader records its failures; a compressed answer nobody reads, cut mid-body, must not crash the host.
+  decompressor.on('error', () => undefined);
   message.on('error', (error) => decompressor.destroy(error));
   // A cut connection ends the message early: the decompressor must fail, not wait.
   message.on('aborted', () => decompressor.destroy(new Error('aborted')));
@@ -180,12 +182,7 @@ class StreamBodyReader implements FetchBodyReader {
     // what is left is drained, so the connection goes back to the pool for the next request.
     if (this.message.complete && this.failure === undefined) {
       this.stream.off('readable', this.wake);
-      // A decoded body's rest is dropped undecoded: a small compressed tail can inflate to gigabytes.
-      if (this.stream !== this.message) {
-        this.message.unpipe(this.stream);
-        this.stream.destroy();
-      }
-      this.message.resume();
+      this.stream.resume();
       // Resolves once the connection is back in the pool: a request sent after it reuses it.
       if (!this.request.closed) await once(this.request, 'close');
       return;
