@@ -8,6 +8,9 @@ import { createNodeHttpFetch } from '../../src/gateway/node';
 import { closed, init, quiet, readAll, requestBody, startLocalServer, type Adapter, type LocalHttpServer } from './helpers/localHttpServer';
 import { makeSelfSignedCert } from './helpers/selfSignedCert';
 
+/** A safety net only: a promise that never settles fails its test instead of hanging the run. */
+const NO_HANG = { timeout: 20_000 };
+
 let server: LocalHttpServer;
 let adapter: Adapter;
 beforeEach(async () => {
@@ -131,9 +134,6 @@ describe('kept-alive connections', () => {
   });
 });
 
-/** A safety net only: an abort that is never heard fails its test instead of hanging the run. */
-const NO_HANG = { timeout: 20_000 };
-
 describe('the signal', NO_HANG, () => {
   test('aborted before the headers: the promise rejects with its reason and the server sees the request closed', async () => {
     const controller = new AbortController();
@@ -186,14 +186,25 @@ describe('the signal', NO_HANG, () => {
 });
 
 describe('failures', NO_HANG, () => {
-  test('a connection cut mid-body fails the read', async () => {
-    const answerP = adapter.fetch(server.origin, init(new AbortController().signal));
-    const [req, res] = await server.nextRequest();
-    res.writeHead(200, { 'Content-Length': '1000' }).write('part', () => req.socket.destroy());
-    const reader = (await answerP).body!.getReader();
-    await assert.rejects(async () => {
-      for (;;) if ((await reader.read()).done) return;
-    });
+  test('a connection cut or closed mid-body, plain or gzip, fails the read', async () => {
+    const gzipped = gzipSync('x'.repeat(100_000));
+    for (const [encoding, cut] of [
+      ['identity', 'reset'],
+      ['identity', 'end'],
+      ['gzip', 'reset'],
+      ['gzip', 'end'],
+    ]) {
+      const answerP = adapter.fetch(server.origin, init(new AbortController().signal));
+      const [req, res] = await server.nextRequest();
+      res.writeHead(200, { 'Content-Length': '100000', 'Content-Encoding': encoding! }).write(gzipped.subarray(0, 50), () => {
+        if (cut === 'reset') req.socket.destroy();
+        else req.socket.end();
+      });
+      const reader = (await answerP).body!.getReader();
+      await assert.rejects(async () => {
+        for (;;) if ((await reader.read()).done) return;
+      }, `${encoding} ${cut}`);
+    }
   });
 
   test('an answer whose body nobody reads, plain or gzip, cut or aborted mid-body: no error is left unhandled', async () => {
@@ -237,7 +248,7 @@ describe('failures', NO_HANG, () => {
   });
 });
 
-test('redirects come back as they are, never followed', async () => {
+test('redirects come back as they are, never followed', NO_HANG, async () => {
   const other = await startLocalServer();
   try {
     for (const status of [301, 302, 307, 308]) {
@@ -255,15 +266,17 @@ test('redirects come back as they are, never followed', async () => {
   }
 });
 
-test('HTTPS with a trusted self-signed certificate: a request and a stream share one connection', async () => {
+test('HTTPS with a trusted self-signed certificate: a request and a stream share one connection', NO_HANG, async () => {
   const tls = makeSelfSignedCert();
   const secure = await startLocalServer(tls);
   const client = createNodeHttpFetch({ https: { ca: tls.cert } });
   try {
-    const answerP = client.fetch(`${secure.origin}/v1/models`, init(new AbortController().signal));
-    const [, res] = await secure.nextRequest();
-    res.end('{"data":[]}');
-    assert.equal((await readAll(await answerP)).toString(), '{"data":[]}');
+    // Together, so a refused certificate fails the test at once instead of leaving it waiting for the request.
+    const [answer] = await Promise.all([
+      client.fetch(`${secure.origin}/v1/models`, init(new AbortController().signal)),
+      secure.nextRequest().then(([, res]) => res.end('{"data":[]}')),
+    ]);
+    assert.equal((await readAll(answer)).toString(), '{"data":[]}');
     const streamP = client.fetch(`${secure.origin}/v1/responses`, init(new AbortController().signal, { method: 'POST', body: '{}' }));
     const [, streamRes] = await secure.nextRequest();
     streamRes.writeHead(200, { 'Content-Type': 'text/event-stream' }).write('data: 1\n\n');
