@@ -12,7 +12,6 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { FetchAnswer, FetchBodyReader, FetchInit, FetchLike } from '../common';
 
@@ -180,14 +179,23 @@ class StreamBodyReader implements FetchBodyReader {
     this.ended = true;
     // The whole body has arrived (a stream's reader stops at its last event, before the end is read):
     // what is left is drained, so the connection goes back to the pool for the next request.
-    if (this.message.complete && this.failure === undefined) {
-      this.stream.off('readable', this.wake);
-      this.stream.resume();
-      // Resolves once the connection is back in the pool: a request sent after it reuses it.
-      if (!this.request.closed) await once(this.request, 'close');
-      return;
-    }
+    if (this.message.complete && this.failure === undefined) return this.drain();
     this.request.destroy();
     this.stream.destroy();
+  }
+
+  /** Resolves once the connection is back in the pool, so that a request sent after `cancel` reuses it. */
+  private async drain(): Promise<void> {
+    this.stream.off('readable', this.wake);
+    this.stream.resume();
+    if (this.request.closed) return;
+    await new Promise<void>((resolve) => {
+      this.request.once('close', resolve);
+      // A decoded body whose rest turns out corrupt stops draining: its connection is closed instead of held.
+      this.stream.once('error', () => {
+        this.request.destroy();
+        resolve();
+      });
+    });
   }
 }
