@@ -25,8 +25,8 @@ afterEach(async () => {
 });
 
 /** Sends one GET and answers it with `body` whole under `headers`; resolves with the answer. */
-async function fetchAnswered(body: Buffer, headers: Record<string, string>, signal = new AbortController().signal) {
-  const answerP = adapter.fetch(server.origin, init(signal));
+async function fetchAnswered(body: Buffer, headers: Record<string, string>) {
+  const answerP = adapter.fetch(server.origin, init(new AbortController().signal));
   const [, res] = await server.nextRequest();
   res.writeHead(200, { 'Content-Length': String(body.length), ...headers }).end(body);
   return answerP;
