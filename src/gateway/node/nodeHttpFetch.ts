@@ -24,10 +24,18 @@ export interface NodeHttpFetch {
 /** How long an unused connection stays open for the next request: under the 5 s servers commonly keep one. */
 const FREE_SOCKET_MS = 4_000;
 
-export function createNodeHttpFetch(): NodeHttpFetch {
+export interface NodeHttpFetchOptions {
+  /**
+   * Certificates to trust for HTTPS instead of Node's bundled roots (PEM): a test's self-signed server, a
+   * gateway behind a private CA. Absent: the default roots, as the extension host patches them.
+   */
+  https?: { ca?: string | string[] };
+}
+
+export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): NodeHttpFetch {
   const agents = {
     http: new HttpAgent({ keepAlive: true, timeout: FREE_SOCKET_MS }),
-    https: new HttpsAgent({ keepAlive: true, timeout: FREE_SOCKET_MS }),
+    https: new HttpsAgent({ keepAlive: true, timeout: FREE_SOCKET_MS, ...(options.https?.ca !== undefined && { ca: options.https.ca }) }),
   };
   const fetch: FetchLike = (url, init) => send(url, init, agents);
   return {
@@ -96,7 +104,8 @@ class NodeAnswer implements FetchAnswer {
     this.url = url;
     this.status = message.statusCode ?? 0;
     this.ok = this.status >= 200 && this.status < 300;
-    this.headers = { get: (name) => headerValue(message.headers[name.toLowerCase()]) };
+    // Every value of a repeated header, as fetch joins them (`headers` keeps only the first Retry-After, Content-Type…).
+    this.headers = { get: (name) => headerValue(message.headersDistinct[name.toLowerCase()]) };
     const stream = decoded(message);
     this.body = { getReader: () => new StreamBodyReader({ stream, message, request, signal }) };
   }
@@ -119,6 +128,8 @@ function decoded(message: IncomingMessage): Readable {
           ? createBrotliDecompress()
           : undefined;
   if (!decompressor) return message;
+  // The body's reader records its failures; a compressed answer nobody reads, cut mid-body, must not crash the host.
+  decompressor.on('error', () => undefined);
   message.on('error', (error) => decompressor.destroy(error));
   // A cut connection ends the message early: the decompressor must fail, not wait.
   message.on('aborted', () => decompressor.destroy(new Error('aborted')));
@@ -178,12 +189,23 @@ class StreamBodyReader implements FetchBodyReader {
     this.ended = true;
     // The whole body has arrived (a stream's reader stops at its last event, before the end is read):
     // what is left is drained, so the connection goes back to the pool for the next request.
-    if (this.message.complete && this.failure === undefined) {
-      this.stream.off('readable', this.wake);
-      this.stream.resume();
-      return;
-    }
+    if (this.message.complete && this.failure === undefined) return this.drain();
     this.request.destroy();
     this.stream.destroy();
+  }
+
+  /** Resolves once the connection is back in the pool, so that a request sent after `cancel` reuses it. */
+  private async drain(): Promise<void> {
+    this.stream.off('readable', this.wake);
+    this.stream.resume();
+    if (this.request.closed) return;
+    await new Promise<void>((resolve) => {
+      this.request.once('close', resolve);
+      // A decoded body whose rest turns out corrupt stops draining: its connection is closed instead of held.
+      this.stream.once('error', () => {
+        this.request.destroy();
+        resolve();
+      });
+    });
   }
 }
