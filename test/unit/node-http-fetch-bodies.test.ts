@@ -2,32 +2,22 @@
 // decoded as fetch decodes them, corrupt ones failing rather than hanging, a compression bomb stopped by the client's
 // ceiling with memory bounded, a fast server's body held back by a slow reader, a silent body waiting for the signal.
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 import { ResponseTooLargeError } from '../../src/gateway/common';
 import { readBoundedText } from '../../src/gateway/common/bodyLimits';
-import { createNodeHttpFetch } from '../../src/gateway/node';
-import { closed, init, quiet, readAll, startLocalServer, type Adapter, type LocalHttpServer } from './helpers/localHttpServer';
+import { closed, init, quiet, readAll, serverAndAdapterPerTest } from './helpers/localHttpServer';
 
 const MB = 1024 * 1024;
 /** A safety net only: a body that hangs fails its test instead of the whole run. */
 const NO_HANG = { timeout: 20_000 };
 
-let server: LocalHttpServer;
-let adapter: Adapter;
-beforeEach(async () => {
-  server = await startLocalServer();
-  adapter = createNodeHttpFetch();
-});
-afterEach(async () => {
-  adapter.close();
-  await server.close();
-});
+const each = serverAndAdapterPerTest();
 
 /** Sends one GET and answers it with `body` whole under `headers`; resolves with the answer. */
 async function fetchAnswered(body: Buffer, headers: Record<string, string>) {
-  const answerP = adapter.fetch(server.origin, init(new AbortController().signal));
-  const [, res] = await server.nextRequest();
+  const answerP = each.adapter.fetch(each.server.origin, init(new AbortController().signal));
+  const [, res] = await each.server.nextRequest();
   res.writeHead(200, { 'Content-Length': String(body.length), ...headers }).end(body);
   return answerP;
 }
@@ -51,7 +41,7 @@ test('gzip, x-gzip, deflate and br bodies come back decoded, byte for byte', asy
     const answer = await fetchAnswered(body, { 'Content-Encoding': encoding });
     assert.deepEqual(await readAll(answer), text, encoding);
   }
-  assert.equal(server.connections.length, 1);
+  assert.equal(each.server.connections.length, 1);
 });
 
 test('a corrupt or truncated compressed body fails the read instead of hanging', NO_HANG, async () => {
@@ -66,7 +56,7 @@ test('a gzip bomb (1 GB of zeros in 1 MB) read through the client ceiling stops 
   const bomb = gzipBomb(1024);
   const rssBefore = process.memoryUsage().rss;
   const answer = await fetchAnswered(bomb, { 'Content-Encoding': 'gzip' });
-  const socketClosed = closed(server.connections[0]);
+  const socketClosed = closed(each.server.connections[0]);
   const reading = readBoundedText(
     answer.body,
     MB,
@@ -82,8 +72,8 @@ test('a gzip bomb (1 GB of zeros in 1 MB) read through the client ceiling stops 
 
 test('a compressed body aborted mid-way: the pending read rejects with the signal reason', NO_HANG, async () => {
   const controller = new AbortController();
-  const answerP = adapter.fetch(server.origin, init(controller.signal));
-  const [, res] = await server.nextRequest();
+  const answerP = each.adapter.fetch(each.server.origin, init(controller.signal));
+  const [, res] = await each.server.nextRequest();
   const whole = gzipSync(text);
   res.writeHead(200, { 'Content-Encoding': 'gzip', 'Content-Length': String(whole.length) }).write(whole.subarray(0, whole.length >> 1));
   const reader = (await answerP).body!.getReader();
@@ -98,8 +88,8 @@ test('a 200 MB body from a fast server is held back while the reader reads slowl
   const size = 200 * MB;
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   let written = 0;
-  const answerP = adapter.fetch(server.origin, init(new AbortController().signal));
-  const [, res] = await server.nextRequest();
+  const answerP = each.adapter.fetch(each.server.origin, init(new AbortController().signal));
+  const [, res] = await each.server.nextRequest();
   res.on('error', () => undefined);
   res.writeHead(200, { 'Content-Length': String(size) });
   // The server itself keeps to the socket's pace: what piles up is what the client takes in.
@@ -122,15 +112,15 @@ test('a 200 MB body from a fast server is held back while the reader reads slowl
   const grown = process.memoryUsage().rss - rssBefore;
   assert.ok(written - read < 32 * MB, `the server got ${Math.round(written / MB)} MB out while the reader took ${Math.round(read / MB)} MB`);
   assert.ok(grown < 64 * MB, `rss grew ${Math.round(grown / MB)} MB`);
-  const socketClosed = closed(server.connections[0]);
+  const socketClosed = closed(each.server.connections[0]);
   await reader.cancel();
   await socketClosed;
 });
 
 test('headers and then nothing: the answer comes, and a read waits until the signal aborts it', NO_HANG, async () => {
   const controller = new AbortController();
-  const answerP = adapter.fetch(server.origin, init(controller.signal));
-  const [, res] = await server.nextRequest();
+  const answerP = each.adapter.fetch(each.server.origin, init(controller.signal));
+  const [, res] = await each.server.nextRequest();
   res.writeHead(200, { 'Content-Type': 'text/event-stream' });
   res.flushHeaders();
   const answer = await answerP;
@@ -144,7 +134,7 @@ test('headers and then nothing: the answer comes, and a read waits until the sig
   await quiet(() => 0);
   assert.equal(settled, false);
   const reason = new Error('the user stopped');
-  const socketClosed = closed(server.connections[0]);
+  const socketClosed = closed(each.server.connections[0]);
   controller.abort(reason);
   await assert.rejects(pending, (error) => error === reason);
   await socketClosed;

@@ -2,35 +2,26 @@
 // in place of fetch checked against a real local server: what an answer carries, what a request sends, kept-alive
 // connections, aborts at every stage, cut and refused connections, redirects, HTTPS. Bodies: node-http-fetch-bodies.
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { createNodeHttpFetch } from '../../src/gateway/node';
-import { closed, init, quiet, readAll, requestBody, startLocalServer, type Adapter, type LocalHttpServer } from './helpers/localHttpServer';
+import { closed, init, quiet, readAll, requestBody, startLocalServer, serverAndAdapterPerTest } from './helpers/localHttpServer';
 import { makeSelfSignedCert } from './helpers/selfSignedCert';
 
 /** A safety net only: a promise that never settles fails its test instead of hanging the run. */
 const NO_HANG = { timeout: 20_000 };
 
-let server: LocalHttpServer;
-let adapter: Adapter;
-beforeEach(async () => {
-  server = await startLocalServer();
-  adapter = createNodeHttpFetch();
-});
-afterEach(async () => {
-  adapter.close();
-  await server.close();
-});
+const each = serverAndAdapterPerTest();
 
 /** Answers the next request with `body` whole. */
 async function answerNext(body: string | Buffer = 'ok', headers: Record<string, string> = {}): Promise<void> {
-  const [, res] = await server.nextRequest();
+  const [, res] = await each.server.nextRequest();
   res.writeHead(200, headers).end(body);
 }
 
 /** One GET to `path` read whole, while the server answers it with `body`. */
 async function getWhole(path: string, body = 'ok'): Promise<string> {
-  const [answer] = await Promise.all([adapter.fetch(server.origin + path, init(new AbortController().signal)), answerNext(body)]);
+  const [answer] = await Promise.all([each.adapter.fetch(each.server.origin + path, init(new AbortController().signal)), answerNext(body)]);
   return (await readAll(answer)).toString();
 }
 
@@ -40,9 +31,9 @@ const isReason = (reason: Error) => (error: unknown) => error === reason;
 describe('what an answer carries', () => {
   test('status, ok, url, headers read case-insensitively (repeats joined as fetch joins them, missing → null) and the exact bytes', async () => {
     const bytes = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7) % 256));
-    const url = `${server.origin}/v1/models?x=1`;
-    const answerP = adapter.fetch(url, init(new AbortController().signal));
-    const [, res] = await server.nextRequest();
+    const url = `${each.server.origin}/v1/models?x=1`;
+    const answerP = each.adapter.fetch(url, init(new AbortController().signal));
+    const [, res] = await each.server.nextRequest();
     res.setHeader('X-RateLimit-Remaining', ['5', '4']);
     res.setHeader('Retry-After', ['1', '2']);
     res.writeHead(201, { 'Content-Type': 'application/octet-stream' }).end(bytes);
@@ -59,8 +50,8 @@ describe('what an answer carries', () => {
   });
 
   test('an error status is not ok, and its body is still there', async () => {
-    const answerP = adapter.fetch(server.origin, init(new AbortController().signal));
-    const [, res] = await server.nextRequest();
+    const answerP = each.adapter.fetch(each.server.origin, init(new AbortController().signal));
+    const [, res] = await each.server.nextRequest();
     res.writeHead(429, { 'Content-Type': 'application/json' }).end('{"error":"slow down"}');
     const answer = await answerP;
     assert.deepEqual([answer.status, answer.ok], [429, false]);
@@ -72,8 +63,8 @@ describe('what a request sends', () => {
   test('method, headers and a UTF-8 body with its byte length as Content-Length, never chunked', async () => {
     const body = JSON.stringify({ prompt: 'héllo — 世界 🎉'.repeat(1000) });
     const headers = { 'Content-Type': 'application/json', Authorization: 'Bearer k' };
-    const answerP = adapter.fetch(`${server.origin}/v1/responses`, init(new AbortController().signal, { method: 'POST', headers, body }));
-    const [req, res] = await server.nextRequest();
+    const answerP = each.adapter.fetch(`${each.server.origin}/v1/responses`, init(new AbortController().signal, { method: 'POST', headers, body }));
+    const [req, res] = await each.server.nextRequest();
     const received = await requestBody(req);
     res.end('ok');
     await readAll(await answerP);
@@ -87,8 +78,8 @@ describe('what a request sends', () => {
   });
 
   test('a GET sends no body and no body headers', async () => {
-    const answerP = adapter.fetch(server.origin, init(new AbortController().signal));
-    const [req, res] = await server.nextRequest();
+    const answerP = each.adapter.fetch(each.server.origin, init(new AbortController().signal));
+    const [req, res] = await each.server.nextRequest();
     assert.equal((await requestBody(req)).length, 0);
     res.end();
     await readAll(await answerP);
@@ -101,12 +92,12 @@ describe('kept-alive connections', () => {
   test('two requests in turn share one connection', async () => {
     assert.equal(await getWhole('/a', 'first'), 'first');
     assert.equal(await getWhole('/b', 'second'), 'second');
-    assert.equal(server.connections.length, 1);
+    assert.equal(each.server.connections.length, 1);
   });
 
   test('a reader that stops at its last event and cancels before reading the end leaves the connection for the next request', async () => {
     const events = 'data: {"n":1}\n\ndata: [DONE]\n\n';
-    const answerP = adapter.fetch(server.origin, init(new AbortController().signal));
+    const answerP = each.adapter.fetch(each.server.origin, init(new AbortController().signal));
     await answerNext(events, { 'Content-Type': 'text/event-stream' });
     const reader = (await answerP).body!.getReader();
     let received = '';
@@ -117,28 +108,28 @@ describe('kept-alive connections', () => {
     }
     await reader.cancel();
     assert.equal(await getWhole('/next', 'again'), 'again');
-    assert.equal(server.connections.length, 1);
+    assert.equal(each.server.connections.length, 1);
   });
 
   test('cancel mid-body closes the connection, and the next request opens another', async () => {
-    const answerP = adapter.fetch(server.origin, init(new AbortController().signal));
-    const [, res] = await server.nextRequest();
+    const answerP = each.adapter.fetch(each.server.origin, init(new AbortController().signal));
+    const [, res] = await each.server.nextRequest();
     res.writeHead(200, { 'Content-Length': '1000' }).write('part');
     const reader = (await answerP).body!.getReader();
     assert.equal(Buffer.from((await reader.read()).value!).toString(), 'part');
-    const socketClosed = closed(server.connections[0]);
+    const socketClosed = closed(each.server.connections[0]);
     await reader.cancel();
     await socketClosed;
     assert.equal(await getWhole('/next', 'again'), 'again');
-    assert.equal(server.connections.length, 2);
+    assert.equal(each.server.connections.length, 2);
   });
 });
 
 describe('the signal', NO_HANG, () => {
   test('aborted before the headers: the promise rejects with its reason and the server sees the request closed', async () => {
     const controller = new AbortController();
-    const answerP = adapter.fetch(server.origin, init(controller.signal));
-    const [req] = await server.nextRequest();
+    const answerP = each.adapter.fetch(each.server.origin, init(controller.signal));
+    const [req] = await each.server.nextRequest();
     const socketClosed = closed(req.socket);
     const reason = new Error('the user stopped');
     controller.abort(reason);
@@ -149,23 +140,23 @@ describe('the signal', NO_HANG, () => {
 
   test('aborted at once, before any connection, or already aborted: rejects with its reason', async () => {
     const controller = new AbortController();
-    const answerP = adapter.fetch(server.origin, init(controller.signal));
+    const answerP = each.adapter.fetch(each.server.origin, init(controller.signal));
     const reason = new Error('stopped at once');
     controller.abort(reason);
     await assert.rejects(answerP, isReason(reason));
-    await assert.rejects(adapter.fetch(server.origin, init(controller.signal)), isReason(reason));
+    await assert.rejects(each.adapter.fetch(each.server.origin, init(controller.signal)), isReason(reason));
   });
 
   test('aborted mid-body: the pending read rejects with its reason', async () => {
     const controller = new AbortController();
-    const answerP = adapter.fetch(server.origin, init(controller.signal));
-    const [, res] = await server.nextRequest();
+    const answerP = each.adapter.fetch(each.server.origin, init(controller.signal));
+    const [, res] = await each.server.nextRequest();
     res.writeHead(200).write('first event');
     const reader = (await answerP).body!.getReader();
     await reader.read();
     const pending = reader.read();
     const reason = new Error('stopped mid-body');
-    const socketClosed = closed(server.connections[0]);
+    const socketClosed = closed(each.server.connections[0]);
     controller.abort(reason);
     await assert.rejects(pending, isReason(reason));
     await socketClosed;
@@ -173,7 +164,7 @@ describe('the signal', NO_HANG, () => {
 
   test('aborted once the body is whole: the body still reads to its end and the connection serves the next request', async () => {
     const controller = new AbortController();
-    const answerP = adapter.fetch(server.origin, init(controller.signal));
+    const answerP = each.adapter.fetch(each.server.origin, init(controller.signal));
     await answerNext('whole');
     const reader = (await answerP).body!.getReader();
     const first = await reader.read();
@@ -181,7 +172,7 @@ describe('the signal', NO_HANG, () => {
     assert.equal(Buffer.from(first.value!).toString(), 'whole');
     assert.deepEqual(await reader.read(), { done: true });
     assert.equal(await getWhole('/next', 'again'), 'again');
-    assert.equal(server.connections.length, 1);
+    assert.equal(each.server.connections.length, 1);
   });
 });
 
@@ -194,8 +185,8 @@ describe('failures', NO_HANG, () => {
       ['gzip', 'reset'],
       ['gzip', 'end'],
     ]) {
-      const answerP = adapter.fetch(server.origin, init(new AbortController().signal));
-      const [req, res] = await server.nextRequest();
+      const answerP = each.adapter.fetch(each.server.origin, init(new AbortController().signal));
+      const [req, res] = await each.server.nextRequest();
       res.writeHead(200, { 'Content-Length': '100000', 'Content-Encoding': encoding! }).write(gzipped.subarray(0, 50), () => {
         if (cut === 'reset') req.socket.destroy();
         else req.socket.end();
@@ -216,8 +207,8 @@ describe('failures', NO_HANG, () => {
       ['gzip', 'signal'],
     ]) {
       const controller = new AbortController();
-      const answerP = adapter.fetch(server.origin, init(controller.signal));
-      const [req, res] = await server.nextRequest();
+      const answerP = each.adapter.fetch(each.server.origin, init(controller.signal));
+      const [req, res] = await each.server.nextRequest();
       res.writeHead(200, { 'Content-Length': '100000', 'Content-Encoding': encoding! }).write(gzipped.subarray(0, 50));
       await answerP;
       const socketClosed = closed(req.socket);
@@ -230,18 +221,18 @@ describe('failures', NO_HANG, () => {
   });
 
   test('a server that closes before answering: an Error whose cause has a code (ECONNRESET)', async () => {
-    const answerP = adapter.fetch(server.origin, init(new AbortController().signal));
-    const [req] = await server.nextRequest();
+    const answerP = each.adapter.fetch(each.server.origin, init(new AbortController().signal));
+    const [req] = await each.server.nextRequest();
     req.socket.destroy();
     await assert.rejects(answerP, (error: Error) => error instanceof Error && (error.cause as { code?: string }).code === 'ECONNRESET');
   });
 
   test('nothing listening: an Error whose cause.code is ECONNREFUSED (the transport releases the reservation on it)', async () => {
-    const origin = server.origin;
-    await server.close();
-    server = await startLocalServer();
+    const gone = await startLocalServer();
+    const origin = gone.origin;
+    await gone.close();
     for (const url of [origin, origin.replace('127.0.0.1', 'localhost')]) {
-      await assert.rejects(adapter.fetch(url, init(new AbortController().signal)), (error: Error) => {
+      await assert.rejects(each.adapter.fetch(url, init(new AbortController().signal)), (error: Error) => {
         return error instanceof Error && (error.cause as { code?: string }).code === 'ECONNREFUSED';
       });
     }
@@ -252,8 +243,8 @@ test('redirects come back as they are, never followed', NO_HANG, async () => {
   const other = await startLocalServer();
   try {
     for (const status of [301, 302, 307, 308]) {
-      const answerP = adapter.fetch(`${server.origin}/v1/responses`, init(new AbortController().signal, { method: 'POST', body: '{}' }));
-      const [, res] = await server.nextRequest();
+      const answerP = each.adapter.fetch(`${each.server.origin}/v1/responses`, init(new AbortController().signal, { method: 'POST', body: '{}' }));
+      const [, res] = await each.server.nextRequest();
       res.writeHead(status, { Location: `${other.origin}/elsewhere` }).end('moved');
       const answer = await answerP;
       assert.deepEqual([answer.status, answer.ok, answer.headers.get('location')], [status, false, `${other.origin}/elsewhere`]);
@@ -286,7 +277,7 @@ test('HTTPS with a trusted self-signed certificate: a request and a stream share
     assert.equal(Buffer.from((await reader.read()).value!).toString(), 'data: 2\n\n');
     assert.deepEqual(await reader.read(), { done: true });
     assert.equal(secure.connections.length, 1);
-    await assert.rejects(adapter.fetch(secure.origin, init(new AbortController().signal)), (error: Error) => error.cause !== undefined);
+    await assert.rejects(each.adapter.fetch(secure.origin, init(new AbortController().signal)), (error: Error) => error.cause !== undefined);
   } finally {
     client.close();
     await secure.close();

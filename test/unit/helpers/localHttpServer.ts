@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { afterEach, beforeEach } from 'node:test';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -86,4 +87,25 @@ export async function quiet(progress: () => number): Promise<void> {
     still = progress() === last ? still + 1 : 0;
     last = progress();
   }
+}
+
+/** A fresh server and adapter for every test of the file, both closed after it; read them through the getters. */
+export function serverAndAdapterPerTest(): { readonly server: LocalHttpServer; readonly adapter: Adapter } {
+  let current: { server: LocalHttpServer; adapter: Adapter } | undefined;
+  beforeEach(async () => {
+    current = { server: await startLocalServer(), adapter: createNodeHttpFetch() };
+  });
+  afterEach(async () => {
+    current?.adapter.close();
+    await current?.server.close();
+  });
+  const now = () => current ?? assert.fail('no test is running');
+  return {
+    get server() {
+      return now().server;
+    },
+    get adapter() {
+      return now().adapter;
+    },
+  };
 }
