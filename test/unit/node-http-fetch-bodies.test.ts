@@ -52,6 +52,25 @@ test('a corrupt or truncated compressed body fails the read instead of hanging',
   }
 });
 
+test('cancel after the last event of a compressed body drains its rest undecoded: the connection is kept', NO_HANG, async () => {
+  // The events, then 100 MB of zeros (~100 KB), then a gzip member that is corrupt: decoding the rest would reach it
+  // and fail, closing the connection; the rest drained as it came keeps the connection for the next request.
+  const events = 'data: {"n":1}\n\ndata: [DONE]\n\n';
+  const corruptMember = Buffer.concat([gzipSync('x').subarray(0, 10), Buffer.alloc(4096, 0x5a)]);
+  const body = Buffer.concat([gzipSync(events), gzipBomb(100), corruptMember]);
+  const reader = (await fetchAnswered(body, { 'Content-Encoding': 'gzip' })).body!.getReader();
+  let received = '';
+  while (!received.includes('[DONE]\n\n')) {
+    const chunk = await reader.read();
+    assert.equal(chunk.done, false);
+    received += Buffer.from(chunk.value!).toString();
+  }
+  await reader.cancel();
+  const next = await fetchAnswered(Buffer.from('again'), {});
+  assert.deepEqual(await readAll(next), Buffer.from('again'));
+  assert.equal(each.server.connections.length, 1);
+});
+
 test('a gzip bomb (1 GB of zeros in 1 MB) read through the client ceiling stops at it, memory bounded', NO_HANG, async () => {
   const bomb = gzipBomb(1024);
   const rssBefore = process.memoryUsage().rss;

@@ -197,12 +197,18 @@ class StreamBodyReader implements FetchBodyReader {
   /** Resolves once the connection is back in the pool, so that a request sent after `cancel` reuses it. */
   private async drain(): Promise<void> {
     this.stream.off('readable', this.wake);
-    this.stream.resume();
+    // A compressed body's rest is not decompressed only to be thrown away (a hostile one holds gigabytes in
+    // kilobytes): the decompressor goes, and the bytes as they came are drained instead.
+    if (this.stream !== this.message) {
+      this.message.unpipe(this.stream);
+      this.stream.destroy();
+    }
+    this.message.resume();
     if (this.request.closed) return;
     await new Promise<void>((resolve) => {
       this.request.once('close', resolve);
-      // A decoded body whose rest turns out corrupt stops draining: its connection is closed instead of held.
-      this.stream.once('error', () => {
+      // A connection cut while its rest drains is closed, not held.
+      this.message.once('error', () => {
         this.request.destroy();
         resolve();
       });
