@@ -136,16 +136,21 @@ function decoded(message: IncomingMessage): Readable {
   return message.pipe(decompressor);
 }
 
+/** Bytes of body held for a reader that has not asked for them yet: past this the socket is read no further. */
+const MAX_QUEUED_BYTES = 1024 * 1024;
+
 /**
- * Reads the body in paused mode: a read takes whatever the stream holds at once (the chunks
- * of one socket read together), or waits for the next. Node's stream buffering bounds memory
- * when the reader is slower than the server.
+ * Reads the body as the socket delivers it ('data' events, as a bare node:http client does), holding at most
+ * MAX_QUEUED_BYTES ahead of the reader: past that the stream is paused, so a fast server cannot fill memory
+ * while the reader is slow.
  */
 class StreamBodyReader implements FetchBodyReader {
   private readonly stream: Readable;
   private readonly message: IncomingMessage;
   private readonly request: ClientRequest;
   private readonly signal: AbortSignal;
+  private readonly queue: Buffer[] = [];
+  private queuedBytes = 0;
   private ended = false;
   private failure: unknown;
   private waiter: (() => void) | undefined;
@@ -154,11 +159,19 @@ class StreamBodyReader implements FetchBodyReader {
     this.waiter = undefined;
     waiter?.();
   };
+  private readonly take = (chunk: Buffer) => {
+    this.queue.push(chunk);
+    this.queuedBytes += chunk.length;
+    if (this.queuedBytes >= MAX_QUEUED_BYTES) this.stream.pause();
+    this.wake();
+  };
 
   constructor(options: { stream: Readable; message: IncomingMessage; request: ClientRequest; signal: AbortSignal }) {
     ({ stream: this.stream, message: this.message, request: this.request, signal: this.signal } = options);
     const wake = this.wake;
-    this.stream.on('readable', wake);
+    // What came before the reader did (a short answer, whole) is taken now: the first read finds it without a turn of the loop.
+    for (let chunk = this.stream.read() as Buffer | null; chunk !== null; chunk = this.stream.read() as Buffer | null) this.take(chunk);
+    this.stream.on('data', this.take);
     this.stream.once('end', () => {
       this.ended = true;
       wake();
@@ -176,12 +189,26 @@ class StreamBodyReader implements FetchBodyReader {
 
   async read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }> {
     for (;;) {
-      const chunk = this.stream.read() as Buffer | null;
-      if (chunk !== null) return { done: false, value: chunk };
+      const chunk = this.next();
+      if (chunk !== undefined) return { done: false, value: chunk };
       if (this.failure !== undefined) throw this.failure;
       if (this.ended) return { done: true };
       await new Promise<void>((resolve) => (this.waiter = resolve));
     }
+  }
+
+  /**
+   * Everything held, as one chunk: a short answer's events come in many small chunks that one read then
+   * decodes together (a copy of a few hundred bytes), where a long stream's reader, keeping up, finds one.
+   */
+  private next(): Buffer | undefined {
+    const { queue } = this;
+    if (queue.length === 0) return undefined;
+    const chunk = queue.length === 1 ? queue[0] : Buffer.concat(queue, this.queuedBytes);
+    queue.length = 0;
+    this.queuedBytes = 0;
+    if (this.stream.isPaused() && !this.ended) this.stream.resume();
+    return chunk;
   }
 
   async cancel(): Promise<void> {
@@ -196,11 +223,12 @@ class StreamBodyReader implements FetchBodyReader {
 
   /** Resolves once the connection is back in the pool, so that a request sent after `cancel` reuses it. */
   private async drain(): Promise<void> {
-    this.stream.off('readable', this.wake);
+    this.stream.off('data', this.take);
+    this.queue.length = 0;
     // A compressed body's rest is not decompressed only to be thrown away (a hostile one holds gigabytes in
     // kilobytes): the decompressor goes, and the bytes as they came are drained instead.
     if (this.stream !== this.message) {
-      this.message.unpipe(this.stream);
+      this.message.unpipe();
       this.stream.destroy();
     }
     this.message.resume();
