@@ -138,6 +138,8 @@ function decoded(message: IncomingMessage): Readable {
 
 /** Bytes of body held for a reader that has not asked for them yet: past this the socket is read no further. */
 const MAX_QUEUED_BYTES = 1024 * 1024;
+/** Small chunks held are handed to the reader together up to this size; larger ones go as they came. */
+const MERGED_BYTES = 16 * 1024;
 
 /**
  * Reads the body as the socket delivers it ('data' events, as a bare node:http client does), holding at most
@@ -150,6 +152,8 @@ class StreamBodyReader implements FetchBodyReader {
   private readonly request: ClientRequest;
   private readonly signal: AbortSignal;
   private readonly queue: Buffer[] = [];
+  /** The first chunk of `queue` not read yet (shifting the array on every read would move the rest). */
+  private head = 0;
   private queuedBytes = 0;
   private ended = false;
   private failure: unknown;
@@ -198,16 +202,23 @@ class StreamBodyReader implements FetchBodyReader {
   }
 
   /**
-   * Everything held, as one chunk: a short answer's events come in many small chunks that one read then
-   * decodes together (a copy of a few hundred bytes), where a long stream's reader, keeping up, finds one.
+   * The next chunk held: a short answer's many small chunks together (one read decodes them all, for a copy
+   * of a few KB), a long stream's large ones one by one, uncopied.
    */
   private next(): Buffer | undefined {
     const { queue } = this;
-    if (queue.length === 0) return undefined;
-    const chunk = queue.length === 1 ? queue[0] : Buffer.concat(queue, this.queuedBytes);
-    queue.length = 0;
-    this.queuedBytes = 0;
-    if (this.stream.isPaused() && !this.ended) this.stream.resume();
+    if (this.head === queue.length) return undefined;
+    let end = this.head + 1;
+    let bytes = queue[this.head].length;
+    while (end < queue.length && bytes + queue[end].length <= MERGED_BYTES) bytes += queue[end++].length;
+    const chunk = end === this.head + 1 ? queue[this.head] : Buffer.concat(queue.slice(this.head, end), bytes);
+    this.head = end;
+    this.queuedBytes -= bytes;
+    if (this.head === queue.length) {
+      queue.length = 0;
+      this.head = 0;
+    }
+    if (this.stream.isPaused() && this.queuedBytes < MAX_QUEUED_BYTES / 2 && !this.ended) this.stream.resume();
     return chunk;
   }
 
@@ -225,6 +236,7 @@ class StreamBodyReader implements FetchBodyReader {
   private async drain(): Promise<void> {
     this.stream.off('data', this.take);
     this.queue.length = 0;
+    this.head = 0;
     // A compressed body's rest is not decompressed only to be thrown away (a hostile one holds gigabytes in
     // kilobytes): the decompressor goes, and the bytes as they came are drained instead.
     if (this.stream !== this.message) {
