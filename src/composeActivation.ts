@@ -11,18 +11,9 @@ export interface StepTiming {
   name: string;
   /** Wall-clock time. */
   ms: number;
-  /** CPU time meanwhile (CPU_SCOPE says whose): on a loaded machine the wall clock also counts the waits for a core. */
+  /** The process's CPU time meanwhile: on a loaded machine the wall clock also counts the waits for a core. */
   cpuMs: number;
 }
-
-/** The extension host thread's own CPU time where the runtime tells it (Node ≥ 23.9); else the whole process's. */
-const threadCpuUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.bind(process);
-
-/**
- * Whose CPU time the figures are: this thread's, or the process's, every thread's (the garbage collector's
- * helpers and the other extensions' file I/O included, so it errs high, and can pass the wall-clock time).
- */
-export const CPU_SCOPE: 'thread' | 'process' = threadCpuUsage ? 'thread' : 'process';
 
 /** Runs one step of activation and records its time (ActivationSteps.step). */
 export type TimedStep = <T>(name: string, build: () => T) => T;
@@ -35,7 +26,7 @@ export type Scheduler = (task: () => void) => void;
 
 export class ActivationSteps {
   private readonly started = performance.now();
-  private readonly startedCpu = cpuNow();
+  private readonly startedCpu = process.cpuUsage();
   private readonly timings: StepTiming[] = [];
   private readonly deferred: { name: string; task: DeferredTask }[] = [];
   private readonly stopped = new AbortController();
@@ -46,7 +37,7 @@ export class ActivationSteps {
   /** Runs one step of activate() and records how long it took. */
   step<T>(name: string, build: () => T): T {
     const before = performance.now();
-    const beforeCpu = cpuNow();
+    const beforeCpu = process.cpuUsage();
     try {
       return build();
     } finally {
@@ -96,11 +87,7 @@ export function describeSteps(steps: readonly StepTiming[]): string {
   return steps.map((s) => `${s.name} ${s.ms.toFixed(1)} ms (${s.cpuMs.toFixed(1)} CPU)`).join(', ');
 }
 
-function cpuNow(): NodeJS.CpuUsage {
-  return threadCpuUsage?.() ?? process.cpuUsage();
-}
-
 function cpuMsSince(before: NodeJS.CpuUsage): number {
-  const now = cpuNow();
-  return (now.user - before.user + now.system - before.system) / 1000;
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
 }

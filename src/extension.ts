@@ -14,7 +14,7 @@ import { gatewayTestApi, type GatewayExtensionApi } from './testApi';
 import { createGateway, registerKeyCommands, rollUpUsageLog, type Gateway } from './composeGateway';
 import { createModels, createStatusBar, registerModelAndSiteCommands, type Models } from './composeModels';
 import { recoverAgentSessions, registerAgent } from './composeAgent';
-import { ActivationSteps, CPU_SCOPE, describeSteps, type TimedStep } from './composeActivation';
+import { ActivationSteps, describeSteps, type TimedStep } from './composeActivation';
 import { registerChatParticipant, registerInlineEdit } from './composeChat';
 
 export function activate(context: vscode.ExtensionContext): GatewayExtensionApi {
@@ -77,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     lastChatAnswer: () => chat.lastAnswer(),
     lastChatNotes: () => chat.lastNotes(),
     thinkingParts: () => chat.thinkingParts(),
-    activation: { ...activation, cpuScope: CPU_SCOPE },
+    activation,
     activationSteps: steps.slowest(Number.MAX_SAFE_INTEGER),
     inlineEdit: () => inlineEdits.status(),
     recentLog: () => gateway.logger.recentLines(),

@@ -19,10 +19,8 @@ export interface GatewayExtensionApi {
   activationMs(): number;
   /** The thinking parts shown in the chat (answers' and agent steps'), oldest first: id, the collapsed part's label, the text it opens. */
   thinkingParts(): { id: number; title: string; text: string; totalChars: number }[];
-  /** CPU time during activate(), in milliseconds (the wall clock also counts waits for a busy core). */
+  /** The process's CPU time during activate(), in milliseconds (the wall clock also counts waits for a busy core). */
   activationCpuMs(): number;
-  /** Whose CPU time that is: the extension host thread's, or (a runtime older than Node 23.9) the whole process's. */
-  activationCpuScope(): 'thread' | 'process';
   /** activate()'s steps with their wall-clock and CPU time in milliseconds, slowest first. */
   activationSteps(): { name: string; ms: number; cpuMs: number }[];
   /** Approvals the agent waits for: session and call ids with their one-line summary. */
@@ -61,7 +59,7 @@ export interface TestApiSources {
   lastChatAnswer: () => string | undefined;
   lastChatNotes: () => string[];
   thinkingParts: () => ThinkingPart[];
-  activation: { ms: number; cpuMs: number; cpuScope: 'thread' | 'process' };
+  activation: { ms: number; cpuMs: number };
   activationSteps: readonly { name: string; ms: number; cpuMs: number }[];
   inlineEdit: () => { streaming: boolean; proposal: string } | undefined;
   recentLog: () => string[];
@@ -79,7 +77,6 @@ export function gatewayTestApi(sources: TestApiSources): GatewayExtensionApi {
     lastChatNotes: () => sources.lastChatNotes(),
     activationMs: () => sources.activation.ms,
     activationCpuMs: () => sources.activation.cpuMs,
-    activationCpuScope: () => sources.activation.cpuScope,
     activationSteps: () => sources.activationSteps.map((s) => ({ name: s.name, ms: s.ms, cpuMs: s.cpuMs })),
     thinkingParts: () =>
       sources.thinkingParts().map((part) => ({ id: part.id, title: thinkingTitle(part), text: thinkingDocument(part), totalChars: part.totalChars })),
