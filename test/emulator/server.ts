@@ -68,6 +68,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new FaultQueues();
   const store = new ResponseStore();
   const requests: RecordedRequest[] = [];
+  const connectionIds = new WeakMap<object, number>();
+  let connectionCount = 0;
   const sockets = new Set<Socket>();
   let siteUrl = options.siteUrl ?? '';
   const contextWindows: Record<string, number> = { ...DEFAULT_CONTEXT_WINDOWS, ...options.contextWindows };
@@ -92,6 +94,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       body: parsed,
       status: 0,
       time: now(),
+      connection: connectionIds.get(req.socket) ?? 0,
     };
     requests.push(record);
     let key: KeyState | undefined;
@@ -200,6 +203,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       .catch(() => res.destroy());
   });
   server.on('connection', (socket) => {
+    connectionIds.set(socket, ++connectionCount);
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });

@@ -128,6 +128,8 @@ export interface RecordedRequest {
   status: number;
   /** The emulator's clock (`now`, default Date.now()) at receipt. */
   time: number;
+  /** The connection it came on, numbered 1, 2, … as they open: a kept-alive connection carries several requests. */
+  connection: number;
   /** Fault applied to this request, if any. */
   fault?: FaultKind;
   /** Input tokens billed (as the usage reports them), set on a completed answer. */

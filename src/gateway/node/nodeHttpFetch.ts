@@ -54,7 +54,9 @@ function send(url: string, init: FetchInit, agents: { http: HttpAgent; https: Ht
     const target = new URL(url);
     const secure = target.protocol === 'https:';
     if (!secure && target.protocol !== 'http:') return reject(new Error(`fetch failed`, { cause: new Error(`unsupported protocol ${target.protocol}`) }));
-    const headers: Record<string, string> = { 'Accept-Encoding': 'gzip, deflate, br', ...init.headers };
+    // Keep-alive said outright: inside VS Code its proxy support hands each request an agent of its own whose default is
+    // 'Connection: close', so without it every request opened a connection (and a TLS handshake) of its own (see the e2e).
+    const headers: Record<string, string> = { 'Accept-Encoding': 'gzip, deflate, br', Connection: 'keep-alive', ...init.headers };
     if (init.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(init.body));
     const options = { method: init.method, headers, agent: secure ? agents.https : agents.http };
     const request = secure ? httpsRequest(target, options) : httpRequest(target, options);

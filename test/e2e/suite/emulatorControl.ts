@@ -9,6 +9,8 @@ export interface RecordedRequest {
   key: string | null;
   body: any;
   status: number;
+  /** The connection it came on, numbered as they open (kept-alive connections carry several requests). */
+  connection: number;
   /** Set on a completed answer: the tokens its usage reported. */
   inputTokens?: number;
   totalTokens?: number;

@@ -107,6 +107,19 @@ test("the gateway models are in VS Code's model picker and answer", async () => 
   assertEqual(text, 'Echo: hello from the model picker', 'answer through vscode.lm');
 });
 
+test("requests in a row share a kept-alive connection (node:http under VS Code's own patches of it)", async () => {
+  const [model] = await vscode.lm.selectChatModels({ vendor: 'gateway', id: 'gw-chat' });
+  for (const n of [1, 2, 3]) {
+    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(`in a row ${n}`)], {}, new vscode.CancellationTokenSource().token);
+    for await (const _chunk of response.text) void _chunk;
+  }
+  const sent = (await emulatorRequests()).filter((r) => r.path === '/v1/chat/completions' && JSON.stringify(r.body).includes('in a row '));
+  assertEqual(sent.length, 3, 'requests the emulator saw');
+  // A background request (the model list, the status bar) may open a second connection meanwhile; without reuse there are three.
+  const connections = new Set(sent.map((r) => r.connection));
+  assert(connections.size < 3, `each request opened its own connection (${[...connections].join(', ')})`);
+});
+
 test("a model from VS Code's picker calls tools", async () => {
   const [model] = await vscode.lm.selectChatModels({ vendor: 'gateway', id: 'gw-chat' });
   const tools: vscode.LanguageModelChatTool[] = [
