@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 import { ResponseTooLargeError } from '../../src/gateway/common';
 import { readBoundedText } from '../../src/gateway/common/bodyLimits';
-import { closed, init, quiet, readAll, serverAndAdapterPerTest } from './helpers/localHttpServer';
+import { closed, init, quiet, readAll, readThrough, serverAndAdapterPerTest } from './helpers/localHttpServer';
 
 const MB = 1024 * 1024;
 /** A safety net only: a body that hangs fails its test instead of the whole run. */
@@ -59,12 +59,7 @@ test('cancel after the last event of a compressed body drains its rest undecoded
   const corruptMember = Buffer.concat([gzipSync('x').subarray(0, 10), Buffer.alloc(4096, 0x5a)]);
   const body = Buffer.concat([gzipSync(events), gzipBomb(100), corruptMember]);
   const reader = (await fetchAnswered(body, { 'Content-Encoding': 'gzip' })).body!.getReader();
-  let received = '';
-  while (!received.includes('[DONE]\n\n')) {
-    const chunk = await reader.read();
-    assert.equal(chunk.done, false);
-    received += Buffer.from(chunk.value!).toString();
-  }
+  await readThrough(reader, '[DONE]\n\n');
   await reader.cancel();
   const next = await fetchAnswered(Buffer.from('again'), {});
   assert.deepEqual(await readAll(next), Buffer.from('again'));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { createNodeHttpFetch } from '../../src/gateway/node';
-import { closed, init, quiet, readAll, requestBody, startLocalServer, serverAndAdapterPerTest } from './helpers/localHttpServer';
+import { closed, init, quiet, readAll, requestBody, startLocalServer, readThrough, serverAndAdapterPerTest } from './helpers/localHttpServer';
 import { makeSelfSignedCert } from './helpers/selfSignedCert';
 
 /** A safety net only: a promise that never settles fails its test instead of hanging the run. */
@@ -100,12 +100,7 @@ describe('kept-alive connections', () => {
     const answerP = each.adapter.fetch(each.server.origin, init(new AbortController().signal));
     await answerNext(events, { 'Content-Type': 'text/event-stream' });
     const reader = (await answerP).body!.getReader();
-    let received = '';
-    while (!received.endsWith('[DONE]\n\n')) {
-      const chunk = await reader.read();
-      assert.equal(chunk.done, false);
-      received += Buffer.from(chunk.value!).toString();
-    }
+    await readThrough(reader, '[DONE]\n\n');
     await reader.cancel();
     assert.equal(await getWhole('/next', 'again'), 'again');
     assert.equal(each.server.connections.length, 1);

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from '../lib/browser';
 import type { Scenario, UiContext } from './harness';
 import { ensureKey } from './gateway';
-import { postEmulator } from './agentActions';
+import { postEmulator, quickOpen } from './agentActions';
 
 const ORIGINAL_HELLO = 'export function hello(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
 const REWRITE_ANSWER = 'Here you go:\n```ts\nexport function hello(name: string): string {\n  return `Hi, ${name}!`;\n}\n```\n';
@@ -68,17 +68,6 @@ async function waitForActiveEditorText(ctx: UiContext, text: string, timeoutMs =
         `the editor never showed ${JSON.stringify(text)} within ${timeoutMs / 1000}s; it shows ${JSON.stringify(await activeEditorText(ctx).catch(() => '(no editor)'))}`,
       );
     });
-}
-
-/** Quick Open (F1, the ">" removed): types `name`, picks the row of `file`; waits for its tab to be active. */
-async function quickOpen(ctx: UiContext, name: string, tabLabel: string): Promise<void> {
-  const { page } = ctx;
-  await page.keyboard.press('F1');
-  await page.locator(QUICK_INPUT_BOX).waitFor({ state: 'visible', timeout: 10_000 });
-  await page.locator(QUICK_INPUT_BOX).fill(name, { timeout: 10_000 });
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: tabLabel }).first().click({ timeout: 15_000 });
-  await ctx.wb.waitForQuickInputClosed();
-  await activeTab(ctx).filter({ hasText: tabLabel }).waitFor({ state: 'visible', timeout: 10_000 });
 }
 
 type MousePage = Page & { mouse: { move(x: number, y: number): Promise<void> } };

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { createNodeHttpFetch } from '../../../src/gateway/node';
-import type { FetchAnswer, FetchInit } from '../../../src/gateway/common';
+import type { FetchAnswer, FetchBodyReader, FetchInit } from '../../../src/gateway/common';
 
 export interface LocalHttpServer {
   server: Server;
@@ -108,4 +108,15 @@ export function serverAndAdapterPerTest(): { readonly server: LocalHttpServer; r
       return now().adapter;
     },
   };
+}
+
+/** Reads until the text read so far holds `marker` (a stream's last event), failing if the body ends first; returns that text. */
+export async function readThrough(reader: FetchBodyReader, marker: string): Promise<string> {
+  let received = '';
+  while (!received.includes(marker)) {
+    const chunk = await reader.read();
+    assert.equal(chunk.done, false, `the body ended before ${JSON.stringify(marker)}`);
+    received += Buffer.from(chunk.value!).toString();
+  }
+  return received;
 }
