@@ -17,16 +17,16 @@ export interface RateLimitReport {
   tokensResetInMs: number;
 }
 
-/**
- * The report in an answer's headers, or undefined when they hold no request
- * limit (the gateway does not send them, or sent none with this answer).
- * `fallbackTokenLimit`: the configured TPM, for a gateway that reports requests only.
- */
 /** Where header values are read from: a web Headers, or the client's lean answer (gateway/node). */
 export interface HeaderSource {
   get(name: string): string | null;
 }
 
+/**
+ * The report in an answer's headers, or undefined when they hold no request
+ * limit (the gateway does not send them, or sent none with this answer).
+ * `fallbackTokenLimit`: the configured TPM, for a gateway that reports requests only.
+ */
 export function readRateLimitHeaders(headers: HeaderSource, fallbackTokenLimit: number, windowMs: number): RateLimitReport | undefined {
   const requestLimit = numberHeader(headers, 'x-ratelimit-limit-requests');
   const requestsRemaining = numberHeader(headers, 'x-ratelimit-remaining-requests');
