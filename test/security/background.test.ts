@@ -36,6 +36,7 @@ describe('background commands in the sandbox', async () => {
       files: new NodeWorkspaceFiles(root),
       changes: new NodeFileChanges(root),
       commands: runner,
+      controlGuard: fixture.guard,
       protectedFiles: defaultProtectedFiles,
       logger: silentLogger,
       background: new BackgroundCommands({ start: (request) => runner.start(request), clock: systemClock, limits: { quietMs: 300, waitMs: 20_000 } }),

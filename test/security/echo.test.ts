@@ -54,6 +54,7 @@ describe('what the terminal shows of a sandboxed command', async () => {
         launch: (line, cwd) => fixture.session.launch({ root: fixture.root, cwd, command: line, protectedFiles: defaultProtectedFiles, network: false }, never),
       },
     });
+    await fixture.guard.watch(never);
     const said = await runner.run('true', 'gone', 30_000, never).then(
       (result) => `${result.exitCode} ${result.output}`,
       (error: unknown) => (error instanceof Error ? error.message : String(error)),

@@ -10,7 +10,10 @@ import { test } from 'node:test';
 import type { CommandResult } from '../../src/terminal/common/commandPorts';
 import type { SandboxLaunch } from '../../src/terminal/common/sandbox';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import type { ControlRollback } from '../../src/terminal/common/controlPaths';
+import type { QuarantinedControlPaths } from '../../src/terminal/common/commandPorts';
 import { BubblewrapSandbox, type BubblewrapOptions, type BubblewrapSession } from '../../src/terminal/node/bubblewrap';
+import { NodeControlGuard } from '../../src/terminal/node/controlGuard';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 
 export const never = new AbortController().signal;
@@ -36,10 +39,17 @@ export interface Fixture {
   home: string;
   sandbox: BubblewrapSandbox;
   session: BubblewrapSession;
-  /** The session's launch of a command (as the extension makes it), in the workspace. */
+  /** The session's change review, as the extension makes it: what a command changed lands or is held. */
+  guard: NodeControlGuard;
+  /** Every review that held something back, newest last (what the user's notification gets). */
+  held: QuarantinedControlPaths[];
+  /** The session's launch of a command (as the extension makes it), in the workspace; its change layer is armed, never reviewed. */
   launch(command: string, options?: { network?: boolean; cwd?: string }): Promise<SandboxLaunch>;
-  /** Runs a command sandboxed through NodeCommandRunner, as the extension does. */
-  run(command: string, options?: { network?: boolean; timeoutMs?: number; signal?: AbortSignal; onOutput?: (text: string) => void }): Promise<CommandResult>;
+  /** Runs a command sandboxed through NodeCommandRunner, as the extension does, its changes reviewed after it. */
+  run(
+    command: string,
+    options?: { network?: boolean; timeoutMs?: number; signal?: AbortSignal; onOutput?: (text: string) => void },
+  ): Promise<CommandResult & { review: ControlRollback }>;
   remove(): Promise<void>;
 }
 
@@ -50,29 +60,58 @@ export async function makeFixture(options: Omit<BubblewrapOptions, 'home'> = {})
   await mkdir(root, { recursive: true });
   const sandbox = new BubblewrapSandbox({ shell: '/bin/bash', tempRoot: base, ...options, home });
   const session = sandbox.forSession('test');
-  const launch: Fixture['launch'] = (command, opts = {}) =>
-    session.launch({ root, cwd: opts.cwd ?? root, command, protectedFiles: defaultProtectedFiles, network: opts.network ?? false }, never);
+  const held: QuarantinedControlPaths[] = [];
+  const guard = reviewGuard({ root, base, sandbox, sessionId: 'test', home, onRollback: (changes) => held.push(changes) });
+  const launch: Fixture['launch'] = async (command, opts = {}) => {
+    await guard.watch(never);
+    return session.launch({ root, cwd: opts.cwd ?? root, command, protectedFiles: defaultProtectedFiles, network: opts.network ?? false }, never);
+  };
   return {
     base,
     root,
     home,
     sandbox,
     session,
+    guard,
+    held,
     launch,
-    run: (command, opts = {}) => {
+    run: async (command, opts = {}) => {
       const runner = new NodeCommandRunner(root, {
         ...(opts.onOutput ? { onOutput: opts.onOutput } : {}),
         sandbox: {
           launch: (line, cwd) => session.launch({ root, cwd, command: line, protectedFiles: defaultProtectedFiles, network: opts.network ?? false }, never),
         },
       });
-      return runner.run(command, '.', opts.timeoutMs ?? 30_000, opts.signal ?? never);
+      const watch = await guard.watch(never);
+      const result = await runner.run(command, '.', opts.timeoutMs ?? 30_000, opts.signal ?? never);
+      const review = await watch!.settle(never);
+      return { ...result, review };
     },
     remove: async () => {
       sandbox.dispose();
       await rm(base, { recursive: true, force: true });
     },
   };
+}
+
+/** The change review of a sandbox session, as the extension composes it (the layers kept under `base`). */
+export function reviewGuard(options: {
+  root: string;
+  base: string;
+  sandbox: BubblewrapSandbox;
+  sessionId: string;
+  home: string;
+  onRollback?: (held: QuarantinedControlPaths) => void;
+}): NodeControlGuard {
+  return new NodeControlGuard({
+    root: options.root,
+    quarantineFolder: join(options.base, `changes-${options.sessionId}`),
+    layers: options.sandbox.layersFor(options.sessionId),
+    protectedFiles: () => defaultProtectedFiles,
+    willSandbox: () => true,
+    home: options.home,
+    ...(options.onRollback ? { onRollback: options.onRollback } : {}),
+  });
 }
 
 /** Runs a program outside the sandbox and gives its exit code and output (bounded in time). */

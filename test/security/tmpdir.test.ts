@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
 import type { BubblewrapSession } from '../../src/terminal/node/bubblewrap';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
-import { makeFixture, never, sandboxHere, type Fixture } from './harness';
+import { makeFixture, never, sandboxHere, type Fixture, reviewGuard } from './harness';
 
 describe('a private TMPDIR per session (finding 15)', async () => {
   if (!(await sandboxHere())) return;
@@ -16,12 +16,17 @@ describe('a private TMPDIR per session (finding 15)', async () => {
   before(async () => (fixture = await makeFixture()));
   after(() => fixture.remove());
 
-  const runIn = (session: BubblewrapSession, command: string) =>
-    new NodeCommandRunner(fixture.root, {
+  const runIn = async (session: BubblewrapSession, command: string) => {
+    const { root, base, sandbox, home } = fixture;
+    const watch = await reviewGuard({ root, base, sandbox, sessionId: session.sessionId, home }).watch(never);
+    const result = await new NodeCommandRunner(fixture.root, {
       sandbox: {
         launch: (line, cwd) => session.launch({ root: fixture.root, cwd, command: line, protectedFiles: defaultProtectedFiles, network: false }, never),
       },
     }).run(command, '.', 20_000, never);
+    await watch?.settle(never);
+    return result;
+  };
   /** The sessions' folders on this machine (the fixture makes them in its own temp folder). */
   const sessionFolders = async () => (await readdir(fixture.base)).filter((name) => name.startsWith('gateway-agent-'));
 

@@ -168,7 +168,7 @@ describe('the sandbox probe', () => {
     // `false` stands for a bwrap that exits non-zero, as one without user namespaces does.
     const availability = await new BubblewrapSandbox({ bwrap: 'false' }).available();
     assert.equal(availability.ok, false);
-    if (process.platform === 'linux') assert.match(availability.ok ? '' : availability.reason, /cannot create a sandbox here \(exit code 1\)/);
+    if (process.platform === 'linux') assert.match(availability.ok ? '' : availability.reason, /a sandbox cannot be made here \(exit code 1\)/);
   });
 });
 

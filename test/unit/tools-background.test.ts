@@ -258,7 +258,7 @@ describe('BackgroundCommands', () => {
     const report = await commands.read('bg1', never);
     assert.equal(settled, 1);
     assert.equal(report.end?.stoppedBy, 'guard');
-    assert.match(report.rollback, /^Stopped: the command created a control file/);
+    assert.match(report.rollback, /^Stopped: a protected file appeared in the workspace while the command ran/);
     assert.equal(describeBackground(report).ok, false);
   });
 });

@@ -46,8 +46,8 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
     },
     // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
     controlGuard: (rootPath, sessionId, hooks) => {
-      const quarantineFolder = join(sessionFolder(checkpointRoot, sessionId), 'quarantine');
-      return new NodeControlGuard({ root: rootPath, quarantineFolder, ...hooks, logger });
+      const quarantineFolder = join(sessionFolder(checkpointRoot, sessionId), 'changes');
+      return new NodeControlGuard({ root: rootPath, quarantineFolder, layers: options.sandbox.layersFor(sessionId), protectedFiles, ...hooks, logger });
     },
     fileChanges: (rootPath) => new NodeFileChanges(rootPath, { protectedFiles }),
     plainTerminalText,

@@ -11,45 +11,51 @@ export interface CommandResult {
 }
 
 /**
- * Keeps a sandboxed command from leaving control paths behind (files that make
- * other software run code later: see terminal/common/controlPaths.ts).
+ * Reviews what a sandboxed command changed before it reaches the workspace
+ * (terminal/common/changeReview.ts): ordinary changes land, code that other
+ * software would run later, links and protected files are held for the user.
  */
 export interface ControlFileGuard {
   /**
-   * Before a command: a watch over the workspace when the command will run in
-   * the sandbox; undefined when it will not (the user approved it: what it
-   * creates is theirs). Throws when the workspace cannot be checked (too many files).
+   * Before a command: its change layer, prepared for the sandbox's next launch, when
+   * the command will run in the sandbox; undefined when it will not (the user approved
+   * it: what it creates is theirs). Throws when no layer can be made.
    */
   watch(signal: AbortSignal): Promise<ControlWatch | undefined>;
 }
 
 export interface ControlWatch {
-  /** Aborts the moment a new control path appears while the command runs: the command must be stopped. */
+  /** Aborts the moment a protected file appears in the workspace while the command runs: the command must be stopped. */
   readonly tripped: AbortSignal;
   /**
-   * Once the command has ended (or was stopped): stops watching, and moves every
-   * control path that is new since `watch` out of the workspace. Runs even after
-   * a stop; bounded in time by the guard itself.
+   * Once the command has ended (or was stopped): reads its change set, lands what
+   * may land and holds the rest for the user. Runs even after a stop; bounded in
+   * time by the guard itself; once per watch (a second call gives the first's result).
    */
   settle(signal: AbortSignal): Promise<ControlRollback>;
+  /**
+   * While the command still runs (a background command, at each read of its output): lands what may land so
+   * far, copied so the command goes on seeing its own files, and tells what is newly held.
+   */
+  review?(signal: AbortSignal): Promise<ControlRollback>;
 }
 
-/** Tells of control paths as they appear in a workspace (a file-system watcher). */
+/** Tells of paths as they appear or change in a workspace (a file-system watcher). */
 export interface ControlPathWatcher {
   /**
-   * Calls `onControlPath` with the workspace-relative path of each new entry that
-   * is, or lies in, a control path. `folders`: the workspace's folders now
-   * (workspace-relative), for a watcher that needs one watch per folder.
+   * Calls `onPath` with the workspace-relative path of each entry created or changed
+   * in the workspace. `folders`: the workspace's folders to watch (workspace-relative),
+   * for a watcher that needs one watch per folder; a recursive watcher ignores it.
    */
-  watch(root: string, folders: readonly string[], onControlPath: (path: string) => void): { dispose(): void };
+  watch(root: string, folders: readonly string[], onPath: (path: string) => void): { dispose(): void };
 }
 
-/** The control paths one command left, kept outside the workspace until the user restores or discards them. */
+/** The changes of one command that were held back, kept outside the workspace until the user applies or discards them. */
 export interface QuarantinedControlPaths {
   readonly rollback: ControlRollback;
-  /** Puts one kept path back where it was; throws (saying why) when something is there now or it leads outside the workspace. */
+  /** Applies one held path (and what is below it) to the workspace; throws, saying why, when it cannot. */
   restore(path: string, signal: AbortSignal): Promise<void>;
-  /** Deletes every path still kept for this command. */
+  /** Deletes every change still held for this command. */
   discard(signal: AbortSignal): Promise<void>;
 }
 

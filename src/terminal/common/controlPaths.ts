@@ -60,8 +60,10 @@ export interface MovedControlPath {
   /** Workspace-relative, `/`-separated. */
   path: string;
   kind: ControlPathKind;
-  /** true: kept in the session's quarantine (the user can restore it); false: deleted (too large to keep, or it could not be kept). */
+  /** true: held outside the workspace (the user can apply it); false: applied, discarded, or it could not be kept. */
   kept: boolean;
+  /** What it is, in words (why it was held): "a Git repository or git directory …". */
+  reason?: string;
 }
 
 /** What the guard did after a sandboxed command. */
@@ -77,31 +79,31 @@ export interface ControlRollback {
 const NAMED_IN_MESSAGE = 20;
 
 /**
- * What the model reads after a sandboxed command left control paths behind:
- * which, that they were moved away (or why not), and that trying again another
- * way is not the answer: the user decides.
+ * What the model reads after a sandboxed command's change set held something
+ * back: which entries, why, that the rest landed, and that trying again
+ * another way is not the answer: the user decides.
  */
 export function rollbackNote(rollback: ControlRollback, stopped: boolean): string {
   if (rollback.moved.length === 0 && rollback.failed.length === 0 && rollback.incomplete === undefined) return '';
   const lines: string[] = [];
-  if (stopped) lines.push('Stopped: the command created a control file while it ran, so it was killed at once.');
-  if (rollback.moved.length > 0) {
+  if (stopped) lines.push('Stopped: a protected file appeared in the workspace while the command ran, so it was killed at once.');
+  if (rollback.incomplete !== undefined) {
+    lines.push(`Held back whole: ${rollback.incomplete}, too much to check, so none of what it changed reached the workspace; the user can apply it.`);
+  } else if (rollback.moved.length > 0) {
     lines.push(
-      'Rolled back: a sandboxed command may not leave files that make other software run code later (.git at any depth, ' +
-        '.vscode, .husky, .github/hooks, *.code-workspace, .envrc). These were moved out of the workspace:',
+      'Held back: the command ran on a copy of the workspace; its ordinary changes were applied, but these were not, ' +
+        'because they are code that other software (Git, VS Code, hooks, your shell) would run later, or links, or protected:',
     );
     for (const moved of rollback.moved.slice(0, NAMED_IN_MESSAGE)) {
-      lines.push(`- ${shownPath(moved.path)} (${describeControlPath(moved.path, moved.kind)})${moved.kept ? '' : ' — deleted, too large to keep'}`);
+      lines.push(`- ${shownPath(moved.path)} (${moved.reason ?? describeControlPath(moved.path, moved.kind)})`);
     }
     if (rollback.moved.length > NAMED_IN_MESSAGE) lines.push(`- and ${rollback.moved.length - NAMED_IN_MESSAGE} more`);
     lines.push(
       'Do not create them again in another way (another command, a copy, a link, a rename). If the task needs one, ' +
-        'say so and let the user decide: they were shown what was moved and can restore it, or run the command themselves. ' +
+        'say so and let the user decide: they were shown what was held and can apply it, or run the command themselves. ' +
         'If a tool made one as a side effect, use its option not to (for example `cargo new --vcs none`).',
     );
   }
-  for (const failed of rollback.failed.slice(0, NAMED_IN_MESSAGE))
-    lines.push(`Could not move ${shownPath(failed.path)} out of the workspace: ${failed.reason}`);
-  if (rollback.incomplete !== undefined) lines.push(`The check for control files was incomplete: ${rollback.incomplete}`);
+  for (const failed of rollback.failed.slice(0, NAMED_IN_MESSAGE)) lines.push(`Could not apply ${shownPath(failed.path)} to the workspace: ${failed.reason}`);
   return lines.join('\n');
 }

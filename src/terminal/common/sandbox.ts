@@ -93,6 +93,13 @@ export interface SandboxSpec {
   network: boolean;
   /** Whether this bwrap can forbid new user namespaces inside (0.8 and later, not setuid). */
   disableUserns: boolean;
+  /**
+   * What is bound at `workspace`: the merged view of the command's copy-on-write layer (its writes go
+   * there, the workspace itself is its read-only lower layer). Absent: the workspace itself.
+   */
+  workspaceView?: string;
+  /** The user and group the command runs as inside (bwrap itself starts as root of an outer user namespace). */
+  identity?: { uid: number; gid: number };
 }
 
 /** Whether `path` is `folder` or inside it. */
@@ -110,6 +117,7 @@ export function bubblewrapArguments(spec: SandboxSpec): string[] {
   const args = ['--unshare-all', '--unshare-user'];
   if (spec.network) args.push('--share-net');
   if (spec.disableUserns) args.push('--disable-userns');
+  if (spec.identity) args.push('--uid', String(spec.identity.uid), '--gid', String(spec.identity.gid));
   args.push('--new-session', '--die-with-parent', '--cap-drop', 'ALL', '--seccomp', String(seccompFd));
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   // The session's folder is /tmp: nothing of the machine's /tmp (sockets, other sessions) shows,
@@ -119,7 +127,7 @@ export function bubblewrapArguments(spec: SandboxSpec): string[] {
   const outer = emptied.filter((folder) => !isWithin(folder, spec.workspace) || folder === spec.workspace);
   const inner = emptied.filter((folder) => !outer.includes(folder));
   args.push(...emptyFolders(outer, spec));
-  args.push('--bind', spec.workspace, spec.workspace);
+  args.push('--bind', spec.workspaceView ?? spec.workspace, spec.workspace);
   args.push(...emptyFolders(inner, spec));
   for (const folder of spec.readOnly) args.push('--ro-bind', folder, folder);
   for (const { path, directory } of spec.hidden) {

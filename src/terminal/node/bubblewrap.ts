@@ -29,13 +29,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { mkdtemp, stat } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { mkdir, mkdtemp, stat } from 'node:fs/promises';
+import { homedir, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { bubblewrapArguments, homeSecrets, homeToolchains, seccompFd, type SandboxLaunch } from '../common/sandbox';
 import { sandboxEnvironment } from '../common/sandboxEnvironment';
 import { seccompArchOf, seccompProgram, type SeccompArch } from '../common/seccompFilter';
+import { ChangeLayer } from './changeLayer';
+import type { LayerArming } from './controlGuard';
 import { removeTree, runtimeFolders, shellOutside } from './sandboxFolders';
 import { protectedPathsIn } from './sandboxWorkspaceScan';
 
@@ -43,6 +45,39 @@ export type SandboxAvailability = { ok: true } | { ok: false; reason: string };
 
 /** The probe's own time limit: bwrap answers in milliseconds or not at all. */
 const probeTimeoutMs = 5000;
+
+/** What one sandboxed command may use: processes (of the sandbox's own user namespace), memory per process, bytes per file. */
+export interface SandboxLimits {
+  processes: number;
+  /** RLIMIT_DATA: a process's writable memory. */
+  memoryBytes: number;
+  fileBytes: number;
+}
+
+export const defaultSandboxLimits = (): SandboxLimits => ({
+  processes: 4096,
+  memoryBytes: Math.min(16 * 1024 ** 3, Math.floor(totalmem() / 2)),
+  fileBytes: 4 * 1024 ** 3,
+});
+
+/**
+ * The outer step of every sandboxed command, run by bash as root of a new user and mount namespace (util-linux
+ * `unshare -r -m`, which needs nothing privileged): the workspace is bound under the layer's folder and overlayfs
+ * mounted over it with the layer's `upper` taking every write (Linux 5.11 and later mount overlayfs in a user
+ * namespace; `userxattr` keeps its marks in user.* attributes); every inherited descriptor but the standard three
+ * and the seccomp program's pipe is closed (the extension host holds log files open without close-on-exec); the
+ * limits are set (hard and soft, so the command cannot raise them); then bwrap replaces it.
+ * $1 the layer's folder, $2 the workspace, $3 processes, $4 memory KiB, $5 file KiB, then bwrap's argv.
+ */
+const LAUNCHER = [
+  'cd -- "$1" || exit 125',
+  'mount --bind "$2" lower || { echo "gateway sandbox: cannot bind the workspace under its change layer" >&2; exit 125; }',
+  'mount -t overlay overlay -o lowerdir=lower,upperdir=upper,workdir=work,userxattr merged || { echo "gateway sandbox: cannot mount the change layer (overlayfs in a user namespace)" >&2; exit 125; }',
+  'for fd in /proc/self/fd/*; do n=${fd##*/}; case $n in 0|1|2|3) ;; *) eval "exec $n>&-" 2>/dev/null ;; esac; done',
+  'ulimit -u "$3" 2>/dev/null; ulimit -d "$4" 2>/dev/null; ulimit -f "$5" 2>/dev/null',
+  'shift 5',
+  'exec "$@"',
+].join('\n');
 
 export class SandboxUnavailable extends Error {}
 
@@ -57,6 +92,8 @@ export interface BubblewrapOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the sessions' private folders are made; default the system's temp folder. */
   tempRoot?: string;
+  /** Default defaultSandboxLimits(). */
+  limits?: SandboxLimits;
 }
 
 /** One command to start in the sandbox. */
@@ -76,6 +113,8 @@ type Probe = { ok: true; disableUserns: boolean; arch: SeccompArch } | { ok: fal
 export class BubblewrapSandbox {
   private probe: Promise<Probe> | undefined;
   private readonly sessions = new Set<BubblewrapSession>();
+  /** Per session, the change layers prepared for its next launches, oldest first. */
+  private readonly armed = new Map<string, ChangeLayer[]>();
 
   constructor(private readonly options: BubblewrapOptions = {}) {}
 
@@ -97,15 +136,33 @@ export class BubblewrapSandbox {
     for (const session of [...this.sessions]) session.disposeNow();
   }
 
+  /** Where session `sessionId`'s next command writes: its change layer, reviewed by the control guard when it ends. */
+  layersFor(sessionId: string): LayerArming {
+    return {
+      arm: (layer) => {
+        const queue = this.armed.get(sessionId) ?? [];
+        queue.push(layer);
+        this.armed.set(sessionId, queue);
+        return () => {
+          const index = queue.indexOf(layer);
+          if (index >= 0) queue.splice(index, 1);
+        };
+      },
+    };
+  }
+
   private probed(): Promise<Probe> {
-    this.probe ??= probeBubblewrap(this.options.bwrap ?? 'bwrap');
+    this.probe ??= probeBubblewrap(this.options.bwrap ?? 'bwrap', this.options.tempRoot ?? tmpdir());
     return this.probe;
   }
 
-  /** The launch of `request` with `tempDir` as /tmp. */
-  async launch(tempDir: string, request: SandboxRequest, signal: AbortSignal): Promise<SandboxLaunch> {
+  /** The launch of `request` with `tempDir` as /tmp, writing to the layer armed for `sessionId`. */
+  async launch(tempDir: string, request: SandboxRequest, signal: AbortSignal, sessionId: string): Promise<SandboxLaunch> {
     const probe = await this.probed();
     if (!probe.ok) throw new SandboxUnavailable(probe.reason);
+    // No layer, no command: its writes would have nowhere to go but the workspace, unreviewed.
+    const layer = this.armed.get(sessionId)?.shift();
+    if (!layer) throw new SandboxUnavailable('no change layer was prepared for this command, so it was not run');
     const env = this.options.env ?? process.env;
     const home = this.options.home ?? homedir();
     const inWorkspace = await protectedPathsIn(request.root, request.protectedFiles, signal);
@@ -122,13 +179,17 @@ export class BubblewrapSandbox {
       emptied,
       kept,
       hidden: [...secrets, ...inWorkspace.hidden],
-      readOnly: inWorkspace.readOnly,
+      // Nothing in the workspace needs to be read-only: every write goes to the layer and is reviewed.
+      readOnly: [],
       network: request.network,
       disableUserns: probe.disableUserns,
+      workspaceView: layer.merged,
+      identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
     };
     const shell = shellOutside(this.options.shell ?? env.SHELL, home);
+    const bwrap = [this.options.bwrap ?? 'bwrap', ...bubblewrapArguments(spec), shell, '-c', request.command];
     return {
-      argv: [this.options.bwrap ?? 'bwrap', ...bubblewrapArguments(spec), shell, '-c', request.command],
+      argv: launcherArgv(layer.folder, request.root, this.options.limits ?? defaultSandboxLimits(), bwrap),
       env: sandboxEnvironment(env, { home, shell }),
       seccomp: seccompProgram(probe.arch),
       network: request.network,
@@ -150,7 +211,7 @@ export class BubblewrapSession {
   private disposed = false;
 
   constructor(
-    private readonly sessionId: string,
+    readonly sessionId: string,
     private readonly sandbox: BubblewrapSandbox,
     private readonly forget: () => void,
   ) {}
@@ -164,7 +225,7 @@ export class BubblewrapSession {
       await removeTree(tempDir);
       throw new SandboxUnavailable('this session has ended: its sandbox is gone');
     }
-    return this.sandbox.launch(tempDir, request, signal);
+    return this.sandbox.launch(tempDir, request, signal, this.sessionId);
   }
 
   /** Removes the session's /tmp; later launches are refused. */
@@ -207,39 +268,82 @@ export function spawnSandboxed(launch: SandboxLaunch, cwd: string): ChildProcess
   return child;
 }
 
-/** Runs `true` with the flags every command gets; without --disable-userns when this bwrap lacks it (before 0.8, or setuid). */
-async function probeBubblewrap(bwrap: string): Promise<Probe> {
+/** The command line that runs `bwrap` (its argv) over the layer in `layerFolder`: unshare, then the launcher in bash. */
+function launcherArgv(layerFolder: string, workspace: string, limits: SandboxLimits, bwrap: readonly string[]): string[] {
+  const kib = (bytes: number) => String(Math.max(1, Math.floor(bytes / 1024)));
+  return [
+    'unshare',
+    '--user',
+    '--map-root-user',
+    '--mount',
+    '--propagation',
+    'private',
+    '/bin/bash',
+    '-c',
+    LAUNCHER,
+    'gateway-sandbox',
+    layerFolder,
+    workspace,
+    String(limits.processes),
+    kib(limits.memoryBytes),
+    kib(limits.fileBytes),
+    ...bwrap,
+  ];
+}
+
+/**
+ * Runs `true` the way every command runs (a change layer over a scratch folder, bwrap with the same flags);
+ * without --disable-userns when this bwrap lacks it (before 0.8, or setuid).
+ */
+async function probeBubblewrap(bwrap: string, tempRoot: string): Promise<Probe> {
   if (process.platform !== 'linux') return { ok: false, reason: `the sandbox needs bubblewrap on Linux; this machine runs ${process.platform}` };
   const arch = seccompArchOf(process.arch);
   if (!arch) return { ok: false, reason: `the sandbox's seccomp filter is written for x86-64 and arm64 Linux; this machine is ${process.arch}` };
-  const first = await probeRun(bwrap, arch, true);
-  if (first.ok) return { ok: true, disableUserns: true, arch };
-  if (first.missing) return { ok: false, reason: 'bubblewrap (bwrap) is not installed; install the "bubblewrap" package' };
-  const second = await probeRun(bwrap, arch, false);
-  if (second.ok) return { ok: true, disableUserns: false, arch };
-  return { ok: false, reason: second.reason };
+  if (!existsSync('/bin/bash')) return { ok: false, reason: 'the sandbox needs /bin/bash to set it up' };
+  const scratch = await mkdtemp(join(tempRoot, 'gateway-probe-'));
+  try {
+    const workspace = join(scratch, 'workspace');
+    await mkdir(workspace);
+    const layer = await ChangeLayer.open({ root: workspace, folder: join(scratch, 'layer'), protectedPatterns: [], home: scratch });
+    const first = await probeRun(bwrap, arch, true, layer);
+    if (first.ok) return { ok: true, disableUserns: true, arch };
+    if (first.missing) return { ok: false, reason: first.reason };
+    const second = await probeRun(bwrap, arch, false, layer);
+    if (second.ok) return { ok: true, disableUserns: false, arch };
+    return { ok: false, reason: second.reason };
+  } finally {
+    await removeTree(scratch).catch(() => undefined);
+  }
 }
 
-async function probeRun(bwrap: string, arch: SeccompArch, disableUserns: boolean): Promise<{ ok: true } | { ok: false; missing: boolean; reason: string }> {
+async function probeRun(
+  bwrap: string,
+  arch: SeccompArch,
+  disableUserns: boolean,
+  layer: ChangeLayer,
+): Promise<{ ok: true } | { ok: false; missing: boolean; reason: string }> {
+  const workspace = layer.options.root;
   const args = ['--unshare-all', '--unshare-user', ...(disableUserns ? ['--disable-userns'] : []), '--new-session', '--die-with-parent'];
-  args.push('--cap-drop', 'ALL', '--seccomp', String(seccompFd), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true');
+  args.push('--uid', String(process.getuid?.() ?? 0), '--gid', String(process.getgid?.() ?? 0));
+  args.push('--cap-drop', 'ALL', '--seccomp', String(seccompFd), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  args.push('--bind', layer.merged, workspace, '--', 'true');
   return new Promise((resolve) => {
     let stderr = '';
-    const child = spawnSandboxed(
-      { argv: [bwrap, ...args], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, seccomp: seccompProgram(arch), network: false },
-      '/',
-    );
+    const argv = launcherArgv(layer.folder, workspace, defaultSandboxLimits(), [bwrap, ...args]);
+    const child = spawnSandboxed({ argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, seccomp: seccompProgram(arch), network: false }, '/');
     const timer = setTimeout(() => child.kill('SIGKILL'), probeTimeoutMs);
     child.stdout?.resume();
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(0, 500)));
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      resolve({ ok: false, missing: error.code === 'ENOENT', reason: `bwrap could not be started: ${error.message}` });
+      resolve({ ok: false, missing: true, reason: `the sandbox could not be started (${error.message}): it needs util-linux's unshare` });
     });
     child.on('close', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve({ ok: true });
-      else resolve({ ok: false, missing: false, reason: `bwrap cannot create a sandbox here (${stderr.trim() || `exit code ${code ?? 'none'}`})` });
+      else if (/bwrap: (command )?not found|No such file or directory.*bwrap|execvp: bwrap/.test(stderr) || code === 127) {
+        resolve({ ok: false, missing: true, reason: 'bubblewrap (bwrap) is not installed; install the "bubblewrap" package' });
+      } else resolve({ ok: false, missing: false, reason: `a sandbox cannot be made here (${stderr.trim() || `exit code ${code ?? 'none'}`})` });
     });
   });
 }

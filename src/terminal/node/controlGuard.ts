@@ -1,129 +1,131 @@
 /**
- * The ControlFileGuard port on this machine: before a sandboxed command, the
- * workspace's control paths are noted (with their identity); while it runs, a
- * watcher reports each new one, which trips the watch (the command is stopped)
- * and is moved out at once, before VS Code's git extension (which opens a new
- * repository half a second after its file event) or anything else acts on it;
- * when the command has ended, a second walk finds whatever the watcher missed
- * and moves it out too. Existing control paths are read-only in the sandbox.
+ * The ControlFileGuard port on this machine: the change review around each
+ * sandboxed command. Before it, a copy-on-write layer is made and armed for
+ * the session's next sandbox launch (the command writes there, never into the
+ * workspace); while it runs, a protected file that appears in the workspace
+ * (the user saving `.env`) stops it, since the command sees the workspace as
+ * it is; when it ends, the layer's change set is judged and what may land
+ * lands, the rest is held for the user (src/terminal/node/changeLayer.ts).
+ * No walk of the workspace before or after: only what the command changed is read.
  */
-import { lstat, realpath } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { controlPathOf, type ControlPathKind, type ControlRollback } from '../common/controlPaths';
 import type { Logger } from '../../base/common';
-import type { ControlFileGuard, ControlPathWatcher, ControlWatch, QuarantinedControlPaths } from '../common/commandPorts';
-import { ControlQuarantine, type QuarantineBatch } from './controlQuarantine';
+import { protectingPattern } from '../../tools/common';
 import { isInside } from '../../tools/node';
-import { newControlPaths, scanWorkspace, WorkspaceTooLarge, type ControlEntry, type WorkspaceScan } from './sandboxWorkspaceScan';
+import type { ControlRollback } from '../common/controlPaths';
+import type { ControlFileGuard, ControlPathWatcher, ControlWatch, QuarantinedControlPaths } from '../common/commandPorts';
+import { ChangeLayer, HeldChanges, pruneEmptyFolders, type ChangeLimits } from './changeLayer';
+
+/** Where a session's next sandboxed command writes: its launch takes the layer armed for it. */
+export interface LayerArming {
+  arm(layer: ChangeLayer): () => void;
+}
 
 export interface NodeControlGuardOptions {
   /** The workspace folder. */
   root: string;
-  /** The session's quarantine folder (see ControlQuarantine): outside the workspace. */
+  /** The session's folder for change layers (kept while something in them is held): outside the workspace. */
   quarantineFolder: string;
-  watcher: ControlPathWatcher;
-  /** Whether the command about to run goes into the sandbox (the `auto` mode): only those are guarded. */
+  /** The session's sandbox, which mounts the armed layer over the workspace. */
+  layers: LayerArming;
+  /** `gateway.agent.protectedFiles` now. */
+  protectedFiles: () => readonly string[];
+  /** Reports paths that appear in the workspace while a command runs (VS Code's watcher); none: not watched. */
+  watcher?: ControlPathWatcher;
+  /** Whether the command about to run goes into the sandbox (the `auto` mode): only those are reviewed. */
   willSandbox: () => boolean;
-  /** Told of every rollback that moved something, with the means to restore or discard it (the user's notification). */
-  onRollback?: (quarantined: QuarantinedControlPaths) => void;
+  /** Told of every review that held something back, with the means to apply or discard it (the user's notification). */
+  onRollback?: (held: QuarantinedControlPaths) => void;
   logger?: Logger;
-  /** The after-command walk's time limit; default the walk's own. */
-  scanTimeLimitMs?: number;
+  /** Default the user's home folder (`~/` in a Git config). */
+  home?: string;
+  limits?: Partial<ChangeLimits>;
+  /** Layers with something held that are kept; older ones are discarded. Default 20. */
+  maxHeldLayers?: number;
 }
 
 export class NodeControlGuard implements ControlFileGuard {
+  private readonly heldLayers: ChangeLayer[] = [];
+
   constructor(private readonly options: NodeControlGuardOptions) {}
 
   async watch(signal: AbortSignal): Promise<ControlWatch | undefined> {
     if (!this.options.willSandbox()) return undefined;
-    // Real paths: every move checks that a folder is really where it should be.
+    signal.throwIfAborted();
     const root = await realpath(this.options.root);
     const folder = resolve(this.options.quarantineFolder);
-    if (isInside(root, folder)) throw new Error('the quarantine folder for control files is inside the workspace');
-    const before = await scanWorkspace(root, { signal });
-    return new GuardedCommand({ ...this.options, root }, new ControlQuarantine({ root, folder }), before);
+    if (isInside(root, folder)) throw new Error('the folder for the sandbox’s change layers is inside the workspace');
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const layer = await ChangeLayer.open({
+      root,
+      folder: join(folder, `${Date.now().toString(36).padStart(10, '0')}-${randomBytes(4).toString('hex')}`),
+      protectedPatterns: this.options.protectedFiles(),
+      home: this.options.home ?? homedir(),
+      ...(this.options.limits ? { limits: this.options.limits } : {}),
+    });
+    const disarm = this.options.layers.arm(layer);
+    return new ReviewedCommand({ root, layer, disarm, guard: this, options: this.options });
+  }
+
+  /** A layer that still holds something is kept for the user; past the bound the oldest goes. */
+  async keep(layer: ChangeLayer): Promise<void> {
+    this.heldLayers.push(layer);
+    const excess = this.heldLayers.length - (this.options.maxHeldLayers ?? 20);
+    for (const old of this.heldLayers.splice(0, Math.max(0, excess))) await old.discard();
+  }
+
+  forget(layer: ChangeLayer): void {
+    const index = this.heldLayers.indexOf(layer);
+    if (index >= 0) this.heldLayers.splice(index, 1);
   }
 }
 
-class GuardedCommand implements ControlWatch {
+class ReviewedCommand implements ControlWatch {
   private readonly trip = new AbortController();
   readonly tripped = this.trip.signal;
-  private readonly subscription: { dispose(): void };
-  private batch: Promise<QuarantineBatch> | undefined;
-  /** The moves started while the command runs, one after another (each path once). */
-  private moves: Promise<void> = Promise.resolve();
-  private readonly handled = new Set<string>();
+  private readonly subscription: { dispose(): void } | undefined;
+  private settled: Promise<ControlRollback> | undefined;
 
-  constructor(
-    private readonly options: NodeControlGuardOptions,
-    private readonly quarantine: ControlQuarantine,
-    private readonly before: WorkspaceScan,
-  ) {
-    this.subscription = options.watcher.watch(options.root, before.folders, (path) => this.onControlPath(path));
-  }
-
-  /** A watcher event: a control path that was not there before trips the watch and is moved out now. */
-  private onControlPath(reported: string): void {
-    const path = controlPathOf(reported);
-    if (path === undefined || this.handled.has(path)) return;
-    this.moves = this.moves.then(async () => {
-      const entry = await currentEntry(this.options.root, path);
-      if (!entry || this.before.controls.get(path)?.identity === entry.identity || this.handled.has(path)) return;
-      this.handled.add(path);
-      this.trip.abort(new Error(`the command created ${path}`));
-      await (await this.openBatch()).moveAside(path, entry.kind, new AbortController().signal);
+  constructor(private readonly parts: { root: string; layer: ChangeLayer; disarm: () => void; guard: NodeControlGuard; options: NodeControlGuardOptions }) {
+    const patterns = parts.options.protectedFiles();
+    this.subscription = parts.options.watcher?.watch(parts.root, [], (path) => {
+      if (protectingPattern(path, patterns) !== undefined) this.trip.abort(new Error(`a protected file appeared while the command ran: ${path}`));
     });
-    this.moves = this.moves.catch((error: unknown) => this.options.logger?.warn(`control-file guard: moving ${path} failed: ${String(error)}`));
   }
 
-  async settle(signal: AbortSignal): Promise<ControlRollback> {
-    this.subscription.dispose();
-    await this.moves;
-    let incomplete: string | undefined;
-    let after: WorkspaceScan | undefined;
-    try {
-      after = await scanWorkspace(this.options.root, { signal, timeLimitMs: this.options.scanTimeLimitMs });
-    } catch (error) {
-      if (!(error instanceof WorkspaceTooLarge)) throw error;
-      incomplete = `${error.message}; control files the command may have left were not all looked for, so look at what it changed`;
+  settle(signal: AbortSignal): Promise<ControlRollback> {
+    this.settled ??= this.interim.then(() => this.finalReview(signal));
+    return this.settled;
+  }
+
+  /** One interim review at a time, and none after the end's. */
+  private interim: Promise<unknown> = Promise.resolve();
+
+  review(signal: AbortSignal): Promise<ControlRollback> {
+    if (this.settled) return this.settled;
+    const next = this.interim.then(async () => this.parts.layer.rollbackOf(await this.parts.layer.review(signal, true)));
+    this.interim = next.catch(() => undefined);
+    return next;
+  }
+
+  private async finalReview(signal: AbortSignal): Promise<ControlRollback> {
+    const { layer, disarm, guard, options } = this.parts;
+    this.subscription?.dispose();
+    // A launch that never took the layer (the command failed to start) leaves it armed: nothing may write through it later.
+    disarm();
+    const result = await layer.review(signal);
+    const rollback = layer.rollbackOf(result);
+    if (!layer.holding) {
+      await layer.discard();
+      return rollback;
     }
-    // What is there now: a path moved while the command ran is gone, unless the command made it again before it died.
-    const added = after ? newControlPaths(this.before.controls, after.controls) : [];
-    const batch = added.length > 0 || this.batch ? await this.openBatch() : undefined;
-    if (batch) await movedAsideTogether(batch, added, signal);
-    await batch?.settleHeld(signal);
-    const rollback: ControlRollback = batch
-      ? { ...batch.rollback, ...(incomplete ? { incomplete } : {}) }
-      : { moved: [], failed: [], ...(incomplete ? { incomplete } : {}) };
-    if (batch && (rollback.moved.length > 0 || rollback.failed.length > 0)) this.options.onRollback?.(batch);
+    await pruneEmptyFolders(layer.upper);
+    await guard.keep(layer);
+    options.logger?.info(`sandbox: held back ${result.held.length} change(s) of a command: ${result.held.map((held) => held.entry.path).join(', ')}`);
+    options.onRollback?.(new HeldChanges(layer, rollback, () => guard.forget(layer)));
     return rollback;
   }
-
-  private openBatch(): Promise<QuarantineBatch> {
-    this.batch ??= this.quarantine.openBatch(new AbortController().signal);
-    return this.batch;
-  }
-}
-
-/** The control path as it is now, or undefined when nothing is there. */
-async function currentEntry(root: string, path: string): Promise<ControlEntry | undefined> {
-  const info = await lstat(join(root, ...path.split('/')), { bigint: true }).catch(() => undefined);
-  if (!info) return undefined;
-  const kind: ControlPathKind = info.isSymbolicLink() ? 'symlink' : info.isDirectory() ? 'directory' : info.isFile() ? 'file' : 'other';
-  return { path, kind, identity: `${info.dev}:${info.ino}` };
-}
-
-/** How many moves run at once: each is a few system calls that wait on the disk, so a handful in flight saves most of the wait. */
-const MOVES_IN_FLIGHT = 8;
-
-/** Moves every added control path out, a few at a time (the batch records each as its move ends). */
-async function movedAsideTogether(batch: QuarantineBatch, added: readonly { path: string; kind: ControlPathKind }[], signal: AbortSignal): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < added.length) {
-      const entry = added[next++];
-      await batch.moveAside(entry.path, entry.kind, signal);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(MOVES_IN_FLIGHT, added.length) }, worker));
 }

@@ -7,7 +7,6 @@
  * command still finds it.
  */
 import * as vscode from 'vscode';
-import { controlPathOf } from '../common/controlPaths';
 import type { ControlPathWatcher } from '../common/commandPorts';
 
 export const vscodeControlWatcher: ControlPathWatcher = {
@@ -18,8 +17,7 @@ export const vscodeControlWatcher: ControlPathWatcher = {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, '**'), false, false, true);
     const report = (uri: vscode.Uri) => {
       if (!uri.path.startsWith(prefix)) return;
-      const control = controlPathOf(uri.path.slice(prefix.length));
-      if (control !== undefined) onControlPath(control);
+      onControlPath(uri.path.slice(prefix.length));
     };
     const subscriptions = [watcher.onDidCreate(report), watcher.onDidChange(report), watcher];
     return { dispose: () => subscriptions.forEach((subscription) => subscription.dispose()) };

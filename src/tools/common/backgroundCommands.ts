@@ -7,7 +7,7 @@
  * time budget. Timers go through the Clock port, so tests control time.
  */
 import type { Clock } from '../../base/common';
-import { rollbackNote, type BackgroundStart, type ControlWatch, type StartedCommand } from '../../terminal/common';
+import { rollbackNote, type BackgroundStart, type ControlRollback, type ControlWatch, type StartedCommand } from '../../terminal/common';
 import { OutputRing } from './outputRing';
 import { ToolFailure } from './tool';
 
@@ -75,6 +75,10 @@ interface Entry {
   end?: BackgroundEnd;
   stopReason?: BackgroundEnd['stoppedBy'];
   rollback: string;
+  /** What the review at the last read held back (said with that read). */
+  interim?: string;
+  /** Its change review, when it runs sandboxed. */
+  watch?: ControlWatch;
   /** Ends the timers of a command that is over. */
   over: AbortController;
   /** Called on new output and at the end: the waits listen. */
@@ -112,12 +116,14 @@ export class BackgroundCommands {
       throw error;
     }
     entry.started = started;
+    if (request.watch) entry.watch = request.watch;
     this.entries.set(entry.id, entry);
     this.prune();
     entry.finished = this.follow(entry, started, request);
     await this.waitForOutput(entry, signal);
     // A stop of the run while waiting ends the command too: nothing is left that nobody reads.
     if (signal.aborted) await this.stopEntry(entry, 'session');
+    else if (!entry.end && entry.watch?.review) entry.interim = await reviewed(entry.watch.review.bind(entry.watch));
     return this.report(entry);
   }
 
@@ -125,6 +131,7 @@ export class BackgroundCommands {
   async read(id: string, signal: AbortSignal): Promise<BackgroundReport> {
     const entry = this.entry(id);
     if (!entry.end) await this.waitForOutput(entry, signal);
+    if (!entry.end && entry.watch?.review) entry.interim = await reviewed(entry.watch.review.bind(entry.watch));
     return this.report(entry);
   }
 
@@ -240,9 +247,19 @@ export class BackgroundCommands {
   private report(entry: Entry): BackgroundReport {
     const { text, droppedBytes } = entry.ring.read();
     const sandboxed = entry.started?.sandboxed;
-    const rollback = entry.end ? entry.rollback : '';
+    const rollback = entry.end ? entry.rollback : (entry.interim ?? '');
     entry.rollback = entry.end ? '' : entry.rollback;
+    entry.interim = undefined;
     return { id: entry.id, command: entry.command, output: text, droppedBytes, end: entry.end, rollback, ...(sandboxed ? { sandboxed } : {}) };
+  }
+}
+
+/** The note of a review while the command runs; a review that failed says so rather than nothing. */
+async function reviewed(review: (signal: AbortSignal) => Promise<ControlRollback>): Promise<string> {
+  try {
+    return rollbackNote(await review(new AbortController().signal), false);
+  } catch (error) {
+    return `The review of what this command changed so far failed: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
 

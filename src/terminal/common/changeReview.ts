@@ -1,0 +1,187 @@
+/**
+ * What a sandboxed command changed, judged before any of it reaches the
+ * workspace. Under `auto` a command writes to a copy-on-write layer over the
+ * workspace (src/terminal/node/changeLayer.ts); when it ends, the layer's
+ * change set (and nothing else: no walk of the workspace) is read, and each
+ * entry is classified by what it is, not by its name alone:
+ * - anything Git would take for a repository or a git directory by Git's own
+ *   rules (a `HEAD` beside `objects`/`refs` or a `commondir`: the bare layout,
+ *   whatever the folder is called), a `.git` entry, a file that points Git at
+ *   a repository (`gitdir: …`), and whatever an existing repository's config
+ *   points at (`include.path`, `core.hooksPath`, `core.worktree`, a filter's or
+ *   fsmonitor's program…);
+ * - the files that make VS Code and other agents run code (`.vscode`,
+ *   `*.code-workspace`, `.github/hooks`, `.husky`, `.envrc`, `.gitmodules`,
+ *   `.claude`, `.codex`, `.gemini`, `.mcp.json`, `.devcontainer`): those
+ *   programs find them by name, so here the name is the structure;
+ * - links, hard links, devices and other special files, setuid/setgid bits, an
+ *   executable bit a file did not have, the protected files;
+ * - a path someone else changed while the command ran (landing would overwrite it).
+ * Ordinary files and folders land; the rest is held back for the user (Apply /
+ * Discard) and the model is told. A held folder is held whole.
+ */
+import { protectingPattern } from '../../tools/common';
+
+export type ChangeKind = 'file' | 'directory' | 'symlink' | 'deleted' | 'special';
+
+/** One entry of a command's change set, workspace-relative. */
+export interface ChangedEntry {
+  /** `/`-separated, relative to the workspace folder. */
+  path: string;
+  kind: ChangeKind;
+  /** A directory that replaces what was at its path (whatever was in it before is gone). */
+  opaque?: boolean;
+  /** The permission bits with setuid, setgid and sticky (file and directory). */
+  mode: number;
+  /** A file with more than one name in the change set (a hard link). */
+  hardLinked?: boolean;
+  /** The workspace had an entry at this path when the review ran. */
+  existed: boolean;
+  /** The workspace's entry was an executable file. */
+  wasExecutable?: boolean;
+  /** The workspace's entry changed after the command started: someone else wrote it meanwhile. */
+  changedOutside?: boolean;
+  /** A small file whose text begins `gitdir:` (it points Git at a repository wherever it lies). */
+  gitLink?: boolean;
+  /** A deletion or an opaque folder would remove a repository, or a tree too large to look through. */
+  removesRepository?: boolean;
+}
+
+/** What the host found of the repositories around the change set. */
+export interface RepositoryFacts {
+  /** Workspace-relative folders that are git directories by Git's rules, before or after the change. */
+  gitDirectories: ReadonlySet<string>;
+  /** Workspace-relative paths an existing repository's config points at (a changed one is held, and all below it). */
+  pointedAt: readonly string[];
+}
+
+export type HoldReason =
+  | 'repository'
+  | 'git-link'
+  | 'repository-config'
+  | 'editor-or-agent'
+  | 'symlink'
+  | 'hard-link'
+  | 'special'
+  | 'setuid'
+  | 'executable'
+  | 'protected'
+  | 'changed-outside'
+  | 'removes-repository'
+  | 'unchecked';
+
+export interface HeldEntry {
+  entry: ChangedEntry;
+  reason: HoldReason;
+}
+
+export interface ChangeVerdict {
+  /** In the order they must be applied: a folder before what it holds. */
+  land: ChangedEntry[];
+  /** Each held path once, shallowest first; what lies below a held path is held with it. */
+  held: HeldEntry[];
+}
+
+/** Names VS Code and other agents run code from, wherever they are (case-insensitive). */
+const EDITOR_AND_AGENT_NAMES = new Set(['.vscode', '.husky', '.envrc', '.gitmodules', '.claude', '.codex', '.gemini', '.mcp.json', '.devcontainer']);
+const WORKSPACE_FILE_SUFFIX = '.code-workspace';
+
+/** Whether `path` is one of the files VS Code or another agent runs code from, by the name those programs look for. */
+export function isEditorOrAgentPath(path: string): boolean {
+  const segments = path.toLowerCase().split('/');
+  return segments.some(
+    (segment, index) =>
+      EDITOR_AND_AGENT_NAMES.has(segment) || segment.endsWith(WORKSPACE_FILE_SUFFIX) || (segment === 'hooks' && segments[index - 1] === '.github'),
+  );
+}
+
+/** Whether `path` is `prefix` or lies below it. */
+export function isAtOrBelow(path: string, prefix: string): boolean {
+  return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/** Why `entry` may not land on its own, or undefined when it is an ordinary file or folder. */
+export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protectedPatterns: readonly string[]): HoldReason | undefined {
+  const name = entry.path.slice(entry.path.lastIndexOf('/') + 1).toLowerCase();
+  if (name === '.git' || facts.gitDirectories.has(entry.path)) return 'repository';
+  if (entry.gitLink) return 'git-link';
+  if (facts.pointedAt.some((target) => isAtOrBelow(entry.path, target) || (entry.kind === 'deleted' && isAtOrBelow(target, entry.path)))) {
+    return 'repository-config';
+  }
+  if (isEditorOrAgentPath(entry.path)) return 'editor-or-agent';
+  if (protectingPattern(entry.path, protectedPatterns) !== undefined) return 'protected';
+  if (entry.changedOutside) return 'changed-outside';
+  if (entry.removesRepository) return 'removes-repository';
+  if (entry.kind === 'symlink') return 'symlink';
+  if (entry.kind === 'special') return 'special';
+  if (entry.hardLinked) return 'hard-link';
+  if ((entry.mode & 0o6000) !== 0) return 'setuid';
+  if (entry.kind === 'file' && (entry.mode & 0o111) !== 0 && !entry.wasExecutable) return 'executable';
+  return undefined;
+}
+
+/**
+ * Splits a change set into what lands and what is held. `incomplete`: the
+ * change set could not be read whole (past a bound of size or time), so
+ * nothing lands on its own: every entry waits for the user.
+ */
+export function judgeChanges(
+  entries: readonly ChangedEntry[],
+  facts: RepositoryFacts,
+  options: { protectedPatterns: readonly string[]; incomplete?: boolean },
+): ChangeVerdict {
+  const ordered = [...entries].sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const land: ChangedEntry[] = [];
+  const held: HeldEntry[] = [];
+  const heldPaths: string[] = [];
+  // A folder whose change is only to hold others (copied up because something inside it changed) needs no landing of its own.
+  for (const entry of ordered) {
+    if (heldPaths.some((path) => isAtOrBelow(entry.path, path))) continue;
+    const reason = options.incomplete ? 'unchecked' : holdReason(entry, facts, options.protectedPatterns);
+    if (reason === undefined) {
+      land.push(entry);
+      continue;
+    }
+    held.push({ entry, reason });
+    heldPaths.push(entry.path);
+  }
+  return { land, held };
+}
+
+function depth(path: string): number {
+  let count = 0;
+  for (let index = 0; index < path.length; index++) if (path.charCodeAt(index) === 47) count++;
+  return count;
+}
+
+/** A held entry as the user and the model read it. */
+export function describeHold(held: HeldEntry): string {
+  switch (held.reason) {
+    case 'repository':
+      return 'a Git repository or git directory (Git would open it and run its config)';
+    case 'git-link':
+      return 'a file that points Git at a repository (gitdir:)';
+    case 'repository-config':
+      return "a file a repository's Git config points at (an include, hooks folder, worktree or program)";
+    case 'editor-or-agent':
+      return 'settings, tasks or hooks that VS Code or another agent runs';
+    case 'symlink':
+      return 'a symbolic link';
+    case 'hard-link':
+      return 'a hard link';
+    case 'special':
+      return 'a device, pipe or socket';
+    case 'setuid':
+      return 'a setuid or setgid file';
+    case 'executable':
+      return 'a new executable file';
+    case 'protected':
+      return 'a protected file';
+    case 'changed-outside':
+      return 'a file changed outside the sandbox while the command ran';
+    case 'removes-repository':
+      return 'a deletion of a folder that holds a repository (or too large to check)';
+    case 'unchecked':
+      return 'part of a change set too large to check';
+  }
+}

@@ -1,0 +1,510 @@
+/**
+ * One sandboxed command's copy-on-write layer over the workspace. The sandbox
+ * mounts overlayfs with the workspace as its read-only lower layer and this
+ * layer's `upper` folder as the place every write goes (copy-up, whiteouts for
+ * deletions, hard links: all in `upper`, the workspace untouched while the
+ * command runs). When it ends, only `upper` is read (the change set: no walk
+ * of the workspace), judged (src/terminal/common/changeReview.ts), and what
+ * may land is moved into the workspace through folders opened without
+ * following links and checked to be where they should be; what is held stays
+ * in `upper` until the user applies or discards it.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { chmod, copyFile, lstat, mkdir, open, readdir, readlink, rename, rm, rmdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describeHold, isAtOrBelow, judgeChanges, type ChangedEntry, type ChangeVerdict, type HeldEntry, type RepositoryFacts } from '../common/changeReview';
+import type { ControlPathKind, ControlRollback, MovedControlPath } from '../common/controlPaths';
+import { shownPath } from '../common/controlPaths';
+import type { QuarantinedControlPaths } from '../common/commandPorts';
+import { gitDirectoryOf, isGitDirectory, pathsConfigPointsAt, startsAsGitLink } from './gitStructure';
+import { removeTree } from './sandboxFolders';
+
+/** Bounds of one review: past any of them nothing lands on its own, the whole change set waits for the user. */
+export interface ChangeLimits {
+  /** Entries in the change set. Default 100,000. */
+  maxEntries: number;
+  /** Bytes of files in the change set. Default 4 GiB. */
+  maxBytes: number;
+  /** Wall-clock time to read and judge it. Default 20 s. */
+  timeLimitMs: number;
+  /** Entries looked through in a folder a deletion would remove. Default 20,000. */
+  maxRemovalEntries: number;
+}
+
+export const defaultChangeLimits: ChangeLimits = { maxEntries: 100_000, maxBytes: 4 * 1024 ** 3, timeLimitMs: 20_000, maxRemovalEntries: 20_000 };
+
+export interface ChangeLayerOptions {
+  /** The workspace's real path (the lower layer). */
+  root: string;
+  /** The layer's own folder, outside the workspace (it holds upper, work, merged, lower). */
+  folder: string;
+  protectedPatterns: readonly string[];
+  /** The user's home folder: `~/` in a Git config. */
+  home: string;
+  limits?: Partial<ChangeLimits>;
+  /** Wall-clock milliseconds; Date.now when absent. */
+  now?: () => number;
+}
+
+/** What one review found and did. */
+export interface ChangeReviewResult {
+  landed: number;
+  held: HeldEntry[];
+  failed: { path: string; reason: string }[];
+  /** Set when the change set was past a bound: it says which, and everything was held. */
+  incomplete?: string;
+}
+
+export class ChangeLayer {
+  readonly upper: string;
+  readonly work: string;
+  readonly merged: string;
+  readonly lower: string;
+  private readonly limits: ChangeLimits;
+  private readonly now: () => number;
+  /** When the command could start writing: a workspace entry changed later was changed by someone else. */
+  private startedAt = 0;
+  /** Everything the last review read, for applying a held path later. */
+  private entries: ChangedEntry[] = [];
+  /** Files an interim review copied in: the upper file's time and size then, and the workspace copy's change time. */
+  private readonly copiedIn = new Map<string, { mtimeMs: number; size: number; ctimeMs: number }>();
+  /** Held paths already told of (an interim review tells only what is new). */
+  private readonly told = new Set<string>();
+
+  private constructor(readonly options: ChangeLayerOptions) {
+    this.upper = join(options.folder, 'upper');
+    this.work = join(options.folder, 'work');
+    this.merged = join(options.folder, 'merged');
+    this.lower = join(options.folder, 'lower');
+    this.limits = { ...defaultChangeLimits, ...options.limits };
+    this.now = options.now ?? Date.now;
+  }
+
+  /** A new, empty layer in `options.folder` (made here, 0700). */
+  static async open(options: ChangeLayerOptions): Promise<ChangeLayer> {
+    const layer = new ChangeLayer(options);
+    await mkdir(options.folder, { recursive: true, mode: 0o700 });
+    for (const folder of [layer.upper, layer.work, layer.merged, layer.lower]) await mkdir(folder, { mode: 0o700 });
+    // The kernel stamps file times from a clock that lags the real one by a tick at most, so a change made
+    // before this moment never carries a later time: no margin, or a file the previous command landed a
+    // moment ago would read as changed by someone else.
+    layer.startedAt = layer.now();
+    return layer;
+  }
+
+  /**
+   * Reads the change set, judges it, lands what may land; the rest stays held here. `interim`: the command
+   * still runs (its overlay is mounted), so files are copied in rather than moved, deletions wait for the end,
+   * and only what is newly held is told.
+   */
+  async review(signal: AbortSignal, interim = false): Promise<ChangeReviewResult> {
+    const deadline = this.now() + this.limits.timeLimitMs;
+    const read = await this.readChangeSet(deadline, signal);
+    this.entries = read.entries;
+    const facts = read.incomplete ? { gitDirectories: new Set<string>(), pointedAt: [] } : await this.repositoryFacts(read.entries, signal);
+    const verdict = judgeChanges(read.entries, facts, { protectedPatterns: this.options.protectedPatterns, incomplete: read.incomplete !== undefined });
+    const failed = interim ? await this.copyIn(verdict, signal) : await this.land(verdict, signal);
+    const held = interim ? verdict.held.filter((entry) => !this.told.has(entry.entry.path)) : verdict.held;
+    for (const entry of verdict.held) this.told.add(entry.entry.path);
+    return { landed: verdict.land.length - failed.length, held, failed, ...(read.incomplete ? { incomplete: read.incomplete } : {}) };
+  }
+
+  /** An interim landing: new and changed files copied in (once per change), folders made; deletions wait for the end. */
+  private async copyIn(verdict: ChangeVerdict, signal: AbortSignal): Promise<{ path: string; reason: string }[]> {
+    const failed: { path: string; reason: string }[] = [];
+    for (const entry of verdict.land) {
+      signal.throwIfAborted();
+      if (entry.kind !== 'file' && !(entry.kind === 'directory' && !entry.existed && !entry.opaque)) continue;
+      const upper = await lstat(join(this.upper, entry.path)).catch(() => undefined);
+      const copied = this.copiedIn.get(entry.path);
+      if (!upper || (copied && copied.mtimeMs === upper.mtimeMs && copied.size === upper.size)) continue;
+      try {
+        await this.landEntry(entry, false, 'copy');
+        const there = await lstat(join(this.options.root, entry.path)).catch(() => undefined);
+        if (entry.kind === 'file' && there) this.copiedIn.set(entry.path, { mtimeMs: upper.mtimeMs, size: upper.size, ctimeMs: there.ctimeMs });
+      } catch (error) {
+        failed.push({ path: entry.path, reason: reasonOf(error) });
+      }
+    }
+    return failed;
+  }
+
+  /** Lands a held path and everything below it (the user chose Apply); throws saying why when it cannot. */
+  async apply(path: string, signal: AbortSignal): Promise<void> {
+    const below = this.entries.filter((entry) => isAtOrBelow(entry.path, path));
+    if (below.length === 0) throw new Error(`${shownPath(path)} is not held here (it was applied or discarded already)`);
+    const failures: string[] = [];
+    for (const entry of below) {
+      signal.throwIfAborted();
+      await this.landEntry(entry, true).catch((error: unknown) => failures.push(`${shownPath(entry.path)}: ${reasonOf(error)}`));
+    }
+    this.entries = this.entries.filter((entry) => !isAtOrBelow(entry.path, path));
+    if (failures.length > 0) throw new Error(`not all of it could be applied (${failures.slice(0, 3).join('; ')})`);
+  }
+
+  /** Removes the layer folder and everything held in it. */
+  async discard(): Promise<void> {
+    this.entries = [];
+    await removeTree(this.options.folder);
+  }
+
+  /** The layer's own folder (upper, work, merged and lower are in it). */
+  get folder(): string {
+    return this.options.folder;
+  }
+
+  /** Whether anything is still held in this layer. */
+  get holding(): boolean {
+    return this.entries.length > 0;
+  }
+
+  private async readChangeSet(deadline: number, signal: AbortSignal): Promise<{ entries: ChangedEntry[]; incomplete?: string }> {
+    const entries: ChangedEntry[] = [];
+    const sharedDirectories: string[] = [];
+    let bytes = 0;
+    const pending = [''];
+    while (pending.length > 0) {
+      const folder = pending.pop() as string;
+      const names = await readdir(folder === '' ? this.upper : join(this.upper, folder)).catch(() => [] as string[]);
+      for (const name of names) {
+        signal.throwIfAborted();
+        const path = folder === '' ? name : `${folder}/${name}`;
+        if (entries.length >= this.limits.maxEntries) return { entries, incomplete: `the command changed more than ${this.limits.maxEntries} files` };
+        if (this.now() > deadline) return { entries, incomplete: `reading what the command changed took more than ${this.limits.timeLimitMs / 1000} s` };
+        const entry = await this.entryOf(path);
+        if (!entry) continue;
+        entries.push(entry);
+        if (entry.kind === 'file') bytes += (await lstat(join(this.upper, path)).catch(() => undefined))?.size ?? 0;
+        if (bytes > this.limits.maxBytes) return { entries, incomplete: `the command wrote more than ${Math.round(this.limits.maxBytes / 1024 ** 2)} MB` };
+        if (entry.kind === 'directory') {
+          pending.push(path);
+          if (entry.existed) sharedDirectories.push(path);
+        }
+      }
+    }
+    const opaque = await opaqueFolders(this.upper, sharedDirectories, signal);
+    for (const entry of entries) if (entry.kind === 'directory' && entry.existed && opaque.has(entry.path)) entry.opaque = true;
+    for (const entry of entries) {
+      if ((entry.kind === 'deleted' || entry.opaque) && entry.existed) {
+        const removal = await this.removalOf(entry.path, signal);
+        entry.removesRepository = removal.repository;
+        entry.changedOutside ||= removal.changedOutside;
+      }
+    }
+    return { entries };
+  }
+
+  /** One upper entry, with what the workspace has at its path. */
+  private async entryOf(path: string): Promise<ChangedEntry | undefined> {
+    const upper = await lstat(join(this.upper, path)).catch(() => undefined);
+    if (!upper) return undefined;
+    const lower = await lstat(join(this.options.root, path)).catch(() => undefined);
+    const kind =
+      upper.isCharacterDevice() && upper.rdev === 0
+        ? 'deleted'
+        : upper.isDirectory()
+          ? 'directory'
+          : upper.isSymbolicLink()
+            ? 'symlink'
+            : upper.isFile()
+              ? 'file'
+              : 'special';
+    const entry: ChangedEntry = { path, kind, mode: upper.mode & 0o7777, existed: lower !== undefined };
+    if (kind === 'directory') {
+      // A folder copied up around a change existed as a folder; one that replaced a file did not.
+      entry.existed = lower?.isDirectory() ?? false;
+      return entry;
+    }
+    if (lower) {
+      entry.wasExecutable = lower.isFile() && (lower.mode & 0o111) !== 0;
+      // A file an interim review copied in changed then, by this review's own hand.
+      const copied = this.copiedIn.get(path);
+      entry.changedOutside = lower.ctimeMs > (copied ? Math.max(copied.ctimeMs, this.startedAt) : this.startedAt);
+    }
+    if (kind === 'file') {
+      entry.hardLinked = upper.nlink > 1;
+      entry.gitLink = await startsAsGitLink(join(this.upper, path), upper.size);
+    }
+    return entry;
+  }
+
+  /** What deleting the workspace's `path` would remove: a repository, or something changed while the command ran (bounded). */
+  private async removalOf(path: string, signal: AbortSignal): Promise<{ repository: boolean; changedOutside: boolean }> {
+    const top = await lstat(join(this.options.root, path)).catch(() => undefined);
+    if (!top?.isDirectory()) return { repository: false, changedOutside: false };
+    let seen = 0;
+    let changedOutside = false;
+    const pending = [join(this.options.root, path)];
+    while (pending.length > 0) {
+      signal.throwIfAborted();
+      const folder = pending.pop() as string;
+      const names = await readdir(folder, { withFileTypes: true }).catch(() => []);
+      const listed = new Set(names.map((entry) => entry.name));
+      if (listed.has('.git') || (listed.has('HEAD') && (await isGitDirectory(folder)))) return { repository: true, changedOutside };
+      for (const entry of names) {
+        if (++seen > this.limits.maxRemovalEntries) return { repository: true, changedOutside };
+        const child = join(folder, entry.name);
+        if (((await lstat(child).catch(() => undefined))?.ctimeMs ?? 0) > this.startedAt) changedOutside = true;
+        if (entry.isDirectory()) pending.push(child);
+      }
+    }
+    return { repository: false, changedOutside };
+  }
+
+  /** Which changed folders are git directories by Git's rules, and what the repositories around the change point at. */
+  private async repositoryFacts(entries: readonly ChangedEntry[], signal: AbortSignal): Promise<RepositoryFacts> {
+    const gitDirectories = new Set<string>();
+    const repositories = new Map<string, string>();
+    for (const entry of entries) {
+      signal.throwIfAborted();
+      if (entry.kind !== 'directory') continue;
+      // The folder as it will be: what the command wrote over what the workspace has.
+      if ((await isGitDirectory(join(this.upper, entry.path))) || (await isMergedGitDirectory(this.upper, this.options.root, entry.path))) {
+        gitDirectories.add(entry.path);
+      }
+      const dotGit = join(this.options.root, entry.path, '.git');
+      const gitDir = await gitDirectoryOf(dotGit);
+      if (gitDir) repositories.set(gitDir, join(this.options.root, entry.path));
+    }
+    // Git finds a work tree's repository by walking up from it: the workspace's own and its parents'.
+    for (let folder = this.options.root; ;) {
+      const gitDir = await gitDirectoryOf(join(folder, '.git'));
+      if (gitDir) repositories.set(gitDir, folder);
+      const parent = join(folder, '..');
+      if (parent === folder) break;
+      folder = parent;
+    }
+    const pointedAt = new Set<string>();
+    for (const [gitDir, workTree] of repositories) {
+      for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: this.options.root, home: this.options.home })) pointedAt.add(path);
+    }
+    return { gitDirectories, pointedAt: [...pointedAt] };
+  }
+
+  private async land(verdict: ChangeVerdict, signal: AbortSignal): Promise<{ path: string; reason: string }[]> {
+    const failed: { path: string; reason: string }[] = [];
+    const landed = new Set<string>();
+    for (const entry of verdict.land) {
+      signal.throwIfAborted();
+      try {
+        await this.landEntry(entry, false);
+        landed.add(entry.path);
+      } catch (error) {
+        failed.push({ path: entry.path, reason: reasonOf(error) });
+      }
+    }
+    this.entries = this.entries.filter((entry) => !landed.has(entry.path));
+    return failed;
+  }
+
+  /**
+   * One entry into the workspace, in its folder opened without following links and checked. `held`: the
+   * user applies it, so links and special files are made too (a link as a link, never followed).
+   */
+  private async landEntry(entry: ChangedEntry, held: boolean, how: 'move' | 'copy' = 'move'): Promise<void> {
+    const slash = entry.path.lastIndexOf('/');
+    const parent = slash < 0 ? '' : entry.path.slice(0, slash);
+    const name = entry.path.slice(slash + 1);
+    const source = join(this.upper, entry.path);
+    await withPinnedFolder(this.options.root, parent, async (folder) => {
+      const target = `${folder}/${name}`;
+      const there = await lstat(target).catch(() => undefined);
+      switch (entry.kind) {
+        case 'deleted':
+          await rm(target, { recursive: true, force: true });
+          return;
+        case 'directory':
+          if (there && (!there.isDirectory() || entry.opaque)) await rm(target, { recursive: true, force: true });
+          if (!there || !there.isDirectory() || entry.opaque) await mkdir(target, { mode: entry.mode & 0o777 });
+          else if ((there.mode & 0o7777) !== entry.mode && !held) await chmod(target, entry.mode & 0o777);
+          return;
+        case 'file':
+          if (there?.isDirectory()) await rm(target, { recursive: true, force: true });
+          await moveInto(source, folder, name, how);
+          return;
+        case 'symlink':
+          if (!held) throw new Error('a link is not landed unasked');
+          if (there) await rm(target, { recursive: true, force: true });
+          await symlink(await readlink(source), target);
+          return;
+        case 'special':
+          throw new Error('devices, pipes and sockets are not put into the workspace');
+      }
+    });
+  }
+
+  /** The held entries as the rollback port tells them (the user's notification, the model's note). */
+  rollbackOf(result: ChangeReviewResult): ControlRollback {
+    const moved: MovedControlPath[] = result.held.map((held) => ({
+      path: held.entry.path,
+      kind: controlKind(held.entry),
+      kept: true,
+      reason: describeHold(held),
+    }));
+    return { moved, failed: result.failed, ...(result.incomplete ? { incomplete: result.incomplete } : {}) };
+  }
+}
+
+/** The held changes of one command, as the notification acts on them. */
+export class HeldChanges implements QuarantinedControlPaths {
+  constructor(
+    private readonly layer: ChangeLayer,
+    readonly rollback: ControlRollback,
+    private readonly onDone: () => void,
+  ) {}
+
+  async restore(path: string, signal: AbortSignal): Promise<void> {
+    const moved = this.rollback.moved.find((entry) => entry.path === path && entry.kept);
+    if (!moved) throw new Error(`${shownPath(path)} is not held (it was applied or discarded already)`);
+    await this.layer.apply(path, signal);
+    moved.kept = false;
+    if (!this.layer.holding) await this.discard(signal);
+  }
+
+  async discard(signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    await this.layer.discard();
+    for (const entry of this.rollback.moved) entry.kept = false;
+    this.onDone();
+  }
+}
+
+function controlKind(entry: ChangedEntry): ControlPathKind {
+  return entry.kind === 'directory' ? 'directory' : entry.kind === 'file' ? 'file' : entry.kind === 'symlink' ? 'symlink' : 'other';
+}
+
+/** A folder that exists in both layers is a git directory when the two together have what Git looks for. */
+async function isMergedGitDirectory(upper: string, root: string, path: string): Promise<boolean> {
+  const has = async (name: string, folder: boolean) => {
+    for (const base of [upper, root]) {
+      const info = await lstat(join(base, path, name)).catch(() => undefined);
+      if (info && !(info.isCharacterDevice() && info.rdev === 0)) return folder ? info.isDirectory() : !info.isDirectory();
+    }
+    return false;
+  };
+  if (!(await has('HEAD', false))) return false;
+  return (await has('commondir', false)) || ((await has('objects', true)) && (await has('refs', true)));
+}
+
+/**
+ * Which of `folders` (upper-relative, each also a folder in the workspace) overlayfs marked opaque (the command
+ * removed the folder and made it again: what was in it is gone). Node reads no extended attributes, so GNU tar
+ * reads them (`user.overlay.opaque`, as an unprivileged overlay writes it); without tar, none is taken as opaque,
+ * which keeps files the command removed rather than removing any it did not.
+ */
+async function opaqueFolders(upper: string, folders: readonly string[], signal: AbortSignal): Promise<Set<string>> {
+  const opaque = new Set<string>();
+  if (folders.length === 0) return opaque;
+  const archive = await new Promise<Buffer>((resolve) => {
+    const child = spawn('tar', ['--xattrs', '--xattrs-include=user.overlay.opaque', '--no-recursion', '--null', '-T', '-', '-cf', '-'], {
+      cwd: upper,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      signal,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= 64 * 1024 * 1024) chunks.push(chunk);
+    });
+    child.on('error', () => resolve(Buffer.alloc(0)));
+    child.on('close', () => resolve(Buffer.concat(chunks)));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(folders.map((folder) => `./${folder}\0`).join(''));
+  });
+  let pendingOpaque = false;
+  let pendingPath: string | undefined;
+  for (let at = 0; at + 512 <= archive.length;) {
+    const header = archive.subarray(at, at + 512);
+    if (header.every((byte) => byte === 0)) break;
+    const size = parseInt(header.subarray(124, 136).toString('latin1').replace(/\0.*$/s, '').trim() || '0', 8);
+    const type = String.fromCharCode(header[156]);
+    const body = archive.subarray(at + 512, at + 512 + size);
+    at += 512 + Math.ceil(size / 512) * 512;
+    if (type === 'x') {
+      for (const record of paxRecords(body)) {
+        if (record.key === 'SCHILY.xattr.user.overlay.opaque') pendingOpaque = record.value === 'y';
+        if (record.key === 'path') pendingPath = record.value;
+      }
+      continue;
+    }
+    const name =
+      pendingPath ?? `${header.subarray(345, 500).toString('utf8').replace(/\0.*$/s, '')}${header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '')}`;
+    if (pendingOpaque) opaque.add(name.replace(/^\.\//, '').replace(/\/$/, ''));
+    pendingOpaque = false;
+    pendingPath = undefined;
+  }
+  return opaque;
+}
+
+/** The `length key=value\n` records of a pax extended header. */
+function paxRecords(body: Buffer): { key: string; value: string }[] {
+  const records: { key: string; value: string }[] = [];
+  for (let at = 0; at < body.length;) {
+    const space = body.indexOf(0x20, at);
+    if (space < 0) break;
+    const length = Number(body.subarray(at, space).toString('latin1'));
+    if (!Number.isInteger(length) || length <= 0) break;
+    const record = body.subarray(space + 1, at + length - 1).toString('utf8');
+    const equals = record.indexOf('=');
+    if (equals > 0) records.push({ key: record.slice(0, equals), value: record.slice(equals + 1) });
+    at += length;
+  }
+  return records;
+}
+
+/**
+ * Moves `source` to `name` in the open folder: a rename on one file system, else (and for `copy`) a copy under a
+ * temporary name renamed into place, so the workspace never shows a half-written file.
+ */
+async function moveInto(source: string, folder: string, name: string, how: 'move' | 'copy'): Promise<void> {
+  try {
+    if (how === 'copy') throw Object.assign(new Error('copy'), { code: 'EXDEV' });
+    await rename(source, `${folder}/${name}`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    const temporary = `${folder}/.gateway-landing-${randomBytes(6).toString('hex')}`;
+    await copyFile(source, temporary, constants.COPYFILE_EXCL);
+    await rename(temporary, `${folder}/${name}`).catch(async (renameError: unknown) => {
+      await rm(temporary, { force: true });
+      throw renameError;
+    });
+    if (how === 'move') await rm(source, { force: true });
+  }
+}
+
+/**
+ * Runs `work` with the workspace folder `parent` ('' for the root) open: opened without following a final link
+ * and checked to be really at root/parent (no folder on the way swapped for a link). Names under the open
+ * folder's /proc path resolve in that folder whatever happens to the path meanwhile.
+ */
+export async function withPinnedFolder<T>(root: string, parent: string, work: (folder: string) => Promise<T>): Promise<T> {
+  const expected = parent === '' ? root : join(root, ...parent.split('/'));
+  const handle = await open(expected, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch((error: unknown) => {
+    throw new Error(`its folder ${shownPath(parent || '.')} is gone or is a link now (${reasonOf(error)})`);
+  });
+  try {
+    const folder = `/proc/self/fd/${handle.fd}`;
+    if ((await readlink(folder)) !== expected) throw new Error(`its folder ${shownPath(parent || '.')} was moved while the change was landing`);
+    return await work(folder);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Removes the layer's empty folders left after landing (bottom-up); a folder with something held stays. */
+export async function pruneEmptyFolders(folder: string): Promise<void> {
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    const child = join(folder, name);
+    if ((await lstat(child).catch(() => undefined))?.isDirectory()) {
+      await pruneEmptyFolders(child);
+      await rmdir(child).catch(() => undefined);
+    }
+  }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,168 @@
+/**
+ * What Git itself would see around a change set, by Git's own rules rather
+ * than by names (git's setup.c: is_git_directory, read_gitfile; config.c's
+ * includes):
+ * - a folder is a git directory when it has a `HEAD` and either `objects` and
+ *   `refs` or a `commondir` (the bare layout: `core.worktree=..` in its config
+ *   makes its parent a work tree, whatever the folder is called);
+ * - a repository's config may point at files in the workspace: `include.path`
+ *   and `includeIf.*.path` (relative to the config file), `core.hooksPath`,
+ *   `core.worktree`, `core.excludesFile`, `core.attributesFile`, and programs
+ *   (`core.fsmonitor`, filters, diff and merge drivers, `core.sshCommand`,
+ *   editors, pagers, credential helpers, `!` aliases…) whose words name a file
+ *   there: a change to any of them is code Git would run.
+ * Bounded: config files are read up to 1 MB each and 10 includes deep.
+ */
+import { lstat, open, readFile, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+const CONFIG_BYTES = 1024 * 1024;
+const INCLUDE_DEPTH = 10;
+/** Keys whose value is a path (resolved against the work tree, or the config file for includes). */
+const PATH_KEYS = new Set(['core.hookspath', 'core.worktree', 'core.excludesfile', 'core.attributesfile', 'commit.template', 'core.fsmonitor']);
+/** Keys (last part, any section) whose value is a program Git runs. */
+const PROGRAM_SUFFIXES = ['.clean', '.smudge', '.process', '.driver', '.command', '.textconv', '.program', '.helper', '.cmd'];
+const PROGRAM_KEYS = new Set([
+  'core.sshcommand',
+  'core.editor',
+  'core.pager',
+  'core.askpass',
+  'core.fsmonitor',
+  'diff.external',
+  'sequence.editor',
+  'gpg.program',
+  'credential.helper',
+  'uploadpack.packobjectshook',
+  'receive.procreceiverefs',
+]);
+
+/** A folder (absolute) is a git directory by Git's rules: HEAD, and objects+refs or a commondir. */
+export async function isGitDirectory(folder: string): Promise<boolean> {
+  const head = await lstat(join(folder, 'HEAD')).catch(() => undefined);
+  if (!head || head.isDirectory()) return false;
+  if (await exists(join(folder, 'commondir'))) return true;
+  return (await isFolder(join(folder, 'objects'))) && (await isFolder(join(folder, 'refs')));
+}
+
+/** The git directory a `.git` entry (absolute path) leads to: itself when a folder, its `gitdir:` target when a file. */
+export async function gitDirectoryOf(dotGit: string): Promise<string | undefined> {
+  const info = await lstat(dotGit).catch(() => undefined);
+  if (!info) return undefined;
+  if (info.isDirectory()) return dotGit;
+  if (!info.isFile() || info.size > 4096) return undefined;
+  const text = await readFile(dotGit, 'utf8').catch(() => '');
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+  return match ? resolve(dirname(dotGit), match[1]) : undefined;
+}
+
+/** Whether a small file's text begins as a gitfile does (`gitdir: …`). */
+export async function startsAsGitLink(path: string, size: number): Promise<boolean> {
+  if (size > 4096 || size < 8) return false;
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (!handle) return false;
+  try {
+    const buffer = Buffer.alloc(16);
+    const { bytesRead } = await handle.read(buffer, 0, 16, 0);
+    return /^\s*gitdir:/i.test(buffer.subarray(0, bytesRead).toString('latin1'));
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The workspace paths (workspace-relative) that the config of the repository
+ * whose git directory is `gitDir` and whose work tree is `workTree` points at.
+ */
+export async function pathsConfigPointsAt(options: { gitDir: string; workTree: string; root: string; home: string }): Promise<string[]> {
+  const { gitDir, workTree, root, home } = options;
+  const found = new Set<string>();
+  const configs = [join(gitDir, 'config'), join(gitDir, 'config.worktree')];
+  const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+  if (common !== undefined) configs.push(join(resolve(gitDir, common.trim()), 'config'));
+  const seen = new Set<string>();
+  const readConfig = async (file: string, level: number): Promise<void> => {
+    if (level > INCLUDE_DEPTH || seen.has(file)) return;
+    seen.add(file);
+    const text = await readBounded(file);
+    if (text === undefined) return;
+    for (const { key, value } of configEntries(text)) {
+      if (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path'))) {
+        const target = expandHome(value, home);
+        const included = isAbsolute(target) ? target : resolve(dirname(file), target);
+        addInside(found, root, included);
+        await readConfig(included, level + 1);
+        continue;
+      }
+      if (PATH_KEYS.has(key)) addInside(found, root, resolve(workTree, expandHome(value, home)));
+      if (PROGRAM_KEYS.has(key) || PROGRAM_SUFFIXES.some((suffix) => key.endsWith(suffix)) || (key.startsWith('alias.') && value.startsWith('!'))) {
+        for (const word of value.replace(/^!/, '').split(/[\s;&|()<>"'`=]+/)) {
+          if (word === '' || !/[/.]/.test(word)) continue;
+          addInside(found, root, resolve(workTree, expandHome(word, home)));
+        }
+      }
+    }
+  };
+  for (const file of configs) await readConfig(file, 0);
+  return [...found];
+}
+
+/** `path` as workspace-relative, added when it lies inside `root` (the root itself counts as ''). */
+function addInside(found: Set<string>, root: string, path: string): void {
+  const inside = relative(root, path);
+  if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) found.add(inside.split(sep).join('/'));
+}
+
+function expandHome(value: string, home: string): string {
+  return value.startsWith('~/') ? join(home, value.slice(2)) : value;
+}
+
+/** The `section[.subsection].key = value` pairs of a Git config file, keys lower-cased (subsections keep their case). */
+export function configEntries(text: string): { key: string; value: string }[] {
+  const entries: { key: string; value: string }[] = [];
+  let section = '';
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\](.*)$/.exec(line);
+    if (header) {
+      const [name, ...dotted] = header[1].split('.');
+      const sub = header[2] ?? (dotted.length > 0 ? dotted.join('.') : undefined);
+      section = sub === undefined ? name.toLowerCase() : `${name.toLowerCase()}.${sub}`;
+      // `[section] key = value` on the header's own line.
+      const rest = header[3].trim();
+      if (rest !== '') pushEntry(entries, section, rest);
+      continue;
+    }
+    if (section !== '') pushEntry(entries, section, line);
+  }
+  return entries;
+}
+
+function pushEntry(entries: { key: string; value: string }[], section: string, line: string): void {
+  const match = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+  if (!match) return;
+  const value = (match[2] ?? 'true')
+    .replace(/\s[#;].*$/, '')
+    .trim()
+    .replace(/^"(.*)"$/, '$1');
+  entries.push({ key: `${section}.${match[1].toLowerCase()}`.replace(/^([^.]+)\./, (whole) => whole.toLowerCase()), value });
+}
+
+async function readBounded(file: string): Promise<string | undefined> {
+  const info = await lstat(file).catch(() => undefined);
+  if (!info?.isFile() || info.size > CONFIG_BYTES) return undefined;
+  return readFile(file, 'utf8').catch(() => undefined);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await lstat(path).catch(() => undefined)) !== undefined;
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return (await lstat(path).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+/** The real path of `path`, or the path itself when it cannot be resolved. */
+export async function realOr(path: string): Promise<string> {
+  return realpath(path).catch(() => path);
+}
