@@ -2,6 +2,7 @@
  * Composition of the agent (part of the composition root, see extension.ts): its sessions with the
  * Node implementations they run on (journal, local machine, sandbox, ripgrep), their views and commands.
  */
+import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { NodeJournalFolder, nodeLocalMachine } from './agent/node';
 import { findVsCodeRipgrep } from './tools/node';
@@ -43,7 +44,9 @@ export function registerAgent({ context, gateway, models, spendGate, timed }: Ag
   const sessionStore = new FileSessionStore(sessionFolder, logger, sessionFolder.scheme === 'file' ? new NodeJournalFolder(sessionFolder.fsPath) : undefined);
   const checkpointRoot = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'agent-checkpoints');
   const approvals = new ApprovalBroker();
-  const sandbox = new BubblewrapSandbox();
+  // One home folder for the sandbox (what it empties) and for the decision whether a workspace is or holds it.
+  const home = homedir();
+  const sandbox = new BubblewrapSandbox({ home });
   const protectedFiles = () => gateway.settings.current().agent.protectedFiles;
   const sessions = timed(
     'agent: sessions',
@@ -58,6 +61,7 @@ export function registerAgent({ context, gateway, models, spendGate, timed }: Ag
           checkpointRoot: checkpointRoot.fsPath,
           ripgrep: vsCodeRipgrep(logger),
           sandbox,
+          home,
           protectedFiles,
           // User (or machine) settings only: a workspace that raised it could fill the disk, one that lowered it could erase the user's checkpoints.
           checkpointStorageBytes: () => checkpointStorageBytes(gateway.settings.get('agent.checkpointStorageMB')),

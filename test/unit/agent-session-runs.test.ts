@@ -68,8 +68,16 @@ async function setup(open: OpenFolder[] = [{ uri: 'file:///w', name: 'w' }], ava
     logger: silentLogger,
     clock: systemClock,
   });
+  const resolved: string[] = [];
   const sandbox = new SandboxDecision({
     sandbox: { available: () => Promise.resolve({ ok: false, reason: 'none' }), forSession: unavailable },
+    home: {
+      path: '/home/u',
+      realPath: (path) => {
+        resolved.push(path);
+        return Promise.resolve(path);
+      },
+    },
     settings: () => ({ approval: 'ask', protectedFiles: [], sandboxNetwork: false }),
     logger: silentLogger,
     warnUser: () => {},
@@ -90,7 +98,7 @@ async function setup(open: OpenFolder[] = [{ uri: 'file:///w', name: 'w' }], ava
     availableModels,
     logger: silentLogger,
   });
-  return { store, runs, sessions, engines };
+  return { store, runs, sessions, engines, resolved };
 }
 
 function saved(id: string, status: AgentSessionState['status'], rootUri = 'file:///w'): AgentSessionState {
@@ -154,11 +162,12 @@ describe('SessionRuns', () => {
     await assert.rejects(sessions.continue('missing', undefined, { sink: { onEvent: () => {} } }), /There is no saved agent session missing\./);
   });
 
-  test('a run probes the sandbox, takes its engine, and ends its claim whatever the engine did', async () => {
-    const { store, sessions, engines } = await setup();
+  test('a run probes the sandbox (its folder checked against the home folder), takes its engine, and ends its claim whatever the engine did', async () => {
+    const { store, sessions, engines, resolved } = await setup();
     await store.save(saved('a', 'paused'));
     await assert.rejects(sessions.continue('a', 'go on', { sink: { onEvent: () => {} } }), /no engine in this test/);
     assert.deepEqual(engines, ['a']);
+    assert.deepEqual(resolved.sort(), ['/home/u', '/w']);
     assert.equal(sessions.isRunning('a'), false);
   });
 });

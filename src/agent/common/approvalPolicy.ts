@@ -2,11 +2,12 @@
  * Which tool calls need the user's approval: `ask` (every write and command),
  * `auto-edit` (edits apply, commands ask), `auto` (both run, commands in the
  * sandbox; a denied command still asks, wherever it hides in the command line).
- * Without a sandbox `auto` asks for commands as `auto-edit` does: a deny list
- * alone cannot tell what a shell line will do. A write to a file that changes
- * what runs or who decides asks in every mode.
+ * Without a sandbox, or in a workspace that is or holds the home folder (the
+ * sandbox cannot keep it out: terminal/common/sandboxDecision.ts), `auto` asks for
+ * commands as `auto-edit` does: a deny list alone cannot tell what a shell line
+ * will do. A write to a file that changes what runs or who decides asks in every mode.
  */
-import { findDeniedCommand, controlPathOf } from '../../terminal/common';
+import { findDeniedCommand, controlPathOf, NO_SANDBOX_REASON } from '../../terminal/common';
 import { protectingPattern, type ToolKind } from '../../tools/common';
 
 export const APPROVAL_MODES = ['ask', 'auto-edit', 'auto'] as const;
@@ -19,6 +20,8 @@ export interface ApprovalPolicy {
   protectedFiles?: readonly string[];
   /** Whether commands that run unasked run in the sandbox (src/terminal/common/sandbox.ts); without it `auto` asks. */
   commandsSandboxed?: boolean;
+  /** Why they are not (no sandbox here, the workspace holds the home folder), said in each command's approval; default: no sandbox. */
+  unsandboxedReason?: string;
 }
 
 /**
@@ -59,7 +62,7 @@ export function needsApproval(policy: ApprovalPolicy, kind: ToolKind, commandLin
  */
 export function commandApprovalReason(policy: ApprovalPolicy, commandLine: string): string | undefined {
   if (policy.mode !== 'auto') return `the approval mode is "${policy.mode}" (gateway.agent.approval): every command asks.`;
-  if (policy.commandsSandboxed !== true) return 'there is no sandbox here, so in the auto mode commands ask.';
+  if (policy.commandsSandboxed !== true) return policy.unsandboxedReason ?? NO_SANDBOX_REASON;
   try {
     const found = findDeniedCommand(commandLine, policy.deniedCommands);
     if (found === undefined) return undefined;

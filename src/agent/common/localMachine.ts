@@ -7,6 +7,7 @@ import type { WorkspaceSearch } from '../../tools/common';
 import type { CheckpointShelf, CheckpointFolder, WorkspaceRestore } from '../../checkpoints/common';
 import type {
   SandboxLaunch,
+  HomeFolder,
   MachineSandbox,
   BackgroundStart,
   CommandResult,
@@ -77,6 +78,8 @@ export interface LocalMachine {
   controlGuard?(rootPath: string, sessionId: string, hooks: ControlGuardHooks): ControlFileGuard;
   /** The `auto` mode's sandbox on this machine. */
   sandbox: MachineSandbox;
+  /** The user's home folder, as the sandbox empties it: a workspace that is it or holds it is not sandboxed. */
+  home: HomeFolder;
   /** The user's home folder's files (paths relative to it; symlinks out refused), for personal skills; undefined when there is none. */
   homeFiles?(): WorkspaceFiles | undefined;
   /** Runs the workspace's hooks in `rootPath`, in the launch `sandboxFor` gives (the `auto` mode's sandbox) or outside it when none. */

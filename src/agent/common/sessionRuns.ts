@@ -173,7 +173,7 @@ export class SessionRuns {
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     const presentation = sink.presentApprovals?.(state.id);
     try {
-      await this.options.sandbox.probe();
+      await this.options.sandbox.probe({ root: root.path });
       const referenced = request.referencedTools ?? [];
       const note = await this.options.prepareRun?.(referenced, controller.signal);
       if (note !== undefined) sink.onEvent({ type: 'note', text: note }, root);

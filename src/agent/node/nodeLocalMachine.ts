@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../base/common';
 import { NodeCheckpointFolder, NodeWorkspaceRestore, NodeCheckpointShelf } from '../../checkpoints/node';
-import { type BubblewrapSandbox, NodeControlGuard, NodeCommandRunner, plainTerminalText } from '../../terminal/node';
+import { type BubblewrapSandbox, NodeControlGuard, NodeCommandRunner, nodeHomeFolder, plainTerminalText } from '../../terminal/node';
 import { NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch } from '../../tools/node';
 import type { LocalMachine } from '../common/localMachine';
 import type * as HookProcess from './hookProcess';
@@ -18,6 +18,8 @@ export interface NodeLocalMachineOptions {
   /** VS Code's ripgrep, when one was found (looked up at the first search, not while the extension activates). */
   ripgrep: () => string | undefined;
   sandbox: BubblewrapSandbox;
+  /** The user's home folder, the one `sandbox` empties (pass both the same); default `os.homedir()`. */
+  home?: string;
   /** `gateway.agent.protectedFiles` now: every file port checks what it opens against it. */
   protectedFiles: () => readonly string[];
   /** The total bound of the checkpoints, in bytes (the user's setting). */
@@ -27,6 +29,7 @@ export interface NodeLocalMachineOptions {
 
 export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine {
   const { checkpointRoot, ripgrep, protectedFiles, logger } = options;
+  const home = nodeHomeFolder(options.home);
   return {
     files: (rootPath) => new NodeWorkspaceFiles(rootPath, { protectedFiles }),
     search: (rootPath) => {
@@ -38,11 +41,12 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
     startChildProcess: ({ rootPath, sandbox: launch, ...request }) =>
       new NodeCommandRunner(rootPath, { sandbox: launch && { launch: () => Promise.resolve(launch) } }).start(request),
     sandbox: options.sandbox,
+    home,
     hookHost: (rootPath, sandboxFor) => hookProcess().nodeHookHost({ root: rootPath, sandboxFor }),
     homeFiles: () => {
-      const home = homedir();
+      const folder = options.home ?? homedir();
       // `/` is no home folder (a service user's): its "skills" would be anything on the disk.
-      return home && home !== '/' ? new NodeWorkspaceFiles(home, { protectedFiles }) : undefined;
+      return folder && folder !== '/' ? new NodeWorkspaceFiles(folder, { protectedFiles }) : undefined;
     },
     // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
     controlGuard: (rootPath, sessionId, hooks) => {

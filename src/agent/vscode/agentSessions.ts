@@ -89,6 +89,7 @@ export class AgentSessions implements vscode.Disposable {
     const agent = () => settings().agent;
     this.sandbox = new SandboxDecision({
       sandbox: machine.sandbox,
+      home: machine.home,
       settings: agent,
       logger,
       warnUser: (message) => void vscode.window.showWarningMessage(message),

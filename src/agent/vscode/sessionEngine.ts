@@ -102,7 +102,7 @@ export class SessionEngines implements vscode.Disposable {
         controlGuard: sandbox.controlGuardFor(state.id, root.fsPath),
         languages: new VsCodeLanguageServices(root),
       },
-      policy: () => sessionPolicy(sandbox, state.id, this.options.settings()),
+      policy: () => sessionPolicy(sandbox, { id: state.id, root: root.fsPath }, this.options.settings()),
       budgets: () => this.options.settings().budgets,
       instructions: instructionsWith(AGENT_INSTRUCTIONS, state.agent),
       projectInstructions: settings.projectInstructions,

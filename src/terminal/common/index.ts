@@ -14,4 +14,4 @@ export { controlPathOf, type ControlRollback, rollbackNote } from './controlPath
 export { type SandboxLaunch, sandboxNote, seccompFd } from './sandbox';
 export { sandboxEnvironment } from './sandboxEnvironment';
 export { type SandboxFailure, sandboxFailure, sandboxFailureNote } from './sandboxFailure';
-export { type MachineSandbox, SandboxDecision, type SandboxSession } from './sandboxDecision';
+export { type CommandSandboxing, type HomeFolder, type MachineSandbox, NO_SANDBOX_REASON, SandboxDecision, type SandboxSession } from './sandboxDecision';
