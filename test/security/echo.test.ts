@@ -41,9 +41,12 @@ describe('what the terminal shows of a sandboxed command', async () => {
     });
   }
 
-  test('the check knows the wrapper when it sees it: PID 1 in the sandbox is bwrap, its command line has the flags', async () => {
-    const result = await fixture.run("tr '\\0' ' ' < /proc/1/cmdline");
-    assert.match(result.output, WRAPPER, result.output.slice(0, 300));
+  test('the check knows the wrapper when it sees it (the launch has the flags), and inside PID 1 is the command itself, not bwrap', async () => {
+    const launch = await fixture.launch('true');
+    assert.match(launch.argv.join(' '), WRAPPER);
+    const result = await fixture.run("tr '\\0' ' ' < /proc/1/cmdline; echo; for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline; echo; done");
+    assert.match(result.output, /^\/bin\/bash -c tr/, result.output.slice(0, 300));
+    assert.doesNotMatch(result.output, WRAPPER, result.output.slice(0, 300));
   });
 
   test("bwrap's own failure (the folder the command runs in is gone) says so without its arguments", async () => {

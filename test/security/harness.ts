@@ -13,6 +13,7 @@ import { defaultProtectedFiles } from '../../src/tools/common/tool';
 import type { ControlRollback } from '../../src/terminal/common/controlPaths';
 import type { QuarantinedControlPaths } from '../../src/terminal/common/commandPorts';
 import { BubblewrapSandbox, type BubblewrapOptions, type BubblewrapSession } from '../../src/terminal/node/bubblewrap';
+import type { ChangeLimits } from '../../src/terminal/node/changeLayer';
 import { NodeControlGuard } from '../../src/terminal/node/controlGuard';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 
@@ -102,6 +103,7 @@ export function reviewGuard(options: {
   sessionId: string;
   home: string;
   onRollback?: (held: QuarantinedControlPaths) => void;
+  limits?: Partial<ChangeLimits>;
 }): NodeControlGuard {
   return new NodeControlGuard({
     root: options.root,
@@ -111,6 +113,7 @@ export function reviewGuard(options: {
     willSandbox: () => true,
     home: options.home,
     ...(options.onRollback ? { onRollback: options.onRollback } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
 }
 

@@ -118,7 +118,9 @@ export function bubblewrapArguments(spec: SandboxSpec): string[] {
   if (spec.network) args.push('--share-net');
   if (spec.disableUserns) args.push('--disable-userns');
   if (spec.identity) args.push('--uid', String(spec.identity.uid), '--gid', String(spec.identity.gid));
-  args.push('--new-session', '--die-with-parent', '--cap-drop', 'ALL', '--seccomp', String(seccompFd));
+  // The command is PID 1 itself: bwrap's own init, outside the seccomp program, would be a process the command
+  // could write into through /proc/1/mem (ptrace is refused, that file is not). When it ends the namespace ends.
+  args.push('--new-session', '--die-with-parent', '--as-pid-1', '--cap-drop', 'ALL', '--seccomp', String(seccompFd));
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   // The session's folder is /tmp: nothing of the machine's /tmp (sockets, other sessions) shows,
   // and a program that ignores TMPDIR still writes where the session keeps its files.

@@ -12,7 +12,7 @@ import { omittedNote } from '../../tools/common';
 import type { SandboxLaunch } from '../common/sandbox';
 import { spawnSandboxed } from './bubblewrap';
 import { absoluteInside } from '../../tools/node';
-import { followChild, signalGroup } from './startedChild';
+import { followChild, stopGroup } from './startedChild';
 
 export interface NodeCommandRunnerOptions {
   /** The shell to run lines with; default `$SHELL`, else /bin/sh (ComSpec on Windows). */
@@ -120,8 +120,7 @@ export class NodeCommandRunner implements CommandRunner {
       spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => undefined);
       return;
     }
-    signalGroup(pid, 'SIGTERM');
-    setTimeout(() => signalGroup(pid, 'SIGKILL'), this.options.killGraceMs ?? 2000).unref();
+    stopGroup(pid, this.options.killGraceMs ?? 2000).unref();
   }
 }
 

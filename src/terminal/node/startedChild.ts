@@ -4,6 +4,7 @@
  * bwrap's group, whose PID namespace takes every process of the command with it).
  */
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { StartedCommand } from '../common/commandPorts';
 
 export interface FollowOptions {
@@ -28,8 +29,7 @@ export async function followChild(child: ChildProcess, options: FollowOptions): 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= new Promise<void>((resolve) => {
-      signalGroup(pid, 'SIGTERM');
-      const kill = setTimeout(() => signalGroup(pid, 'SIGKILL'), options.killGraceMs);
+      const kill = stopGroup(pid, options.killGraceMs);
       // A process the kernel cannot end (uninterruptible sleep) must not hold the session's end forever.
       const giveUp = setTimeout(resolve, options.killGraceMs + 2000);
       void ended.then(() => {
@@ -61,6 +61,49 @@ function endOf(child: ChildProcess, { onOutput, drainMs }: FollowOptions): Promi
     child.on('close', finish);
     child.on('exit', (code) => setTimeout(() => finish(code), drainMs).unref());
   });
+}
+
+/**
+ * SIGTERM to the group, SIGKILL after `graceMs`, and then also to the children the group's leader had when the
+ * stop began: a sandboxed command is PID 1 of its namespace under bwrap (the leader), and it can clear the
+ * parent-death signal that would end it with bwrap, so it is ended by name (its start time checked first, so a
+ * reused PID is never hit). Its namespace ends with it. Returns the SIGKILL's timer.
+ */
+export function stopGroup(pid: number, graceMs: number): NodeJS.Timeout {
+  const inner = childrenOf(pid);
+  signalGroup(pid, 'SIGTERM');
+  return setTimeout(() => {
+    signalGroup(pid, 'SIGKILL');
+    for (const child of inner) if (startTimeOf(child.pid) === child.start) signalProcess(child.pid, 'SIGKILL');
+  }, graceMs);
+}
+
+/** The children of `pid` with their start times (Linux /proc; none elsewhere). */
+function childrenOf(pid: number): { pid: number; start: string }[] {
+  try {
+    const listed = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return listed === '' ? [] : listed.split(/\s+/).map((child) => ({ pid: Number(child), start: startTimeOf(Number(child)) ?? '' }));
+  } catch {
+    return [];
+  }
+}
+
+/** Field 22 of /proc/PID/stat (after the parenthesised name, which may hold spaces). */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
 }
 
 export function signalGroup(pid: number, signal: NodeJS.Signals): void {
