@@ -1,16 +1,16 @@
 /**
- * Tells the user what a sandboxed command tried to leave in the workspace and
- * was moved out (a new .git, .vscode …), and lets them allow it: Restore puts
- * back exactly the path named (checked again: inside the workspace, nothing
- * there now); Discard deletes what was kept. Dismissing keeps it aside.
+ * Tells the user what of a sandboxed command's changes was held back (a
+ * repository, .vscode, a link …: terminal/common/changeReview.ts), and lets
+ * them take it: Apply puts exactly the paths named into the workspace (through
+ * folders checked again); Discard deletes what was held. Dismissing keeps it aside.
  */
 import * as vscode from 'vscode';
 import { describeControlPath, shownPath } from '../common/controlPaths';
 import type { Logger } from '../../base/common';
 import type { QuarantinedControlPaths } from '../common/commandPorts';
 
-const RESTORE = 'Restore';
-const CHOOSE = 'Restore…';
+const RESTORE = 'Apply';
+const CHOOSE = 'Apply…';
 const DISCARD = 'Discard';
 
 export function showControlRollback(quarantined: QuarantinedControlPaths, logger: Logger): void {
@@ -18,22 +18,22 @@ export function showControlRollback(quarantined: QuarantinedControlPaths, logger
   if (failed.length > 0) {
     const names = failed.map((entry) => shownPath(entry.path)).join(', ');
     void vscode.window.showErrorMessage(
-      `Gateway agent: a sandboxed command left ${names} and it could not be moved out of the workspace (${failed[0].reason}). ` +
-        'Look at it before you open that folder or run Git there.',
+      `Gateway agent: a sandboxed command's change to ${names} could not be applied to the workspace (${failed[0].reason}). ` +
+        'The workspace has the file as it was before the command.',
     );
   }
   const kept = moved.filter((entry) => entry.kept);
   if (moved.length === 0) return;
   const what =
     moved.length === 1
-      ? `${shownPath(moved[0].path)} (${describeControlPath(moved[0].path, moved[0].kind)})`
-      : `${moved.length} files that make other software run code (${moved
+      ? `${shownPath(moved[0].path)} (${moved[0].reason ?? describeControlPath(moved[0].path, moved[0].kind)})`
+      : `${moved.length} changes that other software could run or that are links (${moved
           .slice(0, 3)
           .map((entry) => shownPath(entry.path))
           .join(', ')}${moved.length > 3 ? ' …' : ''})`;
   const buttons = kept.length === 0 ? [] : kept.length === 1 ? [RESTORE, DISCARD] : [CHOOSE, DISCARD];
   void vscode.window
-    .showWarningMessage(`Gateway agent: the sandboxed command created ${what}. It was moved out of the workspace; nothing ran it.`, ...buttons)
+    .showWarningMessage(`Gateway agent: the sandboxed command's change to ${what} was held back; nothing ran it. Its other changes were applied.`, ...buttons)
     .then((choice) => answer(choice, quarantined, logger));
 }
 
@@ -48,15 +48,19 @@ async function answer(choice: string | undefined, quarantined: QuarantinedContro
         ? kept.map((entry) => entry.path)
         : (
             (await vscode.window.showQuickPick(
-              kept.map((entry) => ({ label: shownPath(entry.path), description: describeControlPath(entry.path, entry.kind), path: entry.path })),
-              { canPickMany: true, placeHolder: 'Put which of them back into the workspace?' },
+              kept.map((entry) => ({
+                label: shownPath(entry.path),
+                description: entry.reason ?? describeControlPath(entry.path, entry.kind),
+                path: entry.path,
+              })),
+              { canPickMany: true, placeHolder: 'Apply which of them to the workspace?' },
             )) ?? []
           ).map((item) => item.path);
     for (const path of paths) await quarantined.restore(path, signal);
-    if (paths.length > 0) void vscode.window.showInformationMessage(`Restored ${paths.map(shownPath).join(', ')}.`);
+    if (paths.length > 0) void vscode.window.showInformationMessage(`Applied ${paths.map(shownPath).join(', ')}.`);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     logger.warn(`control-file rollback: ${choice ?? ''} failed: ${message}`);
-    void vscode.window.showErrorMessage(`Gateway agent: ${choice === DISCARD ? 'discarding' : 'restoring'} failed: ${message}`);
+    void vscode.window.showErrorMessage(`Gateway agent: ${choice === DISCARD ? 'discarding' : 'applying'} failed: ${message}`);
   }
 }
