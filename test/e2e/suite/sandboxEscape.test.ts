@@ -82,24 +82,30 @@ async function runAutoSession(gateway: AgentApi, title: string, turns: unknown[]
 }
 
 test(
-  'auto: a git repository planted with core.fsmonitor by a sandboxed command is rolled back; git outside runs nothing',
+  'auto: a git repository (a .git, and the bare layout under another name) planted with core.fsmonitor by a sandboxed command is held back; git outside runs nothing',
   async () => {
     const gateway = await api();
     const settings = vscode.workspace.getConfiguration('gateway');
     const marker = join(dirname(root().fsPath), `fsmonitor-ran-${process.pid}-${Date.now()}`);
     const planted = vscode.Uri.joinPath(root(), 'planted-repo');
+    const bare = vscode.Uri.joinPath(root(), 'planted-cache');
     // Switched on before the command runs, so the git extension watches the workspace while it plants.
     const git = await gitApi();
     try {
-      // The command plants the repository, then waits: VS Code's git extension must not get the time to open it.
-      const command = `git init -q planted-repo && git -C planted-repo config core.fsmonitor 'touch ${marker}; false' && echo planted && sleep 20`;
+      // The command plants a repository, and a second one in git's bare layout (no .git name) whose work tree is the workspace.
+      const bareLayout =
+        `mkdir -p planted-cache/objects planted-cache/refs && echo 'ref: refs/heads/main' > planted-cache/HEAD && ` +
+        `printf '[core]\\n\\tworktree = ..\\n\\tfsmonitor = touch ${marker}; false\\n' > planted-cache/config`;
+      const command = `git init -q planted-repo && git -C planted-repo config core.fsmonitor 'touch ${marker}; false' && ${bareLayout} && echo planted && sleep 2`;
       const outputs = await runAutoSession(gateway, 'plant a repository', [
         { toolCalls: [{ name: 'run_command', arguments: { command } }] },
         { text: 'Planted.' },
       ]);
       assertEqual(outputs.length, 1, 'tool results sent back');
-      assert(/planted-repo\/\.git/.test(outputs[0]), `the model is told what was rolled back: ${outputs[0]}`);
-      assert(!existsSync(join(planted.fsPath, '.git')), 'planted-repo/.git is gone from the workspace');
+      assert(/planted-repo\/\.git/.test(outputs[0]) && /planted-cache/.test(outputs[0]), `the model is told what was held back: ${outputs[0]}`);
+      assert(!existsSync(join(planted.fsPath, '.git')), 'planted-repo/.git never reached the workspace');
+      assert(!existsSync(bare.fsPath), 'planted-cache never reached the workspace');
+      assertEqual(await git.openRepository(bare), null, 'VS Code git found no repository in planted-cache');
       // What VS Code's git extension does with a new repository: open it, then run git in it.
       const opened = await git.openRepository(planted);
       assertEqual(opened, null, 'VS Code git found no repository in planted-repo');
@@ -113,6 +119,7 @@ test(
       await settings.update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
       await vscode.workspace.getConfiguration('git').update('enabled', undefined, vscode.ConfigurationTarget.Global);
       await vscode.workspace.fs.delete(planted, { recursive: true }).then(undefined, () => undefined);
+      await vscode.workspace.fs.delete(bare, { recursive: true }).then(undefined, () => undefined);
       await vscode.workspace.fs.delete(vscode.Uri.file(marker)).then(undefined, () => undefined);
     }
   },
