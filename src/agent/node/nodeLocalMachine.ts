@@ -10,6 +10,7 @@ import { NodeCheckpointFolder, NodeWorkspaceRestore, NodeCheckpointShelf } from 
 import { type BubblewrapSandbox, NodeControlGuard, NodeCommandRunner, plainTerminalText } from '../../terminal/node';
 import { NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch } from '../../tools/node';
 import type { LocalMachine } from '../common/localMachine';
+import { NodeHookFiles } from './nodeHookFiles';
 import type * as HookProcess from './hookProcess';
 
 export interface NodeLocalMachineOptions {
@@ -39,10 +40,10 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
       new NodeCommandRunner(rootPath, { sandbox: launch && { launch: () => Promise.resolve(launch) } }).start(request),
     sandbox: options.sandbox,
     hookHost: (rootPath, sandboxFor) => hookProcess().nodeHookHost({ root: rootPath, sandboxFor }),
+    hookFiles: (rootPath) => new NodeHookFiles({ root: rootPath, home: homeFolder(), protectedFiles }),
     homeFiles: () => {
-      const home = homedir();
-      // `/` is no home folder (a service user's): its "skills" would be anything on the disk.
-      return home && home !== '/' ? new NodeWorkspaceFiles(home, { protectedFiles }) : undefined;
+      const home = homeFolder();
+      return home === undefined ? undefined : new NodeWorkspaceFiles(home, { protectedFiles });
     },
     // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
     controlGuard: (rootPath, sessionId, hooks) => {
@@ -57,6 +58,12 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
     checkpointShelf: new NodeCheckpointShelf(checkpointRoot),
     checkpointStorageBytes: options.checkpointStorageBytes,
   };
+}
+
+/** The user's home folder; undefined for `/` (a service user's), whose "skills" or hook scripts would be anything on the disk. */
+function homeFolder(): string | undefined {
+  const home = homedir();
+  return home && home !== '/' ? home : undefined;
 }
 
 /** A session's folder under the checkpoint root; an id that could name another place is refused. */
