@@ -10,6 +10,7 @@ import { systemClock } from '../../src/base/common/ports';
 import type { ApprovalRequest } from '../../src/agent/common/sessionPorts';
 import { SessionHooks, hookApprovalsThrough } from '../../src/agent/common/hooks';
 import { nodeHookHost } from '../../src/agent/node/hookProcess';
+import { NodeHookFiles } from '../../src/agent/node/nodeHookFiles';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { makeEngine, runToEnd, startSession, useEmulatorAndWorkspace, type TempWorkspace } from '../unit/helpers/agent';
@@ -30,7 +31,14 @@ function hooksFor(workspace: TempWorkspace, home?: string) {
     files: new NodeWorkspaceFiles(workspace.root),
     protectedFiles: defaultProtectedFiles,
     host,
-    approvals: hookApprovalsThrough({ approver, memory: memory(), host, sessionId: 's', clock: systemClock }),
+    approvals: hookApprovalsThrough({
+      approver,
+      memory: memory(),
+      host,
+      files: new NodeHookFiles({ root: workspace.root, home }),
+      sessionId: 's',
+      clock: systemClock,
+    }),
     sessionId: 's',
     root: workspace.root,
     clock: systemClock,

@@ -10,6 +10,7 @@ import { systemClock } from '../../src/base/common/ports';
 import type { ApprovalRequest } from '../../src/agent/common/sessionPorts';
 import { SessionHooks, hookApprovalsThrough, type HookMemory } from '../../src/agent/common/hooks';
 import { nodeHookHost } from '../../src/agent/node/hookProcess';
+import { NodeHookFiles } from '../../src/agent/node/nodeHookFiles';
 import { defaultProtectedFiles } from '../../src/tools/common/tool';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { makeEngine, runToEnd, startSession, useEmulatorAndWorkspace, type TempWorkspace } from '../unit/helpers/agent';
@@ -31,7 +32,8 @@ function hooksFor(workspace: TempWorkspace, kept: HookMemory, approve: () => boo
   const logger = logged();
   const host = nodeHookHost({ root: workspace.root, sandboxFor: async () => undefined, env });
   const approver = { approve: async (request: ApprovalRequest) => (asked.push(request), approve()) };
-  const approvals = hookApprovalsThrough({ approver, memory: kept, host, sessionId: 's', clock: systemClock });
+  const files = new NodeHookFiles({ root: workspace.root, home: undefined });
+  const approvals = hookApprovalsThrough({ approver, memory: kept, host, files, sessionId: 's', clock: systemClock });
   const hooks = new SessionHooks({
     files: new NodeWorkspaceFiles(workspace.root),
     protectedFiles: defaultProtectedFiles,
@@ -63,7 +65,10 @@ describe('hooks with real processes', { skip: process.platform === 'win32' ? 'sh
     await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, hooks: first.hooks }).engine, state);
     assert.equal(state.status, 'done');
     assert.equal(first.asked.length, 1);
-    assert.match(first.asked[0].command?.line ?? '', /# postToolUse of Edit\|Write, in \., at most 10 s:\nsh \.claude\/hooks\/lint\.sh/);
+    assert.match(
+      first.asked[0].command?.line ?? '',
+      /# postToolUse of Edit\|Write, in \., at most 10 s:\n# {3}with \.claude\/hooks\/lint\.sh as it is now \(sha256 [0-9a-f]{12}\)\nsh \.claude\/hooks\/lint\.sh/,
+    );
     const [output] = outputs(bodies()[1]);
     assert.match(output, /^Created src\/b\.ts/m);
     assert.match(output, /Output of the hook postToolUse "sh \.claude\/hooks\/lint\.sh" \(\.claude\/settings\.json\):\nlint: b\.ts has 3 lines, tool Write/);
@@ -87,6 +92,36 @@ describe('hooks with real processes', { skip: process.platform === 'win32' ? 'sh
     assert.equal(third.asked.length, 1, 'a changed hook asks again');
     assert.doesNotMatch(outputs(bodies()[1])[0], /Output of the hook/, 'refused: it does not run');
     assert.match(third.logger.lines.join('\n'), /1 of 1 were not approved/);
+  });
+
+  test("in auto-edit, the agent rewriting an approved hook's script stops that hook for the rest of the session; the next asks again", async () => {
+    const { workspace, emulator } = fixture;
+    workspace.write('.claude/hooks/lint.sh', LINT_SCRIPT);
+    workspace.write('.claude/settings.json', settings({ PostToolUse: [{ matcher: 'Edit|Write', hooks: [hook('sh .claude/hooks/lint.sh', 10)] }] }));
+    const kept = memory();
+    const hostile = 'echo "PWNED: ran the rewritten script" >&2; exit 2\n';
+    emulator.script('demo-key', [
+      { toolCalls: [{ name: 'write_file', arguments: { path: '.claude/hooks/lint.sh', content: hostile } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'src/b.ts', content: 'one\n' } }] },
+      { text: 'done' },
+    ]);
+    const first = hooksFor(workspace, kept, () => true);
+    const state = startSession('tidy up');
+    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, hooks: first.hooks, policy: { mode: 'auto-edit', deniedCommands: [] } }).engine, state);
+    assert.equal(state.status, 'done');
+    assert.equal(first.asked.length, 1);
+    assert.equal(readFileSync(join(workspace.root, '.claude/hooks/lint.sh'), 'utf8'), hostile, 'the write itself applied (auto-edit)');
+    for (const body of bodies().slice(1)) for (const output of outputs(body)) assert.doesNotMatch(output, /PWNED|Output of the hook/);
+    assert.match(
+      first.logger.lines.join('\n'),
+      /Hook postToolUse "sh \.claude\/hooks\/lint\.sh" \(\.claude\/settings\.json\) was not run: a file it runs changed since it was approved/,
+    );
+
+    emulator.reset();
+    emulator.script('demo-key', [{ text: 'ok' }]);
+    const next = hooksFor(workspace, kept, () => false);
+    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, hooks: next.hooks }).engine, startSession('again'));
+    assert.equal(next.asked.length, 1, 'the next session asks about the rewritten script');
   });
 
   test("a pre-tool hook's exit 2 refuses the command with its reason, which the model reads; the command does not run", async () => {

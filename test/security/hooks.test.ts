@@ -7,6 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { nodeHookHost } from '../../src/agent/node/hookProcess';
+import { NodeHookFiles } from '../../src/agent/node/nodeHookFiles';
 import { SessionHooks, hookApprovalsThrough, type HookHost } from '../../src/agent/common/hooks';
 import { systemClock, type Logger } from '../../src/base/common/ports';
 import type { ApprovalRequest } from '../../src/agent/common/sessionPorts';
@@ -101,7 +102,14 @@ describe('control files a sandboxed hook leaves (real bubblewrap, the real guard
       files: new NodeWorkspaceFiles(fixture.root),
       protectedFiles: defaultProtectedFiles,
       host,
-      approvals: hookApprovalsThrough({ approver, memory, host, sessionId: 'test', clock: systemClock }),
+      approvals: hookApprovalsThrough({
+        approver,
+        memory,
+        host,
+        files: new NodeHookFiles({ root: fixture.root, home: undefined }),
+        sessionId: 'test',
+        clock: systemClock,
+      }),
       sessionId: 'test',
       root: fixture.root,
       clock: systemClock,

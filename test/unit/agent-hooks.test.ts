@@ -174,25 +174,32 @@ describe('approval by content', () => {
     return { values, get: <T>(key: string) => values.get(key) as T | undefined, update: async (key, value) => void values.set(key, value) };
   };
 
+  /** Hooks that name no file, in the workspace /ws. */
+  const noFiles = async (hooks: readonly HookCommand[]) => hooks.map(() => ({ folder: '/ws', files: [] }));
+  const commands = (approved: { hook: HookCommand }[]) => approved.map(({ hook: approvedHook }) => approvedHook);
+
   test('asked once for what is new; a changed command asks again; a refusal leaves only the approved ones', async () => {
     const kept = memory();
     const asked: string[][] = [];
     let answer = true;
-    const approvals = new HookApprovals(kept, async (hooks) => (asked.push(hooks.map((h) => h.command)), answer), digest);
-    assert.deepEqual(await approvals.approved([hook('fmt')], signal), [hook('fmt')]);
-    assert.deepEqual(await approvals.approved([hook('fmt')], signal), [hook('fmt')], 'not asked again');
+    const approvals = new HookApprovals(kept, async (hooks) => (asked.push(hooks.map((h) => h.command)), answer), digest, noFiles);
+    assert.deepEqual(commands(await approvals.approved([hook('fmt')], signal)), [hook('fmt')]);
+    assert.deepEqual(commands(await approvals.approved([hook('fmt')], signal)), [hook('fmt')], 'not asked again');
     answer = false;
-    assert.deepEqual(await approvals.approved([hook('fmt'), hook('fmt && curl evil')], signal), [hook('fmt')]);
+    assert.deepEqual(commands(await approvals.approved([hook('fmt'), hook('fmt && curl evil')], signal)), [hook('fmt')]);
     assert.deepEqual(asked, [['fmt'], ['fmt && curl evil']]);
-    assert.deepEqual(kept.values.get(APPROVED_HOOKS_KEY), [digest(JSON.stringify(['claude', 'postToolUse', '', 'fmt', '.', 30_000]))]);
-    assert.equal(approvals.isApproved({ ...hook('fmt'), timeoutMs: 29_000 }), false, 'what decides how it runs is part of its identity');
-    assert.equal(approvals.isApproved({ ...hook('fmt'), event: 'preToolUse' }), false);
+    assert.deepEqual(kept.values.get(APPROVED_HOOKS_KEY), [digest(JSON.stringify(['claude', 'postToolUse', '', 'fmt', '.', 30_000, '/ws', []]))]);
+    const content = { folder: '/ws', files: [] };
+    const fmt = approvals.identity(hook('fmt'), content);
+    assert.notEqual(approvals.identity({ ...hook('fmt'), timeoutMs: 29_000 }, content), fmt, 'what decides how it runs is part of its identity');
+    assert.notEqual(approvals.identity({ ...hook('fmt'), event: 'preToolUse' }, content), fmt);
+    assert.notEqual(approvals.identity(hook('fmt'), { folder: '/other', files: [] }), fmt, 'and the folder it belongs to');
   });
 
   test('a hostile value in the memory is no approval', async () => {
     const kept = memory();
     kept.values.set(APPROVED_HOOKS_KEY, { not: 'a list' });
-    const approvals = new HookApprovals(kept, async () => false, digest);
+    const approvals = new HookApprovals(kept, async () => false, digest, noFiles);
     assert.deepEqual(await approvals.approved([hook('fmt')], signal), []);
   });
 

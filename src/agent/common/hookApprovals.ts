@@ -1,12 +1,17 @@
 /**
  * The user's approval of hooks, by their content: asked once through the
  * session's approver (in the chat, or a notification), remembered by a digest
- * of everything that decides what a hook runs and when, so a changed hook
- * asks again.
+ * of everything that decides what a hook runs and when: its line, event,
+ * matcher, folder and time limit, the folder it belongs to (the workspace, or
+ * the home folder for a home hook) and the content of every file its line names
+ * (hookContent.ts). A changed hook, a rewritten script or another workspace
+ * asks again; a hook naming a file that could not be digested is approved for
+ * one session only.
  */
 import type { Clock } from '../../base/common';
 import type { ApprovalRequest, Approver } from './sessionPorts';
 import type { HookCommand } from './hookConfig';
+import { fullyChecked, hookContent, requestKey, shortDigest, type HookContent, type HookFileContent, type HookFiles } from './hookContent';
 
 /** Digests text (sha256, hex): the host's. */
 export interface HookDigest {
@@ -23,31 +28,47 @@ export const APPROVED_HOOKS_KEY = 'gateway.agent.approvedHooks';
 /** Approvals kept: the newest, so the list cannot grow without end. */
 const MAX_REMEMBERED = 500;
 
-/** The user's approval of hooks, by their content: approved once, a hook runs in every later session until it changes. */
+/** A hook with the files its line names, as the user is asked about it. */
+export type CheckedHook = HookCommand & { files?: readonly HookFileContent[] };
+
+/** The user's approval of hooks, by their content: approved once, a hook runs in every later session until it or a file it names changes. */
 export class HookApprovals {
   constructor(
     private readonly memory: HookMemory,
-    private readonly ask: (hooks: readonly HookCommand[], signal: AbortSignal) => Promise<boolean>,
+    private readonly ask: (hooks: readonly CheckedHook[], signal: AbortSignal) => Promise<boolean>,
     private readonly digest: (text: string) => string,
+    /** What a hook's approval covers besides its line: the folder and the files it names, read by the host. */
+    private readonly content: (hooks: readonly HookCommand[], signal: AbortSignal) => Promise<HookContent[]>,
   ) {}
 
-  /** What a hook is approved as: everything that decides what it runs and when. */
-  identity(hook: HookCommand): string {
-    return this.digest(JSON.stringify([hook.format, hook.event, hook.matcher ?? '', hook.command, hook.cwd, hook.timeoutMs]));
+  /** What a hook is approved as; undefined when a file it names could not be digested (no approval of it is remembered). */
+  identity(hook: HookCommand, content: HookContent): string | undefined {
+    if (!fullyChecked(content)) return undefined;
+    const files = content.files.map((file) => [file.path, file.digest]);
+    return this.digest(JSON.stringify([hook.format, hook.event, hook.matcher ?? '', hook.command, hook.cwd, hook.timeoutMs, content.folder, files]));
   }
 
-  isApproved(hook: HookCommand): boolean {
-    return this.remembered().includes(this.identity(hook));
+  /** The hooks that may run: those approved before, and the others when the user approves them now; each with what it was approved with. */
+  async approved(hooks: readonly HookCommand[], signal: AbortSignal): Promise<{ hook: HookCommand; content: HookContent }[]> {
+    const contents = await this.content(hooks, signal);
+    const remembered = this.remembered();
+    const all = hooks.map((hook, index) => ({ hook, content: contents[index], id: this.identity(hook, contents[index]) }));
+    const waiting = all.filter(({ id }) => id === undefined || !remembered.includes(id));
+    const result = (list: typeof all) => list.map(({ hook, content }) => ({ hook, content }));
+    if (waiting.length === 0) return result(all);
+    const yes = await this.ask(
+      waiting.map(({ hook, content }) => ({ ...hook, files: content.files })),
+      signal,
+    );
+    if (!yes) return result(all.filter((entry) => !waiting.includes(entry)));
+    const added = waiting.flatMap(({ id }) => (id === undefined ? [] : [id]));
+    if (added.length > 0) await this.memory.update(APPROVED_HOOKS_KEY, [...remembered.filter((id) => !added.includes(id)), ...added].slice(-MAX_REMEMBERED));
+    return result(all);
   }
 
-  /** The hooks that may run: those approved before, and the others when the user approves them now. */
-  async approved(hooks: readonly HookCommand[], signal: AbortSignal): Promise<HookCommand[]> {
-    const waiting = hooks.filter((hook) => !this.isApproved(hook));
-    if (waiting.length === 0) return [...hooks];
-    if (!(await this.ask(waiting, signal))) return hooks.filter((hook) => this.isApproved(hook));
-    const added = waiting.map((hook) => this.identity(hook));
-    await this.memory.update(APPROVED_HOOKS_KEY, [...this.remembered().filter((id) => !added.includes(id)), ...added].slice(-MAX_REMEMBERED));
-    return [...hooks];
+  /** What `hooks` cover now, as approved() compares it: to tell, before a hook runs, that a file it names changed since. */
+  contentOf(hooks: readonly HookCommand[], signal: AbortSignal): Promise<HookContent[]> {
+    return this.content(hooks, signal);
   }
 
   private remembered(): string[] {
@@ -56,23 +77,43 @@ export class HookApprovals {
   }
 }
 
+/** Whether two readings of a hook's files are the same (the same files, the same digests or the same problems). */
+export function sameContent(a: HookContent, b: HookContent): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 /** The tool name an approval of hooks carries (it is no tool the model can call). */
 export const HOOKS_APPROVAL_TOOL = 'workspace_hooks';
 
 /**
  * The approval of hooks, asked like a command through the session's approver (in the chat, or a
- * notification): every hook's command, with shell comments saying when it runs and from which file.
+ * notification): every hook's command, with shell comments saying when it runs, from which file, and
+ * the files it names whose content is approved with it (a short sha256 of each, or why it was not read).
  */
-export function hookApprovalRequest(sessionId: string, callId: string, hooks: readonly HookCommand[]): ApprovalRequest {
+export function hookApprovalRequest(sessionId: string, callId: string, hooks: readonly CheckedHook[]): ApprovalRequest {
   const files = [...new Set(hooks.map((hook) => hook.source))].join(', ');
   const whose = hooksOf(hooks);
-  const lines = [`# Hooks of ${whose} (${files}). Approved once, each runs in later sessions too, until it changes.`];
+  const lines = [`# Hooks of ${whose} (${files}). Approved once, each runs in later sessions too, until it or a file it runs changes.`];
   for (const hook of hooks) {
     const when = hook.matcher === undefined ? hook.event : `${hook.event} of ${hook.matcher}`;
-    lines.push(`# ${when}, in ${hook.cwd}, at most ${hook.timeoutMs / 1000} s:`, hook.command);
+    lines.push(`# ${when}, in ${hook.cwd}, at most ${hook.timeoutMs / 1000} s:`);
+    for (const file of hook.files ?? []) {
+      const path = shown(file.path);
+      lines.push(
+        file.digest !== undefined
+          ? `#   with ${path} as it is now (sha256 ${shortDigest(file.digest)})`
+          : `#   with ${path}, NOT checked: ${shown(file.problem)}; so this approval is for this session only`,
+      );
+    }
+    lines.push(hook.command);
   }
   const summary = `Run ${hooks.length === 1 ? 'a hook' : `${hooks.length} hooks`} of ${whose} (${files})`;
   return { sessionId, callId, toolName: HOOKS_APPROVAL_TOOL, summary, command: { line: lines.join('\n'), cwd: '.' } };
+}
+
+/** A name or reason on one comment line: a control character (a newline in a file's name) is spelled out, as the display does others. */
+function shown(text: string): string {
+  return text.replace(/\p{Cc}/gu, (char) => `⟨U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 
 /** Whose hooks these are, for the approval's words: the workspace's, the user's home folder's (`~/…` files), or both. */
@@ -87,12 +128,37 @@ export function isHomeHook(hook: HookCommand): boolean {
   return hook.source.startsWith('~/');
 }
 
-/** Approvals of hooks asked through `approver`. */
-export function hookApprovalsThrough(input: { approver: Approver; memory: HookMemory; host: HookDigest; sessionId: string; clock: Clock }): HookApprovals {
-  const { approver, memory, host, sessionId, clock } = input;
+/**
+ * Approvals of hooks asked through `approver`; what each covers besides its line is read through `files`
+ * (one look-up of a word shared by the hooks that name it).
+ */
+export function hookApprovalsThrough(input: {
+  approver: Approver;
+  memory: HookMemory;
+  host: HookDigest;
+  files: HookFiles;
+  sessionId: string;
+  clock: Clock;
+}): HookApprovals {
+  const { approver, memory, host, files, sessionId, clock } = input;
   return new HookApprovals(
     memory,
     (hooks, signal) => approver.approve(hookApprovalRequest(sessionId, `hooks-${clock.now()}`, hooks), signal),
     (text) => host.digest(text),
+    (hooks, signal) => contentsThrough(files, hooks, signal),
   );
+}
+
+/** The content of each of `hooks`, each word looked up once for them all. */
+async function contentsThrough(files: HookFiles, hooks: readonly HookCommand[], signal: AbortSignal): Promise<HookContent[]> {
+  const looked = new Map<string, Promise<HookFileContent | undefined>>();
+  const lookUp: Parameters<typeof hookContent>[3] = (request, s) => {
+    const key = requestKey(request);
+    let found = looked.get(key);
+    if (found === undefined) looked.set(key, (found = files.content(request, s)));
+    return found;
+  };
+  const contents: HookContent[] = [];
+  for (const hook of hooks) contents.push(await hookContent(hook, files, signal, lookUp));
+  return contents;
 }

@@ -1,21 +1,25 @@
 /**
  * The hooks in one agent run, the workspace's and the user's home folder's:
  * found when the run starts, run only once the user approved each exact hook
- * (remembered by a digest of what it runs, so a changed hook asks again), each
- * bounded in time and output, under run_command's control-file guard. The
- * VS Code side gives them only to a trusted workspace. A hook that fails,
- * hangs or answers nonsense is a log line: the session goes on.
+ * (remembered by a digest of what it runs, the content of the files its line
+ * names included, so a changed hook or a rewritten script asks again; a hook
+ * whose file changed during the run runs no more in it), each bounded in time
+ * and output, under run_command's control-file guard. The VS Code side gives
+ * them only to a trusted workspace. A hook that fails, hangs or answers
+ * nonsense is a log line: the session goes on.
  */
 import type { Clock, Logger, WorkspaceFiles } from '../../base/common';
 import type { ControlFileGuard } from '../../terminal/common';
 import { headBytes } from '../../tools/common';
-import { isHomeHook, type HookApprovals } from './hookApprovals';
+import { isHomeHook, sameContent, type HookApprovals } from './hookApprovals';
+import type { HookContent } from './hookContent';
 import { DEFAULT_HOOK_LIMITS, matcherMatches, type HookCommand, type HookEvent } from './hookConfig';
 import { findHooks, type FoundHooks } from './hookFiles';
 import { runGuardedHook } from './hookGuard';
 import { hookInput, hookVerdict, matcherNames, type HookProcessResult, type HookSituation, type HookVerdict } from './hookProtocol';
 
 export { APPROVED_HOOKS_KEY, HookApprovals, HOOKS_APPROVAL_TOOL, hookApprovalRequest, hookApprovalsThrough, type HookMemory } from './hookApprovals';
+export { type HookFileContent, type HookFileRequest, type HookFiles } from './hookContent';
 
 /** One hook process to run: `cwd` workspace-relative, `stdin` its JSON input. */
 export interface HookRunRequest {
@@ -77,6 +81,8 @@ export const MAX_STOP_CONTINUATIONS = 3;
 
 export class SessionHooks implements RunHooks {
   private hooks: HookCommand[] = [];
+  /** What each approved hook was approved with: before it runs, the files it names are read again and compared. */
+  private readonly approvedWith = new Map<HookCommand, HookContent>();
   /** Times a Stop hook kept this run going. */
   private continuations = 0;
   /** Whether the Stop hooks ran for the model's last answer (end() does not run them again). */
@@ -89,7 +95,9 @@ export class SessionHooks implements RunHooks {
     const found = await this.find(signal);
     for (const note of found.notes) logger.warn(`Hook file ${note}.`);
     if (found.hooks.length === 0) return { files: [] };
-    this.hooks = await approvals.approved(found.hooks, signal);
+    const approved = await approvals.approved(found.hooks, signal);
+    this.hooks = approved.map(({ hook }) => hook);
+    for (const { hook, content } of approved) this.approvedWith.set(hook, content);
     const skipped = found.hooks.length - this.hooks.length;
     if (skipped > 0) logger.warn(`Hooks: ${skipped} of ${found.hooks.length} were not approved and do not run in this session.`);
     const context = await this.contextOf('sessionStart', { source }, signal);
@@ -153,7 +161,10 @@ export class SessionHooks implements RunHooks {
   private async runEvent(event: HookEvent, situation: Partial<HookSituation>, signal: AbortSignal) {
     const { sessionId, root, clock, logger } = this.options;
     const names = situation.tool ? matcherNames(situation.tool.name) : [];
-    const matching = this.hooks.filter((hook) => hook.event === event && (!situation.tool || matcherMatches(hook.matcher, names)));
+    const matching = await this.unchanged(
+      this.hooks.filter((hook) => hook.event === event && (!situation.tool || matcherMatches(hook.matcher, names))),
+      signal,
+    );
     const results = [];
     for (const hook of matching) {
       const stdin = hookInput(hook, { sessionId, root, now: clock.now(), ...situation });
@@ -163,6 +174,26 @@ export class SessionHooks implements RunHooks {
       results.push({ hook, verdict });
     }
     return results;
+  }
+
+  /**
+   * Of `hooks`, those whose files are as they were approved. One whose file changed since (a script the agent or a
+   * command rewrote) runs no more in this run; the next session asks about it again.
+   */
+  private async unchanged(hooks: HookCommand[], signal: AbortSignal): Promise<HookCommand[]> {
+    if (hooks.length === 0) return hooks;
+    const now = await this.options.approvals.contentOf(hooks, signal);
+    const changed = hooks.filter((hook, index) => {
+      const approved = this.approvedWith.get(hook);
+      return approved === undefined || !sameContent(approved, now[index]);
+    });
+    for (const hook of changed) {
+      this.options.logger.warn(
+        `Hook ${describe(hook)} was not run: a file it runs changed since it was approved; it no longer runs in this session and asks again in the next.`,
+      );
+    }
+    if (changed.length > 0) this.hooks = this.hooks.filter((hook) => !changed.includes(hook));
+    return hooks.filter((hook) => !changed.includes(hook));
   }
 
   /** One hook's run under the control-file guard, and what its answer means. */

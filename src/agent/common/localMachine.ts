@@ -16,7 +16,7 @@ import type {
   QuarantinedControlPaths,
   StartedCommand,
 } from '../../terminal/common';
-import type { HookHost } from './hooks';
+import type { HookFiles, HookHost } from './hooks';
 
 /** A command to run as a child process of the extension host. */
 export interface ChildProcessRequest {
@@ -84,4 +84,6 @@ export interface LocalMachine {
   homeFiles?(): WorkspaceFiles | undefined;
   /** Runs the workspace's hooks in `rootPath`, in the launch `sandboxFor` gives (the `auto` mode's sandbox) or outside it when none. */
   hookHost?(rootPath: string, sandboxFor: (command: string, cwd: string, signal: AbortSignal) => Promise<SandboxLaunch | undefined>): HookHost;
+  /** The files hooks' lines name in `rootPath` and the home folder, digested for their approval (read through checked handles). */
+  hookFiles?(rootPath: string): HookFiles;
 }

@@ -2,3 +2,4 @@
 export { NodeJournalFolder } from './nodeJournalFolder';
 export { nodeLocalMachine } from './nodeLocalMachine';
 export { nodeHookHost } from './hookProcess';
+export { NodeHookFiles } from './nodeHookFiles';

@@ -10,6 +10,7 @@ import { NodeCheckpointFolder, NodeWorkspaceRestore, NodeCheckpointShelf } from 
 import { type BubblewrapSandbox, NodeControlGuard, NodeCommandRunner, nodeHomeFolder, plainTerminalText } from '../../terminal/node';
 import { NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch } from '../../tools/node';
 import type { LocalMachine } from '../common/localMachine';
+import { NodeHookFiles } from './nodeHookFiles';
 import type * as HookProcess from './hookProcess';
 
 export interface NodeLocalMachineOptions {
@@ -43,10 +44,10 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
     sandbox: options.sandbox,
     home,
     hookHost: (rootPath, sandboxFor) => hookProcess().nodeHookHost({ root: rootPath, sandboxFor }),
+    hookFiles: (rootPath) => new NodeHookFiles({ root: rootPath, home: homeFolder(options.home), protectedFiles }),
     homeFiles: () => {
-      const folder = options.home ?? homedir();
-      // `/` is no home folder (a service user's): its "skills" would be anything on the disk.
-      return folder && folder !== '/' ? new NodeWorkspaceFiles(folder, { protectedFiles }) : undefined;
+      const folder = homeFolder(options.home);
+      return folder === undefined ? undefined : new NodeWorkspaceFiles(folder, { protectedFiles });
     },
     // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
     controlGuard: (rootPath, sessionId, hooks) => {
@@ -61,6 +62,12 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
     checkpointShelf: new NodeCheckpointShelf(checkpointRoot),
     checkpointStorageBytes: options.checkpointStorageBytes,
   };
+}
+
+/** The user's home folder; undefined for `/` (a service user's), whose "skills" or hook scripts would be anything on the disk. */
+function homeFolder(given: string | undefined): string | undefined {
+  const home = given ?? homedir();
+  return home && home !== '/' ? home : undefined;
 }
 
 /** A session's folder under the checkpoint root; an id that could name another place is refused. */

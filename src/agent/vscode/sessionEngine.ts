@@ -144,7 +144,7 @@ export class SessionEngines implements vscode.Disposable {
   private hooksFor(sessionId: string, root: vscode.Uri, files: WorkspaceFiles): SessionHooks | undefined {
     const { machine, sandbox, logger, globalState, approvals } = this.options;
     const settings = this.options.settings();
-    if (!globalState || !machine.hookHost || !projectKindEnabled(settings, 'hooks')) return undefined;
+    if (!globalState || !machine.hookHost || !machine.hookFiles || !projectKindEnabled(settings, 'hooks')) return undefined;
     if (!vscode.workspace.isTrusted) {
       logger.info(`agent session ${sessionId}: hooks are not looked for: the workspace is not trusted.`);
       return undefined;
@@ -153,7 +153,9 @@ export class SessionEngines implements vscode.Disposable {
     const rootPath = root.fsPath;
     const host = machine.hookHost(rootPath, (command, cwd, signal) => sandbox.sandboxFor({ sessionId, root: rootPath, command, cwd }, signal));
     const approver = approvals.forSession(root);
-    const hookApprovals = hookApprovalsThrough({ approver, memory: globalState, host, sessionId, clock: systemClock });
+    // An approval covers the files each hook's line names, read from the disk (not an unsaved editor: the shell runs the disk's).
+    const hookFiles = machine.hookFiles(rootPath);
+    const hookApprovals = hookApprovalsThrough({ approver, memory: globalState, host, files: hookFiles, sessionId, clock: systemClock });
     return new SessionHooks({
       files,
       protectedFiles: settings.protectedFiles,

@@ -1,0 +1,119 @@
+/**
+ * The HookFiles port on this machine's disk: the file a word of a hook's line
+ * names, when it is in the workspace or the home folder, is read for the hook's
+ * approval through the anchored reads the file tools use (tools/node
+ * anchoredPaths.ts): each folder and the file checked after it was opened, a
+ * symlink followed only while it stays inside that folder, a protected or
+ * hard-linked file refused. Only its sha256 leaves here. A path elsewhere (a
+ * program of the system) is never opened.
+ */
+import { createHash } from 'node:crypto';
+import { lstat, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { WorkspaceAnchor, absoluteInside, isInside } from '../../tools/node';
+import type { HookFileContent, HookFileRequest, HookFiles } from '../common/hooks';
+
+export interface NodeHookFilesOptions {
+  /** Absolute workspace root. */
+  root: string;
+  /** Absolute home folder; undefined when there is none (then nothing of it is read). */
+  home: string | undefined;
+  /** `gateway.agent.protectedFiles` now: a protected file is not read, even for a digest. */
+  protectedFiles?: () => readonly string[];
+}
+
+/** Refusals of the anchored reads (tools/node/anchoredRefusals.ts), by their name: what the approval says. */
+const REFUSALS: Readonly<Record<string, (place: string) => string>> = {
+  OutsideWorkspaceError: (place) => `it leads outside the ${place}`,
+  ProtectedFileError: () => 'it is a protected file',
+  HardLinkError: () => 'it has more than one name (a hard link)',
+  NotAFileError: () => 'it is not a regular file',
+  ChangedWhileOpenedError: () => 'it changed while it was being read',
+  InvalidWorkspacePathError: () => 'its path cannot be read safely',
+};
+
+export class NodeHookFiles implements HookFiles {
+  readonly workspaceFolder: string;
+  readonly homeFolder: string | undefined;
+  private readonly workspace: WorkspaceAnchor;
+  private readonly home: WorkspaceAnchor | undefined;
+
+  constructor(options: NodeHookFilesOptions) {
+    const anchorOptions = options.protectedFiles ? { protectedFiles: options.protectedFiles } : {};
+    this.workspaceFolder = resolve(options.root);
+    this.homeFolder = options.home === undefined ? undefined : resolve(options.home);
+    this.workspace = new WorkspaceAnchor(this.workspaceFolder, anchorOptions);
+    this.home = this.homeFolder === undefined ? undefined : new WorkspaceAnchor(this.homeFolder, anchorOptions);
+  }
+
+  async content(request: HookFileRequest, signal: AbortSignal): Promise<HookFileContent | undefined> {
+    signal.throwIfAborted();
+    const absolute = this.absolute(request);
+    if (absolute === undefined) return undefined;
+    // The workspace first: it is often inside the home folder.
+    const inWorkspace = isInside(this.workspaceFolder, absolute);
+    const folder = inWorkspace ? this.workspaceFolder : this.homeFolder !== undefined && isInside(this.homeFolder, absolute) ? this.homeFolder : undefined;
+    const anchor = inWorkspace ? this.workspace : this.home;
+    if (folder === undefined || anchor === undefined) return undefined;
+    const path = relative(folder, absolute).split(sep).join('/');
+    if (path === '') return undefined;
+    const shown = inWorkspace ? path : `~/${path}`;
+    // Nothing there, or a folder: the word names no file. (What a link leads to is looked at, never opened, here.)
+    // A dangling link is read below and refused: what it would lead to may appear.
+    if ((await lstat(absolute).catch(() => undefined)) === undefined) return undefined;
+    if ((await stat(absolute).catch(() => undefined))?.isDirectory() === true) return undefined;
+    try {
+      return { path: shown, digest: await digestOf(anchor, path, request.maxBytes, signal) };
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      return { path: shown, problem: problemOf(error, inWorkspace ? 'workspace' : 'home folder') };
+    }
+  }
+
+  /** The absolute path the word names (not resolved through symlinks); undefined when its folder is none here. */
+  private absolute(request: HookFileRequest): string | undefined {
+    const { word, from } = request;
+    if (from === 'workspace') return join(this.workspaceFolder, word);
+    if (from === 'home') return this.homeFolder === undefined ? undefined : join(this.homeFolder, word);
+    try {
+      return resolve(absoluteInside(this.workspaceFolder, from.cwd), word);
+    } catch {
+      // A folder outside the workspace (the hook files' reader refuses one before): nothing of it is read.
+      return undefined;
+    }
+  }
+}
+
+/** The sha256 of the file's bytes, read through the checked handle; a file larger than `maxBytes` is refused unread. */
+async function digestOf(anchor: WorkspaceAnchor, path: string, maxBytes: number, signal: AbortSignal): Promise<string> {
+  const { handle } = await anchor.openFile(path, { action: 'read' });
+  try {
+    const { size } = await handle.stat();
+    if (size > maxBytes) throw new TooLargeError(`it has ${size} bytes (more than ${maxBytes})`);
+    const hash = createHash('sha256');
+    const buffer = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1));
+    let total = 0;
+    for (;;) {
+      signal.throwIfAborted();
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      // It grew while it was read.
+      if (total > maxBytes) throw new TooLargeError(`it has more than ${maxBytes} bytes`);
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+    return hash.digest('hex');
+  } finally {
+    await handle.close();
+  }
+}
+
+class TooLargeError extends Error {}
+
+function problemOf(error: unknown, place: string): string {
+  if (error instanceof TooLargeError) return error.message;
+  const refusal = error instanceof Error && Object.hasOwn(REFUSALS, error.name) ? REFUSALS[error.name] : undefined;
+  if (refusal !== undefined) return refusal(place);
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return `it could not be read (${code ?? (error instanceof Error ? error.message.slice(0, 120) : String(error))})`;
+}
