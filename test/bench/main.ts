@@ -15,8 +15,11 @@ import { LONG_TURNS, SMALL_WINDOW, measureSaveTimes, type LongSessionResult, typ
 import { measureSubagents } from './subagents';
 import { measureHostCost, measureLongSessionCost, printHeapAfterClose, type HeapBaseline } from './hostCost';
 import { closeBareHttp } from './bareHttp';
+import { measureSandboxCost } from './sandboxCost';
 
 async function main(): Promise<void> {
+  // `npm run bench -- sandbox`: what the auto sandbox adds to a command (issue 36).
+  if (process.argv.includes('sandbox')) return measureSandboxCost();
   // `npm run bench -- search`: the workspace search figures alone.
   if (process.argv.includes('search')) return measureWorkspaceSearch();
   // `npm run bench -- host`: the agent's own time per step, the event-loop blocks and the heap (issue 25).
@@ -48,6 +51,7 @@ async function main(): Promise<void> {
   await measureHostCost();
   await measureWorkspaceSearch();
   measureNearMiss();
+  await measureSandboxCost();
 }
 
 /** The long session's figures; once this returns nothing holds the session (closed), so its heap may be collected. */

@@ -39,7 +39,7 @@ import { seccompArchOf, seccompProgram, type SeccompArch } from '../common/secco
 import { ChangeLayer } from './changeLayer';
 import type { LayerArming } from './controlGuard';
 import { removeTree, runtimeFolders, shellOutside } from './sandboxFolders';
-import { protectedPathsIn } from './sandboxWorkspaceScan';
+import { ProtectedPathCache } from './protectedPathCache';
 
 export type SandboxAvailability = { ok: true } | { ok: false; reason: string };
 
@@ -71,8 +71,9 @@ export const defaultSandboxLimits = (): SandboxLimits => ({
  */
 const LAUNCHER = [
   'cd -- "$1" || exit 125',
-  'mount --bind "$2" lower || { echo "gateway sandbox: cannot bind the workspace under its change layer" >&2; exit 125; }',
-  'mount -t overlay overlay -o lowerdir=lower,upperdir=upper,workdir=work,userxattr merged || { echo "gateway sandbox: cannot mount the change layer (overlayfs in a user namespace)" >&2; exit 125; }',
+  // overlayfs reads its options split at commas and colons: a workspace path with one is bound under a plain name first.
+  'lower=$2; case $2 in *[,:\\]*) mount --bind "$2" lower || { echo "gateway sandbox: cannot bind the workspace under its change layer" >&2; exit 125; }; lower=lower ;; esac',
+  'mount -t overlay overlay -o "lowerdir=$lower,upperdir=upper,workdir=work,userxattr" merged || { echo "gateway sandbox: cannot mount the change layer (overlayfs in a user namespace)" >&2; exit 125; }',
   'for fd in /proc/self/fd/*; do n=${fd##*/}; case $n in 0|1|2|3) ;; *) eval "exec $n>&-" 2>/dev/null ;; esac; done',
   'ulimit -u "$3" 2>/dev/null; ulimit -d "$4" 2>/dev/null; ulimit -f "$5" 2>/dev/null',
   'shift 5',
@@ -113,6 +114,9 @@ type Probe = { ok: true; disableUserns: boolean; arch: SeccompArch } | { ok: fal
 export class BubblewrapSandbox {
   private probe: Promise<Probe> | undefined;
   private readonly sessions = new Set<BubblewrapSession>();
+  private runtime: { at: number; folders: Promise<{ emptied: string[]; kept: string[] }> } | undefined;
+  /** The workspaces' protected files, looked at folder by folder and read again only where a folder changed. */
+  private readonly protectedPaths = new ProtectedPathCache();
   /** Per session, the change layers prepared for its next launches, oldest first. */
   private readonly armed = new Map<string, ChangeLayer[]>();
 
@@ -165,10 +169,10 @@ export class BubblewrapSandbox {
     if (!layer) throw new SandboxUnavailable('no change layer was prepared for this command, so it was not run');
     const env = this.options.env ?? process.env;
     const home = this.options.home ?? homedir();
-    const inWorkspace = await protectedPathsIn(request.root, request.protectedFiles, signal);
+    const protectedHere = await this.protectedPaths.hiddenIn(request.root, request.protectedFiles, signal);
     const secrets = await existing(homeSecrets.map((path) => join(home, ...path.split('/'))));
     const toolchains = (await existing(homeToolchains.map((path) => join(home, ...path.split('/'))))).map(({ path }) => path);
-    const { emptied, kept } = await runtimeFolders(env);
+    const { emptied, kept } = await this.runtimeFoldersOf(env);
     const spec = {
       workspace: request.root,
       tempDir,
@@ -178,7 +182,7 @@ export class BubblewrapSandbox {
       toolchains,
       emptied,
       kept,
-      hidden: [...secrets, ...inWorkspace.hidden],
+      hidden: [...secrets, ...protectedHere],
       // Nothing in the workspace needs to be read-only: every write goes to the layer and is reviewed.
       readOnly: [],
       network: request.network,
@@ -194,6 +198,13 @@ export class BubblewrapSandbox {
       seccomp: seccompProgram(probe.arch),
       network: request.network,
     };
+  }
+
+  /** The machine's runtime folders, looked up again at most every 30 s (they are the system's, not the workspace's). */
+  private runtimeFoldersOf(env: NodeJS.ProcessEnv): Promise<{ emptied: string[]; kept: string[] }> {
+    const now = Date.now();
+    if (!this.runtime || now - this.runtime.at > 30_000) this.runtime = { at: now, folders: runtimeFolders(env) };
+    return this.runtime.folders;
   }
 
   /** A new private folder for a session: 0700, under the system's temp folder (or `tempRoot`). */

@@ -1,0 +1,197 @@
+// Issue 36: how a sandboxed command's change set is judged (terminal/common/changeReview.ts), what Git's own rules
+// say about a folder and a config (terminal/node/gitStructure.ts, on real files), and the protected-file cache
+// that replaced the walk before every command (terminal/node/protectedPathCache.ts).
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, readdir, realpath, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { holdReason, judgeChanges, type ChangedEntry } from '../../src/terminal/common/changeReview';
+import { configEntries, isGitDirectory, pathsConfigPointsAt } from '../../src/terminal/node/gitStructure';
+import { ProtectedPathCache } from '../../src/terminal/node/protectedPathCache';
+import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { putFiles } from './helpers/workspaceFixture';
+
+const never = new AbortController().signal;
+const noRepositories = { gitDirectories: new Set<string>(), pointedAt: [] };
+const file = (path: string, extra: Partial<ChangedEntry> = {}): ChangedEntry => ({ path, kind: 'file', mode: 0o644, existed: false, ...extra });
+const folder = (path: string, extra: Partial<ChangedEntry> = {}): ChangedEntry => ({ path, kind: 'directory', mode: 0o755, existed: false, ...extra });
+
+describe('the change review: what lands and what is held', () => {
+  test('ordinary files and folders land, a folder before what it holds', () => {
+    const verdict = judgeChanges(
+      [file('src/b.ts'), folder('src'), file('a.txt', { existed: true }), { path: 'old.txt', kind: 'deleted', mode: 0, existed: true }],
+      noRepositories,
+      {
+        protectedPatterns: defaultProtectedFiles,
+      },
+    );
+    assert.deepEqual(
+      verdict.land.map((entry) => entry.path),
+      ['a.txt', 'old.txt', 'src', 'src/b.ts'],
+    );
+    assert.deepEqual(verdict.held, []);
+  });
+
+  test('each kind of entry that other software would run, or that is not an ordinary file, is held with its reason', () => {
+    const cases: [ChangedEntry, string][] = [
+      [folder('x/.GIT'), 'repository'],
+      [file('notes', { gitLink: true }), 'git-link'],
+      [folder('.vscode'), 'editor-or-agent'],
+      [file('proj.code-workspace'), 'editor-or-agent'],
+      [file('.github/hooks/h.json'), 'editor-or-agent'],
+      [file('deep/.claude/settings.local.json'), 'editor-or-agent'],
+      [file('.mcp.json'), 'editor-or-agent'],
+      [file('.env.local'), 'protected'],
+      [{ path: 'l', kind: 'symlink', mode: 0o777, existed: false }, 'symlink'],
+      [{ path: 'p', kind: 'special', mode: 0o644, existed: false }, 'special'],
+      [file('h', { hardLinked: true }), 'hard-link'],
+      [file('s', { mode: 0o4755, wasExecutable: true, existed: true }), 'setuid'],
+      [file('run.sh', { mode: 0o755 }), 'executable'],
+      [file('tool', { mode: 0o755, existed: true, wasExecutable: false }), 'executable'],
+      [file('mine.txt', { existed: true, changedOutside: true }), 'changed-outside'],
+      [{ path: 'vendor', kind: 'deleted', mode: 0, existed: true, removesRepository: true }, 'removes-repository'],
+    ];
+    for (const [entry, reason] of cases) assert.equal(holdReason(entry, noRepositories, defaultProtectedFiles), reason, entry.path);
+    // An executable that was one already (a script edited) lands.
+    assert.equal(holdReason(file('build.sh', { mode: 0o755, existed: true, wasExecutable: true }), noRepositories, defaultProtectedFiles), undefined);
+  });
+
+  test('a git directory by layout, and what a repository config points at, are held whole, below them too', () => {
+    const facts = { gitDirectories: new Set(['tools/cache']), pointedAt: ['.githooks', 'scripts/clean.sh'] };
+    const verdict = judgeChanges(
+      [
+        folder('tools'),
+        folder('tools/cache'),
+        file('tools/cache/HEAD'),
+        file('tools/readme'),
+        folder('.githooks'),
+        file('.githooks/pre-commit'),
+        file('scripts/clean.sh'),
+        file('scripts/other.sh'),
+      ],
+      facts,
+      { protectedPatterns: [] },
+    );
+    assert.deepEqual(
+      verdict.held.map((held) => `${held.entry.path}: ${held.reason}`),
+      ['.githooks: repository-config', 'scripts/clean.sh: repository-config', 'tools/cache: repository'],
+    );
+    assert.deepEqual(
+      verdict.land.map((entry) => entry.path),
+      ['tools', 'scripts/other.sh', 'tools/readme'],
+    );
+    // Deleting a folder that holds what a config points at is held too.
+    assert.equal(holdReason({ path: 'scripts', kind: 'deleted', mode: 0, existed: true }, facts, []), 'repository-config');
+  });
+
+  test('past a bound, everything waits for the user', () => {
+    const verdict = judgeChanges([file('a.txt'), folder('b')], noRepositories, { protectedPatterns: [], incomplete: true });
+    assert.deepEqual(verdict.land, []);
+    assert.deepEqual(
+      verdict.held.map((held) => held.reason),
+      ['unchecked', 'unchecked'],
+    );
+  });
+});
+
+describe("Git's own rules, on real files", () => {
+  let base: string;
+  before(async () => (base = await realpath(await mkdtemp(join(tmpdir(), 'gw-gitrules-')))));
+  after(() => rm(base, { recursive: true, force: true }));
+
+  test('a folder is a git directory by HEAD with objects and refs, or with a commondir, whatever its name', async () => {
+    await putFiles(base, {
+      'bare/HEAD': 'ref: refs/heads/main\n',
+      'bare/objects/.keep': '',
+      'bare/refs/.keep': '',
+      'wt/HEAD': 'x\n',
+      'wt/commondir': '../bare\n',
+      'no/HEAD': 'x\n',
+      'no/objects/.keep': '',
+    });
+    assert.equal(await isGitDirectory(join(base, 'bare')), true);
+    assert.equal(await isGitDirectory(join(base, 'wt')), true);
+    assert.equal(await isGitDirectory(join(base, 'no')), false);
+  });
+
+  test('config entries: sections, subsections, values on the header line, comments and quotes', () => {
+    const entries = configEntries(
+      '[core]\n\thooksPath = .githooks ; note\n[filter "fmt"]\n\tclean = "./x.sh %f"\n[include] path = ../.gitconfig\n# c\n[alias]\n\tst = !./tools/st\n',
+    );
+    assert.deepEqual(entries, [
+      { key: 'core.hookspath', value: '.githooks' },
+      { key: 'filter.fmt.clean', value: './x.sh %f' },
+      { key: 'include.path', value: '../.gitconfig' },
+      { key: 'alias.st', value: '!./tools/st' },
+    ]);
+  });
+
+  test('what a repository points at: includes (followed), hooks path, worktree, programs; nothing outside the workspace', async () => {
+    const root = join(base, 'ws');
+    await putFiles(root, {
+      '.git/config':
+        '[include]\n\tpath = ../.gitconfig\n[core]\n\thooksPath = .githooks\n\tfsmonitor = tools/monitor.sh\n[diff "x"]\n\ttextconv = /usr/bin/cat\n',
+      '.gitconfig': '[filter "f"]\n\tsmudge = ./scripts/smudge.sh --fast\n[include]\n\tpath = /etc/elsewhere\n',
+    });
+    const paths = await pathsConfigPointsAt({ gitDir: join(root, '.git'), workTree: root, root, home: base });
+    assert.deepEqual(paths.sort(), ['.gitconfig', '.githooks', 'scripts/smudge.sh', 'tools/monitor.sh']);
+  });
+});
+
+describe('the protected files, without a walk before every command', () => {
+  let root: string;
+  before(async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), 'gw-protected-')));
+    await putFiles(root, { 'src/a.ts': '', 'src/deep/.env': 'S=1', 'keys/id.pem': 'k', '.git/config': '', 'node_modules/x/.env': '' });
+  });
+  after(() => rm(root, { recursive: true, force: true }));
+
+  /** Every folder's time well in the past, as in a workspace nobody touched for a while. */
+  const age = async (...folders: string[]) => {
+    const old = new Date(Date.now() - 60_000);
+    for (const path of folders) await utimes(join(root, path), old, old);
+  };
+
+  test('found as a walk finds them; .git and node_modules are not looked in', async () => {
+    const cache = new ProtectedPathCache();
+    const hidden = await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(hidden.map((entry) => entry.path.slice(root.length + 1)).sort(), ['keys/id.pem', 'src/deep/.env']);
+  });
+
+  test('a new one, one renamed in, one gone, a folder swapped for a link: each seen at the next look', async () => {
+    const cache = new ProtectedPathCache();
+    await age('', 'src', 'src/deep', 'keys');
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    await writeFile(join(root, 'src/.env.production'), 'S=2');
+    await writeFile(join(root, 'src/notes'), 'n');
+    await rename(join(root, 'src/notes'), join(root, 'src/deep/server.key'));
+    await rm(join(root, 'keys/id.pem'));
+    await mkdir(join(root, 'elsewhere'));
+    await writeFile(join(root, 'elsewhere/.env'), 'S=3');
+    await rm(join(root, 'src/deep'), { recursive: true });
+    await symlink(join(root, 'elsewhere'), join(root, 'src/deep'));
+    const hidden = (await cache.hiddenIn(root, defaultProtectedFiles, never)).map((entry) => entry.path.slice(root.length + 1)).sort();
+    assert.deepEqual(hidden, ['elsewhere/.env', 'src/.env.production']);
+  });
+
+  test('a folder whose time is unchanged is not read again (the walk is gone); a changed one is, and only it', async () => {
+    const reads: string[] = [];
+    const cache = new ProtectedPathCache({
+      readFolder: (path) => {
+        reads.push(path.slice(root.length + 1));
+        return readdir(path, { withFileTypes: true });
+      },
+    });
+    await age('', 'src', 'keys', 'elsewhere');
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.ok(reads.length >= 4, reads.join(' '));
+    reads.length = 0;
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(reads, []);
+    await writeFile(join(root, 'keys/late.pem'), 'k');
+    const again = (await cache.hiddenIn(root, defaultProtectedFiles, never)).map((entry) => entry.path.slice(root.length + 1));
+    assert.deepEqual(reads, ['keys']);
+    assert.ok(again.includes('keys/late.pem'), again.join(' '));
+  });
+});
