@@ -9,8 +9,10 @@
  * - the file system is read-only; the home folder, /tmp and /run are empty
  *   (the home folder is a throw-away tmpfs with only the toolchain folders
  *   bound back, read-only); /tmp is the session's private folder; the
- *   workspace is writable except `.git`, `.vscode` and its protected files;
- * - a seccomp program (seccompFilter.ts) refuses Unix sockets, terminal input
+ *   workspace is the merged view of the command's change layer (its writes go
+ *   to the layer and are reviewed when it ends: changeReview.ts), its
+ *   protected files covered;
+ * - a seccomp program (seccompFilter.ts) refuses Unix sockets, keyrings, ptrace, terminal input
  *   injection and io_uring;
  * - the environment is rebuilt from an allow-list (sandboxEnvironment.ts).
  * This module builds bwrap's arguments and nothing else: the host finds the
@@ -154,7 +156,9 @@ function emptyFolders(folders: readonly string[], spec: SandboxSpec): string[] {
 /** What the model is told after a sandboxed command, so a failure reads as the sandbox, not a mystery. */
 export function sandboxNote(network: boolean): string {
   return (
-    '(Ran in the sandbox of the auto approval mode: only the workspace and /tmp ($TMPDIR, private to this agent session) keep what is written, not .git, .vscode or protected files; ' +
+    '(Ran in the sandbox of the auto approval mode: only the workspace and /tmp ($TMPDIR, private to this agent session) keep what is written; ' +
+    'what it changed in the workspace was applied when it ended, except what other software would run or what is not an ordinary file ' +
+    '(.git or any repository, .vscode, hooks, links, new executables, protected files), which waits for the user; ' +
     'the home folder is an empty scratch folder (thrown away after each command) apart from toolchain folders (read-only); ' +
     'protected files cannot be read, and the environment holds only PATH, locale and toolchain variables; ' +
     `Unix sockets (ssh-agent, D-Bus, docker) cannot be used${network ? '' : ', and there is no network'}; ` +

@@ -1,11 +1,14 @@
 /**
  * The sandbox of the `auto` approval mode on this machine: bubblewrap (bwrap)
- * with a seccomp program, when it is installed and can create namespaces here
- * (a container without user namespaces, or a kernel that forbids them, fails the
- * probe), on x86-64 or arm64 Linux. Finds the paths the core's bwrap arguments
- * need (the workspace's protected files, the home folder's toolchains, a
- * private temp folder per agent session) and starts commands with the program
- * on a pipe.
+ * with a seccomp program, over a copy-on-write layer of the workspace, when it
+ * is installed and can create namespaces and mount overlayfs in them here (a
+ * container without user namespaces, a kernel before 5.11, fails the probe),
+ * on x86-64 or arm64 Linux. Each command starts as util-linux's `unshare`
+ * (a user and mount namespace of its own), whose bash mounts the layer the
+ * control guard armed for it, closes inherited descriptors, sets the limits
+ * and becomes bwrap. Finds the paths the core's bwrap arguments need (the
+ * workspace's protected files, the home folder's toolchains, a private temp
+ * folder per agent session) and starts commands with the program on a pipe.
  *
  * Why our own wrapper and not @anthropic-ai/sandbox-runtime or its fork
  * @vscode/sandbox-runtime (measured for issue 21, esbuild --bundle --minify
