@@ -38,11 +38,20 @@ describe('sandboxFailure', () => {
   test('the sandbox signs in a failed output: read-only, no network, denied access', () => {
     assert.deepEqual(sandboxFailure({ exitCode: 1, output: "touch: cannot touch '/usr/x': Read-only file system\n" }, offline), {
       evidence: 'Read-only file system',
-      cause: 'writing outside the workspace and /tmp (and to .git, .vscode or protected files)',
+      cause: 'writing outside the workspace and /tmp',
     });
     assert.equal(sandboxFailure({ exitCode: 6, output: 'curl: (6) Could not resolve host: example.com' }, offline)?.cause, 'the network');
     assert.equal(sandboxFailure({ exitCode: 1, output: 'Error: getaddrinfo EAI_AGAIN registry.npmjs.org' }, offline)?.evidence, 'EAI_AGAIN');
     assert.equal(sandboxFailure({ exitCode: 1, output: 'Error: EACCES: permission denied, open' }, offline)?.evidence, 'EACCES');
+  });
+
+  test("the sandbox's limits, each named with its figure (issue 36): file size, processes, memory", () => {
+    assert.match(sandboxFailure({ exitCode: 153, output: 'bash: line 1: 12 File size limit exceeded (core dumped) head -c 9G /dev/zero > big' }, offline)?.cause ?? '', /4 GB/);
+    assert.match(sandboxFailure({ exitCode: 254, output: 'bash: fork: retry: Resource temporarily unavailable
+' }, offline)?.cause ?? '', /4,096 processes/);
+    assert.match(sandboxFailure({ exitCode: 1, output: 'Traceback (most recent call last):
+MemoryError
+' }, offline)?.cause ?? '', /memory per process/);
   });
 
   test('no sign without a failure, with the network allowed, or in an unrelated error', () => {

@@ -19,7 +19,14 @@ interface Sign {
 }
 
 const SIGNS: readonly Sign[] = [
-  { pattern: /Read-only file system|EROFS/, cause: 'writing outside the workspace and /tmp (and to .git, .vscode or protected files)' },
+  // The limits every sandboxed command runs under (src/terminal/node/bubblewrap.ts, defaultSandboxLimits).
+  { pattern: /File size limit exceeded|EFBIG/, cause: 'a file larger than 4 GB (its limit per file)' },
+  { pattern: /fork: (retry: )?Resource temporarily unavailable|EAGAIN.*(fork|spawn)|Cannot fork/, cause: 'more than 4,096 processes at once (its limit)' },
+  {
+    pattern: /MemoryError|Cannot allocate memory|ENOMEM|out of memory|heap out of memory/i,
+    cause: "more memory per process than its limit (half the machine's, 16 GB at most)",
+  },
+  { pattern: /Read-only file system|EROFS/, cause: 'writing outside the workspace and /tmp' },
   {
     pattern: /Could not resolve host|Temporary failure in name resolution|Name or service not known|EAI_AGAIN|ENOTFOUND|Network is unreachable|ENETUNREACH/,
     cause: 'the network',
