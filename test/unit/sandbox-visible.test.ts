@@ -46,12 +46,12 @@ describe('sandboxFailure', () => {
   });
 
   test("the sandbox's limits, each named with its figure (issue 36): file size, processes, memory", () => {
-    assert.match(sandboxFailure({ exitCode: 153, output: 'bash: line 1: 12 File size limit exceeded (core dumped) head -c 9G /dev/zero > big' }, offline)?.cause ?? '', /4 GB/);
-    assert.match(sandboxFailure({ exitCode: 254, output: 'bash: fork: retry: Resource temporarily unavailable
-' }, offline)?.cause ?? '', /4,096 processes/);
-    assert.match(sandboxFailure({ exitCode: 1, output: 'Traceback (most recent call last):
-MemoryError
-' }, offline)?.cause ?? '', /memory per process/);
+    assert.match(
+      sandboxFailure({ exitCode: 153, output: 'bash: line 1: 12 File size limit exceeded (core dumped) head -c 9G /dev/zero > big' }, offline)?.cause ?? '',
+      /4 GB/,
+    );
+    assert.match(sandboxFailure({ exitCode: 254, output: 'bash: fork: retry: Resource temporarily unavailable\n' }, offline)?.cause ?? '', /4,096 processes/);
+    assert.match(sandboxFailure({ exitCode: 1, output: 'Traceback (most recent call last):\nMemoryError\n' }, offline)?.cause ?? '', /memory per process/);
   });
 
   test('no sign without a failure, with the network allowed, or in an unrelated error', () => {
