@@ -24,17 +24,17 @@ export function showControlRollback(quarantined: QuarantinedControlPaths, logger
   }
   const kept = moved.filter((entry) => entry.kept);
   if (moved.length === 0) return;
-  const what =
+  const message =
     moved.length === 1
-      ? `${shownPath(moved[0].path)} (${moved[0].reason ?? describeControlPath(moved[0].path, moved[0].kind)})`
-      : `${moved.length} changes that other software could run or that are links (${moved
+      ? `Gateway agent: the sandboxed command wrote ${shownPath(moved[0].path)} (${moved[0].reason ?? describeControlPath(moved[0].path, moved[0].kind)}); ` +
+        'it was held back and nothing ran it. Its other changes were applied.'
+      : `Gateway agent: ${moved.length} of the sandboxed command's changes were held back, as other software could run them or they are not ordinary files ` +
+        `(${moved
           .slice(0, 3)
           .map((entry) => shownPath(entry.path))
-          .join(', ')}${moved.length > 3 ? ' …' : ''})`;
+          .join(', ')}${moved.length > 3 ? ' …' : ''}); nothing ran them. Its other changes were applied.`;
   const buttons = kept.length === 0 ? [] : kept.length === 1 ? [RESTORE, DISCARD] : [CHOOSE, DISCARD];
-  void vscode.window
-    .showWarningMessage(`Gateway agent: the sandboxed command's change to ${what} was held back; nothing ran it. Its other changes were applied.`, ...buttons)
-    .then((choice) => answer(choice, quarantined, logger));
+  void vscode.window.showWarningMessage(message, ...buttons).then((choice) => answer(choice, quarantined, logger));
 }
 
 async function answer(choice: string | undefined, quarantined: QuarantinedControlPaths, logger: Logger): Promise<void> {
