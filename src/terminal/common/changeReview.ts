@@ -10,9 +10,10 @@
  *   a repository (`gitdir: …`), and whatever an existing repository's config
  *   points at (`include.path`, `core.hooksPath`, `core.worktree`, a filter's or
  *   fsmonitor's program…);
- * - the files that make VS Code and other agents run code (`.vscode`,
- *   `*.code-workspace`, `.github/hooks`, `.husky`, `.envrc`, `.gitmodules`,
- *   `.claude`, `.codex`, `.gemini`, `.mcp.json`, `.devcontainer`): those
+ * - the files that make VS Code, other editors and agents, and Git's hook
+ *   managers run code (`.vscode`, `*.code-workspace`, `.github/hooks`,
+ *   `.husky`, `.envrc`, `.gitmodules`, `.claude`, `.codex`, `.cursor`,
+ *   `.mcp.json`, `.devcontainer(.json)`, `.pre-commit-config.yaml`…): those
  *   programs find them by name, so here the name is the structure;
  * - links, hard links, devices and other special files, setuid/setgid bits, an
  *   executable bit a file did not have, the protected files;
@@ -53,7 +54,33 @@ export interface RepositoryFacts {
   gitDirectories: ReadonlySet<string>;
   /** Workspace-relative paths an existing repository's config points at (a changed one is held, and all below it). */
   pointedAt: readonly string[];
+  /** The workspace folder itself is a git directory after the change (the bare layout at its top): its git entries are held. */
+  rootIsGitDirectory?: boolean;
 }
+
+/** The entries Git reads in a git directory: at the workspace's top, when that is one, each is held. */
+const GIT_DIRECTORY_ENTRIES = new Set([
+  'head',
+  'config',
+  'config.worktree',
+  'objects',
+  'refs',
+  'packed-refs',
+  'commondir',
+  'gitdir',
+  'hooks',
+  'info',
+  'worktrees',
+  'modules',
+  'index',
+  'logs',
+  'shallow',
+  'branches',
+  'remotes',
+  'fetch_head',
+  'orig_head',
+  'merge_head',
+]);
 
 export type HoldReason =
   | 'repository'
@@ -82,8 +109,36 @@ export interface ChangeVerdict {
   held: HeldEntry[];
 }
 
-/** Names VS Code and other agents run code from, wherever they are (case-insensitive). */
-const EDITOR_AND_AGENT_NAMES = new Set(['.vscode', '.husky', '.envrc', '.gitmodules', '.claude', '.codex', '.gemini', '.mcp.json', '.devcontainer']);
+/**
+ * Names VS Code, other editors and agents, and the tools Git runs on its own events run code from, wherever
+ * they are (case-insensitive): those programs find them by name.
+ */
+const EDITOR_AND_AGENT_NAMES = new Set([
+  '.vscode',
+  '.husky',
+  '.envrc',
+  '.gitmodules',
+  '.claude',
+  '.codex',
+  '.gemini',
+  '.cursor',
+  '.windsurf',
+  '.roo',
+  '.kilocode',
+  '.continue',
+  '.amazonq',
+  '.idea',
+  '.zed',
+  '.mcp.json',
+  '.devcontainer',
+  '.devcontainer.json',
+  '.pre-commit-config.yaml',
+  '.pre-commit-hooks.yaml',
+  'lefthook.yml',
+  '.lefthook.yml',
+  'lefthook.yaml',
+  '.overcommit.yml',
+]);
 const WORKSPACE_FILE_SUFFIX = '.code-workspace';
 
 /** Whether `path` is one of the files VS Code or another agent runs code from, by the name those programs look for. */
@@ -104,6 +159,7 @@ export function isAtOrBelow(path: string, prefix: string): boolean {
 export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protectedPatterns: readonly string[]): HoldReason | undefined {
   const name = entry.path.slice(entry.path.lastIndexOf('/') + 1).toLowerCase();
   if (name === '.git' || facts.gitDirectories.has(entry.path)) return 'repository';
+  if (facts.rootIsGitDirectory && !entry.path.includes('/') && GIT_DIRECTORY_ENTRIES.has(name)) return 'repository';
   if (entry.gitLink) return 'git-link';
   if (facts.pointedAt.some((target) => isAtOrBelow(entry.path, target) || (entry.kind === 'deleted' && isAtOrBelow(target, entry.path)))) {
     return 'repository-config';

@@ -34,7 +34,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, stat } from 'node:fs/promises';
 import { homedir, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { bubblewrapArguments, homeSecrets, homeToolchains, seccompFd, type SandboxLaunch } from '../common/sandbox';
 import { sandboxEnvironment } from '../common/sandboxEnvironment';
@@ -185,7 +185,9 @@ export class BubblewrapSandbox {
       toolchains,
       emptied,
       kept,
-      hidden: [...secrets, ...protectedHere],
+      // The folder of the session's change layers: the overlay's own mount there shows the workspace without
+      // the protected files covered, and earlier layers hold what was held back.
+      hidden: [...secrets, ...protectedHere, { path: dirname(layer.folder), directory: true }],
       // Nothing in the workspace needs to be read-only: every write goes to the layer and is reviewed.
       readOnly: [],
       network: request.network,

@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, open, readdir, readlink, rename, rm, rmdir, symlink } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, open, readdir, readlink, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeHold, isAtOrBelow, judgeChanges, type ChangedEntry, type ChangeVerdict, type HeldEntry, type RepositoryFacts } from '../common/changeReview';
 import type { ControlPathKind, ControlRollback, MovedControlPath } from '../common/controlPaths';
@@ -32,6 +32,9 @@ export interface ChangeLimits {
   /** Entries looked through in a folder a deletion would remove. Default 20,000. */
   maxRemovalEntries: number;
 }
+
+/** A file copied in while the command runs is at most this large; a larger one lands at the end. */
+const INTERIM_COPY_BYTES = 16 * 1024 * 1024;
 
 export const defaultChangeLimits: ChangeLimits = { maxEntries: 100_000, maxBytes: 4 * 1024 ** 3, timeLimitMs: 20_000, maxRemovalEntries: 20_000 };
 
@@ -112,23 +115,83 @@ export class ChangeLayer {
   }
 
   /** An interim landing: new and changed files copied in (once per change), folders made; deletions wait for the end. */
+  /**
+   * An interim landing, while the command can still change its layer under the review: only files, only into
+   * folders the workspace already has (no folder is made: a repository's layout cannot be built up piece by
+   * piece), each copied from a descriptor opened without following a link or waiting on a pipe and checked
+   * there (a regular file, one name, no setuid bit, not newly executable, not a gitfile, bounded in size), so
+   * what lands is what was checked whatever the command swaps in meanwhile. A folder that turns out to be a
+   * git directory afterwards gets back what was put in it. The rest waits for the end.
+   */
   private async copyIn(verdict: ChangeVerdict, signal: AbortSignal): Promise<{ path: string; reason: string }[]> {
     const failed: { path: string; reason: string }[] = [];
+    const landedIn = new Map<string, string[]>();
     for (const entry of verdict.land) {
       signal.throwIfAborted();
-      if (entry.kind !== 'file' && !(entry.kind === 'directory' && !entry.existed && !entry.opaque)) continue;
-      const upper = await lstat(join(this.upper, entry.path)).catch(() => undefined);
-      const copied = this.copiedIn.get(entry.path);
-      if (!upper || (copied && copied.mtimeMs === upper.mtimeMs && copied.size === upper.size)) continue;
+      if (entry.kind !== 'file') continue;
       try {
-        await this.landEntry(entry, false, 'copy');
-        const there = await lstat(join(this.options.root, entry.path)).catch(() => undefined);
-        if (entry.kind === 'file' && there) this.copiedIn.set(entry.path, { mtimeMs: upper.mtimeMs, size: upper.size, ctimeMs: there.ctimeMs });
+        if (await this.copyChecked(entry)) {
+          const parent = entry.path.includes('/') ? entry.path.slice(0, entry.path.lastIndexOf('/')) : '';
+          landedIn.set(parent, [...(landedIn.get(parent) ?? []), entry.path]);
+        }
       } catch (error) {
         failed.push({ path: entry.path, reason: reasonOf(error) });
       }
     }
+    for (const [parent, paths] of landedIn) {
+      if (!(await this.insideGitDirectory(parent))) continue;
+      for (const path of paths) {
+        await rm(join(this.options.root, path), { force: true });
+        this.copiedIn.delete(path);
+      }
+    }
     return failed;
+  }
+
+  /** Whether the workspace folder `path` or a folder above it (inside the workspace) is a git directory now. */
+  private async insideGitDirectory(path: string): Promise<boolean> {
+    for (let folder = path; ; folder = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '') {
+      if (await isGitDirectory(folder === '' ? this.options.root : join(this.options.root, folder))) return true;
+      if (folder === '') return false;
+    }
+  }
+
+  /** One file copied in during the command (see copyIn); false when it was left for the end. */
+  private async copyChecked(entry: ChangedEntry): Promise<boolean> {
+    const slash = entry.path.lastIndexOf('/');
+    const parent = slash < 0 ? '' : entry.path.slice(0, slash);
+    const name = entry.path.slice(slash + 1);
+    const handle = await open(join(this.upper, entry.path), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+    if (!handle) return false;
+    try {
+      const info = await handle.stat();
+      const copied = this.copiedIn.get(entry.path);
+      if (copied && copied.mtimeMs === info.mtimeMs && copied.size === info.size) return false;
+      const executable = (info.mode & 0o111) !== 0;
+      if (!info.isFile() || info.nlink > 1 || (info.mode & 0o6000) !== 0 || (executable && !entry.wasExecutable) || info.size > INTERIM_COPY_BYTES)
+        return false;
+      const content = Buffer.alloc(info.size);
+      const { bytesRead } = await handle.read(content, 0, info.size, 0);
+      if (/^\s*gitdir:/i.test(content.subarray(0, 16).toString('latin1'))) return false;
+      return await withPinnedFolder(this.options.root, parent, async (folder) => {
+        const there = await lstat(`${folder}/${name}`).catch(() => undefined);
+        // Something that is not a file is there now (the user made a folder): left for the end's review.
+        if (there && !there.isFile()) return false;
+        if (there && copied && there.ctimeMs > copied.ctimeMs) return false;
+        if (there && !copied && there.ctimeMs > this.startedAt) return false;
+        const temporary = `${folder}/.gateway-landing-${randomBytes(6).toString('hex')}`;
+        await writeFile(temporary, content.subarray(0, bytesRead), { mode: info.mode & 0o777, flag: 'wx' });
+        await rename(temporary, `${folder}/${name}`).catch(async (error: unknown) => {
+          await rm(temporary, { force: true });
+          throw error;
+        });
+        const landed = await lstat(`${folder}/${name}`);
+        this.copiedIn.set(entry.path, { mtimeMs: info.mtimeMs, size: info.size, ctimeMs: landed.ctimeMs });
+        return true;
+      });
+    } finally {
+      await handle.close();
+    }
   }
 
   /** Lands a held path and everything below it (the user chose Apply); throws saying why when it cannot. */
@@ -276,11 +339,13 @@ export class ChangeLayer {
       if (parent === folder) break;
       folder = parent;
     }
+    // Git takes a folder with HEAD, objects and refs for a bare repository when it runs there: the workspace's top too.
+    const rootIsGitDirectory = await isMergedGitDirectory(this.upper, this.options.root, '');
     const pointedAt = new Set<string>();
     for (const [gitDir, workTree] of repositories) {
       for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: this.options.root, home: this.options.home })) pointedAt.add(path);
     }
-    return { gitDirectories, pointedAt: [...pointedAt] };
+    return { gitDirectories, pointedAt: [...pointedAt], rootIsGitDirectory };
   }
 
   private async land(verdict: ChangeVerdict, signal: AbortSignal): Promise<{ path: string; reason: string }[]> {

@@ -13,6 +13,7 @@
  *   there: a change to any of them is code Git would run.
  * Bounded: config files are read up to 1 MB each and 10 includes deep.
  */
+import { constants } from 'node:fs';
 import { lstat, open, readFile, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -58,9 +59,11 @@ export async function gitDirectoryOf(dotGit: string): Promise<string | undefined
 /** Whether a small file's text begins as a gitfile does (`gitdir: …`). */
 export async function startsAsGitLink(path: string, size: number): Promise<boolean> {
   if (size > 4096 || size < 8) return false;
-  const handle = await open(path, 'r').catch(() => undefined);
+  // Never a link followed, never a pipe waited on: a running command may swap either in after the lstat.
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
   if (!handle) return false;
   try {
+    if (!(await handle.stat()).isFile()) return false;
     const buffer = Buffer.alloc(16);
     const { bytesRead } = await handle.read(buffer, 0, 16, 0);
     return /^\s*gitdir:/i.test(buffer.subarray(0, bytesRead).toString('latin1'));
