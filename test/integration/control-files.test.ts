@@ -1,19 +1,21 @@
-// Control paths (issue 21, findings 2 and 5) without the sandbox: what counts as one, the message the model
-// reads, the workspace walk, the guard's walk after a command, and the quarantine's moves (real files).
+// Control paths and the change review around a sandboxed command, without the sandbox (real files, no bubblewrap):
+// what counts as a control path (the file tools ask before writing one), the message the model reads, the
+// protected files the sandbox covers, and the guard: a change layer whose upper folder a test writes into as overlayfs would
+// (new entries only: whiteouts need a real overlay, test/security/control-files.test.ts has those), then the
+// review, Apply and Discard on real folders.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, realpath, rename, rm, symlink } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, readdir, readlink, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { controlPathOf, isControlName, rollbackNote } from '../../src/terminal/common/controlPaths';
 import { needsApprovalAlways } from '../../src/agent/common/approvalPolicy';
-import type { ControlPathWatcher } from '../../src/terminal/common/commandPorts';
-import { NodeControlGuard } from '../../src/terminal/node/controlGuard';
-import { ControlQuarantine } from '../../src/terminal/node/controlQuarantine';
-import { newControlPaths, scanWorkspace, WorkspaceTooLarge } from '../../src/terminal/node/sandboxWorkspaceScan';
-import { NodeControlWatcher } from '../../src/terminal/node/nodeControlWatcher';
+import type { QuarantinedControlPaths } from '../../src/terminal/common/commandPorts';
+import type { ChangeLayer } from '../../src/terminal/node/changeLayer';
+import { NodeControlGuard, type NodeControlGuardOptions } from '../../src/terminal/node/controlGuard';
+import { ProtectedPathCache, WorkspaceTooLarge } from '../../src/terminal/node/protectedPathCache';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
@@ -24,8 +26,9 @@ import { putFiles } from '../unit/helpers/workspaceFixture';
 import { cpuMsSince, cpuStart } from '../unit/helpers/cpuTime';
 
 const signal = new AbortController().signal;
-/** A watcher that reports nothing: these tests look at the walk after a command on its own. */
-const noWatcher: ControlPathWatcher = { watch: () => ({ dispose: () => undefined }) };
+const runCommand = allTools.find((tool) => tool.name === 'run_command')!;
+const REPOSITORY = /^a Git repository or git directory/;
+const EDITOR = /^settings, tasks or hooks that VS Code or another agent runs$/;
 
 describe('control paths', () => {
   test('names at any depth, case-insensitively; .github/hooks only under .github', () => {
@@ -43,96 +46,177 @@ describe('control paths', () => {
     assert.equal(isControlName('hooks', '.github'), true);
   });
 
-  test('a write_file to a control path asks in every mode: the same list as the sandbox', () => {
+  test('a write_file to a control path asks in every mode', () => {
     for (const path of ['lib/.envrc', 'tools/.github/hooks/run.json', 'a/.husky/pre-commit', 'w.code-workspace', 'x/.git/config']) {
       assert.equal(needsApprovalAlways(path, []), true, path);
     }
     assert.equal(needsApprovalAlways('.github/workflows/ci.yml', []), false);
   });
 
-  test('the model is told what was moved, why, and not to try again another way; at most 20 names', () => {
-    const moved = Array.from({ length: 25 }, (_, index) => ({ path: `p${index}/.git`, kind: 'directory' as const, kept: index !== 0 }));
-    const note = rollbackNote({ moved, failed: [{ path: 'q/.envrc', reason: 'its folder q was moved' }] }, true);
-    assert.match(note, /^Stopped: the command created a control file while it ran/);
-    assert.match(note, /- p0\/\.git \(a Git repository\) — deleted, too large to keep\n- p1\/\.git \(a Git repository\)\n/);
-    assert.match(note, /- and 5 more\n/);
-    assert.match(note, /Do not create them again in another way/);
-    assert.match(note, /Could not move q\/\.envrc out of the workspace: its folder q was moved/);
+  test('the model is told what was held, why, and not to try again another way; at most 20 names', () => {
+    const reason = 'a Git repository or git directory (Git would open it and run its config)';
+    const moved = Array.from({ length: 25 }, (_, index) => ({ path: `p${index}/.git`, kind: 'directory' as const, kept: true, reason }));
+    // Without a reason the kind and name say what it is.
+    delete (moved[1] as { reason?: string }).reason;
+    const note = rollbackNote({ moved, failed: [{ path: 'q/a.txt', reason: 'its folder q was moved while the change was landing' }] }, true);
+    assert.match(note, /^Stopped: a protected file appeared in the workspace while the command ran, so it was killed at once\.\n/);
+    assert.match(note, /\nHeld back: the command ran on a copy of the workspace; its ordinary changes were applied, but these were not, because/);
+    assert.match(
+      note,
+      /\n- p0\/\.git \(a Git repository or git directory \(Git would open it and run its config\)\)\n- p1\/\.git \(a Git repository\)\n- p2\/\.git /,
+    );
+    assert.match(note, /\n- p19\/\.git \([^\n]*\)\n- and 5 more\n/);
+    assert.doesNotMatch(note, /p20\//);
+    assert.match(note, /\nDo not create them again in another way \(another command, a copy, a link, a rename\)\./);
+    assert.match(note, /\nCould not apply q\/a\.txt to the workspace: its folder q was moved while the change was landing$/);
+    // A name with a line break or an invisible character is spelled out, never printed raw.
+    const odd = rollbackNote({ moved: [{ path: 'a\nb/.git', kind: 'directory', kept: true, reason }], failed: [] }, false);
+    assert.match(odd, /\n- "a\\nb\/\.git" \(/);
+    assert.equal(
+      rollbackNote(
+        {
+          moved: [{ path: 'many/1', kind: 'file', kept: true, reason: 'part of a change set too large to check' }],
+          failed: [],
+          incomplete: 'the command changed more than 50 files',
+        },
+        false,
+      ),
+      'Held back whole: the command changed more than 50 files, too much to check, so none of what it changed reached the workspace; the user can apply it.',
+    );
     assert.equal(rollbackNote({ moved: [], failed: [] }, false), '');
   });
 });
 
-describe('the workspace walk and the guard (real files)', () => {
+// The rest of the protected-file cache (found as a walk finds them, seen again at the next look, folders not read
+// again) is in test/unit/sandbox-change-review.test.ts.
+describe('the protected files the sandbox covers (real files)', () => {
   let base: string;
   let root: string;
-  let outside: string;
   before(async () => {
-    base = await realpath(await mkdtemp(join(tmpdir(), 'control-unit-')));
+    base = await realpath(await mkdtemp(join(tmpdir(), 'control-protected-')));
     root = join(base, 'workspace');
-    outside = join(base, 'outside');
-    await putFiles(root, { '.git/HEAD': 'x\n', 'node_modules/a/.git/HEAD': 'x\n', 'src/a.ts': '\n', '.envrc': 'x\n' });
-    await putFiles(outside, { '.git/config': '[core]\n', 'sub/.git/config': '[core]\n', 'keep.txt': 'keep\n' });
-    await symlink(outside, join(root, 'linked'));
+    await putFiles(root, { '.git/HEAD': 'x\n', 'src/a.ts': '\n', 'src/.env.local': 'x\n', '.envrc': 'x\n', 'sub/.git': 'gitdir: ../.git\n' });
+    await putFiles(join(base, 'outside'), { '.env': 'outside\n', 'keys/id.pem': 'k\n' });
+    await symlink(join(base, 'outside'), join(root, 'linked'));
+    await symlink(join(base, 'outside/.env'), join(root, 'linked.pem'));
+    await symlink(join(base, 'outside/keys'), join(root, 'keys.pem'));
+    await symlink('/nonexistent/secret', join(root, 'dangling.pem'));
   });
   after(() => rm(base, { recursive: true, force: true }));
 
-  test('the walk finds control paths in node_modules, never follows a link, and covers protected ones', async () => {
-    const scan = await scanWorkspace(root, { protectedPatterns: ['.env*'], signal });
-    assert.deepEqual([...scan.controls.keys()].sort(), ['.envrc', '.git', 'node_modules/a/.git']);
-    assert.deepEqual(scan.hidden, [{ path: join(root, '.envrc'), directory: false }]);
-    assert.deepEqual(scan.readOnly.sort(), [join(root, '.git'), join(root, 'node_modules/a/.git')]);
-  });
-
-  test('a workspace too large to walk is refused with a reason', async () => {
-    await putFiles(root, Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`many/${index}`, ''])));
-    let time = 0;
-    await assert.rejects(scanWorkspace(root, { signal, now: () => (time += 1000), timeLimitMs: 10_000 }), WorkspaceTooLarge);
-    await rm(join(root, 'many'), { recursive: true });
-  });
-
-  test('a path replaced by another of the same name is new', async () => {
-    const before = (await scanWorkspace(root, { signal })).controls;
-    await rename(join(root, 'node_modules/a'), join(root, 'node_modules/b'));
-    await putFiles(root, { 'node_modules/a/.git/HEAD': 'planted\n' });
-    const added = newControlPaths(before, (await scanWorkspace(root, { signal })).controls);
+  test('an .envrc is covered, a .git never (Git reads it); a protected link is covered where it leads, a dangling one left out; no link is followed', async () => {
+    const hidden = await new ProtectedPathCache().hiddenIn(root, defaultProtectedFiles, signal);
     assert.deepEqual(
-      added.map((entry) => entry.path),
-      ['node_modules/a/.git', 'node_modules/b/.git'],
+      hidden.map((entry) => ({ ...entry, path: entry.path.slice(root.length + 1) })).sort((a, b) => (a.path < b.path ? -1 : 1)),
+      [
+        { path: '.envrc', directory: false },
+        { path: 'keys.pem', directory: true },
+        { path: 'linked.pem', directory: false },
+        { path: 'src/.env.local', directory: false },
+      ],
     );
-    await rm(join(root, 'node_modules'), { recursive: true });
-    await putFiles(root, { 'node_modules/a/.git/HEAD': 'x\n' });
   });
 
-  // 2,000, each holding a folder: far past the moves in flight (8) and the note's 20 names. Two moves running at
-  // once that took one item name (the old count of items moved so far) fail here: a folder is not renamed over
-  // one that is not empty. The 10,000 of a real command, watcher and sandbox included, stay in
-  // test/security/control-files.test.ts; here 10,000 empty folders cost most of the unit stage's file-system
-  // time (creating, walking and renaming 30,000 folders) and, empty, let that clash pass unseen.
-  test('2,000 control paths left by a command are all moved out, in bounded time', async () => {
-    const guard = new NodeControlGuard({ root, quarantineFolder: join(base, 'quarantine'), watcher: noWatcher, willSandbox: () => true });
+  test('a workspace too slow to look through is refused with a reason', async () => {
+    let time = 0;
+    const cache = new ProtectedPathCache({ now: () => (time += 30_000) });
+    await assert.rejects(cache.hiddenIn(root, defaultProtectedFiles, signal), (error: unknown) => {
+      assert.ok(error instanceof WorkspaceTooLarge);
+      assert.match(error.message, /took more than 20 s/);
+      return true;
+    });
+  });
+});
+
+describe('the change review of a command (real files, the overlay written by hand)', () => {
+  let base: string;
+  let root: string;
+  let home: string;
+  let outside: string;
+  const armed: ChangeLayer[] = [];
+  const held: QuarantinedControlPaths[] = [];
+  /** The sandbox's side of the guard: the test takes the layer a launch would mount. */
+  const layers = { arm: (layer: ChangeLayer) => (armed.push(layer), () => undefined) };
+  const guardOf = (folder: string, options: Partial<NodeControlGuardOptions> = {}) =>
+    new NodeControlGuard({
+      root,
+      quarantineFolder: join(base, folder),
+      layers,
+      protectedFiles: () => defaultProtectedFiles,
+      willSandbox: () => true,
+      home,
+      onRollback: (changes) => held.push(changes),
+      ...options,
+    });
+
+  /** What a sandboxed command would leave: its guard's watch, then `write` into the layer's upper folder, then the review. */
+  async function command(guard: NodeControlGuard, write: (upper: string) => Promise<void>) {
     const watch = await guard.watch(signal);
-    assert.ok(watch);
-    // One mkdir process makes them all: two thousand calls from here would take most of the test's time.
-    const made = spawnSync('mkdir', ['-p', ...Array.from({ length: 2_000 }, (_, index) => `planted/${index}/.vscode/held`)], { cwd: root });
-    assert.equal(made.status, 0);
+    assert.ok(watch, 'the guard reviews a sandboxed command');
+    const layer = armed.at(-1)!;
+    await write(layer.upper);
+    const heldBefore = held.length;
     const started = cpuStart();
-    const rollback = await watch.settle(signal);
-    assert.ok(cpuMsSince(started) < 20_000, `settling took ${cpuMsSince(started)} CPU ms`);
-    assert.equal(rollback.moved.length, 2_000);
-    assert.deepEqual(rollback.failed, []);
-    const left = (await scanWorkspace(root, { signal })).controls;
-    assert.deepEqual([...left.keys()].sort(), ['.envrc', '.git', 'node_modules/a/.git']);
+    const review = await watch.settle(signal);
+    return { review, layer, cpuMs: cpuMsSince(started), changes: held.length > heldBefore ? held.at(-1) : undefined };
+  }
+
+  before(async () => {
+    base = await realpath(await mkdtemp(join(tmpdir(), 'control-review-')));
+    root = join(base, 'workspace');
+    home = join(base, 'home');
+    outside = join(base, 'outside');
+    await mkdir(home);
+    await putFiles(root, { 'src/a.ts': 'export {};\n', 'box/readme': 'box\n', 'deep/sub/readme': 'sub\n' });
+    await putFiles(outside, { 'keep.txt': 'keep\n', 'sub/keep.txt': 'keep\n' });
+  });
+  after(() => rm(base, { recursive: true, force: true }));
+
+  // 1,000 planted folders beside ordinary files: each held once, none in the workspace, the ordinary ones landed.
+  // The 10,000 of a real command, real overlay included, are in test/security/control-files.test.ts.
+  test('1,000 control paths a command left are all held, the rest lands, in bounded time', async () => {
+    const { review, changes, cpuMs } = await command(guardOf('changes-many'), async (upper) => {
+      // One mkdir process makes them all: a thousand calls from here would take most of the test's time.
+      const made = spawnSync('mkdir', ['-p', ...Array.from({ length: 1_000 }, (_, index) => `planted/${index}/.vscode/held`)], { cwd: upper });
+      assert.equal(made.status, 0);
+      await putFiles(upper, { 'planted/readme.md': 'ordinary\n', 'src/b.ts': 'export const b = 1;\n' });
+    });
+    assert.ok(cpuMs < 10_000, `reviewing took ${cpuMs} CPU ms`);
+    assert.equal(review.moved.length, 1_000);
+    assert.equal(new Set(review.moved.map((entry) => entry.path)).size, 1_000, 'each held path once');
+    for (const entry of review.moved) {
+      assert.match(entry.path, /^planted\/\d+\/\.vscode$/);
+      assert.deepEqual({ kind: entry.kind, kept: entry.kept }, { kind: 'directory', kept: true });
+      assert.match(entry.reason ?? '', EDITOR);
+    }
+    assert.deepEqual(review.failed, []);
+    assert.ok(changes, 'the user is told');
+    assert.equal(await readFile(join(root, 'planted/readme.md'), 'utf8'), 'ordinary\n');
+    assert.equal(await readFile(join(root, 'src/b.ts'), 'utf8'), 'export const b = 1;\n');
+    const found = spawnSync('find', ['.', '-iname', '.vscode'], { cwd: root, encoding: 'utf8' });
+    assert.equal(found.stdout, '', 'no .vscode reached the workspace');
+    await changes.discard(signal);
     await rm(join(root, 'planted'), { recursive: true });
+    await rm(join(root, 'src/b.ts'));
   });
 
-  test('no watch when the command will not run sandboxed (the user approved it)', async () => {
-    const guard = new NodeControlGuard({ root, quarantineFolder: join(base, 'q2'), watcher: noWatcher, willSandbox: () => false });
-    assert.equal(await guard.watch(signal), undefined);
+  test('no review when the command will not run sandboxed (the user approved it)', async () => {
+    const armedBefore = armed.length;
+    assert.equal(await guardOf('changes-unsandboxed', { willSandbox: () => false }).watch(signal), undefined);
+    assert.equal(armed.length, armedBefore, 'no layer armed');
+    assert.equal(existsSync(join(base, 'changes-unsandboxed')), false, 'no layer made');
   });
 
-  test('a quarantine inside the workspace is refused: the sandbox could reach what it keeps', async () => {
-    const guard = new NodeControlGuard({ root, quarantineFolder: join(root, 'q'), watcher: noWatcher, willSandbox: () => true });
-    await assert.rejects(guard.watch(signal), /quarantine folder for control files is inside the workspace/);
+  test('a folder for the layers inside the workspace is refused: the sandbox could reach what it holds', async () => {
+    const guard = new NodeControlGuard({
+      root,
+      quarantineFolder: join(root, 'q'),
+      layers,
+      protectedFiles: () => defaultProtectedFiles,
+      willSandbox: () => true,
+    });
+    await assert.rejects(guard.watch(signal), /the folder for the sandbox’s change layers is inside the workspace/);
+    assert.equal(existsSync(join(root, 'q')), false);
   });
 
   test('a command the user approved (not sandboxed) may create a repository: run_command leaves it', async () => {
@@ -142,54 +226,112 @@ describe('the workspace walk and the guard (real files)', () => {
       commands: new NodeCommandRunner(root, { shell: '/bin/sh' }),
       protectedFiles: defaultProtectedFiles,
       logger: silentLogger,
-      controlGuard: new NodeControlGuard({ root, quarantineFolder: join(base, 'q5'), watcher: new NodeControlWatcher(), willSandbox: () => false }),
+      controlGuard: guardOf('changes-approved', { willSandbox: () => false }),
     };
-    const runCommand = allTools.find((tool) => tool.name === 'run_command')!;
     const outcome = await (await runCommand.prepare({ command: 'git init -q approved && echo done' }, ctx, signal)).execute(signal);
     assert.equal(outcome.output, 'Exit code 0.\ndone\n');
     assert.ok(existsSync(join(root, 'approved/.git/HEAD')));
     await rm(join(root, 'approved'), { recursive: true });
   });
 
-  test('a move never takes what a folder swapped for a link leads to', async () => {
-    const batch = await new ControlQuarantine({ root, folder: join(base, 'q3') }).openBatch(signal);
-    // The last folder on the way is a link now, and a folder further up: both lead outside.
-    await batch.moveAside('linked/.git', 'directory', signal);
-    await batch.moveAside('linked/sub/.git', 'directory', signal);
+  test('Apply puts exactly the held path in, once; Discard removes what is still held', async () => {
+    const { review, changes } = await command(guardOf('changes-apply'), async (upper) => {
+      await putFiles(upper, { 'web/.vscode/tasks.json': '{"tasks":[]}\n', 'web/.envrc': 'use flake\n', 'web/index.html': '<p>\n' });
+    });
     assert.deepEqual(
-      batch.rollback.failed.map((failed) => failed.path),
-      ['linked/.git', 'linked/sub/.git'],
+      review.moved.map((entry) => [entry.path, entry.kept, entry.reason]),
+      [
+        ['web/.envrc', true, 'settings, tasks or hooks that VS Code or another agent runs'],
+        ['web/.vscode', true, 'settings, tasks or hooks that VS Code or another agent runs'],
+      ],
     );
-    assert.match(batch.rollback.failed[0].reason, /gone or is a link now/);
-    assert.match(batch.rollback.failed[1].reason, /was moved while it was being taken out/);
-    assert.equal(await readFile(join(outside, '.git/config'), 'utf8'), '[core]\n');
-    assert.equal(await readFile(join(outside, 'sub/.git/config'), 'utf8'), '[core]\n');
+    assert.deepEqual(await readdir(join(root, 'web')), ['index.html']);
+    assert.ok(changes);
+    await changes.restore('web/.vscode', signal);
+    assert.deepEqual(await readdir(join(root, 'web')), ['.vscode', 'index.html']);
+    assert.equal(await readFile(join(root, 'web/.vscode/tasks.json'), 'utf8'), '{"tasks":[]}\n');
+    assert.equal(changes.rollback.moved.find((entry) => entry.path === 'web/.vscode')?.kept, false);
+    await assert.rejects(changes.restore('web/.vscode', signal), /web\/\.vscode is not held/);
+    await changes.discard(signal);
+    assert.equal(existsSync(join(root, 'web/.envrc')), false);
+    await assert.rejects(changes.restore('web/.envrc', signal), /not held/);
+    assert.ok(changes.rollback.moved.every((entry) => !entry.kept));
+    await rm(join(root, 'web'), { recursive: true });
   });
 
-  test('on another file system a path is renamed aside at once, then copied out and deleted; restore puts it back', async () => {
-    const shm = await mkdtemp('/dev/shm/control-quarantine-');
+  test('Apply of a held link makes the link; it never writes where the link leads', async () => {
+    const { review, changes } = await command(guardOf('changes-link'), async (upper) => {
+      await mkdir(join(upper, 'box'));
+      await symlink(outside, join(upper, 'box/.git'));
+    });
+    assert.deepEqual(
+      review.moved.map((entry) => [entry.path, entry.kind, entry.kept]),
+      [['box/.git', 'symlink', true]],
+    );
+    assert.match(review.moved[0].reason ?? '', REPOSITORY);
+    await assert.rejects(lstat(join(root, 'box/.git')), { code: 'ENOENT' });
+    await changes!.restore('box/.git', signal);
+    assert.ok((await lstat(join(root, 'box/.git'))).isSymbolicLink());
+    assert.equal(await readlink(join(root, 'box/.git')), outside);
+    assert.deepEqual((await readdir(outside)).sort(), ['keep.txt', 'sub']);
+    await rm(join(root, 'box/.git'));
+  });
+
+  test('Apply never goes through a folder swapped for a link since the review: nothing is written where it leads', async () => {
+    const { review, changes } = await command(guardOf('changes-swap'), async (upper) => {
+      await putFiles(upper, { 'box/.git/config': '[core]\n\tfsmonitor = touch /tmp/x\n', 'deep/sub/.vscode/settings.json': '{}\n' });
+    });
+    assert.deepEqual(review.moved.map((entry) => entry.path).sort(), ['box/.git', 'deep/sub/.vscode']);
+    // Something outside the sandbox swaps the held path's folder (and, deeper, a folder further up) for links out.
+    await rm(join(root, 'box'), { recursive: true });
+    await symlink(outside, join(root, 'box'));
+    await rm(join(root, 'deep'), { recursive: true });
+    await symlink(outside, join(root, 'deep'));
+    await assert.rejects(changes!.restore('box/.git', signal), /box.*(gone or is a link now|was moved)/);
+    await assert.rejects(changes!.restore('deep/sub/.vscode', signal), /deep\/sub.*(gone or is a link now|was moved while the change was landing)/);
+    assert.deepEqual((await readdir(outside)).sort(), ['keep.txt', 'sub']);
+    assert.deepEqual(await readdir(join(outside, 'sub')), ['keep.txt']);
+    await rm(join(root, 'box'));
+    await rm(join(root, 'deep'));
+    await putFiles(root, { 'box/readme': 'box\n', 'deep/sub/readme': 'sub\n' });
+  });
+
+  test('layers on another file system: ordinary files land by copy, and a held path applies', async () => {
+    const shm = await mkdtemp('/dev/shm/control-review-');
     try {
-      await putFiles(root, { 'web/.vscode/tasks.json': '{"tasks":[]}\n' });
-      const batch = await new ControlQuarantine({ root, folder: shm }).openBatch(signal);
-      await batch.moveAside('web/.vscode', 'directory', signal);
-      const held = (await readdir(join(root, 'web'))).filter((name) => name.startsWith('.gateway-held-'));
-      assert.equal(held.length, 1, 'renamed in place, no longer a control path');
-      assert.equal(existsSync(join(root, 'web/.vscode')), false);
-      await batch.settleHeld(signal);
-      assert.deepEqual(await readdir(join(root, 'web')), []);
-      assert.deepEqual(batch.rollback.moved, [{ path: 'web/.vscode', kind: 'directory', kept: true }]);
-      await batch.restore('web/.vscode', signal);
-      assert.equal(await readFile(join(root, 'web/.vscode/tasks.json'), 'utf8'), '{"tasks":[]}\n');
-      await rm(join(root, 'web'), { recursive: true });
+      const guard = guardOf('unused', { quarantineFolder: shm });
+      const { review, changes } = await command(guard, async (upper) => {
+        await putFiles(upper, { 'shm/.vscode/tasks.json': '{"tasks":[]}\n', 'shm/out.txt': 'landed\n' });
+      });
+      assert.deepEqual(
+        review.moved.map((entry) => entry.path),
+        ['shm/.vscode'],
+      );
+      assert.deepEqual(review.failed, []);
+      assert.equal(await readFile(join(root, 'shm/out.txt'), 'utf8'), 'landed\n');
+      assert.equal(existsSync(join(root, 'shm/.vscode')), false);
+      await changes!.restore('shm/.vscode', signal);
+      assert.equal(await readFile(join(root, 'shm/.vscode/tasks.json'), 'utf8'), '{"tasks":[]}\n');
+      // Nothing held any more: the layer is gone, and no temporary name was left behind.
+      assert.deepEqual(await readdir(shm), []);
+      assert.deepEqual((await readdir(join(root, 'shm'))).sort(), ['.vscode', 'out.txt']);
+      await rm(join(root, 'shm'), { recursive: true });
     } finally {
       await rm(shm, { recursive: true, force: true });
     }
   });
 
-  test('the quarantine keeps a bounded number of batches', async () => {
-    const folder = join(base, 'q4');
-    const quarantine = new ControlQuarantine({ root, folder, maxBatches: 3 });
-    for (let index = 0; index < 6; index++) await quarantine.openBatch(signal);
-    assert.equal((await readdir(folder)).length, 3);
+  test('the guard keeps a bounded number of layers with something held; the oldest are discarded', async () => {
+    const guard = guardOf('changes-bounded', { maxHeldLayers: 3 });
+    const all: QuarantinedControlPaths[] = [];
+    for (let index = 0; index < 6; index++) {
+      const { changes } = await command(guard, (upper) => putFiles(upper, { [`b${index}/.envrc`]: 'x\n' }));
+      all.push(changes!);
+    }
+    assert.equal((await readdir(join(base, 'changes-bounded'))).length, 3);
+    await assert.rejects(all[0].restore('b0/.envrc', signal), /not held/);
+    await all[5].restore('b5/.envrc', signal);
+    assert.equal(await readFile(join(root, 'b5/.envrc'), 'utf8'), 'x\n');
+    for (let index = 0; index < 6; index++) await rm(join(root, `b${index}`), { recursive: true, force: true });
   });
 });

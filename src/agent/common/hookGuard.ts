@@ -1,12 +1,13 @@
 /**
- * A hook run under the control-file guard run_command has: under `auto` a hook
- * runs in the sandbox, which keeps the workspace writable, so without the guard
- * it could plant a `.git` (with `core.fsmonitor`), `.vscode/tasks.json` or
- * `.envrc` in a subfolder that VS Code or the shell would run later. The guard
- * watches while the hook runs, stops it the moment one appears and moves every
- * new one out of the workspace (the user's notification can restore it); the
- * hook's answer is then not acted on. When the session's commands do not run
- * sandboxed, the guard watches nothing (the user approved what runs).
+ * A hook run under the change review run_command has: under `auto` a hook runs
+ * in the sandbox, where it writes to a copy-on-write layer over the workspace
+ * (src/terminal/node/changeLayer.ts). When it ends, its ordinary changes land
+ * and what other software would run later (a `.git` with `core.fsmonitor`,
+ * `.vscode/tasks.json`, an `.envrc` in a subfolder…), links and protected
+ * files are held back for the user (the notification can apply them); a hook
+ * that left such changes has its answer ignored. A protected file that appears
+ * in the workspace while it runs stops it. When the session's commands do not
+ * run sandboxed, the guard reviews nothing (the user approved what runs).
  */
 import type { ControlFileGuard, ControlRollback, ControlWatch } from '../../terminal/common';
 import type { HookHost, HookRunRequest } from './hooks';
@@ -21,7 +22,7 @@ const NAMED = 10;
 /**
  * Runs `request` on `host` under `guard`. Throws when the hook could not be
  * started, and the signal's reason when the run was cancelled (after what the
- * hook left was moved out: that runs even after a stop).
+ * hook changed was reviewed: that runs even after a stop).
  */
 export async function runGuardedHook(
   input: { host: HookHost; request: HookRunRequest; guard?: ControlFileGuard },
@@ -43,7 +44,7 @@ export async function runGuardedHook(
   } catch (error) {
     failure = error;
   }
-  // Bounded by the guard itself; not the run's signal, so a stop still moves out what the hook left.
+  // Bounded by the guard itself; not the run's signal, so a stop still reviews what the hook changed.
   const rollback = watch ? await watch.settle(new AbortController().signal) : undefined;
   if (signal.aborted) throw signal.reason;
   const stopped = watch?.tripped.aborted === true;
@@ -53,21 +54,24 @@ export async function runGuardedHook(
   return { result };
 }
 
-/** What the log says of a hook that left control paths (it follows "Hook <which> "); undefined when it left none. */
+/** What the log says of a hook whose changes were held back (it follows "Hook <which> "); undefined when none were. */
 function rollbackText(rollback: ControlRollback, stopped: boolean): string | undefined {
   const { moved, failed, incomplete } = rollback;
-  const left = stopped || moved.length > 0 || failed.length > 0;
-  if (!left && incomplete === undefined) return undefined;
-  const parts = left
-    ? [
-        `${stopped ? 'was stopped: it ' : ''}created files that make other software run code later (.git at any depth, .vscode, .husky, ` +
-          '.github/hooks, *.code-workspace, .envrc), which a hook in the sandbox may not leave',
-      ]
-    : ['ran, but the check for control files it may have left was incomplete'];
-  if (moved.length > 0) parts.push(`moved out of the workspace (the notification can restore them): ${named(moved.map((entry) => entry.path))}`);
-  if (failed.length > 0) parts.push(`NOT moved, look at them yourself: ${named(failed.map((entry) => `${entry.path} (${entry.reason})`))}`);
-  if (incomplete !== undefined) parts.push(left ? `the check was incomplete: ${incomplete}` : incomplete);
-  return `${parts.join('; ')}; its answer is ignored. If the hook is yours, make it not write these files`;
+  const left = moved.length > 0 || failed.length > 0;
+  if (!stopped && !left && incomplete === undefined) return undefined;
+  const parts: string[] = [];
+  if (stopped) parts.push('was stopped: a protected file appeared in the workspace while it ran');
+  if (moved.length > 0) {
+    parts.push(
+      `${stopped ? 'it ' : ''}left changes that make other software run code later (.git at any depth, .vscode, .husky, ` +
+        '.github/hooks, *.code-workspace, .envrc…), links or protected files, which a hook in the sandbox may not leave',
+    );
+    parts.push(`held back (the notification can apply them): ${named(moved.map((entry) => entry.path))}`);
+  }
+  if (failed.length > 0) parts.push(`NOT applied to the workspace: ${named(failed.map((entry) => `${entry.path} (${entry.reason})`))}`);
+  if (incomplete !== undefined) parts.push(`${parts.length > 0 ? '' : 'ran, but '}all it changed was held back: ${incomplete}`);
+  const advice = left || incomplete !== undefined ? '. If the hook is yours, make it not write these files' : '';
+  return `${parts.join('; ')}; its answer is ignored${advice}`;
 }
 
 function named(paths: readonly string[]): string {

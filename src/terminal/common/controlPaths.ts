@@ -4,9 +4,10 @@
  * folder or a gitlink file, at any depth: VS Code's git extension opens a new
  * one by itself and runs its `core.fsmonitor`), VS Code's settings and tasks
  * (`.vscode`, `*.code-workspace`), husky's hooks (`.husky`), agent hooks VS Code
- * reads (`.github/hooks`) and direnv's `.envrc`. A sandboxed command may not
- * leave one behind: existing ones are read-only in the sandbox, and a new one is
- * moved out of the workspace when the command ends (or the moment it appears).
+ * reads (`.github/hooks`) and direnv's `.envrc`. The file tools ask before
+ * writing one in every mode; a sandboxed command's change to one is held back
+ * for the user by the change review (src/terminal/common/changeReview.ts, which
+ * knows more of them).
  */
 import { visibleText } from '../../agent/common';
 
