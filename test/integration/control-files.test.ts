@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { controlPathOf, isControlName, rollbackNote } from '../../src/terminal/common/controlPaths';
 import { needsApprovalAlways } from '../../src/agent/common/approvalPolicy';
-import type { QuarantinedControlPaths } from '../../src/terminal/common/commandPorts';
+import type { ControlPathWatcher, QuarantinedControlPaths } from '../../src/terminal/common/commandPorts';
 import type { ChangeLayer } from '../../src/terminal/node/changeLayer';
 import { NodeControlGuard, type NodeControlGuardOptions } from '../../src/terminal/node/controlGuard';
 import { ProtectedPathCache, WorkspaceTooLarge } from '../../src/terminal/node/protectedPathCache';
@@ -84,6 +84,13 @@ describe('control paths', () => {
       'Held back whole: the command changed more than 50 files, too much to check, so none of what it changed reached the workspace; the user can apply it.',
     );
     assert.equal(rollbackNote({ moved: [], failed: [] }, false), '');
+  });
+
+  test('a command stopped because a protected file appeared is told so, even when nothing was held', () => {
+    assert.equal(
+      rollbackNote({ moved: [], failed: [] }, true),
+      'Stopped: a protected file appeared in the workspace while the command ran, so it was killed at once.',
+    );
   });
 });
 
@@ -232,6 +239,37 @@ describe('the change review of a command (real files, the overlay written by han
     assert.equal(outcome.output, 'Exit code 0.\ndone\n');
     assert.ok(existsSync(join(root, 'approved/.git/HEAD')));
     await rm(join(root, 'approved'), { recursive: true });
+  });
+
+  test('a protected file that appears in the workspace while the command runs stops it; the model is told why', async () => {
+    let report: ((path: string) => void) | undefined;
+    const watcher: ControlPathWatcher = {
+      watch: (_root, _folders, onPath) => {
+        report = onPath;
+        return { dispose: () => (report = undefined) };
+      },
+    };
+    const ctx: ToolContext = {
+      files: new NodeWorkspaceFiles(root),
+      changes: new NodeFileChanges(root),
+      // Not really sandboxed: the guard's review is what is under test, the layer stays empty.
+      commands: new NodeCommandRunner(root, { shell: '/bin/sh' }),
+      protectedFiles: defaultProtectedFiles,
+      logger: silentLogger,
+      controlGuard: guardOf('changes-trip', { watcher }),
+    };
+    const started = Date.now();
+    const running = (await runCommand.prepare({ command: 'sleep 30' }, ctx, signal)).execute(signal);
+    while (!report) await new Promise((resolve) => setTimeout(resolve, 10));
+    // An ordinary file does not stop it; a protected one does.
+    report('src/c.ts');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    report('config/.env');
+    const outcome = await running;
+    assert.ok(Date.now() - started < 10_000, 'stopped, not run to its end');
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.output, 'Stopped: a protected file appeared in the workspace while the command ran, so it was killed at once.');
+    assert.equal(report, undefined, 'the watch ends with the command');
   });
 
   test('Apply puts exactly the held path in, once; Discard removes what is still held', async () => {

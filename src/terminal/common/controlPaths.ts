@@ -85,7 +85,8 @@ const NAMED_IN_MESSAGE = 20;
  * another way is not the answer: the user decides.
  */
 export function rollbackNote(rollback: ControlRollback, stopped: boolean): string {
-  if (rollback.moved.length === 0 && rollback.failed.length === 0 && rollback.incomplete === undefined) return '';
+  // A stop says why even when nothing was held: run_command's output for a stopped command is this note alone.
+  if (!stopped && rollback.moved.length === 0 && rollback.failed.length === 0 && rollback.incomplete === undefined) return '';
   const lines: string[] = [];
   if (stopped) lines.push('Stopped: a protected file appeared in the workspace while the command ran, so it was killed at once.');
   if (rollback.incomplete !== undefined) {
