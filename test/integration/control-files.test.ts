@@ -379,21 +379,17 @@ describe("the review's cost", () => {
   // judgeChanges runs on the extension host's thread, after the change set was read (the review's 20 s bound covers
   // the reading only). Each entry is compared with every path held so far: measured here 0.4 s for 5,000 held
   // folders, 1.8 s for 10,000, 3.9 s for 20,000, 16.7 s for 40,000 (80,001 entries, under the 100,000 bound).
-  test(
-    'judging 10,000 held folders (20,001 entries) takes under 0.4 s of CPU',
-    { todo: 'judgeChanges is quadratic in the held paths (src/terminal/common/changeReview.ts: heldPaths.some for each entry)' },
-    () => {
-      const entries: ChangedEntry[] = [{ path: 'many', kind: 'directory', mode: 0o755, existed: false }];
-      for (let index = 0; index < 10_000; index++) {
-        entries.push({ path: `many/${index}`, kind: 'directory', mode: 0o755, existed: false });
-        entries.push({ path: `many/${index}/.vscode`, kind: 'directory', mode: 0o755, existed: false });
-      }
-      const started = cpuStart();
-      const verdict = judgeChanges(entries, { gitDirectories: new Set(), pointedAt: [] }, { protectedPatterns: defaultProtectedFiles });
-      const cpuMs = cpuMsSince(started);
-      assert.equal(verdict.held.length, 10_000);
-      assert.equal(verdict.land.length, 10_001);
-      assert.ok(cpuMs < 400, `judging took ${Math.round(cpuMs)} CPU ms`);
-    },
-  );
+  test('judging 10,000 held folders (20,001 entries) takes under 0.4 s of CPU', () => {
+    const entries: ChangedEntry[] = [{ path: 'many', kind: 'directory', mode: 0o755, existed: false }];
+    for (let index = 0; index < 10_000; index++) {
+      entries.push({ path: `many/${index}`, kind: 'directory', mode: 0o755, existed: false });
+      entries.push({ path: `many/${index}/.vscode`, kind: 'directory', mode: 0o755, existed: false });
+    }
+    const started = cpuStart();
+    const verdict = judgeChanges(entries, { gitDirectories: new Set(), pointedAt: [] }, { protectedPatterns: defaultProtectedFiles });
+    const cpuMs = cpuMsSince(started);
+    assert.equal(verdict.held.length, 10_000);
+    assert.equal(verdict.land.length, 10_001);
+    assert.ok(cpuMs < 400, `judging took ${Math.round(cpuMs)} CPU ms`);
+  });
 });

@@ -270,22 +270,18 @@ describe('control files a sandboxed command leaves are held back (real bubblewra
   });
 
   // The old design refused a restore over something the user had made at that path since; Apply now replaces it.
-  test(
-    'an Apply does not overwrite what the user wrote at that path since the command',
-    { todo: 'HeldChanges.restore → ChangeLayer.apply renames over the file that is there now (src/terminal/node/changeLayer.ts)' },
-    async () => {
-      const { changes } = await run('mkdir -p again && echo "x" > again/.envrc');
-      assert.deepEqual(held(changes), [{ path: 'again/.envrc', kind: 'file', kept: true, reason: EDITOR }]);
-      await writeFile(join(root, 'again/.envrc'), "the user's own\n");
-      try {
-        await assert.rejects(changes!.restore('again/.envrc', never));
-        assert.equal(await readFile(join(root, 'again/.envrc'), 'utf8'), "the user's own\n");
-      } finally {
-        await changes!.discard(never);
-        await rm(join(root, 'again'), { recursive: true });
-      }
-    },
-  );
+  test('an Apply does not overwrite what the user wrote at that path since the command', async () => {
+    const { changes } = await run('mkdir -p again && echo "x" > again/.envrc');
+    assert.deepEqual(held(changes), [{ path: 'again/.envrc', kind: 'file', kept: true, reason: EDITOR }]);
+    await writeFile(join(root, 'again/.envrc'), "the user's own\n");
+    try {
+      await assert.rejects(changes!.restore('again/.envrc', never));
+      assert.equal(await readFile(join(root, 'again/.envrc'), 'utf8'), "the user's own\n");
+    } finally {
+      await changes!.discard(never);
+      await rm(join(root, 'again'), { recursive: true });
+    }
+  });
 });
 
 /** The control paths the fixture starts with. */

@@ -32,7 +32,7 @@ describe('bubblewrapArguments', () => {
 
   test('new namespaces and session, seccomp on fd 3; then read-only root, private /tmp, empty home and /run, the workspace, covers', () => {
     assert.deepEqual(bubblewrapArguments(spec), [
-      ...['--unshare-all', '--unshare-user', '--disable-userns', '--new-session', '--die-with-parent', '--cap-drop', 'ALL', '--seccomp', '3'],
+      ...['--unshare-all', '--unshare-user', '--disable-userns', '--new-session', '--die-with-parent', '--as-pid-1', '--cap-drop', 'ALL', '--seccomp', '3'],
       ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'],
       ...['--bind', '/tmp/gateway-agent-s1-abc', '/tmp'],
       ...['--tmpfs', '/home/u', '--ro-bind', '/home/u/.cargo/bin', '/home/u/.cargo/bin'],

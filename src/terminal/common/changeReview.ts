@@ -189,19 +189,28 @@ export function judgeChanges(
   const ordered = [...entries].sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const land: ChangedEntry[] = [];
   const held: HeldEntry[] = [];
-  const heldPaths: string[] = [];
-  // A folder whose change is only to hold others (copied up because something inside it changed) needs no landing of its own.
+  // Held paths by name: an entry is below one when one of its folders is in the set (a lookup per folder, not per held path).
+  const heldPaths = new Set<string>();
   for (const entry of ordered) {
-    if (heldPaths.some((path) => isAtOrBelow(entry.path, path))) continue;
+    if (hasHeldFolder(entry.path, heldPaths)) continue;
     const reason = options.incomplete ? 'unchecked' : holdReason(entry, facts, options.protectedPatterns);
     if (reason === undefined) {
       land.push(entry);
       continue;
     }
     held.push({ entry, reason });
-    heldPaths.push(entry.path);
+    heldPaths.add(entry.path);
   }
   return { land, held };
+}
+
+/** Whether `path` or one of the folders it lies in is in `held`. */
+function hasHeldFolder(path: string, held: ReadonlySet<string>): boolean {
+  if (held.size === 0) return false;
+  for (let end = path.length; end > 0; end = path.lastIndexOf('/', end - 1)) {
+    if (held.has(path.slice(0, end))) return true;
+  }
+  return false;
 }
 
 function depth(path: string): number {

@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, open, readdir, readlink, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, open, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeHold, isAtOrBelow, judgeChanges, type ChangedEntry, type ChangeVerdict, type HeldEntry, type RepositoryFacts } from '../common/changeReview';
 import type { ControlPathKind, ControlRollback, MovedControlPath } from '../common/controlPaths';
@@ -69,6 +69,8 @@ export class ChangeLayer {
   private readonly now: () => number;
   /** When the command could start writing: a workspace entry changed later was changed by someone else. */
   private startedAt = 0;
+  /** When the final review ended: a workspace path changed later was changed by someone else, and Apply does not overwrite it. */
+  private reviewedAt = Number.POSITIVE_INFINITY;
   /** Everything the last review read, for applying a held path later. */
   private entries: ChangedEntry[] = [];
   /** Files an interim review copied in: the upper file's time and size then, and the workspace copy's change time. */
@@ -109,6 +111,7 @@ export class ChangeLayer {
     const facts = read.incomplete ? { gitDirectories: new Set<string>(), pointedAt: [] } : await this.repositoryFacts(read.entries, signal);
     const verdict = judgeChanges(read.entries, facts, { protectedPatterns: this.options.protectedPatterns, incomplete: read.incomplete !== undefined });
     const failed = interim ? await this.copyIn(verdict, signal) : await this.land(verdict, signal);
+    if (!interim) this.reviewedAt = this.now();
     const held = interim ? verdict.held.filter((entry) => !this.told.has(entry.entry.path)) : verdict.held;
     for (const entry of verdict.held) this.told.add(entry.entry.path);
     return { landed: verdict.land.length - failed.length, held, failed, ...(read.incomplete ? { incomplete: read.incomplete } : {}) };
@@ -194,16 +197,30 @@ export class ChangeLayer {
     }
   }
 
-  /** Lands a held path and everything below it (the user chose Apply); throws saying why when it cannot. */
+  /**
+   * Lands a held path and everything below it (the user chose Apply); throws saying why when it cannot. A path
+   * that someone changed in the workspace since the review is not overwritten: the user moves it away first. What
+   * could not be applied stays held, so a second Apply can finish it.
+   */
   async apply(path: string, signal: AbortSignal): Promise<void> {
     const below = this.entries.filter((entry) => isAtOrBelow(entry.path, path));
     if (below.length === 0) throw new Error(`${shownPath(path)} is not held here (it was applied or discarded already)`);
+    for (const entry of below) {
+      const there = await lstat(join(this.options.root, entry.path)).catch(() => undefined);
+      if (there && !there.isDirectory() && there.ctimeMs > this.reviewedAt) {
+        throw new Error(`${shownPath(entry.path)} was changed in the workspace since the command; move it away first, then apply again`);
+      }
+    }
     const failures: string[] = [];
+    const applied = new Set<string>();
     for (const entry of below) {
       signal.throwIfAborted();
-      await this.landEntry(entry, true).catch((error: unknown) => failures.push(`${shownPath(entry.path)}: ${reasonOf(error)}`));
+      await this.landEntry(entry, true).then(
+        () => applied.add(entry.path),
+        (error: unknown) => failures.push(`${shownPath(entry.path)}: ${reasonOf(error)}`),
+      );
     }
-    this.entries = this.entries.filter((entry) => !isAtOrBelow(entry.path, path));
+    this.entries = this.entries.filter((entry) => !applied.has(entry.path));
     if (failures.length > 0) throw new Error(`not all of it could be applied (${failures.slice(0, 3).join('; ')})`);
   }
 
@@ -556,17 +573,6 @@ export async function withPinnedFolder<T>(root: string, parent: string, work: (f
     return await work(folder);
   } finally {
     await handle.close();
-  }
-}
-
-/** Removes the layer's empty folders left after landing (bottom-up); a folder with something held stays. */
-export async function pruneEmptyFolders(folder: string): Promise<void> {
-  for (const name of await readdir(folder).catch(() => [] as string[])) {
-    const child = join(folder, name);
-    if ((await lstat(child).catch(() => undefined))?.isDirectory()) {
-      await pruneEmptyFolders(child);
-      await rmdir(child).catch(() => undefined);
-    }
   }
 }
 

@@ -17,7 +17,7 @@ import { protectingPattern } from '../../tools/common';
 import { isInside } from '../../tools/node';
 import type { ControlRollback } from '../common/controlPaths';
 import type { ControlFileGuard, ControlPathWatcher, ControlWatch, QuarantinedControlPaths } from '../common/commandPorts';
-import { ChangeLayer, HeldChanges, pruneEmptyFolders, type ChangeLimits } from './changeLayer';
+import { ChangeLayer, HeldChanges, type ChangeLimits } from './changeLayer';
 
 /** Where a session's next sandboxed command writes: its launch takes the layer armed for it. */
 export interface LayerArming {
@@ -122,7 +122,6 @@ class ReviewedCommand implements ControlWatch {
       await layer.discard();
       return rollback;
     }
-    await pruneEmptyFolders(layer.upper);
     await guard.keep(layer);
     options.logger?.info(`sandbox: held back ${result.held.length} change(s) of a command: ${result.held.map((held) => held.entry.path).join(', ')}`);
     options.onRollback?.(new HeldChanges(layer, rollback, () => guard.forget(layer)));
