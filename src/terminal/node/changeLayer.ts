@@ -69,8 +69,8 @@ export class ChangeLayer {
   private readonly now: () => number;
   /** When the command could start writing: a workspace entry changed later was changed by someone else. */
   private startedAt = 0;
-  /** When the final review ended: a workspace path changed later was changed by someone else, and Apply does not overwrite it. */
-  private reviewedAt = Number.POSITIVE_INFINITY;
+  /** The workspace's entry at each held path when the final review ended (identity and change time; '' for none). */
+  private readonly stampsAtReview = new Map<string, string>();
   /** Everything the last review read, for applying a held path later. */
   private entries: ChangedEntry[] = [];
   /** Files an interim review copied in: the upper file's time and size then, and the workspace copy's change time. */
@@ -111,7 +111,8 @@ export class ChangeLayer {
     const facts = read.incomplete ? { gitDirectories: new Set<string>(), pointedAt: [] } : await this.repositoryFacts(read.entries, signal);
     const verdict = judgeChanges(read.entries, facts, { protectedPatterns: this.options.protectedPatterns, incomplete: read.incomplete !== undefined });
     const failed = interim ? await this.copyIn(verdict, signal) : await this.land(verdict, signal);
-    if (!interim) this.reviewedAt = this.now();
+    // What the workspace has where something is held: an Apply later never overwrites a path that changed since.
+    if (!interim) for (const entry of this.entries) this.stampsAtReview.set(entry.path, await this.workspaceStamp(entry.path));
     const held = interim ? verdict.held.filter((entry) => !this.told.has(entry.entry.path)) : verdict.held;
     for (const entry of verdict.held) this.told.add(entry.entry.path);
     return { landed: verdict.land.length - failed.length, held, failed, ...(read.incomplete ? { incomplete: read.incomplete } : {}) };
@@ -206,8 +207,7 @@ export class ChangeLayer {
     const below = this.entries.filter((entry) => isAtOrBelow(entry.path, path));
     if (below.length === 0) throw new Error(`${shownPath(path)} is not held here (it was applied or discarded already)`);
     for (const entry of below) {
-      const there = await lstat(join(this.options.root, entry.path)).catch(() => undefined);
-      if (there && !there.isDirectory() && there.ctimeMs > this.reviewedAt) {
+      if ((await this.workspaceStamp(entry.path)) !== this.stampsAtReview.get(entry.path)) {
         throw new Error(`${shownPath(entry.path)} was changed in the workspace since the command; move it away first, then apply again`);
       }
     }
@@ -228,6 +228,13 @@ export class ChangeLayer {
   async discard(): Promise<void> {
     this.entries = [];
     await removeTree(this.options.folder);
+  }
+
+  /** A workspace entry's identity and change time, '' when there is none: a folder's own time is left out (its contents say). */
+  private async workspaceStamp(path: string): Promise<string> {
+    const there = await lstat(join(this.options.root, path)).catch(() => undefined);
+    if (!there) return '';
+    return there.isDirectory() ? 'folder' : `${there.ino}:${there.ctimeMs}`;
   }
 
   /** The layer's own folder (upper, work, merged and lower are in it). */
