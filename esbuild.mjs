@@ -3,7 +3,7 @@
 // each required at its first use by a small typed loader, so the extension host neither reads nor
 // compiles them while the extension activates: re2js (about 150 KB, src/tools/common/re2.ts), `ignore`, the agent's
 // extras (project-file readers, hooks, transcripts: src/agent/common/agentExtras.ts), the
-// hooks' runner, Edit Selection's controller and the Show Usage page. Each loader's require() of the
+// hooks' runner, Edit Selection's controller, the Show Usage page and the review of a sandboxed command's changes. Each loader's require() of the
 // module becomes a require of the file beside the bundle; in the tests it is the module itself.
 // `node esbuild.mjs --production --size` checks the main bundle against its ceiling and prints the others;
 // `--metafile` lists what the main bundle is made of.
@@ -36,6 +36,7 @@ const lazyParts = [
   { specifier: './hookProcess', entry: 'src/agent/node/hookProcess.ts', file: 'hook-process.js' },
   { specifier: './inlineEditController', entry: 'src/inlineEdit/vscode/inlineEditController.ts', file: 'inline-edit.js' },
   { specifier: '../common/usageHtml', entry: 'src/usage/common/usageHtml.ts', file: 'usage-page.js' },
+  { specifier: './changeReviewParts', entry: 'src/terminal/node/changeReviewParts.ts', file: 'change-review.js' },
 ];
 
 /** The loader's `require(specifier)` in the bundle becomes `require('./<file>')`: the file built beside it. */
@@ -60,7 +61,12 @@ const unusedLeftOut = {
   setup(build) {
     build.onResolve({ filter: /^\./ }, async (args) => {
       if (args.pluginData === 'resolving') return undefined;
-      const { path, errors, external } = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'resolving' });
+      const { path, errors, external } = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'resolving',
+      });
       return errors.length > 0 || external ? undefined : { path, sideEffects: false };
     });
   },
@@ -68,7 +74,9 @@ const unusedLeftOut = {
 
 const [extension] = await Promise.all([
   esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'], plugins: [lazyBeside], metafile }),
-  ...lazyParts.map((part) => esbuild.build({ ...common, entryPoints: [part.entry], outfile: `${outdir}/${part.file}`, external: ['vscode'], plugins: [lazyBeside, unusedLeftOut] })),
+  ...lazyParts.map((part) =>
+    esbuild.build({ ...common, entryPoints: [part.entry], outfile: `${outdir}/${part.file}`, external: ['vscode'], plugins: [lazyBeside, unusedLeftOut] }),
+  ),
 ]);
 // `node esbuild.mjs --production --metafile`: what the bundle is made of, largest first.
 if (metafile) console.log(await esbuild.analyzeMetafile(extension.metafile, { verbose: false }));

@@ -50,7 +50,7 @@ describe('the production bundle and its lazy files', () => {
 
   test('every file the bundle requires is built beside it and let into the .vsix', () => {
     const files = lazyFilesRequired();
-    assert.deepEqual(files, ['agent-extras.js', 'hook-process.js', 'ignore.js', 'inline-edit.js', 're2js.js', 'usage-page.js']);
+    assert.deepEqual(files, ['agent-extras.js', 'change-review.js', 'hook-process.js', 'ignore.js', 'inline-edit.js', 're2js.js', 'usage-page.js']);
     const shipped = readFileSync('.vscodeignore', 'utf8').split('\n');
     for (const file of files) {
       assert.ok(existsSync(join(outdir, file)), `${file} was not built`);
@@ -70,6 +70,11 @@ describe('the production bundle and its lazy files', () => {
       'src/agent/node/hookProcess.ts',
       'src/inlineEdit/vscode/inlineEditController.ts',
       'src/usage/common/usageHtml.ts',
+      'src/terminal/node/changeLayer.ts',
+      'src/terminal/node/controlGuard.ts',
+      'src/terminal/node/gitStructure.ts',
+      'src/terminal/node/protectedPathCache.ts',
+      'src/terminal/common/changeReview.ts',
       'node_modules/ignore/',
       'node_modules/re2js/',
     ];

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../base/common';
 import { NodeCheckpointFolder, NodeWorkspaceRestore, NodeCheckpointShelf } from '../../checkpoints/node';
-import { type BubblewrapSandbox, NodeControlGuard, NodeCommandRunner, nodeHomeFolder, plainTerminalText } from '../../terminal/node';
+import { type BubblewrapSandbox, changeReviewParts, NodeCommandRunner, nodeHomeFolder, plainTerminalText } from '../../terminal/node';
 import { NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch } from '../../tools/node';
 import type { LocalMachine } from '../common/localMachine';
 import { NodeHookFiles } from './nodeHookFiles';
@@ -52,7 +52,14 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
     // Kept in the session's checkpoint folder (outside the workspace), so it goes when the session is deleted.
     controlGuard: (rootPath, sessionId, hooks) => {
       const quarantineFolder = join(sessionFolder(checkpointRoot, sessionId), 'changes');
-      return new NodeControlGuard({ root: rootPath, quarantineFolder, layers: options.sandbox.layersFor(sessionId), protectedFiles, ...hooks, logger });
+      return new (changeReviewParts().NodeControlGuard)({
+        root: rootPath,
+        quarantineFolder,
+        layers: options.sandbox.layersFor(sessionId),
+        protectedFiles,
+        ...hooks,
+        logger,
+      });
     },
     fileChanges: (rootPath) => new NodeFileChanges(rootPath, { protectedFiles }),
     plainTerminalText,

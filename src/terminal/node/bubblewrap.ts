@@ -39,10 +39,11 @@ import type { Writable } from 'node:stream';
 import { bubblewrapArguments, homeSecrets, homeToolchains, seccompFd, type SandboxLaunch } from '../common/sandbox';
 import { sandboxEnvironment } from '../common/sandboxEnvironment';
 import { seccompArchOf, seccompProgram, type SeccompArch } from '../common/seccompFilter';
-import { ChangeLayer } from './changeLayer';
+import type { ChangeLayer } from './changeLayer';
+import { changeReviewParts } from './changeReviewLoader';
 import type { LayerArming } from './controlGuard';
 import { removeTree, runtimeFolders, shellOutside } from './sandboxFolders';
-import { ProtectedPathCache } from './protectedPathCache';
+import type { ProtectedPathCache } from './protectedPathCache';
 
 export type SandboxAvailability = { ok: true } | { ok: false; reason: string };
 
@@ -119,7 +120,7 @@ export class BubblewrapSandbox {
   private readonly sessions = new Set<BubblewrapSession>();
   private runtime: { at: number; folders: Promise<{ emptied: string[]; kept: string[] }> } | undefined;
   /** The workspaces' protected files, looked at folder by folder and read again only where a folder changed. */
-  private readonly protectedPaths = new ProtectedPathCache();
+  private protectedPaths: ProtectedPathCache | undefined;
   /** Per session, the change layers prepared for its next launches, oldest first. */
   private readonly armed = new Map<string, ChangeLayer[]>();
 
@@ -172,6 +173,7 @@ export class BubblewrapSandbox {
     if (!layer) throw new SandboxUnavailable('no change layer was prepared for this command, so it was not run');
     const env = this.options.env ?? process.env;
     const home = this.options.home ?? homedir();
+    this.protectedPaths ??= new (changeReviewParts().ProtectedPathCache)();
     const protectedHere = await this.protectedPaths.hiddenIn(request.root, request.protectedFiles, signal);
     const secrets = await existing(homeSecrets.map((path) => join(home, ...path.split('/'))));
     const toolchains = (await existing(homeToolchains.map((path) => join(home, ...path.split('/'))))).map(({ path }) => path);
@@ -320,11 +322,12 @@ async function probeBubblewrap(bwrap: string, tempRoot: string): Promise<Probe> 
   try {
     const workspace = join(scratch, 'workspace');
     await mkdir(workspace);
-    const layer = await ChangeLayer.open({ root: workspace, folder: join(scratch, 'layer'), protectedPatterns: [], home: scratch });
-    const first = await probeRun(bwrap, arch, true, layer);
+    const layer = join(scratch, 'layer');
+    for (const folder of [layer, ...['upper', 'work', 'merged', 'lower'].map((name) => join(layer, name))]) await mkdir(folder);
+    const first = await probeRun(bwrap, arch, true, { layer, workspace });
     if (first.ok) return { ok: true, disableUserns: true, arch };
     if (first.missing) return { ok: false, reason: first.reason };
-    const second = await probeRun(bwrap, arch, false, layer);
+    const second = await probeRun(bwrap, arch, false, { layer, workspace });
     if (second.ok) return { ok: true, disableUserns: false, arch };
     return { ok: false, reason: second.reason };
   } finally {
@@ -336,16 +339,16 @@ async function probeRun(
   bwrap: string,
   arch: SeccompArch,
   disableUserns: boolean,
-  layer: ChangeLayer,
+  scratch: { layer: string; workspace: string },
 ): Promise<{ ok: true } | { ok: false; missing: boolean; reason: string }> {
-  const workspace = layer.options.root;
+  const { layer, workspace } = scratch;
   const args = ['--unshare-all', '--unshare-user', ...(disableUserns ? ['--disable-userns'] : []), '--new-session', '--die-with-parent'];
   args.push('--uid', String(process.getuid?.() ?? 0), '--gid', String(process.getgid?.() ?? 0));
   args.push('--cap-drop', 'ALL', '--seccomp', String(seccompFd), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
-  args.push('--bind', layer.merged, workspace, '--', 'true');
+  args.push('--bind', join(layer, 'merged'), workspace, '--', 'true');
   return new Promise((resolve) => {
     let stderr = '';
-    const argv = launcherArgv(layer.folder, workspace, defaultSandboxLimits(), [bwrap, ...args]);
+    const argv = launcherArgv(layer, workspace, defaultSandboxLimits(), [bwrap, ...args]);
     const child = spawnSandboxed({ argv, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, seccomp: seccompProgram(arch), network: false }, '/');
     const timer = setTimeout(() => child.kill('SIGKILL'), probeTimeoutMs);
     child.stdout?.resume();

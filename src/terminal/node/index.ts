@@ -1,6 +1,6 @@
 /** The terminal feature's node layer as other features see it: import from here, not from its files. */
 export { BubblewrapSandbox } from './bubblewrap';
-export { NodeControlGuard } from './controlGuard';
+export { changeReviewParts } from './changeReviewLoader';
 export { nodeHomeFolder } from './homeFolder';
 export { NodeCommandRunner } from './nodeCommandRunner';
 export { plainTerminalText } from './terminalText';
