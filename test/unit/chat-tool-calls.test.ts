@@ -132,4 +132,19 @@ describe('chat tool-call fragments', () => {
     const enough = await decodeBytes('chat', chatSse([...many.slice(0, 128), finish]));
     assert.equal(enough.toolCalls.length, 128);
   });
+
+  test('a name sent in ever more pieces stops the stream with a size error past 1,024 characters; a real one in pieces is kept', async () => {
+    // Each piece differs from the name so far, so each is appended: without a bound the name grew to the stream's 256 MB.
+    const pieces = Array.from({ length: 1025 }, (_, n) => fragments({ index: 0, function: { name: n % 2 === 0 ? 'a' : 'b' } }));
+    await assert.rejects(
+      decodeBytes('chat', chatSse([...pieces, finish])),
+      (error: unknown) => error instanceof ResponseTooLargeError && /1,024 characters in a tool name/.test(error.message),
+    );
+    const real = [
+      fragments({ index: 0, id: 'call_1', function: { name: 'read_', arguments: '' } }),
+      fragments({ index: 0, function: { name: 'file', arguments: '{}' } }),
+    ];
+    const decoded = await decodeBytes('chat', chatSse([...real, finish]));
+    assert.deepEqual(decoded.toolCalls, [{ callId: 'call_1', name: 'read_file', arguments: '{}' }]);
+  });
 });

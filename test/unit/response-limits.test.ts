@@ -203,6 +203,65 @@ describe('body ceilings', () => {
   });
 });
 
+describe('the data lines of one event', () => {
+  /** Reads `chunks` (one read each) under a ceiling of `maxEventLines`; each event becomes a text event of its data. */
+  async function read(chunks: string[], maxEventLines: number): Promise<StreamEvent[]> {
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          const next = chunks.shift();
+          if (next === undefined) controller.close();
+          else controller.enqueue(new TextEncoder().encode(next));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const decoder: StreamDecoder = {
+      finished: false,
+      decode(message, out: StreamEvent[]) {
+        if (message.data === '[DONE]') (this as { finished: boolean }).finished = true;
+        else out.push({ type: 'text', text: message.data });
+      },
+    };
+    return collect(
+      readSse(async () => ({ body, decoder, maxEventLines, onActivity: () => undefined, mapReadError: (e) => e as Error, onClose: () => undefined })),
+    );
+  }
+  const characters = (text: string) => [...text];
+  const lines = (text: string) => text.split(/(?<=\n)/);
+
+  // The count takes a line as it starts; a parser that has not seen an event's end yet (a CR it holds until the next character) may
+  // have the next event's first line counted with it, so the event a line under the ceiling is the one always read.
+  test('an event of a line more than the ceiling stops the stream, one a line under it is read; however the reads split the lines', async () => {
+    for (const [ending, split] of [
+      ['\n', characters],
+      ['\r', characters],
+      ['\r\n', characters],
+      ['\n', lines],
+    ] as const) {
+      const event = (count: number) => `${'data: x'.concat(ending).repeat(count)}${ending}data: [DONE]${ending}${ending}`;
+      const label = `${JSON.stringify(ending)} in reads of ${split === characters ? 'one character' : 'one line'}`;
+      assert.deepEqual(await read(split(event(3)), 4), [{ type: 'text', text: 'x\nx\nx' }], label);
+      const error = await tooLarge(() => read(split(event(5)), 4));
+      assert.match(error.message, /One event of the Gateway's stream passed 4 data lines/, label);
+      assert.equal(error.limit, 4, label);
+    }
+  });
+
+  test('comments, other fields and the lines of events already ended do not count', async () => {
+    const chunks = [
+      ...Array.from({ length: 10 }, () => ': keep-alive\n'),
+      ...Array.from({ length: 10 }, (_, i) => `event: e${i}\n`),
+      'id: 1\n',
+      ...Array.from({ length: 10 }, () => ['data: a\n', 'data: b\n', '\n']).flat(),
+      'data: [DONE]\n\n',
+    ];
+    const events = await read(chunks, 2);
+    assert.equal(events.length, 10);
+    assert.deepEqual(events[0], { type: 'text', text: 'a\nb' });
+  });
+});
+
 describe('keep-alive comments do not count as activity', () => {
   /** A decoder that turns every data event into a text event. */
   function decoder(): StreamDecoder & { finished: boolean } {

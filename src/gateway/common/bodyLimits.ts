@@ -21,6 +21,12 @@ export interface BodyLimits {
    * characters: the parser holds one event whole before anything decodes it.
    */
   eventChars: number;
+  /**
+   * The data lines of one stream event. The parser builds an event's data a line at a time, one string node of
+   * 30-100 bytes a line beside its characters: 8 M characters sent as `data:` lines of one character each held
+   * ~280 MiB (Node 20) to ~350 MiB (Node 24) before the character ceiling stopped them.
+   */
+  eventLines: number;
   /** The answer text a stream builds (what the chat shows and a session keeps). */
   answerChars: number;
 }
@@ -35,6 +41,9 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = {
   // some 0.5-1 MB of JSON; the recordings' largest event is 1.7 KB. 8 M leaves room many times over, and keeps one
   // event (the string, then what JSON.parse makes of it) to tens of MB where 256 MB of one line took ~410 MiB.
   eventChars: 8 * 1024 * 1024,
+  // Real events are one data line (JSON on one line); even pretty-printed JSON over data lines holds far fewer. At most
+  // ~100 bytes a line besides the characters, 64 K lines hold under 7 MB.
+  eventLines: 64 * 1024,
   answerChars: 8 * 1024 * 1024,
 };
 
@@ -55,6 +64,14 @@ export function tooLarge(what: string, limit: number): ResponseTooLargeError {
 export function eventTooLarge(limit: number): ResponseTooLargeError {
   return new ResponseTooLargeError(
     `One event of the Gateway's stream passed ${describeSize(limit)} (${limit.toLocaleString('en-US')} characters), more than a real event holds, so reading stopped. ` +
+      `Try again; if it happens again, the server at "gateway.baseUrl" is not behaving like the Gateway.`,
+    limit,
+  );
+}
+
+export function eventTooManyLines(limit: number): ResponseTooLargeError {
+  return new ResponseTooLargeError(
+    `One event of the Gateway's stream passed ${limit.toLocaleString('en-US')} data lines, more than a real event holds, so reading stopped. ` +
       `Try again; if it happens again, the server at "gateway.baseUrl" is not behaving like the Gateway.`,
     limit,
   );

@@ -8,6 +8,7 @@
  * in the order they began, once the stream has finished: a fragment may follow
  * the finish reason.
  */
+import { TextSoFar } from './answerTextBuffer';
 import { tooMany } from './streamNotes';
 import type { StreamNotes } from './streamNotes';
 import type { StreamEvent } from './types';
@@ -16,11 +17,14 @@ import type { StreamEvent } from './types';
 const MAX_CALLS = 128;
 /** Characters of arguments over all calls: the size of the answer text the reader allows. */
 const MAX_ARGUMENT_CHARS = 8 * 1024 * 1024;
+/** A name put together from pieces: real ones are at most 64 characters (OpenAI's rule), a few MCP ones longer. */
+const MAX_NAME_CHARS = 1024;
 
 interface PartialCall {
   id: string;
   name: string;
-  arguments: string;
+  /** In pieces until the call is finished (see answerTextBuffer.ts). */
+  arguments: TextSoFar;
   /** `function`, or the type of a call the client never offered (`custom`…), which becomes a note. */
   kind: string;
 }
@@ -52,7 +56,10 @@ export class ChatToolCalls {
       if (typeof fragment.type === 'string' && fragment.type !== 'function') call.kind = fragment.type;
       const name = fragment.function?.name ?? fragment.custom?.name;
       // A name is sent once, in pieces, or (some servers) whole in every fragment.
-      if (typeof name === 'string' && name !== call.name) call.name += name;
+      if (typeof name === 'string' && name !== call.name) {
+        if (call.name.length + name.length > MAX_NAME_CHARS) throw tooMany('characters in a tool name', MAX_NAME_CHARS);
+        call.name += name;
+      }
       this.appendArguments(call, fragment.function?.arguments);
     }
   }
@@ -61,7 +68,7 @@ export class ChatToolCalls {
   finish(out: StreamEvent[], notes: StreamNotes): void {
     for (const [n, call] of this.calls.entries()) {
       if (call.kind !== 'function') notes.unrequested(out, `${call.kind}_tool_call`, call.name || undefined);
-      else out.push({ type: 'tool_call', call: { callId: call.id || generatedCallId(n), name: call.name, arguments: call.arguments } });
+      else out.push({ type: 'tool_call', call: { callId: call.id || generatedCallId(n), name: call.name, arguments: call.arguments.toString() } });
     }
     this.calls.length = 0;
   }
@@ -84,7 +91,7 @@ export class ChatToolCalls {
 
   private begin(): PartialCall {
     if (this.calls.length >= MAX_CALLS) throw tooMany('tool calls', MAX_CALLS);
-    const call: PartialCall = { id: '', name: '', arguments: '', kind: 'function' };
+    const call: PartialCall = { id: '', name: '', arguments: new TextSoFar(), kind: 'function' };
     this.calls.push(call);
     return call;
   }
@@ -97,7 +104,7 @@ export class ChatToolCalls {
     else return;
     this.argumentChars += text.length;
     if (this.argumentChars > MAX_ARGUMENT_CHARS) throw tooMany('characters of tool-call arguments', MAX_ARGUMENT_CHARS);
-    call.arguments += text;
+    call.arguments.append(text);
   }
 }
 

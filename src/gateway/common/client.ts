@@ -159,6 +159,7 @@ export class GatewayClient {
         redactor: exchange.redactor,
         maxBytes: this.transport.bodyLimits.streamBytes,
         maxEventChars: this.transport.bodyLimits.eventChars,
+        maxEventLines: this.transport.bodyLimits.eventLines,
         maxAnswerChars: this.transport.bodyLimits.answerChars,
         mapReadError: exchange.mapReadError,
         onEvent: (event) => {

@@ -12,6 +12,7 @@
  * Text events are checked per network read (the reader merges a read's deltas
  * into one event), so the cost is per read, not per token.
  */
+import { TextSoFar } from './answerTextBuffer';
 import type { StreamKeyWatch } from './streamKeyWatch';
 import type { StreamEvent, ToolCall } from './types';
 
@@ -30,8 +31,8 @@ export class DecodedKeyGuard {
   sawKey = false;
   private readonly answer: HeldText;
   private readonly reasoning: HeldText;
-  /** The answer text yielded so far: the partial text an error carries. */
-  private shown = '';
+  /** The answer text yielded so far: the partial text an error carries (in pieces: a read's text each, see answerTextBuffer.ts). */
+  private readonly shown = new TextSoFar();
   private readonly watch: StreamKeyWatch;
   private readonly shortest: number;
 
@@ -45,7 +46,7 @@ export class DecodedKeyGuard {
 
   /** Text the user may see and save: the answer yielded so far plus what is still held (the stream ends with the error that asks). */
   get partialText(): string {
-    return this.shown + this.answer.held;
+    return this.shown.toString() + this.answer.held;
   }
 
   /** Appends one read's events to `into`, their text checked and what might start the key held back; `done` first releases what is held. */
@@ -54,7 +55,7 @@ export class DecodedKeyGuard {
       switch (event.type) {
         case 'text': {
           const text = this.answer.push(event.text);
-          this.shown += text;
+          this.shown.append(text);
           if (text !== '') into.push({ type: 'text', text });
           break;
         }
@@ -100,7 +101,7 @@ export class DecodedKeyGuard {
     const reasoning = this.reasoning.release();
     if (reasoning !== '') into.push({ type: 'reasoning', text: reasoning });
     const text = this.answer.release();
-    this.shown += text;
+    this.shown.append(text);
     if (text !== '') into.push({ type: 'text', text });
   }
 }

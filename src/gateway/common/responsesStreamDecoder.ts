@@ -3,6 +3,7 @@
  * `response.completed`, `response.incomplete` or `response.failed`).
  */
 import type { EventSourceMessage } from 'eventsource-parser';
+import { TextSoFar } from './answerTextBuffer';
 import { errorFromWire, parseWireError, type ErrorContext } from './errorMapping';
 import { ProtocolError } from './errors';
 import { pushMerged } from './chatDelta';
@@ -16,7 +17,8 @@ import { responsesFinishReason } from './wireFormat';
 interface PendingCall {
   callId: string;
   name: string;
-  arguments: string;
+  /** In pieces while the deltas come (see answerTextBuffer.ts). */
+  arguments: TextSoFar;
   emitted: boolean;
 }
 
@@ -72,7 +74,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
       }
       case 'response.function_call_arguments.done': {
         const call = this.calls.get(itemKey(payload));
-        if (call && typeof payload.arguments === 'string') call.arguments = payload.arguments;
+        if (call && typeof payload.arguments === 'string') call.arguments = TextSoFar.of(payload.arguments);
         return;
       }
       case 'response.output_item.done':
@@ -103,7 +105,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     this.addCall(itemKey(payload), {
       callId: String(item.call_id ?? item.id ?? ''),
       name: String(item.name ?? ''),
-      arguments: typeof item.arguments === 'string' ? item.arguments : '',
+      arguments: TextSoFar.of(typeof item.arguments === 'string' ? item.arguments : ''),
       emitted: false,
     });
   }
@@ -117,7 +119,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   private appendArguments(call: PendingCall, delta: string): void {
     this.argumentChars += delta.length;
     if (this.argumentChars > MAX_ARGUMENT_CHARS) throw tooMany('characters of tool-call arguments', MAX_ARGUMENT_CHARS);
-    call.arguments += delta;
+    call.arguments.append(delta);
   }
 
   /** Per item, not per delta: consecutive deltas of one item are told to the item list once. */
@@ -141,11 +143,11 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   }
 
   private callDone(item: Record<string, unknown>, key: string, out: StreamEvent[]): void {
-    const call = this.calls.get(key) ?? { callId: '', name: '', arguments: '', emitted: false };
+    const call = this.calls.get(key) ?? { callId: '', name: '', arguments: new TextSoFar(), emitted: false };
     // The finished item is authoritative; the deltas were only a preview.
     if (typeof item.call_id === 'string') call.callId = item.call_id;
     if (typeof item.name === 'string') call.name = item.name;
-    if (typeof item.arguments === 'string') call.arguments = item.arguments;
+    if (typeof item.arguments === 'string') call.arguments = TextSoFar.of(item.arguments);
     if (!this.calls.has(key)) this.addCall(key, call);
     this.emitCall(call, out);
   }
@@ -186,7 +188,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   private emitCall(call: PendingCall, out: StreamEvent[]): void {
     if (call.emitted) return;
     call.emitted = true;
-    const done: ToolCall = { callId: call.callId, name: call.name, arguments: call.arguments };
+    const done: ToolCall = { callId: call.callId, name: call.name, arguments: call.arguments.toString() };
     out.push({ type: 'tool_call', call: done });
   }
 

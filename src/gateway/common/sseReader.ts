@@ -6,7 +6,7 @@
  * the client close to a bare parser's speed.
  */
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
-import { eventTooLarge, tooLarge } from './bodyLimits';
+import { eventTooLarge, eventTooManyLines, tooLarge } from './bodyLimits';
 import type { DecodedKeyGuard } from './decodedKeyGuard';
 import { ProtocolError, StreamInterruptedError } from './errors';
 import { TextSoFar } from './answerTextBuffer';
@@ -36,6 +36,8 @@ export interface SseSource {
   maxBytes?: number;
   /** Ceiling on one event (its data lines together, and a line not yet ended), in characters. */
   maxEventChars?: number;
+  /** Ceiling on the data lines of one event (the parser holds a string node a line beside the characters). */
+  maxEventLines?: number;
   /** Ceiling on the answer text the decoder builds, and on its reasoning text. */
   maxAnswerChars?: number;
   /** Takes the key out of an event's text before anything decodes it (see redaction.ts). */
@@ -83,6 +85,8 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
     },
     ...(Number.isFinite(maxEventChars) ? { maxBufferSize: maxEventChars } : {}),
   });
+  const maxEventLines = source.maxEventLines ?? Number.POSITIVE_INFINITY;
+  const eventLines = new HeldDataLines();
   const reader = source.body.getReader();
   const text = new TextDecoder();
   const out: StreamEvent[] = [];
@@ -108,7 +112,10 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       const input = chunk.done ? endOfBody(text, lastFed) : text.decode(chunk.value, { stream: true });
       // Before the read's events are parsed, so the events of the read that brings the key are rewritten too.
       if (keyWatch && !keySeen) keySeen = keyWatch.sees(input);
-      if (input !== '') parser.feed(input);
+      if (input !== '') {
+        parser.feed(input);
+        eventLines.read(input, pending.length > 0);
+      }
       if (chunk.done && !eventOverflow) takeUnterminatedEvent(parser, pending);
       if (pending.length > 0) source.onActivity();
       lastFed = input || lastFed;
@@ -145,6 +152,7 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
       events.length = 0;
       if (failure !== undefined) throw failure;
       if (eventOverflow && !decoder.finished) throw withPartial(eventTooLarge(maxEventChars), partial);
+      if (eventLines.count > maxEventLines && !decoder.finished) throw withPartial(eventTooManyLines(maxEventLines), partial);
       if (answer.length > maxAnswerChars) throw withPartial(tooLarge('answer text', maxAnswerChars), partial);
       // The consumer keeps the reasoning as it keeps the answer (a collapsed part of it): the same ceiling.
       if (reasoningChars > maxAnswerChars) throw withPartial(tooLarge('reasoning text', maxAnswerChars), partial);
@@ -161,6 +169,36 @@ export async function* readSse(open: () => Promise<SseSource>): AsyncGenerator<S
     reader.cancel().catch(() => undefined);
     source.onClose();
   }
+}
+
+/**
+ * Counts the data lines the parser holds for an event not ended yet. The parser joins them one line at a time, a
+ * string node (30-100 bytes) a line beside the characters, so its character ceiling alone let one event of short
+ * lines take hundreds of MB. A read that completed an event starts the count again: the lines after that event in
+ * the same read go uncounted, at most one read's worth. Only reads that complete no event are searched (a real
+ * stream's reads end events; those that do not are the middle of one long line, searched in two scans).
+ */
+class HeldDataLines {
+  count = 0;
+  /** The last characters read: a line may start in one read and go on in the next. */
+  private tail = '\n';
+
+  read(input: string, completedEvent: boolean): void {
+    if (completedEvent) this.count = 0;
+    else this.count += dataLineStarts(this.tail, input);
+    this.tail = input.length >= 4 ? input.slice(-4) : (this.tail + input).slice(-4);
+  }
+}
+
+/** Lines of `text` that start with `data`, `before` being the characters read just before it (a line starts after `\n` or `\r`). */
+function dataLineStarts(before: string, text: string): number {
+  let count = 0;
+  // A line that starts in `before` and goes on into `text` (a five-character match cannot fit in four characters).
+  const seam = before + text.slice(0, 4);
+  for (let i = 0; i < before.length; i++) if ((seam[i] === '\n' || seam[i] === '\r') && seam.startsWith('data', i + 1)) count++;
+  for (let i = text.indexOf('\ndata'); i !== -1; i = text.indexOf('\ndata', i + 5)) count++;
+  for (let i = text.indexOf('\rdata'); i !== -1; i = text.indexOf('\rdata', i + 5)) count++;
+  return count;
 }
 
 /**
