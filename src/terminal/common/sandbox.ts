@@ -35,6 +35,8 @@ export const homeSecrets: readonly string[] = [
   '.pypirc',
   '.config/git/credentials',
   '.password-store',
+  // .NET keeps the user's certificate store, private keys too, inside its toolchain folder (bound back read-only).
+  '.dotnet/corefx',
 ];
 
 /**

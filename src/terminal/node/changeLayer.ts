@@ -10,9 +10,9 @@
  * in `upper` until the user applies or discards it.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, open, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, open, readdir, readlink, rename, rm, symlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeHold, isAtOrBelow, judgeChanges, type ChangedEntry, type ChangeVerdict, type HeldEntry, type RepositoryFacts } from '../common/changeReview';
 import type { ControlPathKind, ControlRollback, MovedControlPath } from '../common/controlPaths';
@@ -112,7 +112,7 @@ export class ChangeLayer {
     const verdict = judgeChanges(read.entries, facts, { protectedPatterns: this.options.protectedPatterns, incomplete: read.incomplete !== undefined });
     const failed = interim ? await this.copyIn(verdict, signal) : await this.land(verdict, signal);
     // What the workspace has where something is held: an Apply later never overwrites a path that changed since.
-    if (!interim) for (const entry of this.entries) this.stampsAtReview.set(entry.path, await this.workspaceStamp(entry.path));
+    if (!interim) for (const entry of this.entries) this.stampsAtReview.set(entry.path, await this.workspaceStamp(entry));
     const held = interim ? verdict.held.filter((entry) => !this.told.has(entry.entry.path)) : verdict.held;
     for (const entry of verdict.held) this.told.add(entry.entry.path);
     return { landed: verdict.land.length - failed.length, held, failed, ...(read.incomplete ? { incomplete: read.incomplete } : {}) };
@@ -165,7 +165,7 @@ export class ChangeLayer {
     const slash = entry.path.lastIndexOf('/');
     const parent = slash < 0 ? '' : entry.path.slice(0, slash);
     const name = entry.path.slice(slash + 1);
-    const handle = await open(join(this.upper, entry.path), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+    const handle = await openBeneath(this.upper, entry.path).catch(() => undefined);
     if (!handle) return false;
     try {
       const info = await handle.stat();
@@ -207,7 +207,7 @@ export class ChangeLayer {
     const below = this.entries.filter((entry) => isAtOrBelow(entry.path, path));
     if (below.length === 0) throw new Error(`${shownPath(path)} is not held here (it was applied or discarded already)`);
     for (const entry of below) {
-      if ((await this.workspaceStamp(entry.path)) !== this.stampsAtReview.get(entry.path)) {
+      if ((await this.workspaceStamp(entry)) !== this.stampsAtReview.get(entry.path)) {
         throw new Error(`${shownPath(entry.path)} was changed in the workspace since the command; move it away first, then apply again`);
       }
     }
@@ -230,11 +230,17 @@ export class ChangeLayer {
     await removeTree(this.options.folder);
   }
 
-  /** A workspace entry's identity and change time, '' when there is none: a folder's own time is left out (its contents say). */
-  private async workspaceStamp(path: string): Promise<string> {
-    const there = await lstat(join(this.options.root, path)).catch(() => undefined);
+  /**
+   * A workspace entry's identity and change time, '' when there is none. A folder that applying `entry` would
+   * empty or remove (a deletion, a folder made anew) is stamped by everything in it (bounded: past the bound it
+   * never matches, so Apply asks the user to move it away); another folder by its being one (its files say the rest).
+   */
+  private async workspaceStamp(entry: ChangedEntry): Promise<string> {
+    const absolute = join(this.options.root, entry.path);
+    const there = await lstat(absolute).catch(() => undefined);
     if (!there) return '';
-    return there.isDirectory() ? 'folder' : `${there.ino}:${there.ctimeMs}`;
+    if (!there.isDirectory()) return `${there.ino}:${there.ctimeMs}`;
+    return entry.kind === 'deleted' || entry.opaque ? treeStamp(absolute, this.limits.maxRemovalEntries) : 'folder';
   }
 
   /** The layer's own folder (upper, work, merged and lower are in it). */
@@ -343,10 +349,12 @@ export class ChangeLayer {
   /** Which changed folders are git directories by Git's rules, and what the repositories around the change point at. */
   private async repositoryFacts(entries: readonly ChangedEntry[], signal: AbortSignal): Promise<RepositoryFacts> {
     const gitDirectories = new Set<string>();
+    const pythonEnvironments = new Set<string>();
     const repositories = new Map<string, string>();
     for (const entry of entries) {
       signal.throwIfAborted();
       if (entry.kind !== 'directory') continue;
+      if (await hasEntry(this.upper, this.options.root, entry.path, 'pyvenv.cfg')) pythonEnvironments.add(entry.path);
       // The folder as it will be: what the command wrote over what the workspace has.
       if ((await isGitDirectory(join(this.upper, entry.path))) || (await isMergedGitDirectory(this.upper, this.options.root, entry.path))) {
         gitDirectories.add(entry.path);
@@ -369,7 +377,7 @@ export class ChangeLayer {
     for (const [gitDir, workTree] of repositories) {
       for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: this.options.root, home: this.options.home })) pointedAt.add(path);
     }
-    return { gitDirectories, pointedAt: [...pointedAt], rootIsGitDirectory };
+    return { gitDirectories, pointedAt: [...pointedAt], rootIsGitDirectory, pythonEnvironments };
   }
 
   private async land(verdict: ChangeVerdict, signal: AbortSignal): Promise<{ path: string; reason: string }[]> {
@@ -462,6 +470,31 @@ export class HeldChanges implements QuarantinedControlPaths {
 
 function controlKind(entry: ChangedEntry): ControlPathKind {
   return entry.kind === 'directory' ? 'directory' : entry.kind === 'file' ? 'file' : entry.kind === 'symlink' ? 'symlink' : 'other';
+}
+
+/** Every entry below `folder` by name, identity and change time, as one digest; a tree past `maxEntries` gets a stamp that never matches. */
+async function treeStamp(folder: string, maxEntries: number): Promise<string> {
+  const hash = createHash('sha256');
+  let seen = 0;
+  const pending = [folder];
+  while (pending.length > 0) {
+    const current = pending.pop() as string;
+    const names = (await readdir(current).catch(() => [] as string[])).sort();
+    for (const name of names) {
+      if (++seen > maxEntries) return `too large ${randomBytes(8).toString('hex')}`;
+      const info = await lstat(join(current, name)).catch(() => undefined);
+      hash.update(`${current.length}:${current}/${name}:${info?.ino ?? 0}:${info?.ctimeMs ?? 0}\n`);
+      if (info?.isDirectory()) pending.push(join(current, name));
+    }
+  }
+  return hash.digest('hex');
+}
+
+/** Whether the folder `path` has `name` in the command's layer or, where the layer did not remove it, in the workspace. */
+async function hasEntry(upper: string, root: string, path: string, name: string): Promise<boolean> {
+  const above = await lstat(join(upper, path, name)).catch(() => undefined);
+  if (above) return !(above.isCharacterDevice() && above.rdev === 0);
+  return (await lstat(join(root, path, name)).catch(() => undefined)) !== undefined;
 }
 
 /** A folder that exists in both layers is a git directory when the two together have what Git looks for. */
@@ -561,6 +594,27 @@ async function moveInto(source: string, folder: string, name: string, how: 'move
       throw renameError;
     });
     if (how === 'move') await rm(source, { force: true });
+  }
+}
+
+/**
+ * Opens `path` (relative, `/`-separated) below `base` one name at a time, each folder opened without following a
+ * link and the next name looked up in it (through /proc/self/fd), the file last without following a link or
+ * waiting on a pipe: a running command that swaps any folder on the way for a link to the host's files gets
+ * ELOOP, never the host's file.
+ */
+async function openBeneath(base: string, path: string): Promise<FileHandle> {
+  const names = path.split('/');
+  let folder = await open(base, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    for (const name of names.slice(0, -1)) {
+      const next = await open(`/proc/self/fd/${folder.fd}/${name}`, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      await folder.close();
+      folder = next;
+    }
+    return await open(`/proc/self/fd/${folder.fd}/${names[names.length - 1]}`, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } finally {
+    await folder.close();
   }
 }
 

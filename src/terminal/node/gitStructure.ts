@@ -7,10 +7,11 @@
  *   makes its parent a work tree, whatever the folder is called);
  * - a repository's config may point at files in the workspace: `include.path`
  *   and `includeIf.*.path` (relative to the config file), `core.hooksPath`,
- *   `core.worktree`, `core.excludesFile`, `core.attributesFile`, and programs
- *   (`core.fsmonitor`, filters, diff and merge drivers, `core.sshCommand`,
- *   editors, pagers, credential helpers, `!` aliases…) whose words name a file
- *   there: a change to any of them is code Git would run.
+ *   `core.worktree`, `core.excludesFile`, `core.attributesFile`, and every
+ *   word of any value that names a path inside the workspace (Git runs
+ *   programs from filters, drivers, fsmonitor, pagers, editors, helpers,
+ *   send-email, signing, `!` aliases…: no list of keys keeps up, so every
+ *   key counts): a change to any of them is code Git would run.
  * Bounded: config files are read up to 1 MB each and 10 includes deep.
  */
 import { constants } from 'node:fs';
@@ -21,21 +22,6 @@ const CONFIG_BYTES = 1024 * 1024;
 const INCLUDE_DEPTH = 10;
 /** Keys whose value is a path (resolved against the work tree, or the config file for includes). */
 const PATH_KEYS = new Set(['core.hookspath', 'core.worktree', 'core.excludesfile', 'core.attributesfile', 'commit.template', 'core.fsmonitor']);
-/** Keys (last part, any section) whose value is a program Git runs. */
-const PROGRAM_SUFFIXES = ['.clean', '.smudge', '.process', '.driver', '.command', '.textconv', '.program', '.helper', '.cmd'];
-const PROGRAM_KEYS = new Set([
-  'core.sshcommand',
-  'core.editor',
-  'core.pager',
-  'core.askpass',
-  'core.fsmonitor',
-  'diff.external',
-  'sequence.editor',
-  'gpg.program',
-  'credential.helper',
-  'uploadpack.packobjectshook',
-  'receive.procreceiverefs',
-]);
 
 /** A folder (absolute) is a git directory by Git's rules: HEAD, and objects+refs or a commondir. */
 export async function isGitDirectory(folder: string): Promise<boolean> {
@@ -97,11 +83,11 @@ export async function pathsConfigPointsAt(options: { gitDir: string; workTree: s
         continue;
       }
       if (PATH_KEYS.has(key)) addInside(found, root, resolve(workTree, expandHome(value, home)));
-      if (PROGRAM_KEYS.has(key) || PROGRAM_SUFFIXES.some((suffix) => key.endsWith(suffix)) || (key.startsWith('alias.') && value.startsWith('!'))) {
-        for (const word of value.replace(/^!/, '').split(/[\s;&|()<>"'`=]+/)) {
-          if (word === '' || !/[/.]/.test(word)) continue;
-          addInside(found, root, resolve(workTree, expandHome(word, home)));
-        }
+      // Git runs programs from more keys than any list keeps up with (pagers, send-email, signing, refs…): every
+      // word of every value that names a path inside the workspace counts, whatever the key.
+      for (const word of value.replace(/^!/, '').split(/[\s;&|()<>"'`=,]+/)) {
+        if (word === '' || !/[/.~]/.test(word) || /^[a-z][a-z0-9+.-]*:\/\//i.test(word)) continue;
+        addInside(found, root, resolve(workTree, expandHome(word, home)));
       }
     }
   };
@@ -123,7 +109,8 @@ function expandHome(value: string, home: string): string {
 export function configEntries(text: string): { key: string; value: string }[] {
   const entries: { key: string; value: string }[] = [];
   let section = '';
-  for (const raw of text.split(/\r?\n/)) {
+  // A line ending in a backslash goes on on the next one, as Git reads it.
+  for (const raw of text.replace(/\\\r?\n/g, '').split(/\r?\n/)) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
     const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\](.*)$/.exec(line);

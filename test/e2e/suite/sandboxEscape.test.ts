@@ -4,7 +4,7 @@
 // outlived its command (and then raced the unsandboxed tools).
 import * as vscode from 'vscode';
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { assert, assertEqual, test } from './harness';
 import { EMULATOR_BASE_URL, emulatorRequests, resetEmulator, scriptTurns, waitFor } from './emulatorControl';
@@ -148,6 +148,36 @@ test(
     } finally {
       await settings.update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
       for (const duration of seconds) for (const pid of processesRunning(['sleep', String(duration)])) process.kill(pid, 'SIGKILL');
+    }
+  },
+  { timeoutMs: 90_000 },
+);
+
+test(
+  'auto (issue 36, finding 9): a protected file saved into the workspace while a sandboxed command runs stops the command before it reads it',
+  async () => {
+    const gateway = await api();
+    const settings = vscode.workspace.getConfiguration('gateway');
+    const late = join(root().fsPath, '.env.saved-late');
+    rmSync(late, { force: true });
+    try {
+      // The command waits for the file, then prints it: it must be stopped first (VS Code's watcher reports the save).
+      const command = 'for i in $(seq 1 100); do [ -e .env.saved-late ] && sleep 2 && cat .env.saved-late && exit 0; sleep 0.1; done; echo never-appeared';
+      const running = runAutoSession(gateway, 'read a late secret', [{ toolCalls: [{ name: 'run_command', arguments: { command } }] }, { text: 'Done.' }]);
+      await waitFor(
+        'the command to start',
+        async () => (await gateway.agentSessions()).some((s) => s.title === 'read a late secret' && s.status === 'running'),
+        30_000,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      writeFileSync(late, 'API_KEY=saved-while-it-ran\n');
+      const outputs = await running;
+      assertEqual(outputs.length, 1, 'tool results sent back');
+      assert(!/saved-while-it-ran/.test(outputs[0]), `the command read the protected file: ${outputs[0]}`);
+      assert(/a protected file appeared/.test(outputs[0]), `the model is told why it was stopped: ${outputs[0]}`);
+    } finally {
+      await settings.update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
+      rmSync(late, { force: true });
     }
   },
   { timeoutMs: 90_000 },
