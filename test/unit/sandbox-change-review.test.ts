@@ -134,7 +134,7 @@ describe("Git's own rules, on real files", () => {
         '[include]\n\tpath = ../.gitconfig\n[core]\n\thooksPath = .githooks\n\tfsmonitor = tools/monitor.sh\n[diff "x"]\n\ttextconv = /usr/bin/cat\n',
       '.gitconfig': '[filter "f"]\n\tsmudge = ./scripts/smudge.sh --fast\n[include]\n\tpath = /etc/elsewhere\n',
     });
-    const paths = await pathsConfigPointsAt({ gitDir: join(root, '.git'), workTree: root, root, home: base });
+    const paths = await pathsConfigPointsAt({ gitDir: join(root, '.git'), workTree: root, root, home: base, globalConfigs: [] });
     assert.deepEqual(paths.sort(), ['.gitconfig', '.githooks', 'scripts/smudge.sh', 'tools/monitor.sh']);
   });
 });

@@ -46,6 +46,8 @@ export interface ChangedEntry {
   gitLink?: boolean;
   /** A deletion or an opaque folder would remove a repository, or a tree too large to look through. */
   removesRepository?: boolean;
+  /** A package.json whose Git hook settings changed (husky 4's `husky`, yorkie's `gitHooks`, `simple-git-hooks`, `lint-staged`…). */
+  hookSettingsChanged?: boolean;
 }
 
 /** What the host found of the repositories around the change set. */
@@ -146,8 +148,15 @@ const EDITOR_AND_AGENT_NAMES = new Set([
   '.git-hooks',
 ]);
 
-/** Names of Git hook managers' configs, in every spelling their documentation accepts. */
-const HOOK_MANAGER_NAMES = [/^\.?lefthook(-local)?(\.(ya?ml|toml|jsonc?))?$/, /^\.?simple-git-hooks(\.(c?js|json))?$/];
+/** Names of Git hook managers' configs (lefthook, simple-git-hooks, husky 4, lint-staged), in every spelling their documentation accepts. */
+const HOOK_MANAGER_NAMES = [
+  /^\.?lefthook(-local)?(\.(ya?ml|toml|jsonc?))?$/,
+  /^\.?simple-git-hooks(\.(c?js|json))?$/,
+  /^\.huskyrc(\.(json|ya?ml|[cm]?js))?$/,
+  /^husky\.config\.[cm]?js$/,
+  /^\.lintstagedrc(\.(json|ya?ml|[cm]?js))?$/,
+  /^lint-staged\.config\.[cm]?js$/,
+];
 const WORKSPACE_FILE_SUFFIX = '.code-workspace';
 
 /** Whether `path` is one of the files VS Code or another agent runs code from, by the name those programs look for. */
@@ -177,7 +186,7 @@ export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protecte
   if (facts.pointedAt.some((target) => isAtOrBelow(entry.path, target) || (entry.kind === 'deleted' && isAtOrBelow(target, entry.path)))) {
     return 'repository-config';
   }
-  if (isEditorOrAgentPath(entry.path)) return 'editor-or-agent';
+  if (isEditorOrAgentPath(entry.path) || entry.hookSettingsChanged) return 'editor-or-agent';
   if (protectingPattern(entry.path, protectedPatterns) !== undefined) return 'protected';
   if (entry.changedOutside) return 'changed-outside';
   if (entry.removesRepository) return 'removes-repository';

@@ -68,6 +68,23 @@ export const homeToolchains: readonly string[] = [
   '.elan',
 ];
 
+/**
+ * Files that hold credentials inside the toolchain folders bound back read-only, by their place (`*` one
+ * folder of any name: a version): a toolchain's own global configuration (npm's `etc/npmrc` of a Node
+ * installed by nvm or Volta, pip's `pip.conf` of a pyenv Python, Maven's and Gradle's settings of a
+ * distribution). Covered where they exist.
+ */
+export const toolchainSecrets: readonly string[] = [
+  '.nvm/versions/node/*/etc/npmrc',
+  '.volta/tools/image/node/*/etc/npmrc',
+  '.pyenv/versions/*/pip.conf',
+  '.pyenv/versions/*/etc/pip.conf',
+  '.sdkman/candidates/*/*/conf/settings.xml',
+  '.sdkman/candidates/*/*/gradle.properties',
+  '.gradle/wrapper/dists/*/*/*/gradle.properties',
+  '.gradle/wrapper/dists/*/*/*/init.d',
+];
+
 /** Workspace folders that decide what runs next: readable in the sandbox, never writable. */
 export const readOnlyWorkspaceFolders: readonly string[] = ['.git', '.vscode'];
 

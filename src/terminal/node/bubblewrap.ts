@@ -32,11 +32,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { mkdir, mkdtemp, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, stat } from 'node:fs/promises';
 import { homedir, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { bubblewrapArguments, homeSecrets, homeToolchains, seccompFd, type SandboxLaunch } from '../common/sandbox';
+import { bubblewrapArguments, homeSecrets, homeToolchains, seccompFd, toolchainSecrets, type SandboxLaunch } from '../common/sandbox';
 import { sandboxEnvironment } from '../common/sandboxEnvironment';
 import { seccompArchOf, seccompProgram, type SeccompArch } from '../common/seccompFilter';
 import type { ChangeLayer } from './changeLayer';
@@ -175,7 +175,7 @@ export class BubblewrapSandbox {
     const home = this.options.home ?? homedir();
     this.protectedPaths ??= new (changeReviewParts().ProtectedPathCache)();
     const protectedHere = await this.protectedPaths.hiddenIn(request.root, request.protectedFiles, signal);
-    const secrets = await existing(homeSecrets.map((path) => join(home, ...path.split('/'))));
+    const secrets = await existing([...homeSecrets.map((path) => join(home, ...path.split('/'))), ...(await expandedIn(home, toolchainSecrets))]);
     const toolchains = (await existing(homeToolchains.map((path) => join(home, ...path.split('/'))))).map(({ path }) => path);
     const { emptied, kept } = await this.runtimeFoldersOf(env);
     const spec = {
@@ -365,6 +365,25 @@ async function probeRun(
       } else resolve({ ok: false, missing: false, reason: `a sandbox cannot be made here (${stderr.trim() || `exit code ${code ?? 'none'}`})` });
     });
   });
+}
+
+/** The paths `patterns` (relative to `home`, `*` any one name) name that exist; bounded: a folder's first 64 names. */
+async function expandedIn(home: string, patterns: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const pattern of patterns) {
+    let paths = [home];
+    for (const segment of pattern.split('/')) {
+      const next: string[] = [];
+      for (const path of paths) {
+        if (segment !== '*') next.push(join(path, segment));
+        else for (const name of (await readdir(path).catch(() => [] as string[])).slice(0, 64)) next.push(join(path, name));
+      }
+      paths = next;
+      if (paths.length === 0) break;
+    }
+    found.push(...paths.filter((path) => existsSync(path)));
+  }
+  return found;
 }
 
 async function existing(paths: string[]): Promise<{ path: string; directory: boolean }[]> {

@@ -33,6 +33,9 @@ export interface ChangeLimits {
   maxRemovalEntries: number;
 }
 
+/** How long tar may take to read the layer's folder marks; after it, none is taken as opaque (nothing more is removed). */
+const TAR_TIMEOUT_MS = 10_000;
+
 /** A file copied in while the command runs is at most this large; a larger one lands at the end. */
 const INTERIM_COPY_BYTES = 16 * 1024 * 1024;
 
@@ -281,7 +284,7 @@ export class ChangeLayer {
     for (const entry of entries) if (entry.kind === 'directory' && entry.existed && opaque.has(entry.path)) entry.opaque = true;
     for (const entry of entries) {
       if ((entry.kind === 'deleted' || entry.opaque) && entry.existed) {
-        const removal = await this.removalOf(entry.path, signal);
+        const removal = await this.removalOf(entry.path, deadline, signal);
         entry.removesRepository = removal.repository;
         entry.changedOutside ||= removal.changedOutside;
       }
@@ -319,12 +322,14 @@ export class ChangeLayer {
     if (kind === 'file') {
       entry.hardLinked = upper.nlink > 1;
       entry.gitLink = await startsAsGitLink(join(this.upper, path), upper.size);
+      if (path === 'package.json' || path.endsWith('/package.json'))
+        entry.hookSettingsChanged = await hookSettingsChanged(join(this.upper, path), join(this.options.root, path));
     }
     return entry;
   }
 
   /** What deleting the workspace's `path` would remove: a repository, or something changed while the command ran (bounded). */
-  private async removalOf(path: string, signal: AbortSignal): Promise<{ repository: boolean; changedOutside: boolean }> {
+  private async removalOf(path: string, deadline: number, signal: AbortSignal): Promise<{ repository: boolean; changedOutside: boolean }> {
     const top = await lstat(join(this.options.root, path)).catch(() => undefined);
     if (!top?.isDirectory()) return { repository: false, changedOutside: false };
     let seen = 0;
@@ -332,6 +337,8 @@ export class ChangeLayer {
     const pending = [join(this.options.root, path)];
     while (pending.length > 0) {
       signal.throwIfAborted();
+      // Out of time: what the deletion would remove was not all looked at, so it waits for the user.
+      if (this.now() > deadline) return { repository: true, changedOutside };
       const folder = pending.pop() as string;
       const names = await readdir(folder, { withFileTypes: true }).catch(() => []);
       const listed = new Set(names.map((entry) => entry.name));
@@ -400,11 +407,22 @@ export class ChangeLayer {
    * One entry into the workspace, in its folder opened without following links and checked. `held`: the
    * user applies it, so links and special files are made too (a link as a link, never followed).
    */
-  private async landEntry(entry: ChangedEntry, held: boolean, how: 'move' | 'copy' = 'move'): Promise<void> {
+  private async landEntry(entry: ChangedEntry, held: boolean): Promise<void> {
     const slash = entry.path.lastIndexOf('/');
     const parent = slash < 0 ? '' : entry.path.slice(0, slash);
     const name = entry.path.slice(slash + 1);
-    const source = join(this.upper, entry.path);
+    // The layer's side too is reached one folder at a time without following links: whatever swapped a folder
+    // of the layer for a link, nothing is taken from where it leads.
+    const upperFolder = entry.kind === 'file' || entry.kind === 'symlink' ? await openBeneath(this.upper, parent, 'folder') : undefined;
+    const source = upperFolder ? `/proc/self/fd/${upperFolder.fd}/${name}` : '';
+    try {
+      await this.landInto(entry, held, parent, name, source);
+    } finally {
+      await upperFolder?.close();
+    }
+  }
+
+  private async landInto(entry: ChangedEntry, held: boolean, parent: string, name: string, source: string): Promise<void> {
     await withPinnedFolder(this.options.root, parent, async (folder) => {
       const target = `${folder}/${name}`;
       const there = await lstat(target).catch(() => undefined);
@@ -419,7 +437,7 @@ export class ChangeLayer {
           return;
         case 'file':
           if (there?.isDirectory()) await rm(target, { recursive: true, force: true });
-          await moveInto(source, folder, name, how);
+          await moveInto(source, folder, name);
           return;
         case 'symlink':
           if (!held) throw new Error('a link is not landed unasked');
@@ -470,6 +488,30 @@ export class HeldChanges implements QuarantinedControlPaths {
 
 function controlKind(entry: ChangedEntry): ControlPathKind {
   return entry.kind === 'directory' ? 'directory' : entry.kind === 'file' ? 'file' : entry.kind === 'symlink' ? 'symlink' : 'other';
+}
+
+/** The package.json keys Git hook managers read their hooks from. */
+const HOOK_SETTING_KEYS = ['husky', 'gitHooks', 'simple-git-hooks', 'lint-staged', 'pre-commit'];
+
+/** Whether the Git hook settings of a package.json differ between the command's version and the workspace's (unreadable or too large: taken as changed). */
+async function hookSettingsChanged(upperPath: string, workspacePath: string): Promise<boolean> {
+  const settings = async (path: string, missing: string) => {
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+    if (!handle) return missing;
+    try {
+      const info = await handle.stat();
+      if (!info.isFile() || info.size > 1024 * 1024) return `unreadable ${randomBytes(4).toString('hex')}`;
+      const parsed: unknown = JSON.parse(await handle.readFile('utf8'));
+      const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+      return JSON.stringify(HOOK_SETTING_KEYS.map((key) => record[key] ?? null));
+    } catch {
+      return `unreadable ${randomBytes(4).toString('hex')}`;
+    } finally {
+      await handle.close();
+    }
+  };
+  const none = JSON.stringify(HOOK_SETTING_KEYS.map(() => null));
+  return (await settings(upperPath, none)) !== (await settings(workspacePath, none));
 }
 
 /** Every entry below `folder` by name, identity and change time, as one digest; a tree past `maxEntries` gets a stamp that never matches. */
@@ -524,6 +566,8 @@ async function opaqueFolders(upper: string, folders: readonly string[], signal: 
       cwd: upper,
       stdio: ['pipe', 'pipe', 'ignore'],
       signal,
+      timeout: TAR_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
     });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -578,12 +622,11 @@ function paxRecords(body: Buffer): { key: string; value: string }[] {
 }
 
 /**
- * Moves `source` to `name` in the open folder: a rename on one file system, else (and for `copy`) a copy under a
- * temporary name renamed into place, so the workspace never shows a half-written file.
+ * Moves `source` to `name` in the open folder: a rename on one file system, else a copy under a temporary name
+ * renamed into place, so the workspace never shows a half-written file.
  */
-async function moveInto(source: string, folder: string, name: string, how: 'move' | 'copy'): Promise<void> {
+async function moveInto(source: string, folder: string, name: string): Promise<void> {
   try {
-    if (how === 'copy') throw Object.assign(new Error('copy'), { code: 'EXDEV' });
     await rename(source, `${folder}/${name}`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
@@ -593,7 +636,7 @@ async function moveInto(source: string, folder: string, name: string, how: 'move
       await rm(temporary, { force: true });
       throw renameError;
     });
-    if (how === 'move') await rm(source, { force: true });
+    await rm(source, { force: true });
   }
 }
 
@@ -603,15 +646,22 @@ async function moveInto(source: string, folder: string, name: string, how: 'move
  * waiting on a pipe: a running command that swaps any folder on the way for a link to the host's files gets
  * ELOOP, never the host's file.
  */
-async function openBeneath(base: string, path: string): Promise<FileHandle> {
-  const names = path.split('/');
-  let folder = await open(base, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+async function openBeneath(base: string, path: string, what: 'file' | 'folder' = 'file'): Promise<FileHandle> {
+  const names = path === '' ? [] : path.split('/');
+  const folderFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+  let folder = await open(base, folderFlags);
   try {
-    for (const name of names.slice(0, -1)) {
-      const next = await open(`/proc/self/fd/${folder.fd}/${name}`, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    for (const name of what === 'folder' ? names : names.slice(0, -1)) {
+      const next = await open(`/proc/self/fd/${folder.fd}/${name}`, folderFlags);
       await folder.close();
       folder = next;
     }
+  } catch (error) {
+    await folder.close();
+    throw error;
+  }
+  if (what === 'folder') return folder;
+  try {
     return await open(`/proc/self/fd/${folder.fd}/${names[names.length - 1]}`, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } finally {
     await folder.close();

@@ -62,10 +62,18 @@ export async function startsAsGitLink(path: string, size: number): Promise<boole
  * The workspace paths (workspace-relative) that the config of the repository
  * whose git directory is `gitDir` and whose work tree is `workTree` points at.
  */
-export async function pathsConfigPointsAt(options: { gitDir: string; workTree: string; root: string; home: string }): Promise<string[]> {
+export async function pathsConfigPointsAt(options: {
+  gitDir: string;
+  workTree: string;
+  root: string;
+  home: string;
+  /** The system's and the user's config files; default /etc/gitconfig, $XDG_CONFIG_HOME/git/config, ~/.gitconfig. */
+  globalConfigs?: readonly string[];
+}): Promise<string[]> {
   const { gitDir, workTree, root, home } = options;
   const found = new Set<string>();
-  const configs = [join(gitDir, 'config'), join(gitDir, 'config.worktree')];
+  // The user's and the system's configs too: a relative core.hooksPath or include there resolves in this work tree.
+  const configs = [...(options.globalConfigs ?? globalConfigsOf(home)), join(gitDir, 'config'), join(gitDir, 'config.worktree')];
   const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
   if (common !== undefined) configs.push(join(resolve(gitDir, common.trim()), 'config'));
   const seen = new Set<string>();
@@ -93,6 +101,12 @@ export async function pathsConfigPointsAt(options: { gitDir: string; workTree: s
   };
   for (const file of configs) await readConfig(file, 0);
   return [...found];
+}
+
+/** Where Git reads the system's and the user's config. */
+function globalConfigsOf(home: string): string[] {
+  const xdg = process.env.XDG_CONFIG_HOME?.startsWith('/') ? process.env.XDG_CONFIG_HOME : join(home, '.config');
+  return ['/etc/gitconfig', join(xdg, 'git', 'config'), join(home, '.gitconfig')];
 }
 
 /** `path` as workspace-relative, added when it lies inside `root` (the root itself counts as ''). */

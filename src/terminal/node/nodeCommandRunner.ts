@@ -12,7 +12,7 @@ import { omittedNote } from '../../tools/common';
 import type { SandboxLaunch } from '../common/sandbox';
 import { spawnSandboxed } from './bubblewrap';
 import { absoluteInside } from '../../tools/node';
-import { followChild, stopGroup } from './startedChild';
+import { followChild, stopGroup, type GroupStop } from './startedChild';
 
 export interface NodeCommandRunnerOptions {
   /** The shell to run lines with; default `$SHELL`, else /bin/sh (ComSpec on Windows). */
@@ -54,7 +54,8 @@ export class NodeCommandRunner implements CommandRunner {
     return await new Promise<CommandResult>((resolvePromise, rejectPromise) => {
       let timedOut = false;
       let settled = false;
-      const stop = () => this.killGroup(child);
+      let group: GroupStop | undefined;
+      const stop = () => (group ??= this.killGroup(child));
       const timer = setTimeout(() => {
         timedOut = true;
         stop();
@@ -74,8 +75,13 @@ export class NodeCommandRunner implements CommandRunner {
         // Let go of pipes a background job still holds, or they would keep this process alive.
         child.stdout?.destroy();
         child.stderr?.destroy();
-        if (signal.aborted) rejectPromise(signal.reason);
-        else resolvePromise({ exitCode, output: output.text(), timedOut, ...(launch ? { sandboxed: { network: launch.network } } : {}) });
+        const done = () => {
+          if (signal.aborted) rejectPromise(signal.reason);
+          else resolvePromise({ exitCode, output: output.text(), timedOut, ...(launch ? { sandboxed: { network: launch.network } } : {}) });
+        };
+        // After a stop, only once what it found is gone: the command's changes are reviewed next, and it must not still write them.
+        if (group) void group.gone.then(done);
+        else done();
       };
       child.on('error', (error) => {
         if (settle()) rejectPromise(error);
@@ -113,14 +119,14 @@ export class NodeCommandRunner implements CommandRunner {
   }
 
   /** SIGTERM to the whole group, then SIGKILL after a grace period for whatever is left. */
-  private killGroup(child: ChildProcess): void {
+  private killGroup(child: ChildProcess): GroupStop | undefined {
     const pid = child.pid;
-    if (pid === undefined) return;
+    if (pid === undefined) return undefined;
     if (process.platform === 'win32') {
       spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => undefined);
-      return;
+      return undefined;
     }
-    stopGroup(pid, this.options.killGraceMs ?? 2000).unref();
+    return stopGroup(pid, this.options.killGraceMs ?? 2000);
   }
 }
 

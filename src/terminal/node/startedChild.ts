@@ -18,22 +18,27 @@ export interface FollowOptions {
 
 /** Resolves once the child runs; rejects when it could not be started (no such shell, no bwrap). */
 export async function followChild(child: ChildProcess, options: FollowOptions): Promise<StartedCommand> {
-  const ended = endOf(child, options);
+  const exited = endOf(child, options);
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', reject);
   });
   const pid = child.pid as number;
   // What the shell left in its group (`server &`) is stopped with it: nobody would read it or stop it later.
-  void ended.then(() => signalGroup(pid, 'SIGKILL'));
+  void exited.then(() => signalGroup(pid, 'SIGKILL'));
+  let group: GroupStop | undefined;
+  // Ended only once what a stop found running is gone too: the review of its changes must not race it.
+  const ended = exited.then(async (code) => {
+    await group?.gone;
+    return code;
+  });
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= new Promise<void>((resolve) => {
-      const kill = stopGroup(pid, options.killGraceMs);
+      group = stopGroup(pid, options.killGraceMs);
       // A process the kernel cannot end (uninterruptible sleep) must not hold the session's end forever.
-      const giveUp = setTimeout(resolve, options.killGraceMs + 2000);
+      const giveUp = setTimeout(resolve, options.killGraceMs + 4000);
       void ended.then(() => {
-        clearTimeout(kill);
         clearTimeout(giveUp);
         resolve();
       });
@@ -63,19 +68,43 @@ function endOf(child: ChildProcess, { onOutput, drainMs }: FollowOptions): Promi
   });
 }
 
+/** A stop under way: `gone` resolves once every process it found is gone (or, bounded, when waiting is given up). */
+export interface GroupStop {
+  readonly gone: Promise<void>;
+}
+
+/** How often a stop looks whether what it found is gone. */
+const GONE_POLL_MS = 25;
+
 /**
- * SIGTERM to the group, SIGKILL after `graceMs`, and then also to the children the group's leader had when the
- * stop began: a sandboxed command is PID 1 of its namespace under bwrap (the leader), and it can clear the
- * parent-death signal that would end it with bwrap, so it is ended by name (its start time checked first, so a
- * reused PID is never hit). Its namespace ends with it. Returns the SIGKILL's timer.
+ * SIGTERM to the group and to the children its leader has when the stop begins, SIGKILL to all of them after
+ * `graceMs`. A sandboxed command is PID 1 of its namespace, a child of bwrap (the leader) outside bwrap's group,
+ * and it can clear the parent-death signal that would end it with bwrap: it is ended by its PID (its start time
+ * checked first, so a reused PID is never hit), and its namespace ends with it. `gone` waits for those children,
+ * so nothing reviews the command's changes while it still runs.
  */
-export function stopGroup(pid: number, graceMs: number): NodeJS.Timeout {
+export function stopGroup(pid: number, graceMs: number): GroupStop {
   const inner = childrenOf(pid);
+  const alive = () => inner.filter((child) => startTimeOf(child.pid) === child.start);
   signalGroup(pid, 'SIGTERM');
-  return setTimeout(() => {
+  for (const child of alive()) signalProcess(child.pid, 'SIGTERM');
+  setTimeout(() => {
     signalGroup(pid, 'SIGKILL');
-    for (const child of inner) if (startTimeOf(child.pid) === child.start) signalProcess(child.pid, 'SIGKILL');
+    for (const child of alive()) signalProcess(child.pid, 'SIGKILL');
   }, graceMs);
+  const gone = new Promise<void>((resolve) => {
+    const deadline = Date.now() + graceMs + 3000;
+    const look = () => {
+      if (alive().length === 0 || Date.now() > deadline) {
+        resolve();
+        return;
+      }
+      // Not unref'd: a run waits on this (bounded by the deadline), and nothing else may be keeping the process up.
+      setTimeout(look, GONE_POLL_MS);
+    };
+    look();
+  });
+  return { gone };
 }
 
 /** The children of `pid` with their start times (Linux /proc; none elsewhere). */
