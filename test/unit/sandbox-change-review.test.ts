@@ -125,6 +125,11 @@ describe("Git's own rules, on real files", () => {
       { key: 'include.path', value: '../.gitconfig' },
       { key: 'alias.st', value: '!./tools/st' },
     ]);
+    // A # or ; inside quotes is part of the value, as Git reads it; escapes are undone.
+    assert.deepEqual(configEntries('[alias]\n\tship = "!f() { npm test ; ./tools/release.sh; }; f" # note\n\tq = "say \\"hi\\"" ; x\n'), [
+      { key: 'alias.ship', value: '!f() { npm test ; ./tools/release.sh; }; f' },
+      { key: 'alias.q', value: 'say "hi"' },
+    ]);
   });
 
   test('what a repository points at: includes (followed), hooks path, worktree, programs; nothing outside the workspace', async () => {

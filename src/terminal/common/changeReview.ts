@@ -155,7 +155,12 @@ const HOOK_MANAGER_NAMES = [
   /^\.huskyrc(\.(json|ya?ml|[cm]?js))?$/,
   /^husky\.config\.[cm]?js$/,
   /^\.lintstagedrc(\.(json|ya?ml|[cm]?js))?$/,
-  /^lint-staged\.config\.[cm]?js$/,
+  /^lint-staged\.config\.[cm]?[jt]s$/,
+  /^\.?captainhook\.json$/,
+  /^\.?rusty-hook\.toml$/,
+  /^grumphp\.ya?ml(\.dist)?$/,
+  /^hk\.pkl$/,
+  /^\.pre-commit-config\.ya?ml$/,
 ];
 const WORKSPACE_FILE_SUFFIX = '.code-workspace';
 

@@ -491,7 +491,7 @@ function controlKind(entry: ChangedEntry): ControlPathKind {
 }
 
 /** The package.json keys Git hook managers read their hooks from. */
-const HOOK_SETTING_KEYS = ['husky', 'gitHooks', 'simple-git-hooks', 'lint-staged', 'pre-commit'];
+const HOOK_SETTING_KEYS = ['husky', 'gitHooks', 'simple-git-hooks', 'lint-staged', 'pre-commit', 'precommit', 'pre-push', 'prepush', 'ghooks'];
 
 /** Whether the Git hook settings of a package.json differ between the command's version and the workspace's (unreadable or too large: taken as changed). */
 async function hookSettingsChanged(upperPath: string, workspacePath: string): Promise<boolean> {

@@ -15,7 +15,7 @@
  * Bounded: config files are read up to 1 MB each and 10 includes deep.
  */
 import { constants } from 'node:fs';
-import { lstat, open, readFile, realpath } from 'node:fs/promises';
+import { lstat, open, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 const CONFIG_BYTES = 1024 * 1024;
@@ -145,15 +145,38 @@ export function configEntries(text: string): { key: string; value: string }[] {
 function pushEntry(entries: { key: string; value: string }[], section: string, line: string): void {
   const match = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
   if (!match) return;
-  const value = (match[2] ?? 'true')
-    .replace(/\s[#;].*$/, '')
-    .trim()
-    .replace(/^"(.*)"$/, '$1');
+  const value = match[2] === undefined ? 'true' : configValue(match[2]);
   entries.push({ key: `${section}.${match[1].toLowerCase()}`.replace(/^([^.]+)\./, (whole) => whole.toLowerCase()), value });
 }
 
+/**
+ * A value as Git reads it: quotes removed, `\"`, `\\`, `\n`, `\t` unescaped, and a `#` or `;` ending it only
+ * outside quotes (inside them it is part of the value: an alias's shell code).
+ */
+export function configValue(raw: string): string {
+  let value = '';
+  let quoted = false;
+  let pendingSpace = '';
+  for (let index = 0; index < raw.length; index++) {
+    const char = raw[index];
+    if (char === '\\' && index + 1 < raw.length) {
+      const next = raw[++index];
+      value += pendingSpace + (next === 'n' ? '\n' : next === 't' ? '\t' : next === 'b' ? '' : next);
+      pendingSpace = '';
+    } else if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '#' || char === ';')) break;
+    else if (!quoted && /\s/.test(char)) pendingSpace += value === '' ? '' : char;
+    else {
+      value += pendingSpace + char;
+      pendingSpace = '';
+    }
+  }
+  return value;
+}
+
 async function readBounded(file: string): Promise<string | undefined> {
-  const info = await lstat(file).catch(() => undefined);
+  // Followed like Git follows it: a config kept in a dotfiles folder and linked into place is read there.
+  const info = await stat(file).catch(() => undefined);
   if (!info?.isFile() || info.size > CONFIG_BYTES) return undefined;
   return readFile(file, 'utf8').catch(() => undefined);
 }
