@@ -158,10 +158,12 @@ describe('the protected files, without a walk before every command', () => {
     for (const path of folders) await utimes(join(root, path), old, old);
   };
 
-  test('found as a walk finds them; .git and node_modules are not looked in', async () => {
+  test('found as a walk finds them; .git and node_modules are not looked in; the repositories found on the way', async () => {
     const cache = new ProtectedPathCache();
     const hidden = await cache.hiddenIn(root, defaultProtectedFiles, never);
     assert.deepEqual(hidden.map((entry) => entry.path.slice(root.length + 1)).sort(), ['keys/id.pem', 'src/deep/.env']);
+    // The same look finds the folders that hold a repository (the review reads their configs).
+    assert.deepEqual((await cache.look(root, defaultProtectedFiles, never)).repositories, ['']);
   });
 
   test('a new one, one renamed in, one gone, a folder swapped for a link: each seen at the next look', async () => {

@@ -33,6 +33,9 @@ export interface ChangeLimits {
   maxRemovalEntries: number;
 }
 
+/** Repositories of the workspace whose configs a review reads at most (a monorepo of vendored checkouts has hundreds). */
+const MAX_REPOSITORIES = 2000;
+
 /** How long tar may take to read the layer's folder marks; after it, none is taken as opaque (nothing more is removed). */
 const TAR_TIMEOUT_MS = 10_000;
 
@@ -72,6 +75,7 @@ export class ChangeLayer {
   private readonly now: () => number;
   /** When the command could start writing: a workspace entry changed later was changed by someone else. */
   private startedAt = 0;
+  private knownRepositories: readonly string[] = [];
   /** The workspace's entry at each held path when the final review ended (identity and change time; '' for none). */
   private readonly stampsAtReview = new Map<string, string>();
   /** Everything the last review read, for applying a held path later. */
@@ -246,6 +250,11 @@ export class ChangeLayer {
     return entry.kind === 'deleted' || entry.opaque ? treeStamp(absolute, this.limits.maxRemovalEntries) : 'folder';
   }
 
+  /** The workspace's folders that hold a `.git` (found before the command, outside node_modules): their configs are read by the review. */
+  knowRepositories(folders: readonly string[]): void {
+    this.knownRepositories = folders.slice(0, MAX_REPOSITORIES);
+  }
+
   /** The layer's own folder (upper, work, merged and lower are in it). */
   get folder(): string {
     return this.options.folder;
@@ -369,6 +378,13 @@ export class ChangeLayer {
       const dotGit = join(this.options.root, entry.path, '.git');
       const gitDir = await gitDirectoryOf(dotGit);
       if (gitDir) repositories.set(gitDir, join(this.options.root, entry.path));
+    }
+    // Every repository in the workspace, whether or not the command touched its folder: a config may point anywhere in it.
+    for (const folder of this.knownRepositories) {
+      signal.throwIfAborted();
+      const workTree = folder === '' ? this.options.root : join(this.options.root, folder);
+      const gitDir = await gitDirectoryOf(join(workTree, '.git'));
+      if (gitDir) repositories.set(gitDir, workTree);
     }
     // Git finds a work tree's repository by walking up from it: the workspace's own and its parents'.
     for (let folder = this.options.root; ;) {

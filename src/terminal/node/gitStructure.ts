@@ -81,11 +81,14 @@ export async function pathsConfigPointsAt(options: {
     if (level > INCLUDE_DEPTH || seen.has(file)) return;
     seen.add(file);
     const text = await readBounded(file);
-    if (text === undefined) return;
+    if (text !== undefined) await readText(text, dirname(file), level);
+  };
+  /** One config's text; its includes are relative to `folder` (the file's own). */
+  const readText = async (text: string, folder: string, level: number): Promise<void> => {
     for (const { key, value } of configEntries(text)) {
       if (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path'))) {
         const target = expandHome(value, home);
-        const included = isAbsolute(target) ? target : resolve(dirname(file), target);
+        const included = isAbsolute(target) ? target : resolve(folder, target);
         addInside(found, root, included);
         await readConfig(included, level + 1);
         continue;
@@ -100,13 +103,32 @@ export async function pathsConfigPointsAt(options: {
     }
   };
   for (const file of configs) await readConfig(file, 0);
+  if (options.globalConfigs === undefined) await readText(environmentConfig(), workTree, 0);
   return [...found];
 }
 
-/** Where Git reads the system's and the user's config. */
-function globalConfigsOf(home: string): string[] {
-  const xdg = process.env.XDG_CONFIG_HOME?.startsWith('/') ? process.env.XDG_CONFIG_HOME : join(home, '.config');
-  return ['/etc/gitconfig', join(xdg, 'git', 'config'), join(home, '.gitconfig')];
+/**
+ * Where Git reads the system's and the user's config, as the environment Git would be started with says
+ * (GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM, GIT_CONFIG_GLOBAL: VS Code's git runs with the extension host's).
+ */
+function globalConfigsOf(home: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const system = env.GIT_CONFIG_NOSYSTEM ? [] : [env.GIT_CONFIG_SYSTEM || '/etc/gitconfig'];
+  if (env.GIT_CONFIG_GLOBAL) return [...system, env.GIT_CONFIG_GLOBAL];
+  const xdg = env.XDG_CONFIG_HOME?.startsWith('/') ? env.XDG_CONFIG_HOME : join(home, '.config');
+  return [...system, join(xdg, 'git', 'config'), join(home, '.gitconfig')];
+}
+
+/** The `GIT_CONFIG_COUNT` / `GIT_CONFIG_KEY_n` / `GIT_CONFIG_VALUE_n` settings of the environment, as config text. */
+function environmentConfig(env: NodeJS.ProcessEnv = process.env): string {
+  const count = Math.min(Number(env.GIT_CONFIG_COUNT) || 0, 1000);
+  const lines: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const key = env[`GIT_CONFIG_KEY_${index}`];
+    const dot = key?.lastIndexOf('.') ?? -1;
+    if (!key || dot <= 0) continue;
+    lines.push(`[${key.slice(0, dot)}]`, `${key.slice(dot + 1)} = ${JSON.stringify(env[`GIT_CONFIG_VALUE_${index}`] ?? '')}`);
+  }
+  return lines.join('\n');
 }
 
 /** `path` as workspace-relative, added when it lies inside `root` (the root itself counts as ''). */

@@ -37,6 +37,8 @@ interface FolderRecord {
   hidden: HiddenPath[];
   folders: string[];
   entries: number;
+  /** It holds a `.git` (a repository's work tree): the review reads that repository's config. */
+  repository: boolean;
 }
 
 export class ProtectedPathCache {
@@ -54,6 +56,11 @@ export class ProtectedPathCache {
 
   /** The protected files and folders of `root` (a real path) as they are now. Throws WorkspaceTooLarge past the limits. */
   async hiddenIn(root: string, patterns: readonly string[], signal: AbortSignal): Promise<HiddenPath[]> {
+    return (await this.look(root, patterns, signal)).hidden;
+  }
+
+  /** As hiddenIn, and the folders (workspace-relative, '' the root) that hold a `.git`, outside node_modules. */
+  async look(root: string, patterns: readonly string[], signal: AbortSignal): Promise<{ hidden: HiddenPath[]; repositories: string[] }> {
     const key = `${root}\0${JSON.stringify(patterns)}`;
     let records = this.workspaces.get(key);
     if (!records) {
@@ -66,6 +73,7 @@ export class ProtectedPathCache {
     const now = this.options.now ?? Date.now;
     const deadline = now() + protectedWalkTimeLimitMs;
     const hidden: HiddenPath[] = [];
+    const repositories: string[] = [];
     const visited = new Set<string>();
     let counted = 0;
     const pending = [''];
@@ -83,11 +91,12 @@ export class ProtectedPathCache {
         throw new WorkspaceTooLarge(`the workspace holds more than ${protectedSearchLimit} files, too many to find its protected ones`);
       }
       hidden.push(...record.hidden);
+      if (record.repository) repositories.push(folder);
       pending.push(...record.folders);
     }
     // Folders that are gone take their records with them.
     for (const folder of records.keys()) if (!visited.has(folder)) records.delete(folder);
-    return hidden;
+    return { hidden, repositories };
   }
 
   /** The folder's record, read again only when its stamp changed; undefined when it is no longer a folder. */
@@ -117,12 +126,15 @@ export class ProtectedPathCache {
   }
 
   private async read(absolute: string, folder: string, stamp: string, patterns: readonly string[]): Promise<FolderRecord> {
-    const record: FolderRecord = { stamp, hidden: [], folders: [], entries: 0 };
+    const record: FolderRecord = { stamp, hidden: [], folders: [], entries: 0, repository: false };
     const entries = await (this.options.readFolder ?? ((path: string) => readdir(path, { withFileTypes: true })))(absolute).catch(() => [] as Dirent[]);
     record.entries = entries.length;
     for (const entry of entries) {
       const relative = folder === '' ? entry.name : `${folder}/${entry.name}`;
-      if (entry.name.toLowerCase() === '.git') continue;
+      if (entry.name.toLowerCase() === '.git') {
+        record.repository = true;
+        continue;
+      }
       if (protectingPattern(relative, patterns) !== undefined) {
         const covered = await coverOf(join(absolute, entry.name), entry.isSymbolicLink(), entry.isDirectory());
         if (covered) record.hidden.push(covered);
