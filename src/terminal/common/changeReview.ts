@@ -58,9 +58,14 @@ export interface RepositoryFacts {
   pointedAt: readonly string[];
   /** The workspace folder itself is a git directory after the change (the bare layout at its top): its git entries are held. */
   rootIsGitDirectory?: boolean;
+  /** The workspace folder itself is a Python environment (a `pyvenv.cfg` at its top): its environment's entries are held. */
+  rootIsPythonEnvironment?: boolean;
   /** Workspace-relative folders that are Python environments after the change (a `pyvenv.cfg`): VS Code's Python extension runs their activate script in every new terminal. */
   pythonEnvironments?: ReadonlySet<string>;
 }
+
+/** What a Python environment holds at its top (activate scripts, site-packages and its .pth files, the config). */
+const PYTHON_ENVIRONMENT_ENTRIES = new Set(['pyvenv.cfg', 'bin', 'scripts', 'lib', 'lib64', 'include', 'share', 'etc']);
 
 /** The entries Git reads in a git directory: at the workspace's top, when that is one, each is held. */
 const GIT_DIRECTORY_ENTRIES = new Set([
@@ -188,6 +193,7 @@ export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protecte
   if (facts.rootIsGitDirectory && !entry.path.includes('/') && GIT_DIRECTORY_ENTRIES.has(name)) return 'repository';
   if (entry.gitLink) return 'git-link';
   if (facts.pythonEnvironments?.has(entry.path)) return 'python-environment';
+  if (facts.rootIsPythonEnvironment && PYTHON_ENVIRONMENT_ENTRIES.has(entry.path.split('/')[0].toLowerCase())) return 'python-environment';
   if (facts.pointedAt.some((target) => isAtOrBelow(entry.path, target) || (entry.kind === 'deleted' && isAtOrBelow(target, entry.path)))) {
     return 'repository-config';
   }

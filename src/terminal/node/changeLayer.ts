@@ -396,11 +396,12 @@ export class ChangeLayer {
     }
     // Git takes a folder with HEAD, objects and refs for a bare repository when it runs there: the workspace's top too.
     const rootIsGitDirectory = await isMergedGitDirectory(this.upper, this.options.root, '');
+    const rootIsPythonEnvironment = await hasEntry(this.upper, this.options.root, '', 'pyvenv.cfg');
     const pointedAt = new Set<string>();
     for (const [gitDir, workTree] of repositories) {
       for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: this.options.root, home: this.options.home })) pointedAt.add(path);
     }
-    return { gitDirectories, pointedAt: [...pointedAt], rootIsGitDirectory, pythonEnvironments };
+    return { gitDirectories, pointedAt: [...pointedAt], rootIsGitDirectory, rootIsPythonEnvironment, pythonEnvironments };
   }
 
   private async land(verdict: ChangeVerdict, signal: AbortSignal): Promise<{ path: string; reason: string }[]> {

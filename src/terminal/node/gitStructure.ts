@@ -21,7 +21,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 const CONFIG_BYTES = 1024 * 1024;
 const INCLUDE_DEPTH = 10;
 /** Keys whose value is a path (resolved against the work tree, or the config file for includes). */
-const PATH_KEYS = new Set(['core.hookspath', 'core.worktree', 'core.excludesfile', 'core.attributesfile', 'commit.template', 'core.fsmonitor']);
+const PATH_KEYS = new Set(['core.hookspath', 'core.excludesfile', 'core.attributesfile', 'commit.template', 'core.fsmonitor']);
 
 /** A folder (absolute) is a git directory by Git's rules: HEAD, and objects+refs or a commondir. */
 export async function isGitDirectory(folder: string): Promise<boolean> {
@@ -77,6 +77,8 @@ export async function pathsConfigPointsAt(options: {
   const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
   if (common !== undefined) configs.push(join(resolve(gitDir, common.trim()), 'config'));
   const seen = new Set<string>();
+  // Every entry first (includes followed), then what they name: a core.worktree anywhere moves the work tree.
+  const entries: { key: string; value: string }[] = [];
   const readConfig = async (file: string, level: number): Promise<void> => {
     if (level > INCLUDE_DEPTH || seen.has(file)) return;
     seen.add(file);
@@ -85,7 +87,8 @@ export async function pathsConfigPointsAt(options: {
   };
   /** One config's text; its includes are relative to `folder` (the file's own). */
   const readText = async (text: string, folder: string, level: number): Promise<void> => {
-    for (const { key, value } of configEntries(text)) {
+    for (const entry of configEntries(text)) {
+      const { key, value } = entry;
       if (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path'))) {
         const target = expandHome(value, home);
         const included = isAbsolute(target) ? target : resolve(folder, target);
@@ -93,17 +96,25 @@ export async function pathsConfigPointsAt(options: {
         await readConfig(included, level + 1);
         continue;
       }
-      if (PATH_KEYS.has(key)) addInside(found, root, resolve(workTree, expandHome(value, home)));
-      // Git runs programs from more keys than any list keeps up with (pagers, send-email, signing, refs…): every
-      // word of every value that names a path inside the workspace counts, whatever the key.
-      for (const word of value.replace(/^!/, '').split(/[\s;&|()<>"'`=,]+/)) {
-        if (word === '' || !/[/.~]/.test(word) || /^[a-z][a-z0-9+.-]*:\/\//i.test(word)) continue;
-        addInside(found, root, resolve(workTree, expandHome(word, home)));
-      }
+      entries.push(entry);
     }
   };
   for (const file of configs) await readConfig(file, 0);
   if (options.globalConfigs === undefined) await readText(environmentConfig(), workTree, 0);
+  // Git takes a relative core.worktree from the git directory, and runs hooks, filters and fsmonitor there.
+  const moved = entries.filter((entry) => entry.key === 'core.worktree').pop();
+  const workTrees = moved ? [workTree, resolve(gitDir, expandHome(moved.value, home))] : [workTree];
+  for (const { key, value } of entries) {
+    for (const tree of workTrees) {
+      if (PATH_KEYS.has(key)) addInside(found, root, resolve(tree, expandHome(value, home)));
+      // Git runs programs from more keys than any list keeps up with (pagers, send-email, signing, refs…): every
+      // word of every value that names a path inside the workspace counts, whatever the key.
+      for (const word of value.replace(/^!/, '').split(/[\s;&|()<>"'`=,]+/)) {
+        if (word === '' || !/[/.~]/.test(word) || /^[a-z][a-z0-9+.-]*:\/\//i.test(word)) continue;
+        addInside(found, root, resolve(tree, expandHome(word, home)));
+      }
+    }
+  }
   return [...found];
 }
 

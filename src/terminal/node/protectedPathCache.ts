@@ -25,6 +25,12 @@ const dependencyFolder = 'node_modules';
 /** A workspace the walk could not finish within its limits; the message says which. */
 export class WorkspaceTooLarge extends Error {}
 
+/**
+ * A name in the workspace that is not UTF-8: the walk cannot look into it (Node reads it with U+FFFD in place of
+ * its bytes) nor can bwrap be told its path, so the protected files under it could not be covered: commands do not run.
+ */
+export class UnreadableName extends Error {}
+
 export interface HiddenPath {
   path: string;
   directory: boolean;
@@ -131,6 +137,11 @@ export class ProtectedPathCache {
     record.entries = entries.length;
     for (const entry of entries) {
       const relative = folder === '' ? entry.name : `${folder}/${entry.name}`;
+      if (entry.name.includes('\uFFFD') && !lstatSync(join(absolute, entry.name), { throwIfNoEntry: false })) {
+        throw new UnreadableName(
+          `the workspace has a name that is not UTF-8 (${JSON.stringify(relative)}), so the sandbox cannot cover the protected files under it; rename it to run commands in the sandbox`,
+        );
+      }
       if (entry.name.toLowerCase() === '.git') {
         record.repository = true;
         continue;
