@@ -16,6 +16,9 @@ describe('attack round 6', async () => {
       // "Données" in Latin-1: 0xE9 alone is not UTF-8.
       const folder = Buffer.concat([Buffer.from(`${fixture.root}/Donn`), Buffer.from([0xe9]), Buffer.from('es')]);
       await mkdir(folder);
+      // Round 7: a decoy beside it spelled with a real U+FFFD answered the walk's lookup in its place.
+      await mkdir(`${fixture.root}/Donn\uFFFDes`);
+      await writeFile(`${fixture.root}/Donn\uFFFDes/readme`, 'decoy\n');
       await writeFile(Buffer.concat([folder, Buffer.from('/.env')]), 'API_TOKEN=latin1-folder-secret\n');
     });
     after(async () => fixture.remove());

@@ -137,7 +137,9 @@ export class ProtectedPathCache {
     record.entries = entries.length;
     for (const entry of entries) {
       const relative = folder === '' ? entry.name : `${folder}/${entry.name}`;
-      if (entry.name.includes('\uFFFD') && !lstatSync(join(absolute, entry.name), { throwIfNoEntry: false })) {
+      // Any U+FFFD refuses: a name whose bytes are not UTF-8 reads as one, and a decoy beside it spelled with a real
+      // U+FFFD would answer a lookup in its place (round 7), so the lookup cannot tell them apart.
+      if (entry.name.includes('\uFFFD')) {
         throw new UnreadableName(
           `the workspace has a name that is not UTF-8 (${JSON.stringify(relative)}), so the sandbox cannot cover the protected files under it; rename it to run commands in the sandbox`,
         );
