@@ -2,7 +2,7 @@
 // 1. The review reads the config of a repository only when the command changed the folder that holds its `.git`
 //    (or the repository is the workspace's own or a parent's). A nested repository (`lib/`, a second clone in a
 //    monorepo checkout, the kind VS Code's git extension opens by itself) whose config points elsewhere in the
-//    workspace (`core.hooksPath = ../tools/hooks`, `include.path = ../../shared/team.gitconfig`) is never read
+//    workspace (`core.hooksPath = ../tools/hooks`, `include.path = ../../team-config/team.gitconfig`) is never read
 //    when the command touches only those files: a rewrite of the shared hook or the shared config lands, and
 //    the next `git commit` in `lib`, or the git extension's next status there, runs it.
 // 2. The review reads ~/.gitconfig and $XDG_CONFIG_HOME/git/config, but Git reads `$GIT_CONFIG_GLOBAL` instead
@@ -36,10 +36,10 @@ describe('attack: Git config the review never reads', async () => {
       execFileSync('git', ['init', '-q', join(fixture.root, 'lib')]);
       execFileSync('git', ['init', '-q', join(fixture.root, 'app')]);
       git(join(fixture.root, 'lib'), {}, 'config', 'core.hooksPath', '../tools/hooks');
-      git(join(fixture.root, 'app'), {}, 'config', 'include.path', '../../shared/team.gitconfig');
+      git(join(fixture.root, 'app'), {}, 'config', 'include.path', '../../team-config/team.gitconfig');
       await hook(join(fixture.root, 'tools', 'hooks', 'pre-commit'));
-      await mkdir(join(fixture.root, 'shared'));
-      await writeFile(join(fixture.root, 'shared', 'team.gitconfig'), '[pull]\n\trebase = true\n');
+      await mkdir(join(fixture.root, 'team-config'));
+      await writeFile(join(fixture.root, 'team-config', 'team.gitconfig'), '[pull]\n\trebase = true\n');
     });
     after(async () => fixture.remove());
 
@@ -56,10 +56,10 @@ describe('attack: Git config the review never reads', async () => {
     });
 
     test("the file a nested repository's include.path points at is held", async () => {
-      const result = await fixture.run(`printf '[core]\\n\\tfsmonitor = touch /tmp/gw-pwned-nested\\n' > shared/team.gitconfig`);
+      const result = await fixture.run(`printf '[core]\\n\\tfsmonitor = touch /tmp/gw-pwned-nested\\n' > team-config/team.gitconfig`);
       assert.equal(result.exitCode, 0, result.output);
       assert.ok(
-        result.review.moved.some((entry) => entry.path.startsWith('shared')),
+        result.review.moved.some((entry) => entry.path.startsWith('team-config')),
         JSON.stringify(result.review),
       );
       const env = { HOME: fixture.home, GIT_CONFIG_NOSYSTEM: '1' };
