@@ -9,10 +9,9 @@
  * following links and checked to be where they should be; what is held stays
  * in `upper` until the user applies or discards it.
  */
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, open, readdir, readlink, rename, rm, symlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeHold, isAtOrBelow, judgeChanges, type ChangedEntry, type ChangeVerdict, type HeldEntry, type RepositoryFacts } from '../common/changeReview';
 import type { ControlPathKind, ControlRollback, MovedControlPath } from '../common/controlPaths';
@@ -20,6 +19,8 @@ import { shownPath } from '../common/controlPaths';
 import type { QuarantinedControlPaths } from '../common/commandPorts';
 import { gitDirectoryOf, isGitDirectory, pathsConfigPointsAt, startsAsGitLink } from './gitStructure';
 import { removeTree } from './sandboxFolders';
+import { opaqueFolders } from './overlayMarks';
+import { moveInto, openBeneath, withPinnedFolder } from './pinnedPaths';
 
 /** Bounds of one review: past any of them nothing lands on its own, the whole change set waits for the user. */
 export interface ChangeLimits {
@@ -35,9 +36,6 @@ export interface ChangeLimits {
 
 /** Repositories of the workspace whose configs a review reads at most (a monorepo of vendored checkouts has hundreds). */
 const MAX_REPOSITORIES = 2000;
-
-/** How long tar may take to read the layer's folder marks; after it, none is taken as opaque (nothing more is removed). */
-const TAR_TIMEOUT_MS = 10_000;
 
 /** A file copied in while the command runs is at most this large; a larger one lands at the end. */
 const INTERIM_COPY_BYTES = 16 * 1024 * 1024;
@@ -567,141 +565,6 @@ async function isMergedGitDirectory(upper: string, root: string, path: string): 
   };
   if (!(await has('HEAD', false))) return false;
   return (await has('commondir', false)) || ((await has('objects', true)) && (await has('refs', true)));
-}
-
-/**
- * Which of `folders` (upper-relative, each also a folder in the workspace) overlayfs marked opaque (the command
- * removed the folder and made it again: what was in it is gone). Node reads no extended attributes, so GNU tar
- * reads them (`user.overlay.opaque`, as an unprivileged overlay writes it); without tar, none is taken as opaque,
- * which keeps files the command removed rather than removing any it did not.
- */
-async function opaqueFolders(upper: string, folders: readonly string[], signal: AbortSignal): Promise<Set<string>> {
-  const opaque = new Set<string>();
-  if (folders.length === 0) return opaque;
-  const archive = await new Promise<Buffer>((resolve) => {
-    const child = spawn('tar', ['--xattrs', '--xattrs-include=user.overlay.opaque', '--no-recursion', '--null', '-T', '-', '-cf', '-'], {
-      cwd: upper,
-      stdio: ['pipe', 'pipe', 'ignore'],
-      signal,
-      timeout: TAR_TIMEOUT_MS,
-      killSignal: 'SIGKILL',
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= 64 * 1024 * 1024) chunks.push(chunk);
-    });
-    child.on('error', () => resolve(Buffer.alloc(0)));
-    child.on('close', () => resolve(Buffer.concat(chunks)));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(folders.map((folder) => `./${folder}\0`).join(''));
-  });
-  let pendingOpaque = false;
-  let pendingPath: string | undefined;
-  for (let at = 0; at + 512 <= archive.length;) {
-    const header = archive.subarray(at, at + 512);
-    if (header.every((byte) => byte === 0)) break;
-    const size = parseInt(header.subarray(124, 136).toString('latin1').replace(/\0.*$/s, '').trim() || '0', 8);
-    const type = String.fromCharCode(header[156]);
-    const body = archive.subarray(at + 512, at + 512 + size);
-    at += 512 + Math.ceil(size / 512) * 512;
-    if (type === 'x') {
-      for (const record of paxRecords(body)) {
-        if (record.key === 'SCHILY.xattr.user.overlay.opaque') pendingOpaque = record.value === 'y';
-        if (record.key === 'path') pendingPath = record.value;
-      }
-      continue;
-    }
-    const name =
-      pendingPath ?? `${header.subarray(345, 500).toString('utf8').replace(/\0.*$/s, '')}${header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '')}`;
-    if (pendingOpaque) opaque.add(name.replace(/^\.\//, '').replace(/\/$/, ''));
-    pendingOpaque = false;
-    pendingPath = undefined;
-  }
-  return opaque;
-}
-
-/** The `length key=value\n` records of a pax extended header. */
-function paxRecords(body: Buffer): { key: string; value: string }[] {
-  const records: { key: string; value: string }[] = [];
-  for (let at = 0; at < body.length;) {
-    const space = body.indexOf(0x20, at);
-    if (space < 0) break;
-    const length = Number(body.subarray(at, space).toString('latin1'));
-    if (!Number.isInteger(length) || length <= 0) break;
-    const record = body.subarray(space + 1, at + length - 1).toString('utf8');
-    const equals = record.indexOf('=');
-    if (equals > 0) records.push({ key: record.slice(0, equals), value: record.slice(equals + 1) });
-    at += length;
-  }
-  return records;
-}
-
-/**
- * Moves `source` to `name` in the open folder: a rename on one file system, else a copy under a temporary name
- * renamed into place, so the workspace never shows a half-written file.
- */
-async function moveInto(source: string, folder: string, name: string): Promise<void> {
-  try {
-    await rename(source, `${folder}/${name}`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    const temporary = `${folder}/.gateway-landing-${randomBytes(6).toString('hex')}`;
-    await copyFile(source, temporary, constants.COPYFILE_EXCL);
-    await rename(temporary, `${folder}/${name}`).catch(async (renameError: unknown) => {
-      await rm(temporary, { force: true });
-      throw renameError;
-    });
-    await rm(source, { force: true });
-  }
-}
-
-/**
- * Opens `path` (relative, `/`-separated) below `base` one name at a time, each folder opened without following a
- * link and the next name looked up in it (through /proc/self/fd), the file last without following a link or
- * waiting on a pipe: a running command that swaps any folder on the way for a link to the host's files gets
- * ELOOP, never the host's file.
- */
-async function openBeneath(base: string, path: string, what: 'file' | 'folder' = 'file'): Promise<FileHandle> {
-  const names = path === '' ? [] : path.split('/');
-  const folderFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
-  let folder = await open(base, folderFlags);
-  try {
-    for (const name of what === 'folder' ? names : names.slice(0, -1)) {
-      const next = await open(`/proc/self/fd/${folder.fd}/${name}`, folderFlags);
-      await folder.close();
-      folder = next;
-    }
-  } catch (error) {
-    await folder.close();
-    throw error;
-  }
-  if (what === 'folder') return folder;
-  try {
-    return await open(`/proc/self/fd/${folder.fd}/${names[names.length - 1]}`, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } finally {
-    await folder.close();
-  }
-}
-
-/**
- * Runs `work` with the workspace folder `parent` ('' for the root) open: opened without following a final link
- * and checked to be really at root/parent (no folder on the way swapped for a link). Names under the open
- * folder's /proc path resolve in that folder whatever happens to the path meanwhile.
- */
-export async function withPinnedFolder<T>(root: string, parent: string, work: (folder: string) => Promise<T>): Promise<T> {
-  const expected = parent === '' ? root : join(root, ...parent.split('/'));
-  const handle = await open(expected, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch((error: unknown) => {
-    throw new Error(`its folder ${shownPath(parent || '.')} is gone or is a link now (${reasonOf(error)})`);
-  });
-  try {
-    const folder = `/proc/self/fd/${handle.fd}`;
-    if ((await readlink(folder)) !== expected) throw new Error(`its folder ${shownPath(parent || '.')} was moved while the change was landing`);
-    return await work(folder);
-  } finally {
-    await handle.close();
-  }
 }
 
 function reasonOf(error: unknown): string {

@@ -1,0 +1,79 @@
+/**
+ * Reaching a path without following a link anywhere on the way, on both sides of a landing: the workspace's
+ * folder opened and checked to be where it should be, the layer's file opened one folder at a time.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { copyFile, open, readlink, rename, rm, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { shownPath } from '../common/controlPaths';
+
+/**
+ * Moves `source` to `name` in the open folder: a rename on one file system, else a copy under a temporary name
+ * renamed into place, so the workspace never shows a half-written file.
+ */
+export async function moveInto(source: string, folder: string, name: string): Promise<void> {
+  try {
+    await rename(source, `${folder}/${name}`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    const temporary = `${folder}/.gateway-landing-${randomBytes(6).toString('hex')}`;
+    await copyFile(source, temporary, constants.COPYFILE_EXCL);
+    await rename(temporary, `${folder}/${name}`).catch(async (renameError: unknown) => {
+      await rm(temporary, { force: true });
+      throw renameError;
+    });
+    await rm(source, { force: true });
+  }
+}
+
+/**
+ * Opens `path` (relative, `/`-separated) below `base` one name at a time, each folder opened without following a
+ * link and the next name looked up in it (through /proc/self/fd), the file last without following a link or
+ * waiting on a pipe: a running command that swaps any folder on the way for a link to the host's files gets
+ * ELOOP, never the host's file.
+ */
+export async function openBeneath(base: string, path: string, what: 'file' | 'folder' = 'file'): Promise<FileHandle> {
+  const names = path === '' ? [] : path.split('/');
+  const folderFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+  let folder = await open(base, folderFlags);
+  try {
+    for (const name of what === 'folder' ? names : names.slice(0, -1)) {
+      const next = await open(`/proc/self/fd/${folder.fd}/${name}`, folderFlags);
+      await folder.close();
+      folder = next;
+    }
+  } catch (error) {
+    await folder.close();
+    throw error;
+  }
+  if (what === 'folder') return folder;
+  try {
+    return await open(`/proc/self/fd/${folder.fd}/${names[names.length - 1]}`, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } finally {
+    await folder.close();
+  }
+}
+
+/**
+ * Runs `work` with the workspace folder `parent` ('' for the root) open: opened without following a final link
+ * and checked to be really at root/parent (no folder on the way swapped for a link). Names under the open
+ * folder's /proc path resolve in that folder whatever happens to the path meanwhile.
+ */
+export async function withPinnedFolder<T>(root: string, parent: string, work: (folder: string) => Promise<T>): Promise<T> {
+  const expected = parent === '' ? root : join(root, ...parent.split('/'));
+  const handle = await open(expected, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch((error: unknown) => {
+    throw new Error(`its folder ${shownPath(parent || '.')} is gone or is a link now (${reasonOf(error)})`);
+  });
+  try {
+    const folder = `/proc/self/fd/${handle.fd}`;
+    if ((await readlink(folder)) !== expected) throw new Error(`its folder ${shownPath(parent || '.')} was moved while the change was landing`);
+    return await work(folder);
+  } finally {
+    await handle.close();
+  }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
