@@ -201,4 +201,54 @@ describe('the protected files, without a walk before every command', () => {
     assert.deepEqual(reads, ['keys']);
     assert.ok(again.includes('keys/late.pem'), again.join(' '));
   });
+
+  test('a folder changed just before a look is read again at the next one only, not for seconds (kernel-clock filesystems)', async () => {
+    const reads: string[] = [];
+    let later = 0;
+    const cache = new ProtectedPathCache({
+      now: () => Date.now() + later,
+      readFolder: (path) => {
+        reads.push(path.slice(root.length + 1));
+        return readdir(path, { withFileTypes: true });
+      },
+    });
+    await age('', 'src', 'keys', 'elsewhere');
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    await writeFile(join(root, 'keys/fresh.pem'), 'k');
+    reads.length = 0;
+    // Read in the same tick as the change: that read cannot stand, so the next look reads again…
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(reads, ['keys']);
+    later = 100;
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(reads, ['keys', 'keys']);
+    // …and once it was read well after its time, it stands while the folder is unchanged.
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(reads, ['keys', 'keys']);
+  });
+
+  test('a folder whose time is a whole second (a coarse clock, or set by hand) is read again for 2 s after it', async () => {
+    const reads: string[] = [];
+    let later = 0;
+    const cache = new ProtectedPathCache({
+      now: () => Date.now() + later,
+      readFolder: (path) => {
+        reads.push(path.slice(root.length + 1));
+        return readdir(path, { withFileTypes: true });
+      },
+    });
+    await age('', 'src', 'elsewhere');
+    const whole = Math.floor(Date.now() / 1000);
+    await utimes(join(root, 'keys'), whole, whole);
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    reads.length = 0;
+    later = 500;
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(reads, ['keys']);
+    later = 2500;
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(reads, ['keys', 'keys']);
+  });
 });

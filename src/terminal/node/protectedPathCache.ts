@@ -10,7 +10,7 @@
  * Symbolic links are never followed; `.git` is neither entered nor covered
  * (Git must read it; what a command changes there is held by the review).
  */
-import { lstatSync, type Dirent } from 'node:fs';
+import { lstatSync, statfsSync, type Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { protectingPattern } from '../../tools/common';
@@ -45,11 +45,28 @@ interface FolderRecord {
   entries: number;
   /** It holds a `.git` (a repository's work tree): the review reads that repository's config. */
   repository: boolean;
+  /**
+   * Its time was safely in the past when it was read: a later change cannot carry the same time. Otherwise it is
+   * read once more at the next look (not at every look for a while: agents run commands seconds apart).
+   */
+  settled: boolean;
 }
+
+/**
+ * Filesystems that stamp times from the kernel's clock, to the nanosecond, a tick (≤ 10 ms) at worst behind
+ * (statfs magic numbers): ext2/3/4, XFS, Btrfs, tmpfs, overlayfs, F2FS, ZFS, bcachefs. Others (FAT's 2 s,
+ * network filesystems stamped by another machine's clock) keep the wide margin.
+ */
+const KERNEL_CLOCK_FILESYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0xf2f52010, 0x2fc12fc1, 0xca451a4e]);
+/** How far a folder's time must lie before its read for the read to stand: a few ticks on those, else 2 s. */
+const FINE_MARGIN_MS = 50;
+const COARSE_MARGIN_MS = 2000;
 
 export class ProtectedPathCache {
   /** Per workspace and list of patterns: the records of its folders, workspace-relative ('' the root). */
   private readonly workspaces = new Map<string, Map<string, FolderRecord>>();
+  /** Per device: whether its filesystem stamps times from the kernel's clock (one statfs a device). */
+  private readonly kernelClock = new Map<number, boolean>();
 
   constructor(
     private readonly options: {
@@ -122,17 +139,30 @@ export class ProtectedPathCache {
     }
     const stamp = `${info.dev}:${info.ino}:${info.mtimeMs}:${info.ctimeMs}`;
     const known = records.get(folder);
-    // A folder changed within the last moments may change again within the same tick of the file clock
-    // without a new time: it is read again until its time is safely in the past.
-    if (known?.stamp === stamp && info.mtimeMs < (this.options.now ?? Date.now)() - 2000) return known;
-    return this.read(absolute, folder, stamp, patterns).then((record) => {
+    // A folder read within a tick of its last change may change again without a new time: such a read does not
+    // stand, and the folder is read again (see FolderRecord.settled).
+    if (known?.stamp === stamp && known.settled) return known;
+    const readAt = (this.options.now ?? Date.now)();
+    const margin = this.finelyStamped(absolute, info.dev, info.mtimeMs) ? FINE_MARGIN_MS : COARSE_MARGIN_MS;
+    return this.read(absolute, folder, { stamp, settled: info.mtimeMs < readAt - margin }, patterns).then((record) => {
       records.set(folder, record);
       return record;
     });
   }
 
-  private async read(absolute: string, folder: string, stamp: string, patterns: readonly string[]): Promise<FolderRecord> {
-    const record: FolderRecord = { stamp, hidden: [], folders: [], entries: 0, repository: false };
+  /** Its times come from the kernel's clock to below the second: its filesystem is one of those, and this time has a fraction. */
+  private finelyStamped(absolute: string, device: number, mtimeMs: number): boolean {
+    let kernelClock = this.kernelClock.get(device);
+    if (kernelClock === undefined) {
+      kernelClock = KERNEL_CLOCK_FILESYSTEMS.has(Number(statfsTypeOf(absolute)));
+      if (this.kernelClock.size < 64) this.kernelClock.set(device, kernelClock);
+    }
+    // A whole second (ext3's small inodes, or a time set by hand) says nothing about the clock's grain.
+    return kernelClock && mtimeMs % 1000 !== 0;
+  }
+
+  private async read(absolute: string, folder: string, when: { stamp: string; settled: boolean }, patterns: readonly string[]): Promise<FolderRecord> {
+    const record: FolderRecord = { ...when, hidden: [], folders: [], entries: 0, repository: false };
     const entries = await (this.options.readFolder ?? ((path: string) => readdir(path, { withFileTypes: true })))(absolute).catch(() => [] as Dirent[]);
     record.entries = entries.length;
     for (const entry of entries) {
@@ -157,6 +187,16 @@ export class ProtectedPathCache {
       if (entry.isDirectory() && entry.name !== dependencyFolder) record.folders.push(relative);
     }
     return record;
+  }
+}
+
+/** The filesystem's statfs magic number; undefined where there is none to ask (not Linux, or gone). */
+function statfsTypeOf(path: string): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    return statfsSync(path).type;
+  } catch {
+    return undefined;
   }
 }
 
