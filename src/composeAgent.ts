@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { NodeJournalFolder, nodeLocalMachine } from './agent/node';
 import { findVsCodeRipgrep } from './tools/node';
 import { BubblewrapSandbox } from './terminal/node';
-import { RETENTION_BOUNDS, checkpointStorageBytes } from './checkpoints/common';
+import { RETENTION_BOUNDS } from './checkpoints/common';
+import { checkpointStorageBytes } from './settings/common';
 import {
   registerDeleteSessionCommand,
   registerAgentCommands,
@@ -20,10 +21,10 @@ import {
   TranscriptProvider,
   showWaiting,
 } from './agent/vscode';
-import { registerCheckpointCommands } from './checkpoints/vscode';
+import { registerCheckpointCommands } from './agent/vscode';
 import { chooseHostTools } from './tools/vscode';
 import { systemClock, type Logger } from './base/common';
-import { profileFolderOf } from './agent/common';
+import { profileFolderOf } from './customization/common';
 import type { Gateway } from './composeGateway';
 import type { TimedStep } from './composeActivation';
 import type { Models } from './composeModels';

@@ -3,7 +3,7 @@
  * extension.ts): the @gateway chat participant and the inline edit.
  */
 import * as vscode from 'vscode';
-import { instructionsForChat } from './agent/common';
+import { instructionsForChat } from './customization/common';
 import { NodeWorkspaceFiles } from './tools/node';
 import type { AgentSessions } from './agent/vscode';
 import {

@@ -3,7 +3,8 @@
  * the log, the settings, the key and its commands, the gateway client and what it knows of the limits.
  */
 import * as vscode from 'vscode';
-import { GatewayClient, LimitTracker, type ModelInfo } from './gateway/common';
+import { GatewayClient, type ModelInfo } from './gateway/common';
+import { LimitTracker } from './rateLimits/common';
 import { systemClock, type Logger } from './base/common';
 import { FileSharedWindow } from './rateLimits/node';
 import { FileUsageStorage } from './usage/node';
@@ -19,7 +20,8 @@ import {
   ErrorPresenter,
 } from './gateway/vscode';
 import { channelLogger } from './base/vscode';
-import { createSettingsService, type SettingsService } from './settings/vscode';
+import { createSettingsService } from './settings/vscode';
+import { type SettingsService } from './settings/common';
 import { UsageLog } from './usage/common';
 import type { DeferredTask, TimedStep } from './composeActivation';
 

@@ -3,11 +3,11 @@
  * of the key's models, the configured choice, VS Code's model picker, and the status bar that shows them.
  */
 import * as vscode from 'vscode';
-import { ModelWindows } from './gateway/common';
+import { ModelWindows } from './models/common';
 import { ModelEndpoints } from './models/common';
 import { LM_VENDOR } from './chat/vscode';
 import { GatewayLanguageModelProvider, ModelCatalog, ModelPicker, ModelSelection, learnedWindows } from './models/vscode';
-import { settingOrUndefined } from './settings/vscode';
+import { settingOrUndefined } from './settings/common';
 import { GatewayStatusBar } from './status/vscode';
 import type { Gateway } from './composeGateway';
 

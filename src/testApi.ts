@@ -3,7 +3,8 @@
  * tests (test/e2e reads them through `vscode.extensions.getExtension(...).exports`).
  * Built from the composed objects; nothing here changes state.
  */
-import { contextUsage, lastCompactionNotice, type AgentSessionState } from './agent/common';
+import { contextUsage, lastCompactionNotice } from './agent/common';
+import { type AgentSessionState } from './sessionModel/common';
 import type { UsageViewState } from './usage/vscode';
 import { thinkingDocument, thinkingTitle, type ThinkingPart } from './chat/common';
 

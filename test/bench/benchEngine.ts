@@ -4,12 +4,12 @@
  * and store where they differ.
  */
 import type { AgentEngineDeps } from '../../src/agent/common/engine';
-import { AGENT_INSTRUCTIONS } from '../../src/agent/common/instructions';
+import { AGENT_INSTRUCTIONS } from '../../src/customization/common/instructions';
 import { silentLogger, systemClock } from '../../src/base/common/ports';
 import { GatewayClient } from '../../src/gateway/common';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 import { allTools } from '../../src/tools/common/registry';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 

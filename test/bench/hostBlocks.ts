@@ -23,7 +23,8 @@ import { NodeCheckpointFolder } from '../../src/checkpoints/node/nodeCheckpoints
 import { NodeCheckpointShelf } from '../../src/checkpoints/node/nodeCheckpointShelf';
 import { allTools } from '../../src/tools/common/registry';
 import { walkTimeLimitMs } from '../../src/tools/common/walk';
-import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { type ToolContext } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';

@@ -7,11 +7,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_BUDGETS } from '../../src/agent/common/budgets';
+import { DEFAULT_BUDGETS } from '../../src/settings/common/valueSets';
 import { AgentEngine } from '../../src/agent/common/engine';
-import { addUserMessage, newSession, type AgentSessionState } from '../../src/agent/common/sessionState';
-import { ModelWindows } from '../../src/gateway/common';
-import { SessionJournal } from '../../src/agent/common/sessionJournal';
+import { addUserMessage, newSession, type AgentSessionState } from '../../src/sessionModel/common/sessionState';
+import { ModelWindows } from '../../src/models/common/modelWindows';
+import { SessionJournal } from '../../src/sessionModel/common/sessionJournal';
 import { NodeJournalFolder } from '../../src/agent/node/nodeJournalFolder';
 import type { ScriptedTurn } from '../emulator/types';
 import { benchEngineDeps } from './benchEngine';

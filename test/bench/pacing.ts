@@ -6,7 +6,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GatewayClient, LimitTracker, type ConfiguredLimits, type SharedWindow } from '../../src/gateway/common';
+import { GatewayClient } from '../../src/gateway/common';
+import { LimitTracker } from '../../src/rateLimits/common/limitTracker';
+import { type ConfiguredLimits } from '../../src/settings/common/valueSets';
+import { type SharedWindow } from '../../src/rateLimits/common/sharedWindowSync';
 import { systemClock } from '../../src/base/common/ports';
 import { FileSharedWindow } from '../../src/rateLimits/node/fileSharedWindow';
 import { startEmulator, type Emulator } from '../emulator/server';

@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { BubblewrapSandbox } from '../../src/terminal/node/bubblewrap';
 import { NodeControlGuard } from '../../src/terminal/node/controlGuard';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import * as extrasSource from '../../src/agent/common/agentExtras';
-import type { AgentSessionState } from '../../src/agent/common/sessionState';
+import * as customizationSource from '../../src/customization/common/customizationParts';
+import type { AgentSessionState } from '../../src/sessionModel/common/sessionState';
 import { silentLogger } from '../../src/base/common/ports';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { budgetStatus } from '../../src/usage/common/dailyBudget';
@@ -50,7 +51,16 @@ describe('the production bundle and its lazy files', () => {
 
   test('every file the bundle requires is built beside it and let into the .vsix', () => {
     const files = lazyFilesRequired();
-    assert.deepEqual(files, ['agent-extras.js', 'change-review.js', 'hook-process.js', 'ignore.js', 'inline-edit.js', 're2js.js', 'usage-page.js']);
+    assert.deepEqual(files, [
+      'agent-extras.js',
+      'change-review.js',
+      'customization.js',
+      'hook-process.js',
+      'ignore.js',
+      'inline-edit.js',
+      're2js.js',
+      'usage-page.js',
+    ]);
     const shipped = readFileSync('.vscodeignore', 'utf8').split('\n');
     for (const file of files) {
       assert.ok(existsSync(join(outdir, file)), `${file} was not built`);
@@ -88,6 +98,8 @@ describe('the production bundle and its lazy files', () => {
     const load = createRequire(join(outdir, 'extension.js'));
     const extras = load('./agent-extras.js') as typeof extrasSource;
     assert.deepEqual(Object.keys(extras).sort(), Object.keys(extrasSource).sort());
+    const customization = load('./customization.js') as typeof customizationSource;
+    assert.deepEqual(Object.keys(customization).sort(), Object.keys(customizationSource).sort());
     const state = {
       title: 'Fix tests',
       status: 'done',
@@ -130,8 +142,8 @@ describe('the production bundle and its lazy files', () => {
       await mkdir(join(root, '.github', 'agents'), { recursive: true });
       await writeFile(join(root, '.github', 'agents', 'reviewer.agent.md'), '---\ndescription: Reviews diffs\ntools: [read_file]\n---\nReview the change.\n');
       const input = { files: new NodeWorkspaceFiles(root), protectedFiles: [], settings: { projectInstructions: true }, logger: silentLogger };
-      const fromBundle = await extras.findWorkspaceAgentFiles(input, AbortSignal.timeout(10_000));
-      assert.deepEqual(fromBundle, await extrasSource.findWorkspaceAgentFiles(input, AbortSignal.timeout(10_000)));
+      const fromBundle = await customization.findWorkspaceAgentFiles(input, AbortSignal.timeout(10_000));
+      assert.deepEqual(fromBundle, await customizationSource.findWorkspaceAgentFiles(input, AbortSignal.timeout(10_000)));
       assert.deepEqual(
         fromBundle.agents.map((agent) => agent.name),
         ['reviewer'],

@@ -22,7 +22,8 @@ import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { silentLogger } from '../../src/base/common/ports';
 import { allTools } from '../../src/tools/common/registry';
-import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { type ToolContext } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { putFiles } from '../unit/helpers/workspaceFixture';
 import { cpuMsSince, cpuStart } from '../unit/helpers/cpuTime';
 

@@ -5,8 +5,8 @@
 // handle checked after it was opened.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { instructionsForChat } from '../../src/agent/common/projectInstructions';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { instructionsForChat } from '../../src/customization/common/projectInstructions';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { raceLoop } from '../unit/helpers/linkFlipper';
 import { raceWorkspace, signal } from '../unit/helpers/raceWorkspace';
 

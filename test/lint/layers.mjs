@@ -66,6 +66,44 @@ const features = readdirSync(new URL('../../src/', import.meta.url), { withFileT
   .map((entry) => entry.name);
 
 /**
+ * The features' written order (src/ARCHITECTURE.md, "The order of the features"), lowest first: a feature
+ * may import the ones before it, never one after it — not even a type. No two features import each other.
+ */
+export const featureOrder = [
+  'base',
+  'settings',
+  'usage',
+  'rateLimits',
+  'gateway',
+  'models',
+  'status',
+  'terminal',
+  'tools',
+  'sessionModel',
+  'checkpoints',
+  'customization',
+  'agent',
+  'chat',
+  'inlineEdit',
+];
+const unplaced = features.filter((feature) => !featureOrder.includes(feature));
+if (unplaced.length > 0)
+  throw new Error(`src/${unplaced[0]} has no place in the feature order: add it to featureOrder in test/lint/layers.mjs and to src/ARCHITECTURE.md`);
+
+/** An import from `own` that reaches a feature above it: `../../agent/common`, `../../../chat/vscode/x`. */
+const belowOnly = (own) => {
+  const above = featureOrder.slice(featureOrder.indexOf(own) + 1);
+  return above.length === 0
+    ? []
+    : [
+        {
+          regex: `^(\\.\\.\\/)+(${above.join('|')})(\\/|$)`,
+          message: `A feature imports only the features below it (src/ARCHITECTURE.md, the order of the features): ${own} may not import ${above.join(', ')}.`,
+        },
+      ];
+};
+
+/**
  * ESLint config entries: one no-restricted-imports rule per feature and layer (a later entry for the
  * same file would replace an earlier one's patterns, so each holds the layer's and the entry's).
  */
@@ -73,7 +111,7 @@ export const layerConfigs = [
   ...features.flatMap((feature) =>
     layerRules.map(({ files, patterns }) => ({
       files: files.map((glob) => glob.replace('src/*/', `src/${feature}/`)),
-      rules: { 'no-restricted-imports': ['error', { patterns: [...patterns, throughEntry(feature)] }] },
+      rules: { 'no-restricted-imports': ['error', { patterns: [...patterns, throughEntry(feature), ...belowOnly(feature)] }] },
     })),
   ),
   { files: ['src/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [throughEntry(undefined)] }] } },

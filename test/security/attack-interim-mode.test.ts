@@ -5,7 +5,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnSandboxed } from '../../src/terminal/node/bubblewrap';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeFixture, never, sandboxHere, type Fixture } from './harness';
 
 describe('attack: interim review copies a mode changed after the judgement', async () => {

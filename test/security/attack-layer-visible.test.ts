@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnSandboxed } from '../../src/terminal/node/bubblewrap';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeFixture, never, reviewGuard, sandboxHere, type Fixture } from './harness';
 
 describe('attack: the layer folder seen from inside when VS Code keeps its data outside the home folder', async () => {

@@ -10,7 +10,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnSandboxed } from '../../src/terminal/node/bubblewrap';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeFixture, never, runOutside, sandboxHere, type Fixture } from './harness';
 
 const SECRET = 'aws_secret_access_key=host-only-4b9d21';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeFixture, never, processesWith, sandboxHere, type Fixture } from './harness';
 
 describe('attack: a stopped command that cleared its parent-death signal', async () => {

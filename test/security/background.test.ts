@@ -10,7 +10,8 @@ import { silentLogger, systemClock } from '../../src/base/common/ports';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 import { BackgroundCommands } from '../../src/tools/common/backgroundCommands';
 import { allTools } from '../../src/tools/common/registry';
-import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { type ToolContext } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeFileChanges, NodeWorkspaceFiles } from '../../src/tools/node';
 import { eventually, makeFixture, never, processesWith, sandboxHere, type Fixture } from './harness';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 import { makeFixture, never, sandboxHere, type Fixture } from './harness';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { CommandResult } from '../../src/terminal/common/commandPorts';
 import type { SandboxLaunch } from '../../src/terminal/common/sandbox';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import type { ControlRollback } from '../../src/terminal/common/controlPaths';
 import type { QuarantinedControlPaths } from '../../src/terminal/common/commandPorts';
 import { BubblewrapSandbox, type BubblewrapOptions, type BubblewrapSession } from '../../src/terminal/node/bubblewrap';

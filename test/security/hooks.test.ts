@@ -6,12 +6,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { nodeHookHost } from '../../src/agent/node/hookProcess';
-import { NodeHookFiles } from '../../src/agent/node/nodeHookFiles';
-import { SessionHooks, hookApprovalsThrough, type HookHost } from '../../src/agent/common/hooks';
+import { nodeHookHost } from '../../src/customization/node/hookProcess';
+import { NodeHookFiles } from '../../src/customization/node/nodeHookFiles';
+import { SessionHooks, hookApprovalsThrough, type HookHost } from '../../src/customization/common/hooks';
 import { systemClock, type Logger } from '../../src/base/common/ports';
-import type { ApprovalRequest } from '../../src/agent/common/sessionPorts';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import type { ApprovalRequest } from '../../src/sessionModel/common/sessionPorts';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { makeFixture, never, sandboxHere, type Fixture } from './harness';
 

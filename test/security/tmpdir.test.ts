@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import type { BubblewrapSession } from '../../src/terminal/node/bubblewrap';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 import { makeFixture, never, sandboxHere, type Fixture, reviewGuard } from './harness';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PendingApprovals, type PendingApproval } from '../../src/agent/common/pendingApprovals';
-import type { ApprovalRequest } from '../../src/agent/common/sessionPorts';
+import type { ApprovalRequest } from '../../src/sessionModel/common/sessionPorts';
 
 const edit = (sessionId: string, callId: string): ApprovalRequest => ({
   sessionId,

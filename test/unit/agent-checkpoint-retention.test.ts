@@ -8,16 +8,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import {
   CheckpointRetention,
-  DEFAULT_CHECKPOINT_STORAGE_MB,
   SessionDeletedPartly,
-  checkpointStorageBytes,
   removeSessionFiles,
   retentionNotice,
   retentionVictims,
   type CheckpointShelf,
   type SessionSummary,
 } from '../../src/checkpoints/common/checkpointRetention';
-import { journalName, snapshotName } from '../../src/agent/common/sessionJournal';
+import { checkpointStorageBytes } from '../../src/settings/common/valueSets';
+import { DEFAULT_CHECKPOINT_STORAGE_MB } from '../../src/settings/common/valueSets';
+import { journalName, snapshotName } from '../../src/sessionModel/common/sessionJournal';
 import { effectiveValue } from '../../src/settings/common/gatewaySettings';
 import { NodeCheckpointFolder } from '../../src/checkpoints/node/nodeCheckpoints';
 import { NodeJournalFolder } from '../../src/agent/node/nodeJournalFolder';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { CheckpointStore, CheckpointUnavailable, type CheckpointStoreOptions } from '../../src/checkpoints/common/checkpoints';
-import { newSession, type AgentSessionState } from '../../src/agent/common/sessionState';
+import { newSession, type AgentSessionState } from '../../src/sessionModel/common/sessionState';
 import type { CheckpointFolder, WorkspaceRestore } from '../../src/checkpoints/common/checkpointPorts';
 import { KEEP_MINE, OVERWRITE, asksBeforeRestore, restoreQuestion } from '../../src/checkpoints/common/checkpointMessages';
 import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';

@@ -2,11 +2,11 @@
 // compaction, the window learned from the gateway's error, the bounded replay, a reload mid-compaction.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { ModelWindows, memoryWindowStore } from '../../src/gateway/common';
+import { ModelWindows, memoryWindowStore } from '../../src/models/common/modelWindows';
 import { chainItems, compactionNotice, contextUsage } from '../../src/agent/common/compaction';
 import { renderTranscript } from '../../src/agent/common/transcriptMarkdown';
 import { cutPoints, tokensOfItems, trimToFit } from '../../src/agent/common/contextBudget';
-import type { AgentEvent } from '../../src/agent/common/engine';
+import type { AgentEvent } from '../../src/sessionModel/common/agentEvents';
 import { startEmulator, type Emulator } from '../emulator/server';
 import type { ScriptedTurn } from '../emulator/types';
 import { RecordingStore, makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';

@@ -5,17 +5,17 @@ import { linkSync, mkdirSync, readFileSync, mkdtempSync, rmSync, symlinkSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { readFrontMatter } from '../../src/agent/common/frontMatter';
-import { agentMention, findCustomAgents, parseCustomAgent } from '../../src/agent/common/customAgents';
-import { expandPrompt, findPromptFiles, parsePromptCall, parsePromptFile, type PromptFile } from '../../src/agent/common/promptFiles';
+import { readFrontMatter } from '../../src/customization/common/frontMatter';
+import { agentMention, findCustomAgents, parseCustomAgent } from '../../src/customization/common/customAgents';
+import { expandPrompt, findPromptFiles, parsePromptCall, parsePromptFile, type PromptFile } from '../../src/customization/common/promptFiles';
 import { limitTools, mapToolNames } from '../../src/agent/common/agentTools';
 import { agentStartNotes, instructionsWith, modelNamed, promptSessionAgent, sessionAgentOf } from '../../src/agent/common/sessionAgent';
-import { parseSavedSessionText } from '../../src/agent/common/savedSession';
-import { findWorkspaceAgentFiles } from '../../src/agent/common/workspaceAgentFiles';
+import { parseSavedSessionText } from '../../src/sessionModel/common/savedSession';
+import { findWorkspaceAgentFiles } from '../../src/customization/common/workspaceAgentFiles';
 import { toolsFor } from '../../src/tools/common/registry';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
-import { AGENT_INSTRUCTIONS } from '../../src/agent/common/instructions';
+import { AGENT_INSTRUCTIONS } from '../../src/customization/common/instructions';
 import { makeEngine, runToEnd, startSession, TempWorkspace, useEmulatorAndWorkspace } from './helpers/agent';
 
 const signal = new AbortController().signal;

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { HomeSkills } from '../../src/agent/common/homeSkills';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { HomeSkills } from '../../src/customization/common/homeSkills';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { makeEngine, runToEnd, startSession, useEmulatorAndWorkspace } from './helpers/agent';
 

@@ -6,11 +6,11 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { matcherMatches, parseCodexHooks, type HookCommand } from '../../src/agent/common/hookConfig';
-import { findHooks } from '../../src/agent/common/hookFiles';
-import { hookInput, hookVerdict, matcherNames } from '../../src/agent/common/hookProtocol';
-import { hookApprovalRequest } from '../../src/agent/common/hooks';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { matcherMatches, parseCodexHooks, type HookCommand } from '../../src/customization/common/hookConfig';
+import { findHooks } from '../../src/customization/common/hookFiles';
+import { hookInput, hookVerdict, matcherNames } from '../../src/customization/common/hookProtocol';
+import { hookApprovalRequest } from '../../src/customization/common/hooks';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { putFiles } from './helpers/workspaceFixture';
 

@@ -5,11 +5,11 @@ import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { matcherMatches, parseClaudeHooks, parseCopilotHooks, type HookCommand } from '../../src/agent/common/hookConfig';
-import { findHooks } from '../../src/agent/common/hookFiles';
-import { hookInput, hookVerdict } from '../../src/agent/common/hookProtocol';
-import { APPROVED_HOOKS_KEY, HookApprovals, hookApprovalRequest, type HookMemory } from '../../src/agent/common/hooks';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { matcherMatches, parseClaudeHooks, parseCopilotHooks, type HookCommand } from '../../src/customization/common/hookConfig';
+import { findHooks } from '../../src/customization/common/hookFiles';
+import { hookInput, hookVerdict } from '../../src/customization/common/hookProtocol';
+import { APPROVED_HOOKS_KEY, HookApprovals, hookApprovalRequest, type HookMemory } from '../../src/customization/common/hooks';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { TempWorkspace } from './helpers/agent';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { agentMaySubagent, limitTools, mapToolNames, type GrantableHostTool, type ToolCatalog } from '../../src/agent/common/agentTools';
 import { agentStartNotes, sessionAgentOf } from '../../src/agent/common/sessionAgent';
-import { parseCustomAgent } from '../../src/agent/common/customAgents';
+import { parseCustomAgent } from '../../src/customization/common/customAgents';
 import { hostAgentTool, selectHostTools, type HostToolInfo } from '../../src/tools/common/hostTools';
 import { toolsFor } from '../../src/tools/common/registry';
 import type { Clock } from '../../src/base/common/ports';

@@ -10,7 +10,7 @@ import {
   type HostToolInvoker,
   type HostToolInfo,
 } from '../../src/tools/common/hostTools';
-import type { ApprovalMode } from '../../src/agent/common/approvalPolicy';
+import type { ApprovalMode } from '../../src/settings/common/valueSets';
 import type { Clock } from '../../src/base/common/ports';
 import { allTools } from '../../src/tools/common/registry';
 import { startEmulator, type Emulator } from '../emulator/server';

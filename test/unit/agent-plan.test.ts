@@ -1,10 +1,11 @@
 // update_plan: the model's plan, bounded, saved with the session and shown as a checklist.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { parseSavedSession } from '../../src/agent/common/savedSession';
+import { parseSavedSession } from '../../src/sessionModel/common/savedSession';
 import { allTools, readOnlyTools } from '../../src/tools/common/registry';
 import { MAX_PLAN_STEPS, parsePlan, planChecklist, updatePlanTool } from '../../src/tools/common/updatePlan';
-import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { type ToolContext } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';

@@ -8,9 +8,9 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { CheckpointStore } from '../../src/checkpoints/common/checkpoints';
 import { finishRecoveredRevert, migrateSavedOriginals, revertSession } from '../../src/checkpoints/common/sessionRevert';
 import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../src/checkpoints/node/nodeCheckpoints';
-import { parseSavedSessionText } from '../../src/agent/common/savedSession';
-import { addUserMessage, type AgentSessionState } from '../../src/agent/common/sessionState';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { parseSavedSessionText } from '../../src/sessionModel/common/savedSession';
+import { addUserMessage, type AgentSessionState } from '../../src/sessionModel/common/sessionState';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import type { CheckpointFolder, WorkspaceRestore } from '../../src/checkpoints/common/checkpointPorts';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { startEmulator, type Emulator } from '../emulator/server';

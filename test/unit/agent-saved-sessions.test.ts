@@ -2,10 +2,10 @@
 // unchanged files are not re-read, and a session keeps the workspace folder it started in.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSavedSession, parseSavedSessionText } from '../../src/agent/common/savedSession';
-import { newSession } from '../../src/agent/common/sessionState';
+import { parseSavedSession, parseSavedSessionText } from '../../src/sessionModel/common/savedSession';
+import { newSession } from '../../src/sessionModel/common/sessionState';
 import { SessionFiles, SessionReadError, type SessionFileSystem } from '../../src/agent/common/sessionFiles';
-import { NO_FOLDER_MESSAGE, rootForNewSession, rootForSavedSession } from '../../src/agent/common/sessionRoot';
+import { NO_FOLDER_MESSAGE, rootForNewSession, rootForSavedSession } from '../../src/sessionModel/common/sessionRoot';
 
 const valid = () => {
   const state = newSession({ id: 'good', title: 'a task', model: 'gw-code', now: 10, rootUri: 'file:///work/api' });

@@ -5,10 +5,10 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { parseSavedSession } from '../../src/agent/common/savedSession';
+import { parseSavedSession } from '../../src/sessionModel/common/savedSession';
 import { SessionFiles, type SessionFileSystem } from '../../src/agent/common/sessionFiles';
-import { SessionJournal } from '../../src/agent/common/sessionJournal';
-import { addUserMessage, newSession, type AgentSessionState } from '../../src/agent/common/sessionState';
+import { SessionJournal } from '../../src/sessionModel/common/sessionJournal';
+import { addUserMessage, newSession, type AgentSessionState } from '../../src/sessionModel/common/sessionState';
 import { NodeJournalFolder } from '../../src/agent/node/nodeJournalFolder';
 
 let dir: string;

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RunningSessions } from '../../src/agent/common/runningSessions';
-import { newSession } from '../../src/agent/common/sessionState';
-import type { ApprovalRequest } from '../../src/agent/common/sessionPorts';
-import { approvalToAnswer, sessionIdOf } from '../../src/agent/common/commandArguments';
+import { newSession } from '../../src/sessionModel/common/sessionState';
+import type { ApprovalRequest } from '../../src/sessionModel/common/sessionPorts';
+import { approvalToAnswer, sessionIdOf } from '../../src/sessionModel/common/commandArguments';
 
 describe('RunningSessions', () => {
   test('a second claim of a running session is refused, synchronously', () => {

@@ -4,9 +4,9 @@ import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { parseSkillFrontMatter } from '../../src/agent/common/skillFrontMatter';
-import { findSkills, skillListing, type Skill } from '../../src/agent/common/skills';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { parseSkillFrontMatter } from '../../src/customization/common/skillFrontMatter';
+import { findSkills, skillListing, type Skill } from '../../src/customization/common/skills';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeEngine, runToEnd, startSession, TempWorkspace } from './helpers/agent';

@@ -2,10 +2,10 @@
 // bounded counts, counted in the parent's usage and budgets, stopped with the parent. Against the emulator over HTTP.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSavedSession } from '../../src/agent/common/savedSession';
+import { parseSavedSession } from '../../src/sessionModel/common/savedSession';
 import { SUBAGENT_LIMITS } from '../../src/agent/common/subagents';
 import { renderTranscript, subagentMarkdown } from '../../src/agent/common/transcriptMarkdown';
-import type { AgentEvent } from '../../src/agent/common/engine';
+import type { AgentEvent } from '../../src/sessionModel/common/agentEvents';
 import { allTools, runSubagentTool } from '../../src/tools/common/registry';
 import type { AgentTool } from '../../src/tools/common/tool';
 import type { UsageRecord } from '../../src/usage/common';

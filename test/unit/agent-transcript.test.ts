@@ -1,7 +1,7 @@
 // The saved-session transcript document: model text cannot break it, and it stays bounded.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AgentSessionState } from '../../src/agent/common/sessionState';
+import type { AgentSessionState } from '../../src/sessionModel/common/sessionState';
 import { MAX_TRANSCRIPT_CHARS, renderTranscript } from '../../src/agent/common/transcriptMarkdown';
 
 const state = (over: Partial<AgentSessionState>): AgentSessionState =>

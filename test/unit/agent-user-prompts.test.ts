@@ -5,9 +5,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { profileFolderOf, promptKind } from '../../src/agent/common/promptFiles';
-import { findWorkspaceAgentFiles } from '../../src/agent/common/workspaceAgentFiles';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { profileFolderOf, promptKind } from '../../src/customization/common/promptFiles';
+import { findWorkspaceAgentFiles } from '../../src/customization/common/workspaceAgentFiles';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { MemoryLogger } from './helpers/clients';
 

@@ -8,10 +8,10 @@ import {
   checkKeyOrigin,
   ConnectionError,
   KeyOriginError,
-  LimitTracker,
   originOf,
   type RetryNotice,
 } from '../../src/gateway/common';
+import { LimitTracker } from '../../src/rateLimits/common/limitTracker';
 import { systemClock } from '../../src/base/common/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { MemoryLogger, collect, makeClient, signal } from './helpers/clients';

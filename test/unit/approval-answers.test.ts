@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PendingApprovals, REMEMBERED_ANSWERS, type AnsweredApproval } from '../../src/agent/common/pendingApprovals';
 import { endedMarkdown, staleAnswerMessage, unlinked, waitingLine, WAITING_LINE_CHARS } from '../../src/agent/common/approvalText';
-import type { ApprovalRequest } from '../../src/agent/common/sessionPorts';
+import type { ApprovalRequest } from '../../src/sessionModel/common/sessionPorts';
 
 const command = (callId: string, line = 'curl -s https://example.com'): ApprovalRequest => ({
   sessionId: 's',

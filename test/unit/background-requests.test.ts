@@ -2,7 +2,8 @@
 // against the emulator over HTTP, with `limited-key` (1 request a minute), in virtual time.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BackgroundSkippedError, checkAndStoreKey, LimitTracker, type GatewayClient, type RetryNotice } from '../../src/gateway/common';
+import { BackgroundSkippedError, checkAndStoreKey, type GatewayClient, type RetryNotice } from '../../src/gateway/common';
+import { LimitTracker } from '../../src/rateLimits/common/limitTracker';
 import { formatStatus } from '../../src/status/common/statusView';
 import { makeClient, signal } from './helpers/clients';
 import { clockedEmulator } from './helpers/clockedEmulator';

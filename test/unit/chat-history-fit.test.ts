@@ -1,9 +1,10 @@
 // Chat requests longer than the model's window lose their oldest turns, with a note: never a 400 for the user.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { ContextLengthExceededError, ModelWindows, memoryWindowStore, type ChatMessage } from '../../src/gateway/common';
-import { droppedNote, fitMessages, streamFitted } from '../../src/chat/common/historyFit';
-import { estimateTokens } from '../../src/chat/common/languageModelMessages';
+import { ContextLengthExceededError, type ChatMessage } from '../../src/gateway/common';
+import { ModelWindows, memoryWindowStore } from '../../src/models/common/modelWindows';
+import { droppedNote, fitMessages, streamFitted } from '../../src/models/common/historyFit';
+import { estimateTokens } from '../../src/models/common/languageModelMessages';
 import { ModelEndpoints } from '../../src/models/common/modelEndpoints';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { makeClient } from './helpers/clients';

@@ -8,7 +8,6 @@ import {
   BalanceError,
   ConnectionError,
   GatewayClient,
-  LimitTracker,
   MissingApiKeyError,
   ModelNotFoundError,
   PreviousResponseNotFoundError,
@@ -20,6 +19,7 @@ import {
   type RetryNotice,
   type StreamEvent,
 } from '../../src/gateway/common';
+import { LimitTracker } from '../../src/rateLimits/common/limitTracker';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { MemoryLogger, makeClient, signal } from './helpers/clients';
 import { VirtualClock } from './helpers/clock';

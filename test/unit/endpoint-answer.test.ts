@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { EndpointError, LimitTracker } from '../../src/gateway/common';
+import { EndpointError } from '../../src/gateway/common';
+import { LimitTracker } from '../../src/rateLimits/common/limitTracker';
 import { collect, makeClient, signal } from './helpers/clients';
 import { VirtualClock } from './helpers/clock';
 

@@ -139,3 +139,71 @@ describe('the lint rule checks every layer', () => {
     );
   });
 });
+
+describe('the features in their written order', () => {
+  let order: string[];
+  let linter: Promise<ESLint> | undefined;
+  const lint = async (file: string, source: string): Promise<string[]> => {
+    linter ??= (async () => {
+      const { ESLint } = await import('eslint');
+      const layers = (await import(pathToFileURL(join(root, 'test', 'lint', 'layers.mjs')).href)) as { layerConfigs: Linter.Config[] };
+      const tsParser = (await import('typescript-eslint')).parser;
+      return new ESLint({
+        cwd: root,
+        overrideConfigFile: true,
+        overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tsParser } }, ...layers.layerConfigs],
+      });
+    })();
+    const [result] = await (await linter).lintText(source, { filePath: join(root, file) });
+    return result.messages.map((message) => `${message.ruleId}: ${message.message}`);
+  };
+  const loadOrder = async () => {
+    order ??= ((await import(pathToFileURL(join(root, 'test', 'lint', 'layers.mjs')).href)) as { featureOrder: string[] }).featureOrder;
+    return order;
+  };
+
+  test('every feature folder has its place, and every import between features, require() included, goes down the order', async () => {
+    const featureOrder = await loadOrder();
+    const folders = readdirSync(join(root, 'src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    assert.deepEqual([...folders].sort(), [...featureOrder].sort());
+    const upward: string[] = [];
+    for (const feature of folders) {
+      for (const file of tsFiles(join(root, 'src', feature))) {
+        for (const specifier of importsOf(readFileSync(file, 'utf8')).filter((spec) => spec.startsWith('.'))) {
+          const target = relative(join(root, 'src'), join(file, '..', specifier)).split('/')[0];
+          if (featureOrder.indexOf(target) > featureOrder.indexOf(feature)) upward.push(`${relative(root, file)} imports '${specifier}'`);
+        }
+      }
+    }
+    assert.deepEqual(upward, []);
+  });
+
+  test('the lint rule refuses, in each layer, an import of the feature right above, a type alone too, and passes one below', async () => {
+    const featureOrder = await loadOrder();
+    for (let index = 0; index + 1 < featureOrder.length; index++) {
+      const [lower, upper] = [featureOrder[index], featureOrder[index + 1]];
+      for (const [layer, line] of [
+        ['common', `import type { X } from '../../${upper}/common';`],
+        ['node', `import { X } from '../../${upper}/node';`],
+        ['vscode', `export { X } from '../../${upper}/common';`],
+        ['common/deeper', `import type { X } from '../../../${upper}/common';`],
+      ]) {
+        const messages = await lint(`src/${lower}/${layer}/x.ts`, `${line}\nexport {};\n`);
+        assert.ok(
+          messages.some((message) => message.includes(`${lower} may not import`)),
+          `src/${lower}/${layer}: ${line} passed the lint rule (${messages.join('; ')})`,
+        );
+      }
+      assert.deepEqual(
+        await lint(`src/${upper}/common/x.ts`, `import type { X } from '../../${lower}/common';\nexport {};\n`),
+        [],
+        `${upper} importing ${lower}`,
+      );
+    }
+    // Further up the order too, not only the next one.
+    const messages = await lint('src/base/common/x.ts', "import type { X } from '../../inlineEdit/common';\nexport {};\n");
+    assert.match(messages.join('\n'), /base may not import .*inlineEdit/);
+  });
+});

@@ -3,7 +3,7 @@
 // keep (it skips the walk until the earliest of those times).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LimitTracker } from '../../src/gateway/common';
+import { LimitTracker } from '../../src/rateLimits/common/limitTracker';
 import { WindowLedger, type OthersReserved } from '../../src/rateLimits/common/windowLedger';
 import { VirtualClock } from './helpers/clock';
 

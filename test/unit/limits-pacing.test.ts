@@ -2,7 +2,8 @@
 // emulator share a virtual clock: waits pass in the order real ones would, and the emulator's windows move with them.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { AbortError, LimitTracker, type CallOptions, type GatewayClient, type RespondParams, type RetryNotice } from '../../src/gateway/common';
+import { AbortError, type CallOptions, type GatewayClient, type RespondParams, type RetryNotice } from '../../src/gateway/common';
+import { LimitTracker } from '../../src/rateLimits/common/limitTracker';
 import { collect, makeClient } from './helpers/clients';
 import { clockedEmulator } from './helpers/clockedEmulator';
 import { VirtualClock } from './helpers/clock';

@@ -2,17 +2,9 @@
 // the same bursts unpaced do meet 429s (so these tests can fail).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import {
-  AuthError,
-  BadRequestError,
-  ConnectionError,
-  EndpointError,
-  GatewayClient,
-  LimitTracker,
-  RateLimitError,
-  type ConfiguredLimits,
-  type RetryNotice,
-} from '../../src/gateway/common';
+import { AuthError, BadRequestError, ConnectionError, EndpointError, GatewayClient, RateLimitError, type RetryNotice } from '../../src/gateway/common';
+import { LimitTracker } from '../../src/rateLimits/common/limitTracker';
+import { type ConfiguredLimits } from '../../src/settings/common/valueSets';
 import { formatStatus } from '../../src/status/common/statusView';
 import { retryText } from '../../src/chat/common/retryText';
 import { burstClient, idealMs, runBurst, startBurstRig, unpacedBurst, utilisation, type BurstRig } from './helpers/bursts';

@@ -7,7 +7,9 @@ import { mkdir, mkdtemp, open, readFile, rm, utimes, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { LimitTracker, type GatewayClient, type SharedWindow, type SharedWindowEntry } from '../../src/gateway/common';
+import { LimitTracker } from '../../src/rateLimits/common/limitTracker';
+import { type GatewayClient } from '../../src/gateway/common';
+import { type SharedWindow, type SharedWindowEntry } from '../../src/rateLimits/common/sharedWindowSync';
 import { FileSharedWindow } from '../../src/rateLimits/node/fileSharedWindow';
 import { burstClient, idealMs, runBurst, startBurstRig, utilisation, type BurstRig } from './helpers/bursts';
 import { signal } from './helpers/clients';

@@ -1,7 +1,9 @@
 // The key's limits: headers parsed, local counting without them, and pacing that avoids 429.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { LimitTracker, parseDuration, type GatewayClient, type RetryNotice, type StreamEvent } from '../../src/gateway/common';
+import { LimitTracker } from '../../src/rateLimits/common/limitTracker';
+import { parseDuration } from '../../src/rateLimits/common/duration';
+import { type GatewayClient, type RetryNotice, type StreamEvent } from '../../src/gateway/common';
 import { systemClock } from '../../src/base/common/ports';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient, signal } from './helpers/clients';

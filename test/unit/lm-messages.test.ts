@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { ChatMessage } from '../../src/gateway/common';
 import { ModelEndpoints } from '../../src/models/common/modelEndpoints';
-import { dataText, estimateTokens, toChatMessages, type RequestMessageLike } from '../../src/chat/common/languageModelMessages';
+import { dataText, estimateTokens, toChatMessages, type RequestMessageLike } from '../../src/models/common/languageModelMessages';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { collect, makeClient } from './helpers/clients';
 

@@ -1,7 +1,7 @@
 // Which picker fixes a "model not available" error, and which model a continued agent session uses.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { modelForContinuedSession, modelPickersFor } from '../../src/models/common/modelErrorActions';
+import { modelForContinuedSession, modelPickersFor } from '../../src/gateway/common/modelErrorActions';
 
 describe('model pickers for a model_not_found error', () => {
   test('the configured agent model: Select Agent Model only', () => {

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { holdReason, judgeChanges, type ChangedEntry } from '../../src/terminal/common/changeReview';
 import { configEntries, isGitDirectory, pathsConfigPointsAt } from '../../src/terminal/node/gitStructure';
 import { ProtectedPathCache } from '../../src/terminal/node/protectedPathCache';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { putFiles } from './helpers/workspaceFixture';
 
 const never = new AbortController().signal;

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { SettingError, type SettingLevels } from '../../src/settings/common/gatewaySettings';
 import { announceProblems, defaultOf, SettingsService } from '../../src/settings/common/settingsService';
 import { SETTING_NAMES, SETTING_SCHEMAS, type SettingName } from '../../src/settings/common/settingSchemas';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { sourceOf, userSettings } from './helpers/settings';
 
 /** package.json's `gateway.*` settings, by their name under `gateway.`. */

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { join } from 'node:path';
-import { REASONING_EFFORTS, SERVICE_TIERS } from '../../src/gateway/common';
-import { APPROVAL_MODES } from '../../src/agent/common/approvalPolicy';
+import { REASONING_EFFORTS, SERVICE_TIERS } from '../../src/settings/common/valueSets';
+import { APPROVAL_MODES } from '../../src/settings/common/valueSets';
 import { hostToolNeedsApproval } from '../../src/tools/common/hostTools';
 import {
   DEFAULT_DENIED_COMMANDS,

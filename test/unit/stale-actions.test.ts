@@ -2,7 +2,7 @@
 // they no longer apply and what to do now, instead of failing or doing nothing.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sessionActionNoLongerApplies } from '../../src/agent/common/staleActions';
+import { sessionActionNoLongerApplies } from '../../src/sessionModel/common/staleActions';
 import { keyOriginNoLongerApplies } from '../../src/gateway/common/keyOrigin';
 import { exportGoneMessage } from '../../src/usage/common/usageSummary';
 

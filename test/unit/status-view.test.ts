@@ -1,7 +1,7 @@
 // What the status bar item says in each state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { LimitSnapshot } from '../../src/gateway/common';
+import type { LimitSnapshot } from '../../src/rateLimits/common/limitTypes';
 import { compact, formatStatus } from '../../src/status/common/statusView';
 
 const now = 1_000_000;

@@ -10,7 +10,8 @@ import { DEFAULT_DENIED_COMMANDS } from '../../src/settings/common/gatewaySettin
 import { findDeniedCommand } from '../../src/terminal/common/commandPolicy';
 import { allTools } from '../../src/tools/common/registry';
 import { outputTailBytes } from '../../src/tools/common/runCommand';
-import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { type ToolContext } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';

@@ -14,9 +14,9 @@ import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import type { SettingLevels } from '../../src/settings/common/gatewaySettings';
 import { SettingsService } from '../../src/settings/common/settingsService';
-import { yieldToHost } from '../../src/tools/common/hostTurn';
-import { prepareProtections, protectingPattern, protectionMatchers, protectionsReady } from '../../src/tools/common/pathPolicy';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { yieldToHost } from '../../src/base/common/hostTurn';
+import { prepareProtections, protectingPattern, protectionMatchers, protectionsReady } from '../../src/base/common/protectedPaths';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeEngine, runToEnd, startSession, useEmulatorAndWorkspace } from './helpers/agent';
 import { sourceOf } from './helpers/settings';
 

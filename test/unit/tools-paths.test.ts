@@ -4,10 +4,12 @@ import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, utimes, writeFil
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { compileGlob, matchesGlob } from '../../src/tools/common/glob';
-import { normalizeWorkspacePath, protectingPattern } from '../../src/tools/common/pathPolicy';
+import { compileGlob, matchesGlob } from '../../src/base/common/glob';
+import { normalizeWorkspacePath } from '../../src/tools/common/pathPolicy';
+import { protectingPattern } from '../../src/base/common/protectedPaths';
 import { allTools } from '../../src/tools/common/registry';
-import { defaultProtectedFiles, type AgentTool, type ToolContext } from '../../src/tools/common/tool';
+import { type AgentTool, type ToolContext } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';

@@ -2,12 +2,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { allTools, findTool, readOnlyTools, runSubagentTool, toolDefinitions, toolsFor, unknownToolOutput } from '../../src/tools/common/registry';
-import { defaultProtectedFiles, type ToolContext } from '../../src/tools/common/tool';
+import { type ToolContext } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import type { FileChanges, WorkspaceFiles } from '../../src/base/common/ports';
 import type { CommandRunner } from '../../src/terminal/common/commandPorts';
 import type { LanguageServices } from '../../src/tools/common/languageServices';
 import { MemoryLogger } from './helpers/clients';
-import { AGENT_INSTRUCTIONS } from '../../src/agent/common/instructions';
+import { AGENT_INSTRUCTIONS } from '../../src/customization/common/instructions';
 
 describe('registry', () => {
   test('ten tools, each kind as expected', () => {

@@ -16,7 +16,7 @@ import { describeTotals, lastDays, summarize, todayTotals, usageCsv, type PriceO
 import { budgetMessage, budgetStatus, BudgetAlerts } from '../../src/usage/common/dailyBudget';
 import { escapeHtml, niceCeiling, usagePage } from '../../src/usage/common/usageHtml';
 import { formatStatus } from '../../src/status/common/statusView';
-import { LimitTracker } from '../../src/gateway/common';
+import { LimitTracker } from '../../src/rateLimits/common/limitTracker';
 import { VirtualClock } from './helpers/clock';
 import { startHostileServer } from './helpers/hostileServer';
 

@@ -7,11 +7,12 @@
  * commands as `auto-edit` does: a deny list alone cannot tell what a shell line
  * will do. A write to a file that changes what runs or who decides asks in every mode.
  */
-import { findDeniedCommand, controlPathOf, NO_SANDBOX_REASON } from '../../terminal/common';
-import { protectingPattern, type ToolKind } from '../../tools/common';
+import { ApprovalMode } from '../../settings/common';
 
-export const APPROVAL_MODES = ['ask', 'auto-edit', 'auto'] as const;
-export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+import { findDeniedCommand, isControlPath, NO_SANDBOX_REASON } from '../../terminal/common';
+
+import { protectingPattern } from '../../base/common';
+import { type ToolKind } from '../../tools/common';
 
 export interface ApprovalPolicy {
   mode: ApprovalMode;
@@ -34,11 +35,6 @@ export interface ApprovalPolicy {
  */
 export function needsApprovalAlways(path: string, protectedFiles: readonly string[]): boolean {
   return isControlPath(path) || protectingPattern(path, protectedFiles) !== undefined;
-}
-
-/** Whether `path` (workspace-relative, `/`-separated) is or lies in a control path (terminal/common/controlPaths.ts). Case-insensitive. */
-export function isControlPath(path: string): boolean {
-  return controlPathOf(path) !== undefined;
 }
 
 /** `writePaths`: every path the write touches (as named, and where links lead), checked with needsApprovalAlways. */

@@ -3,22 +3,9 @@
  * follow-up after it), so an agent cannot spend without bound, yet "continue"
  * always buys another full budget. The session's totals are kept for display.
  */
-import type { AgentSessionState } from './sessionState';
+import { AgentBudgets } from '../../settings/common';
 
-export interface AgentBudgets {
-  maxTurns: number;
-  maxTokens: number;
-  maxWallTimeMs: number;
-  /** The same call with the same arguments this many times in a row stops the session. */
-  maxRepeatedCalls: number;
-}
-
-export const DEFAULT_BUDGETS: AgentBudgets = {
-  maxTurns: 30,
-  maxTokens: 1_000_000,
-  maxWallTimeMs: 30 * 60_000,
-  maxRepeatedCalls: 3,
-};
+import type { AgentSessionState } from '../../sessionModel/common';
 
 /** What one run has used so far. */
 export interface RunUsage {

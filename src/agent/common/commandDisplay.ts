@@ -6,14 +6,7 @@
  * control characters) are spelled out, so what is read is what runs.
  */
 import { codeFence, inlineCode as markdownInlineCode } from '../../base/common';
-
-/** Control and format characters (bidi controls, zero-width spaces, soft hyphens…) hide or reorder text when displayed; newline and tab are shown as they are. */
-const INVISIBLE = /(?![\n\t])[\p{Cc}\p{Cf}]/gu;
-
-/** `text` with every invisible or reordering character written as ⟨U+XXXX⟩. */
-export function visibleText(text: string): string {
-  return text.replace(INVISIBLE, (char) => `⟨U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
-}
+import { visibleText } from '../../base/common';
 
 /**
  * A fenced code block holding `command` whole, invisible characters spelled

@@ -5,7 +5,7 @@
  */
 import type { ResponseInputItem } from '../../gateway/common';
 import { shortTokens } from './contextBudget';
-import type { AgentSessionState } from './sessionState';
+import type { AgentSessionState } from '../../sessionModel/common';
 
 /** Characters of the summary kept: a model that rambles must not refill the window. */
 export const MAX_SUMMARY_CHARS = 24_000;

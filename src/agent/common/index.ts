@@ -1,22 +1,7 @@
 /** The agent feature's common layer as other features see it: import from here, not from its files. */
-export { errorMessage, type OnAgentEvent, type StepCheckpoint } from './agentEvents';
-export { APPROVAL_MODES, type ApprovalMode, isControlPath } from './approvalPolicy';
-export { type AgentBudgets, DEFAULT_BUDGETS } from './budgets';
-export { sessionIdOf } from './commandArguments';
-export { approvalMarkdown, backgroundNote, inlineCode, plainMarkdown, visibleText } from './commandDisplay';
+export { approvalMarkdown, backgroundNote, inlineCode, plainMarkdown } from './commandDisplay';
 export { endedMarkdown, staleAnswerMessage, unlinked, waitingLine } from './approvalText';
-export { type SessionAction, sessionActionNoLongerApplies } from './staleActions';
 export { type AnsweredApproval, type ApprovalOutcome } from './pendingApprovals';
 export { compactionNotice, contextUsage, lastCompactionNotice } from './compaction';
-export { appliedOrThrow } from './editRefusal';
-export { type AgentEvent } from './engine';
-export { instructionsForChat } from './projectInstructions';
-export { agentMention, agentNamed, type CustomAgent } from './customAgents';
-export { expandPrompt, parsePromptCall, profileFolderOf, promptInputs, promptKind, type PromptFile } from './promptFiles';
-export { agentStartNotes, modelNamed, promptSessionAgent, type SessionAgent } from './sessionAgent';
-export { parseSavedSession } from './savedSession';
-export { type JournalFolder, journalName, snapshotName } from './sessionJournal';
-export { type ApprovalRequest, type Approver, type SessionStore } from './sessionPorts';
-export { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND, rootForSavedSession } from './sessionRoot';
-export { type AgentSessionState, type OriginalFile, type SessionStatus } from './sessionState';
+export { agentStartNotes, modelNamed, promptSessionAgent } from './sessionAgent';
 export { subagentMarkdown } from './transcriptMarkdown';

@@ -16,7 +16,8 @@ import type {
   QuarantinedControlPaths,
   StartedCommand,
 } from '../../terminal/common';
-import type { HookFiles, HookHost } from './hooks';
+import type { HookFiles } from '../../customization/common';
+import type { HookHost } from '../../customization/common';
 
 /** A command to run as a child process of the extension host. */
 export interface ChildProcessRequest {

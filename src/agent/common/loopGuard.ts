@@ -4,7 +4,7 @@
  * it (addUserMessage), so a call they asked for again runs.
  */
 import type { ToolCall } from '../../gateway/common';
-import type { AgentSessionState } from './sessionState';
+import type { AgentSessionState } from '../../sessionModel/common';
 
 /** Records the calls of one response; returns the stop reason when the same call came `limit` times in a row. */
 export function recordCalls(state: AgentSessionState, calls: ToolCall[], limit: number): string | undefined {

@@ -7,14 +7,14 @@
 import { ContextLengthExceededError, PreviousResponseNotFoundError, type CompletionResult, type GatewayClient } from '../../gateway/common';
 import type { Logger } from '../../base/common';
 import { toolDefinitions, type AgentTool } from '../../tools/common';
-import type { OnAgentEvent } from './agentEvents';
+import type { OnAgentEvent } from '../../sessionModel/common';
 import { chainItems } from './compaction';
 import { fixedTokens, trimToFit } from './contextBudget';
 import { recordCalls } from './loopGuard';
 import type { RequestSizing } from './requestSizing';
 import { addUsage, streamResponse } from './responseStream';
 import type { SessionCompactor } from './sessionCompactor';
-import type { AgentSessionState } from './sessionState';
+import type { AgentSessionState } from '../../sessionModel/common';
 
 export interface ModelTurnsDeps {
   client: GatewayClient;

@@ -6,8 +6,8 @@
  * Also the session's usage count.
  */
 import { ShownNotes, type CompletionResult, type GatewayClient, type RespondParams, type Usage } from '../../gateway/common';
-import type { OnAgentEvent } from './agentEvents';
-import type { AgentSessionState } from './sessionState';
+import type { OnAgentEvent } from '../../sessionModel/common';
+import type { AgentSessionState } from '../../sessionModel/common';
 
 export async function streamResponse(
   client: GatewayClient,

@@ -4,27 +4,12 @@
  * model it asked for. Saved with the session and read only from there, so
  * compaction, Continue and a checkpoint's restore keep the same restriction.
  */
-import { mapToolNames, type ToolCatalog } from './agentTools';
-import { agentNamed, type CustomAgent } from './customAgents';
-import type { PromptFile } from './promptFiles';
 
-export interface SessionAgent {
-  /** `agent`: a custom agent's file; `prompt`: a prompt file run in agent mode. */
-  kind: 'agent' | 'prompt';
-  name: string;
-  /** Its file, workspace-relative. */
-  path: string;
-  /** Sent with every request after the standing instructions (a custom agent's body). */
-  instructions?: string;
-  /** Our tools' and VS Code tools' names it may use; undefined: every tool. */
-  tools?: string[];
-  /** Names its file gives that match no tool. */
-  unknownTools?: string[];
-  /** VS Code tools it names that the user had not enabled when it started (not offered until enabled). */
-  notEnabledTools?: string[];
-  /** The model its file names, as written. */
-  model?: string;
-}
+import type { SessionAgent } from '../../sessionModel/common';
+
+import { mapToolNames, type ToolCatalog } from './agentTools';
+import { agentNamed, type CustomAgent } from '../../customization/common';
+import type { PromptFile } from '../../customization/common';
 
 /** The session's record of a custom agent, its tool names mapped to the catalog's tools (every built-in, VS Code's). */
 export function sessionAgentOf(agent: CustomAgent, catalog: ToolCatalog): SessionAgent {
@@ -82,28 +67,6 @@ export function agentStartNotes(agent: SessionAgent, model: { used: string; foun
 function listed(names: readonly string[]): string {
   const shown = names.slice(0, 30).map((name) => name.slice(0, 80));
   return names.length > shown.length ? `${shown.join(', ')} and ${names.length - shown.length} more` : shown.join(', ');
-}
-
-/** A saved session's agent, checked: undefined for anything malformed (the session then runs as it was saved without one). */
-export function parseSessionAgent(value: unknown): SessionAgent | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const record = value as Record<string, unknown>;
-  if ((record.kind !== 'agent' && record.kind !== 'prompt') || typeof record.name !== 'string' || typeof record.path !== 'string') return undefined;
-  const strings = (list: unknown) => (Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : undefined);
-  const tools = strings(record.tools);
-  const unknownTools = strings(record.unknownTools);
-  const notEnabledTools = strings(record.notEnabledTools);
-  return {
-    kind: record.kind,
-    name: record.name,
-    path: record.path,
-    ...(typeof record.instructions === 'string' ? { instructions: record.instructions } : {}),
-    // A saved list that is not a list limits to nothing rather than widening to everything.
-    ...(record.tools !== undefined ? { tools: tools ?? [] } : {}),
-    ...(unknownTools?.length ? { unknownTools } : {}),
-    ...(notEnabledTools?.length ? { notEnabledTools } : {}),
-    ...(typeof record.model === 'string' ? { model: record.model } : {}),
-  };
 }
 
 /**

@@ -4,7 +4,7 @@
  * to the rewound conversation, including the one a crash interrupted.
  */
 import type { Clock, Logger, WorkspaceFiles } from '../../base/common';
-import type { SessionStore } from './sessionPorts';
+import type { SessionStore } from '../../sessionModel/common';
 import {
   CheckpointRetention,
   retentionNotice,
@@ -21,8 +21,8 @@ import {
 } from '../../checkpoints/common';
 import type { LocalMachine } from './localMachine';
 import type { RunningSessions } from './runningSessions';
-import { decidedRoot, rootForSavedSession, type SessionFolders, type SessionRoot } from './sessionRoot';
-import { canContinue, type AgentSessionState } from './sessionState';
+import { decidedRoot, rootForSavedSession, type SessionFolders, type SessionRoot } from '../../sessionModel/common';
+import { canContinue, type AgentSessionState } from '../../sessionModel/common';
 
 /** The most a session's checkpoints keep on disk; past it the oldest are dropped (and the user told). */
 export const CHECKPOINT_MAX_BYTES = 64 * 1024 * 1024;

@@ -6,7 +6,8 @@
  * `auto` before it starts.
  */
 import type { SandboxDecision } from '../../terminal/common';
-import type { ApprovalMode, ApprovalPolicy } from './approvalPolicy';
+import type { ApprovalMode } from '../../settings/common';
+import type { ApprovalPolicy } from './approvalPolicy';
 
 /** The settings the policy is made of (`gateway.agent.*`). */
 export interface PolicySettings {

@@ -4,9 +4,9 @@
  * the engine and its collaborators (tool calls, compaction) that save mid-step.
  */
 import type { Clock } from '../../base/common';
-import type { SessionStore } from './sessionPorts';
-import type { OnAgentEvent } from './agentEvents';
-import type { AgentSessionState, SessionStatus } from './sessionState';
+import type { SessionStore } from '../../sessionModel/common';
+import type { OnAgentEvent } from '../../sessionModel/common';
+import type { AgentSessionState, SessionStatus } from '../../sessionModel/common';
 
 export class SessionProgress {
   constructor(

@@ -6,7 +6,7 @@
  */
 import { counted } from '../../base/common';
 import type { PlanStep } from '../../tools/common';
-import type { AgentSessionState } from './sessionState';
+import type { AgentSessionState } from '../../sessionModel/common';
 
 /** About what the view shows of a label at its default width beside a short description. */
 export const SESSION_LABEL_CHARS = 32;

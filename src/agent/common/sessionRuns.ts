@@ -5,14 +5,16 @@
  * approvals and the terminals are VS Code's).
  */
 import type { Logger } from '../../base/common';
-import { modelForContinuedSession } from '../../models/common';
+import { modelForContinuedSession } from '../../gateway/common';
 import type { SandboxDecision } from '../../terminal/common';
-import type { AgentEngine, AgentEvent } from './engine';
+import type { AgentEngine } from './engine';
+import type { AgentEvent } from '../../sessionModel/common';
 import { INTERRUPTED_REASON, type RunningSessions } from './runningSessions';
 import type { SavedSessions, SessionCheckpoints } from './sessionCheckpoints';
-import { decidedRoot, rootForNewSession, rootForSavedSession, type SessionFolders, type SessionRoot } from './sessionRoot';
-import { addUserMessage, canContinue, newSession, type AgentSessionState } from './sessionState';
-import { agentStartNotes, modelNamed, type SessionAgent } from './sessionAgent';
+import { decidedRoot, rootForNewSession, rootForSavedSession, type SessionFolders, type SessionRoot } from '../../sessionModel/common';
+import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../sessionModel/common';
+import { agentStartNotes, modelNamed } from './sessionAgent';
+import { type SessionAgent } from '../../sessionModel/common';
 
 /** Whoever shows a run: its events, and (optionally) the approvals it waits for while it runs. */
 export interface RunSink {

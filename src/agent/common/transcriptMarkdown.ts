@@ -2,7 +2,7 @@
 import { codeFence, counted, inlineCode } from '../../base/common';
 import type { SubagentRun } from '../../tools/common';
 import { compactionNotice, contextUsage } from './compaction';
-import type { AgentSessionState, Compaction, SubagentRecord } from './sessionState';
+import type { AgentSessionState, Compaction, SubagentRecord } from '../../sessionModel/common';
 
 /** Characters shown of one tool output or call's arguments. */
 export const MAX_OUTPUT_SHOWN = 2000;

@@ -2,7 +2,7 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appendWhole, writeFileAtomic } from '../../base/node';
-import type { JournalFolder } from '../common/sessionJournal';
+import type { JournalFolder } from '../../sessionModel/common';
 
 /** The JournalFolder port takes no signal: its writes are short and run to the end. */
 const UNTIL_DONE = new AbortController().signal;

@@ -10,8 +10,8 @@ import { NodeCheckpointFolder, NodeWorkspaceRestore, NodeCheckpointShelf } from 
 import { type BubblewrapSandbox, changeReviewParts, NodeCommandRunner, nodeHomeFolder, plainTerminalText } from '../../terminal/node';
 import { NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch } from '../../tools/node';
 import type { LocalMachine } from '../common/localMachine';
-import { NodeHookFiles } from './nodeHookFiles';
-import type * as HookProcess from './hookProcess';
+import { NodeHookFiles } from '../../customization/node';
+import { hookProcess } from '../../customization/node';
 
 export interface NodeLocalMachineOptions {
   /** The folder of every session's checkpoint folder (the extension's storage for this workspace). */
@@ -81,13 +81,4 @@ function homeFolder(given: string | undefined): string | undefined {
 function sessionFolder(checkpointRoot: string, sessionId: string): string {
   if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`Invalid session id ${sessionId}`);
   return join(checkpointRoot, sessionId);
-}
-
-/**
- * The hooks' runner, loaded at the first run that looks for hooks: in the production build this require is
- * rewritten to `./hook-process.js`, the file esbuild.mjs builds beside the bundle (Node caches it).
- */
-function hookProcess(): typeof HookProcess {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load it with the extension
-  return require('./hookProcess') as typeof HookProcess;
 }

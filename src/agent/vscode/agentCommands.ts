@@ -6,18 +6,18 @@
  */
 import { counted } from '../../base/common';
 import * as vscode from 'vscode';
-import type { AgentEvent } from '../common/engine';
+import type { AgentEvent } from '../../sessionModel/common';
 import { compactionNotice } from '../common/compaction';
 import { droppedNotice } from '../../checkpoints/common';
-import { canContinue, type AgentSessionState } from '../common/sessionState';
+import { canContinue, type AgentSessionState } from '../../sessionModel/common';
 import type { ErrorPresenter } from '../../gateway/vscode';
 import { openFolders, type AgentSessions, type SessionSink } from './agentSessions';
-import { approvalToAnswer, sessionIdOf } from '../common/commandArguments';
-import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../common/sessionRoot';
+import { approvalToAnswer, sessionIdOf } from '../../sessionModel/common';
+import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../../sessionModel/common';
 import { transcriptUri } from './transcript';
 import { waitingProgress } from './waitingProgress';
 import { staleAnswerMessage } from '../common/approvalText';
-import { sessionActionNoLongerApplies } from '../common/staleActions';
+import { sessionActionNoLongerApplies } from '../../sessionModel/common';
 import { pickSessionAgent, RUN_PROMPT_FILE_COMMAND, runPromptFile } from './agentFileCommands';
 
 export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {

@@ -6,8 +6,8 @@
  */
 import * as vscode from 'vscode';
 import type { AgentSessions } from './agentSessions';
-import type { SessionAgent } from '../common/sessionAgent';
-import { promptKind } from '../common/promptFiles';
+import type { SessionAgent } from '../../sessionModel/common';
+import { promptKind } from '../../customization/common';
 
 export const RUN_PROMPT_FILE_COMMAND = 'gateway.runPromptFile';
 

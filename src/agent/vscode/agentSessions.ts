@@ -7,15 +7,15 @@
  * palette's output) passes an event sink and, optionally, an approval presenter.
  */
 import * as vscode from 'vscode';
-import type { AgentEvent } from '../common/engine';
+import type { AgentEvent } from '../../sessionModel/common';
 import { revertSession, type RetentionReport, type CheckpointStore, type RestorePlan, type RestoreResult } from '../../checkpoints/common';
 import { RunningSessions, INTERRUPTED_REASON } from '../common/runningSessions';
-import type { AgentSessionState } from '../common/sessionState';
+import type { AgentSessionState } from '../../sessionModel/common';
 import type { GatewayClient } from '../../gateway/common';
 import { systemClock, type Logger } from '../../base/common';
 import type { AgentSettings } from '../../settings/common';
 import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
-import type { OpenFolder, SessionFolders, SessionRoot } from '../common/sessionRoot';
+import type { OpenFolder, SessionFolders, SessionRoot } from '../../sessionModel/common';
 import type { FileSessionStore } from './sessionStore';
 import type { LocalMachine } from '../common/localMachine';
 import { SessionCheckpoints, type EditorFiles } from '../common/sessionCheckpoints';
@@ -24,16 +24,17 @@ import { SandboxDecision } from '../../terminal/common';
 import { grantableHostTools, VsCodeWorkspaceFiles } from '../../tools/vscode';
 import { vscodeControlWatcher, showControlRollback } from '../../terminal/vscode';
 import { SessionEngines, type ContextLimits } from './sessionEngine';
-import { rootForNewSession } from '../common/sessionRoot';
-import { sessionAgentOf, type SessionAgent } from '../common/sessionAgent';
-import type { CustomAgent } from '../common/customAgents';
+import { rootForNewSession } from '../../sessionModel/common';
+import { sessionAgentOf } from '../common/sessionAgent';
+import { type SessionAgent } from '../../sessionModel/common';
+import type { CustomAgent } from '../../customization/common';
 import type { ToolCatalog } from '../common/agentTools';
-import type { WorkspaceAgentFiles } from '../common/workspaceAgentFiles';
-import { agentExtras } from '../common/agentExtrasLoader';
+import type { WorkspaceAgentFiles } from '../../customization/common';
+import { customizationParts } from '../../customization/common';
 import { toolsFor } from '../../tools/common';
 
 export type { ChildProcessRequest, ControlGuardHooks, LocalMachine } from '../common/localMachine';
-export type { SandboxSession } from '../../terminal/common';
+
 export { CHECKPOINT_MAX_BYTES } from '../common/sessionCheckpoints';
 export type { ContextLimits } from './sessionEngine';
 
@@ -153,7 +154,7 @@ export class AgentSessions implements vscode.Disposable {
     const root = decision.ok ? vscode.Uri.parse(decision.uri) : undefined;
     const files = root && new VsCodeWorkspaceFiles(machine.files(root.fsPath), root);
     const userFiles = profileFolder !== undefined ? machine.files(profileFolder) : undefined;
-    return agentExtras().findWorkspaceAgentFiles(
+    return customizationParts().findWorkspaceAgentFiles(
       { ...(files ? { files } : {}), ...(userFiles ? { userFiles } : {}), protectedFiles: settings().agent.protectedFiles, settings: settings().agent, logger },
       signal,
     );

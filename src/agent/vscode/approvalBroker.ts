@@ -7,8 +7,9 @@
 import * as vscode from 'vscode';
 import { keyOf, PendingApprovals, type AnsweredApproval, type PendingApproval } from '../common/pendingApprovals';
 import { staleAnswerMessage, unlinked } from '../common/approvalText';
-import { backgroundNote, notificationCommand, visibleText } from '../common/commandDisplay';
-import type { ApprovalRequest, Approver } from '../common/sessionPorts';
+import { backgroundNote, notificationCommand } from '../common/commandDisplay';
+import { visibleText } from '../../base/common';
+import type { ApprovalRequest, Approver } from '../../sessionModel/common';
 
 export const PROPOSED_SCHEME = 'gateway-proposed';
 const SHOW_FULL_COMMAND = 'Show Full Command';

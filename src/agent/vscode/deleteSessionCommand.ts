@@ -4,8 +4,8 @@
  * session changed stay as they are.
  */
 import * as vscode from 'vscode';
-import { sessionIdOf } from '../common/commandArguments';
-import type { AgentSessionState } from '../common/sessionState';
+import { sessionIdOf } from '../../sessionModel/common';
+import type { AgentSessionState } from '../../sessionModel/common';
 import type { ErrorPresenter } from '../../gateway/vscode';
 import type { AgentSessions } from './agentSessions';
 

@@ -7,3 +7,4 @@ export { FileSessionStore } from './sessionStore';
 export { SessionsTree } from './sessionsTree';
 export { TRANSCRIPT_SCHEME, TranscriptProvider } from './transcript';
 export { showWaiting } from './waitingIndicators';
+export { registerCheckpointCommands } from './checkpointCommands';

@@ -5,24 +5,25 @@
  */
 import * as vscode from 'vscode';
 import { systemClock, type Logger, type WorkspaceFiles } from '../../base/common';
-import type { GatewayClient, ModelWindows } from '../../gateway/common';
+import type { GatewayClient } from '../../gateway/common';
+import type { ModelWindows } from '../../models/common';
 import { BackgroundCommands, toolsFor } from '../../tools/common';
 import { projectKindEnabled, type AgentSettings } from '../../settings/common';
 import type { SandboxDecision } from '../../terminal/common';
 import { TerminalCommandRunner } from '../../terminal/vscode';
 import { hostToolsFor, prepareMcpTools, VsCodeFileChanges, VsCodeWorkspaceFiles, VsCodeLanguageServices } from '../../tools/vscode';
 import { AgentEngine } from '../common/engine';
-import type { SessionHooks } from '../common/hooks';
-import type { HomeSkills } from '../common/homeSkills';
-import { agentExtras } from '../common/agentExtrasLoader';
-import { AGENT_INSTRUCTIONS } from '../common/instructions';
+import type { SessionHooks } from '../../customization/common';
+import type { HomeSkills } from '../../customization/common';
+import { customizationParts } from '../../customization/common';
+import { AGENT_INSTRUCTIONS } from '../../customization/common';
 import { agentMaySubagent, limitTools } from '../common/agentTools';
 import { instructionsWith } from '../common/sessionAgent';
 import type { LocalMachine } from '../common/localMachine';
 import { CHECKPOINT_MAX_BYTES, type SavedSessions, type SessionCheckpoints } from '../common/sessionCheckpoints';
 import { sessionPolicy } from '../common/sessionPolicy';
-import type { SessionRoot } from '../common/sessionRoot';
-import type { AgentSessionState } from '../common/sessionState';
+import type { SessionRoot } from '../../sessionModel/common';
+import type { AgentSessionState } from '../../sessionModel/common';
 import type { ApprovalBroker } from './approvalBroker';
 
 /** What sessions need to know of context windows and the key's token budget. */
@@ -134,7 +135,7 @@ export class SessionEngines implements vscode.Disposable {
   /** The user's home skills, when skills are on (under the master switch). */
   private homeSkillsFor(settings: AgentSettings): HomeSkills | undefined {
     const home = projectKindEnabled(settings, 'skills') ? this.options.machine.homeFiles?.() : undefined;
-    return home && new (agentExtras().HomeSkills)(home, settings.protectedFiles, this.options.logger);
+    return home && new (customizationParts().HomeSkills)(home, settings.protectedFiles, this.options.logger);
   }
 
   /**
@@ -149,7 +150,7 @@ export class SessionEngines implements vscode.Disposable {
       logger.info(`agent session ${sessionId}: hooks are not looked for: the workspace is not trusted.`);
       return undefined;
     }
-    const { hookApprovalsThrough, SessionHooks } = agentExtras();
+    const { hookApprovalsThrough, SessionHooks } = customizationParts();
     const rootPath = root.fsPath;
     const host = machine.hookHost(rootPath, (command, cwd, signal) => sandbox.sandboxFor({ sessionId, root: rootPath, command, cwd }, signal));
     const approver = approvals.forSession(root);

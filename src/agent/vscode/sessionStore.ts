@@ -11,12 +11,12 @@
  * journal): a local folder's writes go through the journal to base/node/fileSafety.ts.
  */
 import * as vscode from 'vscode';
-import type { AgentSessionState } from '../common/sessionState';
+import type { AgentSessionState } from '../../sessionModel/common';
 import type { Logger } from '../../base/common';
-import type { SessionStore } from '../common/sessionPorts';
+import type { SessionStore } from '../../sessionModel/common';
 import { removeSessionFiles } from '../../checkpoints/common';
 import { SessionFiles, type SessionFileSystem } from '../common/sessionFiles';
-import { SessionJournal, type JournalFolder } from '../common/sessionJournal';
+import { SessionJournal, type JournalFolder } from '../../sessionModel/common';
 
 export class FileSessionStore implements SessionStore<AgentSessionState> {
   private readonly changed = new vscode.EventEmitter<AgentSessionState>();

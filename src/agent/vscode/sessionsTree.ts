@@ -2,13 +2,13 @@
 import { counted } from '../../base/common';
 import * as vscode from 'vscode';
 import { backgroundNote, commandBlock, inlineCode } from '../common/commandDisplay';
-import type { AgentSessionState } from '../common/sessionState';
+import type { AgentSessionState } from '../../sessionModel/common';
 import { contextUsage, lastCompactionNotice } from '../common/compaction';
 import { planStepText, sessionRow } from '../common/sessionRow';
 import type { PlanStep } from '../../tools/common';
 import type { AgentSessions } from './agentSessions';
 import { transcriptUri } from './transcript';
-import { isCheckpointNode, type CheckpointNode } from '../../checkpoints/vscode';
+import { isCheckpointNode, type CheckpointNode } from './checkpointCommands';
 
 const ICONS: Record<AgentSessionState['status'], string> = {
   running: 'sync~spin',

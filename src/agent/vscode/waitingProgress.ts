@@ -6,7 +6,7 @@
  * and the approval was lost to anyone who had looked away.
  */
 import * as vscode from 'vscode';
-import type { ApprovalRequest } from '../common/sessionPorts';
+import type { ApprovalRequest } from '../../sessionModel/common';
 import { unlinked, waitingLine } from '../common/approvalText';
 import { notificationPresenter, type ApprovalBroker, type ApprovalPresenter } from './approvalBroker';
 

@@ -13,3 +13,9 @@ export {
   type WorkspaceFiles,
   type WriteExpectation,
 } from './ports';
+export { clipLine, headBytes, looksBinary, omittedNote, plural, splitOmittedNote, tailBytes, utf8Length } from './textLimits';
+export { compileGlob, matchesGlob } from './glob';
+export { yieldToHost } from './hostTurn';
+export { re2 } from './re2';
+export { prepareProtections, protectingPattern } from './protectedPaths';
+export { visibleText } from './visibleText';

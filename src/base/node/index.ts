@@ -1,2 +1,3 @@
 /** The base feature's node layer as other features see it: import from here, not from its files. */
 export { appendWhole, withFolderLock, writeFileAtomic } from './fileSafety';
+export { absoluteInside, isInside, workspaceRelative } from './workspaceRoot';

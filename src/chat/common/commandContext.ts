@@ -5,7 +5,7 @@
  * (context.ts maps VS Code's references to `ReferenceContent`).
  */
 import type { Attachment, SlashCommand } from './prompt';
-import { protectingPattern } from '../../tools/common';
+import { protectingPattern } from '../../base/common';
 
 /** The active editor's code, and its path (workspace-relative, or absolute outside the workspace). */
 export interface ActiveCode {

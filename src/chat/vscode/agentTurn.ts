@@ -5,22 +5,16 @@
  * later message in the same conversation continues the same session.
  */
 import * as vscode from 'vscode';
+import { compactionNotice, approvalMarkdown, plainMarkdown, inlineCode, waitingLine, subagentMarkdown } from '../../agent/common';
+import { agentMention, agentNamed } from '../../customization/common';
 import {
-  compactionNotice,
   type AgentEvent,
   type StepCheckpoint,
   type AgentSessionState,
-  approvalMarkdown,
-  plainMarkdown,
-  inlineCode,
-  waitingLine,
   NO_FOLDER_MESSAGE,
   OPEN_FOLDER_COMMAND,
-  subagentMarkdown,
-  agentMention,
-  agentNamed,
   type ApprovalRequest,
-} from '../../agent/common';
+} from '../../sessionModel/common';
 import { droppedNotice, RESTORE_FROM_CHAT } from '../../checkpoints/common';
 import { planChecklist } from '../../tools/common';
 import { sandboxFailureNote, type SandboxFailure } from '../../terminal/common';

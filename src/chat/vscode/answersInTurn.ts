@@ -3,7 +3,8 @@
  * (split out of agentTurn.ts).
  */
 import * as vscode from 'vscode';
-import { endedMarkdown, type ApprovalRequest } from '../../agent/common';
+import { endedMarkdown } from '../../agent/common';
+import { type ApprovalRequest } from '../../sessionModel/common';
 import type { AgentSessions } from '../../agent/vscode';
 
 /**

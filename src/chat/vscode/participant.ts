@@ -3,9 +3,10 @@
  * with the conversation's history and the user's attachments as context.
  */
 import * as vscode from 'vscode';
-import { ShownNotes, type ModelWindows, type RetryNotice } from '../../gateway/common';
+import { ShownNotes, type RetryNotice } from '../../gateway/common';
+import { type ModelWindows } from '../../models/common';
 import { noteMarkdown } from '../common/notes';
-import { droppedNote, streamFitted } from '../common/historyFit';
+import { droppedNote, streamFitted } from '../../models/common';
 import { incompleteAnswerNote } from '../common/finishNote';
 import { WaitLines } from '../common/retryText';
 import { withoutRepeatedMention } from '../common/repeatedMention';

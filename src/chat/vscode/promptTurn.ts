@@ -8,17 +8,8 @@
  * any other is answered as a chat request with the prompt as its text.
  */
 import * as vscode from 'vscode';
-import {
-  agentStartNotes,
-  expandPrompt,
-  inlineCode,
-  modelNamed,
-  parsePromptCall,
-  promptInputs,
-  promptKind,
-  promptSessionAgent,
-  type PromptFile,
-} from '../../agent/common';
+import { agentStartNotes, inlineCode, modelNamed, promptSessionAgent } from '../../agent/common';
+import { expandPrompt, parsePromptCall, promptInputs, promptKind, type PromptFile } from '../../customization/common';
 import { toAbortSignal } from '../../base/vscode';
 import { type AgentChatResult, type AgentTurnDeps, sessionTurn } from './agentTurn';
 import { noteMarkdown } from '../common/notes';

@@ -3,7 +3,8 @@
  * action (Continue, else Review, in bold) and the rest as links (split out of agentTurn.ts).
  */
 import * as vscode from 'vscode';
-import { contextUsage, inlineCode, type AgentSessionState, type StepCheckpoint } from '../../agent/common';
+import { contextUsage, inlineCode } from '../../agent/common';
+import { type AgentSessionState, type StepCheckpoint } from '../../sessionModel/common';
 import { counted } from '../../base/common';
 import { RESTORE_FROM_CHAT } from '../../checkpoints/common';
 import { compact } from '../../status/common';

@@ -1,7 +1,7 @@
 /** The baseline: every file the session touched, as it was before the session changed it (what Revert puts back). */
 import type { CheckpointFolder } from './checkpointPorts';
 import { normalizeWorkspacePath } from '../../tools/common';
-import type { OriginalFile } from '../../agent/common';
+import type { OriginalFile } from '../../sessionModel/common';
 import type { Index } from './checkpointIndex';
 
 /**

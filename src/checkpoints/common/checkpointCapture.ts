@@ -5,7 +5,7 @@
  */
 import type { WorkspaceFiles } from '../../base/common';
 import type { CheckpointFolder } from './checkpointPorts';
-import type { AgentSessionState } from '../../agent/common';
+import type { AgentSessionState } from '../../sessionModel/common';
 import type { Checkpoint, DroppedCheckpoint, FileVersion, Index, Manifest } from './checkpointIndex';
 import type { CheckpointStoreOptions } from './checkpointTypes';
 import { CONVERSATION_FIELDS } from './conversation';

@@ -4,7 +4,8 @@
  * user changed since (never overwritten without asking), and commands whose
  * side effects no restore can undo.
  */
-import { shortLabel, type Checkpoint, type DroppedCheckpoint, type RestorePlan, type RestoreResult } from './checkpoints';
+import { shortLabel, type RestorePlan, type RestoreResult } from './checkpointTypes';
+import { type Checkpoint, type DroppedCheckpoint } from './checkpointIndex';
 
 export const KEEP_MINE = 'Keep My Changes';
 export const OVERWRITE = 'Overwrite Them';

@@ -10,8 +10,9 @@
  * after it leaves an orphan folder that the next activation removes, never a
  * session without its checkpoints that the user did not ask to lose.
  */
+
 import type { Clock } from '../../base/common';
-import { type SessionStatus, journalName, snapshotName, type JournalFolder } from '../../agent/common';
+import { type SessionStatus, journalName, snapshotName, type JournalFolder } from '../../sessionModel/common';
 
 /** The folder holding every session's checkpoint folder (named by the session's id). */
 export interface CheckpointShelf {
@@ -41,22 +42,8 @@ export interface SessionSummary {
   running: boolean;
 }
 
-export const DEFAULT_CHECKPOINT_STORAGE_MB = 512;
-/** One session's checkpoints may take 64 MB: a smaller total would drop the checkpoints of the session being worked on. */
-export const MIN_CHECKPOINT_STORAGE_MB = 64;
-export const MAX_CHECKPOINT_STORAGE_MB = 16_384;
-
 /** Bounds of one pass over the shelf: a workspace with years of sessions must not stall activation. */
 export const RETENTION_BOUNDS = { maxFolders: 2_000, maxEntries: 20_000, timeMs: 10_000 } as const;
-
-/** The user's setting as a byte count: a number in range, anything else the default. */
-export function checkpointStorageBytes(megabytes: unknown): number {
-  const mb =
-    typeof megabytes === 'number' && Number.isFinite(megabytes)
-      ? Math.min(MAX_CHECKPOINT_STORAGE_MB, Math.max(MIN_CHECKPOINT_STORAGE_MB, Math.floor(megabytes)))
-      : DEFAULT_CHECKPOINT_STORAGE_MB;
-  return mb * 1024 * 1024;
-}
 
 /**
  * The sessions whose checkpoints go, in order, until the rest fit in `maxBytes`:

@@ -19,7 +19,7 @@
  */
 import type { WorkspaceFiles } from '../../base/common';
 import type { CheckpointFolder, WorkspaceRestore } from './checkpointPorts';
-import type { AgentSessionState, OriginalFile } from '../../agent/common';
+import type { AgentSessionState, OriginalFile } from '../../sessionModel/common';
 import type { RecoveryWorkspace } from './journalPaths';
 import type { Checkpoint, DroppedCheckpoint, FileVersion, Manifest } from './checkpointIndex';
 import {

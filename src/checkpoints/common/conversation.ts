@@ -1,5 +1,5 @@
 /** The conversation at a checkpoint: stored as transcript slices and the chain's other fields, and read back. */
-import { parseSavedSession, type AgentSessionState } from '../../agent/common';
+import { parseSavedSession, type AgentSessionState } from '../../sessionModel/common';
 import { isRecord, type Checkpoint } from './checkpointIndex';
 import { CheckpointUnavailable } from './checkpointTypes';
 import type { IndexFile } from './indexFile';

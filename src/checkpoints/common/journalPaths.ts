@@ -6,8 +6,9 @@
  * protected nor a control file (which a recovery never changes unasked).
  */
 import type { WorkspaceFiles } from '../../base/common';
-import { isControlPath } from '../../agent/common';
-import { protectingPattern, resolveWorkspacePath } from '../../tools/common';
+import { isControlPath } from '../../terminal/common';
+import { protectingPattern } from '../../base/common';
+import { resolveWorkspacePath } from '../../tools/common';
 
 /** The most refused paths a message names (a journal may list thousands). */
 const MAX_NAMED = 5;

@@ -7,7 +7,7 @@
  */
 import type { WorkspaceFiles } from '../../base/common';
 import { resolveWorkspacePath } from '../../tools/common';
-import type { AgentSessionState, OriginalFile } from '../../agent/common';
+import type { AgentSessionState, OriginalFile } from '../../sessionModel/common';
 
 /** A saved session lists a file revert may not write: nothing was reverted. */
 export class RevertRefused extends Error {}

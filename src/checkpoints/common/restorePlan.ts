@@ -2,7 +2,7 @@
 import type { WorkspaceFiles } from '../../base/common';
 import type { CheckpointFolder } from './checkpointPorts';
 import { resolveWorkspacePath } from '../../tools/common';
-import type { AgentSessionState } from '../../agent/common';
+import type { AgentSessionState } from '../../sessionModel/common';
 import type { Index, Manifest } from './checkpointIndex';
 import { versionOnDisk } from './checkpointCapture';
 import { CheckpointUnavailable, type RestoreFile, type RestorePlan } from './checkpointTypes';

@@ -8,7 +8,7 @@
  */
 import type { WorkspaceFiles } from '../../base/common';
 import type { WorkspaceRestore } from './checkpointPorts';
-import type { AgentSessionState } from '../../agent/common';
+import type { AgentSessionState } from '../../sessionModel/common';
 import type { CheckpointStore } from './checkpoints';
 import { checkOriginals } from './originals';
 

@@ -4,7 +4,7 @@
  * only logged, never the session's: the work itself is done.
  */
 import type { Logger } from '../../base/common';
-import { errorMessage, type OnAgentEvent, type StepCheckpoint, type AgentSessionState } from '../../agent/common';
+import { errorMessage, type OnAgentEvent, type StepCheckpoint, type AgentSessionState } from '../../sessionModel/common';
 
 /** Records the checkpoint (`changed`: real workspace paths); what the engine is given for it. */
 export type CaptureCheckpoint = (

@@ -1,2 +1,2 @@
 /** The checkpoints feature's vscode layer as other features see it: import from here, not from its files. */
-export { type CheckpointNode, isCheckpointNode, registerCheckpointCommands } from './checkpointCommands';
+export { UndoRestoreOffer } from './undoRestoreOffer';

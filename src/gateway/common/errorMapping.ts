@@ -3,7 +3,7 @@
  * the typed errors of errors.ts, with messages that say what to do.
  */
 import * as z from 'zod/mini';
-import { windowFromErrorText } from '../../models/common';
+import { windowFromErrorText } from './contextWindowError';
 import {
   AuthError,
   BadRequestError,

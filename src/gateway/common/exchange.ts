@@ -6,7 +6,8 @@
  */
 import type { Clock, Logger } from '../../base/common';
 import type { FetchAnswer, FetchLike } from './gatewayPorts';
-import { redact, type ErrorContext } from './errorMapping';
+import { redact } from './redaction';
+import { type ErrorContext } from './errorMapping';
 import { AbortError, ConnectionError, GatewayError, RedirectRefusedError, StreamInterruptedError, StreamTimeoutError } from './errors';
 import { IdleWatchdog } from './idleWatchdog';
 import type { LimitTracker, Reservation } from '../../rateLimits/common';

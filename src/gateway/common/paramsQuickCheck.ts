@@ -7,7 +7,7 @@
  * long session makes. Stricter than the schemas on purpose: when in doubt they say no and the
  * schema decides.
  */
-import { REASONING_EFFORTS, SERVICE_TIERS } from './types';
+import { REASONING_EFFORTS, SERVICE_TIERS } from '../../settings/common';
 
 type Fields = Record<string, unknown>;
 

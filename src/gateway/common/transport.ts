@@ -5,7 +5,7 @@
  */
 import { silentLogger, systemClock, type Clock, type Logger } from '../../base/common';
 import type { ApiKeyProvider, FetchLike } from './gatewayPorts';
-import { describeWait, parseRetryAfter } from './duration';
+import { describeWait, parseRetryAfter } from '../../rateLimits/common';
 import { apiKeyProblem } from './apiKey';
 import { checkKeyOrigin, originOf } from './keyOrigin';
 import { errorFromWire, parseWireError } from './errorMapping';

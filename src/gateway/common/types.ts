@@ -1,12 +1,7 @@
 /** The client's own vocabulary: what callers pass in and what streams give back. */
+import { ReasoningEffort, ServiceTier } from '../../settings/common';
+
 import type { RequestOrigin } from '../../usage/common';
-
-/** The values the API takes, listed once for the types, the request checks and the settings. */
-export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
-export const SERVICE_TIERS = ['default', 'priority', 'flex'] as const;
-
-export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
-export type ServiceTier = (typeof SERVICE_TIERS)[number];
 
 export interface ToolDefinition {
   name: string;

@@ -6,7 +6,8 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { chatParamsPassQuickly, inputItemPassesQuickly, respondFieldsPassQuickly } from './paramsQuickCheck';
 import { InvalidRequestError } from './errors';
-import { REASONING_EFFORTS, SERVICE_TIERS, type ChatParams, type RespondParams } from './types';
+import { REASONING_EFFORTS, SERVICE_TIERS } from '../../settings/common';
+import { type ChatParams, type RespondParams } from './types';
 
 /**
  * zod/mini ships no locale, so the default messages (for the checks without

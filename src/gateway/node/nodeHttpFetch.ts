@@ -13,7 +13,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import type { FetchAnswer, FetchBodyReader, FetchInit, FetchLike } from '../common';
+import type { FetchAnswer, FetchBodyReader, FetchInit, FetchLike } from '../common/gatewayPorts';
 
 export interface NodeHttpFetch {
   fetch: FetchLike;

@@ -3,11 +3,14 @@
  * GET /v1/models before it is stored; a rejected key is never stored.
  */
 import * as vscode from 'vscode';
-import { apiKeyProblem, checkAndStoreKey, type GatewayClient, type KeyCheckOutcome, type LimitTracker, type ModelInfo } from '../common';
+import { apiKeyProblem, checkAndStoreKey, type KeyCheckOutcome } from '../common/apiKey';
+import { type GatewayClient } from '../common/client';
+import { type LimitTracker } from '../../rateLimits/common';
+import { type ModelInfo } from '../common/types';
 import type { ApiKeyStore } from './apiKeyStore';
 import { toAbortSignal } from '../../base/vscode';
 import type { ErrorPresenter } from './errorPresenter';
-import { SettingError, type SettingsService } from '../../settings/vscode';
+import { SettingError, type SettingsService } from '../../settings/common';
 
 export interface ApiKeyCommandDeps {
   store: ApiKeyStore;

@@ -5,7 +5,7 @@
  * the transport sends it nowhere else.
  */
 import * as vscode from 'vscode';
-import type { BoundKey } from '../common';
+import type { BoundKey } from '../common/keyOrigin';
 import type { ApiKeyProvider } from '../common/gatewayPorts';
 
 const SECRET_ID = 'gateway.apiKey';

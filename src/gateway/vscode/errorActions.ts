@@ -3,19 +3,10 @@
  * buttons and as chat buttons.
  */
 import type * as vscode from 'vscode';
-import {
-  AbortError,
-  AuthError,
-  BalanceError,
-  ConnectionError,
-  EndpointError,
-  KeyOriginError,
-  MissingApiKeyError,
-  ModelNotFoundError,
-  RateLimitError,
-} from '../common';
-import { modelPickersFor, type ModelPickerCommand } from '../../models/common';
-import { SettingError } from '../../settings/vscode';
+import { AbortError, AuthError, BalanceError, ConnectionError, EndpointError, MissingApiKeyError, ModelNotFoundError, RateLimitError } from '../common/errors';
+import { KeyOriginError } from '../common/keyOrigin';
+import { modelPickersFor, type ModelPickerCommand } from '../common/modelErrorActions';
+import { SettingError } from '../../settings/common';
 
 /** The chat and agent models the user chose (their settings), so a missing model's error offers the picker that changes it. */
 export interface ConfiguredModels {

@@ -1,6 +1,6 @@
 /** Shows a failure as a notification whose buttons fix it (Set API Key, Top up, Open Settings…). */
 import * as vscode from 'vscode';
-import { AbortError } from '../common';
+import { AbortError } from '../common/errors';
 import type { Logger } from '../../base/common';
 import type { SettingsService } from '../../settings/common';
 import { actionsFor, messageOf } from './errorActions';

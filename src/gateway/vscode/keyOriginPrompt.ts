@@ -4,7 +4,7 @@
  * a key for the new one. Until then the transport refuses to send it.
  */
 import * as vscode from 'vscode';
-import { keyOriginNoLongerApplies, originOf } from '../common';
+import { keyOriginNoLongerApplies, originOf } from '../common/keyOrigin';
 import type { ApiKeyStore } from './apiKeyStore';
 import type { SettingsService } from '../../settings/common';
 

@@ -1,13 +1,4 @@
 /** The models feature's common layer as other features see it: import from here, not from its files. */
 export { ModelEndpoints } from './modelEndpoints';
-export { modelForContinuedSession, type ModelPickerCommand, modelPickersFor } from './modelErrorActions';
-export {
-  type ConfiguredModel,
-  DEFAULT_CONTEXT_WINDOW,
-  DEFAULT_MAX_OUTPUT_TOKENS,
-  type LearnedWindowStore,
-  memoryWindowStore,
-  type ModelLimits,
-  ModelWindows,
-  windowFromErrorText,
-} from './modelWindows';
+export { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, type LearnedWindowStore, memoryWindowStore, type ModelLimits, ModelWindows } from './modelWindows';
+export { droppedNote, streamFitted } from './historyFit';

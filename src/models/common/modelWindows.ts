@@ -5,6 +5,9 @@
  * conservative default. A wrong window guessed too large is the failure this
  * avoids: the gateway answers 400 and a session cannot go on.
  */
+import { ConfiguredModel } from '../../settings/common';
+
+import { MIN_CONTEXT_WINDOW } from '../../gateway/common';
 
 export interface ModelLimits {
   /** Input tokens the model accepts, the whole conversation included. */
@@ -12,16 +15,6 @@ export interface ModelLimits {
   maxOutputTokens: number;
   /** Where the window comes from: the setting, the gateway's own error, or the default. */
   source: 'setting' | 'learned' | 'default';
-}
-
-/** One model's entry of `gateway.models`. */
-export interface ConfiguredModel {
-  contextWindow?: number;
-  maxOutputTokens?: number;
-  /** Price of a million input tokens, in the account's currency (the usage view's costs); none: tokens only. */
-  inputPrice?: number;
-  /** Price of a million output tokens (reasoning tokens are output tokens). */
-  outputPrice?: number;
 }
 
 /** Where learned windows are kept between sessions (VS Code's globalState in the extension). */
@@ -32,18 +25,8 @@ export interface LearnedWindowStore {
 
 export const DEFAULT_CONTEXT_WINDOW = 32_000;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4_096;
-/** The smallest window believed: a smaller number in an error or a setting is a mistake, not a model. */
-export const MIN_CONTEXT_WINDOW = 1_024;
 /** Bounds the remembered windows: an entry per model and base URL, the oldest dropped first. */
 const MAX_LEARNED = 200;
-
-/** The N of "This model's maximum context length is N tokens", the widely used interface's wording. */
-export function windowFromErrorText(text: string): number | undefined {
-  const match = /maximum context length is (\d{1,9}) tokens/i.exec(text.slice(0, 2_000));
-  if (!match) return undefined;
-  const window = Number(match[1]);
-  return window >= MIN_CONTEXT_WINDOW ? window : undefined;
-}
 
 export class ModelWindows {
   constructor(

@@ -4,8 +4,10 @@
  * The message conversion is in languageModelMessages.ts.
  */
 import * as vscode from 'vscode';
-import { droppedNote, streamFitted, estimateTokens, toChatMessages } from '../../chat/common';
-import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, ShownNotes, type ModelInfo, type ModelWindows, type ToolDefinition } from '../../gateway/common';
+import { droppedNote, streamFitted } from '../common/historyFit';
+import { estimateTokens, toChatMessages } from '../common/languageModelMessages';
+import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, type ModelWindows } from '../common/modelWindows';
+import { ShownNotes, type ModelInfo, type ToolDefinition } from '../../gateway/common';
 import type { ModelEndpoints } from '../common/modelEndpoints';
 import type { Logger } from '../../base/common';
 import type { ApiKeyStore } from '../../gateway/vscode';
@@ -13,7 +15,7 @@ import { toAbortSignal } from '../../base/vscode';
 import type { ModelCatalog } from './modelCatalog';
 import { requestParameters, type SettingsService } from '../../settings/common';
 
-export { toChatMessages } from '../../chat/common';
+export { toChatMessages } from '../common/languageModelMessages';
 
 export interface LanguageModelProviderDeps {
   catalog: ModelCatalog;

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { LearnedWindowStore } from '../../gateway/common';
+import type { LearnedWindowStore } from '../common/modelWindows';
 
 /** Windows learned from the gateway's own errors, kept across sessions per model and base URL. */
 export function learnedWindows(state: vscode.Memento): LearnedWindowStore {

@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../../gateway/common';
 import type { ModelCatalog } from './modelCatalog';
-import type { ModelRole, ModelSelection } from './modelSelection';
+import type { ModelRole } from '../common/modelChoice';
+import type { ModelSelection } from './modelSelection';
 import type { ErrorPresenter } from '../../gateway/vscode';
 
 interface ModelItem extends vscode.QuickPickItem {

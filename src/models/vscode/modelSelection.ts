@@ -7,7 +7,8 @@
  * the model used last, so the picker, the status bar and the answer agree.
  */
 import * as vscode from 'vscode';
-import { SECTION, type SettingsService } from '../../settings/vscode';
+import { SECTION } from '../../settings/vscode';
+import { type SettingsService } from '../../settings/common';
 import type { ModelCatalog } from './modelCatalog';
 import { defaultModel, type ModelRole } from '../common/modelChoice';
 

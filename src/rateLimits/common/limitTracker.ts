@@ -16,7 +16,8 @@
  * key seen through a shared file (sharedWindowSync.ts).
  */
 import type { Clock } from '../../base/common';
-import { DEFAULT_LIMITS, type AcquireOptions, type BalanceState, type ConfiguredLimits, type LimitSnapshot, type Reservation } from './limitTypes';
+import { DEFAULT_LIMITS, type ConfiguredLimits } from '../../settings/common';
+import { type AcquireOptions, type BalanceState, type LimitSnapshot, type Reservation } from './limitTypes';
 import { PacingQueue, type PacedWindow } from './pacingQueue';
 import { readRateLimitHeaders, type HeaderSource } from './rateLimitHeaders';
 import { SharedWindowSync, sharedPollMs, type SharedWindow } from './sharedWindowSync';

@@ -1,4 +1,5 @@
 /** What the limit tracker tells of the window, what it is configured with, and a request's share of it (limitTracker.ts). */
+
 import type { LimitsOrigin } from './windowLedger';
 
 export type BalanceState = 'unknown' | 'ok' | 'depleted';
@@ -29,13 +30,6 @@ export interface LimitSnapshot {
   requestsWaiting: number;
   balance: BalanceState;
 }
-
-export interface ConfiguredLimits {
-  requestsPerMinute: number;
-  tokensPerMinute: number;
-}
-
-export const DEFAULT_LIMITS: ConfiguredLimits = { requestsPerMinute: 60, tokensPerMinute: 200_000 };
 
 /** A request's share of the window, taken when it is sent. */
 export interface Reservation {

@@ -5,7 +5,7 @@
  * Every value is the gateway's (hostile) text: a number must be finite and not
  * negative, and a reset is never believed past one window.
  */
-import { parseDuration } from '../../gateway/common';
+import { parseDuration } from './duration';
 
 /** What one answer's headers said, with the resets as delays from its arrival. */
 export interface RateLimitReport {

@@ -7,7 +7,8 @@
  * kept from the waiting (pacingQueue.ts) and the file sync (sharedWindowSync.ts).
  */
 import type { Clock } from '../../base/common';
-import type { ConfiguredLimits, Reservation } from './limitTypes';
+import type { ConfiguredLimits } from '../../settings/common';
+import type { Reservation } from './limitTypes';
 import type { RateLimitReport } from './rateLimitHeaders';
 import { LazyWindowUse, earliestLeave, freesOf, othersLeaveTime, ownLeaveTime, uncountedBy } from './windowUse';
 

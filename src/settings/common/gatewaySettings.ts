@@ -2,10 +2,12 @@
  * The `gateway.*` settings as their readers see them (one object, built from
  * each setting's checked value), and the rule of which level of a setting counts.
  */
-import type { ConfiguredLimits, ConfiguredModel, ReasoningEffort, ServiceTier } from '../../gateway/common';
-import { type ApprovalMode, DEFAULT_BUDGETS, type AgentBudgets } from '../../agent/common';
+import type { ConfiguredLimits } from './valueSets';
+import type { ConfiguredModel } from './valueSets';
+import type { ReasoningEffort, ServiceTier } from './valueSets';
+import { type ApprovalMode, DEFAULT_BUDGETS, type AgentBudgets } from './valueSets';
 import { SETTING_NAMES, SETTING_SCHEMAS, type ProjectFileKind, type SettingValues } from './settingSchemas';
-import type { DailyBudget, ModelPrice } from '../../usage/common';
+import type { DailyBudget, ModelPrice } from './valueSets';
 
 export { DEFAULT_DENIED_COMMANDS } from './settingSchemas';
 

@@ -2,4 +2,25 @@
 export { type AgentSettings, priceOf, projectKindEnabled } from './gatewaySettings';
 export { PROJECT_FILE_KINDS, type ProjectFileKind } from './settingSchemas';
 export { requestParameters } from './requestParameters';
-export { type SettingsService } from './settingsService';
+export { SettingsService } from './settingsService';
+export { SettingError, settingOrUndefined } from './gatewaySettings';
+export {
+  APPROVAL_MODES,
+  DEFAULT_BUDGETS,
+  DEFAULT_CHECKPOINT_STORAGE_MB,
+  DEFAULT_LIMITS,
+  MAX_CHECKPOINT_STORAGE_MB,
+  MIN_CHECKPOINT_STORAGE_MB,
+  REASONING_EFFORTS,
+  SERVICE_TIERS,
+  checkpointStorageBytes,
+  defaultProtectedFiles,
+  type AgentBudgets,
+  type ApprovalMode,
+  type ConfiguredLimits,
+  type ConfiguredModel,
+  type DailyBudget,
+  type ModelPrice,
+  type ReasoningEffort,
+  type ServiceTier,
+} from './valueSets';

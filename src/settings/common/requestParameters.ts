@@ -3,10 +3,17 @@
  * length, service tier, reasoning effort). @gateway, Edit Selection and VS
  * Code's model picker all send it, so one setting means the same everywhere.
  */
-import type { ChatParams } from '../../gateway/common';
+import type { ReasoningEffort, ServiceTier } from './valueSets';
 import type { GatewaySettings } from './gatewaySettings';
 
-export type RequestParameters = Pick<ChatParams, 'temperature' | 'topP' | 'maxTokens' | 'reasoningEffort' | 'serviceTier'>;
+/** The fields of a chat request (gateway's ChatParams) the settings give. */
+export interface RequestParameters {
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  reasoningEffort?: ReasoningEffort;
+  serviceTier?: ServiceTier;
+}
 
 export function requestParameters(settings: GatewaySettings): RequestParameters {
   return {

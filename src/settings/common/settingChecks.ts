@@ -4,7 +4,7 @@
  * `gateway.models`. Each refusal is a zod issue with its own message.
  */
 import * as z from 'zod/mini';
-import type { ConfiguredModel } from '../../gateway/common';
+import type { ConfiguredModel } from './valueSets';
 
 type Checked<T> = { value: T } | { problem: string };
 

@@ -5,10 +5,11 @@
  * setting alone (see SettingsService).
  */
 import * as z from 'zod/mini';
-import { DEFAULT_LIMITS, REASONING_EFFORTS, SERVICE_TIERS } from '../../gateway/common';
-import { APPROVAL_MODES, DEFAULT_BUDGETS } from '../../agent/common';
-import { DEFAULT_CHECKPOINT_STORAGE_MB, checkpointStorageBytes } from '../../checkpoints/common';
-import { defaultProtectedFiles } from '../../tools/common';
+import { DEFAULT_LIMITS } from './valueSets';
+import { REASONING_EFFORTS, SERVICE_TIERS } from './valueSets';
+import { APPROVAL_MODES, DEFAULT_BUDGETS } from './valueSets';
+import { DEFAULT_CHECKPOINT_STORAGE_MB, checkpointStorageBytes } from './valueSets';
+import { defaultProtectedFiles } from './valueSets';
 import { checkedModels, checkedUrl } from './settingChecks';
 
 /** Commands that ask even under the `auto` approval policy. */

@@ -4,7 +4,7 @@
  * (listed, and announced once), its readers get the setting's default, and
  * every other setting reads as usual.
  */
-import type { ConfiguredLimits } from '../../gateway/common';
+import type { ConfiguredLimits } from './valueSets';
 import { effectiveValue, SettingError, settingsFrom, type GatewaySettings, type SettingLevels } from './gatewaySettings';
 import { SETTING_NAMES, SETTING_SCHEMAS, type SettingName, type SettingSchema, type SettingValue, type SettingValues } from './settingSchemas';
 

@@ -2,7 +2,7 @@
  * What the status bar item says, from the model and the limit snapshot: pure,
  * so it is tested without VS Code.
  */
-import type { LimitSnapshot } from '../../gateway/common';
+import type { LimitSnapshot } from '../../rateLimits/common';
 
 export type StatusState = 'normal' | 'waiting' | 'depleted' | 'no-key';
 

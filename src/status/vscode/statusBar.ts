@@ -3,7 +3,7 @@
  * countdown while a 429 is waited out; the error colour and "Top up" after a 402.
  */
 import * as vscode from 'vscode';
-import type { LimitTracker } from '../../gateway/common';
+import type { LimitTracker } from '../../rateLimits/common';
 import { formatStatus, type StatusView } from '../common/statusView';
 import { showWalkthroughProgress } from './walkthroughProgress';
 

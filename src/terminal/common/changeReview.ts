@@ -21,7 +21,7 @@
  * Ordinary files and folders land; the rest is held back for the user (Apply /
  * Discard) and the model is told. A held folder is held whole.
  */
-import { protectingPattern } from '../../tools/common';
+import { protectingPattern } from '../../base/common';
 
 export type ChangeKind = 'file' | 'directory' | 'symlink' | 'deleted' | 'special';
 

@@ -9,7 +9,7 @@
  * for the user by the change review (src/terminal/common/changeReview.ts, which
  * knows more of them).
  */
-import { visibleText } from '../../agent/common';
+import { visibleText } from '../../base/common';
 
 /** Names that are a control path wherever they are (compared case-insensitively, as macOS and Windows do). */
 const CONTROL_NAMES = new Set(['.git', '.vscode', '.husky', '.envrc']);
@@ -108,4 +108,9 @@ export function rollbackNote(rollback: ControlRollback, stopped: boolean): strin
   }
   for (const failed of rollback.failed.slice(0, NAMED_IN_MESSAGE)) lines.push(`Could not apply ${shownPath(failed.path)} to the workspace: ${failed.reason}`);
   return lines.join('\n');
+}
+
+/** Whether `path` (workspace-relative, `/`-separated) is or lies in a control path. Case-insensitive. */
+export function isControlPath(path: string): boolean {
+  return controlPathOf(path) !== undefined;
 }

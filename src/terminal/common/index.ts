@@ -15,3 +15,4 @@ export { type SandboxLaunch, sandboxNote, seccompFd } from './sandbox';
 export { sandboxEnvironment } from './sandboxEnvironment';
 export { type SandboxFailure, sandboxFailure, sandboxFailureNote } from './sandboxFailure';
 export { type CommandSandboxing, type HomeFolder, type MachineSandbox, NO_SANDBOX_REASON, SandboxDecision, type SandboxSession } from './sandboxDecision';
+export { isControlPath } from './controlPaths';

@@ -8,10 +8,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { BackgroundStart, CommandResult, CommandRunner, StartedCommand } from '../common/commandPorts';
-import { omittedNote } from '../../tools/common';
+import { omittedNote } from '../../base/common';
 import type { SandboxLaunch } from '../common/sandbox';
 import { spawnSandboxed } from './bubblewrap';
-import { absoluteInside } from '../../tools/node';
+import { absoluteInside } from '../../base/node';
 import { followChild, stopGroup, type GroupStop } from './startedChild';
 
 export interface NodeCommandRunnerOptions {

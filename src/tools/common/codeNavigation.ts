@@ -5,10 +5,11 @@
  * line's text`, bounded.
  */
 import { type ToolContext, ToolFailure } from './tool';
-import { protectingPattern, resolveWorkspacePath } from './pathPolicy';
+import { protectingPattern } from '../../base/common';
+import { resolveWorkspacePath } from './pathPolicy';
 import { currentText } from './fileWrites';
 import { boundedLines, noLanguageServices, type CodeLocation, type CodePosition, type LanguageServices } from './languageServices';
-import { clipLine, looksBinary } from './textLimits';
+import { clipLine, looksBinary } from '../../base/common';
 
 /** Places listed per call, and the characters of the list. */
 export const LOCATION_LIMIT = 50;

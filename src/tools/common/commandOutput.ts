@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { type AgentTool, type ToolContext, type ToolOutcome, ToolFailure, guardedPrepare, parametersOf } from './tool';
 import type { BackgroundReport } from './backgroundCommands';
-import { omittedNote } from './textLimits';
+import { omittedNote } from '../../base/common';
 
 const schema = z.object({
   id: z.string().check(z.describe('Its id, e.g. "bg1".')),

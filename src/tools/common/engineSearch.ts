@@ -23,7 +23,7 @@
  */
 import type { Clock, WorkspaceFiles } from '../../base/common';
 import { type TextMatch, type TextQuery, type WorkspaceSearch, SearchPatternError } from './searchPorts';
-import { looksBinary } from './textLimits';
+import { looksBinary } from '../../base/common';
 import type { PathVerdicts } from './searchPathChecks';
 import { SearchListings, type Listed } from './searchListings';
 import { FirstMatches, compareTreeOrder } from './treeOrder';

@@ -1,7 +1,7 @@
 /** What edit_file and write_file share: reading the current content and applying an approved change safely. */
 import { type FilePreview, type ToolContext, type ToolOutcome, ToolFailure } from './tool';
 import { hardLinkRefusal, resolveWorkspacePath } from './pathPolicy';
-import { looksBinary, plural } from './textLimits';
+import { looksBinary, plural } from '../../base/common';
 
 /** The file's current text, or undefined when there is no file yet. */
 export async function currentText(path: string, ctx: ToolContext, signal: AbortSignal): Promise<string | undefined> {

@@ -2,7 +2,7 @@
 import type { PreparedAction, ToolContext } from './tool';
 import { refused } from './tool';
 import { describeLocations, preparePosition, type PositionArgs } from './codeNavigation';
-import { plural } from './textLimits';
+import { plural } from '../../base/common';
 
 export async function prepareReferences(args: PositionArgs, ctx: ToolContext, signal: AbortSignal): Promise<PreparedAction> {
   const at = await preparePosition(args, ctx, signal);

@@ -2,10 +2,11 @@
 import * as z from 'zod/mini';
 import { systemClock } from '../../base/common';
 import { type AgentTool, type ToolContext, displayPath, guardedPrepare, parametersOf, refused } from './tool';
-import { protectingPattern, resolveWorkspacePath } from './pathPolicy';
+import { protectingPattern } from '../../base/common';
+import { resolveWorkspacePath } from './pathPolicy';
 import { boundedLines, byGravity, formatProblem, noLanguageServices, type LanguageServices, type Problem } from './languageServices';
 import { problemsSettled } from './newProblems';
-import { plural } from './textLimits';
+import { plural } from '../../base/common';
 
 /** Problems listed per call, and the characters of the list. */
 export const PROBLEMS_LIMIT = 50;

@@ -7,9 +7,10 @@
  * host adapter only lists and invokes.
  */
 import type { Clock } from '../../base/common';
-import { headBytes, utf8Length } from './textLimits';
+import { headBytes, utf8Length } from '../../base/common';
 import type { AgentTool, PreparedCall, ToolOutcome } from './tool';
-import { type ApprovalMode, visibleText } from '../../agent/common';
+import { type ApprovalMode } from '../../settings/common';
+import { visibleText } from '../../base/common';
 import { describeToolInput } from './toolInputDisplay';
 import { HIDDEN_HOST_TOOLS, isMcpTool } from './hostToolCatalog';
 import { modelToolName } from './mcpNames';

@@ -1,9 +1,9 @@
 /** The tools feature's common layer as other features see it: import from here, not from its files. */
 export { BackgroundCommands, type BackgroundLimits, type BackgroundReport } from './backgroundCommands';
-export { yieldToHost } from './hostTurn';
 export { reportingNewProblems } from './newProblems';
-export { normalizeWorkspacePath, prepareProtections, protectingPattern, resolveWorkspacePath } from './pathPolicy';
-export { findTool, runSubagentTool, subagentTools, toolDefinitions, toolsFor, unknownToolOutput } from './registry';
+export { normalizeWorkspacePath, resolveWorkspacePath } from './pathPolicy';
+export { findTool, subagentTools, toolDefinitions, toolsFor, unknownToolOutput } from './registry';
+export { runSubagentTool } from './runSubagent';
 export { MAX_SUBAGENT_TASK_CHARS, type SubagentAnswer, type SubagentRun, type Subagents } from './runSubagent';
 export {
   type FileMatchCount,
@@ -15,7 +15,6 @@ export {
   type TextQuery,
   type WorkspaceSearch,
 } from './searchPorts';
-export { headBytes, omittedNote, utf8Length } from './textLimits';
 export { mcpToolsOfServer, modelToolName } from './mcpNames';
-export { type AgentTool, defaultProtectedFiles, type PreparedCall, type ToolContext, type ToolKind, type ToolOutcome } from './tool';
+export { type AgentTool, type PreparedCall, type ToolContext, type ToolKind, type ToolOutcome } from './tool';
 export { parsePlan, planChecklist, type PlanStep } from './updatePlan';

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { type AgentTool, type ToolContext, ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
-import { compileGlob } from './glob';
+import { compileGlob } from '../../base/common';
 import { walkTimeLimitMs, walkWorkspace } from './walk';
 import { PathVerdicts, engineFiles, nameGlobOf } from './searchPathChecks';
 import { treeEntries } from './treeOrder';

@@ -5,7 +5,7 @@
  * without a list_files of the folder first.
  */
 import type { WorkspaceFiles } from '../../base/common';
-import { protectingPattern } from './pathPolicy';
+import { protectingPattern } from '../../base/common';
 
 /** At most this many similar paths are named. */
 const SIMILAR_LIMIT = 5;

@@ -8,7 +8,7 @@
 import { systemClock, type Clock } from '../../base/common';
 import type { PreparedCall, ToolContext, ToolOutcome } from './tool';
 import { byGravity, boundedLines, formatProblem, type LanguageServices, type Problem } from './languageServices';
-import { plural } from './textLimits';
+import { plural } from '../../base/common';
 
 /** Problems count as settled after this long without a change to the file's ones… */
 export const PROBLEMS_QUIET_MS = 300;

@@ -4,7 +4,7 @@
  * read returns what is new since the last one, with how many bytes were dropped
  * unread in between.
  */
-import { tailBytes, utf8Length } from './textLimits';
+import { tailBytes, utf8Length } from '../../base/common';
 
 interface Chunk {
   text: string;

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { type AgentTool, type ToolContext, ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from './tool';
 import { hardLinkRefusal, resolveWorkspacePath } from './pathPolicy';
-import { headBytes, looksBinary, utf8Length } from './textLimits';
+import { headBytes, looksBinary, utf8Length } from '../../base/common';
 import { missingFileMessage } from './missingPath';
 
 /** At most this many lines and bytes per call; the note says how to get the next page. */

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { type AgentTool, type ToolContext, type ToolOutcome, ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
-import { omittedNote, splitOmittedNote, tailBytes } from './textLimits';
+import { omittedNote, splitOmittedNote, tailBytes } from '../../base/common';
 import { describeBackground } from './commandOutput';
 import { sandboxFailure, sandboxFailureNote, sandboxNote, rollbackNote, type CommandResult, type ControlWatch } from '../../terminal/common';
 

@@ -5,7 +5,7 @@
  * reads differently can only cost speed, never show what must stay hidden.
  */
 import type { FileQuery, WorkspaceSearch } from './searchPorts';
-import { compileGlob } from './glob';
+import { compileGlob } from '../../base/common';
 
 /**
  * The last segment of `glob` when every path it matches must end in a name

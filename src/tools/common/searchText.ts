@@ -1,13 +1,13 @@
 /** search_text: lines of workspace files that match a text or a regular expression, as `path:line: text`. */
 import * as z from 'zod/mini';
-import { re2 } from './re2';
+import { re2 } from '../../base/common';
 import { systemClock } from '../../base/common';
 import { type TextMatch, type TextQuery, SearchPatternError } from './searchPorts';
 import { type AgentTool, type ToolContext, ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
 import { resolveWorkspacePath } from './pathPolicy';
-import { compileGlob } from './glob';
+import { compileGlob } from '../../base/common';
 import { walkWorkspace, walkTimeLimitMs } from './walk';
-import { clipLine, looksBinary, plural } from './textLimits';
+import { clipLine, looksBinary, plural } from '../../base/common';
 import { engineSearch } from './engineSearch';
 import { PathVerdicts, nameGlobOf } from './searchPathChecks';
 

@@ -5,6 +5,7 @@
  * command line); `execute` does it once approved. Neither step throws: every
  * failure becomes text the model can read and act on.
  */
+
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import type { Clock, FileChanges, Logger, WorkspaceFiles } from '../../base/common';
@@ -13,7 +14,7 @@ import { normalizeWorkspacePath } from './pathPolicy';
 import type { PlanStep } from './updatePlan';
 import type { LanguageServices } from './languageServices';
 import type { BackgroundCommands } from './backgroundCommands';
-import type { ApprovalMode } from '../../agent/common';
+import type { ApprovalMode } from '../../settings/common';
 import type { SubagentRun, Subagents } from './runSubagent';
 import type { SandboxFailure, CommandRunner, ControlFileGuard } from '../../terminal/common';
 
@@ -48,33 +49,6 @@ export interface ToolContext {
 // certs/site.pem); one with "/" is anchored at the root, so every repository's
 // .git (a nested one holds credentials and hooks too) needs the leading "**/".
 // "**/.git/**" also matches the .git folder (or file) itself; "**/.git" says so plainly.
-export const defaultProtectedFiles: readonly string[] = [
-  '.env*',
-  '*.pem',
-  '*.key',
-  '**/.git/**',
-  '**/.git',
-  // Private keys and the files that hold registry, cloud and login credentials.
-  // The SSH key names ssh-keygen writes (`id_*` alone would also match source files such as id_utils.py).
-  'id_rsa',
-  'id_dsa',
-  'id_ecdsa',
-  'id_ed25519',
-  'id_ecdsa_sk',
-  'id_ed25519_sk',
-  '*.p12',
-  '*.pfx',
-  '.npmrc',
-  '.netrc',
-  '.pypirc',
-  '.git-credentials',
-  '.aws/credentials',
-  '**/.aws/credentials',
-  '.ssh/**',
-  '**/.ssh/**',
-  '.ssh',
-  '**/.ssh',
-];
 
 export interface ToolOutcome {
   ok: boolean;

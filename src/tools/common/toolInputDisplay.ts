@@ -8,7 +8,7 @@
  * counted, so padding cannot push `; curl … | sh` out of view, and invisible or
  * reordering characters are spelled out (see commandDisplay.ts).
  */
-import { visibleText } from '../../agent/common';
+import { visibleText } from '../../base/common';
 
 /** Characters of the input a summary shows: enough for a typical call, short enough for a notification. */
 export const INPUT_SUMMARY_CHARS = 300;

@@ -8,8 +8,8 @@
  */
 import type { Clock, DirectoryEntry } from '../../base/common';
 import type { ToolContext } from './tool';
-import { yieldToHost } from './hostTurn';
-import { protectingPattern } from './pathPolicy';
+import { yieldToHost } from '../../base/common';
+import { protectingPattern } from '../../base/common';
 
 export interface WalkEntry {
   /** Workspace-relative. */

@@ -24,9 +24,10 @@
 import { constants } from 'node:fs';
 import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { isControlPath } from '../../agent/common';
-import { normalizeWorkspacePath, protectingPattern } from '../common/pathPolicy';
-import { defaultProtectedFiles } from '../common/tool';
+import { isControlPath } from '../../terminal/common';
+import { normalizeWorkspacePath } from '../common/pathPolicy';
+import { protectingPattern } from '../../base/common';
+import { defaultProtectedFiles } from '../../settings/common';
 import {
   ChangedWhileOpenedError,
   ControlFileError,
@@ -37,7 +38,7 @@ import {
   ProtectedFileError,
   type AnchoredAction,
 } from './anchoredRefusals';
-import { isInside, workspaceRelative } from './workspaceRoot';
+import { isInside, workspaceRelative } from '../../base/node';
 import { errorCode, handleFolder, pathFolder, sameFileAs, type VerifiedFolder } from './anchoredHandles';
 import type { AnchorOptions, FileRequest, FolderRequest, OpenedFile } from './anchoredRequests';
 

@@ -6,4 +6,3 @@ export { NodeFileChanges } from './nodeFileChanges';
 export { NodeWorkspaceFiles } from './nodeWorkspaceFiles';
 export { RipgrepSearch } from './ripgrep';
 export { findVsCodeRipgrep } from './ripgrepLocator';
-export { absoluteInside, isInside } from './workspaceRoot';

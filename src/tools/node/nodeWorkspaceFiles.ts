@@ -2,7 +2,7 @@
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../../base/common';
-import { absoluteInside, workspaceRelative } from './workspaceRoot';
+import { absoluteInside, workspaceRelative } from '../../base/node';
 import { IgnoreFiles } from './gitignore';
 import { AnchoredFiles } from './anchoredFiles';
 import { WorkspaceAnchor } from './anchoredPaths';

@@ -35,7 +35,7 @@ import {
   restrictionFile,
 } from './ripgrepArgs';
 import { RipgrepLineReader } from './ripgrepLines';
-import { yieldToHost } from '../common/hostTurn';
+import { yieldToHost } from '../../base/common';
 
 export interface RipgrepLimits {
   /** All the output one run may write. */

@@ -14,7 +14,7 @@
  */
 import * as vscode from 'vscode';
 import type { FileChanges, WriteExpectation } from '../../base/common';
-import { appliedOrThrow } from '../../agent/common';
+import { appliedOrThrow } from '../common/editRefusal';
 import { normalizeWorkspacePath } from '../common/pathPolicy';
 
 /** How long a write waits for an open document to show what was written (VS Code reloads it when its watcher reports the change). */

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { DirectoryEntry, FileStat, WorkspaceFiles } from '../../base/common';
-import { matchesGlob } from '../common/glob';
+import { matchesGlob } from '../../base/common';
 
 export class VsCodeWorkspaceFiles implements WorkspaceFiles {
   constructor(

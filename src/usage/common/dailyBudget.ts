@@ -3,14 +3,9 @@
  * user priced the models. Off by default. At 80 % the user is warned once; past
  * it the agent asks before each request and `@gateway` says so in its answer.
  */
-import { formatCost, formatTokens, type Totals } from './usageSummary';
+import { DailyBudget } from '../../settings/common';
 
-export interface DailyBudget {
-  /** `gateway.budget.dailyTokens`: undefined is off. */
-  tokens?: number;
-  /** `gateway.budget.dailyCost`, in the currency of the prices: applies when some model has a price. */
-  cost?: number;
-}
+import { formatCost, formatTokens, type Totals } from './usageSummary';
 
 export type BudgetLevel = 'off' | 'ok' | 'warning' | 'over';
 

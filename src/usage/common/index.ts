@@ -1,5 +1,3 @@
 /** The usage feature's common layer as other features see it: import from here, not from its files. */
-export { type DailyBudget } from './dailyBudget';
 export { UsageLog } from './usageLog';
 export { type RequestOrigin, type UsageRecord } from './usageRecord';
-export { type ModelPrice } from './usageSummary';

@@ -4,13 +4,9 @@
  * price. A model without a price is never given one: its tokens are counted as
  * unpriced instead.
  */
-import { dayOf, type TokenCounts, type UsageEntry, type UsageSurface } from './usageRecord';
+import { ModelPrice } from '../../settings/common';
 
-/** A model's price in `gateway.models`, per million tokens (in whatever currency the user's account uses). */
-export interface ModelPrice {
-  inputPerMillion: number;
-  outputPerMillion: number;
-}
+import { dayOf, type TokenCounts, type UsageEntry, type UsageSurface } from './usageRecord';
 
 export type PriceOf = (model: string) => ModelPrice | undefined;
 

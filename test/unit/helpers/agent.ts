@@ -3,23 +3,27 @@ import type { LanguageServices } from '../../../src/tools/common/languageService
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { AgentEngine, type AgentEngineDeps, type AgentEvent } from '../../../src/agent/common/engine';
-import { DEFAULT_BUDGETS, type AgentBudgets } from '../../../src/agent/common/budgets';
+import { AgentEngine, type AgentEngineDeps } from '../../../src/agent/common/engine';
+import { type AgentEvent } from '../../../src/sessionModel/common/agentEvents';
+import { type AgentBudgets } from '../../../src/settings/common/valueSets';
+import { DEFAULT_BUDGETS } from '../../../src/settings/common/valueSets';
 import type { ApprovalPolicy } from '../../../src/agent/common/approvalPolicy';
-import { AGENT_INSTRUCTIONS } from '../../../src/agent/common/instructions';
-import { addUserMessage, newSession, type AgentSessionState } from '../../../src/agent/common/sessionState';
+import { AGENT_INSTRUCTIONS } from '../../../src/customization/common/instructions';
+import { addUserMessage, newSession, type AgentSessionState } from '../../../src/sessionModel/common/sessionState';
 import type { Clock } from '../../../src/base/common/ports';
-import type { ApprovalRequest, SessionStore } from '../../../src/agent/common/sessionPorts';
+import type { ApprovalRequest, SessionStore } from '../../../src/sessionModel/common/sessionPorts';
 import { silentLogger, systemClock } from '../../../src/base/common/ports';
 import { toolsFor } from '../../../src/tools/common/registry';
-import { defaultProtectedFiles, type AgentTool } from '../../../src/tools/common/tool';
+import { type AgentTool } from '../../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../../src/settings/common/valueSets';
 import { NodeCommandRunner } from '../../../src/terminal/node/nodeCommandRunner';
 import { NodeFileChanges } from '../../../src/tools/node/nodeFileChanges';
 import { NodeWorkspaceFiles } from '../../../src/tools/node/nodeWorkspaceFiles';
 import { after, afterEach, before, beforeEach } from 'node:test';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { makeClient } from './clients';
-import { ModelWindows, memoryWindowStore, type GatewayClientOptions } from '../../../src/gateway/common';
+import { ModelWindows, memoryWindowStore } from '../../../src/models/common/modelWindows';
+import { type GatewayClientOptions } from '../../../src/gateway/common';
 
 /** Keeps a deep copy of every save, so a test can resume from any step. */
 export class RecordingStore implements SessionStore<AgentSessionState> {

@@ -3,7 +3,10 @@
  * pacing tests and `npm run bench`: how many 429s they met and how close the
  * finish came to the ideal schedule.
  */
-import { GatewayClient, LimitTracker, type ConfiguredLimits, type SharedWindow } from '../../../src/gateway/common';
+import { GatewayClient } from '../../../src/gateway/common';
+import { LimitTracker } from '../../../src/rateLimits/common/limitTracker';
+import { type ConfiguredLimits } from '../../../src/settings/common/valueSets';
+import { type SharedWindow } from '../../../src/rateLimits/common/sharedWindowSync';
 import { startEmulator, type Emulator, type KeyConfig } from '../../emulator/server';
 import { VirtualClock } from './clock';
 

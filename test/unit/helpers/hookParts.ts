@@ -1,5 +1,5 @@
 // What the hook tests share: a remembered-approvals store in memory and a logger that keeps its lines.
-import type { HookMemory } from '../../../src/agent/common/hooks';
+import type { HookMemory } from '../../../src/customization/common/hooks';
 import type { Logger } from '../../../src/base/common/ports';
 
 /** The approvals' memory (VS Code's globalState in the extension), here a map. */

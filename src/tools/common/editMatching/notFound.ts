@@ -1,5 +1,5 @@
 /** Why an edit's old text was not found, with the closest lines of the file when they are easy to find. */
-import { clipLine, plural } from '../textLimits';
+import { clipLine, plural } from '../../../base/common';
 import { pieceLines } from './textLines';
 
 /** Beyond this size, looking for the nearest lines costs more than it helps. */

@@ -13,7 +13,8 @@
  * worth less than keeping that boundary (see the report of issue 26).
  */
 import type { Logger, WorkspaceFiles } from '../../base/common';
-import { headBytes, protectingPattern, utf8Length } from '../../tools/common';
+import { headBytes, utf8Length } from '../../base/common';
+import { protectingPattern } from '../../base/common';
 import { parseSkillFrontMatter } from './skillFrontMatter';
 
 /** Where Copilot, Claude Code, Codex (both its old and new folder) and Cline keep a repository's skills, in order of precedence. */

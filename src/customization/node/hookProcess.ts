@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import type { Writable } from 'node:stream';
 import { sandboxEnvironment, seccompFd, type SandboxLaunch } from '../../terminal/common';
-import { absoluteInside } from '../../tools/node';
+import { absoluteInside } from '../../base/node';
 import type { HookHost, HookRunRequest } from '../common/hooks';
 import type { HookProcessResult } from '../common/hookProtocol';
 

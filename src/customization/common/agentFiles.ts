@@ -7,7 +7,7 @@
  * failed session.
  */
 import type { WorkspaceFiles } from '../../base/common';
-import { protectingPattern } from '../../tools/common';
+import { protectingPattern } from '../../base/common';
 
 export interface AgentFileLimits {
   /** Files looked at per folder. */

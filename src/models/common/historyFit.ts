@@ -4,18 +4,10 @@
  * language-model request from another extension gets an answer and a note,
  * never a 400. System messages and the newest turn always stay.
  */
-import {
-  ContextLengthExceededError,
-  DEFAULT_CONTEXT_WINDOW,
-  DEFAULT_MAX_OUTPUT_TOKENS,
-  type CallOptions,
-  type ChatMessage,
-  type ChatParams,
-  type ModelWindows,
-  type StreamEvent,
-} from '../../gateway/common';
+import { ContextLengthExceededError, type CallOptions, type ChatMessage, type ChatParams, type StreamEvent } from '../../gateway/common';
+import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, type ModelWindows } from './modelWindows';
 import { estimateTokens } from './languageModelMessages';
-import type { ModelEndpoints } from '../../models/common';
+import type { ModelEndpoints } from './modelEndpoints';
 
 export interface FittedMessages {
   messages: ChatMessage[];

@@ -9,7 +9,7 @@
  * note for the log.
  */
 import type { WorkspaceFiles } from '../../base/common';
-import { protectingPattern } from '../../tools/common';
+import { protectingPattern } from '../../base/common';
 import { DEFAULT_HOOK_LIMITS, parseClaudeHooks, parseCodexHooks, parseCopilotHooks, type HookLimits, type ParsedHooks } from './hookConfig';
 
 export const CLAUDE_SETTINGS_FILES: readonly string[] = ['.claude/settings.json', '.claude/settings.local.json'];

@@ -3,8 +3,6 @@
  * reload, replay it when the gateway has lost its chain, and revert its changes.
  */
 import type { ResponseInputItem, ToolCall, Usage } from '../../gateway/common';
-import type { SentInstructions } from './projectInstructions';
-import type { SessionAgent } from './sessionAgent';
 import type { PlanStep } from '../../tools/common';
 
 export type SessionStatus =
@@ -155,4 +153,28 @@ export function addUserMessage(state: AgentSessionState, text: string): void {
 
 export function canContinue(state: AgentSessionState): boolean {
   return state.status !== 'running' && (state.unsent.length > 0 || state.pendingCalls.length > 0);
+}
+
+export interface SessionAgent {
+  /** `agent`: a custom agent's file; `prompt`: a prompt file run in agent mode. */
+  kind: 'agent' | 'prompt';
+  name: string;
+  /** Its file, workspace-relative. */
+  path: string;
+  /** Sent with every request after the standing instructions (a custom agent's body). */
+  instructions?: string;
+  /** Our tools' and VS Code tools' names it may use; undefined: every tool. */
+  tools?: string[];
+  /** Names its file gives that match no tool. */
+  unknownTools?: string[];
+  /** VS Code tools it names that the user had not enabled when it started (not offered until enabled). */
+  notEnabledTools?: string[];
+  /** The model its file names, as written. */
+  model?: string;
+}
+
+/** What a session keeps of its project instructions: the files sent (skills' SKILL.md files too), and their bytes (for the bound across runs). */
+export interface SentInstructions {
+  files: string[];
+  bytes: number;
 }

@@ -5,7 +5,7 @@
  * the Sessions view or recovery, so a file that is not a session at all gives
  * undefined, and a session with missing or malformed parts gets defaults.
  */
-import { parseSessionAgent } from './sessionAgent';
+import type { SessionAgent } from './sessionState';
 import type { ResponseInputItem, ToolCall } from '../../gateway/common';
 import { parsePlan } from '../../tools/common';
 import type { AgentSessionState, Compaction, OriginalFile, SessionStatus, SessionUsage, SubagentRecord } from './sessionState';
@@ -161,4 +161,26 @@ export function parseSavedSessionText(raw: string): AgentSessionState | undefine
   } catch {
     return undefined;
   }
+}
+
+/** A saved session's agent, checked: undefined for anything malformed (the session then runs as it was saved without one). */
+export function parseSessionAgent(value: unknown): SessionAgent | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  if ((record.kind !== 'agent' && record.kind !== 'prompt') || typeof record.name !== 'string' || typeof record.path !== 'string') return undefined;
+  const strings = (list: unknown) => (Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : undefined);
+  const tools = strings(record.tools);
+  const unknownTools = strings(record.unknownTools);
+  const notEnabledTools = strings(record.notEnabledTools);
+  return {
+    kind: record.kind,
+    name: record.name,
+    path: record.path,
+    ...(typeof record.instructions === 'string' ? { instructions: record.instructions } : {}),
+    // A saved list that is not a list limits to nothing rather than widening to everything.
+    ...(record.tools !== undefined ? { tools: tools ?? [] } : {}),
+    ...(unknownTools?.length ? { unknownTools } : {}),
+    ...(notEnabledTools?.length ? { notEnabledTools } : {}),
+    ...(typeof record.model === 'string' ? { model: record.model } : {}),
+  };
 }

@@ -10,7 +10,8 @@
  * out of reach (a workspace skill has them).
  */
 import type { Logger, WorkspaceFiles } from '../../base/common';
-import { headBytes, type AgentTool, type PreparedCall } from '../../tools/common';
+import { headBytes } from '../../base/common';
+import { type AgentTool, type PreparedCall } from '../../tools/common';
 import { findSkills, type Skill } from './skills';
 
 /** Home folders of personal skills, in order of precedence. */

@@ -9,7 +9,7 @@
  * one session only.
  */
 import type { Clock } from '../../base/common';
-import type { ApprovalRequest, Approver } from './sessionPorts';
+import type { ApprovalRequest, Approver } from '../../sessionModel/common';
 import type { HookCommand } from './hookConfig';
 import { fullyChecked, hookContent, requestKey, shortDigest, type HookContent, type HookFileContent, type HookFiles } from './hookContent';
 

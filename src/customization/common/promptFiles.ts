@@ -8,7 +8,7 @@
  * it gets a chat answer. `agent: <name>` runs it as that custom agent.
  */
 import type { WorkspaceFiles } from '../../base/common';
-import { headBytes } from '../../tools/common';
+import { headBytes } from '../../base/common';
 import { readAgentFiles, type AgentFileLimits } from './agentFiles';
 import { fileStem, type Found } from './customAgents';
 import { readFrontMatter } from './frontMatter';

@@ -9,10 +9,14 @@
  * in the `previous_response_id` chain, while `instructions` would have to be
  * sent again with every request (the bytes bench measures both).
  */
+import type { SentInstructions } from '../../sessionModel/common';
+
 import type { Logger, WorkspaceFiles } from '../../base/common';
-import { normalizeWorkspacePath, protectingPattern, headBytes, utf8Length } from '../../tools/common';
+import { normalizeWorkspacePath } from '../../tools/common';
+import { protectingPattern } from '../../base/common';
+import { headBytes, utf8Length } from '../../base/common';
 import type { Skill, SkillLimits } from './skills';
-import { agentExtras } from './agentExtrasLoader';
+import { customizationParts } from './customizationPartsLoader';
 import type { HomeSkills } from './homeSkills';
 
 export const AGENTS_FILE = 'AGENTS.md';
@@ -188,12 +192,6 @@ async function readableSize(files: WorkspaceFiles, path: string, protectedFiles:
   }
 }
 
-/** What a session keeps of its project instructions: the files sent (skills' SKILL.md files too), and their bytes (for the bound across runs). */
-export interface SentInstructions {
-  files: string[];
-  bytes: number;
-}
-
 export interface InstructionTrackerOptions {
   files: WorkspaceFiles;
   protectedFiles: readonly string[];
@@ -268,7 +266,7 @@ export class InstructionTracker {
   private async skillListing(sent: ReadonlySet<string>, signal: AbortSignal): Promise<{ text: string; listed: Skill[] } | undefined> {
     if (this.options.skills !== true) return undefined;
     const { files, protectedFiles, logger, skillLimits: limits, homeSkills } = this.options;
-    const workspace = await agentExtras().newSkillListing({ files, protectedFiles, sent, logger, limits }, signal);
+    const workspace = await customizationParts().newSkillListing({ files, protectedFiles, sent, logger, limits }, signal);
     if (!homeSkills) return workspace;
     await homeSkills.find(signal);
     const taken = new Set([...(workspace?.listed ?? []).map((skill) => skill.name)]);

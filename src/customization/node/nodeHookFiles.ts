@@ -10,8 +10,9 @@
 import { createHash } from 'node:crypto';
 import { lstat, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { WorkspaceAnchor, absoluteInside, isInside } from '../../tools/node';
-import type { HookFileContent, HookFileRequest, HookFiles } from '../common/hooks';
+import { WorkspaceAnchor } from '../../tools/node';
+import { absoluteInside, isInside } from '../../base/node';
+import type { HookFileContent, HookFileRequest, HookFiles } from '../common/hookContent';
 
 export interface NodeHookFilesOptions {
   /** Absolute workspace root. */

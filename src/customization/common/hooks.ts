@@ -10,7 +10,7 @@
  */
 import type { Clock, Logger, WorkspaceFiles } from '../../base/common';
 import type { ControlFileGuard } from '../../terminal/common';
-import { headBytes } from '../../tools/common';
+import { headBytes } from '../../base/common';
 import { isHomeHook, sameContent, type HookApprovals } from './hookApprovals';
 import type { HookContent } from './hookContent';
 import { DEFAULT_HOOK_LIMITS, matcherMatches, type HookCommand, type HookEvent } from './hookConfig';

@@ -7,7 +7,7 @@
  * session so that nothing the model sends can change them.
  */
 import type { WorkspaceFiles } from '../../base/common';
-import { headBytes, utf8Length } from '../../tools/common';
+import { headBytes, utf8Length } from '../../base/common';
 import { readAgentFiles, type AgentFileFolder, type AgentFileLimits } from './agentFiles';
 import { readFrontMatter } from './frontMatter';
 

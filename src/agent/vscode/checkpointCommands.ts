@@ -16,13 +16,13 @@ import {
   restoreDone,
   restoreQuestion,
   sessionStateQuery,
-} from '../common/checkpointMessages';
-import { UndoRestoreOffer } from './undoRestoreOffer';
-import type { Checkpoint, FileVersion } from '../common/checkpoints';
-import { sessionActionNoLongerApplies, sessionIdOf, rootForSavedSession, type AgentSessionState } from '../../agent/common';
+} from '../../checkpoints/common';
+import { UndoRestoreOffer } from '../../checkpoints/vscode';
+import type { Checkpoint, FileVersion } from '../../checkpoints/common';
+import { sessionActionNoLongerApplies, sessionIdOf, rootForSavedSession, type AgentSessionState } from '../../sessionModel/common';
 import { normalizeWorkspacePath } from '../../tools/common';
 import type { ErrorPresenter } from '../../gateway/vscode';
-import { openFolders, type AgentSessions } from '../../agent/vscode';
+import { openFolders, type AgentSessions } from './agentSessions';
 
 export const CHECKPOINT_SCHEME = 'gateway-checkpoint';
 

@@ -1,0 +1,18 @@
+/**
+ * Loads customizationParts.ts at its first use. In the production build this require is rewritten to
+ * `./customization.js`, the file esbuild.mjs builds beside the bundle (as re2js is); in the tests and the
+ * bench it is the module itself. The modules there share no class or state with the bundle that one side
+ * checks of the other (no instanceof across): plain data, functions and objects used through their
+ * methods cross, so their own copies of the helpers they use are harmless.
+ */
+import type * as Parts from './customizationParts';
+
+export type CustomizationParts = typeof Parts;
+
+let loaded: CustomizationParts | undefined;
+
+export function customizationParts(): CustomizationParts {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load them with the extension
+  loaded ??= require('./customizationParts') as CustomizationParts;
+  return loaded;
+}
