@@ -1,8 +1,8 @@
-// `npm run test:unit`: every test/unit/*.test.ts, compiled once by esbuild into a throw-away folder under
+// `npm run test:unit`: every test/unit/<feature>/*.test.ts, compiled once by esbuild into a throw-away folder under
 // node_modules/.cache, then run by `node --test` in a few processes that share a queue of files
 // (test/run-unit-worker.ts). Started one process and one tsx a file, the ~60 files spent more CPU time
 // starting node and loading the same sources again than running tests. Source maps point failures at the
-// .ts lines. One file the quick way still works as before: `node --require tsx/cjs --test test/unit/x.test.ts`.
+// .ts lines. One file the quick way still works as before: `node --require tsx/cjs --test test/unit/<feature>/x.test.ts`.
 //
 // `npm run test:integration` runs test/integration/*.test.ts the same way (`--suite=integration`): the tests that
 // spend their time in real processes, real file systems and real sockets (races between a tool and a process
@@ -10,7 +10,7 @@
 // this runner itself started as a command),
 // so that the unit stage stays quick enough to run on every change.
 //
-// Arguments: test files (test/unit/x.test.ts) run only those; anything else goes to `node --test`
+// Arguments: test files (test/unit/<feature>/x.test.ts) run only those; anything else goes to `node --test`
 // (for example --test-name-pattern=...).
 import * as esbuild from 'esbuild';
 import { spawn } from 'node:child_process';
@@ -50,10 +50,14 @@ const sourceLocation: esbuild.Plugin = {
 function testFiles(args: string[]): string[] {
   const named = args.filter((arg) => arg.endsWith('.test.ts')).map((arg) => resolve(arg));
   if (named.length > 0) return named;
-  return readdirSync(unitDir)
-    .filter((name) => name.endsWith('.test.ts'))
-    .sort()
-    .map((name) => join(unitDir, name));
+  // test/unit/<feature>/*.test.ts (and test/integration/*.test.ts): every test file of the suite, at any depth.
+  return (
+    (readdirSync(unitDir, { recursive: true }) as string[])
+      // The runner's own fixtures fail on purpose: test/integration/unit-runner.test.ts runs them.
+      .filter((name) => name.endsWith('.test.ts') && !name.startsWith(`runner-fixtures${sep}`))
+      .sort()
+      .map((name) => join(unitDir, name))
+  );
 }
 
 /**

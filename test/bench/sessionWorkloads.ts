@@ -33,8 +33,8 @@ export const retryJitterTask: SessionWorkload = {
         toolCalls: files.map((file) => read(file)),
       })),
       { text: 'Who uses the retry policy?', toolCalls: [search('/retry ?policy/i', undefined, '**/*.ts')] },
-      { text: 'Now the tests of the client.', toolCalls: [read('test/unit/client.test.ts', 1, 200)] },
-      { toolCalls: [read('test/unit/client-errors.test.ts', 1, 200)] },
+      { text: 'Now the tests of the client.', toolCalls: [read('test/unit/gateway/client.test.ts', 1, 200)] },
+      { toolCalls: [read('test/unit/gateway/client-errors.test.ts', 1, 200)] },
     ];
     const changing: ScriptedTurn[] = [
       {

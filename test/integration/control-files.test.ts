@@ -97,7 +97,7 @@ describe('control paths', () => {
 });
 
 // The rest of the protected-file cache (found as a walk finds them, seen again at the next look, folders not read
-// again) is in test/unit/sandbox-change-review.test.ts.
+// again) is in test/unit/terminal/sandbox-change-review.test.ts.
 describe('the protected files the sandbox covers (real files)', () => {
   let base: string;
   let root: string;

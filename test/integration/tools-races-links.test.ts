@@ -1,5 +1,5 @@
 // A symlink re-pointed between the check and the write, 500 times, by another process that flips the links as fast
-// as it can: a race with a real process, so an integration test (moved from test/unit/tools-links.test.ts, whose
+// as it can: a race with a real process, so an integration test (moved from test/unit/tools/links.test.ts, whose
 // other link tests stay in the unit stage).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

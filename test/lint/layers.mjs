@@ -1,5 +1,5 @@
 // Which layer may import what (src/ARCHITECTURE.md, "Layers"). Used by the lint config, and by
-// test/unit/layering.test.ts to prove that each rule fails on a forbidden import.
+// test/unit/extension/layering.test.ts to prove that each rule fails on a forbidden import.
 // src/<feature>/<layer>/, as VS Code and vscode-copilot-chat lay out theirs:
 //   common  pure TypeScript: no 'vscode', no Node built-ins, no node/ or vscode/ layer of any feature
 //   node    Node implementations of the common layer's ports: no 'vscode', no vscode/ layer

@@ -1,4 +1,4 @@
-// The sandbox's file system, attacked for real (moved from test/unit/sandbox.test.ts): nothing outside the
+// The sandbox's file system, attacked for real (moved from test/unit/terminal/sandbox.test.ts): nothing outside the
 // workspace can be written or deleted whatever the shell makes of the line, protected files and the home
 // folder's secrets cannot be read, a write to .git is held back, and there is no network unless the user allows it.
 import assert from 'node:assert/strict';

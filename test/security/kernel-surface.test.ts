@@ -1,5 +1,5 @@
 // The kernel surface an attacker used from inside the sandbox, closed by the seccomp program
-// (src/terminal/common/seccompFilter.ts; its verdicts instruction by instruction in test/unit/seccomp-filter.test.ts):
+// (src/terminal/common/seccompFilter.ts; its verdicts instruction by instruction in test/unit/terminal/seccomp-filter.test.ts):
 // - keyrings: a command read a secret from the host's session keyring, and a key it added outlived it;
 // - other processes: a command ptraced bwrap's PID 1 and cleared its parent-death signal, so the sandbox outlived
 //   its timeout (process_vm_readv/writev and pidfd_getfd reach another process's memory and files the same way);

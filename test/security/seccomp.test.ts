@@ -1,4 +1,4 @@
-// The seccomp program for real (its structure is tested in test/unit/seccomp-filter.test.ts): no Unix socket,
+// The seccomp program for real (its structure is tested in test/unit/terminal/seccomp-filter.test.ts): no Unix socket,
 // no io_uring, no other ABI; socketpair and everyday commands still work.
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';

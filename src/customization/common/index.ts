@@ -1,8 +1,8 @@
 /** The customization feature's common layer as other features see it: import from here, not from its files. */
 export { type HookFiles } from './hookContent';
-export { SessionHooks, type HookHost, type RunHooks } from './hooks';
+export { type SessionHooks, type HookHost, type RunHooks } from './hooks';
 export { InstructionTracker, instructionsForChat } from './projectInstructions';
-export { HomeSkills } from './homeSkills';
+export { type HomeSkills } from './homeSkills';
 export { agentMention, agentNamed, type CustomAgent } from './customAgents';
 export { expandPrompt, parsePromptCall, profileFolderOf, promptInputs, promptKind, type PromptFile } from './promptFiles';
 export { customizationParts } from './customizationPartsLoader';

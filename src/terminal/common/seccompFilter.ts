@@ -4,7 +4,7 @@
  * each, little-endian like both supported machines). Generated here rather than
  * shipped as a native helper, so nothing outside this file decides what it
  * blocks, and a test can read it instruction by instruction (and run it:
- * test/unit/seccomp-filter.test.ts).
+ * test/unit/terminal/seccomp-filter.test.ts).
  *
  * What it denies (EPERM), and why the namespaces alone are not enough:
  * - socket(AF_UNIX): a Unix socket is reached through the file system, which the

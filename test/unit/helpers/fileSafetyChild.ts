@@ -1,5 +1,5 @@
 /**
- * A second process for the file-safety tests (test/unit/file-safety.test.ts): it says "ready", waits for
+ * A second process for the file-safety tests (test/integration/file-safety.test.ts): it says "ready", waits for
  * "go" on stdin, so that every child starts its work at the same moment, then runs one of:
  *   lock <lockPath> <logPath> <id> <rounds>  hold the lock `rounds` times, logging "enter id" and "leave id"
  *   append <path> <id> <count>               append `count` long lines

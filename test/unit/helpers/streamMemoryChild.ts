@@ -1,5 +1,5 @@
 /**
- * The child process of test/unit/stream-memory.test.ts, so that what it measures is this process's memory alone:
+ * The child process of test/unit/gateway/stream-memory.test.ts, so that what it measures is this process's memory alone:
  *
  * - `call <baseUrl> <models|chat|responses>`: one call of the real GatewayClient, over the extension's node:http adapter
  *   (VirtualClock.fetch), against the test's server; prints how far the resident memory rose at its peak, from

@@ -1,0 +1,199 @@
+// The running-sessions service without VS Code: one run per session, the folder a session needs, and the
+// sessions a closed window left running paused at startup. Checkpoints on a real shelf in a temp folder.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { INTERRUPTED_REASON, RunningSessions } from '../../../src/agent/common/runningSessions';
+import { SessionCheckpoints, type SavedSessions } from '../../../src/agent/common/sessionCheckpoints';
+import { NO_FOLDER_MESSAGE, type OpenFolder } from '../../../src/sessionModel/common/sessionRoot';
+import { SessionRuns } from '../../../src/agent/common/sessionRuns';
+import { newSession, type AgentSessionState } from '../../../src/sessionModel/common/sessionState';
+import { silentLogger, systemClock } from '../../../src/base/common/ports';
+import { NodeCheckpointFolder } from '../../../src/checkpoints/node/nodeCheckpoints';
+import { NodeCheckpointShelf } from '../../../src/checkpoints/node/nodeCheckpointShelf';
+import { SandboxDecision } from '../../../src/terminal/common/sandboxDecision';
+
+/** Saved sessions in memory, each load a fresh copy (as the file store's are). */
+class MemorySessions implements SavedSessions {
+  readonly saved = new Map<string, AgentSessionState>();
+  failSaveOf: string | undefined;
+  save(state: AgentSessionState): Promise<void> {
+    if (state.id === this.failSaveOf) return Promise.reject(new Error('disk full'));
+    this.saved.set(state.id, structuredClone(state));
+    return Promise.resolve();
+  }
+  replace(state: AgentSessionState): Promise<void> {
+    return this.save(state);
+  }
+  load(id: string): Promise<AgentSessionState | undefined> {
+    const state = this.saved.get(id);
+    return Promise.resolve(state && structuredClone(state));
+  }
+  list(): Promise<AgentSessionState[]> {
+    return Promise.resolve([...this.saved.values()]);
+  }
+  remove(id: string): Promise<void> {
+    this.saved.delete(id);
+    return Promise.resolve();
+  }
+}
+
+const temp: string[] = [];
+after(() => Promise.all(temp.map((folder) => rm(folder, { recursive: true, force: true }))));
+
+async function setup(open: OpenFolder[] = [{ uri: 'file:///w', name: 'w' }], availableModels?: () => Promise<readonly string[]>) {
+  const shelfRoot = await mkdtemp(join(tmpdir(), 'session-runs-'));
+  temp.push(shelfRoot);
+  const store = new MemorySessions();
+  const runs = new RunningSessions();
+  const folders = { open: () => open, pathOf: (uri: string) => uri.replace('file://', '') };
+  const unavailable = (): never => {
+    throw new Error('no disk here');
+  };
+  const checkpoints = new SessionCheckpoints({
+    store,
+    runs,
+    folders,
+    machine: {
+      files: unavailable,
+      workspaceRestore: unavailable,
+      checkpointFolder: (id) => new NodeCheckpointFolder(join(shelfRoot, id)),
+      checkpointShelf: new NodeCheckpointShelf(shelfRoot),
+      checkpointStorageBytes: () => 1024 * 1024,
+    },
+    editorFiles: unavailable,
+    protectedFiles: () => [],
+    logger: silentLogger,
+    clock: systemClock,
+  });
+  const resolved: string[] = [];
+  const sandbox = new SandboxDecision({
+    sandbox: { available: () => Promise.resolve({ ok: false, reason: 'none' }), forSession: unavailable },
+    home: {
+      path: '/home/u',
+      realPath: (path) => {
+        resolved.push(path);
+        return Promise.resolve(path);
+      },
+    },
+    settings: () => ({ approval: 'ask', protectedFiles: [], sandboxNetwork: false }),
+    logger: silentLogger,
+    warnUser: () => {},
+  });
+  const engines: string[] = [];
+  const sessions = new SessionRuns({
+    store,
+    runs,
+    folders,
+    checkpoints,
+    sandbox,
+    engineFor: (state) => {
+      engines.push(state.id);
+      throw new Error('no engine in this test');
+    },
+    resolveAgentModel: () => Promise.resolve('gw-code'),
+    agentModel: () => 'gw-code',
+    availableModels,
+    logger: silentLogger,
+  });
+  return { store, runs, sessions, engines, resolved };
+}
+
+function saved(id: string, status: AgentSessionState['status'], rootUri = 'file:///w'): AgentSessionState {
+  const state = newSession({ id, title: id, model: 'gw-code', now: 1, rootUri });
+  state.status = status;
+  return state;
+}
+
+describe('SessionRuns', () => {
+  test('at startup the sessions a closed window left running or waiting are paused as interrupted; the others stay', async () => {
+    const { store, sessions } = await setup();
+    for (const state of [saved('a', 'running'), saved('b', 'awaiting_approval'), saved('c', 'done'), saved('d', 'paused')]) await store.save(state);
+    await sessions.recoverInterrupted();
+    const after = Object.fromEntries([...store.saved.values()].map((s) => [s.id, [s.status, s.statusReason]]));
+    assert.deepEqual(after, {
+      a: ['paused', INTERRUPTED_REASON],
+      b: ['paused', INTERRUPTED_REASON],
+      c: ['done', undefined],
+      d: ['paused', undefined],
+    });
+  });
+
+  test('one session that cannot be saved does not leave the others running', async () => {
+    const { store, sessions } = await setup();
+    await store.save(saved('a', 'running'));
+    await store.save(saved('b', 'running'));
+    store.failSaveOf = 'a';
+    await sessions.recoverInterrupted();
+    assert.equal(store.saved.get('a')!.status, 'running');
+    assert.equal(store.saved.get('b')!.status, 'paused');
+  });
+
+  test('a session that runs cannot be continued or compacted; the store is left alone', async () => {
+    const { store, runs, sessions, engines } = await setup();
+    await store.save(saved('a', 'paused'));
+    const claim = runs.claim('a')!;
+    const sink = { onEvent: () => {} };
+    await assert.rejects(sessions.continue('a', 'go on', { sink }), /This session is already running\. Stop it first, or wait for it\./);
+    await assert.rejects(sessions.compact('a', sink), /it compacts by itself when it needs to/);
+    assert.equal(sessions.isRunning('a'), true);
+    assert.equal(sessions.stop('a'), true);
+    assert.equal(claim.signal.aborted, true);
+    assert.deepEqual(engines, []);
+    assert.equal(store.saved.get('a')!.transcript.length, 0);
+  });
+
+  test('a new session needs an open folder: none saved without one', async () => {
+    const { store, sessions } = await setup([]);
+    await assert.rejects(sessions.start('fix it', { sink: { onEvent: () => {} } }), new Error(NO_FOLDER_MESSAGE));
+    assert.equal(store.saved.size, 0);
+  });
+
+  test('a saved session continues only in its own folder, and its claim is released when refused', async () => {
+    const { store, sessions } = await setup([{ uri: 'file:///other', name: 'other' }]);
+    await store.save(saved('a', 'paused', 'file:///w'));
+    await assert.rejects(
+      sessions.continue('a', undefined, { sink: { onEvent: () => {} } }),
+      /folder \/w, which is not open in this window\. Add that folder to the workspace to continue it\./,
+    );
+    assert.equal(sessions.isRunning('a'), false);
+    await assert.rejects(sessions.continue('missing', undefined, { sink: { onEvent: () => {} } }), /There is no saved agent session missing\./);
+  });
+
+  test('a run probes the sandbox (its folder checked against the home folder), takes its engine, and ends its claim whatever the engine did', async () => {
+    const { store, sessions, engines, resolved } = await setup();
+    await store.save(saved('a', 'paused'));
+    await assert.rejects(sessions.continue('a', 'go on', { sink: { onEvent: () => {} } }), /no engine in this test/);
+    assert.deepEqual(engines, ['a']);
+    assert.deepEqual(resolved.sort(), ['/home/u', '/w']);
+    assert.equal(sessions.isRunning('a'), false);
+  });
+});
+
+describe('SessionRuns: a session started as a custom agent', () => {
+  const agent = { kind: 'agent' as const, name: 'reviewer', path: '.github/agents/reviewer.agent.md', tools: ['read_file'], unknownTools: ['fetch'] };
+
+  for (const [wanted, used, note] of [
+    ['GW Fast', 'gw-fast', undefined],
+    ['opus', 'gw-code', 'Agent "reviewer" asks for the model "opus", which this key may not use; this session uses gw-code.'],
+  ] as const) {
+    test(`its model "${wanted}": ${note ? 'not one the key may use, the configured one, said' : 'used'}; its tools and their notes saved and shown`, async () => {
+      const { store, sessions } = await setup(undefined, () => Promise.resolve(['gw-code', 'gw-fast']));
+      const events: { type: string; text?: string }[] = [];
+      await assert.rejects(sessions.start('review', { sink: { onEvent: (event) => events.push(event) }, agent: { ...agent, model: wanted } }), /no engine/);
+      const [saved] = store.saved.values();
+      assert.equal(saved.model, used);
+      assert.deepEqual(saved.agent, { ...agent, model: wanted });
+      assert.deepEqual(
+        events.map((event) => event.text),
+        [
+          'Agent "reviewer" (.github/agents/reviewer.agent.md): tools read_file.',
+          'Agent "reviewer" names tools neither this extension nor VS Code has, left out: fetch.',
+          ...(note ? [note] : []),
+        ],
+      );
+    });
+  }
+});

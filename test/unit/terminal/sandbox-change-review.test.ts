@@ -1,0 +1,254 @@
+// Issue 36: how a sandboxed command's change set is judged (terminal/common/changeReview.ts), what Git's own rules
+// say about a folder and a config (terminal/node/gitStructure.ts, on real files), and the protected-file cache
+// that replaced the walk before every command (terminal/node/protectedPathCache.ts).
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, readdir, realpath, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { holdReason, judgeChanges, type ChangedEntry } from '../../../src/terminal/common/changeReview';
+import { configEntries, isGitDirectory, pathsConfigPointsAt } from '../../../src/terminal/node/gitStructure';
+import { ProtectedPathCache } from '../../../src/terminal/node/protectedPathCache';
+import { defaultProtectedFiles } from '../../../src/settings/common/valueSets';
+import { putFiles } from '../helpers/workspaceFixture';
+
+const never = new AbortController().signal;
+const noRepositories = { gitDirectories: new Set<string>(), pointedAt: [] };
+const file = (path: string, extra: Partial<ChangedEntry> = {}): ChangedEntry => ({ path, kind: 'file', mode: 0o644, existed: false, ...extra });
+const folder = (path: string, extra: Partial<ChangedEntry> = {}): ChangedEntry => ({ path, kind: 'directory', mode: 0o755, existed: false, ...extra });
+
+describe('the change review: what lands and what is held', () => {
+  test('ordinary files and folders land, a folder before what it holds', () => {
+    const verdict = judgeChanges(
+      [file('src/b.ts'), folder('src'), file('a.txt', { existed: true }), { path: 'old.txt', kind: 'deleted', mode: 0, existed: true }],
+      noRepositories,
+      {
+        protectedPatterns: defaultProtectedFiles,
+      },
+    );
+    assert.deepEqual(
+      verdict.land.map((entry) => entry.path),
+      ['a.txt', 'old.txt', 'src', 'src/b.ts'],
+    );
+    assert.deepEqual(verdict.held, []);
+  });
+
+  test('each kind of entry that other software would run, or that is not an ordinary file, is held with its reason', () => {
+    const cases: [ChangedEntry, string][] = [
+      [folder('x/.GIT'), 'repository'],
+      [file('notes', { gitLink: true }), 'git-link'],
+      [folder('.vscode'), 'editor-or-agent'],
+      [file('proj.code-workspace'), 'editor-or-agent'],
+      [file('.github/hooks/h.json'), 'editor-or-agent'],
+      [file('deep/.claude/settings.local.json'), 'editor-or-agent'],
+      [file('.mcp.json'), 'editor-or-agent'],
+      [file('.env.local'), 'protected'],
+      [{ path: 'l', kind: 'symlink', mode: 0o777, existed: false }, 'symlink'],
+      [{ path: 'p', kind: 'special', mode: 0o644, existed: false }, 'special'],
+      [file('h', { hardLinked: true }), 'hard-link'],
+      [file('s', { mode: 0o4755, wasExecutable: true, existed: true }), 'setuid'],
+      [file('run.sh', { mode: 0o755 }), 'executable'],
+      [file('tool', { mode: 0o755, existed: true, wasExecutable: false }), 'executable'],
+      [file('mine.txt', { existed: true, changedOutside: true }), 'changed-outside'],
+      [{ path: 'vendor', kind: 'deleted', mode: 0, existed: true, removesRepository: true }, 'removes-repository'],
+    ];
+    for (const [entry, reason] of cases) assert.equal(holdReason(entry, noRepositories, defaultProtectedFiles), reason, entry.path);
+    // An executable that was one already (a script edited) lands.
+    assert.equal(holdReason(file('build.sh', { mode: 0o755, existed: true, wasExecutable: true }), noRepositories, defaultProtectedFiles), undefined);
+  });
+
+  test('a git directory by layout, and what a repository config points at, are held whole, below them too', () => {
+    const facts = { gitDirectories: new Set(['tools/cache']), pointedAt: ['.githooks', 'scripts/clean.sh'] };
+    const verdict = judgeChanges(
+      [
+        folder('tools'),
+        folder('tools/cache'),
+        file('tools/cache/HEAD'),
+        file('tools/readme'),
+        folder('.githooks'),
+        file('.githooks/pre-commit'),
+        file('scripts/clean.sh'),
+        file('scripts/other.sh'),
+      ],
+      facts,
+      { protectedPatterns: [] },
+    );
+    assert.deepEqual(
+      verdict.held.map((held) => `${held.entry.path}: ${held.reason}`),
+      ['.githooks: repository-config', 'scripts/clean.sh: repository-config', 'tools/cache: repository'],
+    );
+    assert.deepEqual(
+      verdict.land.map((entry) => entry.path),
+      ['tools', 'scripts/other.sh', 'tools/readme'],
+    );
+    // Deleting a folder that holds what a config points at is held too.
+    assert.equal(holdReason({ path: 'scripts', kind: 'deleted', mode: 0, existed: true }, facts, []), 'repository-config');
+  });
+
+  test('past a bound, everything waits for the user', () => {
+    const verdict = judgeChanges([file('a.txt'), folder('b')], noRepositories, { protectedPatterns: [], incomplete: true });
+    assert.deepEqual(verdict.land, []);
+    assert.deepEqual(
+      verdict.held.map((held) => held.reason),
+      ['unchecked', 'unchecked'],
+    );
+  });
+});
+
+describe("Git's own rules, on real files", () => {
+  let base: string;
+  before(async () => (base = await realpath(await mkdtemp(join(tmpdir(), 'gw-gitrules-')))));
+  after(() => rm(base, { recursive: true, force: true }));
+
+  test('a folder is a git directory by HEAD with objects and refs, or with a commondir, whatever its name', async () => {
+    await putFiles(base, {
+      'bare/HEAD': 'ref: refs/heads/main\n',
+      'bare/objects/.keep': '',
+      'bare/refs/.keep': '',
+      'wt/HEAD': 'x\n',
+      'wt/commondir': '../bare\n',
+      'no/HEAD': 'x\n',
+      'no/objects/.keep': '',
+    });
+    assert.equal(await isGitDirectory(join(base, 'bare')), true);
+    assert.equal(await isGitDirectory(join(base, 'wt')), true);
+    assert.equal(await isGitDirectory(join(base, 'no')), false);
+  });
+
+  test('config entries: sections, subsections, values on the header line, comments and quotes', () => {
+    const entries = configEntries(
+      '[core]\n\thooksPath = .githooks ; note\n[filter "fmt"]\n\tclean = "./x.sh %f"\n[include] path = ../.gitconfig\n# c\n[alias]\n\tst = !./tools/st\n',
+    );
+    assert.deepEqual(entries, [
+      { key: 'core.hookspath', value: '.githooks' },
+      { key: 'filter.fmt.clean', value: './x.sh %f' },
+      { key: 'include.path', value: '../.gitconfig' },
+      { key: 'alias.st', value: '!./tools/st' },
+    ]);
+    // A # or ; inside quotes is part of the value, as Git reads it; escapes are undone.
+    assert.deepEqual(configEntries('[alias]\n\tship = "!f() { npm test ; ./tools/release.sh; }; f" # note\n\tq = "say \\"hi\\"" ; x\n'), [
+      { key: 'alias.ship', value: '!f() { npm test ; ./tools/release.sh; }; f' },
+      { key: 'alias.q', value: 'say "hi"' },
+    ]);
+  });
+
+  test('what a repository points at: includes (followed), hooks path, worktree, programs; nothing outside the workspace', async () => {
+    const root = join(base, 'ws');
+    await putFiles(root, {
+      '.git/config':
+        '[include]\n\tpath = ../.gitconfig\n[core]\n\thooksPath = .githooks\n\tfsmonitor = tools/monitor.sh\n[diff "x"]\n\ttextconv = /usr/bin/cat\n',
+      '.gitconfig': '[filter "f"]\n\tsmudge = ./scripts/smudge.sh --fast\n[include]\n\tpath = /etc/elsewhere\n',
+    });
+    const paths = await pathsConfigPointsAt({ gitDir: join(root, '.git'), workTree: root, root, home: base, globalConfigs: [] });
+    assert.deepEqual(paths.sort(), ['.gitconfig', '.githooks', 'scripts/smudge.sh', 'tools/monitor.sh']);
+  });
+});
+
+describe('the protected files, without a walk before every command', () => {
+  let root: string;
+  before(async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), 'gw-protected-')));
+    await putFiles(root, { 'src/a.ts': '', 'src/deep/.env': 'S=1', 'keys/id.pem': 'k', '.git/config': '', 'node_modules/x/.env': '' });
+  });
+  after(() => rm(root, { recursive: true, force: true }));
+
+  /** Every folder's time well in the past, as in a workspace nobody touched for a while. */
+  const age = async (...folders: string[]) => {
+    const old = new Date(Date.now() - 60_000);
+    for (const path of folders) await utimes(join(root, path), old, old);
+  };
+
+  test('found as a walk finds them; .git and node_modules are not looked in; the repositories found on the way', async () => {
+    const cache = new ProtectedPathCache();
+    const hidden = await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(hidden.map((entry) => entry.path.slice(root.length + 1)).sort(), ['keys/id.pem', 'src/deep/.env']);
+    // The same look finds the folders that hold a repository (the review reads their configs).
+    assert.deepEqual((await cache.look(root, defaultProtectedFiles, never)).repositories, ['']);
+  });
+
+  test('a new one, one renamed in, one gone, a folder swapped for a link: each seen at the next look', async () => {
+    const cache = new ProtectedPathCache();
+    await age('', 'src', 'src/deep', 'keys');
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    await writeFile(join(root, 'src/.env.production'), 'S=2');
+    await writeFile(join(root, 'src/notes'), 'n');
+    await rename(join(root, 'src/notes'), join(root, 'src/deep/server.key'));
+    await rm(join(root, 'keys/id.pem'));
+    await mkdir(join(root, 'elsewhere'));
+    await writeFile(join(root, 'elsewhere/.env'), 'S=3');
+    await rm(join(root, 'src/deep'), { recursive: true });
+    await symlink(join(root, 'elsewhere'), join(root, 'src/deep'));
+    const hidden = (await cache.hiddenIn(root, defaultProtectedFiles, never)).map((entry) => entry.path.slice(root.length + 1)).sort();
+    assert.deepEqual(hidden, ['elsewhere/.env', 'src/.env.production']);
+  });
+
+  test('a folder whose time is unchanged is not read again (the walk is gone); a changed one is, and only it', async () => {
+    const reads: string[] = [];
+    const cache = new ProtectedPathCache({
+      readFolder: (path) => {
+        reads.push(path.slice(root.length + 1));
+        return readdir(path, { withFileTypes: true });
+      },
+    });
+    await age('', 'src', 'keys', 'elsewhere');
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.ok(reads.length >= 4, reads.join(' '));
+    reads.length = 0;
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(reads, []);
+    await writeFile(join(root, 'keys/late.pem'), 'k');
+    const again = (await cache.hiddenIn(root, defaultProtectedFiles, never)).map((entry) => entry.path.slice(root.length + 1));
+    assert.deepEqual(reads, ['keys']);
+    assert.ok(again.includes('keys/late.pem'), again.join(' '));
+  });
+
+  test('a folder changed just before a look is read again at the next one only, not for seconds (kernel-clock filesystems)', async () => {
+    const reads: string[] = [];
+    let later = 0;
+    const cache = new ProtectedPathCache({
+      now: () => Date.now() + later,
+      readFolder: (path) => {
+        reads.push(path.slice(root.length + 1));
+        return readdir(path, { withFileTypes: true });
+      },
+    });
+    await age('', 'src', 'keys', 'elsewhere');
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    await writeFile(join(root, 'keys/fresh.pem'), 'k');
+    reads.length = 0;
+    // Read in the same tick as the change: that read cannot stand, so the next look reads again…
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(reads, ['keys']);
+    later = 100;
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(reads, ['keys', 'keys']);
+    // …and once it was read well after its time, it stands while the folder is unchanged.
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(reads, ['keys', 'keys']);
+  });
+
+  test('a folder whose time is a whole second (a coarse clock, or set by hand) is read again for 2 s after it', async () => {
+    const reads: string[] = [];
+    let later = 0;
+    const cache = new ProtectedPathCache({
+      now: () => Date.now() + later,
+      readFolder: (path) => {
+        reads.push(path.slice(root.length + 1));
+        return readdir(path, { withFileTypes: true });
+      },
+    });
+    await age('', 'src', 'elsewhere');
+    const whole = Math.floor(Date.now() / 1000);
+    await utimes(join(root, 'keys'), whole, whole);
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    reads.length = 0;
+    later = 500;
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(reads, ['keys']);
+    later = 2500;
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    await cache.hiddenIn(root, defaultProtectedFiles, never);
+    assert.deepEqual(reads, ['keys', 'keys']);
+  });
+});
