@@ -1,7 +1,7 @@
 /**
  * Composition root: builds the objects, registers them with VS Code, nothing else.
  * Each rule it wires lives in its module (model defaults in modelChoice.ts, limit
- * defaults in limits.ts, the site URL in the transport); the compose*.ts files beside
+ * defaults in settings/common/valueSets.ts, the site URL in the transport); the compose*.ts files beside
  * this one only connect them, one area of the extension each (the gateway, the models,
  * the agent, chat and inline edit), and may import every layer as this file may.
  */

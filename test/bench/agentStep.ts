@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_BUDGETS } from '../../src/settings/common/valueSets';
-import { AgentEngine } from '../../src/agent/common/engine';
+import { AgentEngine } from '../../src/agent/common/engine/engine';
 import { AGENT_INSTRUCTIONS } from '../../src/customization/common/instructions';
 import { addUserMessage, newSession, type AgentSessionState } from '../../src/sessionModel/common/sessionState';
 import { SessionJournal } from '../../src/sessionModel/common/sessionJournal';

@@ -3,7 +3,7 @@
  * every call approved (`auto`), the real clock, no log. Each bench adds its budgets, limits
  * and store where they differ.
  */
-import type { AgentEngineDeps } from '../../src/agent/common/engine';
+import type { AgentEngineDeps } from '../../src/agent/common/engine/engine';
 import { AGENT_INSTRUCTIONS } from '../../src/customization/common/instructions';
 import { silentLogger, systemClock } from '../../src/base/common/ports';
 import { GatewayClient } from '../../src/gateway/common';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_BUDGETS } from '../../src/settings/common/valueSets';
-import { AgentEngine } from '../../src/agent/common/engine';
+import { AgentEngine } from '../../src/agent/common/engine/engine';
 import { addUserMessage, newSession, type AgentSessionState } from '../../src/sessionModel/common/sessionState';
 import { ModelWindows } from '../../src/models/common/modelWindows';
 import { SessionJournal } from '../../src/sessionModel/common/sessionJournal';

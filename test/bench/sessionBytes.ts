@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentEngine } from '../../src/agent/common/engine';
+import { AgentEngine } from '../../src/agent/common/engine/engine';
 import { DEFAULT_BUDGETS } from '../../src/settings/common/valueSets';
 import { AGENT_INSTRUCTIONS } from '../../src/customization/common/instructions';
 import { addUserMessage, newSession } from '../../src/sessionModel/common/sessionState';

@@ -11,7 +11,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentEngine } from '../../src/agent/common/engine';
+import { AgentEngine } from '../../src/agent/common/engine/engine';
 import { DEFAULT_BUDGETS } from '../../src/settings/common/valueSets';
 import { AGENT_INSTRUCTIONS } from '../../src/customization/common/instructions';
 import { addUserMessage, newSession } from '../../src/sessionModel/common/sessionState';
@@ -31,10 +31,10 @@ const searching: ScriptedTurn[] = [
   { toolCalls: [{ name: 'search_text', arguments: { pattern: 'onRetry' } }] },
   { toolCalls: [{ name: 'read_file', arguments: { path: 'src/gateway/common/client.ts' } }] },
   { toolCalls: [{ name: 'read_file', arguments: { path: 'src/gateway/common/transport.ts' } }] },
-  { toolCalls: [{ name: 'read_file', arguments: { path: 'src/agent/common/responseStream.ts' } }] },
+  { toolCalls: [{ name: 'read_file', arguments: { path: 'src/agent/common/engine/responseStream.ts' } }] },
 ];
 const SUBAGENT_ANSWER = [
-  'respondStream callers: src/agent/common/responseStream.ts:16 (streamResponse, every agent turn and compaction summary); src/chat/vscode/participant.ts (chat).',
+  'respondStream callers: src/agent/common/engine/responseStream.ts:16 (streamResponse, every agent turn and compaction summary); src/chat/vscode/participant.ts (chat).',
   'onRetry: passed by streamResponse (responseStream.ts:18) as a retry event; the transport calls it before each retry after a 500/503/429 (src/gateway/common/transport.ts, retry loop), with the delay from Retry-After.',
 ].join('\n');
 
@@ -71,7 +71,7 @@ async function runSession(emulator: Emulator, subagents: boolean): Promise<Subag
   try {
     cpSync(join(repositoryRoot, 'src'), join(root, 'src'), { recursive: true });
     const changing: ScriptedTurn[] = [
-      { toolCalls: [addedLine(root, 'src/agent/common/responseStream.ts', '// Retry notices come from the transport (see transport.ts).')] },
+      { toolCalls: [addedLine(root, 'src/agent/common/engine/responseStream.ts', '// Retry notices come from the transport (see transport.ts).')] },
       { toolCalls: [addedLine(root, 'src/gateway/common/client.ts', '// onRetry: called by the transport before each retry.')] },
       { text: 'Done: both files say where retry notices come from.' },
     ];

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import * as extrasSource from '../../src/agent/common/agentExtras';
+import * as extrasSource from '../../src/agent/common/sessions/agentExtras';
 import * as customizationSource from '../../src/customization/common/customizationParts';
 import type { AgentSessionState } from '../../src/sessionModel/common/sessionState';
 import { silentLogger } from '../../src/base/common/ports';

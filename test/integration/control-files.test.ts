@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { judgeChanges, type ChangedEntry } from '../../src/terminal/common/changeReview';
 import { controlPathOf, isControlName, rollbackNote } from '../../src/terminal/common/controlPaths';
-import { needsApprovalAlways } from '../../src/agent/common/approvalPolicy';
+import { needsApprovalAlways } from '../../src/agent/common/approvals/approvalPolicy';
 import type { ControlPathWatcher, QuarantinedControlPaths } from '../../src/terminal/common/commandPorts';
 import type { ChangeLayer } from '../../src/terminal/node/changeLayer';
 import { NodeControlGuard, type NodeControlGuardOptions } from '../../src/terminal/node/controlGuard';

@@ -1,7 +1,7 @@
 /** The agent feature's common layer as other features see it: import from here, not from its files. */
-export { approvalMarkdown, backgroundNote, inlineCode, plainMarkdown } from './commandDisplay';
-export { endedMarkdown, staleAnswerMessage, unlinked, waitingLine } from './approvalText';
-export { type AnsweredApproval, type ApprovalOutcome } from './pendingApprovals';
-export { compactionNotice, contextUsage, lastCompactionNotice } from './compaction';
-export { agentStartNotes, modelNamed, promptSessionAgent } from './sessionAgent';
-export { subagentMarkdown } from './transcriptMarkdown';
+export { approvalMarkdown, backgroundNote, inlineCode, plainMarkdown } from './approvals/commandDisplay';
+export { endedMarkdown, staleAnswerMessage, unlinked, waitingLine } from './approvals/approvalText';
+export { type AnsweredApproval } from './approvals/pendingApprovals';
+export { compactionNotice, contextUsage, lastCompactionNotice } from './engine/compaction';
+export { agentStartNotes, modelNamed, promptSessionAgent } from './engine/sessionAgent';
+export { subagentMarkdown } from './sessions/transcriptMarkdown';

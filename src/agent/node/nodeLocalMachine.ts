@@ -9,7 +9,7 @@ import type { Logger } from '../../base/common';
 import { NodeCheckpointFolder, NodeWorkspaceRestore, NodeCheckpointShelf } from '../../checkpoints/node';
 import { type BubblewrapSandbox, changeReviewParts, NodeCommandRunner, nodeHomeFolder, plainTerminalText } from '../../terminal/node';
 import { NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch } from '../../tools/node';
-import type { LocalMachine } from '../common/localMachine';
+import type { LocalMachine } from '../common/sessions/localMachine';
 import { NodeHookFiles } from '../../customization/node';
 import { hookProcess } from '../../customization/node';
 

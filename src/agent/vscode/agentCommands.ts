@@ -7,7 +7,7 @@
 import { counted } from '../../base/common';
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../sessionModel/common';
-import { compactionNotice } from '../common/compaction';
+import { compactionNotice } from '../common/engine/compaction';
 import { droppedNotice } from '../../checkpoints/common';
 import { canContinue, type AgentSessionState } from '../../sessionModel/common';
 import type { ErrorPresenter } from '../../gateway/vscode';
@@ -16,7 +16,7 @@ import { approvalToAnswer, sessionIdOf } from '../../sessionModel/common';
 import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../../sessionModel/common';
 import { transcriptUri } from './transcript';
 import { waitingProgress } from './waitingProgress';
-import { staleAnswerMessage } from '../common/approvalText';
+import { staleAnswerMessage } from '../common/approvals/approvalText';
 import { sessionActionNoLongerApplies } from '../../sessionModel/common';
 import { pickSessionAgent, RUN_PROMPT_FILE_COMMAND, runPromptFile } from './agentFileCommands';
 

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../sessionModel/common';
 import { revertSession, type RetentionReport, type CheckpointStore, type RestorePlan, type RestoreResult } from '../../checkpoints/common';
-import { RunningSessions, INTERRUPTED_REASON } from '../common/runningSessions';
+import { RunningSessions, INTERRUPTED_REASON } from '../common/sessions/runningSessions';
 import type { AgentSessionState } from '../../sessionModel/common';
 import type { GatewayClient } from '../../gateway/common';
 import { systemClock, type Logger } from '../../base/common';
@@ -17,25 +17,25 @@ import type { AgentSettings } from '../../settings/common';
 import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
 import type { OpenFolder, SessionFolders, SessionRoot } from '../../sessionModel/common';
 import type { FileSessionStore } from './sessionStore';
-import type { LocalMachine } from '../common/localMachine';
-import { SessionCheckpoints, type EditorFiles } from '../common/sessionCheckpoints';
-import { SessionRuns, type RunSink } from '../common/sessionRuns';
+import type { LocalMachine } from '../common/sessions/localMachine';
+import { SessionCheckpoints, type EditorFiles } from '../common/sessions/sessionCheckpoints';
+import { SessionRuns, type RunSink } from '../common/sessions/sessionRuns';
 import { SandboxDecision } from '../../terminal/common';
 import { grantableHostTools, VsCodeWorkspaceFiles } from '../../tools/vscode';
 import { vscodeControlWatcher, showControlRollback } from '../../terminal/vscode';
 import { SessionEngines, type ContextLimits } from './sessionEngine';
 import { rootForNewSession } from '../../sessionModel/common';
-import { sessionAgentOf } from '../common/sessionAgent';
+import { sessionAgentOf } from '../common/engine/sessionAgent';
 import { type SessionAgent } from '../../sessionModel/common';
 import type { CustomAgent } from '../../customization/common';
-import type { ToolCatalog } from '../common/agentTools';
+import type { ToolCatalog } from '../common/engine/agentTools';
 import type { WorkspaceAgentFiles } from '../../customization/common';
 import { customizationParts } from '../../customization/common';
 import { toolsFor } from '../../tools/common';
 
-export type { ChildProcessRequest, ControlGuardHooks, LocalMachine } from '../common/localMachine';
+export type { ChildProcessRequest, ControlGuardHooks, LocalMachine } from '../common/sessions/localMachine';
 
-export { CHECKPOINT_MAX_BYTES } from '../common/sessionCheckpoints';
+export { CHECKPOINT_MAX_BYTES } from '../common/sessions/sessionCheckpoints';
 export type { ContextLimits } from './sessionEngine';
 
 export interface SessionSink {

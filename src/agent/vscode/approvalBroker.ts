@@ -5,9 +5,9 @@
  * a diff of the current and the proposed content before the user answers.
  */
 import * as vscode from 'vscode';
-import { keyOf, PendingApprovals, type AnsweredApproval, type PendingApproval } from '../common/pendingApprovals';
-import { staleAnswerMessage, unlinked } from '../common/approvalText';
-import { backgroundNote, notificationCommand } from '../common/commandDisplay';
+import { keyOf, PendingApprovals, type AnsweredApproval, type PendingApproval } from '../common/approvals/pendingApprovals';
+import { staleAnswerMessage, unlinked } from '../common/approvals/approvalText';
+import { backgroundNote, notificationCommand } from '../common/approvals/commandDisplay';
 import { visibleText } from '../../base/common';
 import type { ApprovalRequest, Approver } from '../../sessionModel/common';
 

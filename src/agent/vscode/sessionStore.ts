@@ -15,7 +15,7 @@ import type { AgentSessionState } from '../../sessionModel/common';
 import type { Logger } from '../../base/common';
 import type { SessionStore } from '../../sessionModel/common';
 import { removeSessionFiles } from '../../checkpoints/common';
-import { SessionFiles, type SessionFileSystem } from '../common/sessionFiles';
+import { SessionFiles, type SessionFileSystem } from '../common/sessions/sessionFiles';
 import { SessionJournal, type JournalFolder } from '../../sessionModel/common';
 
 export class FileSessionStore implements SessionStore<AgentSessionState> {

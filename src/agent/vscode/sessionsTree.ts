@@ -1,10 +1,10 @@
 /** "Agent Sessions": every saved session with its state, turns and tokens. */
 import { counted } from '../../base/common';
 import * as vscode from 'vscode';
-import { backgroundNote, commandBlock, inlineCode } from '../common/commandDisplay';
+import { backgroundNote, commandBlock, inlineCode } from '../common/approvals/commandDisplay';
 import type { AgentSessionState } from '../../sessionModel/common';
-import { contextUsage, lastCompactionNotice } from '../common/compaction';
-import { planStepText, sessionRow } from '../common/sessionRow';
+import { contextUsage, lastCompactionNotice } from '../common/engine/compaction';
+import { planStepText, sessionRow } from '../common/sessions/sessionRow';
 import type { PlanStep } from '../../tools/common';
 import type { AgentSessions } from './agentSessions';
 import { transcriptUri } from './transcript';

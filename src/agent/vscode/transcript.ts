@@ -1,7 +1,7 @@
 /** A saved session as a readable markdown document (read-only, virtual). */
 import * as vscode from 'vscode';
 import type { FileSessionStore } from './sessionStore';
-import { agentExtras } from '../common/agentExtrasLoader';
+import { agentExtras } from '../common/sessions/agentExtrasLoader';
 
 export const TRANSCRIPT_SCHEME = 'gateway-transcript';
 

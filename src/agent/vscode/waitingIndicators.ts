@@ -4,7 +4,7 @@
  * Approve and Deny) and the count on the Agent Sessions view's badge.
  */
 import * as vscode from 'vscode';
-import { waitingLine } from '../common/approvalText';
+import { waitingLine } from '../common/approvals/approvalText';
 import { notificationPresenter, type ApprovalBroker } from './approvalBroker';
 
 export const SHOW_WAITING_COMMAND = 'gateway.agent.showWaiting';

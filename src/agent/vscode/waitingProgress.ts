@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../sessionModel/common';
-import { unlinked, waitingLine } from '../common/approvalText';
+import { unlinked, waitingLine } from '../common/approvals/approvalText';
 import { notificationPresenter, type ApprovalBroker, type ApprovalPresenter } from './approvalBroker';
 
 export interface WaitingProgress extends vscode.Disposable {

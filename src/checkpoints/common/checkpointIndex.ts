@@ -125,10 +125,6 @@ function checkpointOf(value: unknown): Checkpoint | undefined {
   };
 }
 
-export function parseIndex(text: string | undefined): Index {
-  return indexOfJson(jsonOf(text));
-}
-
 /** The text's JSON; undefined when there is no text or it is not JSON (a torn write). */
 export function jsonOf(text: string | undefined): unknown {
   if (text === undefined) return undefined;

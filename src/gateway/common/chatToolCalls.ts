@@ -8,7 +8,7 @@
  * in the order they began, once the stream has finished: a fragment may follow
  * the finish reason.
  */
-import { TextSoFar } from './answerTextBuffer';
+import { TextSoFar } from './textSoFar';
 import { tooMany } from './streamNotes';
 import type { StreamNotes } from './streamNotes';
 import type { StreamEvent } from './types';
@@ -23,7 +23,7 @@ const MAX_NAME_CHARS = 1024;
 interface PartialCall {
   id: string;
   name: string;
-  /** In pieces until the call is finished (see answerTextBuffer.ts). */
+  /** In pieces until the call is finished (see textSoFar.ts). */
   arguments: TextSoFar;
   /** `function`, or the type of a call the client never offered (`custom`…), which becomes a note. */
   kind: string;

@@ -12,7 +12,7 @@
  * Text events are checked per network read (the reader merges a read's deltas
  * into one event), so the cost is per read, not per token.
  */
-import { TextSoFar } from './answerTextBuffer';
+import { TextSoFar } from './textSoFar';
 import type { StreamKeyWatch } from './streamKeyWatch';
 import type { StreamEvent, ToolCall } from './types';
 
@@ -31,7 +31,7 @@ export class DecodedKeyGuard {
   sawKey = false;
   private readonly answer: HeldText;
   private readonly reasoning: HeldText;
-  /** The answer text yielded so far: the partial text an error carries (in pieces: a read's text each, see answerTextBuffer.ts). */
+  /** The answer text yielded so far: the partial text an error carries (in pieces: a read's text each, see textSoFar.ts). */
   private readonly shown = new TextSoFar();
   private readonly watch: StreamKeyWatch;
   private readonly shortest: number;

@@ -1,10 +1,10 @@
 export * from './errors';
 export type { ApiKeyProvider, FetchAnswer, FetchBodyReader, FetchInit, FetchLike } from './gatewayPorts';
 export * from './types';
-export { GatewayClient, type GatewayClientOptions } from './client';
-export { ShownNotes, SHOWN_NOTES } from './streamNotes';
+export { GatewayClient } from './client';
+export { ShownNotes } from './streamNotes';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy';
-export { apiKeyProblem, checkAndStoreKey, type KeyCheckOutcome, type KeyCheckDeps } from './apiKey';
+export { apiKeyProblem, checkAndStoreKey, type KeyCheckOutcome } from './apiKey';
 export { checkKeyOrigin, KeyOriginError, keyOriginNoLongerApplies, originOf, type BoundKey } from './keyOrigin';
 export { DEFAULT_BODY_LIMITS, type BodyLimits } from './bodyLimits';
 export { modelForContinuedSession } from './modelErrorActions';

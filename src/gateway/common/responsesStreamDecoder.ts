@@ -3,7 +3,7 @@
  * `response.completed`, `response.incomplete` or `response.failed`).
  */
 import type { EventSourceMessage } from 'eventsource-parser';
-import { TextSoFar } from './answerTextBuffer';
+import { TextSoFar } from './textSoFar';
 import { errorFromWire, parseWireError, type ErrorContext } from './errorMapping';
 import { ProtocolError } from './errors';
 import { pushMerged } from './chatDelta';
@@ -17,7 +17,7 @@ import { responsesFinishReason } from './wireFormat';
 interface PendingCall {
   callId: string;
   name: string;
-  /** In pieces while the deltas come (see answerTextBuffer.ts). */
+  /** In pieces while the deltas come (see textSoFar.ts). */
   arguments: TextSoFar;
   emitted: boolean;
 }

@@ -9,7 +9,7 @@ import { createParser, type EventSourceMessage, type EventSourceParser } from 'e
 import { eventTooLarge, eventTooManyLines, tooLarge } from './bodyLimits';
 import type { DecodedKeyGuard } from './decodedKeyGuard';
 import { ProtocolError, StreamInterruptedError } from './errors';
-import { TextSoFar } from './answerTextBuffer';
+import { TextSoFar } from './textSoFar';
 import type { StreamEvent } from './types';
 import type { FetchAnswer, FetchBodyReader } from './gatewayPorts';
 

@@ -1,2 +1,2 @@
 /** The gateway feature's node layer as other features see it: import from here, not from its files. */
-export { createNodeHttpFetch, type NodeHttpFetch, type NodeHttpFetchOptions } from './nodeHttpFetch';
+export { createNodeHttpFetch } from './nodeHttpFetch';

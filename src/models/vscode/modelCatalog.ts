@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { BackgroundSkippedError, type GatewayClient, type ModelInfo } from '../../gateway/common';
-import { SharedListing } from '../common/sharedRequest';
+import { SharedListing } from '../common/sharedListing';
 import { systemClock } from '../../base/common';
 
 const LAST_GOOD = 'gateway.lastModelList';

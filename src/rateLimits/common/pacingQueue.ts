@@ -1,6 +1,6 @@
 /**
  * The requests waiting for room in the key's rate window, and the order they go in.
- * Apart from the tracker (limits.ts), which owns the window's counts, because the
+ * Apart from the tracker (limitTracker.ts), which owns the window's counts, because the
  * waiting has its own rules and timer.
  *
  * Fairness: first come, first served, with one exception (conservative

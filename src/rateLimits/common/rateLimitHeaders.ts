@@ -1,6 +1,6 @@
 /**
  * Reading the gateway's `x-ratelimit-*` headers into one report of its window.
- * Apart from the tracker (limits.ts) because it is only parsing: what a header
+ * Apart from the tracker (limitTracker.ts) because it is only parsing: what a header
  * may hold, what is believed of it, and what stands in when it is missing.
  * Every value is the gateway's (hostile) text: a number must be finite and not
  * negative, and a reset is never believed past one window.

@@ -7,7 +7,7 @@
  * taken under its lock, with the other windows' entries read fresh, or within a
  * lease such a round wrote to the file for the others to count (takeLease), which
  * spares a request of about a second's burst the lock and the file I/O. This is
- * that exchange, apart from the tracker (limits.ts) that asks for it.
+ * that exchange, apart from the tracker (limitTracker.ts) that asks for it.
  */
 import { TIMER_STOPPED, type Clock } from '../../base/common';
 import type { OthersReserved, Reserved, WindowLedger } from './windowLedger';

@@ -3,7 +3,7 @@
  * reservations, the other windows' (as last read from the shared file), and the
  * gateway's last `x-ratelimit-*` report. `use` folds them into one picture of
  * what the window holds and when parts of it free up, and `fitsAt` says when one
- * more request would fit. Apart from the tracker (limits.ts) so the counting is
+ * more request would fit. Apart from the tracker (limitTracker.ts) so the counting is
  * kept from the waiting (pacingQueue.ts) and the file sync (sharedWindowSync.ts).
  */
 import type { Clock } from '../../base/common';

@@ -1,6 +1,6 @@
 /** The settings feature's common layer as other features see it: import from here, not from its files. */
 export { type AgentSettings, priceOf, projectKindEnabled } from './gatewaySettings';
-export { PROJECT_FILE_KINDS, type ProjectFileKind } from './settingSchemas';
+export { type ProjectFileKind } from './settingSchemas';
 export { requestParameters } from './requestParameters';
 export { SettingsService } from './settingsService';
 export { SettingError, settingOrUndefined } from './gatewaySettings';
@@ -9,8 +9,6 @@ export {
   DEFAULT_BUDGETS,
   DEFAULT_CHECKPOINT_STORAGE_MB,
   DEFAULT_LIMITS,
-  MAX_CHECKPOINT_STORAGE_MB,
-  MIN_CHECKPOINT_STORAGE_MB,
   REASONING_EFFORTS,
   SERVICE_TIERS,
   checkpointStorageBytes,

@@ -3,7 +3,7 @@
  * imported by the features they configure (settings imports no feature).
  */
 
-/** `gateway.agent.approvalMode`: what asks before it runs (agent/common/approvalPolicy.ts). */
+/** `gateway.agent.approvalMode`: what asks before it runs (agent/common/approvals/approvalPolicy.ts). */
 export const APPROVAL_MODES = ['ask', 'auto-edit', 'auto'] as const;
 
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];

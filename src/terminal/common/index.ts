@@ -10,9 +10,9 @@ export {
   type QuarantinedControlPaths,
   type StartedCommand,
 } from './commandPorts';
-export { controlPathOf, type ControlRollback, rollbackNote } from './controlPaths';
+export { type ControlRollback, rollbackNote } from './controlPaths';
 export { type SandboxLaunch, sandboxNote, seccompFd } from './sandbox';
 export { sandboxEnvironment } from './sandboxEnvironment';
 export { type SandboxFailure, sandboxFailure, sandboxFailureNote } from './sandboxFailure';
-export { type CommandSandboxing, type HomeFolder, type MachineSandbox, NO_SANDBOX_REASON, SandboxDecision, type SandboxSession } from './sandboxDecision';
+export { type HomeFolder, type MachineSandbox, NO_SANDBOX_REASON, SandboxDecision } from './sandboxDecision';
 export { isControlPath } from './controlPaths';

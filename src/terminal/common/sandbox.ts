@@ -85,9 +85,6 @@ export const toolchainSecrets: readonly string[] = [
   '.gradle/wrapper/dists/*/*/*/init.d',
 ];
 
-/** Workspace folders that decide what runs next: readable in the sandbox, never writable. */
-export const readOnlyWorkspaceFolders: readonly string[] = ['.git', '.vscode'];
-
 /** The descriptor bwrap reads the seccomp program from: the child's stdio index 3, a pipe the host writes and closes. */
 export const seccompFd = 3;
 

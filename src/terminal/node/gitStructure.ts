@@ -15,7 +15,7 @@
  * Bounded: config files are read up to 1 MB each and 10 includes deep.
  */
 import { constants } from 'node:fs';
-import { lstat, open, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, open, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 const CONFIG_BYTES = 1024 * 1024;
@@ -220,9 +220,4 @@ async function exists(path: string): Promise<boolean> {
 
 async function isFolder(path: string): Promise<boolean> {
   return (await lstat(path).catch(() => undefined))?.isDirectory() ?? false;
-}
-
-/** The real path of `path`, or the path itself when it cannot be resolved. */
-export async function realOr(path: string): Promise<string> {
-  return realpath(path).catch(() => path);
 }

@@ -1,7 +1,7 @@
 /**
  * search_text on a WorkspaceSearch engine (ripgrep), answering as the walk in
  * searchText.ts does: the first matches in the walk's tree order, paths checked
- * again (see pathVerdicts.ts), files open with unsaved changes matched on their
+ * again (see searchPathChecks.ts), files open with unsaved changes matched on their
  * text, hard-linked files left out, and, under the limit, how many files were
  * searched and how many were too large to be.
  *

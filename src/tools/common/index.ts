@@ -1,10 +1,10 @@
 /** The tools feature's common layer as other features see it: import from here, not from its files. */
-export { BackgroundCommands, type BackgroundLimits, type BackgroundReport } from './backgroundCommands';
+export { BackgroundCommands, type BackgroundReport } from './backgroundCommands';
 export { reportingNewProblems } from './newProblems';
 export { normalizeWorkspacePath, resolveWorkspacePath } from './pathPolicy';
 export { findTool, subagentTools, toolDefinitions, toolsFor, unknownToolOutput } from './registry';
 export { runSubagentTool } from './runSubagent';
-export { MAX_SUBAGENT_TASK_CHARS, type SubagentAnswer, type SubagentRun, type Subagents } from './runSubagent';
+export { type SubagentAnswer, type SubagentRun, type Subagents } from './runSubagent';
 export {
   type FileMatchCount,
   type FileMatches,

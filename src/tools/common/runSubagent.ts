@@ -33,7 +33,7 @@ export interface SubagentRun {
   tokens: number;
 }
 
-/** Runs sub-sessions for one agent run (agent/common/subagents.ts). Never rejects. */
+/** Runs sub-sessions for one agent run (agent/common/engine/subagents.ts). Never rejects. */
 export interface Subagents {
   run(task: string, signal: AbortSignal): Promise<SubagentAnswer>;
 }

@@ -189,7 +189,7 @@ function describeFailure(error: unknown, signal: AbortSignal, summary: string, l
   return `Failed: ${message}`;
 }
 
-/** zod/mini ships no locale; its English messages are passed per parse (as in api/validation.ts). */
+/** zod/mini ships no locale; its English messages are passed per parse (as in gateway/common/validation.ts). */
 const english = en().localeError;
 
 type ParsedArguments<Args> = { ok: true; args: Args } | { ok: false; message: string };

@@ -75,8 +75,3 @@ function hardLinkReason(links: number): string {
     'the agent does not read or write hard-linked files'
   );
 }
-
-/** Why a file with more than one name is neither read nor written (also for hosts that check by other means). */
-export function hardLinkMessage(path: string, links: number): string {
-  return `"${path}" ${hardLinkReason(links)}.`;
-}

@@ -46,7 +46,7 @@ function toolOwners(): Map<string, { id: string; label: string; referenceName?: 
 }
 
 /**
- * VS Code's tools as a custom agent's file may grant them (agent/common/hostGrants.ts): every tool VS Code
+ * VS Code's tools as a custom agent's file may grant them (agent/common/engine/hostGrants.ts): every tool VS Code
  * lists but those that work only in its own chat, each marked enabled or not in "Choose Agent Tools…".
  * In an untrusted workspace none: no host tool is offered there.
  */

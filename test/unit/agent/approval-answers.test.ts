@@ -2,8 +2,8 @@
 // click on its stale button says what became of it. The one waiting line every place shows.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PendingApprovals, REMEMBERED_ANSWERS, type AnsweredApproval } from '../../../src/agent/common/pendingApprovals';
-import { endedMarkdown, staleAnswerMessage, unlinked, waitingLine, WAITING_LINE_CHARS } from '../../../src/agent/common/approvalText';
+import { PendingApprovals, REMEMBERED_ANSWERS, type AnsweredApproval } from '../../../src/agent/common/approvals/pendingApprovals';
+import { endedMarkdown, staleAnswerMessage, unlinked, waitingLine, WAITING_LINE_CHARS } from '../../../src/agent/common/approvals/approvalText';
 import type { ApprovalRequest } from '../../../src/sessionModel/common/sessionPorts';
 
 const command = (callId: string, line = 'curl -s https://example.com'): ApprovalRequest => ({

@@ -2,7 +2,7 @@
 // compares against the file in that session's folder, not the first folder's file of the same path.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PendingApprovals, type PendingApproval } from '../../../src/agent/common/pendingApprovals';
+import { PendingApprovals, type PendingApproval } from '../../../src/agent/common/approvals/pendingApprovals';
 import type { ApprovalRequest } from '../../../src/sessionModel/common/sessionPorts';
 
 const edit = (sessionId: string, callId: string): ApprovalRequest => ({

@@ -2,7 +2,7 @@
 // invisible slips through, and where space is short the user is told there is more.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { approvalMarkdown, commandBlock, inlineCode, notificationCommand } from '../../../src/agent/common/commandDisplay';
+import { approvalMarkdown, commandBlock, inlineCode, notificationCommand } from '../../../src/agent/common/approvals/commandDisplay';
 import { visibleText } from '../../../src/base/common/visibleText';
 
 // The renderer VS Code's Markdown follows (CommonMark); here through markdown-it, which vsce brings.

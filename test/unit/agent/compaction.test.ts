@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { ModelWindows, memoryWindowStore } from '../../../src/models/common/modelWindows';
-import { chainItems, compactionNotice, contextUsage } from '../../../src/agent/common/compaction';
-import { renderTranscript } from '../../../src/agent/common/transcriptMarkdown';
-import { cutPoints, tokensOfItems, trimToFit } from '../../../src/agent/common/contextBudget';
+import { chainItems, compactionNotice, contextUsage } from '../../../src/agent/common/engine/compaction';
+import { renderTranscript } from '../../../src/agent/common/sessions/transcriptMarkdown';
+import { cutPoints, tokensOfItems, trimToFit } from '../../../src/agent/common/engine/contextBudget';
 import type { AgentEvent } from '../../../src/sessionModel/common/agentEvents';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import type { ScriptedTurn } from '../../emulator/types';

@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { INTERRUPTED_REASON, RunningSessions } from '../../../src/agent/common/runningSessions';
+import { INTERRUPTED_REASON, RunningSessions } from '../../../src/agent/common/sessions/runningSessions';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { Clock } from '../../../src/base/common/ports';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { makeEngine, RecordingStore, runToEnd, startSession, TempWorkspace } from '../helpers/agent';
-import { needsApprovalAlways } from '../../../src/agent/common/approvalPolicy';
+import { needsApprovalAlways } from '../../../src/agent/common/approvals/approvalPolicy';
 import { VirtualClock } from '../helpers/clock';
 
 /** The emulator's time: a stream with delays sends its first delta and then waits, as no test moves it on. */

@@ -3,8 +3,8 @@
 // narrows what the user enabled in "Choose Agent Tools…" (the user's approvals still apply).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { agentMaySubagent, limitTools, mapToolNames, type GrantableHostTool, type ToolCatalog } from '../../../src/agent/common/agentTools';
-import { agentStartNotes, sessionAgentOf } from '../../../src/agent/common/sessionAgent';
+import { agentMaySubagent, limitTools, mapToolNames, type GrantableHostTool, type ToolCatalog } from '../../../src/agent/common/engine/agentTools';
+import { agentStartNotes, sessionAgentOf } from '../../../src/agent/common/engine/sessionAgent';
 import { parseCustomAgent } from '../../../src/customization/common/customAgents';
 import { hostAgentTool, selectHostTools, type HostToolInfo } from '../../../src/tools/common/hostTools';
 import { toolsFor } from '../../../src/tools/common/registry';

@@ -1,8 +1,8 @@
 // The sandbox is visible (issue 27, item 7): why a command still asks in `auto`, and when a failure is the sandbox's.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { commandApprovalReason, type ApprovalPolicy } from '../../../src/agent/common/approvalPolicy';
-import { approvalMarkdown } from '../../../src/agent/common/commandDisplay';
+import { commandApprovalReason, type ApprovalPolicy } from '../../../src/agent/common/approvals/approvalPolicy';
+import { approvalMarkdown } from '../../../src/agent/common/approvals/commandDisplay';
 import { sandboxFailure } from '../../../src/terminal/common/sandboxFailure';
 
 const auto: ApprovalPolicy = { mode: 'auto', deniedCommands: ['rm -rf', 'git push', 'curl'], commandsSandboxed: true };

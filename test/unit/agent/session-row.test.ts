@@ -2,7 +2,7 @@
 // in the description, and no "in progress" step in a plan whose session has finished.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { planStepText, sessionRow, shortTitle, SESSION_LABEL_CHARS } from '../../../src/agent/common/sessionRow';
+import { planStepText, sessionRow, shortTitle, SESSION_LABEL_CHARS } from '../../../src/agent/common/sessions/sessionRow';
 
 const at = Date.UTC(2026, 10, 26, 14, 5);
 const session = { id: 's1', title: 'Add a test for parseDuration and fix the rounding of minutes', status: 'done' as const, turns: 1, createdAt: at };

@@ -1,7 +1,7 @@
 // The decisions behind the session commands, without VS Code: one run per session, and which session a command means.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RunningSessions } from '../../../src/agent/common/runningSessions';
+import { RunningSessions } from '../../../src/agent/common/sessions/runningSessions';
 import { newSession } from '../../../src/sessionModel/common/sessionState';
 import type { ApprovalRequest } from '../../../src/sessionModel/common/sessionPorts';
 import { approvalToAnswer, sessionIdOf } from '../../../src/sessionModel/common/commandArguments';

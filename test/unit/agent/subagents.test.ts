@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseSavedSession } from '../../../src/sessionModel/common/savedSession';
-import { SUBAGENT_LIMITS } from '../../../src/agent/common/subagents';
-import { renderTranscript, subagentMarkdown } from '../../../src/agent/common/transcriptMarkdown';
+import { SUBAGENT_LIMITS } from '../../../src/agent/common/engine/subagents';
+import { renderTranscript, subagentMarkdown } from '../../../src/agent/common/sessions/transcriptMarkdown';
 import type { AgentEvent } from '../../../src/sessionModel/common/agentEvents';
 import { allTools, runSubagentTool } from '../../../src/tools/common/registry';
 import type { AgentTool } from '../../../src/tools/common/tool';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AgentSessionState } from '../../../src/sessionModel/common/sessionState';
-import { MAX_TRANSCRIPT_CHARS, renderTranscript } from '../../../src/agent/common/transcriptMarkdown';
+import { MAX_TRANSCRIPT_CHARS, renderTranscript } from '../../../src/agent/common/sessions/transcriptMarkdown';
 
 const state = (over: Partial<AgentSessionState>): AgentSessionState =>
   ({

@@ -6,7 +6,7 @@ import { ChatStreamDecoder } from '../../../src/gateway/common/chatStreamDecoder
 import { GatewayError } from '../../../src/gateway/common/errors';
 import { ResponsesStreamDecoder } from '../../../src/gateway/common/responsesStreamDecoder';
 import { readSse, type StreamDecoder } from '../../../src/gateway/common/sseReader';
-import { TextSoFar } from '../../../src/gateway/common/answerTextBuffer';
+import { TextSoFar } from '../../../src/gateway/common/textSoFar';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { prng } from '../helpers/prng';
 

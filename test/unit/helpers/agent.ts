@@ -3,11 +3,11 @@ import type { LanguageServices } from '../../../src/tools/common/languageService
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { AgentEngine, type AgentEngineDeps } from '../../../src/agent/common/engine';
+import { AgentEngine, type AgentEngineDeps } from '../../../src/agent/common/engine/engine';
 import { type AgentEvent } from '../../../src/sessionModel/common/agentEvents';
 import { type AgentBudgets } from '../../../src/settings/common/valueSets';
 import { DEFAULT_BUDGETS } from '../../../src/settings/common/valueSets';
-import type { ApprovalPolicy } from '../../../src/agent/common/approvalPolicy';
+import type { ApprovalPolicy } from '../../../src/agent/common/approvals/approvalPolicy';
 import { AGENT_INSTRUCTIONS } from '../../../src/customization/common/instructions';
 import { addUserMessage, newSession, type AgentSessionState } from '../../../src/sessionModel/common/sessionState';
 import type { Clock } from '../../../src/base/common/ports';
@@ -23,7 +23,7 @@ import { after, afterEach, before, beforeEach } from 'node:test';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { makeClient } from './clients';
 import { ModelWindows, memoryWindowStore } from '../../../src/models/common/modelWindows';
-import { type GatewayClientOptions } from '../../../src/gateway/common';
+import { type GatewayClientOptions } from '../../../src/gateway/common/client';
 
 /** Keeps a deep copy of every save, so a test can resume from any step. */
 export class RecordingStore implements SessionStore<AgentSessionState> {

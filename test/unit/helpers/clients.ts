@@ -1,5 +1,6 @@
 /** Builds real GatewayClients for tests, with a virtual clock that records waits instead of sleeping through them. */
-import { GatewayClient, type GatewayClientOptions } from '../../../src/gateway/common';
+import { GatewayClient } from '../../../src/gateway/common';
+import { type GatewayClientOptions } from '../../../src/gateway/common/client';
 import { LimitTracker } from '../../../src/rateLimits/common/limitTracker';
 import type { Logger } from '../../../src/base/common/ports';
 import { VirtualClock } from './clock';

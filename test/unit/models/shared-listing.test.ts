@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { AbortError, AuthError, type GatewayClient, type ModelInfo } from '../../../src/gateway/common';
-import { SharedListing } from '../../../src/models/common/sharedRequest';
+import { SharedListing } from '../../../src/models/common/sharedListing';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { makeClient, signal } from '../helpers/clients';
 import { VirtualClock } from '../helpers/clock';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseSavedSession, parseSavedSessionText } from '../../../src/sessionModel/common/savedSession';
 import { newSession } from '../../../src/sessionModel/common/sessionState';
-import { SessionFiles, SessionReadError, type SessionFileSystem } from '../../../src/agent/common/sessionFiles';
+import { SessionFiles, SessionReadError, type SessionFileSystem } from '../../../src/agent/common/sessions/sessionFiles';
 import { NO_FOLDER_MESSAGE, rootForNewSession, rootForSavedSession } from '../../../src/sessionModel/common/sessionRoot';
 
 const valid = () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { parseSavedSession } from '../../../src/sessionModel/common/savedSession';
-import { SessionFiles, type SessionFileSystem } from '../../../src/agent/common/sessionFiles';
+import { SessionFiles, type SessionFileSystem } from '../../../src/agent/common/sessions/sessionFiles';
 import { SessionJournal } from '../../../src/sessionModel/common/sessionJournal';
 import { addUserMessage, newSession, type AgentSessionState } from '../../../src/sessionModel/common/sessionState';
 import { NodeJournalFolder } from '../../../src/agent/node/nodeJournalFolder';

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { needsApproval } from '../../../src/agent/common/approvalPolicy';
+import { needsApproval } from '../../../src/agent/common/approvals/approvalPolicy';
 import { DEFAULT_DENIED_COMMANDS } from '../../../src/settings/common/gatewaySettings';
 import { findDeniedCommand } from '../../../src/terminal/common/commandPolicy';
 import { allTools } from '../../../src/tools/common/registry';

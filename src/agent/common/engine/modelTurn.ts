@@ -4,17 +4,17 @@
  * answer folded into the state. Apart from the engine's loop, which decides
  * whether a turn goes at all (budgets, compaction, the spend gate).
  */
-import { ContextLengthExceededError, PreviousResponseNotFoundError, type CompletionResult, type GatewayClient } from '../../gateway/common';
-import type { Logger } from '../../base/common';
-import { toolDefinitions, type AgentTool } from '../../tools/common';
-import type { OnAgentEvent } from '../../sessionModel/common';
+import { ContextLengthExceededError, PreviousResponseNotFoundError, type CompletionResult, type GatewayClient } from '../../../gateway/common';
+import type { Logger } from '../../../base/common';
+import { toolDefinitions, type AgentTool } from '../../../tools/common';
+import type { OnAgentEvent } from '../../../sessionModel/common';
 import { chainItems } from './compaction';
 import { fixedTokens, trimToFit } from './contextBudget';
 import { recordCalls } from './loopGuard';
 import type { RequestSizing } from './requestSizing';
 import { addUsage, streamResponse } from './responseStream';
 import type { SessionCompactor } from './sessionCompactor';
-import type { AgentSessionState } from '../../sessionModel/common';
+import type { AgentSessionState } from '../../../sessionModel/common';
 
 export interface ModelTurnsDeps {
   client: GatewayClient;

@@ -17,29 +17,29 @@
  * after it (stepCheckpoint.ts), compaction (sessionCompactor.ts), the request
  * sizes (requestSizing.ts), saving (sessionProgress.ts) and the run's time (runTimer.ts).
  */
-import { AbortError, type GatewayClient } from '../../gateway/common';
-import { type ModelLimits } from '../../models/common';
-import type { Clock, Logger } from '../../base/common';
-import type { Approver, SessionStore } from '../../sessionModel/common';
-import { prepareProtections } from '../../base/common';
-import { runSubagentTool, type AgentTool, type ToolContext } from '../../tools/common';
-import { errorMessage, type OnAgentEvent } from '../../sessionModel/common';
-import type { ApprovalPolicy } from './approvalPolicy';
+import { AbortError, type GatewayClient } from '../../../gateway/common';
+import { type ModelLimits } from '../../../models/common';
+import type { Clock, Logger } from '../../../base/common';
+import type { Approver, SessionStore } from '../../../sessionModel/common';
+import { prepareProtections } from '../../../base/common';
+import { runSubagentTool, type AgentTool, type ToolContext } from '../../../tools/common';
+import { errorMessage, type OnAgentEvent } from '../../../sessionModel/common';
+import type { ApprovalPolicy } from '../approvals/approvalPolicy';
 import { exceededBudget, runStartOf, runUsage, type RunStart } from './budgets';
-import { type AgentBudgets } from '../../settings/common';
+import { type AgentBudgets } from '../../../settings/common';
 import { chainItems } from './compaction';
 import { ModelTurns } from './modelTurn';
-import { InstructionTracker } from '../../customization/common';
+import { InstructionTracker } from '../../../customization/common';
 import { RequestSizing } from './requestSizing';
 import { RunTimer, watchTimeBudget } from './runTimer';
 import { SessionCompactor } from './sessionCompactor';
-import { SessionProgress } from './sessionProgress';
+import { SessionProgress } from '../sessions/sessionProgress';
 import { SubagentRunner } from './subagents';
-import type { AgentSessionState } from '../../sessionModel/common';
-import { StepCheckpointRecorder, type CaptureCheckpoint, type KeepOriginal } from '../../checkpoints/common';
+import type { AgentSessionState } from '../../../sessionModel/common';
+import { StepCheckpointRecorder, type CaptureCheckpoint, type KeepOriginal } from '../../../checkpoints/common';
 import { ToolRound } from './toolRound';
-import type { RunHooks } from '../../customization/common';
-import type { HomeSkills } from '../../customization/common';
+import type { RunHooks } from '../../../customization/common';
+import type { HomeSkills } from '../../../customization/common';
 
 export interface AgentEngineDeps {
   client: GatewayClient;

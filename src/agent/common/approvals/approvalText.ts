@@ -4,10 +4,10 @@
  * the palette's progress notification, the status bar), the line the chat adds
  * under an answered approval, and what a button of an ended approval says.
  */
-import type { ApprovalRequest } from '../../sessionModel/common';
+import type { ApprovalRequest } from '../../../sessionModel/common';
 import type { AnsweredApproval } from './pendingApprovals';
 import { inlineCode } from './commandDisplay';
-import { visibleText } from '../../base/common';
+import { visibleText } from '../../../base/common';
 
 /** The longest command or summary the one waiting line shows; the approval itself shows all of it. */
 export const WAITING_LINE_CHARS = 120;

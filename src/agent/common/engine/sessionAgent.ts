@@ -5,11 +5,11 @@
  * compaction, Continue and a checkpoint's restore keep the same restriction.
  */
 
-import type { SessionAgent } from '../../sessionModel/common';
+import type { SessionAgent } from '../../../sessionModel/common';
 
 import { mapToolNames, type ToolCatalog } from './agentTools';
-import { agentNamed, type CustomAgent } from '../../customization/common';
-import type { PromptFile } from '../../customization/common';
+import { agentNamed, type CustomAgent } from '../../../customization/common';
+import type { PromptFile } from '../../../customization/common';
 
 /** The session's record of a custom agent, its tool names mapped to the catalog's tools (every built-in, VS Code's). */
 export function sessionAgentOf(agent: CustomAgent, catalog: ToolCatalog): SessionAgent {

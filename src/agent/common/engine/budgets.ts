@@ -3,9 +3,9 @@
  * follow-up after it), so an agent cannot spend without bound, yet "continue"
  * always buys another full budget. The session's totals are kept for display.
  */
-import { AgentBudgets } from '../../settings/common';
+import { AgentBudgets } from '../../../settings/common';
 
-import type { AgentSessionState } from '../../sessionModel/common';
+import type { AgentSessionState } from '../../../sessionModel/common';
 
 /** What one run has used so far. */
 export interface RunUsage {

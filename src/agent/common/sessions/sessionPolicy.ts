@@ -5,9 +5,9 @@
  * the engine decides not to ask about runs in the sandbox even if the user leaves
  * `auto` before it starts.
  */
-import type { SandboxDecision } from '../../terminal/common';
-import type { ApprovalMode } from '../../settings/common';
-import type { ApprovalPolicy } from './approvalPolicy';
+import type { SandboxDecision } from '../../../terminal/common';
+import type { ApprovalMode } from '../../../settings/common';
+import type { ApprovalPolicy } from '../approvals/approvalPolicy';
 
 /** The settings the policy is made of (`gateway.agent.*`). */
 export interface PolicySettings {

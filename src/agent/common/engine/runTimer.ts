@@ -3,8 +3,8 @@
  * approvals left out), and the watch that ends the run when that time reaches
  * its budget. Apart from the engine because both are about time alone.
  */
-import { AbortError } from '../../gateway/common';
-import type { Clock } from '../../base/common';
+import { AbortError } from '../../../gateway/common';
+import type { Clock } from '../../../base/common';
 
 /** A run's working time: the clock since it started, less the time spent waiting for the user's approvals. */
 export class RunTimer {

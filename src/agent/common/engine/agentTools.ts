@@ -5,7 +5,7 @@
  * applied to every run (after compaction, on Continue, after a restore): a
  * model's output never reaches it, so a model cannot widen its own tools.
  */
-import { modelToolName, runSubagentTool, type AgentTool } from '../../tools/common';
+import { modelToolName, runSubagentTool, type AgentTool } from '../../../tools/common';
 import { hostToolsOfName, serversNamed } from './hostGrants';
 
 /** Claude Code's tools, as it spells them (its `Read` reads one file, where Copilot's `read` set also lists folders). */

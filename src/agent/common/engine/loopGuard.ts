@@ -3,8 +3,8 @@
  * stuck, and every repeat costs the user money. A message from the user resets
  * it (addUserMessage), so a call they asked for again runs.
  */
-import type { ToolCall } from '../../gateway/common';
-import type { AgentSessionState } from '../../sessionModel/common';
+import type { ToolCall } from '../../../gateway/common';
+import type { AgentSessionState } from '../../../sessionModel/common';
 
 /** Records the calls of one response; returns the stop reason when the same call came `limit` times in a row. */
 export function recordCalls(state: AgentSessionState, calls: ToolCall[], limit: number): string | undefined {

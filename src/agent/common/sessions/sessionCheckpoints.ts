@@ -3,8 +3,8 @@
  * after another), the retention pass across sessions, and a restore from its plan
  * to the rewound conversation, including the one a crash interrupted.
  */
-import type { Clock, Logger, WorkspaceFiles } from '../../base/common';
-import type { SessionStore } from '../../sessionModel/common';
+import type { Clock, Logger, WorkspaceFiles } from '../../../base/common';
+import type { SessionStore } from '../../../sessionModel/common';
 import {
   CheckpointRetention,
   retentionNotice,
@@ -18,11 +18,11 @@ import {
   finishRecoveredRevert,
   migrateSavedOriginals,
   RestoreJournalRefused,
-} from '../../checkpoints/common';
+} from '../../../checkpoints/common';
 import type { LocalMachine } from './localMachine';
 import type { RunningSessions } from './runningSessions';
-import { decidedRoot, rootForSavedSession, type SessionFolders, type SessionRoot } from '../../sessionModel/common';
-import { canContinue, type AgentSessionState } from '../../sessionModel/common';
+import { decidedRoot, rootForSavedSession, type SessionFolders, type SessionRoot } from '../../../sessionModel/common';
+import { canContinue, type AgentSessionState } from '../../../sessionModel/common';
 
 /** The most a session's checkpoints keep on disk; past it the oldest are dropped (and the user told). */
 export const CHECKPOINT_MAX_BYTES = 64 * 1024 * 1024;

@@ -2,9 +2,9 @@
  * What a session needs from the machine its files are on. This is a workspace
  * extension, so they are local: the composition root passes the Node implementations.
  */
-import type { FileChanges, WorkspaceFiles } from '../../base/common';
-import type { WorkspaceSearch } from '../../tools/common';
-import type { CheckpointShelf, CheckpointFolder, WorkspaceRestore } from '../../checkpoints/common';
+import type { FileChanges, WorkspaceFiles } from '../../../base/common';
+import type { WorkspaceSearch } from '../../../tools/common';
+import type { CheckpointShelf, CheckpointFolder, WorkspaceRestore } from '../../../checkpoints/common';
 import type {
   SandboxLaunch,
   HomeFolder,
@@ -15,9 +15,9 @@ import type {
   ControlPathWatcher,
   QuarantinedControlPaths,
   StartedCommand,
-} from '../../terminal/common';
-import type { HookFiles } from '../../customization/common';
-import type { HookHost } from '../../customization/common';
+} from '../../../terminal/common';
+import type { HookFiles } from '../../../customization/common';
+import type { HookHost } from '../../../customization/common';
 
 /** A command to run as a child process of the extension host. */
 export interface ChildProcessRequest {

@@ -4,17 +4,17 @@
  * window left running. The engine of a run comes from the host (the tools, the
  * approvals and the terminals are VS Code's).
  */
-import type { Logger } from '../../base/common';
-import { modelForContinuedSession } from '../../gateway/common';
-import type { SandboxDecision } from '../../terminal/common';
-import type { AgentEngine } from './engine';
-import type { AgentEvent } from '../../sessionModel/common';
+import type { Logger } from '../../../base/common';
+import { modelForContinuedSession } from '../../../gateway/common';
+import type { SandboxDecision } from '../../../terminal/common';
+import type { AgentEngine } from '../engine/engine';
+import type { AgentEvent } from '../../../sessionModel/common';
 import { INTERRUPTED_REASON, type RunningSessions } from './runningSessions';
 import type { SavedSessions, SessionCheckpoints } from './sessionCheckpoints';
-import { decidedRoot, rootForNewSession, rootForSavedSession, type SessionFolders, type SessionRoot } from '../../sessionModel/common';
-import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../sessionModel/common';
-import { agentStartNotes, modelNamed } from './sessionAgent';
-import { type SessionAgent } from '../../sessionModel/common';
+import { decidedRoot, rootForNewSession, rootForSavedSession, type SessionFolders, type SessionRoot } from '../../../sessionModel/common';
+import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../../sessionModel/common';
+import { agentStartNotes, modelNamed } from '../engine/sessionAgent';
+import { type SessionAgent } from '../../../sessionModel/common';
 
 /** Whoever shows a run: its events, and (optionally) the approvals it waits for while it runs. */
 export interface RunSink {

@@ -3,9 +3,9 @@
  * and the opening of the new chain that replaces the conversation. The full
  * transcript is kept on disk; only the chain the gateway bills is replaced.
  */
-import type { ResponseInputItem } from '../../gateway/common';
+import type { ResponseInputItem } from '../../../gateway/common';
 import { shortTokens } from './contextBudget';
-import type { AgentSessionState } from '../../sessionModel/common';
+import type { AgentSessionState } from '../../../sessionModel/common';
 
 /** Characters of the summary kept: a model that rambles must not refill the window. */
 export const MAX_SUMMARY_CHARS = 24_000;

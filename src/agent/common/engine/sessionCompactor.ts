@@ -5,15 +5,15 @@
  * had, the chain is trimmed instead. Apart from the engine's turn loop, which only
  * decides when.
  */
-import { AbortError, ContextLengthExceededError, type GatewayClient, type ResponseInputItem } from '../../gateway/common';
-import type { Clock, Logger } from '../../base/common';
+import { AbortError, ContextLengthExceededError, type GatewayClient, type ResponseInputItem } from '../../../gateway/common';
+import type { Clock, Logger } from '../../../base/common';
 import { SUMMARY_MAX_OUTPUT_TOKENS, chainItems, compactedOpening, summaryInput } from './compaction';
 import { RECENT_ITEMS_SHARE, cutPoints, fixedTokens, recentStart, tokensOfItems, trimToFit } from './contextBudget';
-import { errorMessage, type OnAgentEvent } from '../../sessionModel/common';
+import { errorMessage, type OnAgentEvent } from '../../../sessionModel/common';
 import type { RequestSizing } from './requestSizing';
 import { addUsage, streamResponse } from './responseStream';
-import type { SessionProgress } from './sessionProgress';
-import type { AgentSessionState, Compaction } from '../../sessionModel/common';
+import type { SessionProgress } from '../sessions/sessionProgress';
+import type { AgentSessionState, Compaction } from '../../../sessionModel/common';
 
 /** Why compact: the threshold was reached, the user asked, or a reload interrupted one. */
 export type CompactionCause = 'threshold' | 'manual' | 'resume';

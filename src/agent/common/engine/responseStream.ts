@@ -5,9 +5,9 @@
  * passed on (a few a step) but never kept: the result is what the history sends back.
  * Also the session's usage count.
  */
-import { ShownNotes, type CompletionResult, type GatewayClient, type RespondParams, type Usage } from '../../gateway/common';
-import type { OnAgentEvent } from '../../sessionModel/common';
-import type { AgentSessionState } from '../../sessionModel/common';
+import { ShownNotes, type CompletionResult, type GatewayClient, type RespondParams, type Usage } from '../../../gateway/common';
+import type { OnAgentEvent } from '../../../sessionModel/common';
+import type { AgentSessionState } from '../../../sessionModel/common';
 
 export async function streamResponse(
   client: GatewayClient,

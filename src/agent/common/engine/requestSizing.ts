@@ -4,11 +4,11 @@
  * the point where the session compacts, and the estimate of the next request.
  * Apart from the engine because turns, compaction and tool outputs all size by it.
  */
-import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, type ModelLimits } from '../../models/common';
-import { type AgentTool, toolDefinitions } from '../../tools/common';
+import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, type ModelLimits } from '../../../models/common';
+import { type AgentTool, toolDefinitions } from '../../../tools/common';
 import { chainItems } from './compaction';
 import { SUMMARY_RESERVE_SHARE, fixedTokens, requestThreshold, tokensOfItems } from './contextBudget';
-import type { AgentSessionState } from '../../sessionModel/common';
+import type { AgentSessionState } from '../../../sessionModel/common';
 
 export interface RequestSizingDeps {
   instructions: string;

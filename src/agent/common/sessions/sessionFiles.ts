@@ -11,10 +11,10 @@
  * a failing disk) is an error: logged, and for a session the user asked for by
  * name, a SessionReadError rather than "no such session".
  */
-import { parseSavedSession } from '../../sessionModel/common';
-import { journalName, replayJournal } from '../../sessionModel/common';
-import type { AgentSessionState } from '../../sessionModel/common';
-import type { Logger } from '../../base/common';
+import { parseSavedSession } from '../../../sessionModel/common';
+import { journalName, replayJournal } from '../../../sessionModel/common';
+import type { AgentSessionState } from '../../../sessionModel/common';
+import type { Logger } from '../../../base/common';
 
 /** Rejects only for a real failure: what is not there comes back as [] or undefined. */
 export interface SessionFileSystem {

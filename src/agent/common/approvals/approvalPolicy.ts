@@ -7,12 +7,12 @@
  * commands as `auto-edit` does: a deny list alone cannot tell what a shell line
  * will do. A write to a file that changes what runs or who decides asks in every mode.
  */
-import { ApprovalMode } from '../../settings/common';
+import { ApprovalMode } from '../../../settings/common';
 
-import { findDeniedCommand, isControlPath, NO_SANDBOX_REASON } from '../../terminal/common';
+import { findDeniedCommand, isControlPath, NO_SANDBOX_REASON } from '../../../terminal/common';
 
-import { protectingPattern } from '../../base/common';
-import { type ToolKind } from '../../tools/common';
+import { protectingPattern } from '../../../base/common';
+import { type ToolKind } from '../../../tools/common';
 
 export interface ApprovalPolicy {
   mode: ApprovalMode;

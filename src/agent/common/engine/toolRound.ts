@@ -4,19 +4,27 @@
  * output added to the next request. Saved after each call, so a reload resumes at
  * the next one; the files the round changed become a checkpoint.
  */
-import { AbortError, type ToolCall } from '../../gateway/common';
-import type { ApprovalRequest, Approver } from '../../sessionModel/common';
-import { findTool, unknownToolOutput, type AgentTool, type PreparedCall, type ToolContext, type ToolOutcome, reportingNewProblems } from '../../tools/common';
-import { yieldToHost } from '../../base/common';
-import { errorMessage, type OnAgentEvent } from '../../sessionModel/common';
-import { commandApprovalReason, needsApproval, type ApprovalPolicy } from './approvalPolicy';
+import { AbortError, type ToolCall } from '../../../gateway/common';
+import type { ApprovalRequest, Approver } from '../../../sessionModel/common';
+import {
+  findTool,
+  unknownToolOutput,
+  type AgentTool,
+  type PreparedCall,
+  type ToolContext,
+  type ToolOutcome,
+  reportingNewProblems,
+} from '../../../tools/common';
+import { yieldToHost } from '../../../base/common';
+import { errorMessage, type OnAgentEvent } from '../../../sessionModel/common';
+import { commandApprovalReason, needsApproval, type ApprovalPolicy } from '../approvals/approvalPolicy';
 import { TOOL_OUTPUT_SHARE, boundedToolOutput } from './contextBudget';
-import { realPathOf, recordOriginal, type KeepOriginal, type StepCheckpointRecorder } from '../../checkpoints/common';
+import { realPathOf, recordOriginal, type KeepOriginal, type StepCheckpointRecorder } from '../../../checkpoints/common';
 import type { RequestSizing } from './requestSizing';
 import type { RunTimer } from './runTimer';
-import type { SessionProgress } from './sessionProgress';
-import type { AgentSessionState } from '../../sessionModel/common';
-import type { RunHooks } from '../../customization/common';
+import type { SessionProgress } from '../sessions/sessionProgress';
+import type { AgentSessionState } from '../../../sessionModel/common';
+import type { RunHooks } from '../../../customization/common';
 
 export interface ToolRoundDeps {
   approver: Approver;

@@ -4,7 +4,7 @@
  * folders: the diff shown before an edit must compare against the file in the
  * asking session's folder, not the first folder's file of the same path.
  */
-import type { ApprovalRequest, Approver } from '../../sessionModel/common';
+import type { ApprovalRequest, Approver } from '../../../sessionModel/common';
 
 export interface PendingApproval {
   request: ApprovalRequest;

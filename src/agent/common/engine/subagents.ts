@@ -9,15 +9,15 @@
  * Only its final answer, bounded, goes back; its steps are kept (bounded) in the
  * parent's state for the transcript. Counts are bounded per session and per turn.
  */
-import { headBytes, utf8Length } from '../../base/common';
-import { subagentTools, type SubagentAnswer, type Subagents } from '../../tools/common';
-import type { OnAgentEvent } from '../../sessionModel/common';
+import { headBytes, utf8Length } from '../../../base/common';
+import { subagentTools, type SubagentAnswer, type Subagents } from '../../../tools/common';
+import type { OnAgentEvent } from '../../../sessionModel/common';
 import { runUsage, type RunStart } from './budgets';
 import type { AgentEngineDeps } from './engine';
-import type { RunHooks } from '../../customization/common';
+import type { RunHooks } from '../../../customization/common';
 import type { RunTimer } from './runTimer';
 import { addUsage } from './responseStream';
-import { addUserMessage, newSession, type AgentSessionState, type SubagentRecord } from '../../sessionModel/common';
+import { addUserMessage, newSession, type AgentSessionState, type SubagentRecord } from '../../../sessionModel/common';
 
 export const SUBAGENT_LIMITS = {
   /** Sub-sessions one session may start, over all its runs. */

@@ -5,7 +5,7 @@
  * Tokens are estimated as the gateway's emulator and most tokenizers roughly
  * count English and code: a token per 4 characters of the text the model reads.
  */
-import type { ResponseInputItem, ToolDefinition } from '../../gateway/common';
+import type { ResponseInputItem, ToolDefinition } from '../../../gateway/common';
 
 /** Share of the context window a request may fill before the session compacts. */
 export const COMPACT_AT_SHARE = 0.8;

@@ -4,9 +4,9 @@
  * state, the turns and when the session started (which tells two sessions of one
  * title apart); tokens, the model and the context stay in the tooltip.
  */
-import { counted } from '../../base/common';
-import type { PlanStep } from '../../tools/common';
-import type { AgentSessionState } from '../../sessionModel/common';
+import { counted } from '../../../base/common';
+import type { PlanStep } from '../../../tools/common';
+import type { AgentSessionState } from '../../../sessionModel/common';
 
 /** About what the view shows of a label at its default width beside a short description. */
 export const SESSION_LABEL_CHARS = 32;

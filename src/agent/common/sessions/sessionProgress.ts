@@ -3,10 +3,10 @@
  * (saved before the surface hears of it, so what it shows is on disk). Shared by
  * the engine and its collaborators (tool calls, compaction) that save mid-step.
  */
-import type { Clock } from '../../base/common';
-import type { SessionStore } from '../../sessionModel/common';
-import type { OnAgentEvent } from '../../sessionModel/common';
-import type { AgentSessionState, SessionStatus } from '../../sessionModel/common';
+import type { Clock } from '../../../base/common';
+import type { SessionStore } from '../../../sessionModel/common';
+import type { OnAgentEvent } from '../../../sessionModel/common';
+import type { AgentSessionState, SessionStatus } from '../../../sessionModel/common';
 
 export class SessionProgress {
   constructor(

@@ -1,8 +1,8 @@
 /** A saved agent session as markdown: pure (no vscode), so it is unit-tested. */
-import { codeFence, counted, inlineCode } from '../../base/common';
-import type { SubagentRun } from '../../tools/common';
-import { compactionNotice, contextUsage } from './compaction';
-import type { AgentSessionState, Compaction, SubagentRecord } from '../../sessionModel/common';
+import { codeFence, counted, inlineCode } from '../../../base/common';
+import type { SubagentRun } from '../../../tools/common';
+import { compactionNotice, contextUsage } from '../engine/compaction';
+import type { AgentSessionState, Compaction, SubagentRecord } from '../../../sessionModel/common';
 
 /** Characters shown of one tool output or call's arguments. */
 export const MAX_OUTPUT_SHOWN = 2000;

@@ -8,7 +8,7 @@
  * name (`mcp_github_create_issue`). A grant only narrows: what is offered is
  * still only what the user enabled in "Choose Agent Tools…" (agentTools.ts).
  */
-import { mcpToolsOfServer } from '../../tools/common';
+import { mcpToolsOfServer } from '../../../tools/common';
 import type { GrantableHostTool } from './agentTools';
 
 /** Claude Code's `mcp__<server>__<tool>` or `mcp__<server>` (the server up to the first `__`). */

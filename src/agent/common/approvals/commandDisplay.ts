@@ -5,8 +5,8 @@
  * display as nothing or reorder the line (bidi controls, zero-width spaces,
  * control characters) are spelled out, so what is read is what runs.
  */
-import { codeFence, inlineCode as markdownInlineCode } from '../../base/common';
-import { visibleText } from '../../base/common';
+import { codeFence, inlineCode as markdownInlineCode } from '../../../base/common';
+import { visibleText } from '../../../base/common';
 
 /**
  * A fenced code block holding `command` whole, invisible characters spelled
