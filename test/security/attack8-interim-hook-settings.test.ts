@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnSandboxed } from '../../src/terminal/node/bubblewrap';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeFixture, never, sandboxHere, type Fixture } from './harness';
 
 describe("attack: package.json's hook settings swapped in between an interim review's judgement and its copy", async () => {

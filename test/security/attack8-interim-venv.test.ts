@@ -13,7 +13,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnSandboxed } from '../../src/terminal/node/bubblewrap';
-import { defaultProtectedFiles } from '../../src/tools/common/tool';
+import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeFixture, never, sandboxHere, type Fixture } from './harness';
 
 describe('attack: a Python environment hidden from an interim review by a whiteout', async () => {
