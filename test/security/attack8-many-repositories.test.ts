@@ -5,7 +5,7 @@
 // the file a later repository's config includes (outside its own folder: `include.path = ../../../shared/r7.gitconfig`) lands when a sandboxed command rewrites it, and git runs it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeFixture, sandboxHere, type Fixture } from './harness';
@@ -38,9 +38,12 @@ describe('attack: more repositories than the review reads', async () => {
       timeoutMs: 60_000,
     });
     assert.equal(result.exitCode, 0, result.output);
+    // Held whole or file by file: what counts is that no rewritten file reached the workspace.
     const held = new Set(result.review.moved.map((entry) => entry.path));
     const landed = [];
-    for (let index = 0; index < REPOSITORIES; index++) if (!held.has(`shared/r${index}.gitconfig`)) landed.push(`r${index}`);
+    for (let index = 0; index < REPOSITORIES; index++) {
+      if ((await readFile(join(fixture.root, 'shared', `r${index}.gitconfig`), 'utf8')).includes('fsmonitor')) landed.push(`r${index}`);
+    }
     const env = { ...process.env, HOME: fixture.home, GIT_CONFIG_NOSYSTEM: '1' };
     const sample = landed[0]
       ? execFileSync('git', ['-C', join(fixture.root, 'checkouts', landed[0]), 'config', '--get', 'core.fsmonitor'], { env })
@@ -53,5 +56,6 @@ describe('attack: more repositories than the review reads', async () => {
       `${landed.length} included shared/rN.gitconfig file(s) landed unreviewed (${landed.slice(0, 3).join(', ')}…): git in checkouts/${landed[0]} now has core.fsmonitor = ${JSON.stringify(sample)}; ` +
         `${held.size} were held; incomplete: ${result.review.incomplete ?? 'no'}`,
     );
+    assert.match(result.review.incomplete ?? '', /more than 2000 repositories/);
   });
 });

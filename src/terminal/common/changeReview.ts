@@ -13,10 +13,15 @@
  * - the files that make VS Code, other editors and agents, and Git's hook
  *   managers run code (`.vscode`, `*.code-workspace`, `.github/hooks`,
  *   `.husky`, `.envrc`, `.gitmodules`, `.claude`, `.codex`, `.cursor`,
- *   `.mcp.json`, `.devcontainer(.json)`, `.pre-commit-config.yaml`…): those
- *   programs find them by name, so here the name is the structure;
+ *   `.mcp.json`, `.devcontainer(.json)`, `.pre-commit-config.yaml`, mise's
+ *   configs…): those programs find them by name, so here the name is the
+ *   structure; and what the runner configs among them name (`.envrc`'s
+ *   sourced files and flake, the scripts husky's hooks run: node/runnerConfigs.ts);
+ * - a Python environment (a venv's `pyvenv.cfg`, a conda environment's
+ *   `conda-meta`) in the workspace or the layer: its activate scripts run;
  * - links, hard links, devices and other special files, setuid/setgid bits, an
- *   executable bit a file did not have, the protected files;
+ *   executable bit a file did not have, a file or folder writable by every user,
+ *   the protected files;
  * - a path someone else changed while the command ran (landing would overwrite it).
  * Ordinary files and folders land; the rest is held back for the user (Apply /
  * Discard) and the model is told. A held folder is held whole.
@@ -105,6 +110,7 @@ export type HoldReason =
   | 'protected'
   | 'changed-outside'
   | 'removes-repository'
+  | 'world-writable'
   | 'unchecked';
 
 export interface HeldEntry {
@@ -151,6 +157,13 @@ const EDITOR_AND_AGENT_NAMES = new Set([
   '.pre-commit-hooks.yaml',
   '.overcommit.yml',
   '.git-hooks',
+  // mise runs a trusted config's hooks and env on entering its folder, and trusts by path, not content.
+  'mise.toml',
+  '.mise.toml',
+  'mise.local.toml',
+  '.mise.local.toml',
+  '.mise',
+  '.rtx.toml',
 ]);
 
 /** Names of Git hook managers' configs (lefthook, simple-git-hooks, husky 4, lint-staged), in every spelling their documentation accepts. */
@@ -169,6 +182,16 @@ const HOOK_MANAGER_NAMES = [
 ];
 const WORKSPACE_FILE_SUFFIX = '.code-workspace';
 
+/**
+ * The configs whose text names more files that run outside the sandbox: direnv's `.envrc` (what it sources, the
+ * flake or shell it uses), husky's folder (the scripts its hooks run), the hook managers' configs. Found by the
+ * name their programs look for; what they name is held like what a Git config points at.
+ */
+export function isRunnerConfigName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower === '.envrc' || lower === '.husky' || HOOK_MANAGER_NAMES.some((pattern) => pattern.test(lower));
+}
+
 /** Whether `path` is one of the files VS Code or another agent runs code from, by the name those programs look for. */
 export function isEditorOrAgentPath(path: string): boolean {
   const segments = path.toLowerCase().split('/');
@@ -177,6 +200,7 @@ export function isEditorOrAgentPath(path: string): boolean {
       EDITOR_AND_AGENT_NAMES.has(segment) ||
       segment.endsWith(WORKSPACE_FILE_SUFFIX) ||
       (segment === 'hooks' && segments[index - 1] === '.github') ||
+      ((segment === 'mise' || segment === 'mise.toml') && (segments[index - 1] === '.config' || index === 0)) ||
       HOOK_MANAGER_NAMES.some((name) => name.test(segment)),
   );
 }
@@ -206,6 +230,8 @@ export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protecte
   if (entry.hardLinked) return 'hard-link';
   if ((entry.mode & 0o6000) !== 0) return 'setuid';
   if (entry.kind === 'file' && (entry.mode & 0o111) !== 0 && !entry.wasExecutable) return 'executable';
+  // Writable by every account of the machine: another user could then put code where this one runs it.
+  if ((entry.kind === 'file' || entry.kind === 'directory') && (entry.mode & 0o002) !== 0) return 'world-writable';
   return undefined;
 }
 
@@ -281,7 +307,9 @@ export function describeHold(held: HeldEntry): string {
       return 'a file changed outside the sandbox while the command ran';
     case 'removes-repository':
       return 'a deletion of a folder that holds a repository (or too large to check)';
+    case 'world-writable':
+      return 'a file or folder made writable by every user of the machine';
     case 'unchecked':
-      return 'part of a change set too large to check';
+      return 'part of a change set the review could not check whole';
   }
 }

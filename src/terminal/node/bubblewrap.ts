@@ -174,9 +174,9 @@ export class BubblewrapSandbox {
     const env = this.options.env ?? process.env;
     const home = this.options.home ?? homedir();
     this.protectedPaths ??= new (changeReviewParts().ProtectedPathCache)();
-    const { hidden: protectedHere, repositories } = await this.protectedPaths.look(request.root, request.protectedFiles, signal);
-    // Every repository of the workspace: the review reads each one's config (what it points at is held).
-    layer.knowRepositories(repositories);
+    const { hidden: protectedHere, ...structure } = await this.protectedPaths.look(request.root, request.protectedFiles, signal);
+    // Every repository of the workspace, and the configs that name what runs: the review reads each (what they point at is held).
+    layer.knowWorkspace(structure);
     const secrets = await existing([...homeSecrets.map((path) => join(home, ...path.split('/'))), ...(await expandedIn(home, toolchainSecrets))]);
     const toolchains = (await existing(homeToolchains.map((path) => join(home, ...path.split('/'))))).map(({ path }) => path);
     const { emptied, kept } = await this.runtimeFoldersOf(env);

@@ -10,17 +10,25 @@
  * in `upper` until the user applies or discards it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, opendir, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeHold, isAtOrBelow, judgeChanges, type ChangedEntry, type ChangeVerdict, type HeldEntry, type RepositoryFacts } from '../common/changeReview';
 import type { ControlPathKind, ControlRollback, MovedControlPath } from '../common/controlPaths';
 import { shownPath } from '../common/controlPaths';
 import type { QuarantinedControlPaths } from '../common/commandPorts';
-import { gitDirectoryOf, isGitDirectory, pathsConfigPointsAt, startsAsGitLink } from './gitStructure';
+import { ConfigTooLarge, gitDirectoryOf, isGitDirectory, pathsConfigPointsAt, startsAsGitLink } from './gitStructure';
 import { removeTree } from './sandboxFolders';
 import { opaqueFolders } from './overlayMarks';
 import { moveInto, openBeneath, withPinnedFolder } from './pinnedPaths';
+import { hookSettingsChanged, hookSettingsOf, workspaceHookSettings } from './packageHooks';
+import { pathsRunnerConfigsPointAt } from './runnerConfigs';
+
+/** What the look at the workspace before the command found (workspace-relative; see ProtectedPathCache.look). */
+export interface KnownStructure {
+  repositories: readonly string[];
+  gitDirectories: readonly string[];
+  runnerConfigs: readonly string[];
+}
 
 /** Bounds of one review: past any of them nothing lands on its own, the whole change set waits for the user. */
 export interface ChangeLimits {
@@ -73,7 +81,8 @@ export class ChangeLayer {
   private readonly now: () => number;
   /** When the command could start writing: a workspace entry changed later was changed by someone else. */
   private startedAt = 0;
-  private knownRepositories: readonly string[] = [];
+  /** What the look before the command found: the repositories, bare git directories and runner configs of the workspace. */
+  private known: KnownStructure = { repositories: [], gitDirectories: [], runnerConfigs: [] };
   /** The workspace's entry at each held path when the final review ended (identity and change time; '' for none). */
   private readonly stampsAtReview = new Map<string, string>();
   /** Everything the last review read, for applying a held path later. */
@@ -114,6 +123,8 @@ export class ChangeLayer {
     const read = await this.readChangeSet(deadline, signal);
     this.entries = read.entries;
     const facts = read.incomplete ? { gitDirectories: new Set<string>(), pointedAt: [] } : await this.repositoryFacts(read.entries, signal);
+    // What the repositories point at could not all be known (too many of them, a config too large): nothing lands unasked.
+    read.incomplete ??= facts.incomplete;
     const verdict = judgeChanges(read.entries, facts, { protectedPatterns: this.options.protectedPatterns, incomplete: read.incomplete !== undefined });
     const failed = interim ? await this.copyIn(verdict, signal) : await this.land(verdict, signal);
     // What the workspace has where something is held: an Apply later never overwrites a path that changed since.
@@ -182,6 +193,12 @@ export class ChangeLayer {
       const content = Buffer.alloc(info.size);
       const { bytesRead } = await handle.read(content, 0, info.size, 0);
       if (/^\s*gitdir:/i.test(content.subarray(0, 16).toString('latin1'))) return false;
+      // A package.json is judged again on the very bytes copied: the command may have swapped it since the review read it.
+      if (
+        name === 'package.json' &&
+        hookSettingsOf(content.subarray(0, bytesRead).toString('utf8')) !== (await workspaceHookSettings(join(this.options.root, entry.path)))
+      )
+        return false;
       return await withPinnedFolder(this.options.root, parent, async (folder) => {
         const there = await lstat(`${folder}/${name}`).catch(() => undefined);
         // Something that is not a file is there now (the user made a folder): left for the end's review.
@@ -248,9 +265,12 @@ export class ChangeLayer {
     return entry.kind === 'deleted' || entry.opaque ? treeStamp(absolute, this.limits.maxRemovalEntries) : 'folder';
   }
 
-  /** The workspace's folders that hold a `.git` (found before the command, outside node_modules): their configs are read by the review. */
-  knowRepositories(folders: readonly string[]): void {
-    this.knownRepositories = folders.slice(0, MAX_REPOSITORIES);
+  /**
+   * What the look before the command found (outside node_modules): the folders that hold a `.git`, the bare git
+   * directories and the runner configs, whose configs and texts the review reads.
+   */
+  knowWorkspace(known: KnownStructure): void {
+    this.known = known;
   }
 
   /** The layer's own folder (upper, work, merged and lower are in it). */
@@ -270,17 +290,29 @@ export class ChangeLayer {
     const pending = [''];
     while (pending.length > 0) {
       const folder = pending.pop() as string;
-      const names = await readdir(folder === '' ? this.upper : join(this.upper, folder)).catch(() => [] as string[]);
-      for (const name of names) {
+      // Read as a stream, the bounds checked at each name: a folder of millions of names is never listed whole
+      // (leaving the loop early closes the listing).
+      const listing = await opendir(folder === '' ? this.upper : join(this.upper, folder), { bufferSize: 256 }).catch(() => undefined);
+      for await (const { name } of listing ?? []) {
         signal.throwIfAborted();
         const path = folder === '' ? name : `${folder}/${name}`;
-        if (entries.length >= this.limits.maxEntries) return { entries, incomplete: `the command changed more than ${this.limits.maxEntries} files` };
-        if (this.now() > deadline) return { entries, incomplete: `reading what the command changed took more than ${this.limits.timeLimitMs / 1000} s` };
+        if (entries.length >= this.limits.maxEntries) {
+          return { entries, incomplete: `the command changed more than ${this.limits.maxEntries} files` };
+        }
+        // Node reads a name that is not UTF-8 with U+FFFD in its place: it can be neither judged nor landed by that name.
+        if (name.includes('\uFFFD')) {
+          return { entries, incomplete: `the command made a name that is not UTF-8 (${JSON.stringify(path)})` };
+        }
+        if (this.now() > deadline) {
+          return { entries, incomplete: `reading what the command changed took more than ${this.limits.timeLimitMs / 1000} s` };
+        }
         const entry = await this.entryOf(path);
         if (!entry) continue;
         entries.push(entry);
         if (entry.kind === 'file') bytes += (await lstat(join(this.upper, path)).catch(() => undefined))?.size ?? 0;
-        if (bytes > this.limits.maxBytes) return { entries, incomplete: `the command wrote more than ${Math.round(this.limits.maxBytes / 1024 ** 2)} MB` };
+        if (bytes > this.limits.maxBytes) {
+          return { entries, incomplete: `the command wrote more than ${Math.round(this.limits.maxBytes / 1024 ** 2)} MB` };
+        }
         if (entry.kind === 'directory') {
           pending.push(path);
           if (entry.existed) sharedDirectories.push(path);
@@ -361,14 +393,22 @@ export class ChangeLayer {
   }
 
   /** Which changed folders are git directories by Git's rules, and what the repositories around the change point at. */
-  private async repositoryFacts(entries: readonly ChangedEntry[], signal: AbortSignal): Promise<RepositoryFacts> {
+  private async repositoryFacts(entries: readonly ChangedEntry[], signal: AbortSignal): Promise<RepositoryFacts & { incomplete?: string }> {
+    const known = this.known;
+    if (known.repositories.length + known.gitDirectories.length > MAX_REPOSITORIES) {
+      return {
+        gitDirectories: new Set(),
+        pointedAt: [],
+        incomplete: `the workspace holds more than ${MAX_REPOSITORIES} repositories, too many to read their configs`,
+      };
+    }
     const gitDirectories = new Set<string>();
     const pythonEnvironments = new Set<string>();
     const repositories = new Map<string, string>();
     for (const entry of entries) {
       signal.throwIfAborted();
       if (entry.kind !== 'directory') continue;
-      if (await hasEntry(this.upper, this.options.root, entry.path, 'pyvenv.cfg')) pythonEnvironments.add(entry.path);
+      if (await this.isPythonEnvironment(entry.path)) pythonEnvironments.add(entry.path);
       // The folder as it will be: what the command wrote over what the workspace has.
       if ((await isGitDirectory(join(this.upper, entry.path))) || (await isMergedGitDirectory(this.upper, this.options.root, entry.path))) {
         gitDirectories.add(entry.path);
@@ -378,11 +418,16 @@ export class ChangeLayer {
       if (gitDir) repositories.set(gitDir, join(this.options.root, entry.path));
     }
     // Every repository in the workspace, whether or not the command touched its folder: a config may point anywhere in it.
-    for (const folder of this.knownRepositories) {
+    for (const folder of known.repositories) {
       signal.throwIfAborted();
       const workTree = folder === '' ? this.options.root : join(this.options.root, folder);
       const gitDir = await gitDirectoryOf(join(workTree, '.git'));
       if (gitDir) repositories.set(gitDir, workTree);
+    }
+    // A bare repository kept in the workspace (vendor/upstream.git): Git runs there with the git directory as its place.
+    for (const folder of known.gitDirectories) {
+      const gitDir = folder === '' ? this.options.root : join(this.options.root, folder);
+      if (!repositories.has(gitDir)) repositories.set(gitDir, gitDir);
     }
     // Git finds a work tree's repository by walking up from it: the workspace's own and its parents'.
     for (let folder = this.options.root; ;) {
@@ -394,12 +439,32 @@ export class ChangeLayer {
     }
     // Git takes a folder with HEAD, objects and refs for a bare repository when it runs there: the workspace's top too.
     const rootIsGitDirectory = await isMergedGitDirectory(this.upper, this.options.root, '');
-    const rootIsPythonEnvironment = await hasEntry(this.upper, this.options.root, '', 'pyvenv.cfg');
+    const rootIsPythonEnvironment = await this.isPythonEnvironment('');
     const pointedAt = new Set<string>();
     for (const [gitDir, workTree] of repositories) {
-      for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: this.options.root, home: this.options.home })) pointedAt.add(path);
+      signal.throwIfAborted();
+      try {
+        for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: this.options.root, home: this.options.home })) pointedAt.add(path);
+      } catch (error) {
+        if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
+        throw error;
+      }
     }
+    for (const path of await pathsRunnerConfigsPointAt({ root: this.options.root, upper: this.upper, configs: known.runnerConfigs })) pointedAt.add(path);
     return { gitDirectories, pointedAt: [...pointedAt], rootIsGitDirectory, rootIsPythonEnvironment, pythonEnvironments };
+  }
+
+  /**
+   * Whether the folder `path` is a Python environment (a venv's `pyvenv.cfg`, a conda environment's `conda-meta`)
+   * in the workspace or in the command's layer: a command that deletes the marker inside the sandbox does not
+   * make the workspace's environment an ordinary folder.
+   */
+  private async isPythonEnvironment(path: string): Promise<boolean> {
+    for (const marker of ['pyvenv.cfg', 'conda-meta']) {
+      if (await hasEntry(this.upper, this.options.root, path, marker)) return true;
+      if ((await lstat(join(this.options.root, path, marker)).catch(() => undefined)) !== undefined) return true;
+    }
+    return false;
   }
 
   private async land(verdict: ChangeVerdict, signal: AbortSignal): Promise<{ path: string; reason: string }[]> {
@@ -503,30 +568,6 @@ export class HeldChanges implements QuarantinedControlPaths {
 
 function controlKind(entry: ChangedEntry): ControlPathKind {
   return entry.kind === 'directory' ? 'directory' : entry.kind === 'file' ? 'file' : entry.kind === 'symlink' ? 'symlink' : 'other';
-}
-
-/** The package.json keys Git hook managers read their hooks from. */
-const HOOK_SETTING_KEYS = ['husky', 'gitHooks', 'simple-git-hooks', 'lint-staged', 'pre-commit', 'precommit', 'pre-push', 'prepush', 'ghooks'];
-
-/** Whether the Git hook settings of a package.json differ between the command's version and the workspace's (unreadable or too large: taken as changed). */
-async function hookSettingsChanged(upperPath: string, workspacePath: string): Promise<boolean> {
-  const settings = async (path: string, missing: string) => {
-    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
-    if (!handle) return missing;
-    try {
-      const info = await handle.stat();
-      if (!info.isFile() || info.size > 1024 * 1024) return `unreadable ${randomBytes(4).toString('hex')}`;
-      const parsed: unknown = JSON.parse(await handle.readFile('utf8'));
-      const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
-      return JSON.stringify(HOOK_SETTING_KEYS.map((key) => record[key] ?? null));
-    } catch {
-      return `unreadable ${randomBytes(4).toString('hex')}`;
-    } finally {
-      await handle.close();
-    }
-  };
-  const none = JSON.stringify(HOOK_SETTING_KEYS.map(() => null));
-  return (await settings(upperPath, none)) !== (await settings(workspacePath, none));
 }
 
 /** Every entry below `folder` by name, identity and change time, as one digest; a tree past `maxEntries` gets a stamp that never matches. */

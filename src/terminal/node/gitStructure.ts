@@ -12,14 +12,62 @@
  *   programs from filters, drivers, fsmonitor, pagers, editors, helpers,
  *   send-email, signing, `!` aliases…: no list of keys keeps up, so every
  *   key counts): a change to any of them is code Git would run.
- * Bounded: config files are read up to 1 MB each and 10 includes deep.
+ * - the files a repository's hooks run: the hooks themselves (the git directory's `hooks/`, the folder
+ *   `core.hooksPath` names) and every workspace file a hook's text names (`sh scripts/check.sh`);
+ * - where the links inside a git directory lead (`hooks/pre-commit -> ../../scripts/pre-commit.sh`, a
+ *   `config` linked to a tracked file): Git follows them.
+ * Paths are read as Git's interpolate_path reads them: `~/`, `~user/` (that user's home), `%(prefix)/` (Git's
+ * install prefix), and `:(optional)` before any of them.
+ * Bounded: config files are read up to 1 MB each (a larger one throws ConfigTooLarge: nothing is known of it,
+ * so the caller holds the whole change set) and 10 includes deep; hooks up to 200 files of 64 KB.
  */
+import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
-import { lstat, open, readFile, stat } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 const CONFIG_BYTES = 1024 * 1024;
 const INCLUDE_DEPTH = 10;
+/** Hook files read per folder, and the bytes read of each (a hook is a short script; its start says what it runs). */
+const HOOK_FILES = 200;
+const HOOK_BYTES = 64 * 1024;
+/** Entries of a git directory looked at for links (its top, hooks/ and info/). */
+const GIT_DIRECTORY_LINKS = 2000;
+
+/** The hooks Git runs (githooks(5)): only a file of one of these names runs, never a `.sample`. */
+const GIT_HOOK_NAMES = new Set([
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-receive',
+  'update',
+  'proc-receive',
+  'post-receive',
+  'post-update',
+  'reference-transaction',
+  'push-to-checkout',
+  'pre-auto-gc',
+  'post-rewrite',
+  'sendemail-validate',
+  'fsmonitor-watchman',
+  'p4-changelist',
+  'p4-prepare-changelist',
+  'p4-post-changelist',
+  'p4-pre-submit',
+  'post-index-change',
+]);
+
+/** A Git config the review cannot read whole (past its size bound): what it points at is unknown. */
+export class ConfigTooLarge extends Error {}
 /** Keys whose value is a path (resolved against the work tree, or the config file for includes). */
 const PATH_KEYS = new Set(['core.hookspath', 'core.excludesfile', 'core.attributesfile', 'commit.template', 'core.fsmonitor']);
 
@@ -31,9 +79,12 @@ export async function isGitDirectory(folder: string): Promise<boolean> {
   return (await isFolder(join(folder, 'objects'))) && (await isFolder(join(folder, 'refs')));
 }
 
-/** The git directory a `.git` entry (absolute path) leads to: itself when a folder, its `gitdir:` target when a file. */
+/**
+ * The git directory a `.git` entry (absolute path) leads to: itself when a folder, its `gitdir:` target when a
+ * file; a link is followed first, as Git follows it (a `.git` linked to the git directory is a repository).
+ */
 export async function gitDirectoryOf(dotGit: string): Promise<string | undefined> {
-  const info = await lstat(dotGit).catch(() => undefined);
+  const info = await stat(dotGit).catch(() => undefined);
   if (!info) return undefined;
   if (info.isDirectory()) return dotGit;
   if (!info.isFile() || info.size > 4096) return undefined;
@@ -90,7 +141,7 @@ export async function pathsConfigPointsAt(options: {
     for (const entry of configEntries(text)) {
       const { key, value } = entry;
       if (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path'))) {
-        const target = expandHome(value, home);
+        const target = await interpolatePath(value, home);
         const included = isAbsolute(target) ? target : resolve(folder, target);
         addInside(found, root, included);
         await readConfig(included, level + 1);
@@ -103,19 +154,76 @@ export async function pathsConfigPointsAt(options: {
   if (options.globalConfigs === undefined) await readText(environmentConfig(), workTree, 0);
   // Git takes a relative core.worktree from the git directory, and runs hooks, filters and fsmonitor there.
   const moved = entries.filter((entry) => entry.key === 'core.worktree').pop();
-  const workTrees = moved ? [workTree, resolve(gitDir, expandHome(moved.value, home))] : [workTree];
+  const workTrees = moved ? [workTree, resolve(gitDir, await interpolatePath(moved.value, home))] : [workTree];
+  const hookFolders = [join(gitDir, 'hooks')];
   for (const { key, value } of entries) {
     for (const tree of workTrees) {
-      if (PATH_KEYS.has(key)) addInside(found, root, resolve(tree, expandHome(value, home)));
+      if (PATH_KEYS.has(key)) addInside(found, root, resolve(tree, await interpolatePath(value, home)));
+      if (key === 'core.hookspath') hookFolders.push(resolve(tree, await interpolatePath(value, home)));
       // Git runs programs from more keys than any list keeps up with (pagers, send-email, signing, refs…): every
       // word of every value that names a path inside the workspace counts, whatever the key.
-      for (const word of value.replace(/^!/, '').split(/[\s;&|()<>"'`=,]+/)) {
-        if (word === '' || !/[/.~]/.test(word) || /^[a-z][a-z0-9+.-]*:\/\//i.test(word)) continue;
-        addInside(found, root, resolve(tree, expandHome(word, home)));
-      }
+      for (const word of pathLikeWords(value.replace(/^!/, ''))) addInside(found, root, resolve(tree, await interpolatePath(word, home)));
     }
   }
+  // What the hooks run: each hook's text, its words taken as paths from the work tree (where Git runs hooks).
+  for (const folder of hookFolders) {
+    for (const text of await hookTexts(folder)) {
+      for (const word of pathLikeWords(text)) for (const tree of workTrees) addNamedInside(found, root, resolve(tree, word));
+    }
+  }
+  for (const target of await linkTargetsIn(gitDir)) addInside(found, root, target);
   return [...found];
+}
+
+/** The words of a value or script that look like paths (a `/` or `.` in them, no URL scheme). */
+export function pathLikeWords(text: string): string[] {
+  return text.split(/[\s;&|()<>"'`=,$]+/).filter((word) => word !== '' && /[/.~]/.test(word) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(word));
+}
+
+/** The texts of the hooks in a hooks folder (bounded: 200 files, 64 KB each; links followed, as Git runs them). */
+async function hookTexts(folder: string): Promise<string[]> {
+  const names = (await readdir(folder).catch(() => [] as string[])).filter((name) => GIT_HOOK_NAMES.has(name)).slice(0, HOOK_FILES);
+  const texts: string[] = [];
+  for (const name of names) {
+    const text = await readStart(join(folder, name), HOOK_BYTES);
+    if (text !== undefined) texts.push(text);
+  }
+  return texts;
+}
+
+/** The first `bytes` of a regular file (links followed, a pipe never waited on); undefined for anything else. */
+export async function readStart(path: string, bytes: number): Promise<string | undefined> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    if (!(await handle.stat()).isFile()) return undefined;
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Where the links in a git directory lead (its top, hooks/ and info/): Git follows them, so a hook or a config
+ * linked to a workspace file runs or reads that file. Both the link's own target and where it ends up.
+ */
+async function linkTargetsIn(gitDir: string): Promise<string[]> {
+  const targets: string[] = [];
+  let seen = 0;
+  for (const folder of [gitDir, join(gitDir, 'hooks'), join(gitDir, 'info')]) {
+    for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
+      if (++seen > GIT_DIRECTORY_LINKS) return targets;
+      if (!entry.isSymbolicLink()) continue;
+      const link = join(folder, entry.name);
+      const target = await readlink(link).catch(() => undefined);
+      if (target !== undefined) targets.push(resolve(folder, target));
+      const real = await realpath(link).catch(() => undefined);
+      if (real !== undefined) targets.push(real);
+    }
+  }
+  return targets;
 }
 
 /**
@@ -148,18 +256,64 @@ function addInside(found: Set<string>, root: string, path: string): void {
   if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) found.add(inside.split(sep).join('/'));
 }
 
-function expandHome(value: string, home: string): string {
-  return value.startsWith('~/') ? join(home, value.slice(2)) : value;
+/** As addInside, the workspace itself left out: a script's `.` or `$PWD/` names no file of its own. */
+export function addNamedInside(found: Set<string>, root: string, path: string): void {
+  if (relative(root, path) !== '') addInside(found, root, path);
+}
+
+/**
+ * A path-valued config value as Git's interpolate_path reads it: `:(optional)` dropped, `~` and `~/` the home
+ * folder, `~user/` that user's (the password file's), `%(prefix)/` Git's install prefix. Anything else as it is.
+ */
+export async function interpolatePath(value: string, home: string): Promise<string> {
+  const path = value.startsWith(':(optional)') ? value.slice(':(optional)'.length) : value;
+  if (path === '~' || path.startsWith('~/')) return join(home, path.slice(2));
+  if (path.startsWith('%(prefix)/')) return join(await gitPrefix(), path.slice('%(prefix)/'.length));
+  const user = /^~([^/]+)(\/.*)?$/.exec(path);
+  if (user) {
+    const userHome = (await passwordHomes()).get(user[1]);
+    // An unknown user: Git cannot expand it either (the include is an error), so nothing is pointed at.
+    return userHome === undefined ? path : join(userHome, user[2] ?? '');
+  }
+  return path;
+}
+
+let prefix: Promise<string> | undefined;
+/** Git's install prefix: its exec path's folder two up (`/usr/lib/git-core` → `/usr`); `/usr` when Git does not answer. */
+function gitPrefix(): Promise<string> {
+  prefix ??= new Promise((done) => {
+    execFile('git', ['--exec-path'], { timeout: 5000, maxBuffer: 64 * 1024 }, (error, stdout) => {
+      const execPath = error ? '' : stdout.trim();
+      done(isAbsolute(execPath) ? dirname(dirname(execPath)) : '/usr');
+    });
+  });
+  return prefix;
+}
+
+let homes: Promise<Map<string, string>> | undefined;
+/** The users' home folders as the password file names them (bounded: its first 1 MB). */
+function passwordHomes(): Promise<Map<string, string>> {
+  homes ??= readStart('/etc/passwd', 1024 * 1024).then((text) => {
+    const found = new Map<string, string>();
+    for (const line of (text ?? '').split('\n')) {
+      const fields = line.split(':');
+      if (fields.length >= 6 && fields[0] !== '' && fields[5].startsWith('/')) found.set(fields[0], fields[5]);
+    }
+    return found;
+  });
+  return homes;
 }
 
 /** The `section[.subsection].key = value` pairs of a Git config file, keys lower-cased (subsections keep their case). */
 export function configEntries(text: string): { key: string; value: string }[] {
   const entries: { key: string; value: string }[] = [];
   let section = '';
-  // A line ending in a backslash goes on on the next one, as Git reads it.
-  for (const raw of text.replace(/\\\r?\n/g, '').split(/\r?\n/)) {
-    const line = raw.trim();
+  const lines = text.split(/\r?\n/);
+  for (let index = 0; index < lines.length; index++) {
+    let line = lines[index].trim();
+    // A comment ends at its line, a backslash in it too (Git's parser): only a value goes on on the next line.
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    while (continuesOnNextLine(line) && index + 1 < lines.length) line = line.slice(0, -1) + lines[++index];
     const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\](.*)$/.exec(line);
     if (header) {
       const [name, ...dotted] = header[1].split('.');
@@ -173,6 +327,20 @@ export function configEntries(text: string): { key: string; value: string }[] {
     if (section !== '') pushEntry(entries, section, line);
   }
   return entries;
+}
+
+/** Whether a line's value ends in a backslash outside a comment (a `#` or `;` outside quotes starts one). */
+function continuesOnNextLine(line: string): boolean {
+  let quoted = false;
+  for (let index = 0; index < line.length; index++) {
+    const char = line[index];
+    if (char === '\\') {
+      if (index === line.length - 1) return true;
+      index++;
+    } else if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '#' || char === ';')) return false;
+  }
+  return false;
 }
 
 function pushEntry(entries: { key: string; value: string }[], section: string, line: string): void {
@@ -210,7 +378,8 @@ export function configValue(raw: string): string {
 async function readBounded(file: string): Promise<string | undefined> {
   // Followed like Git follows it: a config kept in a dotfiles folder and linked into place is read there.
   const info = await stat(file).catch(() => undefined);
-  if (!info?.isFile() || info.size > CONFIG_BYTES) return undefined;
+  if (!info?.isFile()) return undefined;
+  if (info.size > CONFIG_BYTES) throw new ConfigTooLarge(`the Git config ${file} is larger than ${CONFIG_BYTES / 1024 / 1024} MB, too large to check`);
   return readFile(file, 'utf8').catch(() => undefined);
 }
 

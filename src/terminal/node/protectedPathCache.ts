@@ -14,6 +14,7 @@ import { lstatSync, statfsSync, type Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { protectingPattern } from '../../base/common';
+import { isRunnerConfigName } from '../common/changeReview';
 
 /** Entries looked at outside node_modules; beyond it the sandbox cannot promise to cover the protected files. */
 export const protectedSearchLimit = 100_000;
@@ -31,6 +32,17 @@ export class WorkspaceTooLarge extends Error {}
  */
 export class UnreadableName extends Error {}
 
+/** What a look at the workspace found (paths workspace-relative, '' the root). */
+export interface WorkspaceLook {
+  hidden: HiddenPath[];
+  /** Folders that hold a `.git`. */
+  repositories: string[];
+  /** Folders that are git directories by Git's rules (bare repositories, whatever their names). */
+  gitDirectories: string[];
+  /** `.envrc` files, `.husky` folders and hook managers' configs. */
+  runnerConfigs: string[];
+}
+
 export interface HiddenPath {
   path: string;
   directory: boolean;
@@ -45,6 +57,10 @@ interface FolderRecord {
   entries: number;
   /** It holds a `.git` (a repository's work tree): the review reads that repository's config. */
   repository: boolean;
+  /** It is a git directory by Git's rules (HEAD, and objects+refs or commondir), whatever it is called: a bare repository. */
+  gitDirectory: boolean;
+  /** Its entries whose text names files run outside the sandbox (`.envrc`, `.husky`, hook managers' configs). */
+  runners: string[];
   /**
    * Its time was safely in the past when it was read: a later change cannot carry the same time. Otherwise it is
    * read once more at the next look (not at every look for a while: agents run commands seconds apart).
@@ -83,7 +99,7 @@ export class ProtectedPathCache {
   }
 
   /** As hiddenIn, and the folders (workspace-relative, '' the root) that hold a `.git`, outside node_modules. */
-  async look(root: string, patterns: readonly string[], signal: AbortSignal): Promise<{ hidden: HiddenPath[]; repositories: string[] }> {
+  async look(root: string, patterns: readonly string[], signal: AbortSignal): Promise<WorkspaceLook> {
     const key = `${root}\0${JSON.stringify(patterns)}`;
     let records = this.workspaces.get(key);
     if (!records) {
@@ -97,6 +113,8 @@ export class ProtectedPathCache {
     const deadline = now() + protectedWalkTimeLimitMs;
     const hidden: HiddenPath[] = [];
     const repositories: string[] = [];
+    const gitDirectories: string[] = [];
+    const runnerConfigs: string[] = [];
     const visited = new Set<string>();
     let counted = 0;
     const pending = [''];
@@ -115,11 +133,13 @@ export class ProtectedPathCache {
       }
       hidden.push(...record.hidden);
       if (record.repository) repositories.push(folder);
+      if (record.gitDirectory) gitDirectories.push(folder);
+      runnerConfigs.push(...record.runners);
       pending.push(...record.folders);
     }
     // Folders that are gone take their records with them.
     for (const folder of records.keys()) if (!visited.has(folder)) records.delete(folder);
-    return { hidden, repositories };
+    return { hidden, repositories, gitDirectories, runnerConfigs };
   }
 
   /** The folder's record, read again only when its stamp changed; undefined when it is no longer a folder. */
@@ -162,9 +182,10 @@ export class ProtectedPathCache {
   }
 
   private async read(absolute: string, folder: string, when: { stamp: string; settled: boolean }, patterns: readonly string[]): Promise<FolderRecord> {
-    const record: FolderRecord = { ...when, hidden: [], folders: [], entries: 0, repository: false };
+    const record: FolderRecord = { ...when, hidden: [], folders: [], entries: 0, repository: false, gitDirectory: false, runners: [] };
     const entries = await (this.options.readFolder ?? ((path: string) => readdir(path, { withFileTypes: true })))(absolute).catch(() => [] as Dirent[]);
     record.entries = entries.length;
+    record.gitDirectory = isGitDirectoryListing(entries);
     for (const entry of entries) {
       const relative = folder === '' ? entry.name : `${folder}/${entry.name}`;
       // Any U+FFFD refuses: a name whose bytes are not UTF-8 reads as one, and a decoy beside it spelled with a real
@@ -178,6 +199,7 @@ export class ProtectedPathCache {
         record.repository = true;
         continue;
       }
+      if (isRunnerConfigName(entry.name)) record.runners.push(relative);
       if (protectingPattern(relative, patterns) !== undefined) {
         const covered = await coverOf(join(absolute, entry.name), entry.isSymbolicLink(), entry.isDirectory());
         if (covered) record.hidden.push(covered);
@@ -188,6 +210,15 @@ export class ProtectedPathCache {
     }
     return record;
   }
+}
+
+/** Whether a folder's entries make it a git directory by Git's rules: a HEAD that is not a folder, and objects and refs folders or a commondir. */
+function isGitDirectoryListing(entries: readonly Dirent[]): boolean {
+  const kinds = new Map(entries.map((entry) => [entry.name, entry]));
+  const head = kinds.get('HEAD');
+  if (!head || head.isDirectory()) return false;
+  if (kinds.has('commondir')) return true;
+  return (kinds.get('objects')?.isDirectory() ?? false) && (kinds.get('refs')?.isDirectory() ?? false);
 }
 
 /** The filesystem's statfs magic number; undefined where there is none to ask (not Linux, or gone). */

@@ -1,0 +1,66 @@
+/**
+ * What the configs that name more files run outside the sandbox point at, read as their programs read them:
+ * - direnv's `.envrc`: every path its text names (`source_env scripts/dev.envrc`, `dotenv_if_exists x.env`), and
+ *   with `use flake` / `use nix` the flake or shell it builds (flake.nix and flake.lock, shell.nix, default.nix),
+ *   whose shellHook direnv sources; direnv's allow covers the `.envrc` alone;
+ * - husky's folder (its hooks and husky's own `_` scripts): every path the hooks' text names
+ *   (`sh scripts/check.sh`), taken from the work tree's top, where Git runs them;
+ * - the hook managers' configs (lefthook, pre-commit's `repo: local` entries…): every path they name.
+ * A change to any of them is code that runs at the user's next prompt or commit, so it is held like what a Git
+ * config points at. Both the workspace's version and the command's are read (either may be the one that runs).
+ * Bounded: 500 configs, 200 files in a folder, 64 KB of each.
+ */
+import { lstat, readdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { addNamedInside, pathLikeWords, readStart } from './gitStructure';
+
+const MAX_CONFIGS = 500;
+const FOLDER_FILES = 200;
+const CONFIG_BYTES = 64 * 1024;
+
+/** Workspace-relative paths the runner configs at `configs` (workspace-relative) name, in the workspace or the layer `upper`. */
+export async function pathsRunnerConfigsPointAt(options: { root: string; upper: string; configs: readonly string[] }): Promise<string[]> {
+  const { root, upper, configs } = options;
+  const found = new Set<string>();
+  const add = (path: string) => addNamedInside(found, root, path);
+  for (const config of configs.slice(0, MAX_CONFIGS)) {
+    const name = config.slice(config.lastIndexOf('/') + 1).toLowerCase();
+    // What the config's words are taken from: husky's hooks run at the work tree's top, the others where they are.
+    const base = join(root, dirname(config));
+    for (const text of await textsOf(config, [upper, root])) {
+      for (const word of pathLikeWords(text)) add(resolve(base, word));
+      if (name === '.envrc') for (const built of builtByEnvrc(text)) add(join(base, built));
+    }
+  }
+  return [...found];
+}
+
+/** The files `use flake` and `use nix` build the shell from. */
+function builtByEnvrc(text: string): string[] {
+  const built: string[] = [];
+  if (/^\s*use[ \t]+flake\b/m.test(text)) built.push('flake.nix', 'flake.lock');
+  if (/^\s*use[ \t]+nix\b/m.test(text)) built.push('shell.nix', 'default.nix');
+  return built;
+}
+
+/** The texts of a config (a file, or a folder's files and its `_` folder's), from each base it is in. */
+async function textsOf(config: string, bases: readonly string[]): Promise<string[]> {
+  const texts: string[] = [];
+  for (const base of bases) {
+    const path = join(base, config);
+    const info = await lstat(path).catch(() => undefined);
+    if (!info) continue;
+    if (info.isFile()) {
+      const text = await readStart(path, CONFIG_BYTES);
+      if (text !== undefined) texts.push(text);
+    } else if (info.isDirectory()) {
+      for (const folder of [path, join(path, '_')]) {
+        for (const name of (await readdir(folder).catch(() => [] as string[])).slice(0, FOLDER_FILES)) {
+          const text = await readStart(join(folder, name), CONFIG_BYTES);
+          if (text !== undefined) texts.push(text);
+        }
+      }
+    }
+  }
+  return texts;
+}
