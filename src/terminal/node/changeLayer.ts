@@ -122,7 +122,9 @@ export class ChangeLayer {
     const deadline = this.now() + this.limits.timeLimitMs;
     const read = await this.readChangeSet(deadline, signal);
     this.entries = read.entries;
-    const facts = read.incomplete ? { gitDirectories: new Set<string>(), pointedAt: [] } : await this.repositoryFacts(read.entries, signal);
+    // Nothing changed (most commands that only read): nothing to judge, no repository to look at.
+    const facts =
+      read.incomplete || read.entries.length === 0 ? { gitDirectories: new Set<string>(), pointedAt: [] } : await this.repositoryFacts(read.entries, signal);
     // What the repositories point at could not all be known (too many of them, a config too large): nothing lands unasked.
     read.incomplete ??= facts.incomplete;
     const verdict = judgeChanges(read.entries, facts, { protectedPatterns: this.options.protectedPatterns, incomplete: read.incomplete !== undefined });

@@ -119,7 +119,8 @@ class ReviewedCommand implements ControlWatch {
     const result = await layer.review(signal);
     const rollback = layer.rollbackOf(result);
     if (!layer.holding) {
-      await layer.discard();
+      // The layer is empty of anything held: removing it is the host's housekeeping, not the command's time.
+      void layer.discard().catch((error: unknown) => options.logger?.warn(`sandbox: a change layer could not be removed: ${String(error)}`));
       return rollback;
     }
     await guard.keep(layer);
