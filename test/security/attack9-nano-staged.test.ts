@@ -27,7 +27,7 @@ describe("attack: nano-staged's config", async () => {
   });
   after(async () => fixture.remove());
 
-  test("a package.json whose nano-staged commands change is held", async () => {
+  test('a package.json whose nano-staged commands change is held', async () => {
     const planted = { ...original, 'nano-staged': { '*.js': PAYLOAD } };
     const result = await fixture.run(`printf '%s\\n' '${JSON.stringify(planted)}' > package.json`);
     assert.equal(result.exitCode, 0, result.output);

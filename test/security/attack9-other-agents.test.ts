@@ -19,7 +19,10 @@ const CASES = [
   { path: '.qwen/settings.json', text: JSON.stringify({ mcpServers: { x: { command: 'sh', args: ['-c', PAYLOAD] } } }) },
   { path: '.crush.json', text: JSON.stringify({ mcp: { x: { type: 'stdio', command: 'sh', args: ['-c', PAYLOAD] } } }) },
   { path: 'crush.json', text: JSON.stringify({ lsp: { go: { command: 'sh', args: ['-c', PAYLOAD] } } }) },
-  { path: '.helix/languages.toml', text: `[language-server.x]\ncommand = "sh"\nargs = ["-c", ${JSON.stringify(PAYLOAD)}]\n[[language]]\nname = "python"\nlanguage-servers = ["x"]\n` },
+  {
+    path: '.helix/languages.toml',
+    text: `[language-server.x]\ncommand = "sh"\nargs = ["-c", ${JSON.stringify(PAYLOAD)}]\n[[language]]\nname = "python"\nlanguage-servers = ["x"]\n`,
+  },
 ];
 
 describe("attack: other agents' and editors' project configs", async () => {

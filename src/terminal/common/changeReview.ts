@@ -53,6 +53,8 @@ export interface ChangedEntry {
   removesRepository?: boolean;
   /** A package.json whose Git hook settings changed (husky 4's `husky`, yorkie's `gitHooks`, `simple-git-hooks`, `lint-staged`…). */
   hookSettingsChanged?: boolean;
+  /** A package.json whose `scripts` changed (held when a hook runs npm, yarn, pnpm or bun). */
+  scriptsChanged?: boolean;
 }
 
 /** What the host found of the repositories around the change set. */
@@ -65,6 +67,10 @@ export interface RepositoryFacts {
   rootIsGitDirectory?: boolean;
   /** The workspace folder itself is a Python environment (a `pyvenv.cfg` at its top): its environment's entries are held. */
   rootIsPythonEnvironment?: boolean;
+  /** Lower-case file names the repositories' hooks and hook managers name, however they spell the path: a changed file of one is held. */
+  mentionedNames?: ReadonlySet<string>;
+  /** A hook runs npm, yarn, pnpm or bun: a package.json whose scripts changed is held. */
+  hooksRunScripts?: boolean;
   /** Workspace-relative folders that are Python environments after the change (a `pyvenv.cfg`): VS Code's Python extension runs their activate script in every new terminal. */
   pythonEnvironments?: ReadonlySet<string>;
 }
@@ -164,6 +170,11 @@ const EDITOR_AND_AGENT_NAMES = new Set([
   '.mise.local.toml',
   '.mise',
   '.rtx.toml',
+  // Other agents and editors that run commands or servers from their workspace configs.
+  '.qwen',
+  '.crush.json',
+  'crush.json',
+  '.helix',
 ]);
 
 /** Names of Git hook managers' configs (lefthook, simple-git-hooks, husky 4, lint-staged), in every spelling their documentation accepts. */
@@ -172,8 +183,18 @@ const HOOK_MANAGER_NAMES = [
   /^\.?simple-git-hooks(\.(c?js|json))?$/,
   /^\.huskyrc(\.(json|ya?ml|[cm]?js))?$/,
   /^husky\.config\.[cm]?js$/,
-  /^\.lintstagedrc(\.(json|ya?ml|[cm]?js))?$/,
+  /^\.lintstagedrc(\.(json|ya?ml|[cm]?[jt]s))?$/,
   /^lint-staged\.config\.[cm]?[jt]s$/,
+  /^\.?nano-staged(\.(json|[cm]?js|ya?ml))?$/,
+  /^nano-staged\.config\.[cm]?[jt]s$/,
+  /^\.commitlintrc(\.(json|ya?ml|[cm]?[jt]s))?$/,
+  /^commitlint\.config\.[cm]?[jt]s$/,
+  // aider runs its lint and test commands after every edit.
+  /^\.aider\.conf\.ya?ml$/,
+  // mise's per-environment configs (MISE_ENV).
+  /^\.?mise\.[^.]+(\.local)?\.toml$/,
+  // package.json's other spellings, where lint-staged and others read their keys too.
+  /^package\.ya?ml$/,
   /^\.?captainhook\.json$/,
   /^\.?rusty-hook\.toml$/,
   /^grumphp\.ya?ml(\.dist)?$/,
@@ -218,9 +239,8 @@ export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protecte
   if (entry.gitLink) return 'git-link';
   if (facts.pythonEnvironments?.has(entry.path)) return 'python-environment';
   if (facts.rootIsPythonEnvironment && PYTHON_ENVIRONMENT_ENTRIES.has(entry.path.split('/')[0].toLowerCase())) return 'python-environment';
-  if (facts.pointedAt.some((target) => isAtOrBelow(entry.path, target) || (entry.kind === 'deleted' && isAtOrBelow(target, entry.path)))) {
-    return 'repository-config';
-  }
+  if (pointedAtBy(facts.pointedAt).covers(entry)) return 'repository-config';
+  if (entry.kind === 'file' && (facts.mentionedNames?.has(name) || (facts.hooksRunScripts && entry.scriptsChanged))) return 'repository-config';
   if (isEditorOrAgentPath(entry.path) || entry.hookSettingsChanged) return 'editor-or-agent';
   if (protectingPattern(entry.path, protectedPatterns) !== undefined) return 'protected';
   if (entry.changedOutside) return 'changed-outside';
@@ -233,6 +253,39 @@ export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protecte
   // Writable by every account of the machine: another user could then put code where this one runs it.
   if ((entry.kind === 'file' || entry.kind === 'directory') && (entry.mode & 0o002) !== 0) return 'world-writable';
   return undefined;
+}
+
+/**
+ * The pointed-at paths as a set and a sorted list, made once per list: an entry is checked by its own folders
+ * (a lookup each) and a deletion by a binary search for what lies below it, never against every path in turn
+ * (round 9: 2,000 entries against a few hundred thousand named paths held the host for 40 s).
+ */
+const pointedIndexes = new WeakMap<readonly string[], { covers(entry: ChangedEntry): boolean }>();
+function pointedAtBy(pointedAt: readonly string[]): { covers(entry: ChangedEntry): boolean } {
+  let index = pointedIndexes.get(pointedAt);
+  if (index) return index;
+  const paths = new Set(pointedAt);
+  const sorted = [...paths].sort();
+  const anyBelow = (folder: string) => {
+    if (folder === '') return sorted.length > 0;
+    const prefix = `${folder}/`;
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (sorted[middle] < prefix) low = middle + 1;
+      else high = middle;
+    }
+    return low < sorted.length && sorted[low].startsWith(prefix);
+  };
+  index = {
+    covers: (entry) => {
+      if (paths.has('') || paths.has(entry.path) || hasHeldFolder(entry.path, paths)) return true;
+      return entry.kind === 'deleted' && anyBelow(entry.path);
+    },
+  };
+  pointedIndexes.set(pointedAt, index);
+  return index;
 }
 
 /**
@@ -286,7 +339,7 @@ export function describeHold(held: HeldEntry): string {
     case 'git-link':
       return 'a file that points Git at a repository (gitdir:)';
     case 'repository-config':
-      return "a file a repository's Git config points at (an include, hooks folder, worktree or program)";
+      return "a file a repository's Git config or hooks point at (an include, hooks folder, worktree, program or script)";
     case 'python-environment':
       return "a Python environment (VS Code's Python extension runs its activate script in new terminals)";
     case 'editor-or-agent':

@@ -10,17 +10,19 @@
  * in `upper` until the user applies or discards it.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import { chmod, lstat, mkdir, opendir, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeHold, isAtOrBelow, judgeChanges, type ChangedEntry, type ChangeVerdict, type HeldEntry, type RepositoryFacts } from '../common/changeReview';
 import type { ControlPathKind, ControlRollback, MovedControlPath } from '../common/controlPaths';
 import { shownPath } from '../common/controlPaths';
 import type { QuarantinedControlPaths } from '../common/commandPorts';
-import { ConfigTooLarge, gitDirectoryOf, isGitDirectory, pathsConfigPointsAt, startsAsGitLink } from './gitStructure';
+import { ConfigTooLarge, MAX_POINTED_PATHS, type Mentioned, gitDirectoryOf, isGitDirectory, pathsConfigPointsAt, startsAsGitLink } from './gitStructure';
 import { removeTree } from './sandboxFolders';
 import { opaqueFolders } from './overlayMarks';
 import { moveInto, openBeneath, withPinnedFolder } from './pinnedPaths';
-import { hookSettingsChanged, hookSettingsOf, workspaceHookSettings } from './packageHooks';
+import { yieldToHost } from '../../base/common';
+import { hookSettingsChanged, hookSettingsOf, scriptsChanged, workspaceHookSettings } from './packageHooks';
 import { pathsRunnerConfigsPointAt } from './runnerConfigs';
 
 /** What the look at the workspace before the command found (workspace-relative; see ProtectedPathCache.look). */
@@ -44,6 +46,9 @@ export interface ChangeLimits {
 
 /** Repositories of the workspace whose configs a review reads at most (a monorepo of vendored checkouts has hundreds). */
 const MAX_REPOSITORIES = 2000;
+
+/** Entries looked at between two turns given to the host. */
+const SLICE = 256;
 
 /** A file copied in while the command runs is at most this large; a larger one lands at the end. */
 const INTERIM_COPY_BYTES = 16 * 1024 * 1024;
@@ -292,33 +297,46 @@ export class ChangeLayer {
     const pending = [''];
     while (pending.length > 0) {
       const folder = pending.pop() as string;
-      // Read as a stream, the bounds checked at each name: a folder of millions of names is never listed whole
-      // (leaving the loop early closes the listing).
-      const listing = await opendir(folder === '' ? this.upper : join(this.upper, folder), { bufferSize: 256 }).catch(() => undefined);
-      for await (const { name } of listing ?? []) {
-        signal.throwIfAborted();
-        const path = folder === '' ? name : `${folder}/${name}`;
-        if (entries.length >= this.limits.maxEntries) {
-          return { entries, incomplete: `the command changed more than ${this.limits.maxEntries} files` };
+      // The folder reached one name at a time without following a link, and everything in it looked at through
+      // that handle: a running command that swaps a folder of its layer for a link to the user's folders gets
+      // no name from there into the review (round 9).
+      const handle = await openBeneath(this.upper, folder, 'folder').catch(() => undefined);
+      if (!handle) continue;
+      const pinned = `/proc/self/fd/${handle.fd}`;
+      try {
+        // Read as a stream, the bounds checked at each name: a folder of millions of names is never listed whole
+        // (leaving the loop early closes the listing).
+        const listing = await opendir(pinned, { bufferSize: 256 }).catch(() => undefined);
+        for await (const { name } of listing ?? []) {
+          signal.throwIfAborted();
+          const path = folder === '' ? name : `${folder}/${name}`;
+          if (entries.length >= this.limits.maxEntries) {
+            return { entries, incomplete: `the command changed more than ${this.limits.maxEntries} files` };
+          }
+          // Node reads a name that is not UTF-8 with U+FFFD in its place: it can be neither judged nor landed by that name.
+          if (name.includes('\uFFFD')) {
+            return { entries, incomplete: `the command made a name that is not UTF-8 (${JSON.stringify(path)})` };
+          }
+          if (this.now() > deadline) {
+            return { entries, incomplete: `reading what the command changed took more than ${this.limits.timeLimitMs / 1000} s` };
+          }
+          // Looked at with synchronous system calls (a few microseconds each, where an awaited one costs ten times
+          // that), the host given its turn every SLICE entries so that no stretch blocks it for long.
+          if (entries.length % SLICE === SLICE - 1) await yieldToHost();
+          const entry = await this.entryOf(path, `${pinned}/${name}`);
+          if (!entry) continue;
+          entries.push(entry);
+          bytes += entry.size ?? 0;
+          if (bytes > this.limits.maxBytes) {
+            return { entries, incomplete: `the command wrote more than ${Math.round(this.limits.maxBytes / 1024 ** 2)} MB` };
+          }
+          if (entry.kind === 'directory') {
+            pending.push(path);
+            if (entry.existed) sharedDirectories.push(path);
+          }
         }
-        // Node reads a name that is not UTF-8 with U+FFFD in its place: it can be neither judged nor landed by that name.
-        if (name.includes('\uFFFD')) {
-          return { entries, incomplete: `the command made a name that is not UTF-8 (${JSON.stringify(path)})` };
-        }
-        if (this.now() > deadline) {
-          return { entries, incomplete: `reading what the command changed took more than ${this.limits.timeLimitMs / 1000} s` };
-        }
-        const entry = await this.entryOf(path);
-        if (!entry) continue;
-        entries.push(entry);
-        if (entry.kind === 'file') bytes += (await lstat(join(this.upper, path)).catch(() => undefined))?.size ?? 0;
-        if (bytes > this.limits.maxBytes) {
-          return { entries, incomplete: `the command wrote more than ${Math.round(this.limits.maxBytes / 1024 ** 2)} MB` };
-        }
-        if (entry.kind === 'directory') {
-          pending.push(path);
-          if (entry.existed) sharedDirectories.push(path);
-        }
+      } finally {
+        await handle.close();
       }
     }
     const opaque = await opaqueFolders(this.upper, sharedDirectories, signal);
@@ -333,11 +351,11 @@ export class ChangeLayer {
     return { entries };
   }
 
-  /** One upper entry, with what the workspace has at its path. */
-  private async entryOf(path: string): Promise<ChangedEntry | undefined> {
-    const upper = await lstat(join(this.upper, path)).catch(() => undefined);
+  /** One upper entry, with what the workspace has at its path (and, for a file, its size). */
+  private async entryOf(path: string, upperPath: string): Promise<(ChangedEntry & { size?: number }) | undefined> {
+    const upper = lstatSync(upperPath, { throwIfNoEntry: false });
     if (!upper) return undefined;
-    const lower = await lstat(join(this.options.root, path)).catch(() => undefined);
+    const lower = lstatSync(join(this.options.root, path), { throwIfNoEntry: false });
     const kind =
       upper.isCharacterDevice() && upper.rdev === 0
         ? 'deleted'
@@ -348,7 +366,7 @@ export class ChangeLayer {
             : upper.isFile()
               ? 'file'
               : 'special';
-    const entry: ChangedEntry = { path, kind, mode: upper.mode & 0o7777, existed: lower !== undefined };
+    const entry: ChangedEntry & { size?: number } = { path, kind, mode: upper.mode & 0o7777, existed: lower !== undefined };
     if (kind === 'directory') {
       // A folder copied up around a change existed as a folder; one that replaced a file did not.
       entry.existed = lower?.isDirectory() ?? false;
@@ -362,9 +380,12 @@ export class ChangeLayer {
     }
     if (kind === 'file') {
       entry.hardLinked = upper.nlink > 1;
-      entry.gitLink = await startsAsGitLink(join(this.upper, path), upper.size);
-      if (path === 'package.json' || path.endsWith('/package.json'))
-        entry.hookSettingsChanged = await hookSettingsChanged(join(this.upper, path), join(this.options.root, path));
+      entry.size = upper.size;
+      entry.gitLink = startsAsGitLink(upperPath, upper.size);
+      if (path === 'package.json' || path.endsWith('/package.json')) {
+        entry.hookSettingsChanged = await hookSettingsChanged(upperPath, join(this.options.root, path));
+        entry.scriptsChanged = await scriptsChanged(upperPath, join(this.options.root, path));
+      }
     }
     return entry;
   }
@@ -443,17 +464,36 @@ export class ChangeLayer {
     const rootIsGitDirectory = await isMergedGitDirectory(this.upper, this.options.root, '');
     const rootIsPythonEnvironment = await this.isPythonEnvironment('');
     const pointedAt = new Set<string>();
+    const mentioned: Mentioned = { names: new Set(), packageScripts: false };
     for (const [gitDir, workTree] of repositories) {
       signal.throwIfAborted();
       try {
-        for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: this.options.root, home: this.options.home })) pointedAt.add(path);
+        for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: this.options.root, home: this.options.home, mentioned })) pointedAt.add(path);
       } catch (error) {
         if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
         throw error;
       }
     }
-    for (const path of await pathsRunnerConfigsPointAt({ root: this.options.root, upper: this.upper, configs: known.runnerConfigs })) pointedAt.add(path);
-    return { gitDirectories, pointedAt: [...pointedAt], rootIsGitDirectory, rootIsPythonEnvironment, pythonEnvironments };
+    try {
+      for (const path of await pathsRunnerConfigsPointAt({ root: this.options.root, upper: this.upper, configs: known.runnerConfigs, mentioned })) {
+        pointedAt.add(path);
+      }
+    } catch (error) {
+      if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
+      throw error;
+    }
+    if (pointedAt.size > MAX_POINTED_PATHS) {
+      return { gitDirectories, pointedAt: [], incomplete: `the configs and hooks name more than ${MAX_POINTED_PATHS} paths, too many to check` };
+    }
+    return {
+      gitDirectories,
+      pointedAt: [...pointedAt],
+      mentionedNames: mentioned.names,
+      hooksRunScripts: mentioned.packageScripts,
+      rootIsGitDirectory,
+      rootIsPythonEnvironment,
+      pythonEnvironments,
+    };
   }
 
   /**

@@ -22,7 +22,7 @@
  * so the caller holds the whole change set) and 10 includes deep; hooks up to 200 files of 64 KB.
  */
 import { execFile } from 'node:child_process';
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { lstat, open, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -66,8 +66,11 @@ const GIT_HOOK_NAMES = new Set([
   'post-index-change',
 ]);
 
-/** A Git config the review cannot read whole (past its size bound): what it points at is unknown. */
+/** A Git config the review cannot read whole (past its size bound, or naming too many paths): what it points at is unknown. */
 export class ConfigTooLarge extends Error {}
+
+/** Paths the configs and scripts of one review may name; past it nothing is known for sure (ConfigTooLarge). */
+export const MAX_POINTED_PATHS = 20_000;
 /** Keys whose value is a path (resolved against the work tree, or the config file for includes). */
 const PATH_KEYS = new Set(['core.hookspath', 'core.excludesfile', 'core.attributesfile', 'commit.template', 'core.fsmonitor']);
 
@@ -93,19 +96,25 @@ export async function gitDirectoryOf(dotGit: string): Promise<string | undefined
   return match ? resolve(dirname(dotGit), match[1]) : undefined;
 }
 
-/** Whether a small file's text begins as a gitfile does (`gitdir: …`). */
-export async function startsAsGitLink(path: string, size: number): Promise<boolean> {
+/** Whether a small file's text begins as a gitfile does (`gitdir: …`); synchronous: a few microseconds, for every file of a change set. */
+export function startsAsGitLink(path: string, size: number): boolean {
   if (size > 4096 || size < 8) return false;
-  // Never a link followed, never a pipe waited on: a running command may swap either in after the lstat.
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
-  if (!handle) return false;
+  let descriptor: number;
   try {
-    if (!(await handle.stat()).isFile()) return false;
+    // Never a link followed, never a pipe waited on: a running command may swap either in after the lstat.
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    if (!fstatSync(descriptor).isFile()) return false;
     const buffer = Buffer.alloc(16);
-    const { bytesRead } = await handle.read(buffer, 0, 16, 0);
+    const bytesRead = readSync(descriptor, buffer, 0, 16, 0);
     return /^\s*gitdir:/i.test(buffer.subarray(0, bytesRead).toString('latin1'));
+  } catch {
+    return false;
   } finally {
-    await handle.close();
+    closeSync(descriptor);
   }
 }
 
@@ -120,6 +129,8 @@ export async function pathsConfigPointsAt(options: {
   home: string;
   /** The system's and the user's config files; default /etc/gitconfig, $XDG_CONFIG_HOME/git/config, ~/.gitconfig. */
   globalConfigs?: readonly string[];
+  /** Collects what the hooks name however they spell a path (see mentionedBy). */
+  mentioned?: Mentioned;
 }): Promise<string[]> {
   const { gitDir, workTree, root, home } = options;
   const found = new Set<string>();
@@ -168,11 +179,45 @@ export async function pathsConfigPointsAt(options: {
   // What the hooks run: each hook's text, its words taken as paths from the work tree (where Git runs hooks).
   for (const folder of hookFolders) {
     for (const text of await hookTexts(folder)) {
+      if (options.mentioned) mentionedBy(text, options.mentioned);
       for (const word of pathLikeWords(text)) for (const tree of workTrees) addNamedInside(found, root, resolve(tree, word));
     }
   }
   for (const target of await linkTargetsIn(gitDir)) addInside(found, root, target);
   return [...found];
+}
+
+/** What hooks name without a path to resolve: file names, and what the commands they run read. */
+export interface Mentioned {
+  /** Lower-case file names (`check.sh` of `"$(git rev-parse --show-toplevel)/scripts/check.sh"`, `cd scripts && sh ./check.sh`). */
+  names: Set<string>;
+  /** A hook runs npm, yarn, pnpm, bun or npx: package.json's scripts run. */
+  packageScripts: boolean;
+}
+
+/** Files a build tool a hook runs reads (`make check` reads the Makefile). */
+const TOOL_FILES: Record<string, string[]> = {
+  make: ['makefile', 'gnumakefile'],
+  just: ['justfile', '.justfile'],
+  task: ['taskfile.yml', 'taskfile.yaml'],
+  rake: ['rakefile'],
+};
+const MAX_MENTIONED = 20_000;
+
+/**
+ * Adds what a hook's text names however it spells the path (through `$(…)`, `$PWD`, `dirname "$0"` or a `cd`
+ * before): every file name with an extension in it, and the files the build tools it runs read. A changed file of
+ * such a name is held wherever it is: over-holding asks the user, missing one runs code at the next commit.
+ */
+export function mentionedBy(text: string, mentioned: Mentioned): void {
+  for (const match of text.matchAll(/[A-Za-z0-9_][A-Za-z0-9_.-]*\.[A-Za-z0-9]{1,12}\b/g)) {
+    if (mentioned.names.size >= MAX_MENTIONED) throw new ConfigTooLarge(`the hooks name more than ${MAX_MENTIONED} files, too many to check`);
+    mentioned.names.add(match[0].toLowerCase());
+  }
+  for (const word of text.split(/[^A-Za-z0-9_-]+/)) {
+    for (const file of TOOL_FILES[word] ?? []) mentioned.names.add(file);
+    if (/^(npm|npx|yarn|pnpm|pnpx|bun|bunx)$/.test(word)) mentioned.packageScripts = true;
+  }
 }
 
 /** The words of a value or script that look like paths (a `/` or `.` in them, no URL scheme). */
@@ -254,6 +299,8 @@ function environmentConfig(env: NodeJS.ProcessEnv = process.env): string {
 function addInside(found: Set<string>, root: string, path: string): void {
   const inside = relative(root, path);
   if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) found.add(inside.split(sep).join('/'));
+  if (found.size > MAX_POINTED_PATHS)
+    throw new ConfigTooLarge(`the repositories' configs and hooks name more than ${MAX_POINTED_PATHS} paths, too many to check`);
 }
 
 /** As addInside, the workspace itself left out: a script's `.` or `$PWD/` names no file of its own. */

@@ -10,7 +10,19 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** The package.json keys Git hook managers read their hooks from. */
-const HOOK_SETTING_KEYS = ['husky', 'gitHooks', 'simple-git-hooks', 'lint-staged', 'pre-commit', 'precommit', 'pre-push', 'prepush', 'ghooks'];
+const HOOK_SETTING_KEYS = [
+  'husky',
+  'gitHooks',
+  'simple-git-hooks',
+  'lint-staged',
+  'nano-staged',
+  'pre-commit',
+  'precommit',
+  'pre-push',
+  'prepush',
+  'ghooks',
+  'commitlint',
+];
 /** The scripts husky before 1.0 runs, named after Git's hooks without their dashes. */
 const HUSKY0_SCRIPTS = [
   'applypatchmsg',
@@ -76,6 +88,24 @@ async function settingsAt(path: string, missing: string): Promise<string> {
   } finally {
     await handle.close();
   }
+}
+
+/** Whether a package.json's `scripts` differ between the command's version and the workspace's (unreadable: taken as changed). */
+export async function scriptsChanged(upperPath: string, workspacePath: string): Promise<boolean> {
+  const scriptsAt = async (path: string) => {
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+    if (!handle) return 'null';
+    try {
+      const info = await handle.stat();
+      if (!info.isFile() || info.size > PACKAGE_BYTES) return `unreadable ${randomBytes(4).toString('hex')}`;
+      return JSON.stringify(asRecord(JSON.parse(await handle.readFile('utf8'))).scripts ?? null);
+    } catch {
+      return `unreadable ${randomBytes(4).toString('hex')}`;
+    } finally {
+      await handle.close();
+    }
+  };
+  return (await scriptsAt(upperPath)) !== (await scriptsAt(workspacePath));
 }
 
 /** A package.json's settings as the workspace has them now (for a copy made during the command). */

@@ -1,8 +1,9 @@
 /**
  * What the configs that name more files run outside the sandbox point at, read as their programs read them:
  * - direnv's `.envrc`: every path its text names (`source_env scripts/dev.envrc`, `dotenv_if_exists x.env`), and
- *   with `use flake` / `use nix` the flake or shell it builds (flake.nix and flake.lock, shell.nix, default.nix),
- *   whose shellHook direnv sources; direnv's allow covers the `.envrc` alone;
+ *   with `use flake` / `use nix` / `use devenv` the flake or shell it builds (flake.nix and flake.lock,
+ *   shell.nix, default.nix, devenv.nix), whose shellHook direnv sources, and what those read in turn
+ *   (3 deep: a flake's imports, a shellHook's script); direnv's allow covers the `.envrc` alone;
  * - husky's folder (its hooks and husky's own `_` scripts): every path the hooks' text names
  *   (`sh scripts/check.sh`), taken from the work tree's top, where Git runs them;
  * - the hook managers' configs (lefthook, pre-commit's `repo: local` entries…): every path they name.
@@ -11,15 +12,20 @@
  * Bounded: 500 configs, 200 files in a folder, 64 KB of each.
  */
 import { lstat, readdir } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { addNamedInside, pathLikeWords, readStart } from './gitStructure';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { addNamedInside, mentionedBy, pathLikeWords, readStart, type Mentioned } from './gitStructure';
 
 const MAX_CONFIGS = 500;
 const FOLDER_FILES = 200;
 const CONFIG_BYTES = 64 * 1024;
 
 /** Workspace-relative paths the runner configs at `configs` (workspace-relative) name, in the workspace or the layer `upper`. */
-export async function pathsRunnerConfigsPointAt(options: { root: string; upper: string; configs: readonly string[] }): Promise<string[]> {
+export async function pathsRunnerConfigsPointAt(options: {
+  root: string;
+  upper: string;
+  configs: readonly string[];
+  mentioned?: Mentioned;
+}): Promise<string[]> {
   const { root, upper, configs } = options;
   const found = new Set<string>();
   const add = (path: string) => addNamedInside(found, root, path);
@@ -27,12 +33,43 @@ export async function pathsRunnerConfigsPointAt(options: { root: string; upper: 
     const name = config.slice(config.lastIndexOf('/') + 1).toLowerCase();
     // What the config's words are taken from: husky's hooks run at the work tree's top, the others where they are.
     const base = join(root, dirname(config));
+    const sourced: string[] = [];
     for (const text of await textsOf(config, [upper, root])) {
+      if (options.mentioned) mentionedBy(text, options.mentioned);
       for (const word of pathLikeWords(text)) add(resolve(base, word));
-      if (name === '.envrc') for (const built of builtByEnvrc(text)) add(join(base, built));
+      if (name !== '.envrc') continue;
+      for (const word of pathLikeWords(text)) sourced.push(resolve(base, word));
+      for (const built of builtByEnvrc(text)) sourced.push(join(base, built));
     }
+    for (const path of sourced) add(path);
+    // What direnv sources and builds reads more files in turn (a flake's imports, a shell's shellHook script).
+    await followSourced({ root, upper, start: sourced, add });
   }
   return [...found];
+}
+
+/** Follows the files direnv sources or builds, their words read as paths from their own folder: 3 deep, 200 files at most. */
+async function followSourced(options: { root: string; upper: string; start: readonly string[]; add: (path: string) => void }): Promise<void> {
+  const { root, upper, add } = options;
+  const seen = new Set<string>();
+  let level = [...options.start];
+  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const path of level) {
+      if (seen.has(path) || seen.size >= FOLDER_FILES) continue;
+      seen.add(path);
+      const inside = relative(root, path);
+      if (inside.startsWith('..') || isAbsolute(inside)) continue;
+      for (const text of await textsOf(inside, [upper, root])) {
+        for (const word of pathLikeWords(text)) {
+          const target = resolve(dirname(path), word);
+          add(target);
+          next.push(target);
+        }
+      }
+    }
+    level = next;
+  }
 }
 
 /** The files `use flake` and `use nix` build the shell from. */
@@ -40,6 +77,7 @@ function builtByEnvrc(text: string): string[] {
   const built: string[] = [];
   if (/^\s*use[ \t]+flake\b/m.test(text)) built.push('flake.nix', 'flake.lock');
   if (/^\s*use[ \t]+nix\b/m.test(text)) built.push('shell.nix', 'default.nix');
+  if (/^\s*use[ \t]+devenv\b/m.test(text)) built.push('devenv.nix', 'devenv.yaml', 'devenv.lock', 'devenv.local.nix');
   return built;
 }
 
