@@ -89,6 +89,17 @@ describe('edit_file tolerances', () => {
     assert.equal(after, '\u201CQuoted\u201D \u2014 it\u2019s there\u2026\n');
   });
 
+  test('an inserted or rewritten line never gets half of the file\'s quotes (issue 38: `\u201Cadded": true,`)', async () => {
+    const json = '{\n  \u201Cname\u201D: \u201Cx\u201D,\n  \u201Cdone\u201D: false\n}\n';
+    const inserted = await edit('a.json', json, {
+      old_text: '  "name": "x",\n  "done": false',
+      new_text: '  "name": "x",\n  "added": true,\n  "done": false',
+    });
+    assert.equal(inserted.after, '{\n  \u201Cname\u201D: \u201Cx\u201D,\n  "added": true,\n  \u201Cdone\u201D: false\n}\n');
+    const rewritten = await edit('a.json', json, { old_text: '  "name": "x",', new_text: '  "added": true,' });
+    assert.equal(rewritten.after, '{\n  "added": true,\n  \u201Cdone\u201D: false\n}\n');
+  });
+
   test('line-number prefixes copied from an excerpt, in each usual form', async () => {
     for (const prefix of [(n: number) => `${n}: `, (n: number) => `${n}\t`, (n: number) => `  ${n} | `, (n: number) => `${String(n).padStart(6)}\u2192`]) {
       const { outcome, after } = await edit('a.go', goFile, {

@@ -68,7 +68,17 @@ export function keepFilePunctuation(newLine: string, sent: string, file: string)
   const fileStart = filePosition(sent, file, same);
   const fileEnd = filePosition(sent, file, sent.length - sameAtEnd);
   if (fileStart === undefined || fileEnd === undefined || fileEnd < fileStart) return newLine;
-  return file.slice(0, fileStart) + newLine.slice(same, newLine.length - sameAtEnd) + file.slice(fileEnd);
+  const kept = file.slice(0, fileStart) + newLine.slice(same, newLine.length - sameAtEnd) + file.slice(fileEnd);
+  // Kept parts that end inside a quoted word (an opening quote kept, its closing one in what changed) would write
+  // half of the file's quotes (`“added": true,`): a line whose quotes the kept parts would mix stays as the model wrote it.
+  return mixesQuotes(kept) && !mixesQuotes(file) ? newLine : kept;
+}
+
+/** Whether a line has both the curly and the straight form of double quotes, or of single quotes (apostrophes aside). */
+function mixesQuotes(line: string): boolean {
+  const doubles = /[\u201C\u201D]/.test(line) && line.includes('"');
+  const singles = /\u2018|\u2019(?![A-Za-z])/.test(line) && /(^|[^A-Za-z])'|'(?![A-Za-z])/.test(line);
+  return doubles || singles;
 }
 
 /** The position in `file` that `position` in `sent` stands for, the two read in plain form; undefined if none does. */
