@@ -56,7 +56,8 @@ export async function findCustomAgents(
 
 /** The agent a file describes, or why it is none. */
 export function parseCustomAgent(path: string, text: string): CustomAgent | string {
-  const read = readFrontMatter(text, { scalars: ['name', 'description', 'model'], lists: ['tools'] });
+  // `model` may be a list (Copilot's files: the first one available wins).
+  const read = readFrontMatter(text, { scalars: ['name', 'description'], lists: ['tools', 'model'] });
   if (!read.ok) return read.problem;
   const { fields } = read;
   const name = stringField(fields.get('name')) ?? fileStem(path);
@@ -67,7 +68,9 @@ export function parseCustomAgent(path: string, text: string): CustomAgent | stri
   if (!description) return 'its front matter has no `description`';
   if (read.body === '') return 'it has no instructions (its body is empty)';
   const tools = fields.get('tools');
-  const model = stringField(fields.get('model'));
+  // Kept as one text, the choices in order (`A, B`): modelNamed takes the first one the key may use.
+  const models = fields.get('model');
+  const model = stringField(Array.isArray(models) ? models.join(', ') : models);
   return {
     name,
     description: description.slice(0, MAX_DESCRIPTION_CHARS),

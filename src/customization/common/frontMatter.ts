@@ -109,6 +109,9 @@ function list(first: string, continuation: readonly string[]): string[] | undefi
     const flow = [head, ...continuation.map((line) => line.trim())].join(' ').trim();
     if (!flow.endsWith(']') || flow.slice(1, -1).includes('[')) return undefined;
     items = flow.slice(1, -1).split(',').map(item);
+  } else if (head === '' && continuation.some((line) => line.trim().startsWith('['))) {
+    // A flow list that starts on the line after its key (`tools:` then `  ['read', 'edit']`), as YAML allows.
+    return list(continuation.map((line) => line.trim()).join(' '), []);
   } else if (head === '') {
     const entries = continuation.map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
     if (entries.some((entry) => !/^-(\s|$)/.test(entry))) return undefined;

@@ -61,6 +61,22 @@ describe('custom agents', () => {
     assert.ok(typeof noTools !== 'string' && noTools.tools === undefined, 'no tools named: every tool');
   });
 
+  test('issue 38: a tools list that starts on the next line, and a model given as a list (the first available wins)', () => {
+    const flow = parseCustomAgent(
+      '.github/agents/a.agent.md',
+      agentFile("description: d\ntools:\n  ['read', 'search']\nmodel:\n  - Claude Sonnet 4.5\n  - GPT-4.1"),
+    );
+    assert.ok(typeof flow !== 'string', String(flow));
+    assert.deepEqual(flow.tools, ['read', 'search']);
+    assert.equal(flow.model, 'Claude Sonnet 4.5, GPT-4.1');
+    const ids = ['openai/gpt-4.1', 'gw-fast'];
+    assert.equal(modelNamed(flow.model!, ids), 'openai/gpt-4.1');
+    assert.equal(modelNamed('Claude Sonnet 4.5, GPT-4.1', ['anthropic/claude-sonnet-4.5', 'openai/gpt-4.1']), 'anthropic/claude-sonnet-4.5');
+    const inline = parseCustomAgent('.github/agents/b.agent.md', agentFile("description: d\nmodel: ['GPT-5', 'gw-fast']"));
+    assert.ok(typeof inline !== 'string', String(inline));
+    assert.equal(modelNamed(inline.model!, ids), 'gw-fast');
+  });
+
   test('malformed files are problems in words; long instructions are cut with a note', () => {
     assert.match(String(parseCustomAgent('.claude/agents/a.md', 'just text')), /does not start with front matter/);
     assert.match(String(parseCustomAgent('.claude/agents/a.md', agentFile('name: a'))), /no `description`/);

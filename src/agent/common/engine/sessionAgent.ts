@@ -36,6 +36,9 @@ export function instructionsWith(base: string, agent: SessionAgent | undefined):
  * of the family (`sonnet`). Undefined when none matches.
  */
 export function modelNamed(wanted: string, available: readonly string[]): string | undefined {
+  // A list of choices (a custom agent's `model: [A, B]`, kept as `A, B`): the first one available.
+  const choices = wanted.split(/\s*,\s*/).filter((choice) => choice !== '');
+  if (choices.length > 1) return choices.map((choice) => modelNamed(choice, available)).find((id) => id !== undefined);
   const norm = (text: string) =>
     text
       .toLowerCase()
