@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { AgentSessions } from './agentSessions';
 import type { SessionAgent } from '../../sessionModel/common';
-import { promptKind } from '../../customization/common';
+import { mentionOf, promptKind } from '../../customization/common';
 
 export const RUN_PROMPT_FILE_COMMAND = 'gateway.runPromptFile';
 
@@ -44,7 +44,10 @@ export async function pickSessionAgent(sessions: AgentSessions): Promise<{ agent
   const { agents } = await sessions.agentFiles(new AbortController().signal);
   if (agents.length === 0) return {};
   const standard = { label: 'Gateway Agent', description: 'all tools', detail: 'The standard agent', agentName: undefined as string | undefined };
-  const items = [standard, ...agents.map((agent) => ({ label: `@${agent.name}`, description: agent.path, detail: agent.description, agentName: agent.name }))];
+  const items = [
+    standard,
+    ...agents.map((agent) => ({ label: mentionOf(agent.name), description: agent.path, detail: agent.description, agentName: agent.name })),
+  ];
   const picked = await vscode.window.showQuickPick(items, { title: 'Gateway: Start Agent Session', placeHolder: 'Start as which agent?' });
   if (!picked) return 'cancelled';
   const agent = agents.find((candidate) => candidate.name === picked.agentName);

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { compactionNotice, approvalMarkdown, plainMarkdown, inlineCode, waitingLine, subagentMarkdown } from '../../agent/common';
-import { agentMention, agentNamed } from '../../customization/common';
+import { agentMention, agentNamed, mentionOf, type CustomAgent } from '../../customization/common';
 import {
   type AgentEvent,
   type StepCheckpoint,
@@ -79,8 +79,15 @@ export async function runAgentTurn(
     return { metadata: { command: 'agent', sessionId: previous } };
   }
   const signal = toAbortSignal(token);
-  const mention = previous ? undefined : agentMention(task);
-  if (mention) return startAsAgent(agent, mention, { stream, token, toolInvocationToken: request.toolInvocationToken });
+  // The workspace's agents are read only for a task that starts with @ (a name with spaces is known by them).
+  const agents = !previous && task.startsWith('@') ? (await agent.sessions.agentFiles(signal)).agents : [];
+  const mention = previous
+    ? undefined
+    : agentMention(
+        task,
+        agents.map((custom) => custom.name),
+      );
+  if (mention) return startAsAgent(agent, { ...mention, agents }, { stream, token, toolInvocationToken: request.toolInvocationToken });
   const referencedTools = request.toolReferences.map((reference) => reference.name);
   return sessionTurn(agent, { stream, token, previous, toolInvocationToken: request.toolInvocationToken }, (sink) =>
     previous ? sessions.continue(previous, task, sink, signal, referencedTools) : sessions.start(task, sink, signal, referencedTools),
@@ -88,18 +95,24 @@ export async function runAgentTurn(
 }
 
 /** `@gateway /agent @reviewer <task>`: a session started as the workspace's custom agent of that name. */
-async function startAsAgent(agent: AgentTurnDeps, mention: { name: string; task: string }, turn: ChatTurn): Promise<AgentChatResult> {
+async function startAsAgent(
+  agent: AgentTurnDeps,
+  mention: { name: string; task: string; agents: readonly CustomAgent[] },
+  turn: ChatTurn,
+): Promise<AgentChatResult> {
   const { stream, token } = turn;
   const signal = toAbortSignal(token);
-  const { agents } = await agent.sessions.agentFiles(signal);
+  const { agents } = mention;
   const custom = agentNamed(agents, mention.name);
   if (!custom) {
-    const known = agents.map((a) => inlineCode(`@${a.name}`)).join(', ');
+    const known = agents.map((a) => inlineCode(mentionOf(a.name))).join(', ');
     stream.markdown(`This workspace has no custom agent named ${inlineCode(mention.name)}. ${known ? `Its agents: ${known}.` : AGENT_FOLDERS_HINT}`);
     return { metadata: { command: 'agent' } };
   }
   if (!mention.task) {
-    stream.markdown(`Give ${inlineCode(`@${custom.name}`)} a task: \`@gateway /agent @${custom.name} <task>\`. ${custom.description}`);
+    stream.markdown(
+      `Give ${inlineCode(mentionOf(custom.name))} a task: ${inlineCode(`@gateway /agent ${mentionOf(custom.name)} <task>`)}. ${custom.description}`,
+    );
     return { metadata: { command: 'agent' } };
   }
   const session = agent.sessions.asSession(custom);

@@ -60,9 +60,10 @@ export function parseCustomAgent(path: string, text: string): CustomAgent | stri
   const read = readFrontMatter(text, { scalars: ['name', 'description'], lists: ['tools', 'model'] });
   if (!read.ok) return read.problem;
   const { fields } = read;
-  const name = stringField(fields.get('name')) ?? fileStem(path);
-  if (name.length > MAX_NAME_CHARS || /[^\p{L}\p{N}_.-]/u.test(name)) {
-    return `its name "${headBytes(name, 80)}" is not a name to type after @ (letters, digits, \`-\`, \`_\`, \`.\`; at most ${MAX_NAME_CHARS})`;
+  // Names with spaces are names (Copilot's guide writes `name: 'Azure Principal Architect'`): typed quoted after @.
+  const name = (stringField(fields.get('name')) ?? fileStem(path)).replace(/\s+/g, ' ').trim();
+  if (name === '' || name.length > MAX_NAME_CHARS || /[^\p{L}\p{N}_.()&+ -]/u.test(name)) {
+    return `its name "${headBytes(name, 80)}" is not a name to type after @ (letters, digits, spaces, \`-\`, \`_\`, \`.\`, \`(\`, \`)\`, \`&\`, \`+\`; at most ${MAX_NAME_CHARS})`;
   }
   const description = stringField(fields.get('description'));
   if (!description) return 'its front matter has no `description`';
@@ -97,10 +98,27 @@ export function fileStem(path: string): string {
   return base.replace(/\.(agent|prompt)\.md$/, '').replace(/\.md$/, '');
 }
 
-/** `@name rest` at the start of a task: the agent asked for and the task; undefined when the task names none. */
-export function agentMention(task: string): { name: string; task: string } | undefined {
-  const match = /^@([\p{L}\p{N}_.-]+)(?:\s+([\s\S]*))?$/u.exec(task.trim());
+/**
+ * `@name rest` at the start of a task: the agent asked for and the task; undefined when the task names none. A
+ * name with spaces is quoted (`@"Azure Principal Architect" review this`) or, when `names` holds it, typed as it
+ * is (the longest known name the text starts with wins).
+ */
+export function agentMention(task: string, names: readonly string[] = []): { name: string; task: string } | undefined {
+  const text = task.trim();
+  const quoted = /^@(["'])([^"'\n]{1,200})\1(?:\s+([\s\S]*))?$/u.exec(text);
+  if (quoted) return { name: quoted[2].replace(/\s+/g, ' ').trim(), task: (quoted[3] ?? '').trim() };
+  const spaced = names
+    .filter((name) => name.includes(' '))
+    .sort((a, b) => b.length - a.length)
+    .find((name) => text.slice(1, name.length + 1).toLowerCase() === name.toLowerCase() && /^(\s|$)/.test(text.slice(name.length + 1)));
+  if (text.startsWith('@') && spaced) return { name: spaced, task: text.slice(spaced.length + 1).trim() };
+  const match = /^@([\p{L}\p{N}_.-]+)(?:\s+([\s\S]*))?$/u.exec(text);
   return match ? { name: match[1], task: (match[2] ?? '').trim() } : undefined;
+}
+
+/** How a user types an agent's name after @: as it is, or quoted when it has spaces or other punctuation. */
+export function mentionOf(name: string): string {
+  return /^[\p{L}\p{N}_.-]+$/u.test(name) ? `@${name}` : `@"${name}"`;
 }
 
 /** The agent of that name (case-insensitive). */

@@ -3,7 +3,7 @@ export { type HookFiles } from './hookContent';
 export { type SessionHooks, type HookHost, type RunHooks } from './hooks';
 export { InstructionTracker, instructionsForChat } from './projectInstructions';
 export { type HomeSkills } from './homeSkills';
-export { agentMention, agentNamed, type CustomAgent } from './customAgents';
+export { agentMention, agentNamed, mentionOf, type CustomAgent } from './customAgents';
 export { expandPrompt, parsePromptCall, profileFolderOf, promptInputs, promptKind, type PromptFile } from './promptFiles';
 export { customizationParts } from './customizationPartsLoader';
 export { AGENT_INSTRUCTIONS } from './instructions';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { readFrontMatter } from '../../../src/customization/common/frontMatter';
-import { agentMention, findCustomAgents, parseCustomAgent } from '../../../src/customization/common/customAgents';
+import { agentMention, findCustomAgents, mentionOf, parseCustomAgent } from '../../../src/customization/common/customAgents';
 import { expandPrompt, findPromptFiles, parsePromptCall, parsePromptFile, type PromptFile } from '../../../src/customization/common/promptFiles';
 import { limitTools, mapToolNames } from '../../../src/agent/common/engine/agentTools';
 import { agentStartNotes, instructionsWith, modelNamed, promptSessionAgent, sessionAgentOf } from '../../../src/agent/common/engine/sessionAgent';
@@ -81,12 +81,26 @@ describe('custom agents', () => {
     assert.match(String(parseCustomAgent('.claude/agents/a.md', 'just text')), /does not start with front matter/);
     assert.match(String(parseCustomAgent('.claude/agents/a.md', agentFile('name: a'))), /no `description`/);
     assert.match(String(parseCustomAgent('.claude/agents/a.md', agentFile('name: a\ndescription: d', ''))), /no instructions/);
-    assert.match(String(parseCustomAgent('.claude/agents/a.md', agentFile('name: a b\ndescription: d'))), /not a name to type after @/);
+    assert.match(String(parseCustomAgent('.claude/agents/a.md', agentFile('name: a@b\ndescription: d'))), /not a name to type after @/);
     assert.match(String(parseCustomAgent('.claude/agents/a.md', agentFile('name: a\ndescription: d\ntools: {a: b}'))), /`tools` is not a list/);
     assert.match(String(parseCustomAgent('.claude/agents/a.md', '---\nname: a\u0000\n---\nx')), /not text/);
     const long = parseCustomAgent('.claude/agents/a.md', agentFile('name: a\ndescription: d', 'x'.repeat(20_000)));
     assert.ok(typeof long !== 'string');
     assert.match(long.instructions, /\(cut: \.claude\/agents\/a\.md has 20000 bytes; only the first 8192 are used\)$/);
+  });
+
+  test('issue 38: a name with spaces is a name, typed quoted or as it is after @', () => {
+    const spaced = parseCustomAgent('.github/agents/arch.agent.md', agentFile("name: 'Azure Principal Architect'\ndescription: d"));
+    assert.ok(typeof spaced !== 'string', String(spaced));
+    assert.equal(spaced.name, 'Azure Principal Architect');
+    const names = ['Azure Principal Architect', 'Azure', 'reviewer'];
+    assert.deepEqual(agentMention('@"Azure Principal Architect" plan it', names), { name: 'Azure Principal Architect', task: 'plan it' });
+    assert.deepEqual(agentMention("@'azure principal architect'", []), { name: 'azure principal architect', task: '' });
+    assert.deepEqual(agentMention('@azure principal architect plan it', names), { name: 'Azure Principal Architect', task: 'plan it' });
+    assert.deepEqual(agentMention('@Azure plan it', names), { name: 'Azure', task: 'plan it' });
+    assert.deepEqual(agentMention('@Azure Principal plan it', names), { name: 'Azure', task: 'Principal plan it' });
+    assert.equal(mentionOf('Azure Principal Architect'), '@"Azure Principal Architect"');
+    assert.equal(mentionOf('reviewer'), '@reviewer');
   });
 
   test('`@name task` names an agent; other text does not', () => {
