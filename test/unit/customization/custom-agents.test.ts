@@ -89,6 +89,13 @@ describe('custom agents', () => {
     assert.match(long.instructions, /\(cut: \.claude\/agents\/a\.md has 20000 bytes; only the first 8192 are used\)$/);
   });
 
+  test("issue 38: Copilot's todo set, and a set's unknown member grants nothing (not the whole set)", () => {
+    const builtIns = ['read_file', 'list_files', 'run_command', 'command_output', 'update_plan', 'edit_file', 'write_file'];
+    const mapped = mapToolNames(['execute/testFailure', 'read/terminalSelection', 'read/readFile', 'todo', 'edit/*'], { builtIns });
+    assert.deepEqual(mapped.tools, ['read_file', 'update_plan', 'edit_file', 'write_file']);
+    assert.deepEqual(mapped.unknown, ['execute/testFailure', 'read/terminalSelection']);
+  });
+
   test('issue 38: a name with spaces is a name, typed quoted or as it is after @', () => {
     const spaced = parseCustomAgent('.github/agents/arch.agent.md', agentFile("name: 'Azure Principal Architect'\ndescription: d"));
     assert.ok(typeof spaced !== 'string', String(spaced));

@@ -47,6 +47,7 @@ const TOOL_NAMES: ReadonlyMap<string, readonly string[]> = new Map<string, reado
   ['runinterminal', ['run_command']],
   ['getterminaloutput', ['command_output']],
   ['todos', ['update_plan']],
+  ['todo', ['update_plan']],
   ['agent', ['run_subagent']],
   ['runsubagent', ['run_subagent']],
   ['run_subagent', ['run_subagent']],
@@ -108,7 +109,10 @@ function toolsOfName(name: string, offered: readonly string[]): readonly string[
   if (offered.includes(name)) return [name];
   // Claude Code's `Bash(git diff:*)` limits a tool by its arguments: the tool itself is what is offered here.
   const bare = name.replace(/\(.*\)$/, '');
-  const parts = [bare, bare.slice(bare.lastIndexOf('/') + 1), bare.split('/')[0]];
+  const member = bare.slice(bare.lastIndexOf('/') + 1);
+  // `set/member` grants that member; a member this extension does not know grants nothing (never the whole set:
+  // `execute/testFailure` is not `execute`), and `set/*` the set.
+  const parts = bare.includes('/') ? (member === '*' ? [bare.split('/')[0]] : [bare, member]) : [bare];
   for (const part of parts) {
     const known = CLAUDE_TOOLS.get(part) ?? TOOL_NAMES.get(part.toLowerCase()) ?? (offered.includes(part) ? [part] : undefined);
     if (known) return known;
