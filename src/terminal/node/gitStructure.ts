@@ -210,7 +210,8 @@ const MAX_MENTIONED = 20_000;
  * such a name is held wherever it is: over-holding asks the user, missing one runs code at the next commit.
  */
 export function mentionedBy(text: string, mentioned: Mentioned): void {
-  for (const match of text.matchAll(/[A-Za-z0-9_][A-Za-z0-9_.-]*\.[A-Za-z0-9]{1,12}\b/g)) {
+  // The name's length bounded: an unbounded run backtracks at every start (64 KB of letters in a hook held the host 11 s).
+  for (const match of text.matchAll(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}\.[A-Za-z0-9]{1,12}\b/g)) {
     if (mentioned.names.size >= MAX_MENTIONED) throw new ConfigTooLarge(`the hooks name more than ${MAX_MENTIONED} files, too many to check`);
     mentioned.names.add(match[0].toLowerCase());
   }
