@@ -75,9 +75,9 @@ async function followSourced(options: { root: string; upper: string; start: read
 /** The files `use flake` and `use nix` build the shell from. */
 function builtByEnvrc(text: string): string[] {
   const built: string[] = [];
-  if (/^\s*use[ \t]+flake\b/m.test(text)) built.push('flake.nix', 'flake.lock');
-  if (/^\s*use[ \t]+nix\b/m.test(text)) built.push('shell.nix', 'default.nix');
-  if (/^\s*use[ \t]+devenv\b/m.test(text)) built.push('devenv.nix', 'devenv.yaml', 'devenv.lock', 'devenv.local.nix');
+  if (/^[ \t]*use[ \t]+flake\b/m.test(text)) built.push('flake.nix', 'flake.lock');
+  if (/^[ \t]*use[ \t]+nix\b/m.test(text)) built.push('shell.nix', 'default.nix');
+  if (/^[ \t]*use[ \t]+devenv\b/m.test(text)) built.push('devenv.nix', 'devenv.yaml', 'devenv.lock', 'devenv.local.nix');
   return built;
 }
 
