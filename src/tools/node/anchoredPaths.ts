@@ -236,7 +236,11 @@ export class WorkspaceAnchor {
       // A FIFO without a reader, or a socket: not a file the agent can use.
       if (code === 'ENXIO') throw new NotAFileError(requested, request.action);
       if (code !== 'ENOENT' || request.create !== true) throw error;
-      handle = await open(folder.entry(name), flags | constants.O_CREAT | constants.O_EXCL, 0o666);
+      handle = await open(folder.entry(name), flags | constants.O_CREAT | constants.O_EXCL, 0o666).catch((raced: unknown) => {
+        // Something made the name between the two opens (a link another process renamed in): what it is now was never checked.
+        if (errorCode(raced) === 'EEXIST') throw new ChangedWhileOpenedError(requested, request.action, 'it appeared while it was being created');
+        throw raced;
+      });
       created = true;
     }
     try {
