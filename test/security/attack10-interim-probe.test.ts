@@ -30,10 +30,11 @@ describe("attack: an interim review probes the home folder through a swapped lin
 
   test('no held reason depends on what the home folder holds', async () => {
     const target = join(fixture.home, 'work', 'acme-merger', '.git');
+    // Fresh pairs every 100 ms: a name the review already told of (as a link, say) is not told again.
     const line =
-      `mkdir a; : > a/f; ln -s ${target} b; ` +
-      `/usr/bin/python3 -c 'import ctypes,time\nlibc=ctypes.CDLL(None,use_errno=True)\nend=time.time()+6\n` +
-      `while time.time()<end:\n  libc.renameat2(-100,b"a",-100,b"b",2)'; sleep 60`;
+      `/usr/bin/python3 -c 'import ctypes,os,time\nlibc=ctypes.CDLL(None,use_errno=True)\nend=time.time()+12\nk=0\n` +
+      `while time.time()<end:\n  a=b"a%d"%k; b=b"b%d"%k; os.mkdir(a); open(a+b"/f","w").close(); os.symlink(${JSON.stringify(target)}, b)\n` +
+      `  stop=time.time()+0.1\n  while time.time()<stop:\n    libc.renameat2(-100,a,-100,b,2)\n  k+=1'; sleep 60`;
     const watch = (await fixture.guard.watch(never))!;
     const launch = await fixture.session.launch(
       { root: fixture.root, cwd: fixture.root, command: line, protectedFiles: defaultProtectedFiles, network: false },
@@ -44,7 +45,7 @@ describe("attack: an interim review probes the home folder through a swapped lin
     const started = Date.now();
     let reviews = 0;
     const leaked = () => told.filter((entry) => /Git repository/.test(entry.reason ?? ''));
-    while (Date.now() - started < 6_500 && leaked().length === 0) {
+    while (Date.now() - started < 12_500 && leaked().length === 0) {
       const rollback = await watch.review!(never).catch(() => undefined);
       for (const entry of rollback?.moved ?? []) told.push({ path: entry.path, reason: (entry as { reason?: string }).reason });
       reviews++;
@@ -55,7 +56,8 @@ describe("attack: an interim review probes the home folder through a swapped lin
     assert.deepEqual(
       leaked(),
       [],
-      `after ${reviews} interim review(s) the review told the model that a (a folder with one plain file, flipped with b -> ${target}) is ` +
+      `after ${reviews} interim review(s) the review told the model that ${leaked().map((entry) => entry.path).join(', ')} (a folder with one plain file, ` +
+        `flipped with a link to ${target}) is ` +
         `"a Git repository": it looked through the link into the user's home folder, which the sandbox hides`,
     );
   });
