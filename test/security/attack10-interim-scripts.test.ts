@@ -39,29 +39,40 @@ describe("attack: package.json's scripts swapped under an interim review", async
     const planted = `${JSON.stringify({ ...original, scripts: { test: `echo escaped > ${marker}; echo tests pass` } }, null, 2)}\n`;
     const script =
       `import os,time\nA=${JSON.stringify(originalText)}\nB=${JSON.stringify(planted)}\n` +
-      `end=time.time()+6\ni=0\nwhile time.time()<end:\n` +
+      `end=time.time()+3\ni=0\nwhile time.time()<end:\n` +
       `  open(".pj.tmp","w").write(B if i%2 else A)\n  os.replace(".pj.tmp","package.json")\n  i+=1\n` +
       `open(".pj.tmp","w").write(B)\nos.replace(".pj.tmp","package.json")\n`;
-    const watch = (await fixture.guard.watch(never))!;
-    const launch = await fixture.session.launch(
-      { root: fixture.root, cwd: fixture.root, command: `/usr/bin/python3 - <<'PY'\n${script}PY\n`, protectedFiles: defaultProtectedFiles, network: false },
-      never,
-    );
-    const child = spawnSandboxed(launch, fixture.root);
+    // One attempt: a background command swapping for 3 s, its output read (an interim review) all along. Each
+    // attempt ends with whichever version the last interim copy took; the model simply runs it again.
+    const attempt = async () => {
+      const watch = (await fixture.guard.watch(never))!;
+      const launch = await fixture.session.launch(
+        { root: fixture.root, cwd: fixture.root, command: `/usr/bin/python3 - <<'PY'\n${script}PY\n`, protectedFiles: defaultProtectedFiles, network: false },
+        never,
+      );
+      const child = spawnSandboxed(launch, fixture.root);
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      let closed = false;
+      const done = new Promise((resolve) => child.once('close', () => resolve((closed = true))));
+      const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 15_000);
+      while (!closed) {
+        await watch.review!(never).catch(() => undefined);
+        reviews++;
+      }
+      await done;
+      clearTimeout(timer);
+      return watch.settle(never);
+    };
     let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    let closed = false;
-    const done = new Promise((resolve) => child.once('close', () => resolve((closed = true))));
-    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 15_000);
     let reviews = 0;
-    while (!closed) {
-      await watch.review!(never).catch(() => undefined);
-      reviews++;
+    let attempts = 0;
+    let review: Awaited<ReturnType<typeof attempt>> | undefined;
+    while (attempts < 6) {
+      attempts++;
+      review = await attempt();
+      if ((await readFile(join(fixture.root, 'package.json'), 'utf8')) === planted) break;
     }
-    await done;
-    clearTimeout(timer);
-    const review = await watch.settle(never);
     const now = await readFile(join(fixture.root, 'package.json'), 'utf8');
     await writeFile(join(fixture.root, 'a.txt'), 'x\n');
     await git(['add', 'a.txt']);
@@ -69,7 +80,7 @@ describe("attack: package.json's scripts swapped under an interim review", async
     const ran = await readFile(marker, 'utf8').catch(() => '');
     assert.ok(
       now !== planted && ran === '',
-      `after ${reviews} interim review(s), package.json landed with the command's scripts.test (held when unswapped: .husky/pre-commit runs \`npm test\`) ` +
+      `after ${attempts} command(s) and ${reviews} interim review(s), package.json landed with the command's scripts.test (held when unswapped: .husky/pre-commit runs \`npm test\`) ` +
         `and the user's commit ran it outside the sandbox (marker: ${JSON.stringify(ran)}); final review: ${JSON.stringify(review)}; output: ${output.slice(0, 300)}`,
     );
   });
