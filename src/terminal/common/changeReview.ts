@@ -175,6 +175,9 @@ const EDITOR_AND_AGENT_NAMES = new Set([
   '.crush.json',
   'crush.json',
   '.helix',
+  // yarn runs the program yarnPath / yarn-path names for every yarn command (a hook's `yarn lint-staged`).
+  '.yarnrc.yml',
+  '.yarnrc',
 ]);
 
 /** Names of Git hook managers' configs (lefthook, simple-git-hooks, husky 4, lint-staged), in every spelling their documentation accepts. */
@@ -210,7 +213,16 @@ const WORKSPACE_FILE_SUFFIX = '.code-workspace';
  */
 export function isRunnerConfigName(name: string): boolean {
   const lower = name.toLowerCase();
-  return lower === '.envrc' || lower === '.husky' || HOOK_MANAGER_NAMES.some((pattern) => pattern.test(lower));
+  return (
+    lower === '.envrc' ||
+    lower === '.husky' ||
+    lower === 'mise.toml' ||
+    lower === '.mise.toml' ||
+    /^\.?mise\.[^.]+(\.local)?\.toml$/.test(lower) ||
+    lower === '.yarnrc.yml' ||
+    lower === '.yarnrc' ||
+    HOOK_MANAGER_NAMES.some((pattern) => pattern.test(lower))
+  );
 }
 
 /** Whether `path` is one of the files VS Code or another agent runs code from, by the name those programs look for. */
@@ -221,7 +233,8 @@ export function isEditorOrAgentPath(path: string): boolean {
       EDITOR_AND_AGENT_NAMES.has(segment) ||
       segment.endsWith(WORKSPACE_FILE_SUFFIX) ||
       (segment === 'hooks' && segments[index - 1] === '.github') ||
-      ((segment === 'mise' || segment === 'mise.toml') && (segments[index - 1] === '.config' || index === 0)) ||
+      // mise reads mise/config.toml and .config/mise/… in every folder up from where you are.
+      segment === 'mise' ||
       HOOK_MANAGER_NAMES.some((name) => name.test(segment)),
   );
 }

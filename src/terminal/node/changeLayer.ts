@@ -22,7 +22,7 @@ import { removeTree } from './sandboxFolders';
 import { opaqueFolders } from './overlayMarks';
 import { moveInto, openBeneath, withPinnedFolder } from './pinnedPaths';
 import { yieldToHost } from '../../base/common';
-import { hookSettingsChanged, hookSettingsOf, scriptsChanged, workspaceHookSettings } from './packageHooks';
+import { hookSettingsChanged, hookSettingsOf, scriptsChanged, scriptsOf, workspaceHookSettings, workspaceScripts } from './packageHooks';
 import { pathsRunnerConfigsPointAt } from './runnerConfigs';
 
 /** What the look at the workspace before the command found (workspace-relative; see ProtectedPathCache.look). */
@@ -201,11 +201,12 @@ export class ChangeLayer {
       const { bytesRead } = await handle.read(content, 0, info.size, 0);
       if (/^\s*gitdir:/i.test(content.subarray(0, 16).toString('latin1'))) return false;
       // A package.json is judged again on the very bytes copied: the command may have swapped it since the review read it.
-      if (
-        name === 'package.json' &&
-        hookSettingsOf(content.subarray(0, bytesRead).toString('utf8')) !== (await workspaceHookSettings(join(this.options.root, entry.path)))
-      )
-        return false;
+      if (name === 'package.json') {
+        const text = content.subarray(0, bytesRead).toString('utf8');
+        if (hookSettingsOf(text) !== (await workspaceHookSettings(join(this.options.root, entry.path)))) return false;
+        // Its scripts too (a hook may run them): a package.json whose scripts changed waits for the end's review.
+        if (scriptsOf(text) !== (await workspaceScripts(join(this.options.root, entry.path)))) return false;
+      }
       return await withPinnedFolder(this.options.root, parent, async (folder) => {
         const there = await lstat(`${folder}/${name}`).catch(() => undefined);
         // Something that is not a file is there now (the user made a folder): left for the end's review.
@@ -431,11 +432,21 @@ export class ChangeLayer {
     for (const entry of entries) {
       signal.throwIfAborted();
       if (entry.kind !== 'directory') continue;
-      if (await this.isPythonEnvironment(entry.path)) pythonEnvironments.add(entry.path);
-      // The folder as it will be: what the command wrote over what the workspace has.
-      if ((await isGitDirectory(join(this.upper, entry.path))) || (await isMergedGitDirectory(this.upper, this.options.root, entry.path))) {
-        gitDirectories.add(entry.path);
-      }
+      // The layer's folder reached one name at a time without following a link (round 10: a folder swapped for a
+      // link to ~/x/.git made the review say whether that home path is a repository). Gone or a link now: held
+      // as unknown below by its own entry, nothing learned from where it leads.
+      const pinned = await openBeneath(this.upper, entry.path, 'folder').catch(() => undefined);
+      if (pinned)
+        try {
+          const upperFolder = `/proc/self/fd/${pinned.fd}`;
+          if (await this.isPythonEnvironment(entry.path, upperFolder)) pythonEnvironments.add(entry.path);
+          // The folder as it will be: what the command wrote over what the workspace has.
+          if ((await isGitDirectory(upperFolder)) || (await isMergedGitDirectory(upperFolder, join(this.options.root, entry.path)))) {
+            gitDirectories.add(entry.path);
+          }
+        } finally {
+          await pinned.close();
+        }
       const dotGit = join(this.options.root, entry.path, '.git');
       const gitDir = await gitDirectoryOf(dotGit);
       if (gitDir) repositories.set(gitDir, join(this.options.root, entry.path));
@@ -461,8 +472,8 @@ export class ChangeLayer {
       folder = parent;
     }
     // Git takes a folder with HEAD, objects and refs for a bare repository when it runs there: the workspace's top too.
-    const rootIsGitDirectory = await isMergedGitDirectory(this.upper, this.options.root, '');
-    const rootIsPythonEnvironment = await this.isPythonEnvironment('');
+    const rootIsGitDirectory = await isMergedGitDirectory(this.upper, this.options.root);
+    const rootIsPythonEnvironment = await this.isPythonEnvironment('', this.upper);
     const pointedAt = new Set<string>();
     const mentioned: Mentioned = { names: new Set(), packageScripts: false };
     for (const [gitDir, workTree] of repositories) {
@@ -501,9 +512,9 @@ export class ChangeLayer {
    * in the workspace or in the command's layer: a command that deletes the marker inside the sandbox does not
    * make the workspace's environment an ordinary folder.
    */
-  private async isPythonEnvironment(path: string): Promise<boolean> {
+  private async isPythonEnvironment(path: string, upperFolder: string): Promise<boolean> {
     for (const marker of ['pyvenv.cfg', 'conda-meta']) {
-      if (await hasEntry(this.upper, this.options.root, path, marker)) return true;
+      if (await hasEntry(upperFolder, join(this.options.root, path), marker)) return true;
       if ((await lstat(join(this.options.root, path, marker)).catch(() => undefined)) !== undefined) return true;
     }
     return false;
@@ -631,17 +642,17 @@ async function treeStamp(folder: string, maxEntries: number): Promise<string> {
 }
 
 /** Whether the folder `path` has `name` in the command's layer or, where the layer did not remove it, in the workspace. */
-async function hasEntry(upper: string, root: string, path: string, name: string): Promise<boolean> {
-  const above = await lstat(join(upper, path, name)).catch(() => undefined);
+async function hasEntry(upperFolder: string, workspaceFolder: string, name: string): Promise<boolean> {
+  const above = await lstat(join(upperFolder, name)).catch(() => undefined);
   if (above) return !(above.isCharacterDevice() && above.rdev === 0);
-  return (await lstat(join(root, path, name)).catch(() => undefined)) !== undefined;
+  return (await lstat(join(workspaceFolder, name)).catch(() => undefined)) !== undefined;
 }
 
 /** A folder that exists in both layers is a git directory when the two together have what Git looks for. */
-async function isMergedGitDirectory(upper: string, root: string, path: string): Promise<boolean> {
+async function isMergedGitDirectory(upperFolder: string, workspaceFolder: string): Promise<boolean> {
   const has = async (name: string, folder: boolean) => {
-    for (const base of [upper, root]) {
-      const info = await lstat(join(base, path, name)).catch(() => undefined);
+    for (const base of [upperFolder, workspaceFolder]) {
+      const info = await lstat(join(base, name)).catch(() => undefined);
       if (info && !(info.isCharacterDevice() && info.rdev === 0)) return folder ? info.isDirectory() : !info.isDirectory();
     }
     return false;

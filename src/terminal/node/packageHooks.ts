@@ -108,6 +108,28 @@ export async function scriptsChanged(upperPath: string, workspacePath: string): 
   return (await scriptsAt(upperPath)) !== (await scriptsAt(workspacePath));
 }
 
+/** A package.json text's `scripts`, as one comparable string (unreadable: never equal to another). */
+export function scriptsOf(text: string): string {
+  try {
+    return JSON.stringify(asRecord(JSON.parse(text)).scripts ?? null);
+  } catch {
+    return `unreadable ${randomBytes(4).toString('hex')}`;
+  }
+}
+
+/** A package.json's scripts as the workspace has them now (bounded; missing: none). */
+export async function workspaceScripts(workspacePath: string): Promise<string> {
+  const handle = await open(workspacePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+  if (!handle) return scriptsOf('{}');
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > PACKAGE_BYTES) return `unreadable ${randomBytes(4).toString('hex')}`;
+    return scriptsOf(await handle.readFile('utf8'));
+  } finally {
+    await handle.close();
+  }
+}
+
 /** A package.json's settings as the workspace has them now (for a copy made during the command). */
 export function workspaceHookSettings(workspacePath: string): Promise<string> {
   return settingsAt(workspacePath, hookSettingsOf('{}'));

@@ -13,11 +13,12 @@
  */
 import { lstat, readdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { addNamedInside, mentionedBy, pathLikeWords, readStart, type Mentioned } from './gitStructure';
+import { addNamedInside, ConfigTooLarge, mentionedBy, pathLikeWords, readStart, type Mentioned } from './gitStructure';
 
 const MAX_CONFIGS = 500;
 const FOLDER_FILES = 200;
 const CONFIG_BYTES = 64 * 1024;
+const SOURCED_DEPTH = 6;
 
 /** Workspace-relative paths the runner configs at `configs` (workspace-relative) name, in the workspace or the layer `upper`. */
 export async function pathsRunnerConfigsPointAt(options: {
@@ -48,19 +49,29 @@ export async function pathsRunnerConfigsPointAt(options: {
   return [...found];
 }
 
-/** Follows the files direnv sources or builds, their words read as paths from their own folder: 3 deep, 200 files at most. */
+/**
+ * Follows the files direnv sources or builds, their words read as paths from their own folder: 6 deep, 200 files
+ * at most; past either, what they read is not known, so the whole change set waits (ConfigTooLarge).
+ */
 async function followSourced(options: { root: string; upper: string; start: readonly string[]; add: (path: string) => void }): Promise<void> {
   const { root, upper, add } = options;
   const seen = new Set<string>();
+  let read = 0;
   let level = [...options.start];
-  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+  for (let depth = 0; level.length > 0; depth++) {
     const next: string[] = [];
     for (const path of level) {
-      if (seen.has(path) || seen.size >= FOLDER_FILES) continue;
+      if (seen.has(path)) continue;
       seen.add(path);
       const inside = relative(root, path);
       if (inside.startsWith('..') || isAbsolute(inside)) continue;
-      for (const text of await textsOf(inside, [upper, root])) {
+      const texts = await textsOf(inside, [upper, root]);
+      if (texts.length === 0) continue;
+      // Only files that are there count against the bounds (a word such as `pkgs.nodejs` names none).
+      if (depth >= SOURCED_DEPTH || ++read > FOLDER_FILES) {
+        throw new ConfigTooLarge(`what direnv sources goes more than ${SOURCED_DEPTH} files deep or past ${FOLDER_FILES} files, too many to check`);
+      }
+      for (const text of texts) {
         for (const word of pathLikeWords(text)) {
           const target = resolve(dirname(path), word);
           add(target);
