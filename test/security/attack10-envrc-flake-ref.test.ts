@@ -14,7 +14,7 @@ const FLAKE = (hook: string) =>
   '{\n  outputs = { nixpkgs, ... }: let pkgs = nixpkgs.legacyPackages.x86_64-linux; in {\n' +
   `    devShells.x86_64-linux.dev = pkgs.mkShell { shellHook = "${hook}"; };\n  };\n}\n`;
 
-describe("attack: a direnv flake named by reference", async () => {
+describe('attack: a direnv flake named by reference', async () => {
   if (!(await sandboxHere())) return;
   let fixture: Fixture;
   before(async () => {

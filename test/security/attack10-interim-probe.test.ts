@@ -15,7 +15,7 @@ import { spawnSandboxed } from '../../src/terminal/node/bubblewrap';
 import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeFixture, never, runOutside, sandboxHere, type Fixture } from './harness';
 
-describe("attack: an interim review probes the home folder through a swapped link", async () => {
+describe('attack: an interim review probes the home folder through a swapped link', async () => {
   if (!(await sandboxHere())) return;
   let fixture: Fixture;
   before(async () => {
@@ -56,7 +56,9 @@ describe("attack: an interim review probes the home folder through a swapped lin
     assert.deepEqual(
       leaked(),
       [],
-      `after ${reviews} interim review(s) the review told the model that ${leaked().map((entry) => entry.path).join(', ')} (a folder with one plain file, ` +
+      `after ${reviews} interim review(s) the review told the model that ${leaked()
+        .map((entry) => entry.path)
+        .join(', ')} (a folder with one plain file, ` +
         `flipped with a link to ${target}) is ` +
         `"a Git repository": it looked through the link into the user's home folder, which the sandbox hides`,
     );

@@ -40,7 +40,7 @@ describe('attack: runner configs in the folders above the workspace', async () =
   });
   after(async () => fixture.remove());
 
-  test("husky 9 in the repository above: the script its .husky/pre-commit runs from the workspace is held", async () => {
+  test('husky 9 in the repository above: the script its .husky/pre-commit runs from the workspace is held', async () => {
     await mkdir(join(parent, '.husky', '_'), { recursive: true });
     await writeFile(join(parent, '.husky', '_', 'h'), HUSKY_H, { mode: 0o755 });
     await writeFile(join(parent, '.husky', '_', 'pre-commit'), '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n', { mode: 0o755 });

