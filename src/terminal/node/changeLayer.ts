@@ -10,20 +10,21 @@
  * in `upper` until the user applies or discards it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, type Stats } from 'node:fs';
 import { chmod, lstat, mkdir, opendir, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeHold, isAtOrBelow, judgeChanges, type ChangedEntry, type ChangeVerdict, type HeldEntry, type RepositoryFacts } from '../common/changeReview';
 import type { ControlPathKind, ControlRollback, MovedControlPath } from '../common/controlPaths';
 import { shownPath } from '../common/controlPaths';
 import type { QuarantinedControlPaths } from '../common/commandPorts';
-import { ConfigTooLarge, MAX_POINTED_PATHS, type Mentioned, gitDirectoryOf, isGitDirectory, pathsConfigPointsAt, startsAsGitLink } from './gitStructure';
+import { addNamedInside, ConfigTooLarge, MAX_POINTED_PATHS, gitDirectoryOf, isGitDirectory, pathsConfigPointsAt, startsAsGitLink } from './gitStructure';
 import { removeTree } from './sandboxFolders';
 import { opaqueFolders } from './overlayMarks';
 import { moveInto, openBeneath, withPinnedFolder } from './pinnedPaths';
 import { yieldToHost } from '../../base/common';
 import { hookSettingsChanged, hookSettingsOf, scriptsChanged, scriptsOf, workspaceHookSettings, workspaceScripts } from './packageHooks';
-import { pathsRunnerConfigsPointAt } from './runnerConfigs';
+import { followPrograms, noneMentioned } from './hookPrograms';
+import { pathsRunnerConfigsPointAt, runnerConfigsAbove } from './runnerConfigs';
 
 /** What the look at the workspace before the command found (workspace-relative; see ProtectedPathCache.look). */
 export interface KnownStructure {
@@ -429,25 +430,29 @@ export class ChangeLayer {
     const gitDirectories = new Set<string>();
     const pythonEnvironments = new Set<string>();
     const repositories = new Map<string, string>();
+    let probed = 0;
     for (const entry of entries) {
       signal.throwIfAborted();
       if (entry.kind !== 'directory') continue;
+      // Synchronous probes, a slice at a time: a dozen system calls a folder, each a thread-pool round trip when
+      // asynchronous (10,000 planted folders took most of the review's 20 s that way).
+      if (++probed % SLICE === 0) await yieldToHost();
       // The layer's folder reached one name at a time without following a link (round 10: a folder swapped for a
       // link to ~/x/.git made the review say whether that home path is a repository). Gone or a link now: held
       // as unknown below by its own entry, nothing learned from where it leads.
-      const pinned = await openBeneath(this.upper, entry.path, 'folder').catch(() => undefined);
-      if (pinned)
+      const pinned = openBeneathSync(this.upper, entry.path);
+      if (pinned !== undefined)
         try {
-          const upperFolder = `/proc/self/fd/${pinned.fd}`;
-          if (await this.isPythonEnvironment(entry.path, upperFolder)) pythonEnvironments.add(entry.path);
+          const upperFolder = `/proc/self/fd/${pinned}`;
+          const workspaceFolder = join(this.options.root, entry.path);
+          if (isPythonEnvironmentSync(upperFolder, workspaceFolder)) pythonEnvironments.add(entry.path);
           // The folder as it will be: what the command wrote over what the workspace has.
-          if ((await isGitDirectory(upperFolder)) || (await isMergedGitDirectory(upperFolder, join(this.options.root, entry.path)))) {
-            gitDirectories.add(entry.path);
-          }
+          if (isMergedGitDirectorySync(upperFolder, undefined) || isMergedGitDirectorySync(upperFolder, workspaceFolder)) gitDirectories.add(entry.path);
         } finally {
-          await pinned.close();
+          closeSync(pinned);
         }
       const dotGit = join(this.options.root, entry.path, '.git');
+      if (lstatQuietly(dotGit) === undefined) continue;
       const gitDir = await gitDirectoryOf(dotGit);
       if (gitDir) repositories.set(gitDir, join(this.options.root, entry.path));
     }
@@ -475,20 +480,27 @@ export class ChangeLayer {
     const rootIsGitDirectory = await isMergedGitDirectory(this.upper, this.options.root);
     const rootIsPythonEnvironment = await this.isPythonEnvironment('', this.upper);
     const pointedAt = new Set<string>();
-    const mentioned: Mentioned = { names: new Set(), packageScripts: false };
+    const mentioned = noneMentioned();
     for (const [gitDir, workTree] of repositories) {
       signal.throwIfAborted();
       try {
-        for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: this.options.root, home: this.options.home, mentioned })) pointedAt.add(path);
+        for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: this.options.root, home: this.options.home, hooks: mentioned }))
+          pointedAt.add(path);
       } catch (error) {
         if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
         throw error;
       }
     }
     try {
-      for (const path of await pathsRunnerConfigsPointAt({ root: this.options.root, upper: this.upper, configs: known.runnerConfigs, mentioned })) {
+      for (const path of await pathsRunnerConfigsPointAt({
+        root: this.options.root,
+        upper: this.upper,
+        configs: [...known.runnerConfigs, ...(await runnerConfigsAbove(this.options.root))],
+        mentioned,
+      })) {
         pointedAt.add(path);
       }
+      await followPrograms({ root: this.options.root, upper: this.upper, mentioned, add: (path) => addNamedInside(pointedAt, this.options.root, path) });
     } catch (error) {
       if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
       throw error;
@@ -663,4 +675,68 @@ async function isMergedGitDirectory(upperFolder: string, workspaceFolder: string
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** lstat without following a final link; undefined when there is nothing (or nothing reachable) there. */
+function lstatQuietly(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** A Python environment's marker (a venv's `pyvenv.cfg`, a conda environment's `conda-meta`) in the layer or the workspace (as isPythonEnvironment). */
+function isPythonEnvironmentSync(upperFolder: string, workspaceFolder: string): boolean {
+  for (const marker of ['pyvenv.cfg', 'conda-meta']) {
+    const above = lstatQuietly(join(upperFolder, marker));
+    if (above && !(above.isCharacterDevice() && above.rdev === 0)) return true;
+    // Removed inside the sandbox only: the workspace's environment is one still.
+    if (lstatQuietly(join(workspaceFolder, marker)) !== undefined) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a folder of the layer is a git directory by Git's rules (HEAD, and objects and refs or a commondir):
+ * alone (`workspaceFolder` undefined: any entry counts, a removal's mark included), or over the workspace's
+ * folder (a removal's mark gives way to the workspace's entry), as isGitDirectory and isMergedGitDirectory judge.
+ */
+function isMergedGitDirectorySync(upperFolder: string, workspaceFolder: string | undefined): boolean {
+  const has = (name: string, folder: boolean): boolean => {
+    if (workspaceFolder === undefined) {
+      const info = lstatQuietly(join(upperFolder, name));
+      return info !== undefined && (folder ? info.isDirectory() : !info.isDirectory());
+    }
+    for (const base of [upperFolder, workspaceFolder]) {
+      const info = lstatQuietly(join(base, name));
+      if (info && !(info.isCharacterDevice() && info.rdev === 0)) return folder ? info.isDirectory() : !info.isDirectory();
+    }
+    return false;
+  };
+  if (!has('HEAD', false)) return false;
+  return has('commondir', false) || (has('objects', true) && has('refs', true));
+}
+
+/** As openBeneath for a folder, synchronously: its descriptor, or undefined when a name on the way is gone or a link. */
+function openBeneathSync(base: string, path: string): number | undefined {
+  const flags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+  let folder: number;
+  try {
+    folder = openSync(base, flags);
+  } catch {
+    return undefined;
+  }
+  for (const name of path === '' ? [] : path.split('/')) {
+    let next: number;
+    try {
+      next = openSync(`/proc/self/fd/${folder}/${name}`, flags);
+    } catch {
+      closeSync(folder);
+      return undefined;
+    }
+    closeSync(folder);
+    folder = next;
+  }
+  return folder;
 }

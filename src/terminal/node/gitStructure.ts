@@ -12,14 +12,14 @@
  *   programs from filters, drivers, fsmonitor, pagers, editors, helpers,
  *   send-email, signing, `!` aliases…: no list of keys keeps up, so every
  *   key counts): a change to any of them is code Git would run.
- * - the files a repository's hooks run: the hooks themselves (the git directory's `hooks/`, the folder
- *   `core.hooksPath` names) and every workspace file a hook's text names (`sh scripts/check.sh`);
+ * - the hooks themselves (the git directory's `hooks/`, the folder `core.hooksPath` names), which hookPrograms
+ *   follows to what they run;
  * - where the links inside a git directory lead (`hooks/pre-commit -> ../../scripts/pre-commit.sh`, a
  *   `config` linked to a tracked file): Git follows them.
  * Paths are read as Git's interpolate_path reads them: `~/`, `~user/` (that user's home), `%(prefix)/` (Git's
  * install prefix), and `:(optional)` before any of them.
  * Bounded: config files are read up to 1 MB each (a larger one throws ConfigTooLarge: nothing is known of it,
- * so the caller holds the whole change set) and 10 includes deep; hooks up to 200 files of 64 KB.
+ * so the caller holds the whole change set) and 10 includes deep; hooks up to 200 a folder.
  */
 import { execFile } from 'node:child_process';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
@@ -28,9 +28,8 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 const CONFIG_BYTES = 1024 * 1024;
 const INCLUDE_DEPTH = 10;
-/** Hook files read per folder, and the bytes read of each (a hook is a short script; its start says what it runs). */
+/** Hook files taken per folder. */
 const HOOK_FILES = 200;
-const HOOK_BYTES = 64 * 1024;
 /** Entries of a git directory looked at for links (its top, hooks/ and info/). */
 const GIT_DIRECTORY_LINKS = 2000;
 
@@ -129,8 +128,8 @@ export async function pathsConfigPointsAt(options: {
   home: string;
   /** The system's and the user's config files; default /etc/gitconfig, $XDG_CONFIG_HOME/git/config, ~/.gitconfig. */
   globalConfigs?: readonly string[];
-  /** Collects what the hooks name however they spell a path (see mentionedBy). */
-  mentioned?: Mentioned;
+  /** Collects the hook files and the work trees they run in. */
+  hooks?: HookStarts;
 }): Promise<string[]> {
   const { gitDir, workTree, root, home } = options;
   const found = new Set<string>();
@@ -176,70 +175,56 @@ export async function pathsConfigPointsAt(options: {
       for (const word of pathLikeWords(value.replace(/^!/, ''))) addInside(found, root, resolve(tree, await interpolatePath(word, home)));
     }
   }
-  // What the hooks run: each hook's text, its words taken as paths from the work tree (where Git runs hooks).
-  for (const folder of hookFolders) {
-    for (const text of await hookTexts(folder)) {
-      if (options.mentioned) mentionedBy(text, options.mentioned);
-      for (const word of pathLikeWords(text)) for (const tree of workTrees) addNamedInside(found, root, resolve(tree, word));
-    }
+  // What the hooks run is followed from the hook files themselves (hookPrograms), from the work trees' tops.
+  if (options.hooks) {
+    for (const tree of workTrees) options.hooks.tops.add(tree);
+    for (const folder of hookFolders) for (const hook of await hookFiles(folder)) options.hooks.programs.add(hook);
   }
   for (const target of await linkTargetsIn(gitDir)) addInside(found, root, target);
   return [...found];
 }
 
-/** What hooks name without a path to resolve: file names, and what the commands they run read. */
-export interface Mentioned {
-  /** Lower-case file names (`check.sh` of `"$(git rev-parse --show-toplevel)/scripts/check.sh"`, `cd scripts && sh ./check.sh`). */
-  names: Set<string>;
-  /** A hook runs npm, yarn, pnpm, bun or npx: package.json's scripts run. */
-  packageScripts: boolean;
+/** Where the hooks are and where they run: what hookPrograms follows from them. */
+export interface HookStarts {
+  /** The hook files (absolute), to read and follow. */
+  programs: Set<string>;
+  /** The work trees' tops, where Git runs hooks. */
+  tops: Set<string>;
 }
-
-/** Files a build tool a hook runs reads (`make check` reads the Makefile). */
-const TOOL_FILES: Record<string, string[]> = {
-  make: ['makefile', 'gnumakefile'],
-  just: ['justfile', '.justfile'],
-  task: ['taskfile.yml', 'taskfile.yaml'],
-  rake: ['rakefile'],
-};
-const MAX_MENTIONED = 20_000;
 
 /**
- * Adds what a hook's text names however it spells the path (through `$(…)`, `$PWD`, `dirname "$0"` or a `cd`
- * before): every file name with an extension in it, and the files the build tools it runs read. A changed file of
- * such a name is held wherever it is: over-holding asks the user, missing one runs code at the next commit.
+ * The words of a value or script that look like paths (a `/` or `.` in them, no URL scheme), as the shell joins
+ * them: quotes are not breaks (`"$PWD"/tools/env` is one word), the working folder's spellings (`$PWD`, `${PWD}`,
+ * `$(pwd)`) are `.`, and a flake reference is its folder (`path:./nix#dev` is `./nix`).
  */
-export function mentionedBy(text: string, mentioned: Mentioned): void {
-  // The name's length bounded: an unbounded run backtracks at every start (64 KB of letters in a hook held the host 11 s).
-  for (const match of text.matchAll(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}\.[A-Za-z0-9]{1,12}\b/g)) {
-    if (mentioned.names.size >= MAX_MENTIONED) throw new ConfigTooLarge(`the hooks name more than ${MAX_MENTIONED} files, too many to check`);
-    mentioned.names.add(match[0].toLowerCase());
-  }
-  for (const word of text.split(/[^A-Za-z0-9_-]+/)) {
-    for (const file of TOOL_FILES[word] ?? []) mentioned.names.add(file);
-    if (/^(npm|npx|yarn|pnpm|pnpx|bun|bunx)$/.test(word)) mentioned.packageScripts = true;
-  }
-}
-
-/** The words of a value or script that look like paths (a `/` or `.` in them, no URL scheme). */
 export function pathLikeWords(text: string): string[] {
-  return text.split(/[\s;&|()<>"'`=,$]+/).filter((word) => word !== '' && /[/.~]/.test(word) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(word));
+  const joined = text.replace(/\$\{PWD\}|\$PWD\b|\$\(pwd\)/g, '.').replace(/["']/g, '');
+  return joined
+    .split(/[\s;&|()<>`=,$]+/)
+    .map((word) => word.replace(/^(?:path|file|git\+file):(?!\/\/)/i, '').replace(/[#?].*$/, ''))
+    .filter((word) => word !== '' && /[/.~]/.test(word) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(word));
 }
 
-/** The texts of the hooks in a hooks folder (bounded: 200 files, 64 KB each; links followed, as Git runs them). */
-async function hookTexts(folder: string): Promise<string[]> {
-  const names = (await readdir(folder).catch(() => [] as string[])).filter((name) => GIT_HOOK_NAMES.has(name)).slice(0, HOOK_FILES);
-  const texts: string[] = [];
-  for (const name of names) {
-    const text = await readStart(join(folder, name), HOOK_BYTES);
-    if (text !== undefined) texts.push(text);
+/**
+ * The hooks of a hooks folder (bounded: 200), by Git's hook names, and the files of those names in the folder above:
+ * a hooks folder of wrappers runs them (husky 9's `.husky/_/pre-commit` runs `.husky/pre-commit`).
+ */
+async function hookFiles(folder: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const place of [folder, dirname(folder)]) {
+    const names = (await readdir(place).catch(() => [] as string[])).filter((name) => GIT_HOOK_NAMES.has(name)).slice(0, HOOK_FILES);
+    for (const name of names) files.push(join(place, name));
   }
-  return texts;
+  return files;
 }
 
-/** The first `bytes` of a regular file (links followed, a pipe never waited on); undefined for anything else. */
-export async function readStart(path: string, bytes: number): Promise<string | undefined> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined);
+/**
+ * The first `bytes` of a regular file (a pipe never waited on; links followed unless refused, as for what a command
+ * wrote, whose link could lead to a device); undefined for anything else.
+ */
+export async function readStart(path: string, bytes: number, links: 'follow' | 'refuse' = 'follow'): Promise<string | undefined> {
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | (links === 'refuse' ? constants.O_NOFOLLOW : 0);
+  const handle = await open(path, flags).catch(() => undefined);
   if (!handle) return undefined;
   try {
     if (!(await handle.stat()).isFile()) return undefined;

@@ -12,8 +12,10 @@
  * Bounded: 500 configs, 200 files in a folder, 64 KB of each.
  */
 import { lstat, readdir } from 'node:fs/promises';
+import { isRunnerConfigName } from '../common/changeReview';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { addNamedInside, ConfigTooLarge, mentionedBy, pathLikeWords, readStart, type Mentioned } from './gitStructure';
+import { addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
+import { mentionedBy, type Mentioned } from './hookPrograms';
 
 const MAX_CONFIGS = 500;
 const FOLDER_FILES = 200;
@@ -35,8 +37,9 @@ export async function pathsRunnerConfigsPointAt(options: {
     // What the config's words are taken from: husky's hooks run at the work tree's top, the others where they are.
     const base = join(root, dirname(config));
     const sourced: string[] = [];
-    for (const text of await textsOf(config, [upper, root])) {
-      if (options.mentioned) mentionedBy(text, options.mentioned);
+    // A config above the workspace is not in the command's layer: only the one on disk runs.
+    for (const text of await textsOf(config, config.startsWith('../') ? [root] : [upper, root])) {
+      if (options.mentioned) mentionedBy(text, options.mentioned, [base]);
       for (const word of pathLikeWords(text)) add(resolve(base, word));
       if (name !== '.envrc') continue;
       for (const word of pathLikeWords(text)) sourced.push(resolve(base, word));
@@ -112,4 +115,22 @@ async function textsOf(config: string, bases: readonly string[]): Promise<string
     }
   }
   return texts;
+}
+
+/**
+ * The runner configs in the folders above the workspace (`../.envrc`, `../../.husky`), workspace-relative: direnv
+ * loads the nearest `.envrc` walking up, and a monorepo's hooks live at its top, above the package opened.
+ */
+export async function runnerConfigsAbove(root: string): Promise<string[]> {
+  const found: string[] = [];
+  let folder = root;
+  for (let level = 0; level < 64; level++) {
+    const parent = dirname(folder);
+    if (parent === folder) break;
+    folder = parent;
+    for (const name of (await readdir(folder).catch(() => [] as string[])).slice(0, 10_000)) {
+      if (isRunnerConfigName(name)) found.push(relative(root, join(folder, name)));
+    }
+  }
+  return found;
 }

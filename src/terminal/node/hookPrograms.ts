@@ -1,0 +1,214 @@
+/**
+ * What the programs that run outside the sandbox at the user's next commit or prompt (Git's hooks, husky's,
+ * direnv's `.envrc`, the hook managers) read, followed as far as it goes rather than one step:
+ * - a text's words that look like paths, however the shell spells them (`"$PWD"/x`, `${PWD}/x`,
+ *   `$(git rev-parse --show-toplevel)/x`, `$(dirname "$0")/../x`, `cd x && ./y`), resolved from where the text
+ *   runs (the work tree's top, the hook's own folder, the file's own folder), and also held by file name wherever
+ *   the name is (a spelling the review cannot resolve still names the file);
+ * - what an interpreter makes of a name: `node scripts/check` loads check.js, `python -m tools.lint` loads
+ *   tools/lint.py and the package's `__init__.py`;
+ * - the programs a tool runs: `make` reads the Makefile (and what it includes and its recipes run), `npm test`
+ *   runs package.json's scripts (and what they name), `npx x` runs node_modules' x;
+ * - and then the same for every file reached, 6 files deep and 200 files at most: past either, what runs is not
+ *   known, so the caller holds the whole change set (ConfigTooLarge).
+ * Over-holding asks the user; missing one runs code outside the sandbox at the next commit.
+ */
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
+
+/** What the texts that run outside the sandbox name, gathered across them. */
+export interface Mentioned {
+  /** Lower-case file names, held wherever they are (`check.sh` of `"$(git rev-parse --show-toplevel)/scripts/check.sh"`). */
+  names: Set<string>;
+  /** A text runs npm, yarn, pnpm, bun or npx: package.json's scripts run. */
+  packageScripts: boolean;
+  /** Absolute paths the texts name (files or folders), to hold and to read in turn. */
+  programs: Set<string>;
+  /** The folders texts run from when nothing else says (the work trees' tops). */
+  tops: Set<string>;
+}
+
+export function noneMentioned(): Mentioned {
+  return { names: new Set(), packageScripts: false, programs: new Set(), tops: new Set() };
+}
+
+/** Files a build tool reads (`make check` reads the Makefile), and the hook managers' configs their programs read. */
+const TOOL_FILES: Record<string, string[]> = {
+  make: ['makefile', 'gnumakefile', 'Makefile', 'GNUmakefile'],
+  just: ['justfile', '.justfile'],
+  task: ['taskfile.yml', 'taskfile.yaml', 'Taskfile.yml', 'Taskfile.yaml'],
+  rake: ['rakefile', 'Rakefile'],
+  lefthook: ['lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', 'lefthook.yaml', 'lefthook.toml', 'lefthook.json'],
+  'lint-staged': ['.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yml', '.lintstagedrc.yaml', 'lint-staged.config.js', 'lint-staged.config.mjs'],
+};
+/** What an interpreter adds to a name given without an extension (`node scripts/check` loads check.js). */
+const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py', '.sh', '.bash', '.rb', '.pl'];
+/** The words that run a package's program from node_modules (`npx lint-staged`, `yarn lint-staged`, `pnpm exec x`). */
+const PACKAGE_RUNNERS = /^(npm|npx|yarn|pnpm|pnpx|bun|bunx)$/;
+const MAX_MENTIONED = 100_000;
+const MAX_PROGRAMS = 20_000;
+const FOLLOWED_FILES = 200;
+const FOLLOWED_DEPTH = 6;
+const TEXT_BYTES = 64 * 1024;
+
+/**
+ * Adds what `text` names to `mentioned`; its relative words are read from each of `places` (absolute folders)
+ * and from the tops.
+ */
+export function mentionedBy(text: string, mentioned: Mentioned, places: readonly string[] = []): void {
+  // The name's length bounded: an unbounded run backtracks at every start (64 KB of letters in a hook held the host 11 s).
+  for (const match of text.matchAll(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}\.[A-Za-z0-9]{1,12}\b/g)) addName(mentioned, match[0]);
+  const folders = new Set([...places, ...mentioned.tops]);
+  // `cd scripts && ./check`: the words after a cd are read from there too.
+  for (const match of text.matchAll(/(?:^|[\s;&|(])cd[ \t]+([A-Za-z0-9_./-]{1,200})/g)) {
+    for (const place of [...folders].slice(0, 20)) folders.add(resolve(place, match[1]));
+  }
+  for (const word of pathLikeWords(text)) namedPath(word, mentioned, folders);
+  const words = text.split(/[^A-Za-z0-9_@/.-]+/);
+  for (const [index, word] of words.entries()) {
+    for (const file of TOOL_FILES[word] ?? []) {
+      addName(mentioned, file);
+      for (const place of folders) addProgram(mentioned, join(place, file));
+    }
+    if (PACKAGE_RUNNERS.test(word)) {
+      mentioned.packageScripts = true;
+      for (const place of folders) addProgram(mentioned, join(place, 'package.json'));
+      // The program it may run from node_modules: the next word that is not an option or a subcommand of the runner.
+      const next = words.slice(index + 1, index + 4).find((candidate) => /^[@a-z0-9][a-z0-9._/@-]*$/i.test(candidate) && !RUNNER_VERBS.has(candidate));
+      if (next !== undefined && !next.includes('..')) {
+        for (const place of folders) {
+          addProgram(mentioned, join(place, 'node_modules', next));
+          addProgram(mentioned, join(place, 'node_modules', '.bin', basename(next)));
+        }
+      }
+    }
+    // `python -m tools.lint`: the module's file, its package's __init__.py and a package's __main__.py.
+    if (word === '-m' && /^[A-Za-z_][A-Za-z0-9_.]{0,200}$/.test(words[index + 1] ?? '')) moduleNamed(words[index + 1], mentioned, folders);
+  }
+}
+
+const RUNNER_VERBS = new Set(['run', 'exec', 'dlx', 'x', 'run-script', '--', '-y', '--yes', '-s', '--silent', '-q', '--no-install']);
+
+function namedPath(word: string, mentioned: Mentioned, folders: ReadonlySet<string>): void {
+  // A path of the machine (`#!/usr/bin/env node`, `/bin/sh`) names no workspace file; a rooted word that is not one
+  // is what is left of `"$(git rev-parse --show-toplevel)/scripts/check"` once the shell's part is split off.
+  if (isAbsolute(word) && existsSync(word)) return;
+  const tail = cleanTail(word);
+  const last = tail.slice(tail.lastIndexOf('/') + 1);
+  if (last === '') return;
+  addName(mentioned, last);
+  if (!hasExtension(last)) for (const extension of SCRIPT_EXTENSIONS) addName(mentioned, last + extension);
+  for (const spelling of new Set([word, tail])) {
+    if (isAbsolute(spelling)) continue;
+    for (const place of folders) addProgram(mentioned, resolve(place, spelling));
+  }
+}
+
+function hasExtension(name: string): boolean {
+  return /\.[A-Za-z0-9]{1,12}$/.test(name);
+}
+
+/**
+ * The part of a word after its last component the shell would have filled in or that climbs (`{PWD}`, `..`, an
+ * empty one before `/`): `/../../script/test` (of `"$(dirname "$0")/../../script/test"`) is `script/test`.
+ */
+function cleanTail(word: string): string {
+  const components = word.split('/');
+  let start = 0;
+  for (const [index, component] of components.entries()) {
+    if (component === '' || component === '.' || component === '..' || /[{}$~*?[\]]/.test(component)) start = index + 1;
+  }
+  return components.slice(start).join('/');
+}
+
+function moduleNamed(module: string, mentioned: Mentioned, folders: ReadonlySet<string>): void {
+  const parts = module.split('.').filter((part) => part !== '');
+  if (parts.length === 0) return;
+  addName(mentioned, `${parts[parts.length - 1]}.py`);
+  addName(mentioned, '__init__.py');
+  addName(mentioned, '__main__.py');
+  for (const place of folders) {
+    const path = join(place, ...parts);
+    addProgram(mentioned, `${path}.py`);
+    addProgram(mentioned, path);
+    for (let depth = 1; depth < parts.length; depth++) addProgram(mentioned, join(place, ...parts.slice(0, depth), '__init__.py'));
+  }
+}
+
+function addName(mentioned: Mentioned, name: string): void {
+  if (mentioned.names.size >= MAX_MENTIONED) throw new ConfigTooLarge(`the hooks name more than ${MAX_MENTIONED} files, too many to check`);
+  mentioned.names.add(name.toLowerCase());
+}
+
+function addProgram(mentioned: Mentioned, path: string): void {
+  if (mentioned.programs.size >= MAX_PROGRAMS) throw new ConfigTooLarge(`the hooks name more than ${MAX_PROGRAMS} paths, too many to check`);
+  mentioned.programs.add(path);
+}
+
+/**
+ * Reads every file `mentioned.programs` names (the command's version in `upper` and the workspace's: either may be
+ * the one that runs), adds what each names in turn, and gives `add` every path reached, file or not.
+ */
+export async function followPrograms(options: { root: string; upper: string; mentioned: Mentioned; add: (path: string) => void }): Promise<void> {
+  const { root, upper, mentioned, add } = options;
+  const done = new Set<string>();
+  const listings = new Map<string, Promise<string[]>>();
+  let read = 0;
+  for (let depth = 0; ; depth++) {
+    const level = [...mentioned.programs].filter((path) => !done.has(path));
+    if (level.length === 0) return;
+    for (const path of level) {
+      done.add(path);
+      add(path);
+      const texts = await textsOf(path, root, upper, listings);
+      // Only files that are there count against the bounds (most spellings name nothing).
+      if (texts.length === 0) continue;
+      if (depth >= FOLLOWED_DEPTH || ++read > FOLLOWED_FILES) {
+        throw new ConfigTooLarge(`what the hooks run goes more than ${FOLLOWED_DEPTH} files deep or past ${FOLLOWED_FILES} files, too many to check`);
+      }
+      for (const text of texts) mentionedBy(text, mentioned, [dirname(path)]);
+    }
+  }
+}
+
+/**
+ * The texts of a file in the layer and in the workspace (a file outside the workspace: as it is); package.json: its
+ * scripts. A name without an extension is also the file an interpreter would load (`scripts/check` → check.js).
+ */
+async function textsOf(path: string, root: string, upper: string, listings: Map<string, Promise<string[]>>): Promise<string[]> {
+  const inside = relative(root, path);
+  const views = inside.startsWith('..') || isAbsolute(inside) ? [path] : [join(upper, inside), path];
+  const texts: string[] = [];
+  for (const view of views) {
+    const candidates = [view];
+    if (!hasExtension(basename(view))) {
+      const folder = dirname(view);
+      let listing = listings.get(folder);
+      if (!listing) listings.set(folder, (listing = readdir(folder).catch(() => [] as string[])));
+      const prefix = `${basename(view)}.`;
+      for (const name of await listing)
+        if (name.startsWith(prefix) && SCRIPT_EXTENSIONS.includes(name.slice(prefix.length - 1))) candidates.push(join(folder, name));
+    }
+    for (const candidate of candidates) {
+      // Regular files only, a pipe never waited on; in the layer no link followed (the command made it, to anywhere).
+      const text = await readStart(candidate, TEXT_BYTES, view === path ? 'follow' : 'refuse');
+      if (text !== undefined) texts.push(basename(candidate) === 'package.json' ? scriptsOf(text) : text);
+    }
+  }
+  return texts;
+}
+
+/** package.json's scripts, one a line (what npm runs); the whole text when it is not JSON (read as any other file). */
+function scriptsOf(text: string): string {
+  try {
+    const scripts: unknown = (JSON.parse(text) as { scripts?: unknown }).scripts;
+    if (typeof scripts !== 'object' || scripts === null) return '';
+    return Object.values(scripts)
+      .filter((value): value is string => typeof value === 'string')
+      .join('\n');
+  } catch {
+    return text;
+  }
+}

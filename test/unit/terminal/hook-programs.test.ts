@@ -1,0 +1,119 @@
+// What the hooks' programs read, followed from file to file (src/terminal/node/hookPrograms.ts), on real files.
+// The attacks these close, run in the real sandbox, are test/security/attack10-hook-*.test.ts.
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ConfigTooLarge } from '../../../src/terminal/node/gitStructure';
+import { followPrograms, mentionedBy, noneMentioned } from '../../../src/terminal/node/hookPrograms';
+
+let base: string;
+let root: string;
+let upper: string;
+
+before(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'hook-programs-')));
+  root = join(base, 'workspace');
+  upper = join(base, 'upper');
+  await mkdir(root);
+  await mkdir(upper);
+});
+after(() => rm(base, { recursive: true, force: true }));
+
+async function put(folder: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(folder, path)), { recursive: true });
+    await writeFile(join(folder, path), text);
+  }
+}
+
+/** The workspace paths reached from a hook at `hook` (workspace-relative), and the names held anywhere. */
+async function reached(folder: string, hook: string): Promise<{ paths: Set<string>; names: Set<string> }> {
+  const mentioned = noneMentioned();
+  mentioned.tops.add(join(root, folder));
+  mentioned.programs.add(join(root, folder, hook));
+  const paths = new Set<string>();
+  await followPrograms({ root, upper, mentioned, add: (path) => paths.add(relative(root, path)) });
+  return { paths, names: mentioned.names };
+}
+
+describe('what a hook runs, followed', () => {
+  test('the shell spellings of a path name the file: $PWD, ${PWD}, rev-parse, dirname "$0", cd first', () => {
+    const mentioned = noneMentioned();
+    mentionedBy(
+      [
+        'exec "$(git rev-parse --show-toplevel)/script/test"',
+        'sh "$(dirname "$0")/../../script/lint"',
+        '. "$PWD"/tools/env',
+        'source_env "${PWD}/scripts/devenv"',
+        'cd bin && ./check',
+      ].join('\n'),
+      mentioned,
+      ['/w'],
+    );
+    for (const name of ['test', 'test.js', 'test.sh', 'lint', 'env', 'devenv', 'check', 'check.py']) assert.ok(mentioned.names.has(name), name);
+    assert.ok(mentioned.programs.has('/w/tools/env'));
+    assert.ok(mentioned.programs.has('/w/scripts/devenv'));
+    assert.ok(mentioned.programs.has('/w/script/test'));
+    assert.ok(mentioned.programs.has('/w/bin/check'));
+    // A path of the machine names no workspace file.
+    const machine = noneMentioned();
+    mentionedBy('#!/bin/sh\nexec /usr/bin/env node\n', machine, ['/w']);
+    assert.deepEqual([...machine.names], []);
+  });
+
+  test('what an interpreter loads: python -m a module, npx a package of node_modules', () => {
+    const mentioned = noneMentioned();
+    mentionedBy('python3 -m tools.lint\nnpx --no-install lint-staged\n', mentioned, ['/w']);
+    for (const path of ['/w/tools/lint.py', '/w/tools/__init__.py', '/w/node_modules/lint-staged', '/w/node_modules/.bin/lint-staged', '/w/package.json']) {
+      assert.ok(mentioned.programs.has(path), path);
+    }
+    assert.ok(mentioned.packageScripts);
+  });
+
+  test("npm test → package.json's script → the script it runs → what that script runs; make → an include and a recipe's script", async () => {
+    await put(root, {
+      'a/hook': 'npm test\nmake -s check\n',
+      'a/package.json': JSON.stringify({ scripts: { test: 'sh scripts/check.sh' }, main: 'dist/never.js' }),
+      'a/scripts/check.sh': 'node scripts/deep\n',
+      'a/scripts/deep.js': 'require("./deeper.js")\n',
+      'a/Makefile': 'include mk/rules.mk\ncheck:\n\tsh scripts/recipe.sh\n',
+    });
+    const { paths } = await reached('a', 'hook');
+    for (const path of [
+      'a/package.json',
+      'a/scripts/check.sh',
+      'a/scripts/deep',
+      'a/scripts/deeper.js',
+      'a/Makefile',
+      'a/mk/rules.mk',
+      'a/scripts/recipe.sh',
+    ]) {
+      assert.ok(paths.has(path), path);
+    }
+    // package.json is read for its scripts only: its main is no program a hook runs.
+    assert.equal(paths.has('a/dist/never.js'), false);
+  });
+
+  test("the command's version is read too: a script it rewrote to run another file leads there", async () => {
+    await put(root, { 'b/hook': 'sh run.sh\n', 'b/run.sh': 'echo ok\n' });
+    await put(upper, { 'b/run.sh': 'sh planted/next.sh\n' });
+    assert.ok((await reached('b', 'hook')).paths.has('b/planted/next.sh'));
+  });
+
+  test('past 6 files deep, what runs is not known: the whole change set waits (ConfigTooLarge)', async () => {
+    const chain: Record<string, string> = { 'c/hook': 'sh s0.sh\n' };
+    for (let index = 0; index < 8; index++) chain[`c/s${index}.sh`] = `sh s${index + 1}.sh\n`;
+    await put(root, chain);
+    await assert.rejects(reached('c', 'hook'), ConfigTooLarge);
+  });
+
+  test('a 64 KB hook of letters and slashes is read in bounded time', async () => {
+    await put(root, { 'd/hook': `${'a/'.repeat(16_000)}\n${'x'.repeat(32_000)}` });
+    const started = process.cpuUsage();
+    await reached('d', 'hook');
+    const { user, system } = process.cpuUsage(started);
+    assert.ok((user + system) / 1000 < 2_000, `${(user + system) / 1000} CPU ms`);
+  });
+});
