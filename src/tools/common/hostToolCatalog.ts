@@ -50,8 +50,12 @@ export function isMcpTool(tool: { name: string; tags?: readonly string[] }): boo
 }
 
 /** The source of each tool: its tag for MCP, the extension that declares it, else VS Code itself. */
-export function sourceOf(tool: HostToolInfo & { tags?: readonly string[] }, owners: ReadonlyMap<string, { id: string; label: string }>): HostToolSource {
-  if (isMcpTool(tool)) return { kind: 'mcp', server: mcpToolParts(tool.name).server };
+export function sourceOf(
+  tool: HostToolInfo & { tags?: readonly string[] },
+  owners: ReadonlyMap<string, { id: string; label: string }>,
+  servers: ReadonlyMap<string, string> = new Map(),
+): HostToolSource {
+  if (isMcpTool(tool)) return { kind: 'mcp', server: servers.get(tool.name) ?? mcpToolParts(tool.name).server };
   const owner = owners.get(tool.name);
   return owner ? { kind: 'extension', ...owner } : { kind: 'vscode' };
 }
@@ -72,11 +76,13 @@ function groupTitle(source: HostToolSource): string {
 export function groupHostTools(
   tools: readonly (HostToolInfo & { tags?: readonly string[] })[],
   owners: ReadonlyMap<string, { id: string; label: string }>,
+  /** Each MCP tool's configured server (mcpToolServers): the group says the name the user wrote. */
+  servers: ReadonlyMap<string, string> = new Map(),
 ): HostToolGroup[] {
   const groups = new Map<string, HostToolGroup>();
   for (const info of tools) {
     if (HIDDEN_HOST_TOOLS.has(info.name)) continue;
-    const source = sourceOf(info, owners);
+    const source = sourceOf(info, owners, servers);
     const key = groupKey(source);
     let group = groups.get(key);
     if (!group) {
@@ -106,10 +112,12 @@ export interface McpReadiness {
 }
 
 /** The sentence the session shows: the servers with their tools, and what is missing and what to do. */
-export function mcpReadinessNote(readiness: McpReadiness): string | undefined {
+export function mcpReadinessNote(readiness: McpReadiness, servers: ReadonlyMap<string, string> = new Map()): string | undefined {
   const byServer = new Map<string, string[]>();
   for (const name of readiness.offered) {
-    const { server, tool } = mcpToolParts(name);
+    const parts = mcpToolParts(name);
+    const server = servers.get(name) ?? parts.server;
+    const { tool } = parts;
     byServer.set(server.slice(0, 40), [...(byServer.get(server.slice(0, 40)) ?? []), tool]);
   }
   const parts: string[] = [];

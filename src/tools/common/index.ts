@@ -15,6 +15,6 @@ export {
   type TextQuery,
   type WorkspaceSearch,
 } from './searchPorts';
-export { mcpToolsOfServer, modelToolName } from './mcpNames';
+export { mcpToolParts, mcpToolServers, mcpToolsOfServer, modelToolName } from './mcpNames';
 export { type AgentTool, type PreparedCall, type ToolContext, type ToolKind, type ToolOutcome } from './tool';
 export { parsePlan, planChecklist, type PlanStep } from './updatePlan';

@@ -6,6 +6,8 @@
  * and anything unreadable gives no names, so no wait.
  */
 
+import { MCP_NAME_START, mcpToolParts } from './mcpNames';
+
 /** A larger mcp.json is not read (no names, no wait). */
 export const MAX_MCP_CONFIG_BYTES = 64 * 1024;
 /** Server names taken from one file at most. */
@@ -36,9 +38,18 @@ export function mcpToolPrefix(server: string): string {
     .slice(0, 13)}_`;
 }
 
-/** The servers none of whose tools VS Code lists. */
+/**
+ * The servers none of whose tools VS Code lists. A server that reports a name of its own has its tools under that
+ * name (mcpToolServers): as many servers as there are prefixes no configured name claims count as listed.
+ */
 export function serversWithoutTools(servers: readonly string[], toolNames: readonly string[]): string[] {
-  return servers.filter((server) => !toolNames.some((name) => name.startsWith(mcpToolPrefix(server))));
+  const without = servers.filter((server) => !toolNames.some((name) => name.startsWith(mcpToolPrefix(server))));
+  const unclaimed = new Set(
+    toolNames
+      .filter((name) => name.startsWith(MCP_NAME_START) && !servers.includes(mcpToolParts(name, servers).server))
+      .map((name) => mcpToolParts(name).server),
+  );
+  return without.slice(Math.min(without.length, unclaimed.size));
 }
 
 /** JSON with comments (line and block) and trailing commas made plain JSON; strings are left as they are. */

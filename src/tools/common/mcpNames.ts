@@ -88,3 +88,27 @@ export function mcpToolsOfServer(names: readonly string[], server: string, optio
     return options.tool === undefined || parts.tool === plain(options.tool);
   });
 }
+
+/**
+ * Which configured server (an mcp.json key, as the user wrote it) each MCP tool is. VS Code names a server's tools
+ * after the name the server reports of itself when it gives one, else the key: `filesystem` in mcp.json, whose
+ * server calls itself `secure-filesystem-server`, has tools named `mcp_secure-filesy_…`. A tool whose prefix is a
+ * configured name's is that server's; the rest go to a configured name without tools only when exactly one name and
+ * one prefix are left (more would be a guess: those stay unpaired, and a grant by the server's own name still works).
+ */
+export function mcpToolServers(toolNames: readonly string[], configured: readonly string[]): Map<string, string> {
+  const servers = new Map<string, string>();
+  const unclaimed = new Map<string, string[]>();
+  for (const name of toolNames) {
+    if (!name.startsWith(MCP_NAME_START)) continue;
+    const { server } = mcpToolParts(name, configured);
+    if (configured.includes(server)) servers.set(name, server);
+    else unclaimed.set(server, [...(unclaimed.get(server) ?? []), name]);
+  }
+  const claimed = new Set(servers.values());
+  const withoutTools = configured.filter((server) => !claimed.has(server));
+  if (withoutTools.length === 1 && unclaimed.size === 1) {
+    for (const name of [...unclaimed.values()][0]) servers.set(name, withoutTools[0]);
+  }
+  return servers;
+}

@@ -13,7 +13,7 @@ import { MCP_START_TIMEOUT_MS } from '../common/mcpStart';
 import type { Clock, Logger } from '../../base/common';
 import { toAbortSignal } from '../../base/vscode';
 import type { AgentTool } from '../common/tool';
-import { liveMcpTools, looksLikeMcpTool, startMcpServers, workspaceMcpServers } from './mcpServers';
+import { configuredServersOfTools, liveMcpTools, looksLikeMcpTool, startMcpServers, workspaceMcpServers } from './mcpServers';
 
 const ENABLED_KEY = 'gateway.agent.enabledTools';
 
@@ -54,11 +54,19 @@ export function grantableHostTools(state: vscode.Memento | undefined): { name: s
   if (!vscode.workspace.isTrusted) return [];
   const enabled = new Set(state ? enabledHostTools(state) : []);
   const owners = toolOwners();
+  const servers = configuredServersOfTools();
   return vscode.lm.tools
     .filter((tool) => !HIDDEN_HOST_TOOLS.has(tool.name))
     .map((tool) => {
       const referenceName = owners.get(tool.name)?.referenceName;
-      return { name: tool.name, mcp: isMcpTool(tool), ...(referenceName !== undefined ? { referenceName } : {}), enabled: enabled.has(tool.name) };
+      const server = servers.get(tool.name);
+      return {
+        name: tool.name,
+        mcp: isMcpTool(tool),
+        ...(referenceName !== undefined ? { referenceName } : {}),
+        ...(server !== undefined ? { server } : {}),
+        enabled: enabled.has(tool.name),
+      };
     });
 }
 
@@ -88,7 +96,7 @@ export async function chooseHostTools(state: vscode.Memento, clock: Clock, names
     );
     return;
   }
-  const groups = groupHostTools(tools, toolOwners());
+  const groups = groupHostTools(tools, toolOwners(), configuredServersOfTools());
   if (groups.length === 0) {
     void vscode.window.showInformationMessage(
       'VS Code has no language-model tools to offer (install an extension that contributes some, or configure an MCP server).',
@@ -162,8 +170,9 @@ export async function prepareMcpTools(state: vscode.Memento, referenced: readonl
   const wanted = [...new Set([...enabledHostTools(state), ...referenced])].filter(looksLikeMcpTool);
   if (wanted.length === 0) return undefined;
   const live = new Set(liveMcpTools());
-  if (wanted.every((name) => live.has(name))) return mcpReadinessNote({ offered: wanted, missing: [] });
-  return mcpReadinessNote(await startMcpServers({ wanted, clock, signal }));
+  if (wanted.every((name) => live.has(name))) return mcpReadinessNote({ offered: wanted, missing: [] }, configuredServersOfTools());
+  const readiness = await startMcpServers({ wanted, clock, signal });
+  return mcpReadinessNote(readiness, configuredServersOfTools());
 }
 
 async function invokeHostTool(

@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import type { Clock } from '../../base/common';
 import { isMcpTool, type McpReadiness } from '../common/hostToolCatalog';
 import { MCP_ATTEMPT_GAP_MS, waitForMcpTools } from '../common/mcpStart';
-import { configuredMcpServers, MAX_MCP_CONFIG_BYTES, serversWithoutTools } from '../common/mcpConfig';
+import { configuredMcpServers, MAX_MCP_CONFIG_BYTES, MAX_MCP_SERVERS, serversWithoutTools } from '../common/mcpConfig';
+import { mcpToolServers } from '../common/mcpNames';
 
 /** The MCP tools VS Code lists now. */
 export function liveMcpTools(): string[] {
@@ -51,12 +52,23 @@ export async function startMcpServers({ wanted, servers = [], clock, signal, tim
 
 /** Whether VS Code's `mcp` configuration (what its MCP servers come from) lists every one of `servers`. */
 function configuredServersKnown(servers: readonly string[]): boolean {
-  const known = new Set<string>();
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const value = vscode.workspace.getConfiguration('mcp', folder.uri).get<unknown>('servers');
-    if (typeof value === 'object' && value !== null) for (const name of Object.keys(value)) known.add(name);
-  }
+  const known = new Set(configuredMcpServerNames());
   return servers.every((server) => known.has(server));
+}
+
+/** The server names of VS Code's `mcp` configuration: the user's and each workspace folder's (`.vscode/mcp.json`). */
+function configuredMcpServerNames(): string[] {
+  const known = new Set<string>();
+  for (const scope of [undefined, ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri)]) {
+    const value = vscode.workspace.getConfiguration('mcp', scope).get<unknown>('servers');
+    if (typeof value === 'object' && value !== null) for (const name of Object.keys(value).slice(0, MAX_MCP_SERVERS)) known.add(name);
+  }
+  return [...known];
+}
+
+/** Each listed MCP tool's configured server (the name the user wrote), where it can be told (mcpToolServers). */
+export function configuredServersOfTools(): Map<string, string> {
+  return mcpToolServers(liveMcpTools(), configuredMcpServerNames());
 }
 
 /** Resolves at the next change of the `mcp` configuration (a server added to mcp.json); rejects when `signal` aborts. */

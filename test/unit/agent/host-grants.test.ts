@@ -24,6 +24,27 @@ const CATALOG: ToolCatalog = { builtIns: BUILT_INS, host: HOST };
 const grant = (...names: string[]) => mapToolNames(names, CATALOG);
 
 describe("Copilot's and Claude Code's names for VS Code's tools", () => {
+  test("an MCP server by the mcp.json name the user wrote, where VS Code's tool names carry the server's own", () => {
+    // `filesystem` in mcp.json; the server calls itself `secure-filesystem-server`, so VS Code names its tools `mcp_secure-filesy_…`.
+    const catalog: ToolCatalog = {
+      builtIns: BUILT_INS,
+      host: [
+        { name: 'mcp_secure-filesy_read_file', mcp: true, server: 'filesystem', enabled: true },
+        { name: 'mcp_secure-filesy_write_file', mcp: true, server: 'filesystem', enabled: true },
+        ...HOST,
+      ],
+    };
+    const both = ['mcp_secure-filesy_read_file', 'mcp_secure-filesy_write_file'];
+    assert.deepEqual(mapToolNames(['filesystem/*'], catalog), { tools: both, unknown: [], notEnabled: [] });
+    assert.deepEqual(mapToolNames(['filesystem/read_file'], catalog).tools, ['mcp_secure-filesy_read_file']);
+    assert.deepEqual(mapToolNames(['mcp__filesystem__write_file'], catalog).tools, ['mcp_secure-filesy_write_file']);
+    assert.deepEqual(mapToolNames(['filesystem'], catalog).tools, both);
+    // The server's own name still grants them.
+    assert.deepEqual(mapToolNames(['secure-filesy/*'], catalog).tools, both);
+    // Another server's name grants none of them.
+    assert.deepEqual(mapToolNames(['github/*'], catalog).tools, ['mcp_github_create_issue', 'mcp_github_delete_repo']);
+  });
+
   test("Copilot: `server/*`, `server/tool`, a server's name, a tool's reference name, VS Code's own name", () => {
     assert.deepEqual(grant('github/*').tools, ['mcp_github_create_issue', 'mcp_github_delete_repo']);
     assert.deepEqual(grant('github/create_issue').tools, ['mcp_github_create_issue']);

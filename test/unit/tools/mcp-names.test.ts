@@ -2,7 +2,9 @@
 // server's own name holds `_` (VS Code's `mcp_<server>_<tool>` alone cannot tell).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { mcpServerPart, mcpToolParts, mcpToolsOfServer, modelToolName } from '../../../src/tools/common/mcpNames';
+import { mcpServerPart, mcpToolParts, mcpToolServers, mcpToolsOfServer, modelToolName } from '../../../src/tools/common/mcpNames';
+import { serversWithoutTools } from '../../../src/tools/common/mcpConfig';
+import { groupHostTools, mcpReadinessNote } from '../../../src/tools/common/hostToolCatalog';
 import { selectHostTools, type HostToolInfo } from '../../../src/tools/common/hostTools';
 import { allTools } from '../../../src/tools/common/registry';
 
@@ -99,5 +101,45 @@ describe("an MCP tool's server", () => {
   test('a long server name matches by its first 13 characters, as VS Code cuts it', () => {
     const names = ['mcp_averyveryvery_search'];
     assert.deepEqual(mcpToolsOfServer(names, 'AVeryVeryVeryLongServerName'), names);
+  });
+});
+
+// VS Code 1.139 names a server's tools after the name the server reports (`@modelcontextprotocol/server-filesystem`
+// calls itself `secure-filesystem-server`), not the mcp.json key the user wrote (`filesystem`).
+describe('a server that reports a name of its own', () => {
+  const tools = ['mcp_secure-filesy_read_file', 'mcp_secure-filesy_write_file', 'mcp_memory_create_entities'];
+
+  test('its tools are the configured name left without tools, when one name and one prefix are left', () => {
+    const servers = mcpToolServers(tools, ['filesystem', 'memory']);
+    assert.deepEqual(Object.fromEntries(servers), {
+      'mcp_secure-filesy_read_file': 'filesystem',
+      'mcp_secure-filesy_write_file': 'filesystem',
+      mcp_memory_create_entities: 'memory',
+    });
+  });
+
+  test('two names and two prefixes left: no guess, the tools keep their own server name', () => {
+    const servers = mcpToolServers([...tools, 'mcp_other-server_x'], ['filesystem', 'memory', 'notes']);
+    assert.deepEqual(Object.fromEntries(servers), { mcp_memory_create_entities: 'memory' });
+  });
+
+  test("the wait for each configured server's tools ends when the renamed server lists its tools", () => {
+    assert.deepEqual(serversWithoutTools(['filesystem', 'memory'], tools), []);
+    assert.deepEqual(serversWithoutTools(['filesystem', 'memory'], ['mcp_memory_create_entities']), ['filesystem']);
+    // A second server of the same name (VS Code adds a digit) is still not the configured one.
+    assert.deepEqual(serversWithoutTools(['probe'], ['mcp_probe2_echo']), ['probe']);
+  });
+
+  test('the picker and the session note say the name the user wrote', () => {
+    const servers = mcpToolServers(tools, ['filesystem', 'memory']);
+    const groups = groupHostTools(tools.map(info), new Map(), servers);
+    assert.deepEqual(
+      groups.map((group) => group.title),
+      ['MCP server: filesystem', 'MCP server: memory'],
+    );
+    assert.match(
+      mcpReadinessNote({ offered: tools.slice(0, 2), missing: [] }, servers) ?? '',
+      /^MCP tools for this session: filesystem \(`read_file`, `write_file`\)\.$/,
+    );
   });
 });

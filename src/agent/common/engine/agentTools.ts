@@ -6,7 +6,7 @@
  * model's output never reaches it, so a model cannot widen its own tools.
  */
 import { modelToolName, runSubagentTool, type AgentTool } from '../../../tools/common';
-import { hostToolsOfName, serversNamed } from './hostGrants';
+import { hostToolsOfName, mcpToolsOfName, serversNamed } from './hostGrants';
 
 /** Claude Code's tools, as it spells them (its `Read` reads one file, where Copilot's `read` set also lists folders). */
 const CLAUDE_TOOLS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
@@ -59,6 +59,8 @@ export interface GrantableHostTool {
   name: string;
   /** An MCP server's tool (its name is `mcp_<server>_<tool>`). */
   mcp: boolean;
+  /** The mcp.json key of its server, where VS Code's name for the tool carries the server's own name instead. */
+  server?: string;
   /** The name a prompt references it by (`#fetch`): an extension's `toolReferenceName`. */
   referenceName?: string;
   /** The user enabled it in "Gateway: Choose Agent Tools…": a grant of any other is not offered. */
@@ -92,10 +94,13 @@ export function mapToolNames(names: readonly string[], catalog: ToolCatalog): Ma
   const unknown: string[] = [];
   for (const name of names) {
     const trimmed = name.trim();
+    const ofMcpServer = trimmed === '*' ? [] : mcpToolsOfName(trimmed, host, servers);
     const mapped =
       trimmed === '*'
         ? [...catalog.builtIns, runSubagentTool.name, ...host.map((tool) => tool.name)]
-        : (toolsOfName(trimmed, catalog.builtIns) ?? hostToolsOfName(trimmed, host, servers));
+        : ofMcpServer.length > 0
+          ? ofMcpServer
+          : (toolsOfName(trimmed, catalog.builtIns) ?? hostToolsOfName(trimmed, host, servers));
     if (mapped.length === 0) unknown.push(name);
     for (const tool of mapped) tools.add(tool);
   }

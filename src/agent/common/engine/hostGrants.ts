@@ -8,7 +8,7 @@
  * name (`mcp_github_create_issue`). A grant only narrows: what is offered is
  * still only what the user enabled in "Choose Agent Tools…" (agentTools.ts).
  */
-import { mcpToolsOfServer } from '../../../tools/common';
+import { mcpToolParts, mcpToolsOfServer } from '../../../tools/common';
 import type { GrantableHostTool } from './agentTools';
 
 /** Claude Code's `mcp__<server>__<tool>` or `mcp__<server>` (the server up to the first `__`). */
@@ -30,18 +30,47 @@ export function serversNamed(names: readonly string[]): string[] {
 /** VS Code's tools a name grants; none when it names none of them. */
 export function hostToolsOfName(name: string, host: readonly GrantableHostTool[], servers: readonly string[]): string[] {
   if (host.some((tool) => tool.name === name)) return [name];
-  const mcp = host.filter((tool) => tool.mcp).map((tool) => tool.name);
   const claude = CLAUDE_MCP.exec(name);
-  if (claude) return mcpToolsOfServer(mcp, claude[1], { servers, ...(claude[2] !== undefined ? { tool: claude[2] } : {}) });
+  if (claude) return ofServer(host, claude[1], claude[2], servers);
   const qualified = QUALIFIED.exec(name);
   if (qualified) {
     const [, server, tool] = qualified;
-    const ofServer = mcpToolsOfServer(mcp, server, { servers, ...(tool !== '*' ? { tool } : {}) });
+    const ofServerNamed = ofServer(host, server, tool !== '*' ? tool : undefined, servers);
     // `<extension>/<tool>`: an extension's tool qualified by where it comes from.
-    return ofServer.length > 0 || tool === '*' ? ofServer : referenced(tool, host);
+    return ofServerNamed.length > 0 || tool === '*' ? ofServerNamed : referenced(tool, host);
   }
   const byReference = referenced(name, host);
-  return byReference.length > 0 ? byReference : mcpToolsOfServer(mcp, name, { servers });
+  return byReference.length > 0 ? byReference : ofServer(host, name, undefined, servers);
+}
+
+/**
+ * The MCP tools a qualified name grants (`server/*`, `server/tool`, `mcp__server__tool`), none when it names no
+ * server's: a server's tool named like one of ours (`filesystem/read_file`) is the server's, not ours.
+ */
+export function mcpToolsOfName(name: string, host: readonly GrantableHostTool[], servers: readonly string[]): string[] {
+  const claude = CLAUDE_MCP.exec(name);
+  if (claude) return ofServer(host, claude[1], claude[2], servers);
+  const qualified = QUALIFIED.exec(name);
+  return qualified ? ofServer(host, qualified[1], qualified[2] !== '*' ? qualified[2] : undefined, servers) : [];
+}
+
+/**
+ * An MCP server's tools (or one of them) by either of its names: the one VS Code's tool names carry (the server's
+ * own) or the mcp.json key the user wrote, which VS Code's names may not show (`filesystem`, whose server calls
+ * itself `secure-filesystem-server`).
+ */
+function ofServer(host: readonly GrantableHostTool[], server: string, tool: string | undefined, servers: readonly string[]): string[] {
+  const mcp = host.filter((candidate) => candidate.mcp);
+  const byToolName = mcpToolsOfServer(
+    mcp.map((candidate) => candidate.name),
+    server,
+    { servers, ...(tool !== undefined ? { tool } : {}) },
+  );
+  const plain = (value: string) => value.replace(/\./g, '_');
+  const byConfiguredName = mcp
+    .filter((candidate) => candidate.server === server && (tool === undefined || plain(mcpToolParts(candidate.name).tool) === plain(tool)))
+    .map((candidate) => candidate.name);
+  return [...new Set([...byToolName, ...byConfiguredName])];
 }
 
 /** The tools whose reference name (`#fetch`) or name is this, exactly or else in any case. */
