@@ -10,4 +10,5 @@ export { hookApprovalsThrough } from './hookApprovals';
 export { SessionHooks } from './hooks';
 export { HomeSkills } from './homeSkills';
 export { newSkillListing } from './skills';
+export { findInstructionFiles, logOnce } from './instructionFiles';
 export { findWorkspaceAgentFiles } from './workspaceAgentFiles';
