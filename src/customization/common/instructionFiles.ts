@@ -10,7 +10,7 @@
  * compiled by base's compileGlob (a linear-time engine where a glob could backtrack). What is left out is
  * noted once per kind (a count and a few names), not once per file.
  */
-import type { Logger, WorkspaceFiles } from '../../base/common';
+import type { WorkspaceFiles } from '../../base/common';
 import { compileGlob } from '../../base/common';
 import { protectingPattern } from '../../base/common';
 
@@ -218,20 +218,4 @@ function unquoted(text: string): string {
   const value = text.trim();
   const quote = value[0];
   return value.length >= 2 && (quote === "'" || quote === '"') && value.endsWith(quote) ? value.slice(1, -1) : value;
-}
-
-/** Lines already logged, per logger: a line is logged once in a window, not at every run or question. */
-const logged = new WeakMap<Logger, Set<string>>();
-const MAX_LOGGED = 256;
-
-export function logOnce(logger: Logger | undefined, lines: readonly string[]): void {
-  if (logger === undefined) return;
-  let seen = logged.get(logger);
-  if (seen === undefined) logged.set(logger, (seen = new Set()));
-  for (const line of lines) {
-    if (seen.has(line)) continue;
-    if (seen.size >= MAX_LOGGED) seen.clear();
-    seen.add(line);
-    logger.warn(line);
-  }
 }

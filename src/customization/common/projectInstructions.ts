@@ -285,9 +285,9 @@ export class InstructionTracker {
     this.limits = options.limits ?? DEFAULT_INSTRUCTION_LIMITS;
   }
 
-  /** The text of the item to send next, if a new file applies; records it in `session.projectInstructions`. */
+  /** The text of the item to send next, if a new file applies; records it in `session.projectInstructions`, with the skills read since. */
   async next(
-    session: { transcript: readonly { type?: string; arguments?: string }[]; projectInstructions?: SentInstructions },
+    session: { transcript: readonly { type?: string; name?: string; arguments?: string }[]; projectInstructions?: SentInstructions },
     signal: AbortSignal,
   ): Promise<string | undefined> {
     if (this.lastSent !== undefined && session.projectInstructions === undefined) {
@@ -298,14 +298,17 @@ export class InstructionTracker {
     this.lastSent = session.projectInstructions;
     const folders: string[] = [];
     const workedFiles: string[] = [];
+    const skillsRead: string[] = [];
     for (; this.scanned < session.transcript.length; this.scanned++) {
       const item = session.transcript[this.scanned];
       if (item.type !== 'function_call' || typeof item.arguments !== 'string') continue;
       const worked = workedOfCall(item.arguments);
       folders.push(...worked.folders);
       if (worked.file !== undefined) workedFiles.push(worked.file);
+      const skill = this.skillReadBy(item.name, item.arguments, worked.file);
+      if (skill !== undefined) skillsRead.push(skill);
     }
-    const sent = session.projectInstructions ?? { files: [], bytes: 0 };
+    const sent = this.recordSkillsRead(session, skillsRead);
     const agentsMd = this.options.agentsMd !== false;
     // Found once per run; matched against the files worked on since the last look (the always-on ones at the first).
     this.instructionFiles ??= agentsMd ? await workspaceInstructionFiles(this.files, this.protectedFiles, this.options.logger, signal) : [];
@@ -316,20 +319,49 @@ export class InstructionTracker {
     const [root, copilot, ...nested] = instructionCandidates(folders, this.limits);
     const candidates = [root, copilot, ...matched.map((file) => file.path), ...nested].filter((path) => !this.lookedAt.has(path));
     if (candidates.length === 0) return undefined;
-    const skip = new Set(sent.files);
     // Skills are listed once per chain, with the root's files (the first look).
-    const skills = this.lookedAt.size === 0 ? await this.skillListing(skip, signal) : undefined;
+    const skills = this.lookedAt.size === 0 ? await this.skillListing(new Set([...sent.files, ...(sent.skills ?? [])]), signal) : undefined;
     const byPath = new Map(matched.map((file) => [file.path, file]));
     const found = !agentsMd
       ? { text: undefined, used: [], bytes: 0 }
-      : await readInstructions(this.files, candidates, skip, this.protectedFiles, sent.bytes, signal, this.limits, byPath);
+      : await readInstructions(this.files, candidates, new Set(sent.files), this.protectedFiles, sent.bytes, signal, this.limits, byPath);
     for (const path of candidates) this.lookedAt.add(path);
     const text = [found.text, skills?.text].filter((part) => part !== undefined).join('\n\n');
     if (text === '') return undefined;
-    const skillFiles = skills?.listed.map((skill) => skill.path) ?? [];
-    session.projectInstructions = { files: [...sent.files, ...found.used, ...skillFiles], bytes: sent.bytes + found.bytes };
+    const listed = skills?.listed.map((skill) => skill.path) ?? [];
+    session.projectInstructions = {
+      ...sent,
+      files: [...sent.files, ...found.used],
+      bytes: sent.bytes + found.bytes,
+      ...(listed.length > 0 ? { skills: [...(sent.skills ?? []), ...listed] } : {}),
+    };
     this.lastSent = session.projectInstructions;
     return text;
+  }
+
+  /** The SKILL.md a call reads: a read_file of a path (checked against the listed ones later), or read_skill of a home skill's name. */
+  private skillReadBy(tool: string | undefined, rawArguments: string, file: string | undefined): string | undefined {
+    if (tool === 'read_file') return file;
+    if (tool !== 'read_skill' || !this.options.homeSkills) return undefined;
+    let name: unknown;
+    try {
+      name = (JSON.parse(rawArguments.length > 4096 ? '{}' : rawArguments) as Record<string, unknown> | null)?.name;
+    } catch {
+      return undefined;
+    }
+    const skill = this.options.homeSkills.skills.find((candidate) => candidate.name === name);
+    return skill && `~/${skill.path}`;
+  }
+
+  /** The session's instructions with the listed skills it read now added to its files (the summary names the skills read, not all listed). */
+  private recordSkillsRead(session: { projectInstructions?: SentInstructions }, read: readonly string[]): SentInstructions {
+    const sent = session.projectInstructions ?? { files: [], bytes: 0 };
+    const listed = new Set(sent.skills ?? []);
+    const added = [...new Set(read)].filter((path) => listed.has(path) && !sent.files.includes(path));
+    if (added.length === 0) return sent;
+    session.projectInstructions = { ...sent, files: [...sent.files, ...added] };
+    this.lastSent = session.projectInstructions;
+    return session.projectInstructions;
   }
 
   private async skillListing(sent: ReadonlySet<string>, signal: AbortSignal): Promise<{ text: string; listed: Skill[] } | undefined> {
