@@ -13,7 +13,7 @@ import type { Logger, WorkspaceFiles } from '../../base/common';
 import { headBytes } from '../../base/common';
 import { type AgentTool, type PreparedCall } from '../../tools/common';
 import { DEFAULT_SKILL_LIMITS, findSkills, fitListing, shortenedNote, type Skill } from './skills';
-import { logOnce } from './logOnce';
+import { groupedNotes, logOnce } from './logOnce';
 
 /** Home folders of personal skills, in order of precedence. */
 export const HOME_SKILL_FOLDERS: readonly string[] = ['.copilot/skills', '.claude/skills', '.agents/skills', '.codex/skills'];
@@ -34,7 +34,13 @@ export class HomeSkills {
   /** Looks once per run; what is found is what read_skill may open. */
   async find(signal: AbortSignal): Promise<readonly Skill[]> {
     const result = await findSkills(this.files, this.protectedFiles, signal, undefined, { folders: HOME_SKILL_FOLDERS, noSymlinks: true });
-    for (const note of result.notes) this.logger?.warn(`Home skill ~/${note}.`);
+    logOnce(
+      this.logger,
+      groupedNotes(
+        { one: 'Home skill', many: 'Home skills' },
+        result.notes.map((note) => `~/${note}`),
+      ),
+    );
     this.found = result.skills;
     return this.found;
   }

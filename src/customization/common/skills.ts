@@ -16,7 +16,7 @@ import type { Logger, WorkspaceFiles } from '../../base/common';
 import { headBytes, utf8Length } from '../../base/common';
 import { protectingPattern } from '../../base/common';
 import { parseSkillFrontMatter } from './skillFrontMatter';
-import { logOnce } from './logOnce';
+import { groupedNotes, logOnce } from './logOnce';
 
 /** Where Copilot, Claude Code, Codex (both its old and new folder) and Cline keep a repository's skills, in order of precedence. */
 export const SKILL_FOLDERS: readonly string[] = ['.github/skills', '.claude/skills', '.agents/skills', '.codex/skills', '.cline/skills'];
@@ -201,7 +201,7 @@ export async function newSkillListing(
   signal: AbortSignal,
 ): Promise<{ text: string; listed: Skill[] } | undefined> {
   const found = await findSkills(input.files, input.protectedFiles, signal, input.limits);
-  for (const note of found.notes) input.logger?.warn(`Skill ${note}.`);
+  logOnce(input.logger, groupedNotes({ one: 'Skill', many: 'Skills' }, found.notes));
   const listing = skillListing(
     found.skills.filter((skill) => !input.sent.has(skill.path)),
     input.limits,
