@@ -80,7 +80,7 @@ async function chatProjectInstructions(
   protectedFileGlobs: () => readonly string[],
   logger: Gateway['logger'],
   signal: AbortSignal,
-): Promise<string | undefined> {
+): Promise<{ text?: string; used: readonly string[] } | undefined> {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (root?.scheme !== 'file') return undefined;
   const found = await instructionsForChat(
@@ -90,7 +90,7 @@ async function chatProjectInstructions(
     signal,
     logger,
   );
-  return found.text;
+  return found;
 }
 
 /** Edit Selection's commands; the controller (its code, listeners and code lenses) is made at their first use. */
