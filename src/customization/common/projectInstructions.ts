@@ -79,8 +79,13 @@ export function workedOfCall(rawArguments: string): { folders: string[]; file: s
   return { folders, file: normalized?.ok && normalized.path !== '.' ? normalized.path : undefined };
 }
 
-/** Files a look matches instructions files against (a hostile model can name many in one step). */
-const MAX_FILES_PER_LOOK = 64;
+/**
+ * Files a look matches instructions files against, and their length: a hostile model can name many, and long, in one
+ * step (64 files of 16 globs each against 32 paths of 1,024 characters is about a second of re2js at worst; real paths
+ * take microseconds). No real file's workspace path is longer.
+ */
+const MAX_FILES_PER_LOOK = 32;
+const MAX_MATCHED_PATH_CHARS = 1024;
 
 /**
  * The workspace's instructions files (none without the folder: the readers are loaded only when there is one);
@@ -106,7 +111,7 @@ async function workspaceInstructionFiles(
 
 /** The instructions files that apply: the always-on ones, and those whose applyTo matches one of `worked`. */
 function applying(instructionFiles: readonly InstructionFile[], worked: readonly string[]): InstructionFile[] {
-  const paths = worked.slice(0, MAX_FILES_PER_LOOK);
+  const paths = [...new Set(worked.filter((path) => path.length <= MAX_MATCHED_PATH_CHARS))].slice(0, MAX_FILES_PER_LOOK);
   return instructionFiles.filter((file) => file.always || paths.some((path) => file.matches(path)));
 }
 

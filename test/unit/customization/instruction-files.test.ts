@@ -217,6 +217,22 @@ describe('a session applies them as Copilot does', () => {
     assert.equal(warnings.length, 1);
   });
 
+  test('a step that names many files, or a path longer than any real one, is matched within its bounds (32 paths of 1,024 characters)', async () => {
+    writeRealFiles();
+    const reads = (paths: string[]) => ({ toolCalls: paths.map((path) => ({ name: 'read_file', arguments: { path } })) });
+    emulator.script('demo-key', [
+      reads([`src/${'a'.repeat(1100)}.ts`, ...Array.from({ length: 32 }, (_, i) => `py/m${i}.py`), 'src/late.ts']),
+      reads(['src/app.ts']),
+      { text: 'done' },
+    ]);
+    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, projectInstructions: true });
+    const state = startSession('many files');
+    await runToEnd(engine, state);
+    const [, second, third] = bodies().map(developerText);
+    assert.doesNotMatch(second, /azure-functions-typescript/, 'the long path and the 33rd path are not matched');
+    assert.match(third, /## \.github\/instructions\/azure-functions-typescript\.instructions\.md/, 'the next step is');
+  });
+
   test('@gateway gets the always-on files, and those whose applyTo matches an attached file', async () => {
     writeRealFiles();
     workspace.write('.github/copilot-instructions.md', 'Always answer in British English.');
