@@ -42,6 +42,8 @@ export interface Skill {
 
 export interface FoundSkills {
   skills: Skill[];
+  /** Whether the folders hold more skills than were read (past `maxSkills`). */
+  more?: boolean;
   /** Why a SKILL.md found was left out, one line each, for the log. */
   notes: string[];
 }
@@ -68,6 +70,7 @@ export async function findSkills(
     for (const path of entries.paths) {
       if (looked++ >= limits.maxSkills) {
         found.notes.push(`${path}: skipped, past the first ${limits.maxSkills} skills`);
+        found.more = true;
         return found;
       }
       const read = await readSkill(files, path, protectedFiles, signal, { ...limits, noSymlinks: where.noSymlinks === true });
@@ -183,6 +186,8 @@ export function shortenedNote(fitted: FittedListing, total: number, maxBytes: nu
 export function skillListing(
   skills: readonly Skill[],
   limits: SkillLimits = DEFAULT_SKILL_LIMITS,
+  /** The folders hold more skills than were read: the model is told where to find them. */
+  moreInFolders = false,
 ): { text: string; listed: Skill[]; notes: string[] } | undefined {
   if (skills.length === 0) return undefined;
   const header =
@@ -191,7 +196,12 @@ export function skillListing(
   const items = skills.map((skill) => ({ name: skill.name, description: skill.description, after: ` (${skill.path})` }));
   const fitted = fitListing(header, items, limits.maxListingBytes);
   const left = skills.length - fitted.count;
-  const more = left > 0 ? `\n(${left} more skills are not listed: look in ${SKILL_FOLDERS.join(', ')})` : '';
+  const more =
+    left > 0
+      ? `\n(${left} more skills are not listed: look in ${SKILL_FOLDERS.join(', ')})`
+      : moreInFolders
+        ? `\n(More skills than the ${limits.maxSkills} listed are in ${SKILL_FOLDERS.join(', ')}: list a folder with list_files and read a SKILL.md with read_file.)`
+        : '';
   return { text: `${fitted.text}${more}`, listed: skills.slice(0, fitted.count), notes: shortenedNote(fitted, skills.length, limits.maxListingBytes) };
 }
 
@@ -205,6 +215,7 @@ export async function newSkillListing(
   const listing = skillListing(
     found.skills.filter((skill) => !input.sent.has(skill.path)),
     input.limits,
+    found.more === true,
   );
   logOnce(input.logger, listing?.notes ?? []);
   return listing;

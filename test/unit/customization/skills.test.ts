@@ -293,6 +293,22 @@ describe('every skill reachable, the skills read in the summary (issue 38)', () 
     assert.doesNotMatch(JSON.stringify(bodies()[0].input), /Skills in this workspace/);
   });
 
+  test('past the 64 skills read, the listing says more are in the folders (read_file reaches them), and the log says it once', async () => {
+    for (let i = 0; i < 70; i++) workspace.write(`.claude/skills/s${String(i).padStart(2, '0')}/SKILL.md`, skill(`s${i}`, `Skill ${i}.`));
+    emulator.script('demo-key', [{ text: 'done' }]);
+    const warnings: string[] = [];
+    const logger = { trace() {}, debug() {}, info() {}, warn: (message: string) => warnings.push(message), error() {} };
+    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, projectInstructions: true, logger }).engine, startSession('hi'));
+    const listing: string = bodies()[0].input[0].role === 'developer' ? bodies()[0].input[0].content : bodies()[0].input[1].content;
+    assert.match(listing, /^- s63: Skill 63\. /m);
+    assert.doesNotMatch(listing, /^- s64:/m);
+    assert.match(
+      listing,
+      /\(More skills than the 64 listed are in .*\.claude\/skills.*: list a folder with list_files and read a SKILL\.md with read_file\.\)$/,
+    );
+    assert.deepEqual(warnings, ['Skill .claude/skills/s64/SKILL.md: skipped, past the first 64 skills.']);
+  });
+
   test('a symlinked skill folder is left out with a line in the log', async () => {
     workspace.write('shared/linked/SKILL.md', skill('linked', 'A skill kept elsewhere.'));
     mkdirSync(join(workspace.root, '.github/skills'), { recursive: true });
