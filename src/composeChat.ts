@@ -47,7 +47,7 @@ export function registerChatParticipant(
     logger: gateway.logger,
     settings: gateway.settings,
     windows: models.windows,
-    projectInstructions: (labels, signal) => chatProjectInstructions(labels, () => gateway.settings.current().agent.protectedFiles, signal),
+    projectInstructions: (labels, signal) => chatProjectInstructions(labels, () => gateway.settings.current().agent.protectedFiles, gateway.logger, signal),
     budgetNote,
     onAnswer: (text, notes) => {
       walkthroughAsked();
@@ -74,12 +74,23 @@ export function registerChatParticipant(
   return { lastAnswer: () => lastAnswer, lastNotes: () => [...lastNotes], thinkingParts: () => thinking.recent() };
 }
 
-/** The first folder's AGENTS.md files for a chat request; none without a folder, or when they cannot be read. */
-async function chatProjectInstructions(labels: string[], protectedFileGlobs: () => readonly string[], signal: AbortSignal): Promise<string | undefined> {
+/** The first folder's AGENTS.md and instructions files for a chat request; none without a folder, or when they cannot be read. */
+async function chatProjectInstructions(
+  labels: string[],
+  protectedFileGlobs: () => readonly string[],
+  logger: Gateway['logger'],
+  signal: AbortSignal,
+): Promise<{ text?: string; used: readonly string[] } | undefined> {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (root?.scheme !== 'file') return undefined;
-  const found = await instructionsForChat(new NodeWorkspaceFiles(root.fsPath, { protectedFiles: protectedFileGlobs }), labels, protectedFileGlobs(), signal);
-  return found.text;
+  const found = await instructionsForChat(
+    new NodeWorkspaceFiles(root.fsPath, { protectedFiles: protectedFileGlobs }),
+    labels,
+    protectedFileGlobs(),
+    signal,
+    logger,
+  );
+  return found;
 }
 
 /** Edit Selection's commands; the controller (its code, listeners and code lenses) is made at their first use. */

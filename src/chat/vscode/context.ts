@@ -36,6 +36,12 @@ export async function referenceContents(references: readonly vscode.ChatPromptRe
   return contents;
 }
 
+/** A reference with the path its attachment is labelled with (a file's, workspace-relative), for hostReferences.ts. */
+export function pathed(reference: vscode.ChatPromptReference): { id: string; modelDescription?: string; path?: string } {
+  const uri = reference.value instanceof vscode.Uri ? reference.value : undefined;
+  return { id: reference.id, modelDescription: reference.modelDescription, path: uri && vscode.workspace.asRelativePath(uri) };
+}
+
 /** What the user would call a non-text reference (the host's name for it when it gives one). */
 function referenceName(reference: vscode.ChatPromptReference): string {
   const name = (reference as { name?: unknown }).name;

@@ -19,7 +19,8 @@ import { actionsFor, messageOf } from '../../gateway/vscode';
 import { projectKindEnabled, requestParameters, type SettingsService } from '../../settings/common';
 import { sessionOfConversation } from './agentTurn';
 import { requestContext } from '../common/commandContext';
-import { activeSelection, historyOf, referenceContents } from './context';
+import { activeSelection, historyOf, pathed, referenceContents } from './context';
+import { forwardedReferences, instructionReferencePaths, withoutSentInstructions } from '../common/hostReferences';
 import type { ThinkingParts } from '../common/thinking';
 import { ThinkingStream } from './thinking';
 import type { PromptResolution } from './promptTurn';
@@ -42,8 +43,8 @@ export interface ParticipantDeps {
     stream: vscode.ChatResponseStream,
     token: vscode.CancellationToken,
   ) => Promise<vscode.ChatResult>;
-  /** The workspace's project instructions for a request with these attachments (labels), when the setting allows them. */
-  projectInstructions?: (attachmentLabels: string[], signal: AbortSignal) => Promise<string | undefined>;
+  /** The workspace's project instructions for a request with these attachments (labels), when the setting allows them: the text and the files it holds. */
+  projectInstructions?: (attachmentLabels: string[], signal: AbortSignal) => Promise<{ text?: string; used: readonly string[] } | undefined>;
   /** `/prompt`: runs an agent-mode prompt file in the turn, or gives a chat-mode one's text (and model) to answer. */
   resolvePrompt?: (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken) => Promise<PromptResolution>;
   /** The note put before the answer past the daily budget; undefined under it. */
@@ -88,22 +89,24 @@ export function createChatHandler(deps: ParticipantDeps) {
       const command = request.command === 'explain' || request.command === 'fix' ? (request.command as SlashCommand) : undefined;
       // Decided before choosing a model: a request with nothing to work on is not sent (or paid for).
       // The prompt file a bare `/prompt` was given as an attachment is the prompt, not its context.
-      const references = promptFile ? request.references.filter((reference) => !isPromptFileUri(reference.value)) : request.references;
+      // VS Code's Copilot-oriented customizations index is not forwarded (hostReferences.ts).
+      const references = forwardedReferences(promptFile ? request.references.filter((reference) => !isPromptFileUri(reference.value)) : request.references);
       const found = requestContext(await referenceContents(references), command, activeSelection, settings.agent.protectedFiles);
       for (const note of found.notes) stream.markdown(`${note}\n\n`);
       if (found.kind === 'nothing') {
         stream.markdown(found.hint);
         return { metadata: { command, unsent: true } };
       }
-      const attachments = found.attachments;
       model = promptFile?.model ?? (await deps.chooseModel(request.model?.vendor === LM_VENDOR ? request.model.id : undefined, signal));
-      const projectInstructions = projectKindEnabled(settings.agent, 'agentsMd')
+      const instructions = projectKindEnabled(settings.agent, 'agentsMd')
         ? await deps.projectInstructions?.(
-            attachments.map((a) => a.label),
+            found.attachments.map((a) => a.label),
             signal,
           )
         : undefined;
-      const messages = buildChatMessages({ history: historyOf(context), attachments, prompt, command, projectInstructions });
+      // An instructions file VS Code attached by itself goes once: in the project instructions when they hold it.
+      const attachments = withoutSentInstructions(found.attachments, instructionReferencePaths(references.map(pathed)), instructions?.used ?? []);
+      const messages = buildChatMessages({ history: historyOf(context), attachments, prompt, command, projectInstructions: instructions?.text });
       deps.logger.trace(`@gateway prompt (${model}): ${promptFile ? promptFile.path : prompt}`);
       const budgetNote = await deps.budgetNote?.(signal).catch(() => undefined);
       const budgetText = budgetNote ? `> ${budgetNote}\n\n` : '';

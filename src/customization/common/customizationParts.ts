@@ -10,4 +10,6 @@ export { hookApprovalsThrough } from './hookApprovals';
 export { SessionHooks } from './hooks';
 export { HomeSkills } from './homeSkills';
 export { newSkillListing } from './skills';
+export { findInstructionFiles } from './instructionFiles';
+export { logOnce } from './logOnce';
 export { findWorkspaceAgentFiles } from './workspaceAgentFiles';

@@ -12,7 +12,8 @@
 import type { Logger, WorkspaceFiles } from '../../base/common';
 import { headBytes } from '../../base/common';
 import { type AgentTool, type PreparedCall } from '../../tools/common';
-import { findSkills, type Skill } from './skills';
+import { DEFAULT_SKILL_LIMITS, findSkills, fitListing, shortenedNote, type Skill } from './skills';
+import { groupedNotes, logOnce } from './logOnce';
 
 /** Home folders of personal skills, in order of precedence. */
 export const HOME_SKILL_FOLDERS: readonly string[] = ['.copilot/skills', '.claude/skills', '.agents/skills', '.codex/skills'];
@@ -33,7 +34,13 @@ export class HomeSkills {
   /** Looks once per run; what is found is what read_skill may open. */
   async find(signal: AbortSignal): Promise<readonly Skill[]> {
     const result = await findSkills(this.files, this.protectedFiles, signal, undefined, { folders: HOME_SKILL_FOLDERS, noSymlinks: true });
-    for (const note of result.notes) this.logger?.warn(`Home skill ~/${note}.`);
+    logOnce(
+      this.logger,
+      groupedNotes(
+        { one: 'Home skill', many: 'Home skills' },
+        result.notes.map((note) => `~/${note}`),
+      ),
+    );
     this.found = result.skills;
     return this.found;
   }
@@ -47,8 +54,9 @@ export class HomeSkills {
     const listed = this.found.filter((skill) => !taken.has(skill.name));
     if (listed.length === 0) return undefined;
     const header = `Skills in the user's home folder (name: when to use it). When a task matches one, call ${READ_SKILL_TOOL} with its name before you start and follow it.`;
-    const lines = listed.map((skill) => headBytes(`- ${skill.name}: ${skill.description}`, 1024));
-    return { text: `${header}\n${lines.join('\n')}`, listed };
+    const fitted = fitListing(header, listed, DEFAULT_SKILL_LIMITS.maxListingBytes);
+    logOnce(this.logger, shortenedNote(fitted, listed.length, DEFAULT_SKILL_LIMITS.maxListingBytes));
+    return { text: fitted.text, listed: listed.slice(0, fitted.count) };
   }
 
   /** read_skill: a found skill's SKILL.md, by name; nothing else. */

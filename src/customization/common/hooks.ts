@@ -16,6 +16,7 @@ import type { HookContent } from './hookContent';
 import { DEFAULT_HOOK_LIMITS, matcherMatches, type HookCommand, type HookEvent } from './hookConfig';
 import { findHooks, type FoundHooks } from './hookFiles';
 import { runGuardedHook } from './hookGuard';
+import { groupedNotes, logOnce } from './logOnce';
 import { hookInput, hookVerdict, matcherNames, type HookProcessResult, type HookSituation, type HookVerdict } from './hookProtocol';
 
 export { APPROVED_HOOKS_KEY, HookApprovals, HOOKS_APPROVAL_TOOL, hookApprovalRequest, hookApprovalsThrough, type HookMemory } from './hookApprovals';
@@ -93,7 +94,7 @@ export class SessionHooks implements RunHooks {
   async start(source: 'startup' | 'resume', signal: AbortSignal): Promise<{ context?: string; files: string[] }> {
     const { approvals, logger } = this.options;
     const found = await this.find(signal);
-    for (const note of found.notes) logger.warn(`Hook file ${note}.`);
+    logOnce(logger, groupedNotes({ one: 'Hook file', many: 'Hook files' }, found.notes));
     if (found.hooks.length === 0) return { files: [] };
     const approved = await approvals.approved(found.hooks, signal);
     this.hooks = approved.map(({ hook }) => hook);

@@ -1,6 +1,8 @@
 /**
  * The project's own instructions for agents: `AGENTS.md` at the workspace root
- * and in the folders the session works in, and `.github/copilot-instructions.md`.
+ * and in the folders the session works in, `.github/copilot-instructions.md`,
+ * and Copilot's `.github/instructions/*.instructions.md` whose `applyTo` matches
+ * a file the session reads or changes (instructionFiles.ts).
  * They are read through the WorkspaceFiles port, never from a protected file,
  * and bounded in size, because they are workspace content (hostile input) and
  * the model pays for every byte.
@@ -14,10 +16,12 @@ import type { SentInstructions } from '../../sessionModel/common';
 import type { Logger, WorkspaceFiles } from '../../base/common';
 import { normalizeWorkspacePath } from '../../tools/common';
 import { protectingPattern } from '../../base/common';
-import { headBytes, utf8Length } from '../../base/common';
+import { clipLine, headBytes, utf8Length } from '../../base/common';
 import type { Skill, SkillLimits } from './skills';
 import { customizationParts } from './customizationPartsLoader';
 import type { HomeSkills } from './homeSkills';
+import type { InstructionFile } from './instructionFiles';
+import { INSTRUCTIONS_FOLDER } from './instructionsFolder';
 
 export const AGENTS_FILE = 'AGENTS.md';
 export const COPILOT_INSTRUCTIONS_FILE = '.github/copilot-instructions.md';
@@ -55,18 +59,60 @@ export function instructionCandidates(workedFolders: readonly string[], limits: 
 
 /** The folders a tool call works in, from its arguments (`path` names a file, `folder` and `cwd` a folder). */
 export function foldersOfCall(rawArguments: string): string[] {
+  return workedOfCall(rawArguments).folders;
+}
+
+/** The folders a tool call works in, and the file it reads or changes (its `path`, workspace-relative). */
+export function workedOfCall(rawArguments: string): { folders: string[]; file: string | undefined } {
   let args: unknown;
   try {
     args = JSON.parse(rawArguments.length > 64 * 1024 ? '{}' : rawArguments);
   } catch {
-    return [];
+    return { folders: [], file: undefined };
   }
-  if (typeof args !== 'object' || args === null) return [];
+  if (typeof args !== 'object' || args === null) return { folders: [], file: undefined };
   const { path, folder, cwd } = args as Record<string, unknown>;
   const folders: string[] = [];
   if (typeof path === 'string' && path.includes('/')) folders.push(path.slice(0, path.lastIndexOf('/')));
   for (const value of [folder, cwd]) if (typeof value === 'string') folders.push(value);
-  return folders;
+  const normalized = typeof path === 'string' ? normalizeWorkspacePath(path) : undefined;
+  return { folders, file: normalized?.ok && normalized.path !== '.' ? normalized.path : undefined };
+}
+
+/**
+ * Files a look matches instructions files against, and their length: a hostile model can name many, and long, in one
+ * step (64 files of 16 globs each against 32 paths of 1,024 characters is about a second of re2js at worst; real paths
+ * take microseconds). No real file's workspace path is longer.
+ */
+const MAX_FILES_PER_LOOK = 32;
+const MAX_MATCHED_PATH_CHARS = 1024;
+
+/**
+ * The workspace's instructions files (none without the folder: the readers are loaded only when there is one);
+ * what is left out is logged once per kind.
+ */
+async function workspaceInstructionFiles(
+  files: WorkspaceFiles,
+  protectedFiles: readonly string[],
+  logger: Logger | undefined,
+  signal: AbortSignal,
+): Promise<InstructionFile[]> {
+  try {
+    if ((await files.stat(INSTRUCTIONS_FOLDER, signal))?.type !== 'directory') return [];
+  } catch {
+    if (signal.aborted) throw signal.reason;
+    return [];
+  }
+  const parts = customizationParts();
+  const found = await parts.findInstructionFiles(files, protectedFiles, signal);
+  parts.logOnce(logger, found.notes);
+  return found.files;
+}
+
+/** The instructions files that apply: the always-on ones, and those whose applyTo matches one of `worked`. */
+function applying(instructionFiles: readonly InstructionFile[], worked: readonly string[]): InstructionFile[] {
+  const paths = [...new Set(worked.filter((path) => path.length <= MAX_MATCHED_PATH_CHARS))].slice(0, MAX_FILES_PER_LOOK);
+  return instructionFiles.filter((file) => file.always || paths.some((path) => file.matches(path)));
 }
 
 export interface FoundInstructions {
@@ -92,6 +138,8 @@ export async function readInstructions(
   usedBytes: number,
   signal: AbortSignal,
   limits: InstructionLimits = DEFAULT_INSTRUCTION_LIMITS,
+  /** The instructions files among the candidates, by path: their applyTo heads them, their front matter is not sent. */
+  instructionFiles: ReadonlyMap<string, InstructionFile> = new Map(),
 ): Promise<FoundInstructions> {
   const sections: string[] = [];
   const used: string[] = [];
@@ -106,6 +154,7 @@ export async function readInstructions(
     let content: string;
     try {
       content = (await files.readText(path, signal)).trim();
+      if (instructionFiles.has(path)) content = withoutFrontMatter(content);
     } catch {
       if (signal.aborted) throw signal.reason;
       continue;
@@ -115,16 +164,26 @@ export async function readInstructions(
     bytes += utf8Length(kept);
     used.push(path);
     const cut = kept.length < content.length ? `\n(cut: ${path} has ${utf8Length(content)} bytes; only the first ${utf8Length(kept)} are shown)` : '';
-    sections.push(`## ${path} (${coverage(path)})\n${kept}${cut}`);
+    sections.push(`## ${path} (${coverage(path, instructionFiles.get(path))})\n${kept}${cut}`);
   }
   if (sections.length === 0) return { text: undefined, used, bytes };
   const header = 'Project instructions from the workspace. Follow them; where they disagree, the file of the nearer folder wins.';
   return { text: `${header}\n\n${sections.join('\n\n')}`, used, bytes };
 }
 
-function coverage(path: string): string {
+function coverage(path: string, instructionFile: InstructionFile | undefined): string {
+  if (instructionFile) return `applies to files matching ${clipLine(instructionFile.applyTo, 200)}`;
   if (path === AGENTS_FILE || path === COPILOT_INSTRUCTIONS_FILE) return 'the whole workspace';
   return `applies in ${path.slice(0, path.length - AGENTS_FILE.length)}`;
+}
+
+/** The text after a front matter block (`---` lines), found without a regular expression. */
+function withoutFrontMatter(text: string): string {
+  if (!text.startsWith('---')) return text;
+  const end = text.indexOf('\n---', 3);
+  if (end < 0) return text;
+  const lineEnd = text.indexOf('\n', end + 4);
+  return lineEnd < 0 ? '' : text.slice(lineEnd + 1).trim();
 }
 
 /** Files larger than this are skipped, not read. */
@@ -169,7 +228,8 @@ async function inIgnoredFolder(files: WorkspaceFiles, path: string, signal: Abor
   if (slash < 0) return false;
   const folder = path.slice(0, slash);
   if (folder.split('/').some((segment) => DEPENDENCY_FOLDERS.has(segment))) return true;
-  return path !== COPILOT_INSTRUCTIONS_FILE && (await files.isIgnored(folder, signal));
+  // The project's own Copilot files count even in an ignored .github (a personal setup kept out of git).
+  return path !== COPILOT_INSTRUCTIONS_FILE && !path.startsWith(`${INSTRUCTIONS_FOLDER}/`) && (await files.isIgnored(folder, signal));
 }
 
 /**
@@ -215,6 +275,8 @@ export interface InstructionTrackerOptions {
 export class InstructionTracker {
   private readonly lookedAt = new Set<string>();
   private scanned = 0;
+  /** The workspace's instructions files, found at the run's first look. */
+  private instructionFiles: InstructionFile[] | undefined;
   /** What the session had sent when last seen: set, then gone, means a new chain. */
   private lastSent: SentInstructions | undefined;
 
@@ -228,9 +290,9 @@ export class InstructionTracker {
     this.limits = options.limits ?? DEFAULT_INSTRUCTION_LIMITS;
   }
 
-  /** The text of the item to send next, if a new file applies; records it in `session.projectInstructions`. */
+  /** The text of the item to send next, if a new file applies; records it in `session.projectInstructions`, with the skills read since. */
   async next(
-    session: { transcript: readonly { type?: string; arguments?: string }[]; projectInstructions?: SentInstructions },
+    session: { transcript: readonly { type?: string; name?: string; arguments?: string }[]; projectInstructions?: SentInstructions },
     signal: AbortSignal,
   ): Promise<string | undefined> {
     if (this.lastSent !== undefined && session.projectInstructions === undefined) {
@@ -240,27 +302,71 @@ export class InstructionTracker {
     }
     this.lastSent = session.projectInstructions;
     const folders: string[] = [];
+    const workedFiles: string[] = [];
+    const skillsRead: string[] = [];
     for (; this.scanned < session.transcript.length; this.scanned++) {
       const item = session.transcript[this.scanned];
-      if (item.type === 'function_call' && typeof item.arguments === 'string') folders.push(...foldersOfCall(item.arguments));
+      if (item.type !== 'function_call' || typeof item.arguments !== 'string') continue;
+      const worked = workedOfCall(item.arguments);
+      folders.push(...worked.folders);
+      if (worked.file !== undefined) workedFiles.push(worked.file);
+      const skill = this.skillReadBy(item.name, item.arguments, worked.file);
+      if (skill !== undefined) skillsRead.push(skill);
     }
-    const sent = session.projectInstructions ?? { files: [], bytes: 0 };
-    const candidates = instructionCandidates(folders, this.limits).filter((path) => !this.lookedAt.has(path));
+    const sent = this.recordSkillsRead(session, skillsRead);
+    const agentsMd = this.options.agentsMd !== false;
+    // Found once per run; matched against the files worked on since the last look (the always-on ones at the first).
+    this.instructionFiles ??= agentsMd ? await workspaceInstructionFiles(this.files, this.protectedFiles, this.options.logger, signal) : [];
+    const matched = applying(
+      this.instructionFiles.filter((file) => !this.lookedAt.has(file.path)),
+      workedFiles,
+    );
+    const [root, copilot, ...nested] = instructionCandidates(folders, this.limits);
+    const candidates = [root, copilot, ...matched.map((file) => file.path), ...nested].filter((path) => !this.lookedAt.has(path));
     if (candidates.length === 0) return undefined;
-    const skip = new Set(sent.files);
     // Skills are listed once per chain, with the root's files (the first look).
-    const skills = this.lookedAt.size === 0 ? await this.skillListing(skip, signal) : undefined;
-    const found =
-      this.options.agentsMd === false
-        ? { text: undefined, used: [], bytes: 0 }
-        : await readInstructions(this.files, candidates, skip, this.protectedFiles, sent.bytes, signal, this.limits);
+    const skills = this.lookedAt.size === 0 ? await this.skillListing(new Set([...sent.files, ...(sent.skills ?? [])]), signal) : undefined;
+    const byPath = new Map(matched.map((file) => [file.path, file]));
+    const found = !agentsMd
+      ? { text: undefined, used: [], bytes: 0 }
+      : await readInstructions(this.files, candidates, new Set(sent.files), this.protectedFiles, sent.bytes, signal, this.limits, byPath);
     for (const path of candidates) this.lookedAt.add(path);
     const text = [found.text, skills?.text].filter((part) => part !== undefined).join('\n\n');
     if (text === '') return undefined;
-    const skillFiles = skills?.listed.map((skill) => skill.path) ?? [];
-    session.projectInstructions = { files: [...sent.files, ...found.used, ...skillFiles], bytes: sent.bytes + found.bytes };
+    const listed = skills?.listed.map((skill) => skill.path) ?? [];
+    session.projectInstructions = {
+      ...sent,
+      files: [...sent.files, ...found.used],
+      bytes: sent.bytes + found.bytes,
+      ...(listed.length > 0 ? { skills: [...(sent.skills ?? []), ...listed] } : {}),
+    };
     this.lastSent = session.projectInstructions;
     return text;
+  }
+
+  /** The SKILL.md a call reads: a read_file of a path (checked against the listed ones later), or read_skill of a home skill's name. */
+  private skillReadBy(tool: string | undefined, rawArguments: string, file: string | undefined): string | undefined {
+    if (tool === 'read_file') return file;
+    if (tool !== 'read_skill' || !this.options.homeSkills) return undefined;
+    let name: unknown;
+    try {
+      name = (JSON.parse(rawArguments.length > 4096 ? '{}' : rawArguments) as Record<string, unknown> | null)?.name;
+    } catch {
+      return undefined;
+    }
+    const skill = this.options.homeSkills.skills.find((candidate) => candidate.name === name);
+    return skill && `~/${skill.path}`;
+  }
+
+  /** The session's instructions with the listed skills it read now added to its files (the summary names the skills read, not all listed). */
+  private recordSkillsRead(session: { projectInstructions?: SentInstructions }, read: readonly string[]): SentInstructions {
+    const sent = session.projectInstructions ?? { files: [], bytes: 0 };
+    const listed = new Set(sent.skills ?? []);
+    const added = [...new Set(read)].filter((path) => listed.has(path) && !sent.files.includes(path));
+    if (added.length === 0) return sent;
+    session.projectInstructions = { ...sent, files: [...sent.files, ...added] };
+    this.lastSent = session.projectInstructions;
+    return session.projectInstructions;
   }
 
   private async skillListing(sent: ReadonlySet<string>, signal: AbortSignal): Promise<{ text: string; listed: Skill[] } | undefined> {
@@ -288,10 +394,12 @@ export async function instructionsForChat(
   labels: readonly string[],
   protectedFiles: readonly string[],
   signal: AbortSignal,
+  logger?: Logger,
 ): Promise<FoundInstructions> {
-  const folders = labels
-    .map((label) => label.replace(/:\d+-\d+$/, ''))
-    .filter((path) => path.includes('/'))
-    .map((path) => path.slice(0, path.lastIndexOf('/')));
-  return readInstructions(files, instructionCandidates(folders), new Set(), protectedFiles, 0, signal);
+  const paths = labels.map((label) => label.replace(/:\d+-\d+$/, ''));
+  const folders = paths.filter((path) => path.includes('/')).map((path) => path.slice(0, path.lastIndexOf('/')));
+  const matched = applying(await workspaceInstructionFiles(files, protectedFiles, logger, signal), paths);
+  const [root, copilot, ...nested] = instructionCandidates(folders);
+  const candidates = [root, copilot, ...matched.map((file) => file.path), ...nested];
+  return readInstructions(files, candidates, new Set(), protectedFiles, 0, signal, undefined, new Map(matched.map((file) => [file.path, file])));
 }

@@ -16,6 +16,7 @@ import type { Logger, WorkspaceFiles } from '../../base/common';
 import { headBytes, utf8Length } from '../../base/common';
 import { protectingPattern } from '../../base/common';
 import { parseSkillFrontMatter } from './skillFrontMatter';
+import { groupedNotes, logOnce } from './logOnce';
 
 /** Where Copilot, Claude Code, Codex (both its old and new folder) and Cline keep a repository's skills, in order of precedence. */
 export const SKILL_FOLDERS: readonly string[] = ['.github/skills', '.claude/skills', '.agents/skills', '.codex/skills', '.cline/skills'];
@@ -26,7 +27,7 @@ export interface SkillLimits {
   maxSkills: number;
   /** A SKILL.md larger than this is skipped with a note: its front matter is read from the file's head only. */
   maxFileBytes: number;
-  /** Bytes of the list sent to the model. */
+  /** Bytes of the list sent to the model: every name is listed, descriptions are shortened to fit. */
   maxListingBytes: number;
 }
 
@@ -41,6 +42,8 @@ export interface Skill {
 
 export interface FoundSkills {
   skills: Skill[];
+  /** Whether the folders hold more skills than were read (past `maxSkills`). */
+  more?: boolean;
   /** Why a SKILL.md found was left out, one line each, for the log. */
   notes: string[];
 }
@@ -62,9 +65,12 @@ export async function findSkills(
   const found: FoundSkills = { skills: [], notes: [] };
   let looked = 0;
   for (const folder of where.folders ?? SKILL_FOLDERS) {
-    for (const path of await skillFiles(files, folder, signal)) {
+    const entries = await skillFiles(files, folder, signal);
+    for (const link of entries.links) found.notes.push(`${link}: skipped, it is a symlinked folder (only real folders are read)`);
+    for (const path of entries.paths) {
       if (looked++ >= limits.maxSkills) {
         found.notes.push(`${path}: skipped, past the first ${limits.maxSkills} skills`);
+        found.more = true;
         return found;
       }
       const read = await readSkill(files, path, protectedFiles, signal, { ...limits, noSymlinks: where.noSymlinks === true });
@@ -78,19 +84,21 @@ export async function findSkills(
   return found;
 }
 
-/** The SKILL.md paths of one folder's skill folders (real folders only: a symlinked skill could lead anywhere). */
-async function skillFiles(files: WorkspaceFiles, folder: string, signal: AbortSignal): Promise<string[]> {
+/** The SKILL.md paths of one folder's skill folders (real folders only: a symlinked skill could lead anywhere), and its symlinked ones. */
+async function skillFiles(files: WorkspaceFiles, folder: string, signal: AbortSignal): Promise<{ paths: string[]; links: string[] }> {
   try {
     const stat = await files.stat(folder, signal);
-    if (stat?.type !== 'directory') return [];
+    if (stat?.type !== 'directory') return { paths: [], links: [] };
     const entries = await files.list(folder, signal);
-    return entries
-      .filter((entry) => entry.type === 'directory')
-      .map((entry) => `${folder}/${entry.name}/${SKILL_FILE}`)
-      .sort();
+    const named = (type: string) =>
+      entries
+        .filter((entry) => entry.type === type)
+        .map((entry) => `${folder}/${entry.name}`)
+        .sort();
+    return { paths: named('directory').map((path) => `${path}/${SKILL_FILE}`), links: named('symlink') };
   } catch {
     if (signal.aborted) throw signal.reason;
-    return [];
+    return { paths: [], links: [] };
   }
 }
 
@@ -121,25 +129,80 @@ async function readSkill(
   }
 }
 
-/** The list for the model: one line per skill, within the byte bound; skills left out are counted, not dropped silently. */
-export function skillListing(skills: readonly Skill[], limits: SkillLimits = DEFAULT_SKILL_LIMITS): { text: string; listed: Skill[] } | undefined {
+/** A listing that fits its bound: every name, descriptions cut to a length all of them share (`shortenedTo`), if need be. */
+export interface FittedListing {
+  text: string;
+  /** The items listed, in order: all of them unless even their names and paths do not fit. */
+  count: number;
+  /** The characters each description was cut to, when one was. */
+  shortenedTo?: number;
+}
+
+/**
+ * `header`, then one line per item, within `maxBytes`: the whole descriptions when they fit, else every
+ * description cut to the longest length at which all lines fit (found by halving), else as many bare
+ * names as fit and a count of the rest. Names are never dropped while they fit: a skill not listed is
+ * a skill the model never uses.
+ */
+export function fitListing(header: string, items: readonly { name: string; description: string; after?: string }[], maxBytes: number): FittedListing {
+  const line = (item: (typeof items)[number], room: number) => {
+    const cut = item.description.length > room;
+    const description = room <= 0 ? '' : `: ${cut ? `${item.description.slice(0, room).trimEnd()}…` : item.description}`;
+    return `- ${item.name}${description}${item.after ?? ''}`;
+  };
+  const bytesAt = (room: number) => items.reduce((sum, item) => sum + utf8Length(line(item, room)) + 1, utf8Length(header));
+  const longest = Math.max(0, ...items.map((item) => item.description.length));
+  if (bytesAt(longest) <= maxBytes) return { text: [header, ...items.map((item) => line(item, longest))].join('\n'), count: items.length };
+  let low = 0;
+  let high = longest;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (bytesAt(middle) <= maxBytes) low = middle;
+    else high = middle - 1;
+  }
+  if (bytesAt(low) <= maxBytes) return { text: [header, ...items.map((item) => line(item, low))].join('\n'), count: items.length, shortenedTo: low };
+  // Not even the names fit (hostile folder names): as many as fit, the rest counted.
+  const lines: string[] = [];
+  let bytes = utf8Length(header);
+  for (const item of items) {
+    const bare = headBytes(line(item, 0), maxBytes);
+    if (bytes + utf8Length(bare) + 1 > maxBytes) break;
+    bytes += utf8Length(bare) + 1;
+    lines.push(bare);
+  }
+  return { text: [header, ...lines].join('\n'), count: lines.length, shortenedTo: 0 };
+}
+
+/** The line for the log when descriptions were cut to list every skill. */
+export function shortenedNote(fitted: FittedListing, total: number, maxBytes: number): string[] {
+  if (fitted.shortenedTo === undefined) return [];
+  const listed = fitted.count === total ? `all ${total} skills are listed` : `${fitted.count} of ${total} skills are listed`;
+  return [
+    `Skills: descriptions shortened to ${fitted.shortenedTo} characters so that ${listed} within ${maxBytes / 1024} KB (each SKILL.md has the whole of it).`,
+  ];
+}
+
+/** The list for the model: one line per skill, every name within the byte bound; skills left out (only past it) are counted. */
+export function skillListing(
+  skills: readonly Skill[],
+  limits: SkillLimits = DEFAULT_SKILL_LIMITS,
+  /** The folders hold more skills than were read: the model is told where to find them. */
+  moreInFolders = false,
+): { text: string; listed: Skill[]; notes: string[] } | undefined {
   if (skills.length === 0) return undefined;
   const header =
     'Skills in this workspace (name: when to use it, then its SKILL.md). When a task matches a skill, read its SKILL.md with read_file ' +
     'before you start and follow it; read the other files of its folder only when it points to them. Run a script it names with run_command.';
-  const lines: string[] = [];
-  const listed: Skill[] = [];
-  let bytes = utf8Length(header);
-  for (const skill of skills) {
-    const line = headBytes(`- ${skill.name}: ${skill.description} (${skill.path})`, limits.maxListingBytes);
-    if (bytes + utf8Length(line) + 1 > limits.maxListingBytes) break;
-    bytes += utf8Length(line) + 1;
-    lines.push(line);
-    listed.push(skill);
-  }
-  const left = skills.length - listed.length;
-  const more = left > 0 ? `\n(${left} more skills are not listed: look in ${SKILL_FOLDERS.join(', ')})` : '';
-  return { text: `${header}\n${lines.join('\n')}${more}`, listed };
+  const items = skills.map((skill) => ({ name: skill.name, description: skill.description, after: ` (${skill.path})` }));
+  const fitted = fitListing(header, items, limits.maxListingBytes);
+  const left = skills.length - fitted.count;
+  const more =
+    left > 0
+      ? `\n(${left} more skills are not listed: look in ${SKILL_FOLDERS.join(', ')})`
+      : moreInFolders
+        ? `\n(More skills than the ${limits.maxSkills} listed are in ${SKILL_FOLDERS.join(', ')}: list a folder with list_files and read a SKILL.md with read_file.)`
+        : '';
+  return { text: `${fitted.text}${more}`, listed: skills.slice(0, fitted.count), notes: shortenedNote(fitted, skills.length, limits.maxListingBytes) };
 }
 
 /** The listing of the skills not sent yet (`sent`: files already listed in this chain), with each left-out file noted in the log. */
@@ -148,9 +211,12 @@ export async function newSkillListing(
   signal: AbortSignal,
 ): Promise<{ text: string; listed: Skill[] } | undefined> {
   const found = await findSkills(input.files, input.protectedFiles, signal, input.limits);
-  for (const note of found.notes) input.logger?.warn(`Skill ${note}.`);
-  return skillListing(
+  logOnce(input.logger, groupedNotes({ one: 'Skill', many: 'Skills' }, found.notes));
+  const listing = skillListing(
     found.skills.filter((skill) => !input.sent.has(skill.path)),
     input.limits,
+    found.more === true,
   );
+  logOnce(input.logger, listing?.notes ?? []);
+  return listing;
 }

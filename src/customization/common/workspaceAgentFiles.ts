@@ -8,6 +8,7 @@ import type { Logger, WorkspaceFiles } from '../../base/common';
 import { findCustomAgents, type CustomAgent } from './customAgents';
 import { findPromptFiles, findUserPromptFiles, type PromptFile } from './promptFiles';
 import { enabledKinds } from './workspaceKinds';
+import { groupedNotes, logOnce } from './logOnce';
 
 export interface WorkspaceAgentFiles {
   agents: CustomAgent[];
@@ -39,7 +40,9 @@ export async function findWorkspaceAgentFiles(
     if (taken) user.notes.push(`${prompt.path}: skipped, the workspace has a prompt file named "${prompt.name}"`);
     return !taken;
   });
-  for (const note of agents.notes) logger.warn(`Custom agent ${note}.`);
-  for (const note of [...prompts.notes, ...user.notes]) logger.warn(`Prompt file ${note}.`);
+  logOnce(logger, [
+    ...groupedNotes({ one: 'Custom agent', many: 'Custom agents' }, agents.notes),
+    ...groupedNotes({ one: 'Prompt file', many: 'Prompt files' }, [...prompts.notes, ...user.notes]),
+  ]);
   return { agents: agents.items, prompts: [...prompts.items, ...userPrompts] };
 }

@@ -111,7 +111,12 @@ function chainOf(json: Json, transcriptLength: number): Pick<AgentSessionState, 
 
 function sentInstructionsOf(value: unknown): AgentSessionState['projectInstructions'] {
   if (!isObject(value)) return undefined;
-  return { files: listOf(value.files, (f): f is string => typeof f === 'string'), bytes: count(value.bytes) };
+  const isString = (f: unknown): f is string => typeof f === 'string';
+  return {
+    files: listOf(value.files, isString),
+    bytes: count(value.bytes),
+    ...optional('skills', Array.isArray(value.skills) ? listOf(value.skills, isString) : undefined),
+  };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

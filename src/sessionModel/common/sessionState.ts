@@ -173,8 +173,10 @@ export interface SessionAgent {
   model?: string;
 }
 
-/** What a session keeps of its project instructions: the files sent (skills' SKILL.md files too), and their bytes (for the bound across runs). */
+/** What a session keeps of its project instructions: the files sent and the skills it read (the summary's list), and their bytes (for the bound across runs). */
 export interface SentInstructions {
   files: string[];
   bytes: number;
+  /** The SKILL.md files listed to the model in this chain (`~/…` for a home skill): not listed again, and not in the summary unless read. */
+  skills?: string[];
 }

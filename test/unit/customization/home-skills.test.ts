@@ -116,7 +116,9 @@ describe('home skills in a session', () => {
       assert.match(developer, /Skills in the user's home folder .*call read_skill with its name.*\n- review: Review a diff\.$/);
       assert.doesNotMatch(developer, /Check the tests first/);
       assert.match(JSON.stringify(bodies[1].input), /Check the tests first\./);
-      assert.deepEqual(state.projectInstructions?.files, ['.github/skills/ws/SKILL.md', '~/.claude/skills/review/SKILL.md']);
+      // The summary names the skill read, not the workspace skill only listed.
+      assert.deepEqual(state.projectInstructions?.files, ['~/.claude/skills/review/SKILL.md']);
+      assert.deepEqual(state.projectInstructions?.skills, ['.github/skills/ws/SKILL.md', '~/.claude/skills/review/SKILL.md']);
     } finally {
       rmSync(made.home, { recursive: true, force: true });
     }

@@ -1,6 +1,6 @@
 // Skills (SKILL.md folders): the front-matter reader, finding them in real folders with hostile files, the bounded listing, and how a session sends it.
 import assert from 'node:assert/strict';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
@@ -161,14 +161,30 @@ describe('finding skills in real folders', () => {
 describe('the listing', () => {
   const skills: Skill[] = Array.from({ length: 50 }, (_, i) => ({ name: `s${i}`, description: 'd'.repeat(100), path: `.claude/skills/s${i}/SKILL.md` }));
 
-  test('one line per skill, bounded in bytes, the skills left out counted', () => {
-    const listing = skillListing(skills, { maxSkills: 64, maxFileBytes: 1024, maxListingBytes: 2048 });
+  test('every name listed, the descriptions shortened alike to fit the bound (said in a note); whole when they fit', () => {
+    const listing = skillListing(skills, { maxSkills: 64, maxFileBytes: 1024, maxListingBytes: 4096 });
     assert.ok(listing);
-    assert.ok(Buffer.byteLength(listing.text) <= 2048 + 200, 'the bound, plus the one line that counts the rest');
-    assert.ok(listing.listed.length > 5 && listing.listed.length < 50);
-    assert.match(listing.text, new RegExp(`\\(${50 - listing.listed.length} more skills are not listed`));
-    assert.match(listing.text, /^- s0: d+ \(\.claude\/skills\/s0\/SKILL\.md\)$/m);
+    assert.ok(Buffer.byteLength(listing.text) <= 4096);
+    assert.equal(listing.listed.length, 50);
+    const cut = /^- s0: (d+)… \(\.claude\/skills\/s0\/SKILL\.md\)$/m.exec(listing.text);
+    assert.ok(cut, listing.text.slice(0, 600));
+    assert.ok(cut[1].length > 10 && cut[1].length < 100);
+    assert.match(listing.text, /^- s49: d+… \(\.claude\/skills\/s49\/SKILL\.md\)$/m);
+    assert.deepEqual(listing.notes, [
+      `Skills: descriptions shortened to ${cut[1].length} characters so that all 50 skills are listed within 4 KB (each SKILL.md has the whole of it).`,
+    ]);
+    const whole = skillListing(skills.slice(0, 5));
+    assert.match(whole?.text ?? '', /^- s4: d{100} \(\.claude\/skills\/s4\/SKILL\.md\)$/m);
+    assert.deepEqual(whole?.notes, []);
     assert.equal(skillListing([]), undefined);
+  });
+
+  test('when not even the names fit (hostile folder names), as many as fit are listed and the rest counted', () => {
+    const listing = skillListing(skills, { maxSkills: 64, maxFileBytes: 1024, maxListingBytes: 1024 });
+    assert.ok(listing && listing.listed.length > 5 && listing.listed.length < 50);
+    assert.ok(Buffer.byteLength(listing.text) <= 1024 + 200, 'the bound, plus the one line that counts the rest');
+    assert.match(listing.text, new RegExp(`\\(${50 - listing.listed.length} more skills are not listed`));
+    assert.match(listing.text, /^- s0 \(\.claude\/skills\/s0\/SKILL\.md\)$/m);
   });
 });
 
@@ -238,5 +254,67 @@ describe('a session lists them once, with the root instructions', () => {
     await runToEnd(engine, state);
     assert.deepEqual(bodies()[0].input, [{ role: 'user', content: 'hello' }]);
     assert.equal(state.projectInstructions, undefined);
+  });
+});
+
+describe('every skill reachable, the skills read in the summary (issue 38)', () => {
+  // 30 real skills of github/awesome-copilot with long descriptions (fixtures/skills/SOURCES.md): 14 KB of descriptions.
+  const FIXTURES = join(__dirname, 'fixtures', 'skills');
+  const realSkills = () => readdirSync(FIXTURES).filter((name) => !name.endsWith('.md'));
+  let emulator: Emulator;
+  before(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  after(() => emulator.close());
+  beforeEach(() => emulator.reset());
+  const bodies = () => emulator.requests.filter((r) => r.path === '/v1/responses').map((r) => r.body as Record<string, any>);
+
+  test('all 30 real skills are listed by name within the 8 KB listing, their descriptions shortened (said once in the log); the summary names the one read', async () => {
+    for (const name of realSkills()) workspace.write(`.github/skills/${name}/SKILL.md`, readFileSync(join(FIXTURES, name, 'SKILL.md'), 'utf8'));
+    assert.equal(realSkills().length, 30);
+    emulator.script('demo-key', [{ toolCalls: [{ name: 'read_file', arguments: { path: '.github/skills/audit-integrity/SKILL.md' } }] }, { text: 'done' }]);
+    const warnings: string[] = [];
+    const logger = { trace() {}, debug() {}, info() {}, warn: (message: string) => warnings.push(message), error() {} };
+    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, projectInstructions: true, logger });
+    const state = startSession('check the audit');
+    await runToEnd(engine, state);
+    const listing: string = bodies()[0].input[1].content;
+    for (const name of realSkills()) assert.match(listing, new RegExp(`^- ${name}: .*\\(\\.github/skills/${name}/SKILL\\.md\\)$`, 'm'), name);
+    assert.doesNotMatch(listing, /more skills are not listed/);
+    assert.ok(Buffer.byteLength(listing) <= 8 * 1024, `${Buffer.byteLength(listing)} bytes`);
+    assert.equal(warnings.filter((line) => /descriptions/.test(line)).length, 1);
+    assert.match(warnings.join('\n'), /^Skills: descriptions shortened to \d+ characters so that all 30 skills are listed within 8 KB/m);
+    assert.deepEqual(state.projectInstructions?.files, ['.github/skills/audit-integrity/SKILL.md'], 'the skill read, not the 30 listed');
+    // Continued in a new run on the same chain: the listing is not sent again.
+    emulator.reset();
+    emulator.script('demo-key', [{ text: 'still done' }]);
+    state.unsent.push({ role: 'user', content: 'and again' });
+    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, projectInstructions: true, logger }).engine, state);
+    assert.doesNotMatch(JSON.stringify(bodies()[0].input), /Skills in this workspace/);
+  });
+
+  test('past the 64 skills read, the listing says more are in the folders (read_file reaches them), and the log says it once', async () => {
+    for (let i = 0; i < 70; i++) workspace.write(`.claude/skills/s${String(i).padStart(2, '0')}/SKILL.md`, skill(`s${i}`, `Skill ${i}.`));
+    emulator.script('demo-key', [{ text: 'done' }]);
+    const warnings: string[] = [];
+    const logger = { trace() {}, debug() {}, info() {}, warn: (message: string) => warnings.push(message), error() {} };
+    await runToEnd(makeEngine({ baseUrl: emulator.baseUrl, workspace, projectInstructions: true, logger }).engine, startSession('hi'));
+    const listing: string = bodies()[0].input[0].role === 'developer' ? bodies()[0].input[0].content : bodies()[0].input[1].content;
+    assert.match(listing, /^- s63: Skill 63\. /m);
+    assert.doesNotMatch(listing, /^- s64:/m);
+    assert.match(
+      listing,
+      /\(More skills than the 64 listed are in .*\.claude\/skills.*: list a folder with list_files and read a SKILL\.md with read_file\.\)$/,
+    );
+    assert.deepEqual(warnings, ['Skill .claude/skills/s64/SKILL.md: skipped, past the first 64 skills.']);
+  });
+
+  test('a symlinked skill folder is left out with a line in the log', async () => {
+    workspace.write('shared/linked/SKILL.md', skill('linked', 'A skill kept elsewhere.'));
+    mkdirSync(join(workspace.root, '.github/skills'), { recursive: true });
+    symlinkSync(join(workspace.root, 'shared/linked'), join(workspace.root, '.github/skills/linked'));
+    const found = await findSkills(new NodeWorkspaceFiles(workspace.root), defaultProtectedFiles, signal);
+    assert.deepEqual(found.skills, []);
+    assert.deepEqual(found.notes, ['.github/skills/linked: skipped, it is a symlinked folder (only real folders are read)']);
   });
 });

@@ -168,7 +168,7 @@ export class AgentEngine {
     if (!started) return;
     const sent = state.projectInstructions ?? { files: [], bytes: 0 };
     const added = started.files.filter((path) => !sent.files.includes(path));
-    if (added.length > 0) state.projectInstructions = { files: [...sent.files, ...added], bytes: sent.bytes };
+    if (added.length > 0) state.projectInstructions = { ...sent, files: [...sent.files, ...added] };
     if (started.context === undefined) return;
     const item = { role: 'developer' as const, content: `The workspace's session-start hooks said:\n${started.context}` };
     state.transcript.push(item);
