@@ -92,3 +92,59 @@ test(
   },
   { timeoutMs: 120_000 },
 );
+
+// A server whose mcp.json key (`files`) is not the name it reports (`secure-probe-server`): VS Code names its tools
+// `mcp_secure-probe-_…`; a custom agent grants them by the key the user wrote, and a scripted session calls one.
+const RENAMED_ECHO = 'mcp_secure-probe-_echo';
+const RENAMED_TASK = 'echo through the renamed server';
+
+test(
+  "/agent @name: a custom agent's grant of an MCP server by its mcp.json name, where the server reports another",
+  async () => {
+    const extension = vscode.extensions.getExtension<AgentApi>(EXTENSION_ID)!;
+    const gateway = await extension.activate();
+    const server = path.join(extension.extensionPath, 'test', 'e2e', 'fixtures', 'mcp-probe', 'server.mjs');
+    const mcpJson = vscode.Uri.joinPath(root(), '.vscode', 'mcp.json');
+    const config = { servers: { files: { type: 'stdio', command: process.execPath, args: [server, '--name', 'secure-probe-server'] } } };
+    await vscode.workspace.fs.writeFile(mcpJson, new TextEncoder().encode(JSON.stringify(config, null, 2)));
+    const agentFile = vscode.Uri.joinPath(root(), '.github', 'agents', 'file-echo.agent.md');
+    await vscode.workspace.fs.writeFile(
+      agentFile,
+      new TextEncoder().encode("---\ndescription: Echoes through the files server\ntools: ['files/echo']\n---\n\nEcho what you are asked.\n"),
+    );
+    try {
+      await vscode.commands.executeCommand('gateway.agent.chooseTools', [RENAMED_ECHO]);
+      const listed = vscode.lm.tools.map((tool) => tool.name).filter((name) => name.startsWith('mcp_secure-probe-'));
+      assert(listed.includes(RENAMED_ECHO), `VS Code names the tools after the server's own name: ${listed.join(', ')}`);
+
+      await resetEmulator();
+      await vscode.workspace.getConfiguration('gateway').update('baseUrl', EMULATOR_BASE_URL, vscode.ConfigurationTarget.Global);
+      assert(await vscode.commands.executeCommand<boolean>('gateway.setApiKey', 'demo-key'), 'the key is accepted');
+      await vscode.workspace.getConfiguration('gateway').update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('gateway').update('agentModel', 'gw-code', vscode.ConfigurationTarget.Global);
+      await scriptTurns('demo-key', [{ toolCalls: [{ name: RENAMED_ECHO, arguments: { text: 'by the name I wrote' } }] }, { text: 'Echoed.' }]);
+      await vscode.commands.executeCommand('workbench.action.chat.newChat');
+      await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@gateway /agent @file-echo ${RENAMED_TASK}` });
+      await waitFor(
+        'the session to finish',
+        async () => (await gateway.agentSessions()).find((s) => s.title.includes(RENAMED_TASK) && s.status === 'done'),
+        45_000,
+      );
+      const bodies = (await emulatorRequests()).filter((r) => r.path === '/v1/responses').map((r) => r.body);
+      const offered: string[] = bodies[0].tools.map((tool: { name: string }) => tool.name);
+      // The agent's list is its grant: the renamed server's echo, and nothing of ours it did not name.
+      assertEqual(
+        offered.filter((name) => name.startsWith('mcp_')).join(','),
+        RENAMED_ECHO,
+        `the grant 'files/echo' offers the server's echo: ${offered.join(', ')}`,
+      );
+      assert(!offered.includes('write_file'), 'only what the agent names');
+      assertEqual(bodies[1].input[0].output, 'probe echo: by the name I wrote', "the renamed server's result reached the model");
+    } finally {
+      await vscode.commands.executeCommand('gateway.agent.chooseTools', []);
+      await vscode.workspace.fs.delete(mcpJson);
+      await vscode.workspace.fs.delete(agentFile);
+    }
+  },
+  { timeoutMs: 120_000 },
+);
