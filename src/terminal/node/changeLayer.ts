@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, lstatSync, openSync, type Stats } from 'node:fs';
 import { chmod, lstat, mkdir, opendir, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { describeHold, isAtOrBelow, judgeChanges, type ChangedEntry, type ChangeVerdict, type HeldEntry, type RepositoryFacts } from '../common/changeReview';
 import type { ControlPathKind, ControlRollback, MovedControlPath } from '../common/controlPaths';
 import { shownPath } from '../common/controlPaths';
@@ -21,7 +21,7 @@ import { addNamedInside, ConfigTooLarge, MAX_POINTED_PATHS, gitDirectoryOf, isGi
 import { removeTree } from './sandboxFolders';
 import { opaqueFolders } from './overlayMarks';
 import { moveInto, openBeneath, withPinnedFolder } from './pinnedPaths';
-import { yieldToHost } from '../../base/common';
+import { protectingPattern, yieldToHost } from '../../base/common';
 import { hookSettingsChanged, hookSettingsOf, scriptsChanged, scriptsOf, workspaceHookSettings, workspaceScripts } from './packageHooks';
 import { followPrograms, noneMentioned } from './hookPrograms';
 import { pathsRunnerConfigsPointAt, runnerConfigsAbove } from './runnerConfigs';
@@ -500,7 +500,13 @@ export class ChangeLayer {
       })) {
         pointedAt.add(path);
       }
-      await followPrograms({ root: this.options.root, upper: this.upper, mentioned, add: (path) => addNamedInside(pointedAt, this.options.root, path) });
+      await followPrograms({
+        root: this.options.root,
+        upper: this.upper,
+        mentioned,
+        add: (path) => addNamedInside(pointedAt, this.options.root, path),
+        readable: (path) => this.commandCouldRead(path),
+      });
     } catch (error) {
       if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
       throw error;
@@ -517,6 +523,14 @@ export class ChangeLayer {
       rootIsPythonEnvironment,
       pythonEnvironments,
     };
+  }
+
+  /** Whether a sandboxed command could read `path` itself: in the workspace and not protected, or outside the home folder. */
+  private commandCouldRead(path: string): boolean {
+    const inside = relative(this.options.root, path);
+    if (!inside.startsWith('..') && !isAbsolute(inside)) return protectingPattern(inside.split(sep).join('/'), this.options.protectedPatterns) === undefined;
+    const inHome = relative(this.options.home, path);
+    return inHome.startsWith('..') || isAbsolute(inHome);
   }
 
   /**

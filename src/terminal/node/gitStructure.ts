@@ -178,7 +178,16 @@ export async function pathsConfigPointsAt(options: {
   // What the hooks run is followed from the hook files themselves (hookPrograms), from the work trees' tops.
   if (options.hooks) {
     for (const tree of workTrees) options.hooks.tops.add(tree);
-    for (const folder of hookFolders) for (const hook of await hookFiles(folder)) options.hooks.programs.add(hook);
+    for (const folder of hookFolders) {
+      for (const hook of await hookFiles(folder)) {
+        options.hooks.programs.add(hook);
+        options.hooks.hooks.add(hook);
+      }
+    }
+    // The programs config values run (a clean filter's `sh tools/clean.sh`): followed as a hook's are.
+    for (const { value } of entries) {
+      for (const word of pathLikeWords(value.replace(/^!/, ''))) for (const tree of workTrees) options.hooks.programs.add(resolve(tree, word));
+    }
   }
   for (const target of await linkTargetsIn(gitDir)) addInside(found, root, target);
   return [...found];
@@ -186,8 +195,10 @@ export async function pathsConfigPointsAt(options: {
 
 /** Where the hooks are and where they run: what hookPrograms follows from them. */
 export interface HookStarts {
-  /** The hook files (absolute), to read and follow. */
+  /** The hook files and the programs a config names (absolute), to read and follow. */
   programs: Set<string>;
+  /** The hook files among them. */
+  hooks: Set<string>;
   /** The work trees' tops, where Git runs hooks. */
   tops: Set<string>;
 }
@@ -222,12 +233,20 @@ async function hookFiles(folder: string): Promise<string[]> {
  * The first `bytes` of a regular file (a pipe never waited on; links followed unless refused, as for what a command
  * wrote, whose link could lead to a device); undefined for anything else.
  */
-export async function readStart(path: string, bytes: number, links: 'follow' | 'refuse' = 'follow'): Promise<string | undefined> {
+export async function readStart(
+  path: string,
+  bytes: number,
+  links: 'follow' | 'refuse' = 'follow',
+  /** Past `bytes`, throw this rather than read the start: what the rest says matters. */
+  whole?: (size: number) => Error,
+): Promise<string | undefined> {
   const flags = constants.O_RDONLY | constants.O_NONBLOCK | (links === 'refuse' ? constants.O_NOFOLLOW : 0);
   const handle = await open(path, flags).catch(() => undefined);
   if (!handle) return undefined;
   try {
-    if (!(await handle.stat()).isFile()) return undefined;
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    if (whole && info.size > bytes) throw whole(info.size);
     const buffer = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
     return buffer.subarray(0, bytesRead).toString('utf8');

@@ -15,7 +15,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 
 /** What the texts that run outside the sandbox name, gathered across them. */
@@ -28,15 +28,19 @@ export interface Mentioned {
   programs: Set<string>;
   /** The folders texts run from when nothing else says (the work trees' tops). */
   tops: Set<string>;
+  /** The hook files themselves: read wherever they are (the rest only where the command could read it too). */
+  hooks: Set<string>;
 }
 
 export function noneMentioned(): Mentioned {
-  return { names: new Set(), packageScripts: false, programs: new Set(), tops: new Set() };
+  return { names: new Set(), packageScripts: false, programs: new Set(), tops: new Set(), hooks: new Set() };
 }
 
 /** Files a build tool reads (`make check` reads the Makefile), and the hook managers' configs their programs read. */
 const TOOL_FILES: Record<string, string[]> = {
   make: ['makefile', 'gnumakefile', 'Makefile', 'GNUmakefile'],
+  // A recipe's `$(MAKE) -C dir`: make again.
+  MAKE: ['makefile', 'gnumakefile', 'Makefile', 'GNUmakefile'],
   just: ['justfile', '.justfile'],
   task: ['taskfile.yml', 'taskfile.yaml', 'Taskfile.yml', 'Taskfile.yaml'],
   rake: ['rakefile', 'Rakefile'],
@@ -48,6 +52,10 @@ const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py', 
 /** The words that run a package's program from node_modules (`npx lint-staged`, `yarn lint-staged`, `pnpm exec x`). */
 const PACKAGE_RUNNERS = /^(npm|npx|yarn|pnpm|pnpx|bun|bunx)$/;
 const MAX_MENTIONED = 100_000;
+/** Folders a text's words are resolved from: where it runs, and where its cd, pushd and make -C lead. */
+const MAX_PLACES = 24;
+/** How long following may take before the whole change set waits (a hostile text can be slow to read, not endless). */
+const FOLLOW_MS = 5_000;
 const MAX_PROGRAMS = 20_000;
 const FOLLOWED_FILES = 200;
 const FOLLOWED_DEPTH = 6;
@@ -60,12 +68,15 @@ const TEXT_BYTES = 64 * 1024;
 export function mentionedBy(text: string, mentioned: Mentioned, places: readonly string[] = []): void {
   // The name's length bounded: an unbounded run backtracks at every start (64 KB of letters in a hook held the host 11 s).
   for (const match of text.matchAll(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}\.[A-Za-z0-9]{1,12}\b/g)) addName(mentioned, match[0]);
-  const folders = new Set([...places, ...mentioned.tops]);
-  // `cd scripts && ./check`: the words after a cd are read from there too.
-  for (const match of text.matchAll(/(?:^|[\s;&|(])cd[ \t]+([A-Za-z0-9_./-]{1,200})/g)) {
-    for (const place of [...folders].slice(0, 20)) folders.add(resolve(place, match[1]));
+  const given = [...new Set([...places, ...mentioned.tops])];
+  const folders = new Set(given);
+  // `cd scripts && ./check`, `pushd scripts`, `make -C tools`, `--directory=tools`: the words after one are read from
+  // there too (at most MAX_PLACES folders a text: each is a place every word is resolved from).
+  for (const match of text.matchAll(/(?:^|[\s;&|(])(?:cd|pushd|-C|--directory=?|--prefix=?)[ \t]*([A-Za-z0-9_./-]{1,200})/g)) {
+    if (folders.size >= MAX_PLACES) break;
+    for (const place of given) folders.add(resolve(place, match[1]));
   }
-  for (const word of pathLikeWords(text)) namedPath(word, mentioned, folders);
+  for (const word of pathLikeWords(text)) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
   const words = text.split(/[^A-Za-z0-9_@/.-]+/);
   for (const [index, word] of words.entries()) {
     for (const file of TOOL_FILES[word] ?? []) {
@@ -84,8 +95,11 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
         }
       }
     }
-    // `python -m tools.lint`: the module's file, its package's __init__.py and a package's __main__.py.
-    if (word === '-m' && /^[A-Za-z_][A-Za-z0-9_.]{0,200}$/.test(words[index + 1] ?? '')) moduleNamed(words[index + 1], mentioned, folders);
+    // `python -m tools.lint`, `-mtools.lint`, `-Bm tools.lint`: the module's file, its package's __init__.py and a
+    // package's __main__.py.
+    const module = /^-[A-Za-z]*m([A-Za-z_][A-Za-z0-9_.]{0,200})?$/.exec(word);
+    const moduleName = module ? (module[1] ?? words[index + 1] ?? '') : '';
+    if (module && /^[A-Za-z_][A-Za-z0-9_.]{0,200}$/.test(moduleName)) moduleNamed(moduleName, mentioned, folders);
   }
 }
 
@@ -95,6 +109,14 @@ function namedPath(word: string, mentioned: Mentioned, folders: ReadonlySet<stri
   // A path of the machine (`#!/usr/bin/env node`, `/bin/sh`) names no workspace file; a rooted word that is not one
   // is what is left of `"$(git rev-parse --show-toplevel)/scripts/check"` once the shell's part is split off.
   if (isAbsolute(word) && existsSync(word)) return;
+  // `scripts/checks/*.sh`, `pre-commit.d/*`, `scripts/{lint,format}.sh`: the shell lists a folder; it is held whole.
+  const pattern = /[*?[{]/.exec(word);
+  if (pattern) {
+    const folder = word.slice(0, word.lastIndexOf('/', pattern.index) + 1);
+    const listed = cleanTail(folder.replace(/\/$/, ''));
+    if (listed !== '') for (const place of folders) addProgram(mentioned, resolve(place, listed));
+    return;
+  }
   const tail = cleanTail(word);
   const last = tail.slice(tail.lastIndexOf('/') + 1);
   if (last === '') return;
@@ -151,8 +173,22 @@ function addProgram(mentioned: Mentioned, path: string): void {
  * Reads every file `mentioned.programs` names (the command's version in `upper` and the workspace's: either may be
  * the one that runs), adds what each names in turn, and gives `add` every path reached, file or not.
  */
-export async function followPrograms(options: { root: string; upper: string; mentioned: Mentioned; add: (path: string) => void }): Promise<void> {
+export async function followPrograms(options: {
+  root: string;
+  upper: string;
+  mentioned: Mentioned;
+  add: (path: string) => void;
+  /**
+   * Whether a file may be read: never one the command cannot read itself (a protected file, the hidden home
+   * folder), since what a text names becomes held names, and which of its planted files were held would tell the
+   * command that text. The hooks themselves (mentioned.hooks) are read wherever they are.
+   */
+  readable: (path: string) => boolean;
+  now?: () => number;
+}): Promise<void> {
   const { root, upper, mentioned, add } = options;
+  const now = options.now ?? Date.now;
+  const deadline = now() + FOLLOW_MS;
   const done = new Set<string>();
   const listings = new Map<string, Promise<string[]>>();
   let read = 0;
@@ -162,6 +198,11 @@ export async function followPrograms(options: { root: string; upper: string; men
     for (const path of level) {
       done.add(path);
       add(path);
+      if (now() > deadline) throw new ConfigTooLarge(`following what the hooks run took more than ${FOLLOW_MS / 1000} s, too long to check`);
+      if (!mentioned.hooks.has(path) && !options.readable(path)) continue;
+      // An installed package is held whole where a text names it (node_modules/x), not read: its own modules and
+      // dependencies are a tree no bound fits (README: what a package of node_modules loads is not followed).
+      if (path.split(sep).includes('node_modules')) continue;
       const texts = await textsOf(path, root, upper, listings);
       // Only files that are there count against the bounds (most spellings name nothing).
       if (texts.length === 0) continue;
@@ -193,8 +234,11 @@ async function textsOf(path: string, root: string, upper: string, listings: Map<
     }
     for (const candidate of candidates) {
       // Regular files only, a pipe never waited on; in the layer no link followed (the command made it, to anywhere).
-      const text = await readStart(candidate, TEXT_BYTES, view === path ? 'follow' : 'refuse');
-      if (text !== undefined) texts.push(basename(candidate) === 'package.json' ? scriptsOf(text) : text);
+      // Past the bound what it names is unknown: the whole change set waits.
+      const tooLarge = () => new ConfigTooLarge(`${basename(candidate)}, which the hooks run, is over ${TEXT_BYTES / 1024} KB, too large to check`);
+      const text = await readStart(candidate, TEXT_BYTES, view === path ? 'follow' : 'refuse', tooLarge);
+      if (text === undefined) continue;
+      texts.push(basename(candidate) === 'package.json' ? scriptsOf(text) : text);
     }
   }
   return texts;

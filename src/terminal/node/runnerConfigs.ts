@@ -13,7 +13,7 @@
  */
 import { lstat, readdir } from 'node:fs/promises';
 import { isRunnerConfigName } from '../common/changeReview';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 import { mentionedBy, type Mentioned } from './hookPrograms';
 
@@ -103,12 +103,12 @@ async function textsOf(config: string, bases: readonly string[]): Promise<string
     const info = await lstat(path).catch(() => undefined);
     if (!info) continue;
     if (info.isFile()) {
-      const text = await readStart(path, CONFIG_BYTES);
+      const text = await wholeText(path);
       if (text !== undefined) texts.push(text);
     } else if (info.isDirectory()) {
       for (const folder of [path, join(path, '_')]) {
         for (const name of (await readdir(folder).catch(() => [] as string[])).slice(0, FOLDER_FILES)) {
-          const text = await readStart(join(folder, name), CONFIG_BYTES);
+          const text = await wholeText(join(folder, name));
           if (text !== undefined) texts.push(text);
         }
       }
@@ -133,4 +133,9 @@ export async function runnerConfigsAbove(root: string): Promise<string[]> {
     }
   }
   return found;
+}
+
+/** A config's whole text; over CONFIG_BYTES what it names past the bound is unknown, so the whole change set waits. */
+function wholeText(path: string): Promise<string | undefined> {
+  return readStart(path, CONFIG_BYTES, 'follow', () => new ConfigTooLarge(`${basename(path)} is over ${CONFIG_BYTES / 1024} KB, too large to check`));
 }

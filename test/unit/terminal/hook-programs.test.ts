@@ -33,8 +33,9 @@ async function reached(folder: string, hook: string): Promise<{ paths: Set<strin
   const mentioned = noneMentioned();
   mentioned.tops.add(join(root, folder));
   mentioned.programs.add(join(root, folder, hook));
+  mentioned.hooks.add(join(root, folder, hook));
   const paths = new Set<string>();
-  await followPrograms({ root, upper, mentioned, add: (path) => paths.add(relative(root, path)) });
+  await followPrograms({ root, upper, mentioned, add: (path) => paths.add(relative(root, path)), readable: () => true });
   return { paths, names: mentioned.names };
 }
 
