@@ -10,28 +10,22 @@
  * in `upper` until the user applies or discards it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, lstatSync, openSync, type Stats } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { chmod, lstat, mkdir, opendir, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
-import { describeHold, isAtOrBelow, judgeChanges, type ChangedEntry, type ChangeVerdict, type HeldEntry, type RepositoryFacts } from '../common/changeReview';
+import { join } from 'node:path';
+import { describeHold, isAtOrBelow, judgeChanges, type ChangedEntry, type ChangeVerdict, type HeldEntry } from '../common/changeReview';
 import type { ControlPathKind, ControlRollback, MovedControlPath } from '../common/controlPaths';
 import { shownPath } from '../common/controlPaths';
 import type { QuarantinedControlPaths } from '../common/commandPorts';
-import { addNamedInside, ConfigTooLarge, MAX_POINTED_PATHS, gitDirectoryOf, isGitDirectory, pathsConfigPointsAt, startsAsGitLink } from './gitStructure';
+import { isGitDirectory, startsAsGitLink } from './gitStructure';
 import { removeTree } from './sandboxFolders';
 import { opaqueFolders } from './overlayMarks';
 import { moveInto, openBeneath, withPinnedFolder } from './pinnedPaths';
-import { protectingPattern, yieldToHost } from '../../base/common';
+import { yieldToHost } from '../../base/common';
 import { hookSettingsChanged, hookSettingsOf, scriptsChanged, scriptsOf, workspaceHookSettings, workspaceScripts } from './packageHooks';
-import { followPrograms, noneMentioned } from './hookPrograms';
-import { pathsRunnerConfigsPointAt, runnerConfigsAbove } from './runnerConfigs';
+import { repositoryFacts, type KnownStructure } from './repositoryFacts';
 
-/** What the look at the workspace before the command found (workspace-relative; see ProtectedPathCache.look). */
-export interface KnownStructure {
-  repositories: readonly string[];
-  gitDirectories: readonly string[];
-  runnerConfigs: readonly string[];
-}
+export type { KnownStructure } from './repositoryFacts';
 
 /** Bounds of one review: past any of them nothing lands on its own, the whole change set waits for the user. */
 export interface ChangeLimits {
@@ -44,9 +38,6 @@ export interface ChangeLimits {
   /** Entries looked through in a folder a deletion would remove. Default 20,000. */
   maxRemovalEntries: number;
 }
-
-/** Repositories of the workspace whose configs a review reads at most (a monorepo of vendored checkouts has hundreds). */
-const MAX_REPOSITORIES = 2000;
 
 /** Entries looked at between two turns given to the host. */
 const SLICE = 256;
@@ -130,7 +121,17 @@ export class ChangeLayer {
     this.entries = read.entries;
     // Nothing changed (most commands that only read): nothing to judge, no repository to look at.
     const facts =
-      read.incomplete || read.entries.length === 0 ? { gitDirectories: new Set<string>(), pointedAt: [] } : await this.repositoryFacts(read.entries, signal);
+      read.incomplete || read.entries.length === 0
+        ? { gitDirectories: new Set<string>(), pointedAt: [] }
+        : await repositoryFacts({
+            root: this.options.root,
+            upper: this.upper,
+            home: this.options.home,
+            known: this.known,
+            protectedPatterns: this.options.protectedPatterns,
+            entries: read.entries,
+            signal,
+          });
     // What the repositories point at could not all be known (too many of them, a config too large): nothing lands unasked.
     read.incomplete ??= facts.incomplete;
     const verdict = judgeChanges(read.entries, facts, { protectedPatterns: this.options.protectedPatterns, incomplete: read.incomplete !== undefined });
@@ -417,135 +418,6 @@ export class ChangeLayer {
     return { repository: false, changedOutside };
   }
 
-  /** Which changed folders are git directories by Git's rules, and what the repositories around the change point at. */
-  private async repositoryFacts(entries: readonly ChangedEntry[], signal: AbortSignal): Promise<RepositoryFacts & { incomplete?: string }> {
-    const known = this.known;
-    if (known.repositories.length + known.gitDirectories.length > MAX_REPOSITORIES) {
-      return {
-        gitDirectories: new Set(),
-        pointedAt: [],
-        incomplete: `the workspace holds more than ${MAX_REPOSITORIES} repositories, too many to read their configs`,
-      };
-    }
-    const gitDirectories = new Set<string>();
-    const pythonEnvironments = new Set<string>();
-    const repositories = new Map<string, string>();
-    let probed = 0;
-    for (const entry of entries) {
-      signal.throwIfAborted();
-      if (entry.kind !== 'directory') continue;
-      // Synchronous probes, a slice at a time: a dozen system calls a folder, each a thread-pool round trip when
-      // asynchronous (10,000 planted folders took most of the review's 20 s that way).
-      if (++probed % SLICE === 0) await yieldToHost();
-      // The layer's folder reached one name at a time without following a link (round 10: a folder swapped for a
-      // link to ~/x/.git made the review say whether that home path is a repository). Gone or a link now: held
-      // as unknown below by its own entry, nothing learned from where it leads.
-      const pinned = openBeneathSync(this.upper, entry.path);
-      if (pinned !== undefined)
-        try {
-          const upperFolder = `/proc/self/fd/${pinned}`;
-          const workspaceFolder = join(this.options.root, entry.path);
-          if (isPythonEnvironmentSync(upperFolder, workspaceFolder)) pythonEnvironments.add(entry.path);
-          // The folder as it will be: what the command wrote over what the workspace has.
-          if (isMergedGitDirectorySync(upperFolder, undefined) || isMergedGitDirectorySync(upperFolder, workspaceFolder)) gitDirectories.add(entry.path);
-        } finally {
-          closeSync(pinned);
-        }
-      const dotGit = join(this.options.root, entry.path, '.git');
-      if (lstatQuietly(dotGit) === undefined) continue;
-      const gitDir = await gitDirectoryOf(dotGit);
-      if (gitDir) repositories.set(gitDir, join(this.options.root, entry.path));
-    }
-    // Every repository in the workspace, whether or not the command touched its folder: a config may point anywhere in it.
-    for (const folder of known.repositories) {
-      signal.throwIfAborted();
-      const workTree = folder === '' ? this.options.root : join(this.options.root, folder);
-      const gitDir = await gitDirectoryOf(join(workTree, '.git'));
-      if (gitDir) repositories.set(gitDir, workTree);
-    }
-    // A bare repository kept in the workspace (vendor/upstream.git): Git runs there with the git directory as its place.
-    for (const folder of known.gitDirectories) {
-      const gitDir = folder === '' ? this.options.root : join(this.options.root, folder);
-      if (!repositories.has(gitDir)) repositories.set(gitDir, gitDir);
-    }
-    // Git finds a work tree's repository by walking up from it: the workspace's own and its parents'.
-    for (let folder = this.options.root; ;) {
-      const gitDir = await gitDirectoryOf(join(folder, '.git'));
-      if (gitDir) repositories.set(gitDir, folder);
-      const parent = join(folder, '..');
-      if (parent === folder) break;
-      folder = parent;
-    }
-    // Git takes a folder with HEAD, objects and refs for a bare repository when it runs there: the workspace's top too.
-    const rootIsGitDirectory = await isMergedGitDirectory(this.upper, this.options.root);
-    const rootIsPythonEnvironment = await this.isPythonEnvironment('', this.upper);
-    const pointedAt = new Set<string>();
-    const mentioned = noneMentioned();
-    for (const [gitDir, workTree] of repositories) {
-      signal.throwIfAborted();
-      try {
-        for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: this.options.root, home: this.options.home, hooks: mentioned }))
-          pointedAt.add(path);
-      } catch (error) {
-        if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
-        throw error;
-      }
-    }
-    try {
-      for (const path of await pathsRunnerConfigsPointAt({
-        root: this.options.root,
-        upper: this.upper,
-        configs: [...known.runnerConfigs, ...(await runnerConfigsAbove(this.options.root))],
-        mentioned,
-      })) {
-        pointedAt.add(path);
-      }
-      await followPrograms({
-        root: this.options.root,
-        upper: this.upper,
-        mentioned,
-        add: (path) => addNamedInside(pointedAt, this.options.root, path),
-        readable: (path) => this.commandCouldRead(path),
-      });
-    } catch (error) {
-      if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
-      throw error;
-    }
-    if (pointedAt.size > MAX_POINTED_PATHS) {
-      return { gitDirectories, pointedAt: [], incomplete: `the configs and hooks name more than ${MAX_POINTED_PATHS} paths, too many to check` };
-    }
-    return {
-      gitDirectories,
-      pointedAt: [...pointedAt],
-      mentionedNames: mentioned.names,
-      hooksRunScripts: mentioned.packageScripts,
-      rootIsGitDirectory,
-      rootIsPythonEnvironment,
-      pythonEnvironments,
-    };
-  }
-
-  /** Whether a sandboxed command could read `path` itself: in the workspace and not protected, or outside the home folder. */
-  private commandCouldRead(path: string): boolean {
-    const inside = relative(this.options.root, path);
-    if (!inside.startsWith('..') && !isAbsolute(inside)) return protectingPattern(inside.split(sep).join('/'), this.options.protectedPatterns) === undefined;
-    const inHome = relative(this.options.home, path);
-    return inHome.startsWith('..') || isAbsolute(inHome);
-  }
-
-  /**
-   * Whether the folder `path` is a Python environment (a venv's `pyvenv.cfg`, a conda environment's `conda-meta`)
-   * in the workspace or in the command's layer: a command that deletes the marker inside the sandbox does not
-   * make the workspace's environment an ordinary folder.
-   */
-  private async isPythonEnvironment(path: string, upperFolder: string): Promise<boolean> {
-    for (const marker of ['pyvenv.cfg', 'conda-meta']) {
-      if (await hasEntry(upperFolder, join(this.options.root, path), marker)) return true;
-      if ((await lstat(join(this.options.root, path, marker)).catch(() => undefined)) !== undefined) return true;
-    }
-    return false;
-  }
-
   private async land(verdict: ChangeVerdict, signal: AbortSignal): Promise<{ path: string; reason: string }[]> {
     const failed: { path: string; reason: string }[] = [];
     const landed = new Set<string>();
@@ -667,90 +539,6 @@ async function treeStamp(folder: string, maxEntries: number): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Whether the folder `path` has `name` in the command's layer or, where the layer did not remove it, in the workspace. */
-async function hasEntry(upperFolder: string, workspaceFolder: string, name: string): Promise<boolean> {
-  const above = await lstat(join(upperFolder, name)).catch(() => undefined);
-  if (above) return !(above.isCharacterDevice() && above.rdev === 0);
-  return (await lstat(join(workspaceFolder, name)).catch(() => undefined)) !== undefined;
-}
-
-/** A folder that exists in both layers is a git directory when the two together have what Git looks for. */
-async function isMergedGitDirectory(upperFolder: string, workspaceFolder: string): Promise<boolean> {
-  const has = async (name: string, folder: boolean) => {
-    for (const base of [upperFolder, workspaceFolder]) {
-      const info = await lstat(join(base, name)).catch(() => undefined);
-      if (info && !(info.isCharacterDevice() && info.rdev === 0)) return folder ? info.isDirectory() : !info.isDirectory();
-    }
-    return false;
-  };
-  if (!(await has('HEAD', false))) return false;
-  return (await has('commondir', false)) || ((await has('objects', true)) && (await has('refs', true)));
-}
-
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** lstat without following a final link; undefined when there is nothing (or nothing reachable) there. */
-function lstatQuietly(path: string): Stats | undefined {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
-/** A Python environment's marker (a venv's `pyvenv.cfg`, a conda environment's `conda-meta`) in the layer or the workspace (as isPythonEnvironment). */
-function isPythonEnvironmentSync(upperFolder: string, workspaceFolder: string): boolean {
-  for (const marker of ['pyvenv.cfg', 'conda-meta']) {
-    const above = lstatQuietly(join(upperFolder, marker));
-    if (above && !(above.isCharacterDevice() && above.rdev === 0)) return true;
-    // Removed inside the sandbox only: the workspace's environment is one still.
-    if (lstatQuietly(join(workspaceFolder, marker)) !== undefined) return true;
-  }
-  return false;
-}
-
-/**
- * Whether a folder of the layer is a git directory by Git's rules (HEAD, and objects and refs or a commondir):
- * alone (`workspaceFolder` undefined: any entry counts, a removal's mark included), or over the workspace's
- * folder (a removal's mark gives way to the workspace's entry), as isGitDirectory and isMergedGitDirectory judge.
- */
-function isMergedGitDirectorySync(upperFolder: string, workspaceFolder: string | undefined): boolean {
-  const has = (name: string, folder: boolean): boolean => {
-    if (workspaceFolder === undefined) {
-      const info = lstatQuietly(join(upperFolder, name));
-      return info !== undefined && (folder ? info.isDirectory() : !info.isDirectory());
-    }
-    for (const base of [upperFolder, workspaceFolder]) {
-      const info = lstatQuietly(join(base, name));
-      if (info && !(info.isCharacterDevice() && info.rdev === 0)) return folder ? info.isDirectory() : !info.isDirectory();
-    }
-    return false;
-  };
-  if (!has('HEAD', false)) return false;
-  return has('commondir', false) || (has('objects', true) && has('refs', true));
-}
-
-/** As openBeneath for a folder, synchronously: its descriptor, or undefined when a name on the way is gone or a link. */
-function openBeneathSync(base: string, path: string): number | undefined {
-  const flags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
-  let folder: number;
-  try {
-    folder = openSync(base, flags);
-  } catch {
-    return undefined;
-  }
-  for (const name of path === '' ? [] : path.split('/')) {
-    let next: number;
-    try {
-      next = openSync(`/proc/self/fd/${folder}/${name}`, flags);
-    } catch {
-      closeSync(folder);
-      return undefined;
-    }
-    closeSync(folder);
-    folder = next;
-  }
-  return folder;
 }

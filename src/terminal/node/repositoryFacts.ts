@@ -1,0 +1,217 @@
+/**
+ * What the repositories and the programs around a change set would run, read for its review (changeLayer.ts):
+ * which changed folders are git directories or Python environments by what they hold (not their names), every
+ * repository that can see the workspace (its own, the ones in it, the ones above it), what their configs and
+ * hooks point at (gitStructure.ts), what the runner configs name (runnerConfigs.ts), followed as far as the hooks'
+ * programs go (hookPrograms.ts). Past a bound nothing is known for sure: `incomplete` says why, and the whole
+ * change set waits for the user.
+ */
+import { closeSync, constants, lstatSync, openSync, type Stats } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { protectingPattern, yieldToHost } from '../../base/common';
+import type { ChangedEntry, RepositoryFacts } from '../common/changeReview';
+import { addNamedInside, ConfigTooLarge, gitDirectoryOf, MAX_POINTED_PATHS, pathsConfigPointsAt } from './gitStructure';
+import { followPrograms, noneMentioned } from './hookPrograms';
+import { pathsRunnerConfigsPointAt, runnerConfigsAbove } from './runnerConfigs';
+
+/** Repositories of the workspace whose configs a review reads at most (a monorepo of vendored checkouts has hundreds). */
+const MAX_REPOSITORIES = 2000;
+/** Folders probed between two turns of the host's event loop. */
+const SLICE = 256;
+
+/** What the look at the workspace before the command found (workspace-relative; see ProtectedPathCache.look). */
+export interface KnownStructure {
+  repositories: readonly string[];
+  gitDirectories: readonly string[];
+  runnerConfigs: readonly string[];
+}
+
+export interface RepositoryFactsOptions {
+  root: string;
+  /** The command's layer (its writes). */
+  upper: string;
+  home: string;
+  known: KnownStructure;
+  protectedPatterns: readonly string[];
+  entries: readonly ChangedEntry[];
+  signal: AbortSignal;
+}
+
+/** Which changed folders are git directories by Git's rules, and what the repositories around the change point at. */
+export async function repositoryFacts(options: RepositoryFactsOptions): Promise<RepositoryFacts & { incomplete?: string }> {
+  const { root, upper, home, known, entries, signal } = options;
+  if (known.repositories.length + known.gitDirectories.length > MAX_REPOSITORIES) {
+    return {
+      gitDirectories: new Set(),
+      pointedAt: [],
+      incomplete: `the workspace holds more than ${MAX_REPOSITORIES} repositories, too many to read their configs`,
+    };
+  }
+  const gitDirectories = new Set<string>();
+  const pythonEnvironments = new Set<string>();
+  const repositories = new Map<string, string>();
+  let probed = 0;
+  for (const entry of entries) {
+    signal.throwIfAborted();
+    if (entry.kind !== 'directory') continue;
+    // Synchronous probes, a slice at a time: a dozen system calls a folder, each a thread-pool round trip when
+    // asynchronous (10,000 planted folders took most of the review's 20 s that way).
+    if (++probed % SLICE === 0) await yieldToHost();
+    // The layer's folder reached one name at a time without following a link (round 10: a folder swapped for a
+    // link to ~/x/.git made the review say whether that home path is a repository). Gone or a link now: held
+    // as unknown below by its own entry, nothing learned from where it leads.
+    const pinned = openBeneathSync(upper, entry.path);
+    if (pinned !== undefined)
+      try {
+        const upperFolder = `/proc/self/fd/${pinned}`;
+        const workspaceFolder = join(root, entry.path);
+        if (isPythonEnvironmentSync(upperFolder, workspaceFolder)) pythonEnvironments.add(entry.path);
+        // The folder as it will be: what the command wrote over what the workspace has.
+        if (isMergedGitDirectorySync(upperFolder, undefined) || isMergedGitDirectorySync(upperFolder, workspaceFolder)) gitDirectories.add(entry.path);
+      } finally {
+        closeSync(pinned);
+      }
+    const dotGit = join(root, entry.path, '.git');
+    if (lstatQuietly(dotGit) === undefined) continue;
+    const gitDir = await gitDirectoryOf(dotGit);
+    if (gitDir) repositories.set(gitDir, join(root, entry.path));
+  }
+  // Every repository in the workspace, whether or not the command touched its folder: a config may point anywhere in it.
+  for (const folder of known.repositories) {
+    signal.throwIfAborted();
+    const workTree = folder === '' ? root : join(root, folder);
+    const gitDir = await gitDirectoryOf(join(workTree, '.git'));
+    if (gitDir) repositories.set(gitDir, workTree);
+  }
+  // A bare repository kept in the workspace (vendor/upstream.git): Git runs there with the git directory as its place.
+  for (const folder of known.gitDirectories) {
+    const gitDir = folder === '' ? root : join(root, folder);
+    if (!repositories.has(gitDir)) repositories.set(gitDir, gitDir);
+  }
+  // Git finds a work tree's repository by walking up from it: the workspace's own and its parents'.
+  for (let folder = root; ;) {
+    const gitDir = await gitDirectoryOf(join(folder, '.git'));
+    if (gitDir) repositories.set(gitDir, folder);
+    const parent = join(folder, '..');
+    if (parent === folder) break;
+    folder = parent;
+  }
+  // Git takes a folder with HEAD, objects and refs for a bare repository when it runs there: the workspace's top too.
+  const rootIsGitDirectory = isMergedGitDirectorySync(upper, root);
+  const rootIsPythonEnvironment = isPythonEnvironmentSync(upper, root);
+  const pointedAt = new Set<string>();
+  const mentioned = noneMentioned();
+  for (const [gitDir, workTree] of repositories) {
+    signal.throwIfAborted();
+    try {
+      for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: root, home: home, hooks: mentioned })) pointedAt.add(path);
+    } catch (error) {
+      if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
+      throw error;
+    }
+  }
+  try {
+    for (const path of await pathsRunnerConfigsPointAt({
+      root: root,
+      upper: upper,
+      configs: [...known.runnerConfigs, ...(await runnerConfigsAbove(root))],
+      mentioned,
+    })) {
+      pointedAt.add(path);
+    }
+    await followPrograms({
+      root: root,
+      upper: upper,
+      mentioned,
+      add: (path) => addNamedInside(pointedAt, root, path),
+      readable: (path) => commandCouldRead(path, options),
+    });
+  } catch (error) {
+    if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
+    throw error;
+  }
+  if (pointedAt.size > MAX_POINTED_PATHS) {
+    return { gitDirectories, pointedAt: [], incomplete: `the configs and hooks name more than ${MAX_POINTED_PATHS} paths, too many to check` };
+  }
+  return {
+    gitDirectories,
+    pointedAt: [...pointedAt],
+    mentionedNames: mentioned.names,
+    hooksRunScripts: mentioned.packageScripts,
+    rootIsGitDirectory,
+    rootIsPythonEnvironment,
+    pythonEnvironments,
+  };
+}
+
+/** Whether a sandboxed command could read `path` itself: in the workspace and not protected, or outside the home folder. */
+function commandCouldRead(path: string, options: { root: string; home: string; protectedPatterns: readonly string[] }): boolean {
+  const inside = relative(options.root, path);
+  if (!inside.startsWith('..') && !isAbsolute(inside)) return protectingPattern(inside.split(sep).join('/'), options.protectedPatterns) === undefined;
+  const inHome = relative(options.home, path);
+  return inHome.startsWith('..') || isAbsolute(inHome);
+}
+
+/** lstat without following a final link; undefined when there is nothing (or nothing reachable) there. */
+function lstatQuietly(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** A Python environment's marker (a venv's `pyvenv.cfg`, a conda environment's `conda-meta`) in the layer or the workspace: a command that deletes the marker inside the sandbox does not make the workspace's environment an ordinary folder. */
+function isPythonEnvironmentSync(upperFolder: string, workspaceFolder: string): boolean {
+  for (const marker of ['pyvenv.cfg', 'conda-meta']) {
+    const above = lstatQuietly(join(upperFolder, marker));
+    if (above && !(above.isCharacterDevice() && above.rdev === 0)) return true;
+    // Removed inside the sandbox only: the workspace's environment is one still.
+    if (lstatQuietly(join(workspaceFolder, marker)) !== undefined) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a folder of the layer is a git directory by Git's rules (HEAD, and objects and refs or a commondir):
+ * alone (`workspaceFolder` undefined: any entry counts, a removal's mark included), or over the workspace's
+ * folder (a removal's mark gives way to the workspace's entry), as isGitDirectory and isMergedGitDirectory judge.
+ */
+function isMergedGitDirectorySync(upperFolder: string, workspaceFolder: string | undefined): boolean {
+  const has = (name: string, folder: boolean): boolean => {
+    if (workspaceFolder === undefined) {
+      const info = lstatQuietly(join(upperFolder, name));
+      return info !== undefined && (folder ? info.isDirectory() : !info.isDirectory());
+    }
+    for (const base of [upperFolder, workspaceFolder]) {
+      const info = lstatQuietly(join(base, name));
+      if (info && !(info.isCharacterDevice() && info.rdev === 0)) return folder ? info.isDirectory() : !info.isDirectory();
+    }
+    return false;
+  };
+  if (!has('HEAD', false)) return false;
+  return has('commondir', false) || (has('objects', true) && has('refs', true));
+}
+
+/** As openBeneath for a folder, synchronously: its descriptor, or undefined when a name on the way is gone or a link. */
+function openBeneathSync(base: string, path: string): number | undefined {
+  const flags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+  let folder: number;
+  try {
+    folder = openSync(base, flags);
+  } catch {
+    return undefined;
+  }
+  for (const name of path === '' ? [] : path.split('/')) {
+    let next: number;
+    try {
+      next = openSync(`/proc/self/fd/${folder}/${name}`, flags);
+    } catch {
+      closeSync(folder);
+      return undefined;
+    }
+    closeSync(folder);
+    folder = next;
+  }
+  return folder;
+}
