@@ -197,7 +197,11 @@ export class LimitTracker {
   }
 
   recordRateLimited(retryAfterMs: number): void {
-    this.recordRateLimitedUntil(this.clock.now() + retryAfterMs);
+    // A Gateway that reports no limits tells them only this way: what it admitted this window is what it admits.
+    const now = this.clock.now();
+    this.ledger.prune(now);
+    this.ledger.noteRefused(now, now + retryAfterMs);
+    this.recordRateLimitedUntil(now + retryAfterMs);
   }
 
   /** The gateway answered 429: nothing is sent before `at` (epoch ms). */

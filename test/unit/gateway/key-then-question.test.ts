@@ -84,4 +84,35 @@ describe('a key limited to one request a minute: set, then one question', () => 
     );
     assert.deepEqual(statuses, ['$(watch) gw-chat · rate limited, 44s', '$(watch) gw-chat · rate limited, 24s']);
   });
+
+  test('no limit headers, nothing configured: the first 429 cannot be foreseen, but it teaches the limit; the next question waits in the pacing', async () => {
+    const limits = new LimitTracker(time);
+    const keyCheckClient = makeClient(emulator().baseUrl, 'limited-blind-key', { clock: time, limits: new LimitTracker(time) });
+    assert.equal((await checkAndStoreKey('limited-blind-key', { client: keyCheckClient, limits, store: async () => undefined }, signal())).kind, 'accepted');
+    const client = makeClient(emulator().baseUrl, 'limited-blind-key', { clock: time, limits });
+    const ask = (content: string, notices: RetryNotice[]) =>
+      client.chat({ model: 'gw-chat', messages: [{ role: 'user', content }] }, { signal: signal(), onRetry: (n) => notices.push(n) });
+
+    time.advance(16_000);
+    const first: RetryNotice[] = [];
+    const firstAnswer = ask('first', first);
+    await until(() => first.length > 0);
+    assert.equal(first[0]!.reason, 'rate_limit', 'the Gateway said nothing of its limits: its 429 is the first the client hears of them');
+    time.advance(MINUTE);
+    await firstAnswer;
+
+    const second: RetryNotice[] = [];
+    const secondAnswer = ask('second', second);
+    await until(() => second.length > 0);
+    assert.equal(second[0]!.reason, 'pacing', 'the client knows now that the key gets one request a window');
+    const status = formatStatus({ model: 'gw-chat', hasKey: true, snapshot: limits.snapshot(), siteUrl: undefined, now: time.now() }).text;
+    assert.match(status, /rate limited, (59|60)s/, 'the status bar counts down');
+    time.advance(MINUTE);
+    await secondAnswer;
+    assert.deepEqual(
+      sent(),
+      ['GET /v1/models 200', 'POST /v1/chat/completions 429', 'POST /v1/chat/completions 200', 'POST /v1/chat/completions 200'],
+      'one 429, not one a question',
+    );
+  });
 });
