@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { ShownNotes, type RetryNotice } from '../../gateway/common';
 import { type ModelWindows } from '../../models/common';
 import { noteMarkdown } from '../common/notes';
+import { failureMarkdown } from '../common/failureText';
 import { droppedNote, streamFitted } from '../../models/common';
 import { incompleteAnswerNote } from '../common/finishNote';
 import { WaitLines } from '../common/retryText';
@@ -161,7 +162,7 @@ export function createChatHandler(deps: ParticipantDeps) {
       if (token.isCancellationRequested) return { metadata: { model, failed: true, ...notes.metadata() } };
       // Every failure is answered in the chat, its reason then its fix (Open Settings, Set API Key, Top up…), and offers a Retry
       // (the followup below): VS Code's own error box would say it after the buttons, or with none.
-      stream.markdown(failureMarkdown(messageOf(error)));
+      stream.markdown(failureAnswer(messageOf(error)));
       for (const action of actionsFor(error, deps.settings.current())) stream.button(action);
       return { metadata: { model, failed: true, retry: { prompt: request.prompt, command: request.command }, ...notes.metadata() } };
     }
@@ -172,12 +173,9 @@ function isPromptFileUri(value: unknown): boolean {
   return value instanceof vscode.Uri && value.path.endsWith('.prompt.md');
 }
 
-/** A failure with buttons that fix it, as the answer's text: its explanation above its buttons. */
-function failureMarkdown(message: string): vscode.MarkdownString {
-  const markdown = new vscode.MarkdownString('\n\n$(error) ', true);
-  markdown.appendText(message);
-  markdown.appendMarkdown('\n\n');
-  return markdown;
+/** A failure as the answer's text, above the buttons that fix it (failureText.ts: its addresses as code, never linkified). */
+function failureAnswer(message: string): vscode.MarkdownString {
+  return new vscode.MarkdownString(`\n\n${failureMarkdown(message)}\n\n`, true);
 }
 
 const SLASH_COMMANDS = ['explain', 'fix', 'agent', 'compact', 'session'];
