@@ -4,8 +4,9 @@
  * view: a provider that lists nothing ends every question in VS Code's own "Language model
  * unavailable", before the extension hears of it, and the real reason (an address that does not
  * answer, a refused key, a malformed base URL) is never shown where the user looks. So while the
- * Gateway gives no list, the last list stands in, whatever address gave it, and before any list one
- * stand-in model: the question reaches @gateway, which answers with the reason and the fix.
+ * Gateway gives no list, the last list stands in, whatever address gave it: the question reaches
+ * @gateway, which answers with the reason and the fix. (A made-up stand-in model before any list was
+ * tried: VS Code kept it selected after the real list replaced it, and then had no model at all.)
  */
 import type { ModelInfo } from '../../gateway/common';
 
@@ -16,13 +17,6 @@ export interface ListStore {
 }
 
 const LAST_GOOD = 'gateway.lastModelList';
-
-/** The id of the model offered before any list: never sent to the Gateway (@gateway lists the models, and so meets the real error). */
-export const STAND_IN_MODEL_ID = 'gateway-models-not-listed';
-
-export function isStandInModel(id: string): boolean {
-  return id === STAND_IN_MODEL_ID;
-}
 
 export class ModelListMemory {
   constructor(
@@ -42,10 +36,9 @@ export class ModelListMemory {
     return saved && saved.baseUrl === safe(this.baseUrl) ? saved.models : [];
   }
 
-  /** What the picker lists while the Gateway gives no list: the last list of any address, else the stand-in. */
+  /** What the picker lists while the Gateway gives no list: the last list of any address (empty before any). */
   offered(): ModelInfo[] {
-    const saved = this.saved()?.models ?? [];
-    return saved.length > 0 ? saved : [{ id: STAND_IN_MODEL_ID, ownedBy: 'gateway' }];
+    return this.saved()?.models ?? [];
   }
 
   private saved(): { baseUrl: string; models: ModelInfo[] } | undefined {

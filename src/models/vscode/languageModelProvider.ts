@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import { droppedNote, streamFitted } from '../common/historyFit';
 import { estimateTokens, toChatMessages } from '../common/languageModelMessages';
-import { isStandInModel } from '../common/pickerModels';
 import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, type ModelWindows } from '../common/modelWindows';
 import { ShownNotes, type ModelInfo, type ToolDefinition } from '../../gateway/common';
 import type { ModelEndpoints } from '../common/modelEndpoints';
@@ -59,7 +58,7 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
   }
 
   async provideLanguageModelChatInformation(
-    _options: vscode.PrepareLanguageModelChatModelOptions,
+    options: vscode.PrepareLanguageModelChatModelOptions,
     token: vscode.CancellationToken,
   ): Promise<vscode.LanguageModelChatInformation[]> {
     // With no key there is nothing to list, and nothing to complain about either.
@@ -69,37 +68,25 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
       models = await this.catalog.models(toAbortSignal(token));
     } catch (error) {
       this.logger.warn(`model list for VS Code's picker failed: ${error instanceof Error ? error.message : String(error)}`);
-      // Never an empty picker: VS Code would not hand @gateway the question at all ("Language model unavailable").
-      // The last list (of any address), or a stand-in, is offered; a question then gets the real error (unreachable,
-      // 401, 402, a malformed address…) in the chat with its fix.
+      // No empty picker: VS Code would not hand @gateway the question at all ("Language model unavailable"). What a
+      // gateway listed before, from any address, is offered: a question then gets the real error (unreachable, a
+      // malformed address, 401, 402…) in the chat with its fix.
       models = this.catalog.offeredWhileAway();
+      if (models.length === 0 && !options.silent) throw error;
     }
     const preferred = this.preferredModel();
     // The configured chat model first: VS Code selects the first model by default, so the two agree.
     const ordered = [...models].sort((a, b) => Number(b.id === preferred) - Number(a.id === preferred));
-    return ordered.map((model) =>
-      isStandInModel(model.id)
-        ? {
-            ...this.tokenLimits(model.id),
-            id: model.id,
-            name: 'Gateway (models not listed yet)',
-            family: model.id,
-            version: '1',
-            detail: 'Gateway',
-            tooltip: 'The Gateway has not listed its models yet: ask @gateway to see why.',
-            capabilities: { toolCalling: true, imageInput: false },
-          }
-        : {
-            ...this.tokenLimits(model.id),
-            id: model.id,
-            name: model.id,
-            family: model.id,
-            version: '1',
-            detail: 'Gateway',
-            tooltip: `${model.id} via the Gateway`,
-            capabilities: { toolCalling: true, imageInput: false },
-          },
-    );
+    return ordered.map((model) => ({
+      ...this.tokenLimits(model.id),
+      id: model.id,
+      name: model.id,
+      family: model.id,
+      version: '1',
+      detail: 'Gateway',
+      tooltip: `${model.id} via the Gateway`,
+      capabilities: { toolCalling: true, imageInput: false },
+    }));
   }
 
   private tokenLimits(model: string): { maxInputTokens: number; maxOutputTokens: number } {
@@ -116,31 +103,28 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
     token: vscode.CancellationToken,
   ): Promise<void> {
     const settings = this.settings.current();
-    const signal = toAbortSignal(token);
-    // The stand-in is never sent: the list is asked for, which fails with the real reason or, the Gateway back, names the model.
-    const modelId = isStandInModel(model.id) ? await this.answeringModel(signal) : model.id;
     const tools: ToolDefinition[] | undefined = options.tools?.length
       ? options.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema as Record<string, unknown> | undefined }))
       : undefined;
     const events = streamFitted(
       this.endpoints,
       {
-        model: modelId,
+        model: model.id,
         messages: toChatMessages(messages),
         tools,
         toolChoice: tools && options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : undefined,
         ...requestParameters(settings),
       },
       this.windows,
-      { signal, origin: { surface: 'lm' } },
+      { signal: toAbortSignal(token), origin: { surface: 'lm' } },
       (dropped, contextWindow) => {
-        this.logger.info(`language-model request for ${modelId}: ${dropped} oldest messages left out to fit its ${contextWindow}-token window`);
+        this.logger.info(`language-model request for ${model.id}: ${dropped} oldest messages left out to fit its ${contextWindow}-token window`);
         progress.report(new vscode.LanguageModelTextPart(`${droppedNote(dropped)}\n\n`));
       },
     );
     // VS Code's parts are text and tool calls only: a note goes to the log rather than into the answer's text.
     const notes = new ShownNotes();
-    const log = (note: string | undefined) => note !== undefined && this.logger.info(`language-model answer from ${modelId}: ${note}`);
+    const log = (note: string | undefined) => note !== undefined && this.logger.info(`language-model answer from ${model.id}: ${note}`);
     for await (const event of events) {
       if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
       else if (event.type === 'tool_call')
@@ -148,14 +132,6 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
       else if (event.type === 'note') log(notes.take(event.text));
     }
     log(notes.rest());
-  }
-
-  /** The model a request to the stand-in goes to: the configured chat model, else the first listed (the list's failure is the request's). */
-  private async answeringModel(signal: AbortSignal): Promise<string> {
-    const listed = await this.catalog.models(signal);
-    const model = this.preferredModel() ?? listed[0]?.id;
-    if (model === undefined) throw new Error("This key may not use any model. Check your plan at the Gateway's account area.");
-    return model;
   }
 
   async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {

@@ -52,7 +52,7 @@ export class ModelCatalog implements vscode.Disposable {
     return this.memory.lastKnown();
   }
 
-  /** What VS Code's picker lists while the Gateway gives no list: the last list of any address, else a stand-in (pickerModels.ts). */
+  /** What VS Code's picker lists while the Gateway gives no list: the last list of any address (pickerModels.ts). */
   offeredWhileAway(): ModelInfo[] {
     return this.memory.offered();
   }

@@ -11,7 +11,6 @@ import { SECTION } from '../../settings/vscode';
 import { type SettingsService } from '../../settings/common';
 import type { ModelCatalog } from './modelCatalog';
 import { defaultModel, type ModelRole } from '../common/modelChoice';
-import { isStandInModel } from '../common/pickerModels';
 
 export type { ModelRole } from '../common/modelChoice';
 
@@ -37,8 +36,7 @@ export class ModelSelection implements vscode.Disposable {
   /** The model for an @gateway request: the Chat view's picker when it holds a gateway model, else the configured one. */
   async forChatRequest(pickerModel: string | undefined, signal: AbortSignal): Promise<string> {
     // The picker is the truth for its request; gateway.chatModel is not rewritten (it stays inline edits' model).
-    // The stand-in (offered while the Gateway has listed nothing) is never sent: resolving lists the models, and meets the real error.
-    const model = pickerModel !== undefined && !isStandInModel(pickerModel) ? pickerModel : await this.resolve('chat', signal);
+    const model = pickerModel ?? (await this.resolve('chat', signal));
     if (model !== this.lastUsed) {
       this.lastUsed = model;
       this.used.fire(model);

@@ -9,6 +9,7 @@
 import type { Scenario, Steps, UiContext } from './harness';
 import { chatPickerModel, ensureUserSettings, normalStatus, setApiKey, statusItem, waitForStatus } from './gateway';
 import { ask, newChat, waitForResponse } from './chatActions';
+import { chatLayout } from './layout';
 import { startEmulator, type Emulator } from '../../emulator/server';
 
 /** Asks `prompt` in a new chat and checks the answer: `reason` in the chat, Open Settings, Retry, the picker on a Gateway model. */
@@ -56,6 +57,7 @@ async function keyAt(ctx: UiContext, baseUrl: string): Promise<void> {
 export const unreachableScenario: Scenario = {
   id: 'i39-unreachable',
   title: 'no Gateway at gateway.baseUrl: the reason, Open Settings and Retry in the chat; the picker keeps its models; the status bar says why',
+  layout: chatLayout,
   async run(ctx, s) {
     let away: Emulator | undefined;
     try {

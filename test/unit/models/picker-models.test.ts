@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { ConnectionError, type ModelInfo } from '../../../src/gateway/common';
-import { ModelListMemory, STAND_IN_MODEL_ID, isStandInModel, type ListStore } from '../../../src/models/common/pickerModels';
+import { ModelListMemory, type ListStore } from '../../../src/models/common/pickerModels';
 import { startEmulator, type Emulator } from '../../emulator/server';
 import { makeClient, signal } from '../helpers/clients';
 
@@ -50,14 +50,10 @@ describe("the models VS Code's picker offers", () => {
     assert.deepEqual(ids(memory.offered()), ['gw-chat-mini']);
   });
 
-  test('never listed anywhere: one stand-in model, so that a question still reaches @gateway and is answered with the reason', async () => {
+  test('never listed anywhere: nothing to offer (no made-up model, which VS Code would keep selected once the real list came)', async () => {
     const memory = new ModelListMemory(memoryStore(), () => away);
     await assert.rejects(listAt(away), ConnectionError);
-    const offered = memory.offered();
-    assert.equal(offered.length, 1);
-    assert.equal(offered[0]!.id, STAND_IN_MODEL_ID);
-    assert.ok(isStandInModel(offered[0]!.id));
-    assert.ok(!isStandInModel('gw-chat'));
+    assert.deepEqual(memory.offered(), []);
   });
 
   test('once the new address lists, its own list is what is offered and remembered', async () => {
