@@ -95,6 +95,8 @@ function watchSettings(context: vscode.ExtensionContext, gateway: Gateway, model
   context.subscriptions.push(
     settings.onDidChange((changed) => {
       if (changed.includes('baseUrl')) {
+        // What was learned of the old address (its limits, whether it answered) is not the new one's: the status bar says "not known yet" until it answers.
+        gateway.limits.reset();
         onKeyChanged();
         // The key stays with the origin it was set for until the user says otherwise.
         void confirmKeyOrigin(gateway.keys, settings, onKeyChanged);

@@ -40,6 +40,7 @@ import { thinkingScenario } from './ui/thinking';
 import { agentSubagentScenario } from './ui/agentSubagent';
 import { editorMenuScenario } from './ui/editorMenu';
 import { agentSandboxNotesScenario } from './ui/agentSandboxNotes';
+import { unreachableScenario } from './ui/unreachable';
 
 const SCENARIOS: Scenario[] = [
   setKeyScenario,
@@ -67,6 +68,8 @@ const SCENARIOS: Scenario[] = [
   editorMenuScenario,
   polishModelScenario,
   polishAgentScenario,
+  // It reloads twice (gateway.baseUrl to a second emulator it then stops, and back) and sets demo-key again.
+  unreachableScenario,
   // It turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
   // It reloads twice (gateway.agent.approval auto on, then off): its question comes right after a reload.

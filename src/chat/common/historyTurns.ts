@@ -34,10 +34,11 @@ export function conversationTurns(history: readonly HistoryEntry[], participant:
 
 /**
  * agentTurn.ts marks its results with `command: 'agent'` and, once a session exists, its
- * `sessionId`; the participant marks an answer given without a request `unsent`.
+ * `sessionId`; the participant marks an answer given without a request `unsent`, and a question
+ * that failed `retry` (its answer is the failure and its fix, not the model's).
  */
 function isOutsideConversation(entry: Extract<HistoryEntry, { kind: 'response' }>): boolean {
   if (entry.command === 'agent') return true;
-  const metadata = entry.metadata as { command?: unknown; sessionId?: unknown; unsent?: unknown } | undefined;
-  return metadata?.sessionId !== undefined || metadata?.command === 'agent' || metadata?.unsent === true;
+  const metadata = entry.metadata as { command?: unknown; sessionId?: unknown; unsent?: unknown; retry?: unknown } | undefined;
+  return metadata?.sessionId !== undefined || metadata?.command === 'agent' || metadata?.unsent === true || metadata?.retry !== undefined;
 }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { ShownNotes, type RetryNotice } from '../../gateway/common';
 import { type ModelWindows } from '../../models/common';
 import { noteMarkdown } from '../common/notes';
+import { failureMarkdown } from '../common/failureText';
 import { droppedNote, streamFitted } from '../../models/common';
 import { incompleteAnswerNote } from '../common/finishNote';
 import { WaitLines } from '../common/retryText';
@@ -58,7 +59,16 @@ export interface ParticipantDeps {
 export interface GatewayChatResult extends vscode.ChatResult {
   /** `unsent`: answered locally, without a request (nothing to follow up on). */
   /** `notes`: the notes' markdown as shown, taken out of the answer when it becomes history (historyTurns.ts). */
-  metadata?: { model?: string; command?: string; failed?: boolean; unsent?: boolean; sessionId?: string; notes?: string[] };
+  /** `retry`: a failed question as it was asked, offered again as the Retry followup. */
+  metadata?: {
+    model?: string;
+    command?: string;
+    failed?: boolean;
+    unsent?: boolean;
+    sessionId?: string;
+    notes?: string[];
+    retry?: { prompt: string; command: string | undefined };
+  };
 }
 
 /** The commands an agent turn answers: start or continue a session, compact it, or show where it stands. */
@@ -153,12 +163,11 @@ export function createChatHandler(deps: ParticipantDeps) {
       return { metadata: { model, command, ...notes.metadata() } };
     } catch (error) {
       if (token.isCancellationRequested) return { metadata: { model, failed: true, ...notes.metadata() } };
-      const actions = actionsFor(error, deps.settings.current());
-      if (actions.length === 0) return { errorDetails: { message: messageOf(error) }, metadata: { model, failed: true, ...notes.metadata() } };
-      // VS Code puts a result's error box after the response's buttons: the explanation is written first, so "Top up" follows it.
-      stream.markdown(failureMarkdown(messageOf(error)));
-      for (const action of actions) stream.button(action);
-      return { metadata: { model, failed: true, ...notes.metadata() } };
+      // Every failure is answered in the chat, its reason then its fix (Open Settings, Set API Key, Top up…), and offers a Retry
+      // (the followup below): VS Code's own error box would say it after the buttons, or with none.
+      stream.markdown(failureAnswer(messageOf(error)));
+      for (const action of actionsFor(error, deps.settings.current())) stream.button(action);
+      return { metadata: { model, failed: true, retry: { prompt: request.prompt, command: request.command }, ...notes.metadata() } };
     }
   };
 }
@@ -167,12 +176,9 @@ function isPromptFileUri(value: unknown): boolean {
   return value instanceof vscode.Uri && value.path.endsWith('.prompt.md');
 }
 
-/** A failure with buttons that fix it, as the answer's text: its explanation above its buttons. */
-function failureMarkdown(message: string): vscode.MarkdownString {
-  const markdown = new vscode.MarkdownString('\n\n$(error) ', true);
-  markdown.appendText(message);
-  markdown.appendMarkdown('\n\n');
-  return markdown;
+/** A failure as the answer's text, above the buttons that fix it (failureText.ts: its addresses as code, never linkified). */
+function failureAnswer(message: string): vscode.MarkdownString {
+  return new vscode.MarkdownString(`\n\n${failureMarkdown(message)}\n\n`, true);
 }
 
 const SLASH_COMMANDS = ['explain', 'fix', 'agent', 'compact', 'session'];
@@ -227,6 +233,8 @@ class AnswerNotes {
 
 export const followupProvider: vscode.ChatFollowupProvider = {
   provideFollowups(result: GatewayChatResult) {
+    const retry = result.metadata?.retry;
+    if (retry) return [{ prompt: retry.prompt, label: 'Retry', ...(retry.command ? { command: retry.command } : {}) }];
     if (result.metadata?.failed || result.metadata?.unsent) return [];
     if (result.metadata?.command === 'explain') return [{ prompt: 'How could this code be improved?', label: 'Suggest improvements' }];
     if (result.metadata?.command === 'fix') return [{ prompt: 'Write tests that cover this fix.', label: 'Write tests for the fix' }];

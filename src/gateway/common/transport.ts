@@ -25,6 +25,7 @@ import { DEFAULT_BODY_LIMITS, readBoundedText, type BodyLimits } from './bodyLim
 import { BackgroundSkipped, LimitTracker, type Reservation } from '../../rateLimits/common';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './retryPolicy';
 import type { CallOptions } from './types';
+import { SettingError } from '../../settings/common';
 
 export interface TransportOptions {
   /** `{base_url}`, ending in /v1; read on every call so a changed setting applies at once. */
@@ -94,6 +95,22 @@ export class Transport {
 
   /** Sends the request, retrying as the spec allows, and returns the first 2xx exchange. */
   async send(spec: RequestSpec, call: CallOptions): Promise<Exchange> {
+    try {
+      return await this.sendOnce(spec, call);
+    } catch (error) {
+      this.noteReach(error);
+      throw error;
+    }
+  }
+
+  /** A failure that says something of the Gateway itself (unreachable, the key refused, no usable address) is kept for the status bar. */
+  private noteReach(error: unknown): void {
+    if (error instanceof ConnectionError || error instanceof EndpointError) this.limits.recordReach('unreachable', error.message);
+    else if (error instanceof AuthError) this.limits.recordReach('key_refused', error.message);
+    else if (error instanceof SettingError && error.setting === 'baseUrl') this.limits.recordReach('address_invalid', error.message);
+  }
+
+  private async sendOnce(spec: RequestSpec, call: CallOptions): Promise<Exchange> {
     throwIfAborted(call.signal);
     // Settings errors (no base URL) surface as they are, before anything is sent.
     const url = this.url(spec.path);

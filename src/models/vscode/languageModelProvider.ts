@@ -68,8 +68,10 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
       models = await this.catalog.models(toAbortSignal(token));
     } catch (error) {
       this.logger.warn(`model list for VS Code's picker failed: ${error instanceof Error ? error.message : String(error)}`);
-      // Keep offering what the gateway listed before: a request then shows the real error (402, 401…) with its fix.
-      models = this.catalog.lastKnown();
+      // No empty picker: VS Code would not hand @gateway the question at all ("Language model unavailable"). What a
+      // gateway listed before, from any address, is offered: a question then gets the real error (unreachable, a
+      // malformed address, 401, 402…) in the chat with its fix.
+      models = this.catalog.offeredWhileAway();
       if (models.length === 0 && !options.silent) throw error;
     }
     const preferred = this.preferredModel();

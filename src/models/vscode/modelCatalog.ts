@@ -9,9 +9,8 @@
 import * as vscode from 'vscode';
 import { BackgroundSkippedError, type GatewayClient, type ModelInfo } from '../../gateway/common';
 import { SharedListing } from '../common/sharedListing';
+import { ModelListMemory } from '../common/pickerModels';
 import { systemClock } from '../../base/common';
-
-const LAST_GOOD = 'gateway.lastModelList';
 /** A failed listing is not asked again for this long, so pickers do not hammer a refusing gateway. */
 const FAILURE_PAUSE_MS = 15_000;
 
@@ -20,17 +19,15 @@ export class ModelCatalog implements vscode.Disposable {
   private readonly listing: SharedListing<ModelInfo[]>;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
+  private readonly memory: ModelListMemory;
 
-  constructor(
-    client: GatewayClient,
-    private readonly state: vscode.Memento,
-    private readonly baseUrl: () => string,
-  ) {
+  constructor(client: GatewayClient, state: vscode.Memento, baseUrl: () => string) {
+    this.memory = new ModelListMemory(state, baseUrl);
     this.listing = new SharedListing(
       // Only a refresh the user asked for may wait for the key's limits: any other listing is background and never spends a slot a user request waits for.
       (signal, asked) => client.listModels({ signal, background: !asked }),
       (models) => {
-        void this.state.update(LAST_GOOD, { baseUrl: safe(this.baseUrl), models });
+        this.memory.remember(models);
         this.changed.fire();
       },
       systemClock,
@@ -52,8 +49,12 @@ export class ModelCatalog implements vscode.Disposable {
 
   /** The last list this gateway gave, from any window (empty when there never was one). */
   lastKnown(): ModelInfo[] {
-    const saved = this.state.get<{ baseUrl: string; models: ModelInfo[] }>(LAST_GOOD);
-    return saved && saved.baseUrl === safe(this.baseUrl) ? saved.models : [];
+    return this.memory.lastKnown();
+  }
+
+  /** What VS Code's picker lists while the Gateway gives no list: the last list of any address (pickerModels.ts). */
+  offeredWhileAway(): ModelInfo[] {
+    return this.memory.offered();
   }
 
   /** The key changed and its check listed the models: that list is the new key's, so no second request is spent on it. */
@@ -70,13 +71,5 @@ export class ModelCatalog implements vscode.Disposable {
   dispose(): void {
     this.listing.dispose();
     this.changed.dispose();
-  }
-}
-
-function safe(read: () => string): string {
-  try {
-    return read();
-  } catch {
-    return '';
   }
 }

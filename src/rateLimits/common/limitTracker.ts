@@ -17,7 +17,7 @@
  */
 import type { Clock } from '../../base/common';
 import { DEFAULT_LIMITS, type ConfiguredLimits } from '../../settings/common';
-import { type AcquireOptions, type BalanceState, type LimitSnapshot, type Reservation } from './limitTypes';
+import { type AcquireOptions, type BalanceState, type GatewayReach, type LimitSnapshot, type Reservation } from './limitTypes';
 import { PacingQueue, type PacedWindow } from './pacingQueue';
 import { readRateLimitHeaders, type HeaderSource } from './rateLimitHeaders';
 import { SharedWindowSync, sharedPollMs, type SharedWindow } from './sharedWindowSync';
@@ -29,6 +29,7 @@ export class LimitTracker {
   private readonly sharedSync: SharedWindowSync | undefined;
   private rateLimitedUntil: number | undefined;
   private balance: BalanceState = 'unknown';
+  private reach: { state: GatewayReach; problem?: string } = { state: 'unknown' };
   private readonly listeners = new Set<(snapshot: LimitSnapshot) => void>();
   private lastEmitted = '';
 
@@ -65,6 +66,7 @@ export class LimitTracker {
     this.sharedSync?.dropLease();
     this.rateLimitedUntil = undefined;
     this.balance = 'unknown';
+    this.reach = { state: 'unknown' };
     this.changed();
   }
 
@@ -76,6 +78,7 @@ export class LimitTracker {
     this.ledger.adopt(other.ledger);
     this.sharedSync?.dropLease();
     this.rateLimitedUntil = other.rateLimitedUntil;
+    this.reach = other.reach;
     this.changed();
   }
 
@@ -115,6 +118,8 @@ export class LimitTracker {
       rateLimitedUntil: maxDefined(rateLimited, this.queue.pacedAfter(now)),
       requestsWaiting: this.queue.length,
       balance: this.balance,
+      reach: this.reach.state,
+      ...(this.reach.problem !== undefined ? { reachProblem: this.reach.problem } : {}),
     };
   }
 
@@ -192,7 +197,11 @@ export class LimitTracker {
   }
 
   recordRateLimited(retryAfterMs: number): void {
-    this.recordRateLimitedUntil(this.clock.now() + retryAfterMs);
+    // A Gateway that reports no limits tells them only this way: what it admitted this window is what it admits.
+    const now = this.clock.now();
+    this.ledger.prune(now);
+    this.ledger.noteRefused(now, now + retryAfterMs);
+    this.recordRateLimitedUntil(now + retryAfterMs);
   }
 
   /** The gateway answered 429: nothing is sent before `at` (epoch ms). */
@@ -208,11 +217,19 @@ export class LimitTracker {
     this.changed();
   }
 
-  /** A success ends any 429 wait early and proves the balance is not empty. */
+  /** What a request learned of the Gateway (see GatewayReach); `problem` is the failure's message. */
+  recordReach(state: GatewayReach, problem?: string): void {
+    if (this.reach.state === state && this.reach.problem === problem) return;
+    this.reach = problem !== undefined ? { state, problem } : { state };
+    this.changed();
+  }
+
+  /** A success ends any 429 wait early and proves the balance is not empty and the Gateway reachable. */
   recordSuccess(): void {
-    if (this.rateLimitedUntil === undefined && this.balance === 'ok') return;
+    if (this.rateLimitedUntil === undefined && this.balance === 'ok' && this.reach.state === 'ok') return;
     this.rateLimitedUntil = undefined;
     this.balance = 'ok';
+    this.reach = { state: 'ok' };
     this.changed();
   }
 

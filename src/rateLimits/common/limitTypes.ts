@@ -4,6 +4,13 @@ import type { LimitsOrigin } from './windowLedger';
 
 export type BalanceState = 'unknown' | 'ok' | 'depleted';
 
+/**
+ * What the last request learned of the Gateway itself: it answered (`ok`), could not be reached
+ * (refused connection, DNS, TLS, a proxy, an address that is not the API), refused the key (401),
+ * or `gateway.baseUrl` is not a usable address; `unknown` before any request to this key and address.
+ */
+export type GatewayReach = 'unknown' | 'ok' | 'unreachable' | 'key_refused' | 'address_invalid';
+
 export interface LimitSnapshot {
   /** 'headers' when the gateway reported its limits, 'local' when counted here. */
   source: 'headers' | 'local';
@@ -29,6 +36,9 @@ export interface LimitSnapshot {
   /** Requests waiting for room in the window. */
   requestsWaiting: number;
   balance: BalanceState;
+  reach: GatewayReach;
+  /** Why, when `reach` is a failure: the error's message (never holds the key: the client's errors are redacted). */
+  reachProblem?: string;
 }
 
 /** A request's share of the window, taken when it is sent. */

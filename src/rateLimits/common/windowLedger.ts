@@ -26,6 +26,9 @@ export interface Reserved {
 }
 
 /** Another window's reservation, read from the shared file. */
+/** How many windows a limit taught by a 429 holds (see WindowLedger.admitted). */
+const ADMITTED_WINDOWS = 10;
+
 export interface OthersReserved extends Reserved {
   owner: string;
 }
@@ -62,6 +65,12 @@ export class WindowLedger {
   /** An answer came without x-ratelimit-* headers: this gateway does not send them. */
   private headerless = false;
   /**
+   * What a 429 taught of a Gateway that reports no limits: it admitted no more than `requests` of this key's
+   * requests in a window, so more are not sent until `until` (a few windows: other clients of the key may
+   * have taken their share that time, and the next 429 teaches it again).
+   */
+  private admitted: { requests: number; until: number } | undefined;
+  /**
    * The earliest time one of this window's answered reservations leaves the window, and one of the other
    * windows' stops counting (Infinity: none will): until then `prune` has nothing to drop and returns at
    * once, instead of looking at every reservation of the last minute several times a request.
@@ -87,6 +96,7 @@ export class WindowLedger {
     this.fromHeaders = undefined;
     this.learned = undefined;
     this.headerless = false;
+    this.admitted = undefined;
   }
 
   /** Takes what `other` learned of the key (a key check's own ledger, whose request the gateway counted against this key). */
@@ -98,6 +108,26 @@ export class WindowLedger {
     this.fromHeaders = other.fromHeaders && { ...other.fromHeaders, counted: other.fromHeaders.counted.map((entry) => copies.get(entry) ?? entry) };
     this.learned = other.learned;
     this.headerless = other.headerless;
+    this.admitted = other.admitted;
+  }
+
+  /**
+   * The Gateway answered 429, asking for a retry at `retryAt`, and reports no limits (no headers now or before):
+   * when the first of the requests counted in the window (pruned to `now`, the refused one already released)
+   * leaves it at that time too, they are all it admits a window, as far as the client can tell. A retry time
+   * that does not fit this window (another window length, other clients of the key) teaches nothing.
+   */
+  noteRefused(now: number, retryAt: number): void {
+    if (this.learned !== undefined || this.freshHeaders(now)) return;
+    const use = this.use(now);
+    if (use.requests === 0 || use.requests >= this.configuredLimits.requestsPerMinute) return;
+    const firstFree = use.frees.find((free) => free.requests > 0)?.at;
+    if (firstFree === undefined || Math.abs(firstFree - retryAt) > Math.max(2_000, this.windowMs / 20)) return;
+    this.admitted = { requests: use.requests, until: now + ADMITTED_WINDOWS * this.windowMs };
+  }
+
+  private admittedRequests(now: number): number {
+    return this.admitted !== undefined && now < this.admitted.until ? this.admitted.requests : Infinity;
   }
 
   get configured(): ConfiguredLimits {
@@ -204,8 +234,12 @@ export class WindowLedger {
       requests += free.requests;
       tokens += free.tokens;
     }
-    return new LazyWindowUse(headers?.requestLimit ?? limits.requestsPerMinute, headers?.tokenLimit ?? limits.tokensPerMinute, requests, tokens, () =>
-      freesOf(known, uncounted, this.windowMs),
+    return new LazyWindowUse(
+      headers?.requestLimit ?? Math.min(limits.requestsPerMinute, this.admittedRequests(now)),
+      headers?.tokenLimit ?? limits.tokensPerMinute,
+      requests,
+      tokens,
+      () => freesOf(known, uncounted, this.windowMs),
     );
   }
 

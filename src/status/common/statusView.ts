@@ -4,7 +4,10 @@
  */
 import type { LimitSnapshot } from '../../rateLimits/common';
 
-export type StatusState = 'normal' | 'waiting' | 'depleted' | 'no-key';
+export type StatusState = 'normal' | 'waiting' | 'depleted' | 'no-key' | 'unreachable' | 'key-refused' | 'address-invalid';
+
+/** The command link that opens the Settings editor on `gateway.baseUrl` (its argument URI-encoded JSON, as command links take it). */
+export const OPEN_BASE_URL_SETTING_LINK = `command:workbench.action.openSettings?${encodeURIComponent(JSON.stringify(['gateway.baseUrl']))}`;
 
 export interface StatusView {
   state: StatusState;
@@ -50,6 +53,34 @@ export function formatStatus(input: {
       state: 'no-key',
       text: '$(key) Gateway: Set API Key',
       tooltip: ['**Gateway** — no API key is set.', '', '[Set API Key](command:gateway.setApiKey)'],
+    };
+  }
+  // What the last request learned of the Gateway itself comes before its figures: they are the last good ones, not the present.
+  const problem = snapshot.reachProblem ? [escapeMarkdown(snapshot.reachProblem), ''] : [];
+  if (snapshot.reach === 'address_invalid') {
+    return {
+      state: 'address-invalid',
+      text: '$(gear) Gateway: check gateway.baseUrl',
+      tooltip: ['**The Gateway address is not usable.**', '', ...problem, `[Open Settings](${OPEN_BASE_URL_SETTING_LINK})`],
+    };
+  }
+  if (snapshot.reach === 'unreachable') {
+    return {
+      state: 'unreachable',
+      text: '$(debug-disconnect) Gateway unreachable',
+      tooltip: [
+        '**The Gateway could not be reached** — limits unknown until it answers.',
+        '',
+        ...problem,
+        `[Open Settings](${OPEN_BASE_URL_SETTING_LINK}) · [Show Log](command:gateway.showLog)`,
+      ],
+    };
+  }
+  if (snapshot.reach === 'key_refused') {
+    return {
+      state: 'key-refused',
+      text: '$(key) Gateway: key refused',
+      tooltip: ['**The Gateway refused the API key (401).**', '', ...problem, '[Set API Key](command:gateway.setApiKey)'],
     };
   }
   if (snapshot.balance === 'depleted') {

@@ -1,10 +1,11 @@
 /**
  * The status bar item: model and what is left of this minute's limits; a live
- * countdown while a 429 is waited out; the error colour and "Top up" after a 402.
+ * countdown while a 429 is waited out; the error colour and "Top up" after a 402; the error colour
+ * and the fix while the Gateway cannot be reached, refuses the key or has no usable address.
  */
 import * as vscode from 'vscode';
 import type { LimitTracker } from '../../rateLimits/common';
-import { formatStatus, type StatusView } from '../common/statusView';
+import { formatStatus, type StatusState, type StatusView } from '../common/statusView';
 import { showWalkthroughProgress } from './walkthroughProgress';
 
 export interface StatusSources {
@@ -18,6 +19,29 @@ export interface StatusSources {
   /** Today's usage line from the usage log. */
   today?: () => string | undefined;
 }
+
+const ERROR_BACKGROUND = new vscode.ThemeColor('statusBarItem.errorBackground');
+const WARNING_BACKGROUND = new vscode.ThemeColor('statusBarItem.warningBackground');
+const BACKGROUNDS: Record<StatusState, vscode.ThemeColor | undefined> = {
+  normal: undefined,
+  'no-key': undefined,
+  waiting: WARNING_BACKGROUND,
+  depleted: ERROR_BACKGROUND,
+  unreachable: ERROR_BACKGROUND,
+  'key-refused': ERROR_BACKGROUND,
+  'address-invalid': ERROR_BACKGROUND,
+};
+const OPEN_BASE_URL: vscode.Command = { title: 'Open Settings', command: 'workbench.action.openSettings', arguments: ['gateway.baseUrl'] };
+/** What a click does in each state: the fix where there is one, else the model picker. */
+const CLICKS: Record<StatusState, string | vscode.Command> = {
+  normal: 'gateway.selectModel',
+  waiting: 'gateway.selectModel',
+  depleted: 'gateway.openBilling',
+  'no-key': 'gateway.setApiKey',
+  'key-refused': 'gateway.setApiKey',
+  unreachable: OPEN_BASE_URL,
+  'address-invalid': OPEN_BASE_URL,
+};
 
 export class GatewayStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('gateway.status', vscode.StatusBarAlignment.Right, 100);
@@ -56,15 +80,12 @@ export class GatewayStatusBar implements vscode.Disposable {
     });
     this.item.text = view.text;
     const tooltip = new vscode.MarkdownString(view.tooltip.join('\n\n'));
-    tooltip.isTrusted = { enabledCommands: ['gateway.selectModel', 'gateway.setApiKey', 'gateway.showUsage'] };
+    tooltip.isTrusted = {
+      enabledCommands: ['gateway.selectModel', 'gateway.setApiKey', 'gateway.showUsage', 'gateway.showLog', 'workbench.action.openSettings'],
+    };
     this.item.tooltip = tooltip;
-    this.item.backgroundColor =
-      view.state === 'depleted'
-        ? new vscode.ThemeColor('statusBarItem.errorBackground')
-        : view.state === 'waiting'
-          ? new vscode.ThemeColor('statusBarItem.warningBackground')
-          : undefined;
-    this.item.command = view.state === 'depleted' ? 'gateway.openBilling' : view.state === 'no-key' ? 'gateway.setApiKey' : 'gateway.selectModel';
+    this.item.backgroundColor = BACKGROUNDS[view.state];
+    this.item.command = CLICKS[view.state];
     this.item.accessibilityInformation = { label: view.text.replace(/\$\([a-z-]+\)\s*/g, ''), role: 'button' };
     this.tick(view.state === 'waiting');
   }

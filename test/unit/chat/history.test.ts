@@ -35,6 +35,21 @@ void describe('chat history for the prompt', () => {
     ]);
   });
 
+  void it("drops a question that failed and its failure (the Gateway unreachable): the error text is not the model's answer", () => {
+    const failure =
+      '\n\n$(error) Could not reach the Gateway at http://127.0.0.1:9/v1 (connect ECONNREFUSED). Check the "gateway.baseUrl" setting and your network.\n\n';
+    const history = [
+      ask('is the gateway reachable'),
+      answer(failure, { model: 'gw-chat-mini', failed: true, retry: { prompt: 'is the gateway reachable' } }),
+      ask('is the gateway reachable'),
+      answer('Echo: is the gateway reachable', { model: 'gw-chat-mini' }),
+    ];
+    assert.deepEqual(conversationTurns(history, ME), [
+      { role: 'user', text: 'is the gateway reachable' },
+      { role: 'assistant', text: 'Echo: is the gateway reachable' },
+    ]);
+  });
+
   void it('drops a turn answered without a request (an /explain with nothing to explain)', () => {
     const history = [
       ask('', 'explain'),

@@ -18,6 +18,7 @@ const snapshot = (over: Partial<LimitSnapshot> = {}): LimitSnapshot => ({
   rateLimitedUntil: undefined,
   requestsWaiting: 0,
   balance: 'ok',
+  reach: 'ok',
   ...over,
 });
 const view = (over: Partial<LimitSnapshot> = {}, hasKey = true) =>
