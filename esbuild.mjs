@@ -1,7 +1,7 @@
 // Bundles the extension into one CommonJS file; 'vscode' is provided by the host.
 // What activation and most sessions never need goes into files of its own beside it (lazyParts below),
 // each required at its first use by a small typed loader, so the extension host neither reads nor
-// compiles them while the extension activates: re2js (about 150 KB, src/tools/common/re2.ts), `ignore`, the agent's
+// compiles them while the extension activates: re2js (about 150 KB, src/base/common/re2.ts), picomatch (src/base/common/glob.ts), `ignore`, the agent's
 // transcripts (src/agent/common/sessions/agentExtras.ts), the customisation files' readers and hooks (src/customization/common/customizationParts.ts), the
 // hooks' runner, Edit Selection's controller, the Show Usage page and the review of a sandboxed command's changes. Each loader's require() of the
 // module becomes a require of the file beside the bundle; in the tests it is the module itself.
@@ -32,6 +32,7 @@ const common = {
 const lazyParts = [
   { specifier: 're2js', entry: 're2js', file: 're2js.js' },
   { specifier: 'ignore', entry: 'ignore', file: 'ignore.js' },
+  { specifier: 'picomatch', entry: 'picomatch', file: 'picomatch.js' },
   { specifier: './agentExtras', entry: 'src/agent/common/sessions/agentExtras.ts', file: 'agent-extras.js' },
   { specifier: './customizationParts', entry: 'src/customization/common/customizationParts.ts', file: 'customization.js' },
   { specifier: './hookProcess', entry: 'src/customization/node/hookProcess.ts', file: 'hook-process.js' },

@@ -58,6 +58,7 @@ describe('the production bundle and its lazy files', () => {
       'hook-process.js',
       'ignore.js',
       'inline-edit.js',
+      'picomatch.js',
       're2js.js',
       'usage-page.js',
     ]);
@@ -81,11 +82,14 @@ describe('the production bundle and its lazy files', () => {
       'src/inlineEdit/vscode/inlineEditController.ts',
       'src/usage/common/usageHtml.ts',
       'src/terminal/node/changeLayer.ts',
+      'src/terminal/node/repositoryFacts.ts',
+      'src/terminal/node/hookPrograms.ts',
       'src/terminal/node/controlGuard.ts',
       'src/terminal/node/gitStructure.ts',
       'src/terminal/node/protectedPathCache.ts',
       'src/terminal/common/changeReview.ts',
       'node_modules/ignore/',
+      'node_modules/picomatch/',
       'node_modules/re2js/',
     ];
     // customAgents.ts keeps its small parsers of the chat prompt in the bundle (agentMention, agentNamed).
@@ -138,6 +142,8 @@ describe('the production bundle and its lazy files', () => {
     assert.equal(typeof (load('./hook-process.js') as { nodeHookHost?: unknown }).nodeHookHost, 'function');
     const ignore = load('./ignore.js') as typeof import('ignore');
     assert.equal(ignore().add('dist/').ignores('dist/a.js'), true);
+    const picomatch = load('./picomatch.js') as typeof import('picomatch');
+    assert.equal(picomatch.makeRe('src/**/*.ts').test('src/a/b.ts'), true);
     // The workspace readers from the lazy file on a real folder, as from their source.
     const root = await mkdtemp(join(tmpdir(), 'gw-bundle-ws-'));
     try {

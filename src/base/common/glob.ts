@@ -10,8 +10,19 @@
  * lookarounds keep `.` and `..` segments and empty segments from matching;
  * workspace paths are normalized and never have either, so they are dropped.
  */
-import picomatch from 'picomatch';
+import type picomatchModule from 'picomatch';
 import { re2 } from './re2';
+
+let loaded: typeof picomatchModule | undefined;
+/**
+ * picomatch, loaded at the first glob rather than with the extension (about 18 KB minified): the production build
+ * keeps it in a file beside the bundle (dist/picomatch.js, see esbuild.mjs), as re2js.
+ */
+function picomatch(): typeof picomatchModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a static import would load it with the extension
+  loaded ??= require('picomatch') as typeof picomatchModule;
+  return loaded;
+}
 
 export interface GlobOptions {
   /** Protection checks ignore case: `.ENV` is the same file as `.env` on macOS and Windows. */
@@ -58,7 +69,7 @@ function compile(pattern: string, options: GlobOptions): CompiledGlob {
   let source: string;
   try {
     // noextglob: `!(a)` and `+(a|b)` need lookarounds that a linear-time engine does not have.
-    source = picomatch.makeRe(plainGlob(anchored), { dot: true, noextglob: true, windows: false }).source;
+    source = picomatch().makeRe(plainGlob(anchored), { dot: true, noextglob: true, windows: false }).source;
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
