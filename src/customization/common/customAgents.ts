@@ -30,6 +30,8 @@ export interface CustomAgent {
   instructions: string;
   /** The file, workspace-relative. */
   path: string;
+  /** Its front matter declares MCP servers of its own (Copilot's `mcp-servers`): not started here, noted at the start. */
+  ownMcpServers?: true;
 }
 
 export interface Found<T> {
@@ -57,7 +59,7 @@ export async function findCustomAgents(
 /** The agent a file describes, or why it is none. */
 export function parseCustomAgent(path: string, text: string): CustomAgent | string {
   // `model` may be a list (Copilot's files: the first one available wins).
-  const read = readFrontMatter(text, { scalars: ['name', 'description'], lists: ['tools', 'model'] });
+  const read = readFrontMatter(text, { scalars: ['name', 'description', 'mcp-servers'], lists: ['tools', 'model'] });
   if (!read.ok) return read.problem;
   const { fields } = read;
   // Names with spaces are names (Copilot's guide writes `name: 'Azure Principal Architect'`): typed quoted after @.
@@ -79,6 +81,7 @@ export function parseCustomAgent(path: string, text: string): CustomAgent | stri
     ...(model !== undefined && model.toLowerCase() !== 'inherit' ? { model } : {}),
     instructions: boundedInstructions(path, read.body),
     path,
+    ...(fields.has('mcp-servers') ? { ownMcpServers: true as const } : {}),
   };
 }
 

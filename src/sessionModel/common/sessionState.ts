@@ -171,6 +171,8 @@ export interface SessionAgent {
   notEnabledTools?: string[];
   /** The model its file names, as written. */
   model?: string;
+  /** Its file declares MCP servers of its own (Copilot's `mcp-servers`), which are not started: said at the start, not saved. */
+  ownMcpServers?: true;
 }
 
 /** What a session keeps of its project instructions: the files sent and the skills it read (the summary's list), and their bytes (for the bound across runs). */

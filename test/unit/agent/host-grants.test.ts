@@ -97,6 +97,27 @@ describe("Copilot's and Claude Code's names for VS Code's tools", () => {
     assert.deepEqual(grant('*').tools, [...BUILT_INS, 'run_subagent', ...HOST.map((tool) => tool.name)]);
     assert.deepEqual(grant('*').notEnabled, [], '`*` is no list of names to warn about');
   });
+
+  test("an agent's own `mcp-servers` block (Copilot's) is not started and is said at the start, never dropped silently", () => {
+    // The shape of Copilot's agent files with servers of their own (a YAML map under the key).
+    const text =
+      "---\nname: 'Azure Principal Architect'\ndescription: Designs on Azure\ntools: ['read', 'azure-mcp/*']\n" +
+      'mcp-servers:\n  azure-mcp:\n    type: local\n    command: npx\n    args: ["-y", "@azure/mcp@latest", "server", "start"]\n---\nDesign.\n';
+    const agent = parseCustomAgent('.github/agents/azure.agent.md', text);
+    assert.ok(typeof agent !== 'string', String(agent));
+    assert.equal(agent.name, 'Azure Principal Architect');
+    const notes = agentStartNotes(sessionAgentOf(agent, CATALOG), { used: 'gw-code', found: true });
+    assert.ok(
+      notes.some((note) =>
+        /declares MCP servers of its own \(`mcp-servers`\), which this extension does not start: add them to \.vscode\/mcp\.json/.test(note),
+      ),
+      notes.join('\n'),
+    );
+    // Without the block, no such note.
+    const plain = parseCustomAgent('.github/agents/p.agent.md', '---\ndescription: d\n---\nBody.\n');
+    assert.ok(typeof plain !== 'string');
+    assert.ok(!agentStartNotes(sessionAgentOf(plain, CATALOG), { used: 'gw-code', found: true }).some((note) => note.includes('mcp-servers')));
+  });
 });
 
 describe('a grant narrows what the user enabled, never widens it', () => {

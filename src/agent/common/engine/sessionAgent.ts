@@ -13,7 +13,18 @@ import type { PromptFile } from '../../../customization/common';
 
 /** The session's record of a custom agent, its tool names mapped to the catalog's tools (every built-in, VS Code's). */
 export function sessionAgentOf(agent: CustomAgent, catalog: ToolCatalog): SessionAgent {
-  return withTools({ kind: 'agent', name: agent.name, path: agent.path, instructions: agent.instructions, model: agent.model }, agent.tools, catalog);
+  return withTools(
+    {
+      kind: 'agent',
+      name: agent.name,
+      path: agent.path,
+      instructions: agent.instructions,
+      model: agent.model,
+      ...(agent.ownMcpServers ? { ownMcpServers: true as const } : {}),
+    },
+    agent.tools,
+    catalog,
+  );
 }
 
 export function withTools(agent: SessionAgent, names: readonly string[] | undefined, catalog: ToolCatalog): SessionAgent {
@@ -61,6 +72,10 @@ export function agentStartNotes(agent: SessionAgent, model: { used: string; foun
   if (agent.unknownTools?.length) notes.push(`${what} names tools neither this extension nor VS Code has, left out: ${listed(agent.unknownTools)}.`);
   if (agent.notEnabledTools?.length)
     notes.push(`${what} names VS Code tools you have not enabled, left out until you do ("Gateway: Choose Agent Tools…"): ${listed(agent.notEnabledTools)}.`);
+  if (agent.ownMcpServers)
+    notes.push(
+      `${what} declares MCP servers of its own (\`mcp-servers\`), which this extension does not start: add them to .vscode/mcp.json to use their tools (granted as \`<server>/*\`).`,
+    );
   if (agent.model !== undefined && !model.found)
     notes.push(`${what} asks for the model "${agent.model}", which this key may not use; this session uses ${model.used}.`);
   return notes;
