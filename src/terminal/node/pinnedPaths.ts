@@ -3,7 +3,7 @@
  * folder opened and checked to be where it should be, the layer's file opened one folder at a time.
  */
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { closeSync, constants, openSync } from 'node:fs';
 import { copyFile, open, readlink, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { shownPath } from '../common/controlPaths';
@@ -76,4 +76,27 @@ export async function withPinnedFolder<T>(root: string, parent: string, work: (f
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** As openBeneath for a folder, synchronously: its descriptor, or undefined when a name on the way is gone or a link. */
+export function openBeneathSync(base: string, path: string): number | undefined {
+  const flags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+  let folder: number;
+  try {
+    folder = openSync(base, flags);
+  } catch {
+    return undefined;
+  }
+  for (const name of path === '' ? [] : path.split('/')) {
+    let next: number;
+    try {
+      next = openSync(`/proc/self/fd/${folder}/${name}`, flags);
+    } catch {
+      closeSync(folder);
+      return undefined;
+    }
+    closeSync(folder);
+    folder = next;
+  }
+  return folder;
 }

@@ -6,12 +6,13 @@
  * programs go (hookPrograms.ts). Past a bound nothing is known for sure: `incomplete` says why, and the whole
  * change set waits for the user.
  */
-import { closeSync, constants, lstatSync, openSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { protectingPattern, yieldToHost } from '../../base/common';
 import type { ChangedEntry, RepositoryFacts } from '../common/changeReview';
 import { addNamedInside, ConfigTooLarge, gitDirectoryOf, MAX_POINTED_PATHS, pathsConfigPointsAt } from './gitStructure';
 import { followPrograms, noneMentioned } from './hookPrograms';
+import { openBeneathSync } from './pinnedPaths';
 import { pathsRunnerConfigsPointAt, runnerConfigsAbove } from './runnerConfigs';
 
 /** Repositories of the workspace whose configs a review reads at most (a monorepo of vendored checkouts has hundreds). */
@@ -191,27 +192,4 @@ function isMergedGitDirectorySync(upperFolder: string, workspaceFolder: string |
   };
   if (!has('HEAD', false)) return false;
   return has('commondir', false) || (has('objects', true) && has('refs', true));
-}
-
-/** As openBeneath for a folder, synchronously: its descriptor, or undefined when a name on the way is gone or a link. */
-function openBeneathSync(base: string, path: string): number | undefined {
-  const flags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
-  let folder: number;
-  try {
-    folder = openSync(base, flags);
-  } catch {
-    return undefined;
-  }
-  for (const name of path === '' ? [] : path.split('/')) {
-    let next: number;
-    try {
-      next = openSync(`/proc/self/fd/${folder}/${name}`, flags);
-    } catch {
-      closeSync(folder);
-      return undefined;
-    }
-    closeSync(folder);
-    folder = next;
-  }
-  return folder;
 }
