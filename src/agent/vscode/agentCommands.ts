@@ -16,7 +16,7 @@ import { approvalToAnswer, sessionIdOf } from '../../sessionModel/common';
 import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../../sessionModel/common';
 import { transcriptUri } from './transcript';
 import { waitingProgress } from './waitingProgress';
-import { staleAnswerMessage } from '../common/approvals/approvalText';
+import { savedAnswerMessage, savedAnswerOf, staleAnswerMessage } from '../common/approvals/approvalText';
 import { sessionActionNoLongerApplies } from '../../sessionModel/common';
 import { pickSessionAgent, RUN_PROMPT_FILE_COMMAND, runPromptFile } from './agentFileCommands';
 
@@ -164,7 +164,15 @@ function answer(sessions: AgentSessions, session: unknown, callId: unknown, appr
     // A button of an approval that has ended (the chat cannot change rendered buttons): say what became of it.
     const sessionId = sessionIdOf(session);
     const ended = sessionId !== undefined && typeof callId === 'string' ? sessions.approvals.ended(sessionId, callId) : undefined;
-    void vscode.window.showInformationMessage(staleAnswerMessage(ended));
+    if (ended || sessionId === undefined || typeof callId !== 'string') {
+      void vscode.window.showInformationMessage(staleAnswerMessage(ended));
+      return false;
+    }
+    // This window no longer remembers it (reloaded since): the saved session tells how it ended.
+    void sessions.store
+      .load(sessionId)
+      .catch(() => undefined)
+      .then((saved) => vscode.window.showInformationMessage(savedAnswerMessage(saved && savedAnswerOf(saved, callId))));
     return false;
   }
   return true;

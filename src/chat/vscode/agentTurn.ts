@@ -27,11 +27,14 @@ import { ThinkingStream } from './thinking';
 import { noteMarkdown } from '../common/notes';
 import { retryText, WaitLines } from '../common/retryText';
 import { AnswersInTurn } from './answersInTurn';
+import { settledWithinStop, STOP_GRACE_MS, STOPPED_RUN_UNKNOWN, stoppedRunText } from '../common/stoppedTurn';
+import { systemClock } from '../../base/common';
 import { summarize } from './sessionSummary';
 import { sessionStateTurn } from './sessionStateTurn';
 
 export interface AgentChatResult extends vscode.ChatResult {
-  metadata: { command: 'agent' | 'compact' | 'session'; sessionId?: string; failed?: boolean };
+  /** `stopped`: the user stopped the turn; the session it names is offered a Continue followup. */
+  metadata: { command: 'agent' | 'compact' | 'session'; sessionId?: string; failed?: boolean; stopped?: boolean };
 }
 
 /** The session an earlier turn of this conversation ran, if any. */
@@ -87,9 +90,9 @@ export async function runAgentTurn(
         task,
         agents.map((custom) => custom.name),
       );
-  if (mention) return startAsAgent(agent, { ...mention, agents }, { stream, token, toolInvocationToken: request.toolInvocationToken });
+  if (mention) return startAsAgent(agent, { ...mention, agents }, { stream, signal, toolInvocationToken: request.toolInvocationToken });
   const referencedTools = request.toolReferences.map((reference) => reference.name);
-  return sessionTurn(agent, { stream, token, previous, toolInvocationToken: request.toolInvocationToken }, (sink) =>
+  return sessionTurn(agent, { stream, signal, previous, toolInvocationToken: request.toolInvocationToken }, (sink) =>
     previous ? sessions.continue(previous, task, sink, signal, referencedTools) : sessions.start(task, sink, signal, referencedTools),
   );
 }
@@ -100,8 +103,7 @@ async function startAsAgent(
   mention: { name: string; task: string; agents: readonly CustomAgent[] },
   turn: ChatTurn,
 ): Promise<AgentChatResult> {
-  const { stream, token } = turn;
-  const signal = toAbortSignal(token);
+  const { stream, signal } = turn;
   const { agents } = mention;
   const custom = agentNamed(agents, mention.name);
   if (!custom) {
@@ -122,29 +124,34 @@ async function startAsAgent(
 const AGENT_FOLDERS_HINT =
   'Custom agents are `.github/agents/<name>.agent.md` and `.claude/agents/<name>.md` files, read while `gateway.agent.projectInstructions` is on.';
 
-/** The chat turn a session runs in: where it writes, its cancellation, the session it continues, and VS Code's token for tool calls. */
+/** The chat turn a session runs in: where it writes, its cancellation (the request's token, converted once), the session it continues, and VS Code's token for tool calls. */
 export interface ChatTurn {
   stream: vscode.ChatResponseStream;
-  token: vscode.CancellationToken;
+  signal: AbortSignal;
   previous?: string;
   toolInvocationToken?: vscode.ChatParticipantToolToken;
 }
 
 /** A turn that runs a session (`run` starts or continues it with the turn's sink): its steps, approvals and summary in the chat. */
 export async function sessionTurn(agent: AgentTurnDeps, turn: ChatTurn, run: (sink: SessionSink) => Promise<AgentSessionState>): Promise<AgentChatResult> {
-  const { stream, previous, toolInvocationToken } = turn;
+  const { stream, previous, toolInvocationToken, signal } = turn;
   const checkpoints: StepCheckpoint[] = [];
   const thinking = new ThinkingStream(stream, agent.thinking);
   const answers = new AnswersInTurn(agent.sessions, stream, () => thinking.close());
   const waits = new WaitLines(() => Date.now());
   // The session's folder, known from its first event (a tool starts before it asks): approvals name it.
   let folderName: string | undefined;
+  // The session the turn runs: the one it continues, or a new one's once a checkpoint names it.
+  let sessionId = previous;
   const sink = {
     // VS Code's own confirmations (MCP tools) then show in this chat rather than as a second modal.
     toolInvocationToken,
     onEvent: (event: AgentEvent, root: vscode.Uri) => {
       folderName = vscode.workspace.getWorkspaceFolder(root)?.name ?? root.path.split('/').filter(Boolean).pop();
-      if (event.type === 'checkpoint') checkpoints.push(event.checkpoint);
+      if (event.type === 'checkpoint') {
+        checkpoints.push(event.checkpoint);
+        sessionId = event.sessionId;
+      }
       // A step's thinking closes into its part when anything else of the step shows.
       if (event.type === 'reasoning') return thinking.reasoning(event.text);
       if (event.type === 'retry') {
@@ -162,20 +169,37 @@ export async function sessionTurn(agent: AgentTurnDeps, turn: ChatTurn, run: (si
       answers.awaiting(approval);
     },
   };
-  let sessionId = previous;
   try {
-    const state = await run(sink);
+    // A Stop: VS Code shows nothing the turn writes after it, and keeps the result only if it comes within a second.
+    const outcome = await settledWithinStop(run(sink), signal, systemClock, STOP_GRACE_MS);
+    if (signal.aborted) return await stoppedResult(agent.sessions, outcome.settled ? outcome.value : sessionId);
+    if (!outcome.settled) throw new Error('The session ended without a result.');
+    const state = outcome.value;
     sessionId = state.id;
     thinking.close();
     summarize(state, stream, checkpoints);
     return { metadata: { command: 'agent', sessionId: state.id, failed: state.status === 'paused' } };
   } catch (error) {
     thinking.close();
+    if (signal.aborted) return await stoppedResult(agent.sessions, sessionId);
     for (const action of agent.actionsFor(error)) stream.button(action);
     return { errorDetails: { message: messageOf(error) }, metadata: { command: 'agent', sessionId, failed: true } };
   } finally {
     answers.dispose();
   }
+}
+
+/**
+ * A stopped turn's result: its line (the session's state, what it did, the way on) as the result's message, the only
+ * part VS Code still shows, and the session for the Continue followup. `session` is the run's state when it settled in
+ * time, else the session's id (its saved state is read), else unknown (a new session stopped before its first checkpoint).
+ */
+async function stoppedResult(sessions: AgentSessions, session: AgentSessionState | string | undefined): Promise<AgentChatResult> {
+  const state = typeof session === 'string' ? await sessions.store.load(session).catch(() => undefined) : session;
+  // Saved as paused (the engine saves that first) or returned: settled; still running or waiting: pausing.
+  const message = state ? stoppedRunText(state, state.status !== 'running' && state.status !== 'awaiting_approval') : STOPPED_RUN_UNKNOWN;
+  const sessionId = state?.id ?? (typeof session === 'string' ? session : undefined);
+  return { errorDetails: { message }, metadata: { command: 'agent', sessionId, failed: true, stopped: sessionId !== undefined } };
 }
 
 /** `@gateway /compact` in a conversation that runs a session: compacts it now. */

@@ -12,6 +12,7 @@ import { incompleteAnswerNote } from '../common/finishNote';
 import { WaitLines } from '../common/retryText';
 import { withoutRepeatedMention } from '../common/repeatedMention';
 import { modelFooter } from '../common/modelFooter';
+import { CONTINUE_FOLLOWUP, STOPPED_ANSWER } from '../common/stoppedTurn';
 import type { ModelEndpoints } from '../../models/common';
 import { buildChatMessages, type SlashCommand } from '../common/prompt';
 import type { Logger } from '../../base/common';
@@ -59,8 +60,10 @@ export interface ParticipantDeps {
 export interface GatewayChatResult extends vscode.ChatResult {
   /** `unsent`: answered locally, without a request (nothing to follow up on). */
   /** `notes`: the notes' markdown as shown, taken out of the answer when it becomes history (historyTurns.ts). */
-  /** `retry`: a failed question as it was asked, offered again as the Retry followup. */
+  /** `retry`: a failed or stopped question as it was asked, offered again as the Retry followup. */
+  /** `stopped`: the user stopped the answer (or, with `command: 'agent'` and `sessionId`, the session's turn: Continue is offered). */
   metadata?: {
+    stopped?: boolean;
     model?: string;
     command?: string;
     failed?: boolean;
@@ -156,19 +159,32 @@ export function createChatHandler(deps: ParticipantDeps) {
           if (note) stream.markdown(note);
         }
       }
+      // A Stop may end the stream quietly rather than with an error: the answer is as incomplete.
+      if (signal.aborted) return stoppedAnswer(request, model, notes);
       thinking.close();
       notes.close();
       notes.footer(modelFooter(model));
       deps.onAnswer?.(answer, notes.texts);
       return { metadata: { model, command, ...notes.metadata() } };
     } catch (error) {
-      if (token.isCancellationRequested) return { metadata: { model, failed: true, ...notes.metadata() } };
+      if (token.isCancellationRequested) return stoppedAnswer(request, model, notes);
       // Every failure is answered in the chat, its reason then its fix (Open Settings, Set API Key, Top up…), and offers a Retry
       // (the followup below): VS Code's own error box would say it after the buttons, or with none.
       stream.markdown(failureAnswer(messageOf(error)));
       for (const action of actionsFor(error, deps.settings.current())) stream.button(action);
       return { metadata: { model, failed: true, retry: { prompt: request.prompt, command: request.command }, ...notes.metadata() } };
     }
+  };
+}
+
+/**
+ * A stopped answer's result: VS Code shows nothing the answer writes after the Stop, only the result's message (kept
+ * when it comes within a second), so the stopped line is that message; Retry asks the question again.
+ */
+function stoppedAnswer(request: vscode.ChatRequest, model: string | undefined, notes: AnswerNotes): GatewayChatResult {
+  return {
+    errorDetails: { message: STOPPED_ANSWER },
+    metadata: { model, failed: true, stopped: true, retry: { prompt: request.prompt, command: request.command }, ...notes.metadata() },
   };
 }
 
@@ -235,6 +251,8 @@ export const followupProvider: vscode.ChatFollowupProvider = {
   provideFollowups(result: GatewayChatResult) {
     const retry = result.metadata?.retry;
     if (retry) return [{ prompt: retry.prompt, label: 'Retry', ...(retry.command ? { command: retry.command } : {}) }];
+    // A stopped agent turn: a follow-up message in the conversation continues its session.
+    if (result.metadata?.stopped && result.metadata.command === 'agent' && result.metadata.sessionId) return [{ ...CONTINUE_FOLLOWUP }];
     if (result.metadata?.failed || result.metadata?.unsent) return [];
     if (result.metadata?.command === 'explain') return [{ prompt: 'How could this code be improved?', label: 'Suggest improvements' }];
     if (result.metadata?.command === 'fix') return [{ prompt: 'Write tests that cover this fix.', label: 'Write tests for the fix' }];

@@ -51,7 +51,7 @@ export async function resolvePromptTurn(
   if (prompt.mode === 'agent') {
     const agent = promptSessionAgent(prompt, agents, deps.sessions.toolCatalog());
     if (typeof agent === 'string') return done(agent);
-    const result: AgentChatResult = await sessionTurn(deps, { stream, token, toolInvocationToken: request.toolInvocationToken }, (sink) =>
+    const result: AgentChatResult = await sessionTurn(deps, { stream, signal, toolInvocationToken: request.toolInvocationToken }, (sink) =>
       deps.sessions.startAs({ task: expanded.text, agent, sink, signal }),
     );
     return { kind: 'done', result };

@@ -6,6 +6,7 @@
  */
 import type { ApprovalRequest } from '../../../sessionModel/common';
 import type { AnsweredApproval } from './pendingApprovals';
+import type { AgentSessionState } from '../../../sessionModel/common';
 import { inlineCode } from './commandDisplay';
 import { visibleText } from '../../../base/common';
 
@@ -32,6 +33,31 @@ export function unlinked(text: string): string {
 export function endedMarkdown({ request, outcome }: AnsweredApproval): string {
   const verdict = outcome === 'approved' ? '✓ **Approved:**' : outcome === 'denied' ? '✗ **Denied:**' : '■ **Not answered** (the session stopped):';
   return `${verdict} ${inlineCode(request.command?.line ?? request.summary)}`;
+}
+
+/** How the tool output of a call the user denied begins (the engine writes it; a stale button reads it back from the saved session). */
+export const USER_DENIED_OUTPUT = 'The user denied this';
+
+/**
+ * How an approval ended, read from its saved session when this window no longer remembers it (it was reloaded
+ * since): its call still pending (never answered), its output a denial, or any other output (it was approved and
+ * ran); undefined when the session does not know the call.
+ */
+export function savedAnswerOf(state: Pick<AgentSessionState, 'pendingCalls' | 'transcript'>, callId: string): 'approved' | 'denied' | 'stopped' | undefined {
+  if (state.pendingCalls.some((call) => call.callId === callId)) return 'stopped';
+  for (const item of state.transcript) {
+    if (item.type === 'function_call_output' && item.call_id === callId) return item.output.startsWith(USER_DENIED_OUTPUT) ? 'denied' : 'approved';
+  }
+  return undefined;
+}
+
+/** What a stale Approve / Deny says when only the saved session knows how its approval ended (see savedAnswerOf). */
+export function savedAnswerMessage(outcome: 'approved' | 'denied' | 'stopped' | undefined): string {
+  if (outcome === 'approved') return 'That approval was already approved and the call ran; this button no longer does anything.';
+  if (outcome === 'denied') return 'That approval was already denied; this button no longer does anything.';
+  if (outcome === 'stopped')
+    return 'That approval was never answered: its session paused, so the call did not run. Continue the session to let the agent ask again.';
+  return staleAnswerMessage(undefined);
 }
 
 /** What Approve / Deny on an approval that no longer waits says: what happened to it, so the click is not a mystery. */

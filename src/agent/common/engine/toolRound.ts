@@ -18,6 +18,7 @@ import {
 import { yieldToHost } from '../../../base/common';
 import { errorMessage, type OnAgentEvent } from '../../../sessionModel/common';
 import { commandApprovalReason, needsApproval, type ApprovalPolicy } from '../approvals/approvalPolicy';
+import { USER_DENIED_OUTPUT } from '../approvals/approvalText';
 import { TOOL_OUTPUT_SHARE, boundedToolOutput } from './contextBudget';
 import { realPathOf, recordOriginal, type KeepOriginal, type StepCheckpointRecorder } from '../../../checkpoints/common';
 import type { RequestSizing } from './requestSizing';
@@ -86,7 +87,7 @@ export class ToolRound {
         approved = hookRefusal === undefined && (await this.approved(state, call, tool, prepared, timer, signal, onEvent));
         outcome = approved
           ? await this.withHookOutput(call, await this.execute(state, tool, prepared, signal), signal)
-          : { ok: false, output: hookRefusal ?? `The user denied this ${deniedWhat[tool.kind]}. Do not retry it; ask or try another way.` };
+          : { ok: false, output: hookRefusal ?? `${USER_DENIED_OUTPUT} ${deniedWhat[tool.kind]}. Do not retry it; ask or try another way.` };
         if (outcome.ok && outcome.changedPath !== undefined) changed.push(await realPathOf(outcome.changedPath, this.deps.toolContext.files, signal));
       }
       this.answer(state, call, outcome.output, (linesShown) => tool?.continuation?.(call.arguments, linesShown));
