@@ -10,7 +10,7 @@
  */
 import type { Clock } from '../../base/common';
 import type { ApprovalRequest, Approver } from '../../sessionModel/common';
-import type { HookCommand } from './hookConfig';
+import { envExports, type HookCommand } from './hookConfig';
 import { fullyChecked, hookContent, requestKey, shortDigest, type HookContent, type HookFileContent, type HookFiles } from './hookContent';
 
 /** Digests text (sha256, hex): the host's. */
@@ -45,7 +45,9 @@ export class HookApprovals {
   identity(hook: HookCommand, content: HookContent): string | undefined {
     if (!fullyChecked(content)) return undefined;
     const files = content.files.map((file) => [file.path, file.digest]);
-    return this.digest(JSON.stringify([hook.format, hook.event, hook.matcher ?? '', hook.command, hook.cwd, hook.timeoutMs, content.folder, files]));
+    // A Copilot hook's env is what it runs too; a hook without one keeps the identity it had before env was read.
+    const env = hook.env === undefined ? [] : [Object.entries(hook.env)];
+    return this.digest(JSON.stringify([hook.format, hook.event, hook.matcher ?? '', hook.command, hook.cwd, hook.timeoutMs, content.folder, files, ...env]));
   }
 
   /** The hooks that may run: those approved before, and the others when the user approves them now; each with what it was approved with. */
@@ -105,7 +107,8 @@ export function hookApprovalRequest(sessionId: string, callId: string, hooks: re
           : `#   with ${path}, NOT checked: ${shown(file.problem)}; so this approval is for this session only`,
       );
     }
-    lines.push(hook.command);
+    // Its env as its shell sets it, before its line: the approval shows what runs.
+    lines.push(`${envExports(hook.env)}${hook.command}`);
   }
   const summary = `Run ${hooks.length === 1 ? 'a hook' : `${hooks.length} hooks`} of ${whose} (${files})`;
   return { sessionId, callId, toolName: HOOKS_APPROVAL_TOOL, summary, command: { line: lines.join('\n'), cwd: '.' } };

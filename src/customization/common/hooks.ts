@@ -29,6 +29,8 @@ export interface HookRunRequest {
   cwd: string;
   stdin: string;
   timeoutMs: number;
+  /** Variables its shell exports before `command` (a Copilot hook's `env`, bounded by the parser). */
+  env?: Readonly<Record<string, string>>;
   /** Bytes kept of stdout and of stderr each. */
   maxOutputBytes: number;
 }
@@ -200,7 +202,15 @@ export class SessionHooks implements RunHooks {
   /** One hook's run under the control-file guard, and what its answer means. */
   private async verdictOf(hook: HookCommand, stdin: string, signal: AbortSignal): Promise<HookVerdict> {
     const { host, sessionId, controlGuard } = this.options;
-    const request = { sessionId, command: hook.command, cwd: hook.cwd, stdin, timeoutMs: hook.timeoutMs, maxOutputBytes: this.maxBytes() };
+    const request = {
+      sessionId,
+      command: hook.command,
+      cwd: hook.cwd,
+      stdin,
+      timeoutMs: hook.timeoutMs,
+      maxOutputBytes: this.maxBytes(),
+      ...(hook.env === undefined ? {} : { env: hook.env }),
+    };
     try {
       const run = await runGuardedHook({ host, request, guard: controlGuard }, signal);
       return run.result ? hookVerdict(hook, run.result) : { problem: run.problem };

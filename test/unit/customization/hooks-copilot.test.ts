@@ -1,0 +1,101 @@
+// Hooks, part four: what Copilot's hook files carry besides a line (issue 38). A hook's `env` reaches its process
+// (bounded, never the host's own variables) and is part of what the user approves; a session is asked only about the
+// hooks its tools can trigger; each hook is approved or denied on its own, a denial remembered like an approval; and
+// Copilot's `userPromptSubmitted` hooks run when a prompt is submitted. Real hook processes on real temp folders.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { parseCopilotHooks } from '../../../src/customization/common/hookConfig';
+import { SessionHooks, hookApprovalsThrough, type HookMemory } from '../../../src/customization/common/hooks';
+import { nodeHookHost } from '../../../src/customization/node/hookProcess';
+import { NodeHookFiles } from '../../../src/customization/node/nodeHookFiles';
+import { systemClock } from '../../../src/base/common/ports';
+import type { ApprovalRequest } from '../../../src/sessionModel/common/sessionPorts';
+import { defaultProtectedFiles } from '../../../src/settings/common/valueSets';
+import { NodeWorkspaceFiles } from '../../../src/tools/node/nodeWorkspaceFiles';
+import { TempWorkspace } from '../helpers/agent';
+import { logged, memory } from '../helpers/hookParts';
+
+const signal = new AbortController().signal;
+const copilot = (hooks: Record<string, unknown[]>) => JSON.stringify({ version: 1, hooks });
+
+/** A session's hooks on the real node host in `root`; the approver answers with `answer` and keeps what it was asked. */
+function sessionIn(root: string, kept: HookMemory, answer: (request: ApprovalRequest) => boolean = () => true) {
+  const asked: ApprovalRequest[] = [];
+  const logger = logged();
+  const host = nodeHookHost({ root, sandboxFor: async () => undefined, env: { ...process.env, GATEWAY_API_KEY: 'sk-host-secret' } });
+  const approver = { approve: async (request: ApprovalRequest) => (asked.push(request), answer(request)) };
+  const hooks = new SessionHooks({
+    files: new NodeWorkspaceFiles(root),
+    protectedFiles: defaultProtectedFiles,
+    host,
+    approvals: hookApprovalsThrough({ approver, memory: kept, host, files: new NodeHookFiles({ root, home: undefined }), sessionId: 's', clock: systemClock }),
+    sessionId: 's',
+    root,
+    clock: systemClock,
+    logger,
+  });
+  return { hooks, asked, logger, text: () => asked.map((request) => request.command?.line ?? '').join('\n') };
+}
+
+describe("a Copilot hook's env", () => {
+  let workspace: TempWorkspace;
+  beforeEach(() => (workspace = new TempWorkspace()));
+  afterEach(() => workspace.dispose());
+
+  test('is read with its bounds: names, count, size, and never the variables the host sets', () => {
+    const many = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`V${i}`, 'x']));
+    const parsed = parseCopilotHooks(
+      copilot({
+        sessionEnd: [
+          { type: 'command', bash: 'scan.sh', cwd: '.', env: { SCAN_MODE: 'warn', SCAN_SCOPE: 'diff' }, timeoutSec: 30 },
+          { type: 'command', bash: 'a', env: { 'BAD-NAME': '1' } },
+          { type: 'command', bash: 'b', env: { BIG: 'x'.repeat(4097) } },
+          { type: 'command', bash: 'c', env: many },
+          { type: 'command', bash: 'd', env: { HOME: '/tmp/elsewhere' } },
+          { type: 'command', bash: 'e', env: { LD_PRELOAD: '/tmp/x.so' } },
+          { type: 'command', bash: 'f', env: { N: 42 } },
+          { type: 'command', bash: 'g', env: 'A=1' },
+        ],
+      }),
+      '.github/hooks/scan.json',
+    );
+    assert.deepEqual(
+      parsed.hooks.map((hook) => [hook.command, hook.env]),
+      [['scan.sh', { SCAN_MODE: 'warn', SCAN_SCOPE: 'diff' }]],
+    );
+    assert.equal(parsed.notes.length, 7, parsed.notes.join('\n'));
+    assert.match(parsed.notes.join('\n'), /"env"/);
+  });
+
+  test("reaches the hook's process (the host's key does not), is shown in the approval, and a changed env asks again", async () => {
+    const hookFile = (level: string) =>
+      workspace.write(
+        '.github/hooks/logger.json',
+        copilot({
+          sessionStart: [
+            { type: 'command', bash: 'echo "level=$LOG_LEVEL key=${GATEWAY_API_KEY:-none}" > seen.txt', cwd: '.', env: { LOG_LEVEL: level }, timeoutSec: 5 },
+          ],
+        }),
+      );
+    hookFile("INFO 'quoted' $HOME");
+    const kept = memory();
+    const first = sessionIn(workspace.root, kept);
+    await first.hooks.start('startup', signal);
+    assert.equal(first.asked.length, 1);
+    assert.match(first.text(), /export LOG_LEVEL='INFO '\\''quoted'\\'' \$HOME'\n/);
+    assert.equal(readFileSync(join(workspace.root, 'seen.txt'), 'utf8'), "level=INFO 'quoted' $HOME key=none\n");
+
+    const again = sessionIn(workspace.root, kept);
+    await again.hooks.start('startup', signal);
+    assert.equal(again.asked.length, 0, 'the same hook with the same env: approved before');
+
+    hookFile('DEBUG');
+    const changed = sessionIn(workspace.root, kept);
+    await changed.hooks.start('startup', signal);
+    assert.equal(changed.asked.length, 1, 'another env is another hook');
+    assert.match(changed.text(), /export LOG_LEVEL='DEBUG'/);
+    assert.equal(readFileSync(join(workspace.root, 'seen.txt'), 'utf8'), 'level=DEBUG key=none\n');
+  });
+});
