@@ -64,8 +64,12 @@ export interface SessionHooksOptions {
 
 /** What the engine asks of the hooks in a run (the one hook point of the tool round is `beforeTool`/`afterTool`). */
 export interface RunHooks {
-  /** Finds and approves the hooks, runs the session-start ones; their context for the model, and the hook files found. */
-  start(source: 'startup' | 'resume', signal: AbortSignal): Promise<{ context?: string; files: string[] }>;
+  /**
+   * Finds and approves the hooks, runs the session-start ones; their context for the model, and the hook files found.
+   * `tools`: the names of the tools the session has; a tool hook whose matcher matches none of them is not asked about
+   * (it could never run). Undefined: every hook is.
+   */
+  start(source: 'startup' | 'resume', signal: AbortSignal, tools?: readonly string[]): Promise<{ context?: string; files: string[] }>;
   /** A reason the call must not run, from a pre-tool hook. */
   beforeTool(call: { name: string; arguments: string }, signal: AbortSignal): Promise<string | undefined>;
   /** Text to add to the call's result, from the post-tool hooks. */
@@ -93,16 +97,19 @@ export class SessionHooks implements RunHooks {
 
   constructor(private readonly options: SessionHooksOptions) {}
 
-  async start(source: 'startup' | 'resume', signal: AbortSignal): Promise<{ context?: string; files: string[] }> {
+  async start(source: 'startup' | 'resume', signal: AbortSignal, tools?: readonly string[]): Promise<{ context?: string; files: string[] }> {
     const { approvals, logger } = this.options;
     const found = await this.find(signal);
     logOnce(logger, groupedNotes({ one: 'Hook file', many: 'Hook files' }, found.notes));
-    if (found.hooks.length === 0) return { files: [] };
-    const approved = await approvals.approved(found.hooks, signal);
+    const usable = tools === undefined ? found.hooks : found.hooks.filter((hook) => triggerable(hook, tools));
+    const idle = found.hooks.length - usable.length;
+    if (idle > 0) logger.info(`Hooks: ${idle === 1 ? '1 hook matches' : `${idle} hooks match`} no tool of this session; not asked about, not run.`);
+    if (usable.length === 0) return { files: [] };
+    const approved = await approvals.approved(usable, signal);
     this.hooks = approved.map(({ hook }) => hook);
     for (const { hook, content } of approved) this.approvedWith.set(hook, content);
-    const skipped = found.hooks.length - this.hooks.length;
-    if (skipped > 0) logger.warn(`Hooks: ${skipped} of ${found.hooks.length} were not approved and do not run in this session.`);
+    const skipped = usable.length - this.hooks.length;
+    if (skipped > 0) logger.warn(`Hooks: ${skipped} of ${usable.length} were not approved and do not run in this session.`);
     const context = await this.contextOf('sessionStart', { source }, signal);
     return { ...(context === undefined ? {} : { context }), files: found.files };
   }
@@ -223,6 +230,12 @@ export class SessionHooks implements RunHooks {
   private maxBytes(): number {
     return this.options.maxOutputBytes ?? 16 * 1024;
   }
+}
+
+/** Whether a tool of `tools` can trigger `hook`: a lifecycle hook always runs; a tool hook when its matcher matches one. */
+function triggerable(hook: HookCommand, tools: readonly string[]): boolean {
+  if (hook.event !== 'preToolUse' && hook.event !== 'postToolUse') return true;
+  return tools.some((tool) => matcherMatches(hook.matcher, matcherNames(tool)));
 }
 
 /** A hook as the log and the model see it: its event, file and the start of its command. */

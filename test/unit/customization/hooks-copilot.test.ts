@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { parseCopilotHooks } from '../../../src/customization/common/hookConfig';
 import { SessionHooks, hookApprovalsThrough, type HookMemory } from '../../../src/customization/common/hooks';
 import { nodeHookHost } from '../../../src/customization/node/hookProcess';
@@ -16,6 +16,9 @@ import { defaultProtectedFiles } from '../../../src/settings/common/valueSets';
 import { NodeWorkspaceFiles } from '../../../src/tools/node/nodeWorkspaceFiles';
 import { TempWorkspace } from '../helpers/agent';
 import { logged, memory } from '../helpers/hookParts';
+import { makeEngine, runToEnd, startSession } from '../helpers/agent';
+import { startEmulator, type Emulator } from '../../emulator/server';
+import type { RunHooks } from '../../../src/customization/common/hooks';
 
 const signal = new AbortController().signal;
 const copilot = (hooks: Record<string, unknown[]>) => JSON.stringify({ version: 1, hooks });
@@ -97,5 +100,64 @@ describe("a Copilot hook's env", () => {
     assert.equal(changed.asked.length, 1, 'another env is another hook');
     assert.match(changed.text(), /export LOG_LEVEL='DEBUG'/);
     assert.equal(readFileSync(join(workspace.root, 'seen.txt'), 'utf8'), 'level=DEBUG key=none\n');
+  });
+});
+
+describe('a hook no tool of the session can trigger is not asked about', () => {
+  let workspace: TempWorkspace;
+  let emulator: Emulator;
+  before(async () => (emulator = await startEmulator({ port: 0 })));
+  after(() => emulator.close());
+  beforeEach(() => {
+    emulator.reset();
+    workspace = new TempWorkspace();
+  });
+  afterEach(() => workspace.dispose());
+
+  test('a read-only session is asked about the Read hook, the lifecycle hooks and the every-tool hook, not about Edit|Write', async () => {
+    const hook = (line: string) => ({ hooks: [{ type: 'command', command: line }] });
+    workspace.write(
+      '.claude/settings.json',
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: 'Edit|Write', ...hook('echo guard-edits') }],
+          PostToolUse: [
+            { matcher: 'Read', ...hook('echo after-read') },
+            { matcher: 'mcp__.*', ...hook('echo after-mcp') },
+          ],
+          SessionStart: [hook('echo started')],
+        },
+      }),
+    );
+    workspace.write('.github/hooks/audit.json', copilot({ preToolUse: [{ type: 'command', bash: 'echo every-tool' }] }));
+    const session = sessionIn(workspace.root, memory());
+    await session.hooks.start('startup', signal, ['read_file', 'search_text', 'list_files']);
+    assert.equal(session.asked.length, 1);
+    const text = session.text();
+    for (const line of ['echo after-read', 'echo started', 'echo every-tool']) assert.ok(text.includes(line), line);
+    for (const line of ['echo guard-edits', 'echo after-mcp']) assert.ok(!text.includes(line), line);
+    assert.match(session.logger.lines.join('\n'), /2 hooks .*no tool of this session/);
+
+    const all = sessionIn(workspace.root, memory());
+    await all.hooks.start('startup', signal, ['read_file', 'edit_file']);
+    assert.ok(all.text().includes('echo guard-edits'), 'a session that can edit is asked about the edit hook');
+  });
+
+  test("the engine gives the hooks the session's tools, as a custom agent narrowed them", async () => {
+    const given: (readonly string[] | undefined)[] = [];
+    const hooks: RunHooks = {
+      start: async (_source, _signal, tools) => (given.push(tools), { files: [] }),
+      beforeTool: async () => undefined,
+      afterTool: async () => undefined,
+      end: async () => undefined,
+    };
+    emulator.script('demo-key', [{ text: 'Read it.' }]);
+    const readOnly = new Set(['read_file', 'search_text', 'list_files']);
+    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, hooks, limitTools: (tools) => tools.filter((tool) => readOnly.has(tool.name)) });
+    await runToEnd(engine, startSession('look'));
+    assert.deepEqual(
+      given.map((tools) => [...(tools ?? [])].sort()),
+      [['list_files', 'read_file', 'search_text']],
+    );
   });
 });

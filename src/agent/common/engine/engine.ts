@@ -160,7 +160,9 @@ export class AgentEngine {
   private async startHooks(state: AgentSessionState, signal: AbortSignal): Promise<void> {
     let started;
     try {
-      started = await this.deps.hooks?.start(state.turns === 0 ? 'startup' : 'resume', signal);
+      // The tools the session has (a custom agent's list narrows them): a hook none of them can trigger is not asked about.
+      const tools = this.deps.tools().map((tool) => tool.name);
+      started = await this.deps.hooks?.start(state.turns === 0 ? 'startup' : 'resume', signal, tools);
     } catch (error) {
       if (signal.aborted) throw error;
       return this.deps.logger.warn(`Hooks of agent session ${state.id} were not started: ${errorMessage(error)}`);
