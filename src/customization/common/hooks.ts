@@ -19,7 +19,15 @@ import { runGuardedHook } from './hookGuard';
 import { groupedNotes, logOnce } from './logOnce';
 import { hookInput, hookVerdict, matcherNames, type HookProcessResult, type HookSituation, type HookVerdict } from './hookProtocol';
 
-export { APPROVED_HOOKS_KEY, HookApprovals, HOOKS_APPROVAL_TOOL, hookApprovalRequest, hookApprovalsThrough, type HookMemory } from './hookApprovals';
+export {
+  APPROVED_HOOKS_KEY,
+  DENIED_HOOKS_KEY,
+  HookApprovals,
+  HOOKS_APPROVAL_TOOL,
+  hookApprovalRequest,
+  hookApprovalsThrough,
+  type HookMemory,
+} from './hookApprovals';
 export { type HookFileContent, type HookFileRequest, type HookFiles } from './hookContent';
 
 /** One hook process to run: `cwd` workspace-relative, `stdin` its JSON input. */
@@ -105,11 +113,14 @@ export class SessionHooks implements RunHooks {
     const idle = found.hooks.length - usable.length;
     if (idle > 0) logger.info(`Hooks: ${idle === 1 ? '1 hook matches' : `${idle} hooks match`} no tool of this session; not asked about, not run.`);
     if (usable.length === 0) return { files: [] };
-    const approved = await approvals.approved(usable, signal);
+    const { runs: approved, deniedBefore: denied } = await approvals.decided(usable, signal);
     this.hooks = approved.map(({ hook }) => hook);
     for (const { hook, content } of approved) this.approvedWith.set(hook, content);
     const skipped = usable.length - this.hooks.length;
-    if (skipped > 0) logger.warn(`Hooks: ${skipped} of ${usable.length} were not approved and do not run in this session.`);
+    if (skipped > 0) {
+      const before = denied > 0 ? ` (${denied} denied before: asked again only when it changes)` : '';
+      logger.warn(`Hooks: ${skipped} of ${usable.length} were not approved and do not run in this session${before}.`);
+    }
     const context = await this.contextOf('sessionStart', { source }, signal);
     return { ...(context === undefined ? {} : { context }), files: found.files };
   }

@@ -132,7 +132,7 @@ describe('a hook no tool of the session can trigger is not asked about', () => {
     workspace.write('.github/hooks/audit.json', copilot({ preToolUse: [{ type: 'command', bash: 'echo every-tool' }] }));
     const session = sessionIn(workspace.root, memory());
     await session.hooks.start('startup', signal, ['read_file', 'search_text', 'list_files']);
-    assert.equal(session.asked.length, 1);
+    assert.equal(session.asked.length, 3, 'one question a hook it can trigger');
     const text = session.text();
     for (const line of ['echo after-read', 'echo started', 'echo every-tool']) assert.ok(text.includes(line), line);
     for (const line of ['echo guard-edits', 'echo after-mcp']) assert.ok(!text.includes(line), line);
@@ -159,5 +159,54 @@ describe('a hook no tool of the session can trigger is not asked about', () => {
       given.map((tools) => [...(tools ?? [])].sort()),
       [['list_files', 'read_file', 'search_text']],
     );
+  });
+});
+
+describe('each hook is approved or denied on its own, and a denial is remembered', () => {
+  let workspace: TempWorkspace;
+  beforeEach(() => (workspace = new TempWorkspace()));
+  afterEach(() => workspace.dispose());
+
+  test('approve two, deny one: the two run, the one does not, and the next session asks nothing until the denied hook changes', async () => {
+    const write = (denied: string) => {
+      workspace.write(
+        '.github/hooks/session.json',
+        copilot({
+          sessionStart: [
+            { type: 'command', bash: 'echo a > ran-a.txt' },
+            { type: 'command', bash: `echo ${denied} > ran-denied.txt` },
+          ],
+        }),
+      );
+      workspace.write('.claude/settings.json', JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo b > ran-b.txt' }] }] } }));
+    };
+    write('deny-me');
+    const kept = memory();
+    const answer = (request: ApprovalRequest) => !(request.command?.line ?? '').includes('ran-denied');
+    const ran = (name: string) => {
+      try {
+        return readFileSync(join(workspace.root, name), 'utf8').trim();
+      } catch {
+        return undefined;
+      }
+    };
+
+    const first = sessionIn(workspace.root, kept, answer);
+    await first.hooks.start('startup', signal);
+    assert.equal(first.asked.length, 3, 'one question a hook');
+    for (const request of first.asked) assert.equal((request.command?.line ?? '').match(/^echo /gm)?.length, 1, request.command?.line);
+    assert.deepEqual([ran('ran-a.txt'), ran('ran-b.txt'), ran('ran-denied.txt')], ['a', 'b', undefined]);
+
+    const second = sessionIn(workspace.root, kept, () => true);
+    await second.hooks.start('startup', signal);
+    assert.equal(second.asked.length, 0, 'the approvals and the denial are remembered');
+    assert.equal(ran('ran-denied.txt'), undefined, 'a denied hook stays denied');
+    assert.match(second.logger.lines.join('\n'), /denied before/);
+
+    write('changed');
+    const third = sessionIn(workspace.root, kept, () => true);
+    await third.hooks.start('startup', signal);
+    assert.equal(third.asked.length, 1, 'the denied hook changed: asked again, and only it');
+    assert.equal(ran('ran-denied.txt'), 'changed');
   });
 });
