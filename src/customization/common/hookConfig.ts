@@ -9,7 +9,8 @@
  * bounded here, and what cannot be used is a note for the log, never an error.
  */
 
-export type HookEvent = 'preToolUse' | 'postToolUse' | 'sessionStart' | 'stop' | 'sessionEnd';
+/** `userPromptSubmitted`: Copilot's, when the user submits a prompt (its output is not read, as Copilot reads none). */
+export type HookEvent = 'preToolUse' | 'postToolUse' | 'sessionStart' | 'stop' | 'sessionEnd' | 'userPromptSubmitted';
 export type HookFormat = 'claude' | 'codex' | 'copilot';
 
 export interface HookCommand {
@@ -57,6 +58,7 @@ const COPILOT_EVENTS: Readonly<Record<string, HookEvent>> = {
   postToolUse: 'postToolUse',
   sessionStart: 'sessionStart',
   sessionEnd: 'sessionEnd',
+  userPromptSubmitted: 'userPromptSubmitted',
 };
 
 /** The hooks of a Claude Code settings file (`source`: its path, for notes); a file without `hooks` has none. */

@@ -78,6 +78,8 @@ export interface RunHooks {
    * (it could never run). Undefined: every hook is.
    */
   start(source: 'startup' | 'resume', signal: AbortSignal, tools?: readonly string[]): Promise<{ context?: string; files: string[] }>;
+  /** The user submitted `prompt` to the session: Copilot's userPromptSubmitted hooks run (their output is not read). */
+  promptSubmitted?(prompt: string, signal: AbortSignal): Promise<void>;
   /** A reason the call must not run, from a pre-tool hook. */
   beforeTool(call: { name: string; arguments: string }, signal: AbortSignal): Promise<string | undefined>;
   /** Text to add to the call's result, from the post-tool hooks. */
@@ -133,6 +135,10 @@ export class SessionHooks implements RunHooks {
     if (!homeFiles || room <= 0) return found;
     const home = await findHooks(homeFiles, protectedFiles, signal, { ...DEFAULT_HOOK_LIMITS, maxHooks: room }, 'home');
     return { hooks: [...found.hooks, ...home.hooks], notes: [...found.notes, ...home.notes], files: [...found.files, ...home.files] };
+  }
+
+  async promptSubmitted(prompt: string, signal: AbortSignal): Promise<void> {
+    await this.runEvent('userPromptSubmitted', { prompt }, signal);
   }
 
   async beforeTool(call: { name: string; arguments: string }, signal: AbortSignal): Promise<string | undefined> {

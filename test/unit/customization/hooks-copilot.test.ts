@@ -210,3 +210,50 @@ describe('each hook is approved or denied on its own, and a denial is remembered
     assert.equal(ran('ran-denied.txt'), 'changed');
   });
 });
+
+describe("Copilot's userPromptSubmitted hooks", () => {
+  let workspace: TempWorkspace;
+  let emulator: Emulator;
+  before(async () => (emulator = await startEmulator({ port: 0 })));
+  after(() => emulator.close());
+  beforeEach(() => {
+    emulator.reset();
+    workspace = new TempWorkspace();
+  });
+  afterEach(() => workspace.dispose());
+
+  test('run with the prompt on stdin when the user submits one, with their env; not when a session goes on without one', async () => {
+    // As github/awesome-copilot's session-logger writes it (hooks/session-logger/hooks.json), with a bash line.
+    workspace.write(
+      '.github/hooks/session-logger.json',
+      copilot({
+        userPromptSubmitted: [
+          { type: 'command', bash: 'cat >> prompts.jsonl; echo "$LOG_LEVEL" >> levels.txt', cwd: '.', env: { LOG_LEVEL: 'INFO' }, timeoutSec: 5 },
+        ],
+      }),
+    );
+    const parsed = parseCopilotHooks(readFileSync(join(workspace.root, '.github/hooks/session-logger.json'), 'utf8'), 'x.json');
+    assert.deepEqual(parsed.notes, [], 'the event is read');
+    const session = sessionIn(workspace.root, memory());
+    emulator.script('demo-key', [{ text: 'Hello.' }]);
+    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, hooks: session.hooks });
+    const state = startSession('say hello');
+    await runToEnd(engine, state);
+    assert.equal(session.asked.length, 1);
+    assert.match(session.text(), /# userPromptSubmitted, in \., at most 5 s:\nexport LOG_LEVEL='INFO'\ncat >> prompts\.jsonl/);
+    const lines = readFileSync(join(workspace.root, 'prompts.jsonl'), 'utf8').trim().split('\n');
+    assert.equal(lines.length, 1);
+    const input = JSON.parse(lines[0]) as Record<string, unknown>;
+    assert.equal(input.prompt, 'say hello');
+    assert.equal(input.cwd, workspace.root);
+    assert.equal(typeof input.timestamp, 'number');
+    assert.equal(readFileSync(join(workspace.root, 'levels.txt'), 'utf8'), 'INFO\n');
+
+    // The session goes on with nothing new from the user: no prompt was submitted.
+    state.status = 'paused';
+    state.unsent.push({ role: 'developer', content: 'go on' });
+    emulator.script('demo-key', [{ text: 'Still here.' }]);
+    await runToEnd(engine, state);
+    assert.equal(readFileSync(join(workspace.root, 'prompts.jsonl'), 'utf8').trim().split('\n').length, 1);
+  });
+});
