@@ -67,6 +67,25 @@ describe('hooks in the sandbox of the auto mode', async () => {
     assert.doesNotMatch(result.stdout, /PRIVATE KEY|workspace-secret|sk-host-secret/);
     assert.match(result.stdout, /CLAUDE_PROJECT_DIR=/);
   });
+
+  test("a Copilot hook's env is set by its shell inside the sandbox, beside the allow-list, never the host's key", async () => {
+    const watch = await fixture.guard.watch(never);
+    try {
+      const request = {
+        sessionId: 'test',
+        command: 'echo "$SCAN_MODE|${GATEWAY_API_KEY:-none}"',
+        cwd: '.',
+        stdin: '{}',
+        timeoutMs: 20_000,
+        maxOutputBytes: 16_384,
+      };
+      const result = await host.run({ ...request, env: { SCAN_MODE: "warn 'n' $HOME" } }, never);
+      assert.equal(result.exitCode, 0, result.stderr);
+      assert.equal(result.stdout, "warn 'n' $HOME|none\n");
+    } finally {
+      await watch!.settle(never);
+    }
+  });
 });
 
 // A sandboxed hook has run_command's change review: what it leaves that other software runs later (a .git with its

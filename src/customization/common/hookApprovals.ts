@@ -1,6 +1,7 @@
 /**
- * The user's approval of hooks, by their content: asked once through the
- * session's approver (in the chat, or a notification), remembered by a digest
+ * The user's approval of hooks, by their content: asked once a hook through the
+ * session's approver (in the chat, or a notification), remembered (a denial
+ * too) by a digest
  * of everything that decides what a hook runs and when: its line, event,
  * matcher, folder and time limit, the folder it belongs to (the workspace, or
  * the home folder for a home hook) and the content of every file its line names
@@ -10,7 +11,7 @@
  */
 import type { Clock } from '../../base/common';
 import type { ApprovalRequest, Approver } from '../../sessionModel/common';
-import type { HookCommand } from './hookConfig';
+import { envExports, type HookCommand } from './hookConfig';
 import { fullyChecked, hookContent, requestKey, shortDigest, type HookContent, type HookFileContent, type HookFiles } from './hookContent';
 
 /** Digests text (sha256, hex): the host's. */
@@ -25,7 +26,9 @@ export interface HookMemory {
 }
 
 export const APPROVED_HOOKS_KEY = 'gateway.agent.approvedHooks';
-/** Approvals kept: the newest, so the list cannot grow without end. */
+/** Hooks the user denied, by the same identity: not asked about again until they change. */
+export const DENIED_HOOKS_KEY = 'gateway.agent.deniedHooks';
+/** Approvals (and denials) kept: the newest, so a list cannot grow without end. */
 const MAX_REMEMBERED = 500;
 
 /** A hook with the files its line names, as the user is asked about it. */
@@ -45,25 +48,50 @@ export class HookApprovals {
   identity(hook: HookCommand, content: HookContent): string | undefined {
     if (!fullyChecked(content)) return undefined;
     const files = content.files.map((file) => [file.path, file.digest]);
-    return this.digest(JSON.stringify([hook.format, hook.event, hook.matcher ?? '', hook.command, hook.cwd, hook.timeoutMs, content.folder, files]));
+    // A Copilot hook's env is what it runs too; a hook without one keeps the identity it had before env was read.
+    const env = hook.env === undefined ? [] : [Object.entries(hook.env)];
+    return this.digest(JSON.stringify([hook.format, hook.event, hook.matcher ?? '', hook.command, hook.cwd, hook.timeoutMs, content.folder, files, ...env]));
   }
 
-  /** The hooks that may run: those approved before, and the others when the user approves them now; each with what it was approved with. */
+  /**
+   * The hooks that may run: those approved before, and of the others each the user approves now (one question a hook,
+   * so some can be approved and others denied); each with what it was approved with. A denial is remembered like an
+   * approval, by the hook's content: a denied hook is not asked about again until it or a file it names changes.
+   */
   async approved(hooks: readonly HookCommand[], signal: AbortSignal): Promise<{ hook: HookCommand; content: HookContent }[]> {
+    return (await this.decided(hooks, signal)).runs;
+  }
+
+  /** As approved(), with how many of `hooks` were not asked about because the user denied them before (for the log). */
+  async decided(hooks: readonly HookCommand[], signal: AbortSignal): Promise<{ runs: { hook: HookCommand; content: HookContent }[]; deniedBefore: number }> {
     const contents = await this.content(hooks, signal);
-    const remembered = this.remembered();
+    const remembered = this.remembered(APPROVED_HOOKS_KEY);
+    const deniedBefore = this.remembered(DENIED_HOOKS_KEY);
     const all = hooks.map((hook, index) => ({ hook, content: contents[index], id: this.identity(hook, contents[index]) }));
-    const waiting = all.filter(({ id }) => id === undefined || !remembered.includes(id));
-    const result = (list: typeof all) => list.map(({ hook, content }) => ({ hook, content }));
-    if (waiting.length === 0) return result(all);
-    const yes = await this.ask(
-      waiting.map(({ hook, content }) => ({ ...hook, files: content.files })),
-      signal,
-    );
-    if (!yes) return result(all.filter((entry) => !waiting.includes(entry)));
-    const added = waiting.flatMap(({ id }) => (id === undefined ? [] : [id]));
-    if (added.length > 0) await this.memory.update(APPROVED_HOOKS_KEY, [...remembered.filter((id) => !added.includes(id)), ...added].slice(-MAX_REMEMBERED));
-    return result(all);
+    const runs = new Set(all.filter(({ id }) => id !== undefined && remembered.includes(id)));
+    const approvedNow: string[] = [];
+    const deniedNow: string[] = [];
+    let skipped = 0;
+    for (const entry of all) {
+      if (runs.has(entry)) continue;
+      if (entry.id !== undefined && deniedBefore.includes(entry.id)) {
+        skipped++;
+        continue;
+      }
+      const yes = await this.ask([{ ...entry.hook, files: entry.content.files }], signal);
+      if (yes) runs.add(entry);
+      if (entry.id !== undefined) (yes ? approvedNow : deniedNow).push(entry.id);
+    }
+    await this.remember(APPROVED_HOOKS_KEY, remembered, approvedNow, deniedNow);
+    await this.remember(DENIED_HOOKS_KEY, deniedBefore, deniedNow, approvedNow);
+    return { runs: all.filter((entry) => runs.has(entry)).map(({ hook, content }) => ({ hook, content })), deniedBefore: skipped };
+  }
+
+  /** `list` with `added` last and `removed` gone, the newest MAX_REMEMBERED kept; written only when it changed. */
+  private async remember(key: string, list: readonly string[], added: readonly string[], removed: readonly string[]): Promise<void> {
+    if (added.length === 0 && !list.some((id) => removed.includes(id))) return;
+    const kept = list.filter((id) => !added.includes(id) && !removed.includes(id));
+    await this.memory.update(key, [...kept, ...added].slice(-MAX_REMEMBERED));
   }
 
   /** What `hooks` cover now, as approved() compares it: to tell, before a hook runs, that a file it names changed since. */
@@ -71,8 +99,8 @@ export class HookApprovals {
     return this.content(hooks, signal);
   }
 
-  private remembered(): string[] {
-    const value = this.memory.get<unknown>(APPROVED_HOOKS_KEY);
+  private remembered(key: string): string[] {
+    const value = this.memory.get<unknown>(key);
     return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
   }
 }
@@ -93,7 +121,7 @@ export const HOOKS_APPROVAL_TOOL = 'workspace_hooks';
 export function hookApprovalRequest(sessionId: string, callId: string, hooks: readonly CheckedHook[]): ApprovalRequest {
   const files = [...new Set(hooks.map((hook) => hook.source))].join(', ');
   const whose = hooksOf(hooks);
-  const lines = [`# Hooks of ${whose} (${files}). Approved once, each runs in later sessions too, until it or a file it runs changes.`];
+  const lines = [`# Hooks of ${whose} (${files}). Approved or denied once: remembered for later sessions until it or a file it runs changes.`];
   for (const hook of hooks) {
     const when = hook.matcher === undefined ? hook.event : `${hook.event} of ${hook.matcher}`;
     lines.push(`# ${when}, in ${hook.cwd}, at most ${hook.timeoutMs / 1000} s:`);
@@ -105,7 +133,8 @@ export function hookApprovalRequest(sessionId: string, callId: string, hooks: re
           : `#   with ${path}, NOT checked: ${shown(file.problem)}; so this approval is for this session only`,
       );
     }
-    lines.push(hook.command);
+    // Its env as its shell sets it, before its line: the approval shows what runs.
+    lines.push(`${envExports(hook.env)}${hook.command}`);
   }
   const summary = `Run ${hooks.length === 1 ? 'a hook' : `${hooks.length} hooks`} of ${whose} (${files})`;
   return { sessionId, callId, toolName: HOOKS_APPROVAL_TOOL, summary, command: { line: lines.join('\n'), cwd: '.' } };
@@ -141,9 +170,11 @@ export function hookApprovalsThrough(input: {
   clock: Clock;
 }): HookApprovals {
   const { approver, memory, host, files, sessionId, clock } = input;
+  // One question a hook: several in the same millisecond need their own call ids.
+  let asked = 0;
   return new HookApprovals(
     memory,
-    (hooks, signal) => approver.approve(hookApprovalRequest(sessionId, `hooks-${clock.now()}`, hooks), signal),
+    (hooks, signal) => approver.approve(hookApprovalRequest(sessionId, `hooks-${clock.now()}-${++asked}`, hooks), signal),
     (text) => host.digest(text),
     (hooks, signal) => contentsThrough(files, hooks, signal),
   );

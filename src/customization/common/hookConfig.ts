@@ -4,12 +4,13 @@
  *   `{ "hooks": { "PostToolUse": [{ "matcher": "Edit|Write", "hooks": [{ "type": "command", "command": "…", "timeout": 10 }] }] } }`;
  * - Codex: `.codex/hooks.json`, the same shape as Claude Code's `hooks` (Codex's hook runner takes Claude Code's wire format);
  * - Copilot (cloud agent and CLI): `.github/hooks/*.json`:
- *   `{ "version": 1, "hooks": { "postToolUse": [{ "type": "command", "bash": "…", "cwd": "…", "timeoutSec": 10 }] } }`.
+ *   `{ "version": 1, "hooks": { "postToolUse": [{ "type": "command", "bash": "…", "cwd": "…", "env": { "A": "1" }, "timeoutSec": 10 }] } }`.
  * A file is workspace content, so hostile: every count, length and time is
  * bounded here, and what cannot be used is a note for the log, never an error.
  */
 
-export type HookEvent = 'preToolUse' | 'postToolUse' | 'sessionStart' | 'stop' | 'sessionEnd';
+/** `userPromptSubmitted`: Copilot's, when the user submits a prompt (its output is not read, as Copilot reads none). */
+export type HookEvent = 'preToolUse' | 'postToolUse' | 'sessionStart' | 'stop' | 'sessionEnd' | 'userPromptSubmitted';
 export type HookFormat = 'claude' | 'codex' | 'copilot';
 
 export interface HookCommand {
@@ -22,6 +23,8 @@ export interface HookCommand {
   /** Workspace-relative folder it starts in ('.' by default). */
   cwd: string;
   timeoutMs: number;
+  /** Copilot's `env`: variables its shell exports before the line (envExports), shown in and covered by its approval. */
+  env?: Readonly<Record<string, string>>;
   /** The file it came from: workspace-relative, or `~/…` for the user's home folder. */
   source: string;
 }
@@ -55,6 +58,7 @@ const COPILOT_EVENTS: Readonly<Record<string, HookEvent>> = {
   postToolUse: 'postToolUse',
   sessionStart: 'sessionStart',
   sessionEnd: 'sessionEnd',
+  userPromptSubmitted: 'userPromptSubmitted',
 };
 
 /** The hooks of a Claude Code settings file (`source`: its path, for notes); a file without `hooks` has none. */
@@ -132,9 +136,13 @@ export function parseCopilotHooks(text: string, source: string, limits: HookLimi
         parsed.notes.push(`${source}: a hook of ${name} is not a "command" with a "bash" line; ignored`);
         continue;
       }
-      if (entry.env !== undefined) parsed.notes.push(`${source}: a hook of ${name} sets "env", which is not supported; it runs without it`);
+      const env = environmentOf(entry.env);
+      if (typeof env === 'string') {
+        parsed.notes.push(`${source}: a hook of ${name} has an "env" that ${env}; ignored`);
+        continue;
+      }
       const cwd = entry.cwd === undefined ? '.' : entry.cwd;
-      addCommand(parsed, { event, format: 'copilot', matcher: undefined, command: entry.bash, cwd, timeout: entry.timeoutSec, source }, limits);
+      addCommand(parsed, { event, format: 'copilot', matcher: undefined, command: entry.bash, cwd, timeout: entry.timeoutSec, env, source }, limits);
     }
   }
   return parsed;
@@ -148,6 +156,7 @@ interface RawCommand {
   cwd: unknown;
   /** Seconds, as both formats write it. */
   timeout: unknown;
+  env?: Record<string, string>;
   source: string;
 }
 
@@ -169,8 +178,50 @@ function addCommand(parsed: ParsedHooks, raw: RawCommand, limits: HookLimits): v
     command: raw.command,
     cwd,
     timeoutMs,
+    ...(raw.env === undefined ? {} : { env: raw.env }),
     source,
   });
+}
+
+/** Variables one hook may set, and the longest value. */
+export const MAX_HOOK_ENV_ENTRIES = 64;
+export const MAX_HOOK_ENV_VALUE_CHARS = 4096;
+
+/**
+ * Variables a hook's `env` may not set: those the host sets itself, which the approval's reading of its line relies on
+ * (`$HOME`, `$CLAUDE_PROJECT_DIR`, hookContent.ts), and the loader's, which change what every program of it runs.
+ */
+function reservedName(name: string): boolean {
+  return ['HOME', 'CLAUDE_PROJECT_DIR', 'SHELL', 'TMPDIR'].includes(name) || /^(LD_|DYLD_)/.test(name);
+}
+
+/** Copilot's `env` of a hook, bounded: undefined when there is none (or it is empty), or why it cannot be used. */
+function environmentOf(value: unknown): Record<string, string> | undefined | string {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) return 'is not an object';
+  const entries = Object.entries(value);
+  if (entries.length > MAX_HOOK_ENV_ENTRIES) return `sets more than ${MAX_HOOK_ENV_ENTRIES} variables`;
+  const env: Record<string, string> = {};
+  for (const [name, text] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || name.length > 200) return `names ${JSON.stringify(name.slice(0, 40))}, not a variable's name`;
+    if (reservedName(name)) return `sets ${name}, which only the host sets`;
+    if (typeof text !== 'string') return `gives ${name} a value that is not text`;
+    if (text.length > MAX_HOOK_ENV_VALUE_CHARS || text.includes('\0'))
+      return `gives ${name} a value longer than ${MAX_HOOK_ENV_VALUE_CHARS} characters (or holding a NUL)`;
+    env[name] = text;
+  }
+  return entries.length === 0 ? undefined : env;
+}
+
+/**
+ * The shell lines that set a hook's `env` before its own line: what the host runs and what the approval shows.
+ * Its shell exports them (single-quoted, nothing expanded), so they reach the hook and what it starts, never the
+ * sandbox's launcher; the hook's environment is otherwise the allow-list's (no key of the host).
+ */
+export function envExports(env: Readonly<Record<string, string>> | undefined): string {
+  return Object.entries(env ?? {})
+    .map(([name, value]) => `export ${name}='${value.replaceAll("'", "'\\''")}'\n`)
+    .join('');
 }
 
 /** A matcher's text (undefined for every tool), or why it cannot be used. */

@@ -42,6 +42,8 @@ export interface HookSituation {
   result?: { ok: boolean; output: string };
   /** sessionStart: a new session or one continued. */
   source?: 'startup' | 'resume';
+  /** userPromptSubmitted: what the user submitted. */
+  prompt?: string;
   /** sessionEnd: why the run ended. */
   reason?: string;
   /** stop: whether a Stop hook already kept this run going (a hook reads it to let the session end at last). */
@@ -57,6 +59,8 @@ const CLAUDE_EVENT_NAMES: Record<HookEvent, string> = {
   sessionStart: 'SessionStart',
   stop: 'Stop',
   sessionEnd: 'SessionEnd',
+  // Only Copilot's files have this event here; the name is Claude Code's for the same moment.
+  userPromptSubmitted: 'UserPromptSubmit',
 };
 
 /** The JSON a hook gets on stdin. */
@@ -90,8 +94,9 @@ function claudeToolInput(rawArguments: string, root: string): Record<string, unk
 }
 
 function copilotInput(situation: HookSituation): Record<string, unknown> {
-  const { root, tool, result, source, reason, now } = situation;
+  const { root, tool, result, source, reason, prompt, now } = situation;
   const input: Record<string, unknown> = { timestamp: now, cwd: root };
+  if (prompt !== undefined) input.prompt = prompt;
   if (tool) {
     input.toolName = tool.name;
     input.toolArgs = tool.arguments;

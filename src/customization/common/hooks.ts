@@ -19,7 +19,15 @@ import { runGuardedHook } from './hookGuard';
 import { groupedNotes, logOnce } from './logOnce';
 import { hookInput, hookVerdict, matcherNames, type HookProcessResult, type HookSituation, type HookVerdict } from './hookProtocol';
 
-export { APPROVED_HOOKS_KEY, HookApprovals, HOOKS_APPROVAL_TOOL, hookApprovalRequest, hookApprovalsThrough, type HookMemory } from './hookApprovals';
+export {
+  APPROVED_HOOKS_KEY,
+  DENIED_HOOKS_KEY,
+  HookApprovals,
+  HOOKS_APPROVAL_TOOL,
+  hookApprovalRequest,
+  hookApprovalsThrough,
+  type HookMemory,
+} from './hookApprovals';
 export { type HookFileContent, type HookFileRequest, type HookFiles } from './hookContent';
 
 /** One hook process to run: `cwd` workspace-relative, `stdin` its JSON input. */
@@ -29,6 +37,8 @@ export interface HookRunRequest {
   cwd: string;
   stdin: string;
   timeoutMs: number;
+  /** Variables its shell exports before `command` (a Copilot hook's `env`, bounded by the parser). */
+  env?: Readonly<Record<string, string>>;
   /** Bytes kept of stdout and of stderr each. */
   maxOutputBytes: number;
 }
@@ -62,8 +72,14 @@ export interface SessionHooksOptions {
 
 /** What the engine asks of the hooks in a run (the one hook point of the tool round is `beforeTool`/`afterTool`). */
 export interface RunHooks {
-  /** Finds and approves the hooks, runs the session-start ones; their context for the model, and the hook files found. */
-  start(source: 'startup' | 'resume', signal: AbortSignal): Promise<{ context?: string; files: string[] }>;
+  /**
+   * Finds and approves the hooks, runs the session-start ones; their context for the model, and the hook files found.
+   * `tools`: the names of the tools the session has; a tool hook whose matcher matches none of them is not asked about
+   * (it could never run). Undefined: every hook is.
+   */
+  start(source: 'startup' | 'resume', signal: AbortSignal, tools?: readonly string[]): Promise<{ context?: string; files: string[] }>;
+  /** The user submitted `prompt` to the session: Copilot's userPromptSubmitted hooks run (their output is not read). */
+  promptSubmitted?(prompt: string, signal: AbortSignal): Promise<void>;
   /** A reason the call must not run, from a pre-tool hook. */
   beforeTool(call: { name: string; arguments: string }, signal: AbortSignal): Promise<string | undefined>;
   /** Text to add to the call's result, from the post-tool hooks. */
@@ -91,16 +107,22 @@ export class SessionHooks implements RunHooks {
 
   constructor(private readonly options: SessionHooksOptions) {}
 
-  async start(source: 'startup' | 'resume', signal: AbortSignal): Promise<{ context?: string; files: string[] }> {
+  async start(source: 'startup' | 'resume', signal: AbortSignal, tools?: readonly string[]): Promise<{ context?: string; files: string[] }> {
     const { approvals, logger } = this.options;
     const found = await this.find(signal);
     logOnce(logger, groupedNotes({ one: 'Hook file', many: 'Hook files' }, found.notes));
-    if (found.hooks.length === 0) return { files: [] };
-    const approved = await approvals.approved(found.hooks, signal);
+    const usable = tools === undefined ? found.hooks : found.hooks.filter((hook) => triggerable(hook, tools));
+    const idle = found.hooks.length - usable.length;
+    if (idle > 0) logger.info(`Hooks: ${idle === 1 ? '1 hook matches' : `${idle} hooks match`} no tool of this session; not asked about, not run.`);
+    if (usable.length === 0) return { files: [] };
+    const { runs: approved, deniedBefore: denied } = await approvals.decided(usable, signal);
     this.hooks = approved.map(({ hook }) => hook);
     for (const { hook, content } of approved) this.approvedWith.set(hook, content);
-    const skipped = found.hooks.length - this.hooks.length;
-    if (skipped > 0) logger.warn(`Hooks: ${skipped} of ${found.hooks.length} were not approved and do not run in this session.`);
+    const skipped = usable.length - this.hooks.length;
+    if (skipped > 0) {
+      const before = denied > 0 ? ` (${denied} denied before: asked again only when it changes)` : '';
+      logger.warn(`Hooks: ${skipped} of ${usable.length} were not approved and do not run in this session${before}.`);
+    }
     const context = await this.contextOf('sessionStart', { source }, signal);
     return { ...(context === undefined ? {} : { context }), files: found.files };
   }
@@ -113,6 +135,10 @@ export class SessionHooks implements RunHooks {
     if (!homeFiles || room <= 0) return found;
     const home = await findHooks(homeFiles, protectedFiles, signal, { ...DEFAULT_HOOK_LIMITS, maxHooks: room }, 'home');
     return { hooks: [...found.hooks, ...home.hooks], notes: [...found.notes, ...home.notes], files: [...found.files, ...home.files] };
+  }
+
+  async promptSubmitted(prompt: string, signal: AbortSignal): Promise<void> {
+    await this.runEvent('userPromptSubmitted', { prompt }, signal);
   }
 
   async beforeTool(call: { name: string; arguments: string }, signal: AbortSignal): Promise<string | undefined> {
@@ -200,7 +226,15 @@ export class SessionHooks implements RunHooks {
   /** One hook's run under the control-file guard, and what its answer means. */
   private async verdictOf(hook: HookCommand, stdin: string, signal: AbortSignal): Promise<HookVerdict> {
     const { host, sessionId, controlGuard } = this.options;
-    const request = { sessionId, command: hook.command, cwd: hook.cwd, stdin, timeoutMs: hook.timeoutMs, maxOutputBytes: this.maxBytes() };
+    const request = {
+      sessionId,
+      command: hook.command,
+      cwd: hook.cwd,
+      stdin,
+      timeoutMs: hook.timeoutMs,
+      maxOutputBytes: this.maxBytes(),
+      ...(hook.env === undefined ? {} : { env: hook.env }),
+    };
     try {
       const run = await runGuardedHook({ host, request, guard: controlGuard }, signal);
       return run.result ? hookVerdict(hook, run.result) : { problem: run.problem };
@@ -213,6 +247,12 @@ export class SessionHooks implements RunHooks {
   private maxBytes(): number {
     return this.options.maxOutputBytes ?? 16 * 1024;
   }
+}
+
+/** Whether a tool of `tools` can trigger `hook`: a lifecycle hook always runs; a tool hook when its matcher matches one. */
+function triggerable(hook: HookCommand, tools: readonly string[]): boolean {
+  if (hook.event !== 'preToolUse' && hook.event !== 'postToolUse') return true;
+  return tools.some((tool) => matcherMatches(hook.matcher, matcherNames(tool)));
 }
 
 /** A hook as the log and the model see it: its event, file and the start of its command. */

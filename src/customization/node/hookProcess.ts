@@ -4,7 +4,8 @@
  * whole group) at its time limit, its stdout and stderr each kept to a bound.
  * Its environment is rebuilt from the sandbox's allow-list (no API key, token
  * or socket address of the extension host reaches it), sandboxed or not; in the
- * `auto` mode it runs in the session's bubblewrap sandbox like run_command.
+ * `auto` mode it runs in the session's bubblewrap sandbox like run_command. A
+ * Copilot hook's `env` is exported by its own shell before its line.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,6 +15,7 @@ import { sandboxEnvironment, seccompFd, type SandboxLaunch } from '../../termina
 import { absoluteInside } from '../../base/node';
 import type { HookHost, HookRunRequest } from '../common/hooks';
 import type { HookProcessResult } from '../common/hookProtocol';
+import { envExports } from '../common/hookConfig';
 
 export interface NodeHookHostOptions {
   /** Absolute workspace root. */
@@ -36,9 +38,11 @@ export function nodeHookHost(options: NodeHookHostOptions): HookHost {
 async function runHook(options: NodeHookHostOptions, request: HookRunRequest, signal: AbortSignal): Promise<HookProcessResult> {
   signal.throwIfAborted();
   const cwd = absoluteInside(options.root, request.cwd);
-  const launch = await options.sandboxFor(request.command, cwd, signal);
+  // A hook's own env is exported by its shell, inside the sandbox when it runs there: never the launcher's environment.
+  const line = `${envExports(request.env)}${request.command}`;
+  const launch = await options.sandboxFor(line, cwd, signal);
   signal.throwIfAborted();
-  const child = launch ? spawnInSandbox(launch, cwd, options.root) : spawnPlain(options, request.command, cwd);
+  const child = launch ? spawnInSandbox(launch, cwd, options.root) : spawnPlain(options, line, cwd);
   return finished(child, request, signal);
 }
 

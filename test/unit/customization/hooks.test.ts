@@ -86,7 +86,7 @@ describe("Claude Code's hooks in .claude/settings.json", () => {
 });
 
 describe("Copilot's hooks in .github/hooks/*.json", () => {
-  test('version 1 with bash lines, cwd and timeoutSec; powershell-only, env and unknown events are notes', () => {
+  test('version 1 with bash lines, cwd, env and timeoutSec; powershell-only and unknown events are notes', () => {
     const text = JSON.stringify({
       version: 1,
       hooks: {
@@ -107,7 +107,8 @@ describe("Copilot's hooks in .github/hooks/*.json", () => {
         ['preToolUse', 'guard', '.', 30_000, 'copilot'],
       ],
     );
-    assert.equal(parsed.notes.length, 4, parsed.notes.join('\n'));
+    assert.deepEqual(parsed.hooks[1].env, { A: '1' });
+    assert.equal(parsed.notes.length, 3, parsed.notes.join('\n'));
     assert.match(parseCopilotHooks('{"version":2,"hooks":{}}', 'h.json').notes[0], /only "version": 1/);
   });
 });

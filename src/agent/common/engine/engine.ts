@@ -160,12 +160,15 @@ export class AgentEngine {
   private async startHooks(state: AgentSessionState, signal: AbortSignal): Promise<void> {
     let started;
     try {
-      started = await this.deps.hooks?.start(state.turns === 0 ? 'startup' : 'resume', signal);
+      // The tools the session has (a custom agent's list narrows them): a hook none of them can trigger is not asked about.
+      const tools = this.deps.tools().map((tool) => tool.name);
+      started = await this.deps.hooks?.start(state.turns === 0 ? 'startup' : 'resume', signal, tools);
     } catch (error) {
       if (signal.aborted) throw error;
       return this.deps.logger.warn(`Hooks of agent session ${state.id} were not started: ${errorMessage(error)}`);
     }
     if (!started) return;
+    await this.promptHooks(state, signal);
     const sent = state.projectInstructions ?? { files: [], bytes: 0 };
     const added = started.files.filter((path) => !sent.files.includes(path));
     if (added.length > 0) state.projectInstructions = { ...sent, files: [...sent.files, ...added] };
@@ -173,6 +176,19 @@ export class AgentEngine {
     const item = { role: 'developer' as const, content: `The workspace's session-start hooks said:\n${started.context}` };
     state.transcript.push(item);
     state.unsent.push(item);
+  }
+
+  /** The user's prompt of this run (the last user message not sent yet; none when the session goes on without one) to the prompt hooks. */
+  private async promptHooks(state: AgentSessionState, signal: AbortSignal): Promise<void> {
+    const prompt = state.unsent.findLast((item) => 'role' in item && item.role === 'user');
+    const text = prompt && 'content' in prompt && typeof prompt.content === 'string' ? prompt.content : undefined;
+    if (text === undefined || !this.deps.hooks?.promptSubmitted) return;
+    try {
+      await this.deps.hooks.promptSubmitted(text, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.deps.logger.warn(`Prompt hooks of agent session ${state.id} failed: ${errorMessage(error)}`);
+    }
   }
 
   /** The stop and session-end hooks, bounded by their own time limits (the run's signal may be the user's Stop); a failure is the log's. */
