@@ -132,8 +132,10 @@ export function parseCopilotHooks(text: string, source: string, limits: HookLimi
       continue;
     }
     for (const entry of entries) {
-      if (!isRecord(entry) || entry.type !== 'command' || typeof entry.bash !== 'string') {
-        parsed.notes.push(`${source}: a hook of ${name} is not a "command" with a "bash" line; ignored`);
+      // The line is `bash`, or `command` as the current Copilot hook files write it (github/awesome-copilot's hooks).
+      const line = !isRecord(entry) ? undefined : typeof entry.bash === 'string' ? entry.bash : typeof entry.command === 'string' ? entry.command : undefined;
+      if (!isRecord(entry) || entry.type !== 'command' || line === undefined) {
+        parsed.notes.push(`${source}: a hook of ${name} is not a "command" with a "bash" or "command" line; ignored`);
         continue;
       }
       const env = environmentOf(entry.env);
@@ -142,7 +144,7 @@ export function parseCopilotHooks(text: string, source: string, limits: HookLimi
         continue;
       }
       const cwd = entry.cwd === undefined ? '.' : entry.cwd;
-      addCommand(parsed, { event, format: 'copilot', matcher: undefined, command: entry.bash, cwd, timeout: entry.timeoutSec, env, source }, limits);
+      addCommand(parsed, { event, format: 'copilot', matcher: undefined, command: line, cwd, timeout: entry.timeoutSec, env, source }, limits);
     }
   }
   return parsed;

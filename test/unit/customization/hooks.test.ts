@@ -111,6 +111,26 @@ describe("Copilot's hooks in .github/hooks/*.json", () => {
     assert.equal(parsed.notes.length, 3, parsed.notes.join('\n'));
     assert.match(parseCopilotHooks('{"version":2,"hooks":{}}', 'h.json').notes[0], /only "version": 1/);
   });
+
+  test('the line under "command", as the current Copilot hook files write it (github/awesome-copilot hooks/*/hooks.json)', () => {
+    const text = JSON.stringify({
+      version: 1,
+      hooks: {
+        sessionEnd: [{ type: 'command', command: '.github/hooks/secrets-scanner/scan-secrets.sh', cwd: '.', env: { SCAN_MODE: 'warn' }, timeoutSec: 30 }],
+        // Both given: `bash` is the line for this platform.
+        sessionStart: [{ type: 'command', bash: 'echo bash', command: 'echo command' }],
+      },
+    });
+    const parsed = parseCopilotHooks(text, '.github/hooks/secrets-scanner/hooks.json');
+    assert.deepEqual(
+      parsed.hooks.map(({ event, command: line, timeoutMs }) => [event, line, timeoutMs]),
+      [
+        ['sessionEnd', '.github/hooks/secrets-scanner/scan-secrets.sh', 30_000],
+        ['sessionStart', 'echo bash', 30_000],
+      ],
+    );
+    assert.deepEqual(parsed.notes, []);
+  });
 });
 
 describe('finding hook files in a real folder', () => {
