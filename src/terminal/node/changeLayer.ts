@@ -298,6 +298,10 @@ export class ChangeLayer {
     const sharedDirectories: string[] = [];
     let bytes = 0;
     const pending = [''];
+    // The reads below are synchronous: a review of a few entries would otherwise run start to end in microtasks, and a
+    // caller that reviews in a loop while a command runs (a background command's output read again and again) would
+    // never let the host see the command end.
+    await yieldToHost();
     while (pending.length > 0) {
       const folder = pending.pop() as string;
       // The folder reached one name at a time without following a link, and everything in it looked at through
