@@ -16,6 +16,7 @@ export const categories = [
   'block shifted or dedented',
   'first line unindented',
   'typographic punctuation',
+  'typographic punctuation, inserted line with quotes',
   'line-number prefixes',
   'newlines sent as \\n',
   'adversarial: same lines at another indentation',
@@ -84,12 +85,15 @@ function pickBlock(file: Lines, random: () => number, requirement: Requirement, 
   return undefined;
 }
 
-/** The change the model means: one line changed, and a line added after it (one level deeper half the time). */
-function meantChange(block: string[], style: FileStyle, random: () => number, id: number): string[] {
+/**
+ * The change the model means: one line changed, and a line added after it (one level deeper half the time).
+ * The added line is `added_line_<id>`, or the plan's own (code with straight quotes, which must stay straight).
+ */
+function meantChange(block: string[], style: FileStyle, random: () => number, id: number, addedLine = `added_line_${id}`): string[] {
   const candidates = block.map((line, i) => i).filter((i) => block[i].trim().length > 2);
   const changed = candidates[Math.floor(random() * candidates.length)];
   const indent = d.leading(block[changed]) + (random() < 0.5 ? style.unit : '');
-  return [...block.slice(0, changed), `${block[changed]} nearmiss${id}`, `${indent}added_line_${id}`, ...block.slice(changed + 1)];
+  return [...block.slice(0, changed), `${block[changed]} nearmiss${id}`, `${indent}${addedLine}`, ...block.slice(changed + 1)];
 }
 
 interface CaseInput {
@@ -109,7 +113,7 @@ export function makeCase(input: CaseInput): NearMissCase | undefined {
   const block = pickBlock(file, random, plan.requirement, style);
   if (!block) return undefined;
   const prepared = plan.prepareFile?.(file, block, style, random) ?? { file, block };
-  const meant = meantChange(prepared.block.lines, style, random, input.id);
+  const meant = meantChange(prepared.block.lines, style, random, input.id, plan.addedLine?.(input.id));
   const sent = plan.distort(prepared.block, meant, style, random);
   const { lines, eol } = prepared.file;
   const before = lines.slice(0, prepared.block.at).join(eol) + (prepared.block.at > 0 ? eol : '');
@@ -137,6 +141,8 @@ interface Plan {
   distort: (block: Block, meant: string[], style: FileStyle, random: () => number) => { oldText: string; newText: string };
   /** The sent text is JSON-escaped, line ends included. */
   escapes?: boolean;
+  /** The line the model adds, when not `added_line_<id>`. */
+  addedLine?: (id: number) => string;
 }
 
 const anyBlock: Requirement = () => true;
@@ -182,6 +188,20 @@ const plans: Record<Category, Plan> = {
   'typographic punctuation': {
     requirement: (block) => d.hasTypographic(block) || d.hasPlainPunctuation(block),
     distort: (block, meant) => both(block, meant, d.hasTypographic(block.lines) ? d.plainPunctuation : d.curlyPunctuation),
+  },
+  // The file's lines have curly quotes the model sent straight, and the line it adds is code whose straight
+  // quotes are meant: the file's punctuation goes back on the kept lines only (`"added": true,` stays as written).
+  'typographic punctuation, inserted line with quotes': {
+    requirement: (block) => block.some((line) => /[\u2018\u2019\u201C\u201D"']/.test(line)),
+    // Few real files have curly quotes: a block with straight ones gets them, as a file of prose would have them.
+    prepareFile: (file, block) => {
+      if (block.lines.some((line) => /[\u2018\u2019\u201C\u201D]/.test(line))) return { file, block };
+      const curled = d.curlyQuotes(block.lines);
+      const lines = [...file.lines.slice(0, block.at), ...curled, ...file.lines.slice(block.at + block.lines.length)];
+      return { file: { ...file, lines }, block: { at: block.at, lines: curled } };
+    },
+    addedLine: (id) => `"added_${id}": true, 'kept': "straight"`,
+    distort: (block, meant) => both(block, meant, d.plainPunctuation),
   },
   'line-number prefixes': {
     requirement: anyBlock,

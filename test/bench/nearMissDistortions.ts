@@ -72,6 +72,14 @@ export function curlyPunctuation(lines: string[]): string[] {
   });
 }
 
+/** Straight quotes made curly, the rest kept: a file of prose whose quotes an editor curled. */
+export function curlyQuotes(lines: string[]): string[] {
+  return lines.map((line) => {
+    let quotes = 0;
+    return line.replace(/"/g, () => (quotes++ % 2 === 0 ? '\u201C' : '\u201D')).replace(/'/g, '\u2019');
+  });
+}
+
 export function hasPlainPunctuation(lines: string[]): boolean {
   return lines.some((line) => /["']| - |\.\.\./.test(line));
 }
