@@ -8,30 +8,37 @@ import { type AgentSessionState, type StepCheckpoint } from '../../sessionModel/
 import { counted } from '../../base/common';
 import { RESTORE_FROM_CHAT } from '../../checkpoints/common';
 import { compact } from '../../status/common';
+import { shortList } from '../common/shortList';
 
 /** The agent or prompt file a session runs as, with its tools (the start's notes fold away with the steps once the turn ends). */
 function agentLine({ agent }: AgentSessionState): string {
   if (!agent) return '';
   const tools = agent.tools === undefined ? 'all' : agent.tools.join(', ') || 'none';
   const left = agent.unknownTools?.length ? `; left out: ${agent.unknownTools.join(', ')}` : '';
-  return `\n${agent.kind === 'agent' ? 'Agent' : 'Prompt file'}: ${inlineCode(agent.name)} (\`${agent.path}\`), tools ${tools}${left}\n`;
+  return `\n${agent.kind === 'agent' ? 'Agent' : 'Prompt file'}: ${inlineCode(agent.name)} (${inlineCode(agent.path)}), tools ${tools}${left}\n`;
 }
 
 /** The summary's restore links: the latest checkpoints of this run before the present (the chat folds the steps away once the turn ends). */
 const SUMMARY_CHECKPOINTS = 3;
 
 export function summarize(state: AgentSessionState, stream: vscode.ChatResponseStream, checkpoints: readonly StepCheckpoint[] = []): void {
-  const files = state.originals.map((original) => inlineCode(original.path)).join(', ') || 'none';
-  const commands = state.commandsRun.map((line) => inlineCode(line)).join(', ') || 'none';
+  // Long lists are cut to a few names and a count; the count links to the transcript, which lists them all.
+  const wholeList = `command:gateway.agent.openTranscript?${encodeURIComponent(JSON.stringify([state.id]))}`;
+  const files = shortList({ items: state.originals.map((original) => inlineCode(original.path)), wholeList });
+  const commands = shortList({ items: state.commandsRun.map((line) => inlineCode(line)), wholeList });
+  const instructions = shortList({ items: (state.projectInstructions?.files ?? []).map((path) => inlineCode(path)), wholeList });
   const context = contextUsage(state);
-  stream.markdown(
+  const summary = new vscode.MarkdownString(
     `\n\n---\n**Session ${state.status}** · ${counted(state.turns, 'turn')} · ${counted(state.usage.totalTokens, 'token', compact(state.usage.totalTokens))} ` +
       `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)` +
       `${context ? ` · ${context}` : ''}\n\n` +
       `Files changed: ${files}\n\nCommands run: ${commands}\n` +
-      `\nProject instructions: ${state.projectInstructions?.files.map((path) => `\`${path}\``).join(', ') || 'none'}\n` +
+      `\nProject instructions: ${instructions}\n` +
       agentLine(state),
   );
+  // Trusted for the transcript link alone: the paths and commands in it are the model's and the workspace's.
+  summary.isTrusted = { enabledCommands: ['gateway.agent.openTranscript'] };
+  stream.markdown(summary);
   if (checkpoints.length > 0) stream.markdown(`\nCheckpoints: ${checkpoints.map((c) => c.label).join(' · ')}\n`);
   // One primary action (emphasised) and the rest as links, the destructive revert last; the newest checkpoint is the
   // present state, so it is not offered. All markdown on purpose: once a turn ends VS Code folds every part before

@@ -26,6 +26,14 @@ describe('renderTranscript', () => {
     );
   });
 
+  test("the whole list of project instructions is here: the chat's summary names five and links to it (issue 38)", () => {
+    const files = Array.from({ length: 28 }, (_, i) => `pkg${i}/AGENTS.md`);
+    const md = renderTranscript(state({ projectInstructions: { files, bytes: 1 } }));
+    const line = md.split('\n').find((text) => text.startsWith('Project instructions:')) ?? '';
+    assert.equal(line.match(/`pkg\d+\/AGENTS\.md`/g)?.length, 28);
+    assert.match(renderTranscript(state({})), /^Project instructions: none/m);
+  });
+
   test('an unclosed code fence in model text does not swallow the next items', () => {
     const md = renderTranscript(
       state({

@@ -40,7 +40,9 @@ export function renderTranscript(state: AgentSessionState): string {
     `Model: ${inlineCode(state.model)} · ${counted(state.turns, 'turn')} · ${counted(state.usage.totalTokens, 'token')} ` +
       `(${state.usage.inputTokens} in, ${state.usage.outputTokens} out, ${state.usage.reasoningTokens} reasoning)  `,
     `Files changed: ${state.originals.map((o) => inlineCode(o.path)).join(', ') || 'none'}  `,
-    `Commands run: ${state.commandsRun.map((c) => inlineCode(c)).join(', ') || 'none'}${contextUsage(state) ? `  \n${contextUsage(state)}` : ''}`,
+    `Commands run: ${state.commandsRun.map((c) => inlineCode(c)).join(', ') || 'none'}  `,
+    // Whole here: the chat's summary names a few of each and links to this.
+    `Project instructions: ${state.projectInstructions?.files.map((path) => inlineCode(path)).join(', ') || 'none'}${contextUsage(state) ? `  \n${contextUsage(state)}` : ''}`,
     '',
   ];
   const compactions = state.compactions ?? [];
