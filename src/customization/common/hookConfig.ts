@@ -9,7 +9,10 @@
  * bounded here, and what cannot be used is a note for the log, never an error.
  */
 
-/** `userPromptSubmitted`: Copilot's, when the user submits a prompt (its output is not read, as Copilot reads none). */
+/**
+ * `userPromptSubmitted`: when the user submits a prompt. Copilot's output is not read (Copilot reads none); Claude Code's
+ * and Codex's `UserPromptSubmit` may add context or block the prompt.
+ */
 export type HookEvent = 'preToolUse' | 'postToolUse' | 'sessionStart' | 'stop' | 'sessionEnd' | 'userPromptSubmitted';
 export type HookFormat = 'claude' | 'codex' | 'copilot';
 
@@ -51,6 +54,7 @@ const CLAUDE_EVENTS: Readonly<Record<string, HookEvent>> = {
   SessionStart: 'sessionStart',
   Stop: 'stop',
   SessionEnd: 'sessionEnd',
+  UserPromptSubmit: 'userPromptSubmitted',
 };
 
 const COPILOT_EVENTS: Readonly<Record<string, HookEvent>> = {

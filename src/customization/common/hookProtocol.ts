@@ -70,8 +70,9 @@ export function hookInput(hook: HookCommand, situation: HookSituation): string {
 
 /** Claude Code's input; Codex's is the same with its own tool names. */
 function claudeInput(hook: HookCommand, situation: HookSituation): Record<string, unknown> {
-  const { sessionId, root, tool, result, source, reason } = situation;
+  const { sessionId, root, tool, result, source, reason, prompt } = situation;
   const input: Record<string, unknown> = { session_id: sessionId, cwd: root, hook_event_name: CLAUDE_EVENT_NAMES[hook.event] };
+  if (prompt !== undefined) input.prompt = prompt;
   if (tool) {
     input.tool_name = hook.format === 'codex' ? codexToolName(tool.name) : claudeToolName(tool.name);
     input.tool_input = claudeToolInput(tool.arguments, root);
@@ -144,8 +145,9 @@ export function hookVerdict(hook: HookCommand, result: HookProcessResult): HookV
     return { problem: `exited with ${result.exitCode ?? 'a signal'}${result.stderr.trim() ? `: ${result.stderr.trim().slice(0, 300)}` : ''}` };
   const answer = jsonAnswer(result.stdout);
   if (answer === undefined) {
-    // Claude Code adds a SessionStart hook's plain output to the context; other plain output is for the user's log.
-    return hook.format !== 'copilot' && hook.event === 'sessionStart' && result.stdout.trim() ? { context: result.stdout.trim() } : {};
+    // Claude Code adds a SessionStart or UserPromptSubmit hook's plain output to the context; other plain output is for the user's log.
+    const asContext = hook.event === 'sessionStart' || hook.event === 'userPromptSubmitted';
+    return hook.format !== 'copilot' && asContext && result.stdout.trim() ? { context: result.stdout.trim() } : {};
   }
   return hook.format === 'copilot' ? copilotAnswer(hook.event, answer) : claudeAnswer(hook.event, answer);
 }
@@ -153,7 +155,7 @@ export function hookVerdict(hook: HookCommand, result: HookProcessResult): HookV
 const NO_REASON = 'a hook refused it (no reason given)';
 
 function exitTwo(event: HookEvent, stderr: string): HookVerdict {
-  if (event === 'preToolUse') return { refusal: stderr || NO_REASON };
+  if (event === 'preToolUse' || event === 'userPromptSubmitted') return { refusal: stderr || NO_REASON };
   if (event === 'postToolUse') return { context: stderr || NO_REASON };
   // As Codex: a Stop hook that blocks must say what is left to do, or the model could only guess.
   if (event === 'stop') return stderr ? { continuation: stderr } : { problem: 'exited with 2 to keep the session going, but wrote no reason on stderr' };
@@ -168,6 +170,7 @@ function claudeAnswer(event: HookEvent, answer: Record<string, unknown>): HookVe
     if (specific.permissionDecision === 'deny') return { refusal: text(specific.permissionDecisionReason) ?? reason ?? 'a hook refused it (no reason given)' };
     if (answer.decision === 'block') return { refusal: reason ?? 'a hook refused it (no reason given)' };
   }
+  if (event === 'userPromptSubmitted' && answer.decision === 'block') return { refusal: reason ?? NO_REASON };
   if (event === 'postToolUse' && answer.decision === 'block') return { context: [reason, context].filter(Boolean).join('\n') || undefined };
   if (event === 'stop') return stopAnswer(answer, reason);
   return context === undefined ? {} : { context };
@@ -182,6 +185,8 @@ function stopAnswer(answer: Record<string, unknown>, reason: string | undefined)
 function copilotAnswer(event: HookEvent, answer: Record<string, unknown>): HookVerdict {
   if (event === 'preToolUse' && answer.permissionDecision === 'deny')
     return { refusal: text(answer.permissionDecisionReason) ?? 'a hook refused it (no reason given)' };
+  // Copilot reads nothing of a userPromptSubmitted hook's output.
+  if (event === 'userPromptSubmitted') return {};
   const context = text(answer.additionalContext);
   return context === undefined ? {} : { context };
 }

@@ -70,6 +70,12 @@ export interface SessionHooksOptions {
   maxStopContinuations?: number;
 }
 
+/** What the prompt hooks made of a prompt: context for the model with it, or a refusal (the prompt is not sent). */
+export interface PromptVerdict {
+  context?: string;
+  refusal?: string;
+}
+
 /** What the engine asks of the hooks in a run (the one hook point of the tool round is `beforeTool`/`afterTool`). */
 export interface RunHooks {
   /**
@@ -78,8 +84,11 @@ export interface RunHooks {
    * (it could never run). Undefined: every hook is.
    */
   start(source: 'startup' | 'resume', signal: AbortSignal, tools?: readonly string[]): Promise<{ context?: string; files: string[] }>;
-  /** The user submitted `prompt` to the session: Copilot's userPromptSubmitted hooks run (their output is not read). */
-  promptSubmitted?(prompt: string, signal: AbortSignal): Promise<void>;
+  /**
+   * The user submitted `prompt` to the session: the prompt hooks run. Copilot's output is not read; a Claude Code or
+   * Codex hook may add context for the model, or refuse the prompt (it is then not sent; the reason is the user's).
+   */
+  promptSubmitted?(prompt: string, signal: AbortSignal): Promise<PromptVerdict>;
   /** A reason the call must not run, from a pre-tool hook. */
   beforeTool(call: { name: string; arguments: string }, signal: AbortSignal): Promise<string | undefined>;
   /** Text to add to the call's result, from the post-tool hooks. */
@@ -91,6 +100,12 @@ export interface RunHooks {
   stop?(lastMessage: string | undefined, signal: AbortSignal): Promise<string | undefined>;
   /** The run ended: `stop` when the model finished its answer (unless `stop` ran for it), then `sessionEnd` in every case. */
   end(finished: boolean, reason: string, signal: AbortSignal): Promise<void>;
+}
+
+/** What the prompt hooks made of a prompt: context for the model with it, or a refusal (the prompt is not sent). */
+export interface PromptVerdict {
+  context?: string;
+  refusal?: string;
 }
 
 /** Times a Stop hook may keep one run going, unless told otherwise: a hook that always blocks cannot loop for ever. */
@@ -137,8 +152,14 @@ export class SessionHooks implements RunHooks {
     return { hooks: [...found.hooks, ...home.hooks], notes: [...found.notes, ...home.notes], files: [...found.files, ...home.files] };
   }
 
-  async promptSubmitted(prompt: string, signal: AbortSignal): Promise<void> {
-    await this.runEvent('userPromptSubmitted', { prompt }, signal);
+  async promptSubmitted(prompt: string, signal: AbortSignal): Promise<PromptVerdict> {
+    const verdicts = await this.runEvent('userPromptSubmitted', { prompt }, signal);
+    const refused = verdicts.find(({ verdict }) => verdict.refusal !== undefined);
+    if (refused) return { refusal: `${headBytes(refused.verdict.refusal ?? '', this.maxBytes())} (the hook ${describe(refused.hook)})` };
+    const parts = verdicts.filter(({ verdict }) => verdict.context !== undefined);
+    if (parts.length === 0) return {};
+    const text = parts.map(({ hook, verdict }) => `Output of the hook ${describe(hook)}:\n${verdict.context}`).join('\n\n');
+    return { context: headBytes(text, this.maxBytes()) };
   }
 
   async beforeTool(call: { name: string; arguments: string }, signal: AbortSignal): Promise<string | undefined> {

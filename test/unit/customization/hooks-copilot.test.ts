@@ -257,3 +257,49 @@ describe("Copilot's userPromptSubmitted hooks", () => {
     assert.equal(readFileSync(join(workspace.root, 'prompts.jsonl'), 'utf8').trim().split('\n').length, 1);
   });
 });
+
+describe("Claude Code's UserPromptSubmit hooks", () => {
+  let workspace: TempWorkspace;
+  let emulator: Emulator;
+  before(async () => (emulator = await startEmulator({ port: 0 })));
+  after(() => emulator.close());
+  beforeEach(() => {
+    emulator.reset();
+    workspace = new TempWorkspace();
+  });
+  afterEach(() => workspace.dispose());
+  const promptHook = (line: string) => JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: line }] }] } });
+
+  test("what the hook prints goes to the model with the user's prompt", async () => {
+    workspace.write('.claude/settings.json', promptHook('echo "Sprint goal: ship the importer"'));
+    const session = sessionIn(workspace.root, memory());
+    emulator.script('demo-key', [{ text: 'Noted.' }]);
+    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, hooks: session.hooks });
+    const state = startSession('what next?');
+    await runToEnd(engine, state);
+    assert.equal(state.status, 'done');
+    const sent = JSON.stringify(emulator.requests.at(-1)?.body);
+    assert.match(sent, /what next\?/);
+    assert.match(sent, /Sprint goal: ship the importer/);
+  });
+
+  test('a refused prompt is not sent: no request, the session paused with the reason, and the next prompt goes', async () => {
+    workspace.write('.claude/settings.json', promptHook('if grep -q sk-live; then echo "the prompt holds a live key" >&2; exit 2; fi'));
+    const session = sessionIn(workspace.root, memory());
+    const { engine } = makeEngine({ baseUrl: emulator.baseUrl, workspace, hooks: session.hooks });
+    const state = startSession('deploy with sk-live-123');
+    await runToEnd(engine, state);
+    assert.equal(emulator.requests.length, 0, JSON.stringify([state.status, state.statusReason, emulator.requests.map((r) => r.path)]));
+    assert.equal(state.status, 'paused');
+    assert.match(state.statusReason ?? '', /A prompt hook refused your prompt, so it was not sent: the prompt holds a live key .*Change it and send it again/);
+    assert.doesNotMatch(JSON.stringify(state.transcript), /sk-live/);
+
+    state.unsent.push({ role: 'user', content: 'deploy with the stored credentials' });
+    state.transcript.push({ role: 'user', content: 'deploy with the stored credentials' });
+    emulator.script('demo-key', [{ text: 'Deploying.' }]);
+    await runToEnd(engine, state);
+    assert.equal(state.status, 'done');
+    assert.equal(emulator.requests.length, 1);
+    assert.doesNotMatch(JSON.stringify(emulator.requests[0].body), /sk-live/);
+  });
+});

@@ -36,10 +36,11 @@ describe("Codex's hooks.json", () => {
         ['preToolUse', 'codex', 'Bash', 5_000],
         ['postToolUse', 'codex', 'apply_patch|mcp__.*', 30_000],
         ['stop', 'codex', undefined, 30_000],
+        ['userPromptSubmitted', 'codex', undefined, 30_000],
       ],
     );
-    assert.equal(parsed.notes.length, 2);
-    assert.match(parsed.notes.join('\n'), /"UserPromptSubmit" event is not supported/);
+    assert.equal(parsed.notes.length, 1);
+    assert.match(parsed.notes.join('\n'), /"PermissionRequest" event is not supported/);
   });
 
   test('malformed and hostile files are one note each and give no hook', () => {

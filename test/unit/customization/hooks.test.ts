@@ -44,7 +44,7 @@ describe("Claude Code's hooks in .claude/settings.json", () => {
   test('malformed and hostile parts are notes, the rest is kept', () => {
     const parsed = parseClaudeHooks(
       claude({
-        UserPromptSubmit: [{ hooks: [command('x')] }],
+        Notification: [{ hooks: [command('x')] }],
         PreToolUse: [
           { matcher: '(a+)+$', hooks: [command('x')] },
           { matcher: 'Bash', hooks: [{ type: 'prompt', prompt: 'judge' }, command(''), command('y'.repeat(2001)), command('ok')] },
@@ -60,7 +60,7 @@ describe("Claude Code's hooks in .claude/settings.json", () => {
       ['ok'],
     );
     assert.equal(parsed.notes.length, 8, parsed.notes.join('\n'));
-    assert.match(parsed.notes.join('\n'), /"UserPromptSubmit" event is not supported/);
+    assert.match(parsed.notes.join('\n'), /"Notification" event is not supported/);
     assert.match(parsed.notes.join('\n'), /uses more than tool names, \| and \.\*/);
     for (const text of ['{', '[1,2]', '\u0000\u0001binary', '{"hooks": "rm -rf /"}']) {
       const broken = parseClaudeHooks(text, 'c.json');
@@ -278,5 +278,16 @@ describe("a hook's input and answer", () => {
     assert.deepEqual(hookVerdict(claudeHook('postToolUse'), ran(0, 'plain output')), {});
     assert.deepEqual(hookVerdict(claudeHook('sessionStart'), ran(0, 'branch main, 2 files changed\n')), { context: 'branch main, 2 files changed' });
     assert.deepEqual(hookVerdict(claudeHook('postToolUse'), ran(0, '{ not json')), {});
+  });
+
+  test("a prompt hook (Claude Code's UserPromptSubmit): plain stdout and additionalContext are context; exit 2 and block refuse; Copilot's output is not read", () => {
+    const hook = claudeHook('userPromptSubmitted');
+    assert.deepEqual(hookVerdict(hook, ran(0, 'ticket PROJ-12 is in review\n')), { context: 'ticket PROJ-12 is in review' });
+    const added = { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'on call: ana' } };
+    assert.deepEqual(hookVerdict(hook, ran(0, JSON.stringify(added))), { context: 'on call: ana' });
+    assert.deepEqual(hookVerdict(hook, ran(2, '', 'the prompt holds an API key\n')), { refusal: 'the prompt holds an API key' });
+    assert.deepEqual(hookVerdict(hook, ran(0, '{"decision":"block","reason":"no deploys on Friday"}')), { refusal: 'no deploys on Friday' });
+    assert.deepEqual(hookVerdict(copilotHook('userPromptSubmitted'), ran(0, JSON.stringify({ additionalContext: 'x' }))), {});
+    assert.equal(hookVerdict(copilotHook('userPromptSubmitted'), ran(2, '', 'x')).refusal, undefined);
   });
 });

@@ -138,8 +138,9 @@ export class AgentEngine {
     this.subagents?.startRun({ state, start, timer, onEvent });
     await this.progress.setStatus(state, 'running', undefined, onEvent);
     try {
-      await this.startHooks(state, signal);
-      await this.runSteps(state, { start, timer, tick }, AbortSignal.any([signal, overTime.signal]), onEvent);
+      const promptRefused = await this.startHooks(state, signal);
+      if (promptRefused !== undefined) await this.progress.setStatus(state, 'paused', promptRefused, onEvent);
+      else await this.runSteps(state, { start, timer, tick }, AbortSignal.any([signal, overTime.signal]), onEvent);
     } catch (error) {
       tick();
       if (overTime.signal.aborted && !signal.aborted) {
@@ -156,8 +157,11 @@ export class AgentEngine {
     return state;
   }
 
-  /** The session-start hooks' context, as an item of the next request; the hook files join the session's project files. */
-  private async startHooks(state: AgentSessionState, signal: AbortSignal): Promise<void> {
+  /**
+   * The session-start hooks' context, as an item of the next request; the hook files join the session's project files.
+   * The prompt hooks then see the user's prompt: the reason, for the user, when one of them refused it.
+   */
+  private async startHooks(state: AgentSessionState, signal: AbortSignal): Promise<string | undefined> {
     let started;
     try {
       // The tools the session has (a custom agent's list narrows them): a hook none of them can trigger is not asked about.
@@ -165,30 +169,47 @@ export class AgentEngine {
       started = await this.deps.hooks?.start(state.turns === 0 ? 'startup' : 'resume', signal, tools);
     } catch (error) {
       if (signal.aborted) throw error;
-      return this.deps.logger.warn(`Hooks of agent session ${state.id} were not started: ${errorMessage(error)}`);
+      this.deps.logger.warn(`Hooks of agent session ${state.id} were not started: ${errorMessage(error)}`);
+      return undefined;
     }
-    if (!started) return;
-    await this.promptHooks(state, signal);
+    if (!started) return undefined;
     const sent = state.projectInstructions ?? { files: [], bytes: 0 };
     const added = started.files.filter((path) => !sent.files.includes(path));
     if (added.length > 0) state.projectInstructions = { ...sent, files: [...sent.files, ...added] };
-    if (started.context === undefined) return;
-    const item = { role: 'developer' as const, content: `The workspace's session-start hooks said:\n${started.context}` };
+    if (started.context !== undefined) this.addHookContext(state, `The workspace's session-start hooks said:\n${started.context}`);
+    return this.promptHooks(state, signal);
+  }
+
+  private addHookContext(state: AgentSessionState, content: string): void {
+    const item = { role: 'developer' as const, content };
     state.transcript.push(item);
     state.unsent.push(item);
   }
 
-  /** The user's prompt of this run (the last user message not sent yet; none when the session goes on without one) to the prompt hooks. */
-  private async promptHooks(state: AgentSessionState, signal: AbortSignal): Promise<void> {
+  /**
+   * The user's prompt of this run (the last user message not sent yet; none when the session goes on without one) to
+   * the prompt hooks. Their context goes with it; a refused prompt leaves the session unsent (as Claude Code erases
+   * it), and the reason is returned for the user.
+   */
+  private async promptHooks(state: AgentSessionState, signal: AbortSignal): Promise<string | undefined> {
     const prompt = state.unsent.findLast((item) => 'role' in item && item.role === 'user');
     const text = prompt && 'content' in prompt && typeof prompt.content === 'string' ? prompt.content : undefined;
-    if (text === undefined || !this.deps.hooks?.promptSubmitted) return;
+    if (text === undefined || !this.deps.hooks?.promptSubmitted) return undefined;
+    let verdict;
     try {
-      await this.deps.hooks.promptSubmitted(text, signal);
+      verdict = await this.deps.hooks.promptSubmitted(text, signal);
     } catch (error) {
       if (signal.aborted) throw error;
       this.deps.logger.warn(`Prompt hooks of agent session ${state.id} failed: ${errorMessage(error)}`);
+      return undefined;
     }
+    if (verdict.refusal !== undefined) {
+      state.unsent = state.unsent.filter((item) => item !== prompt);
+      state.transcript = state.transcript.filter((item) => item !== prompt);
+      return `A prompt hook refused your prompt, so it was not sent: ${verdict.refusal}. Change it and send it again.`;
+    }
+    if (verdict.context !== undefined) this.addHookContext(state, `The workspace's prompt hooks said, about the user's prompt:\n${verdict.context}`);
+    return undefined;
   }
 
   /** The stop and session-end hooks, bounded by their own time limits (the run's signal may be the user's Stop); a failure is the log's. */
