@@ -21,7 +21,7 @@ import {
   TranscriptProvider,
   showWaiting,
 } from './agent/vscode';
-import { registerCheckpointCommands } from './agent/vscode';
+import { registerCheckpointCommands, registerForgetHookDecisions } from './agent/vscode';
 import { chooseHostTools } from './tools/vscode';
 import { systemClock, type Logger } from './base/common';
 import { profileFolderOf } from './customization/common';
@@ -112,6 +112,7 @@ function registerAgentViews(options: {
       ...registerAgentCommands(sessions, errors),
       ...registerCheckpointCommands(sessions, errors),
       registerDeleteSessionCommand(sessions, errors),
+      registerForgetHookDecisions(context.globalState),
       vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, systemClock, names)),
     ),
   );

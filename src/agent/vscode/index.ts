@@ -3,6 +3,7 @@ export { registerAgentCommands } from './agentCommands';
 export { AgentSessions, openFolders, type SessionSink } from './agentSessions';
 export { ApprovalBroker, PROPOSED_SCHEME } from './approvalBroker';
 export { registerDeleteSessionCommand } from './deleteSessionCommand';
+export { registerForgetHookDecisions } from './hookDecisionsCommand';
 export { FileSessionStore } from './sessionStore';
 export { SessionsTree } from './sessionsTree';
 export { TRANSCRIPT_SCHEME, TranscriptProvider } from './transcript';

@@ -12,22 +12,16 @@
 import type { Clock } from '../../base/common';
 import type { ApprovalRequest, Approver } from '../../sessionModel/common';
 import { envExports, type HookCommand } from './hookConfig';
+import { APPROVED_HOOKS_KEY, DENIED_HOOKS_KEY, type HookMemory } from './hookDecisions';
 import { fullyChecked, hookContent, requestKey, shortDigest, type HookContent, type HookFileContent, type HookFiles } from './hookContent';
+
+export { APPROVED_HOOKS_KEY, DENIED_HOOKS_KEY, type HookMemory } from './hookDecisions';
 
 /** Digests text (sha256, hex): the host's. */
 export interface HookDigest {
   digest(text: string): string;
 }
 
-/** Where approvals are kept: VS Code's global state (a Memento). */
-export interface HookMemory {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
-
-export const APPROVED_HOOKS_KEY = 'gateway.agent.approvedHooks';
-/** Hooks the user denied, by the same identity: not asked about again until they change. */
-export const DENIED_HOOKS_KEY = 'gateway.agent.deniedHooks';
 /** Approvals (and denials) kept: the newest, so a list cannot grow without end. */
 const MAX_REMEMBERED = 500;
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { matcherMatches, parseClaudeHooks, parseCopilotHooks, type HookCommand } from '../../../src/customization/common/hookConfig';
 import { findHooks } from '../../../src/customization/common/hookFiles';
+import { countHookDecisions, forgetHookDecisions } from '../../../src/customization/common/hookDecisions';
 import { hookInput, hookVerdict } from '../../../src/customization/common/hookProtocol';
 import { APPROVED_HOOKS_KEY, HookApprovals, hookApprovalRequest, type HookMemory } from '../../../src/customization/common/hooks';
 import { defaultProtectedFiles } from '../../../src/settings/common/valueSets';
@@ -215,6 +216,22 @@ describe('approval by content', () => {
     assert.notEqual(approvals.identity({ ...hook('fmt'), timeoutMs: 29_000 }, content), fmt, 'what decides how it runs is part of its identity');
     assert.notEqual(approvals.identity({ ...hook('fmt'), event: 'preToolUse' }, content), fmt);
     assert.notEqual(approvals.identity(hook('fmt'), { folder: '/other', files: [] }), fmt, 'and the folder it belongs to');
+  });
+
+  test('Forget Hook Approvals and Denials: a hook approved and one denied are both asked about again (issue 38)', async () => {
+    const kept = memory();
+    const asked: string[] = [];
+    const approvals = new HookApprovals(kept, async (hooks) => (asked.push(hooks[0].command), hooks[0].command === 'fmt'), digest, noFiles);
+    await approvals.approved([hook('fmt'), hook('upload')], signal);
+    await approvals.approved([hook('fmt'), hook('upload')], signal);
+    assert.deepEqual(asked, ['fmt', 'upload'], 'each decision kept');
+    assert.deepEqual(countHookDecisions(kept), { approvals: 1, denials: 1 });
+    assert.deepEqual(await forgetHookDecisions(kept), { approvals: 1, denials: 1 });
+    assert.deepEqual(countHookDecisions(kept), { approvals: 0, denials: 0 });
+    assert.deepEqual(commands(await approvals.approved([hook('fmt'), hook('upload')], signal)), [hook('fmt')]);
+    assert.deepEqual(asked, ['fmt', 'upload', 'fmt', 'upload'], 'asked again');
+    kept.values.set(APPROVED_HOOKS_KEY, 'not a list');
+    assert.deepEqual(countHookDecisions(kept).approvals, 0);
   });
 
   test('a hostile value in the memory is no approval', async () => {
