@@ -1,5 +1,5 @@
 /**
- * The MCP servers a workspace configures (`.vscode/mcp.json`), read only for their names: "Choose
+ * The MCP servers a workspace configures (`.vscode/mcp.json`; `.mcp.json` at the root in VS Code 1.140 and later), read only for their names: "Choose
  * Agent Tools…" waits until each has listed its tools. VS Code learns of a server just written into
  * mcp.json a moment later than the file is there, and a start asked before that starts nothing: the
  * names say whom the listing is still waiting for. The file is the workspace's (hostile): bounded,
@@ -22,9 +22,22 @@ export function configuredMcpServers(text: string): string[] {
   } catch {
     return [];
   }
-  const servers = typeof parsed === 'object' && parsed !== null ? (parsed as { servers?: unknown }).servers : undefined;
+  // `servers` in .vscode/mcp.json; `mcpServers` in a root .mcp.json (Claude Code's shape, which VS Code 1.140 reads too).
+  const file = typeof parsed === 'object' && parsed !== null ? (parsed as { servers?: unknown; mcpServers?: unknown }) : {};
+  const servers = file.servers ?? file.mcpServers;
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) return [];
   return Object.keys(servers).slice(0, MAX_MCP_SERVERS);
+}
+
+/** The first VS Code that reads `.mcp.json` at a workspace folder's root (and marks `.vscode/mcp.json` deprecated). */
+export const ROOT_MCP_FILE_SINCE = [1, 140] as const;
+
+/** Whether the VS Code of `version` (`vscode.version`, "1.140.0", "1.141.0-insider") starts the servers of a root `.mcp.json`. */
+export function readsRootMcpFile(version: string): boolean {
+  const match = /^(\d+)\.(\d+)/.exec(version);
+  if (!match) return false;
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  return major > ROOT_MCP_FILE_SINCE[0] || (major === ROOT_MCP_FILE_SINCE[0] && minor >= ROOT_MCP_FILE_SINCE[1]);
 }
 
 /**

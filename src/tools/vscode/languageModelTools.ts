@@ -13,7 +13,7 @@ import { MCP_START_TIMEOUT_MS } from '../common/mcpStart';
 import type { Clock, Logger } from '../../base/common';
 import { toAbortSignal } from '../../base/vscode';
 import type { AgentTool } from '../common/tool';
-import { configuredServersOfTools, liveMcpTools, looksLikeMcpTool, startMcpServers, workspaceMcpServers } from './mcpServers';
+import { configuredServersOfTools, liveMcpTools, looksLikeMcpTool, refreshRootMcpServers, startMcpServers, workspaceMcpServers } from './mcpServers';
 
 const ENABLED_KEY = 'gateway.agent.enabledTools';
 
@@ -169,6 +169,7 @@ export async function prepareMcpTools(state: vscode.Memento, referenced: readonl
   if (!vscode.workspace.isTrusted) return undefined;
   const wanted = [...new Set([...enabledHostTools(state), ...referenced])].filter(looksLikeMcpTool);
   if (wanted.length === 0) return undefined;
+  await refreshRootMcpServers();
   const live = new Set(liveMcpTools());
   if (wanted.every((name) => live.has(name))) return mcpReadinessNote({ offered: wanted, missing: [] }, configuredServersOfTools());
   const readiness = await startMcpServers({ wanted, clock, signal });

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { Clock } from '../../base/common';
 import { isMcpTool, type McpReadiness } from '../common/hostToolCatalog';
 import { MCP_ATTEMPT_GAP_MS, waitForMcpTools } from '../common/mcpStart';
-import { configuredMcpServers, MAX_MCP_CONFIG_BYTES, MAX_MCP_SERVERS, serversWithoutTools } from '../common/mcpConfig';
+import { configuredMcpServers, MAX_MCP_CONFIG_BYTES, MAX_MCP_SERVERS, readsRootMcpFile, serversWithoutTools } from '../common/mcpConfig';
 import { mcpToolServers } from '../common/mcpNames';
 
 /** The MCP tools VS Code lists now. */
@@ -56,9 +56,15 @@ function configuredServersKnown(servers: readonly string[]): boolean {
   return servers.every((server) => known.has(server));
 }
 
-/** The server names of VS Code's `mcp` configuration: the user's and each workspace folder's (`.vscode/mcp.json`). */
+/**
+ * The server names of each folder's root `.mcp.json` as last read (workspaceMcpServers, refreshRootMcpServers): they
+ * are not in the `mcp` configuration, and the pairing of tools with names is synchronous.
+ */
+let rootMcpServerNames: readonly string[] = [];
+
+/** The server names of VS Code's `mcp` configuration: the user's and each workspace folder's (`.vscode/mcp.json`), and the root `.mcp.json`'s. */
 function configuredMcpServerNames(): string[] {
-  const known = new Set<string>();
+  const known = new Set<string>(rootMcpServerNames);
   for (const scope of [undefined, ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri)]) {
     const value = vscode.workspace.getConfiguration('mcp', scope).get<unknown>('servers');
     if (typeof value === 'object' && value !== null) for (const name of Object.keys(value).slice(0, MAX_MCP_SERVERS)) known.add(name);
@@ -92,19 +98,29 @@ function untilMcpConfigurationChanges(signal: AbortSignal): Promise<void> {
   });
 }
 
-/** The server names of each workspace folder's `.vscode/mcp.json` (none for a missing, oversized or malformed file). */
+/**
+ * The server names of each workspace folder's `.vscode/mcp.json`, and of its root `.mcp.json` where this VS Code reads
+ * one (1.140 and later); none for a missing, oversized or malformed file.
+ */
 export async function workspaceMcpServers(): Promise<string[]> {
   const folders = vscode.workspace.workspaceFolders ?? [];
-  const names = await Promise.all(
-    folders.map(async (folder) => {
-      const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-      try {
-        if ((await vscode.workspace.fs.stat(file)).size > MAX_MCP_CONFIG_BYTES) return [];
-        return configuredMcpServers(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)));
-      } catch {
-        return [];
-      }
-    }),
-  );
-  return [...new Set(names.flat())];
+  const names = await Promise.all(folders.map((folder) => serversIn(vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json'))));
+  return [...new Set([...names.flat(), ...(await refreshRootMcpServers())])];
+}
+
+/** Reads the root `.mcp.json` files again (when this VS Code reads them), for the pairing of tools with the names the user wrote. */
+export async function refreshRootMcpServers(): Promise<readonly string[]> {
+  if (!readsRootMcpFile(vscode.version)) return (rootMcpServerNames = []);
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const names = await Promise.all(folders.map((folder) => serversIn(vscode.Uri.joinPath(folder.uri, '.mcp.json'))));
+  return (rootMcpServerNames = [...new Set(names.flat())]);
+}
+
+async function serversIn(file: vscode.Uri): Promise<string[]> {
+  try {
+    if ((await vscode.workspace.fs.stat(file)).size > MAX_MCP_CONFIG_BYTES) return [];
+    return configuredMcpServers(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)));
+  } catch {
+    return [];
+  }
 }

@@ -3,7 +3,14 @@
 // hostile files giving no names (so no wait), and VS Code's tool naming matched.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { configuredMcpServers, MAX_MCP_CONFIG_BYTES, MAX_MCP_SERVERS, mcpToolPrefix, serversWithoutTools } from '../../../src/tools/common/mcpConfig';
+import {
+  configuredMcpServers,
+  MAX_MCP_CONFIG_BYTES,
+  MAX_MCP_SERVERS,
+  mcpToolPrefix,
+  readsRootMcpFile,
+  serversWithoutTools,
+} from '../../../src/tools/common/mcpConfig';
 import { MCP_START_TIMEOUT_MS, waitForMcpTools } from '../../../src/tools/common/mcpStart';
 import { VirtualClock } from '../helpers/clock';
 
@@ -11,6 +18,18 @@ describe("the workspace's mcp.json: server names", () => {
   test('plain JSON: the names of `servers`', () => {
     const text = JSON.stringify({ servers: { probe: { type: 'stdio', command: 'node' }, github: { type: 'http', url: 'https://x' } }, inputs: [] });
     assert.deepEqual(configuredMcpServers(text), ['probe', 'github']);
+  });
+
+  test("a root .mcp.json in Claude Code's shape: the names of `mcpServers` (issue 38)", () => {
+    // As @modelcontextprotocol's servers' READMEs write it for Claude Code.
+    const text = JSON.stringify({ mcpServers: { filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] }, memory: {} } });
+    assert.deepEqual(configuredMcpServers(text), ['filesystem', 'memory']);
+    assert.deepEqual(configuredMcpServers('{"mcpServers": ["filesystem"]}'), []);
+  });
+
+  test('the root .mcp.json is read where VS Code reads it: 1.140 and later', () => {
+    for (const version of ['1.140.0', '1.140.1', '1.141.0-insider', '1.200.0', '2.0.0']) assert.equal(readsRootMcpFile(version), true, version);
+    for (const version of ['1.139.1', '1.104.0', '1.14.0', '0.150.0', '', 'x.y', '1']) assert.equal(readsRootMcpFile(version), false, version);
   });
 
   test('comments and trailing commas as VS Code allows them; `//`, `/*` and commas inside strings kept', () => {
