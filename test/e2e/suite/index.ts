@@ -28,6 +28,8 @@ import './agentSubagent.test';
 import './agentHooks.test';
 // Its own agent and prompt folders, removed at its end.
 import './agentCustom.test';
+// Its own agent, instructions and sample folders, removed at its end.
+import './agentFiles.test';
 import './dialects.test';
 // Sets only the key and base URL; runs on whichever chat model the earlier tests left selected.
 import './notes.test';
