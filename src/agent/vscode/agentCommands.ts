@@ -15,6 +15,7 @@ import { openFolders, type AgentSessions, type SessionSink } from './agentSessio
 import { approvalToAnswer, sessionIdOf } from '../../sessionModel/common';
 import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../../sessionModel/common';
 import { transcriptUri } from './transcript';
+import { sessionEndNotice } from '../common/sessions/sessionEndNotice';
 import { waitingProgress } from './waitingProgress';
 import { savedAnswerMessage, savedAnswerOf, staleAnswerMessage } from '../common/approvals/approvalText';
 import { sessionActionNoLongerApplies } from '../../sessionModel/common';
@@ -34,7 +35,7 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
       const waiting = waitingProgress(sessions.approvals, progress, doing);
       try {
         const state = await work({ onEvent, presenter: waiting.presenter }, controller.signal);
-        void vscode.window.showInformationMessage(`Gateway agent: "${state.title}" is ${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}.`);
+        void showSessionEnd(state);
         return state;
       } finally {
         waiting.dispose();
@@ -158,6 +159,14 @@ async function hasFolderOrOffersOne(): Promise<boolean> {
 }
 
 /** Approve / Deny from a button, a Sessions view row (that session's approval) or the palette (the oldest waiting one). */
+/** The end of a palette session: its model, files and tokens, with Continue / Review Session Changes / Open Transcript. */
+async function showSessionEnd(state: AgentSessionState): Promise<void> {
+  const { message, actions } = sessionEndNotice(state);
+  const picked = await vscode.window.showInformationMessage(message, ...actions.map((action) => action.title));
+  const action = actions.find((candidate) => candidate.title === picked);
+  if (action) await vscode.commands.executeCommand(action.command, ...action.arguments);
+}
+
 function answer(sessions: AgentSessions, session: unknown, callId: unknown, approved: boolean): boolean {
   const target = approvalToAnswer(sessions.approvals.waiting(), session, callId);
   if (!target || !sessions.approvals.respond(target.sessionId, target.callId, approved)) {

@@ -29,7 +29,7 @@ export function summarize(state: AgentSessionState, stream: vscode.ChatResponseS
   const instructions = shortList({ items: (state.projectInstructions?.files ?? []).map((path) => inlineCode(path)), wholeList });
   const context = contextUsage(state);
   const summary = new vscode.MarkdownString(
-    `\n\n---\n**Session ${state.status}** · ${counted(state.turns, 'turn')} · ${counted(state.usage.totalTokens, 'token', compact(state.usage.totalTokens))} ` +
+    `\n\n---\n**Session ${state.status}** · ${inlineCode(state.model)} · ${counted(state.turns, 'turn')} · ${counted(state.usage.totalTokens, 'token', compact(state.usage.totalTokens))} ` +
       `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)` +
       `${context ? ` · ${context}` : ''}\n\n` +
       `Files changed: ${files}\n\nCommands run: ${commands}\n` +

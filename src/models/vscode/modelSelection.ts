@@ -3,8 +3,8 @@
  * `gateway.chatModel` / `gateway.agentModel` settings. When a setting is empty
  * the first model the key may use is taken, so a new user gets answers at once.
  * An @gateway request is answered by the model selected in the Chat view's
- * picker; "Select Chat Model" moves that picker too, and the status bar names
- * the model used last, so the picker, the status bar and the answer agree.
+ * picker, which then becomes gateway.chatModel; "Select Chat Model" moves that
+ * picker too, so the picker, the status bar, Edit Selection and the answer agree.
  */
 import * as vscode from 'vscode';
 import { SECTION } from '../../settings/vscode';
@@ -33,15 +33,33 @@ export class ModelSelection implements vscode.Disposable {
     private readonly vendor: string,
   ) {}
 
-  /** The model for an @gateway request: the Chat view's picker when it holds a gateway model, else the configured one. */
+  /**
+   * The model for an @gateway request: the Chat view's picker when it holds a gateway model, else the configured one.
+   * A pick in the Chat view becomes the chat model everywhere (issue 39): gateway.chatModel is written, so the status
+   * bar, Select Chat Model's "current", Edit Selection and the next window agree with it. (The stable API tells an
+   * extension the Chat view's pick only with a request, so this is where it is learned.)
+   */
   async forChatRequest(pickerModel: string | undefined, signal: AbortSignal): Promise<string> {
-    // The picker is the truth for its request; gateway.chatModel is not rewritten (it stays inline edits' model).
     const model = pickerModel ?? (await this.resolve('chat', signal));
+    if (pickerModel !== undefined && pickerModel !== this.configured('chat')) await this.chooseWhereSet('chat', pickerModel);
     if (model !== this.lastUsed) {
       this.lastUsed = model;
       this.used.fire(model);
     }
     return model;
+  }
+
+  /** Writes the role's model where its value comes from now (a workspace's value would hide a user-level write); never fails the request. */
+  private async chooseWhereSet(role: ModelRole, model: string): Promise<void> {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const seen = config.inspect<string>(settingOf[role]);
+    const target =
+      seen?.workspaceFolderValue !== undefined
+        ? vscode.ConfigurationTarget.WorkspaceFolder
+        : seen?.workspaceValue !== undefined
+          ? vscode.ConfigurationTarget.Workspace
+          : vscode.ConfigurationTarget.Global;
+    await config.update(settingOf[role], model, target).then(undefined, () => undefined);
   }
 
   /** Selects the configured chat model in the Chat view's picker too, so both show one choice. */

@@ -33,6 +33,8 @@ import './agentFiles.test';
 import './dialects.test';
 // Sets only the key and base URL; runs on whichever chat model the earlier tests left selected.
 import './notes.test';
+// Picks a model in the Chat view and sets gateway.chatModel back to gw-chat at its end.
+import './modelEverywhere.test';
 
 export async function run(): Promise<void> {
   await runAll();
