@@ -40,6 +40,20 @@ describe('the front-matter reader: lists', () => {
     const parsed = read('tools: [a]');
     assert.ok(parsed.ok && parsed.body === 'body');
   });
+
+  test("issue 38: a real list of 160 tools (microsoft/hve-core's accessibility-planner) is read whole; past 1,024 items it is a problem, never cut", () => {
+    const file = join(__dirname, 'fixtures', 'corpus', 'hve-core', 'agents', 'accessibility', 'accessibility-planner.agent.md');
+    const agent = parseCustomAgent('.github/agents/accessibility/accessibility-planner.agent.md', readFileSync(file, 'utf8'));
+    assert.ok(typeof agent === 'object', String(agent));
+    assert.equal(agent.tools?.length, 160);
+    assert.equal(agent.tools?.at(-1), 'ado/work_update_team_capacity');
+    const many = (count: number) =>
+      readFrontMatter(`---\ntools: [${Array.from({ length: count }, (_, i) => `t${i}`).join(', ')}]\n---\nbody`, { scalars: [], lists: ['tools'] });
+    const read = many(1024);
+    assert.ok(read.ok && read.fields.get('tools')?.length === 1024);
+    const past = many(1025);
+    assert.ok(!past.ok && /more than 1024/.test(past.problem), JSON.stringify(past));
+  });
 });
 
 const agentFile = (front: string, body = 'Review the diff. Never edit.') => `---\n${front}\n---\n\n${body}\n`;
