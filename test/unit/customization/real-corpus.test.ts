@@ -75,6 +75,25 @@ const CLAUDE_EVENTS: Readonly<Record<string, HookCommand['event']>> = {
   PostToolUse: 'postToolUse',
   Stop: 'stop',
 };
+/** Every event each agent runs (its documentation's list), to tell a missed event from a name its agent does not know. */
+const COPILOT_AGENT_EVENTS: ReadonlySet<string> = new Set([
+  ...Object.keys(COPILOT_EVENTS),
+  'agentStop',
+  'subagentStart',
+  'subagentStop',
+  'errorOccurred',
+  'preCompact',
+  'notification',
+  'permissionRequest',
+]);
+const CLAUDE_AGENT_EVENTS: ReadonlySet<string> = new Set([...Object.keys(CLAUDE_EVENTS), 'UserPromptSubmit', 'Notification', 'SubagentStop', 'PreCompact']);
+/** VS Code: Claude Code's names, and lower-case ones converted (`userPromptSubmit`, `stop`…). */
+const VS_CODE_AGENT_EVENTS: ReadonlySet<string> = new Set(
+  ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop'].flatMap((name) => [
+    name,
+    name.charAt(0).toLowerCase() + name.slice(1),
+  ]),
+);
 /** The longest a hook may run here, whatever its file asks (hookConfig's bound); below it, the file's own time. */
 const MAX_HOOK_MS = 30_000;
 
@@ -286,36 +305,45 @@ describe('the real corpus', () => {
     }
   });
 
-  test("hook files (Copilot's .github/hooks/*.json, Claude Code's hooks.json): every command of an event this extension has, with its line and time", () => {
+  test("hook files (Copilot's and VS Code's .github/hooks/*.json, Claude Code's hooks.json): every command its agent runs on Linux and this extension has the event of, with its line and time", () => {
     for (const source of of('hooks')) {
       const content = text(source);
       const root = JSON.parse(content) as { version?: number; hooks: Record<string, Record<string, unknown>[]> };
-      const expected: { event: string; command: string; timeoutMs: number; matcher?: string }[] = [];
+      // Copilot (CLI, cloud agent): `"version": 1`. VS Code reads the same folder's files without a version as its own.
+      const rules = source.agent === 'claude' ? 'claude' : root.version === 1 ? 'copilot' : 'vscode';
+      const expected: { event: string; command: string; timeoutMs: number; matcher?: string; format: string }[] = [];
       const unsupported: string[] = [];
+      let skipped = 0;
+      const seconds = (value: unknown, otherwise: number) => Math.min(MAX_HOOK_MS, (typeof value === 'number' ? value : otherwise) * 1000);
       for (const [name, entries] of Object.entries(root.hooks)) {
-        const event = source.agent === 'copilot' ? COPILOT_EVENTS[name] : CLAUDE_EVENTS[name];
+        // VS Code takes Claude Code's names, and Copilot's lower-case ones converted (`preToolUse` is `PreToolUse`).
+        const event =
+          rules === 'copilot' ? COPILOT_EVENTS[name] : rules === 'claude' ? CLAUDE_EVENTS[name] : CLAUDE_EVENTS[name.charAt(0).toUpperCase() + name.slice(1)];
         if (event === undefined) {
           unsupported.push(name);
           continue;
         }
-        if (source.agent === 'copilot') {
-          // Copilot: `bash` (or `command`, as newer files write it), `timeoutSec` (default 30).
-          for (const entry of entries) {
-            const seconds = typeof entry.timeoutSec === 'number' ? entry.timeoutSec : 30;
-            expected.push({ event, command: String(entry.bash ?? entry.command), timeoutMs: Math.min(MAX_HOOK_MS, seconds * 1000) });
-          }
-        } else {
-          // Claude Code: matcher groups of command hooks, `timeout` in seconds (default 60); `*` or none is every tool.
-          for (const group of entries) {
-            const matcher = group.matcher === undefined || group.matcher === '' || group.matcher === '*' ? undefined : String(group.matcher);
-            for (const hook of group.hooks as Record<string, unknown>[]) {
-              const seconds = typeof hook.timeout === 'number' ? hook.timeout : 60;
-              expected.push({ event, command: String(hook.command), timeoutMs: Math.min(MAX_HOOK_MS, seconds * 1000), ...(matcher ? { matcher } : {}) });
+        for (const entry of entries) {
+          if (rules === 'claude' || Array.isArray(entry.hooks)) {
+            // Claude Code: matcher groups of command hooks, `timeout` in seconds (default 60); `*` or none is every tool.
+            const matcher = entry.matcher === undefined || entry.matcher === '' || entry.matcher === '*' ? undefined : String(entry.matcher);
+            for (const hook of entry.hooks as Record<string, unknown>[]) {
+              expected.push({ event, command: String(hook.command), timeoutMs: seconds(hook.timeout, 60), ...(matcher ? { matcher } : {}), format: 'claude' });
             }
+          } else if (rules === 'copilot') {
+            // Copilot: `type: "command"` and, on Linux, the `bash` line (or `command`, as newer files write it); a
+            // `powershell` line alone runs only on Windows. `timeoutSec`, default 30.
+            const line = entry.bash ?? entry.command;
+            if (entry.type !== 'command' || typeof line !== 'string') skipped++;
+            else expected.push({ event, command: line, timeoutMs: seconds(entry.timeoutSec, 30), format: 'copilot' });
+          } else {
+            // VS Code: `type: "command"`, `command`; `timeout` (its docs' examples also write `timeoutSec`), default 30.
+            const line = entry.command ?? entry.bash;
+            if (entry.type !== 'command' || typeof line !== 'string') skipped++;
+            else expected.push({ event, command: line, timeoutMs: seconds(entry.timeout ?? entry.timeoutSec, 30), format: 'claude' });
           }
         }
       }
-      if (source.agent === 'copilot') assert.equal(root.version, 1, source.file);
       const parsed = source.agent === 'copilot' ? parseCopilotHooks(content, source.path) : parseClaudeHooks(content, source.path);
       assert.deepEqual(
         parsed.hooks.map((hook) => ({
@@ -323,19 +351,24 @@ describe('the real corpus', () => {
           command: hook.command,
           timeoutMs: hook.timeoutMs,
           ...(hook.matcher ? { matcher: hook.matcher } : {}),
+          format: hook.format,
         })),
         expected,
         source.file,
       );
-      // An event of the agent's that this extension does not have is one note each, and only that file is an exception.
-      assert.equal(parsed.notes.length, unsupported.length, `${source.file}: ${parsed.notes.join(' | ')}`);
+      // What its agent does not run, and an event this extension does not have, is one note each.
+      assert.equal(parsed.notes.length, unsupported.length + skipped, `${source.file}: ${parsed.notes.join(' | ')}`);
       for (const name of unsupported)
         assert.ok(
           parsed.notes.some((note) => note.includes(JSON.stringify(name))),
           `${source.file}: ${name}`,
         );
-      assert.equal(unsupported.length > 0, EXCEPTIONS[source.file]?.includes('not events of this extension') ?? false, source.file);
-      const hasMatcher = source.agent === 'copilot' && Object.values(root.hooks).some((entries) => entries.some((entry) => entry.matcher !== undefined));
+      // Only an event that its agent runs and this extension does not have is an exception (1Password's `PreToolUse` is no
+      // Copilot event: Copilot does not run it either).
+      const agentEvents = rules === 'copilot' ? COPILOT_AGENT_EVENTS : rules === 'claude' ? CLAUDE_AGENT_EVENTS : VS_CODE_AGENT_EVENTS;
+      const missed = unsupported.filter((name) => agentEvents.has(name));
+      assert.equal(missed.length > 0, EXCEPTIONS[source.file]?.includes('not events of this extension') ?? false, `${source.file}: ${missed.join(', ')}`);
+      const hasMatcher = rules === 'copilot' && Object.values(root.hooks).some((entries) => entries.some((entry) => entry.matcher !== undefined));
       assert.equal(hasMatcher, EXCEPTIONS[source.file]?.includes('`matcher`') ?? false, source.file);
     }
   });
