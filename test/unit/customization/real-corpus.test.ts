@@ -54,6 +54,9 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   // five events it has are read as Copilot reads them; each other event is one note, never a failed file.
   'hve-core/hooks/shared/telemetry.json':
     'six of its eleven events (agentStop, subagentStart, subagentStop, preCompact, stop, userPromptSubmit) are not events of this extension: noted, not run',
+  // Copilot lets microsoft/vscode's cloud-sandbox setup hook (an `npm ci` and more) run 30 minutes; this extension stops
+  // any hook after 30 s, whatever its file asks (hookConfig's maxTimeoutMs): a bound on workspace content, kept.
+  'vscode/hooks/cloud-sandbox.json': 'its sessionStart hook asks for a 1,800 s timeout; here every hook is stopped after 30 s',
   // Copilot CLI reads a preToolUse `matcher` (a regular expression over its own tool names: edit, create, view…). Ours
   // does not read one in a Copilot file: the hook runs before every tool, so no check the file asks for is skipped.
   'navikt-copilot/hooks/copilot-hooks.json':
@@ -237,6 +240,17 @@ describe('the real corpus', () => {
     }
   });
 
+  test("an unknown tool is noted, not widened: microsoft/vscode's my-agent names `edit`, `runCommands` and `dddd`", () => {
+    const source = SOURCES.find((item) => item.file === 'vscode/agents/my-agent.agent.md');
+    assert.ok(source);
+    const agent = parseCustomAgent(source.path, text(source));
+    assert.ok(typeof agent === 'object', String(agent));
+    assert.equal(agent.name, 'hello world');
+    const mapped = mapToolNames(agent.tools ?? [], { builtIns: BUILT_INS });
+    assert.deepEqual(mapped.unknown, ['dddd']);
+    assert.deepEqual([...mapped.tools].sort(), ['command_output', 'edit_file', 'run_command', 'write_file']);
+  });
+
   test('skills (SKILL.md): accepted with the name and description the open format requires', () => {
     for (const source of of('skills')) {
       const content = text(source);
@@ -333,13 +347,14 @@ describe('the real corpus', () => {
           } else if (rules === 'copilot') {
             // Copilot: `type: "command"` and, on Linux, the `bash` line (or `command`, as newer files write it); a
             // `powershell` line alone runs only on Windows. `timeoutSec`, default 30.
+            // An empty line (microsoft/vscode's placeholders) runs nothing there; here it is noted and not run.
             const line = entry.bash ?? entry.command;
-            if (entry.type !== 'command' || typeof line !== 'string') skipped++;
+            if (entry.type !== 'command' || typeof line !== 'string' || line.trim() === '') skipped++;
             else expected.push({ event, command: line, timeoutMs: seconds(entry.timeoutSec, 30), format: 'copilot' });
           } else {
             // VS Code: `type: "command"`, `command`; `timeout` (its docs' examples also write `timeoutSec`), default 30.
             const line = entry.command ?? entry.bash;
-            if (entry.type !== 'command' || typeof line !== 'string') skipped++;
+            if (entry.type !== 'command' || typeof line !== 'string' || line.trim() === '') skipped++;
             else expected.push({ event, command: line, timeoutMs: seconds(entry.timeout ?? entry.timeoutSec, 30), format: 'claude' });
           }
         }
@@ -368,6 +383,16 @@ describe('the real corpus', () => {
       const agentEvents = rules === 'copilot' ? COPILOT_AGENT_EVENTS : rules === 'claude' ? CLAUDE_AGENT_EVENTS : VS_CODE_AGENT_EVENTS;
       const missed = unsupported.filter((name) => agentEvents.has(name));
       assert.equal(missed.length > 0, EXCEPTIONS[source.file]?.includes('not events of this extension') ?? false, `${source.file}: ${missed.join(', ')}`);
+      // A hook that asks for longer than this extension lets any hook run is cut at that bound: listed.
+      const longest = Math.max(
+        0,
+        ...Object.values(root.hooks).flatMap((entries) =>
+          entries.flatMap((entry) =>
+            [entry, ...((entry.hooks as Record<string, unknown>[] | undefined) ?? [])].map((hook) => Number(hook.timeoutSec ?? hook.timeout ?? 0)),
+          ),
+        ),
+      );
+      assert.equal(longest * 1000 > MAX_HOOK_MS, EXCEPTIONS[source.file]?.includes('timeout') ?? false, `${source.file}: ${longest} s`);
       const hasMatcher = rules === 'copilot' && Object.values(root.hooks).some((entries) => entries.some((entry) => entry.matcher !== undefined));
       assert.equal(hasMatcher, EXCEPTIONS[source.file]?.includes('`matcher`') ?? false, source.file);
     }
