@@ -5,16 +5,19 @@
 // the agent's documented rules written out below, never from our loader's output. A file our loader reads otherwise is
 // listed in EXCEPTIONS with the reason, and the test checks that the exception still holds.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { mapToolNames } from '../../../src/agent/common/engine/agentTools';
-import { parseCustomAgent } from '../../../src/customization/common/customAgents';
+import { findCustomAgents, parseCustomAgent } from '../../../src/customization/common/customAgents';
 import { parseClaudeHooks, parseCopilotHooks, type HookCommand } from '../../../src/customization/common/hookConfig';
-import { applyToOf, readApplyTo } from '../../../src/customization/common/instructionFiles';
-import { parsePromptFile } from '../../../src/customization/common/promptFiles';
+import { applyToOf, findInstructionFiles, readApplyTo } from '../../../src/customization/common/instructionFiles';
+import { findPromptFiles, parsePromptFile } from '../../../src/customization/common/promptFiles';
 import { parseSkillFrontMatter } from '../../../src/customization/common/skillFrontMatter';
+import { findSkills } from '../../../src/customization/common/skills';
+import { NodeWorkspaceFiles } from '../../../src/tools/node/nodeWorkspaceFiles';
 
 const CORPUS = join(__dirname, 'fixtures', 'corpus');
 
@@ -395,6 +398,61 @@ describe('the real corpus', () => {
       assert.equal(longest * 1000 > MAX_HOOK_MS, EXCEPTIONS[source.file]?.includes('timeout') ?? false, `${source.file}: ${longest} s`);
       const hasMatcher = rules === 'copilot' && Object.values(root.hooks).some((entries) => entries.some((entry) => entry.matcher !== undefined));
       assert.equal(hasMatcher, EXCEPTIONS[source.file]?.includes('`matcher`') ?? false, source.file);
+    }
+  });
+
+  test('the finders, given the files where their agents keep them, find every one the parsers accept (bounds, guards and names included)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'gateway-corpus-'));
+    const signal = new AbortController().signal;
+    try {
+      const put = (path: string, source: Source) => {
+        mkdirSync(join(root, path, '..'), { recursive: true });
+        writeFileSync(join(root, path), readFileSync(join(CORPUS, source.file)));
+      };
+      const base = (source: Source) => source.file.slice(source.file.lastIndexOf('/') + 1);
+      // Each file in its agent's folder: Copilot's in .github, Claude Code's in .claude; a name used twice gets its repository's.
+      const used = new Set<string>();
+      const unique = (folder: string, source: Source, name: string) => {
+        const path = used.has(`${folder}/${name}`) ? `${folder}/${source.file.split('/')[0]}-${name}` : `${folder}/${name}`;
+        used.add(path);
+        return path;
+      };
+      for (const source of of('agents')) put(unique('.github/agents', source, base(source)), source);
+      for (const source of of('claude-agents')) put(unique('.claude/agents', source, base(source)), source);
+      for (const source of of('prompts')) put(unique('.github/prompts', source, base(source)), source);
+      for (const source of of('instructions')) put(unique('.github/instructions', source, base(source)), source);
+      for (const source of of('skills')) {
+        const folder = source.agent === 'claude' ? '.claude/skills' : '.github/skills';
+        put(`${unique(folder, source, source.path.split('/').at(-2) ?? '')}/SKILL.md`, source);
+      }
+      const files = new NodeWorkspaceFiles(root);
+      const agents = await findCustomAgents({ files, protectedFiles: [] }, signal);
+      // Names as their agents read them (a name used twice: the first wins, the second is one note).
+      const names = [...of('agents'), ...of('claude-agents')].map((source) => {
+        const fields = frontMatter(text(source));
+        const name = fields instanceof Error || fields === undefined ? undefined : fields.name;
+        return String(name ?? stem(source.path))
+          .replace(/\s+/g, ' ')
+          .trim()
+          .toLowerCase();
+      });
+      const twice = names.length - new Set(names).size;
+      assert.equal(agents.items.length, names.length - twice, agents.notes.join('\n'));
+      assert.equal(agents.notes.length, twice, agents.notes.join('\n'));
+      for (const note of agents.notes) assert.match(note, /came first/);
+      const prompts = await findPromptFiles({ files, protectedFiles: [] }, signal);
+      assert.deepEqual([prompts.items.length, prompts.notes], [of('prompts').length, []]);
+      const instructions = await findInstructionFiles(files, [], signal);
+      const withoutApplyTo = of('instructions').filter((source) => {
+        const fields = frontMatter(text(source));
+        return fields !== undefined && !(fields instanceof Error) && fields.applyTo === undefined;
+      });
+      assert.equal(instructions.files.length, of('instructions').length - withoutApplyTo.length, instructions.notes.join('\n'));
+      assert.equal(instructions.notes.length, withoutApplyTo.length === 0 ? 0 : 1, instructions.notes.join('\n'));
+      const skills = await findSkills(files, [], signal);
+      assert.deepEqual([skills.skills.length, skills.notes], [of('skills').length, []]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
