@@ -1,4 +1,4 @@
-// Issue 38's real corpus: 200 customisation files of five public repositories (fixtures/corpus/SOURCES.md: custom agents
+// Issue 38's real corpus: 209 customisation files of ten public repositories (fixtures/corpus/SOURCES.md: custom agents
 // of Copilot and Claude Code, skills, instructions files, prompt files, hook files), each fed through the loader of its
 // kind and compared with what its own agent does with it. The expectation is read here from the file itself, by a second
 // reader: js-yaml (a full YAML parser, not our frontMatter.ts) for the front matter and JSON.parse for hook files, and
