@@ -122,7 +122,7 @@ async function startAsAgent(
 }
 
 const AGENT_FOLDERS_HINT =
-  'Custom agents are `.github/agents/<name>.agent.md` and `.claude/agents/<name>.md` files, read while `gateway.agent.projectInstructions` is on.';
+  'Custom agents are `.github/agents/<name>.agent.md` (or `<name>.md`) and `.claude/agents/<name>.md` files, read while `gateway.agent.projectInstructions` is on.';
 
 /** The chat turn a session runs in: where it writes, its cancellation (the request's token, converted once), the session it continues, and VS Code's token for tool calls. */
 export interface ChatTurn {

@@ -1,5 +1,5 @@
 /**
- * Custom agents of the workspace: Copilot's `.github/agents/*.agent.md` and
+ * Custom agents of the workspace: Copilot's `.github/agents/*.agent.md` (any `*.md` there, as VS Code reads them) and
  * Claude Code's `.claude/agents/*.md`. Front matter `name` (else the file's
  * name), `description`, `tools`, `model`; the body is the agent's
  * instructions. A session started as one gets those instructions with every
@@ -12,7 +12,9 @@ import { readAgentFiles, type AgentFileFolder, type AgentFileLimits } from './ag
 import { readFrontMatter } from './frontMatter';
 
 export const CUSTOM_AGENT_FOLDERS: readonly AgentFileFolder[] = [
-  { folder: '.github/agents', suffix: '.agent.md' },
+  // `.agent.md` files, and any other `.md`: VS Code "detects any .md files in the .github/agents folder" as custom agents
+  // (microsoft/vscode's own data.md, engineering.md, sessions.md are).
+  { folder: '.github/agents', suffix: '.md' },
   { folder: '.claude/agents', suffix: '.md' },
 ];
 

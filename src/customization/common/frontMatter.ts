@@ -23,8 +23,11 @@ export interface FrontMatterKeys {
 
 /** Front matter longer than this is no file's metadata; it is not looked through. */
 const MAX_FRONT_MATTER_LINES = 200;
-/** Items of one list (a tool list): more is no agent's configuration. */
-const MAX_LIST_ITEMS = 128;
+/**
+ * Items of one list (a tool list): more is no agent's configuration, and a problem rather than a list cut short (a real
+ * agent of microsoft/hve-core lists 160 tools, its MCP server's one by one).
+ */
+const MAX_LIST_ITEMS = 1024;
 
 export function readFrontMatter(text: string, keys: FrontMatterKeys): FrontMatter {
   if (text.includes('\u0000')) return { ok: false, problem: 'it is not text (it has NUL bytes)' };
@@ -61,6 +64,7 @@ function readFields(lines: readonly string[], keys: FrontMatterKeys): Map<string
     if (keys.lists?.includes(key)) {
       const value = list(match[2] ?? '', continuation);
       if (value === undefined) return `its \`${key}\` is not a list of names`;
+      if (value.length > MAX_LIST_ITEMS) return `its \`${key}\` has more than ${MAX_LIST_ITEMS} items`;
       fields.set(key, value);
     } else if (keys.scalars.includes(key)) {
       const value = scalar(match[2] ?? '', continuation);
@@ -120,7 +124,7 @@ function list(first: string, continuation: readonly string[]): string[] | undefi
     items = scalar(first, continuation)?.split(',').map(item) ?? [undefined];
   }
   if (items.some((entry) => entry === undefined)) return undefined;
-  return (items as string[]).filter((entry) => entry !== '').slice(0, MAX_LIST_ITEMS);
+  return (items as string[]).filter((entry) => entry !== '');
 }
 
 /** One list item: plain or quoted text without structure. */

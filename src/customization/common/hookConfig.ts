@@ -126,6 +126,7 @@ export function parseCopilotHooks(text: string, source: string, limits: HookLimi
   const parsed: ParsedHooks = { hooks: [], notes: [] };
   const root = jsonObject(text, source, parsed.notes);
   if (root === undefined) return parsed;
+  if (root.version === undefined && isRecord(root.hooks)) return parseVsCodeHooks(root.hooks, source, limits);
   if (root.version !== 1)
     return note(parsed, `${source}: only "version": 1 hook files are read (it has ${JSON.stringify(root.version ?? null).slice(0, 20)}); ignored`);
   if (!isRecord(root.hooks)) return note(parsed, `${source}: "hooks" is not an object; ignored`);
@@ -149,6 +150,45 @@ export function parseCopilotHooks(text: string, source: string, limits: HookLimi
       }
       const cwd = entry.cwd === undefined ? '.' : entry.cwd;
       addCommand(parsed, { event, format: 'copilot', matcher: undefined, command: line, cwd, timeout: entry.timeoutSec, env, source }, limits);
+    }
+  }
+  return parsed;
+}
+
+/**
+ * VS Code's own hook files in `.github/hooks` (no `version`): Claude Code's event names (or Copilot's lower-case ones, which
+ * VS Code converts), each entry a command hook (`command`, else `bash`; `timeout` or `timeoutSec` in seconds; `cwd`; `env`)
+ * or a Claude Code matcher group. VS Code's hooks speak Claude Code's protocol (`hookEventName`, `tool_name`,
+ * `hookSpecificOutput`), so they are read as Claude hooks. Its per-system overrides (`linux`, `osx`, `windows`) are not read:
+ * `command` is. Real files: Azure/azure-sdk-for-python's and azure-sdk-for-net's `.github/hooks/hooks.json` (issue 38).
+ */
+function parseVsCodeHooks(hooks: Record<string, unknown>, source: string, limits: HookLimits): ParsedHooks {
+  const parsed: ParsedHooks = { hooks: [], notes: [] };
+  for (const [name, entries] of Object.entries(hooks)) {
+    const claudeName = name.charAt(0).toUpperCase() + name.slice(1);
+    const event = Object.hasOwn(CLAUDE_EVENTS, claudeName) ? CLAUDE_EVENTS[claudeName] : undefined;
+    if (event === undefined || !Array.isArray(entries)) {
+      parsed.notes.push(`${source}: the ${JSON.stringify(name).slice(0, 60)} event is not supported here (or not a list); ignored`);
+      continue;
+    }
+    for (const entry of entries) {
+      if (isRecord(entry) && Array.isArray(entry.hooks)) {
+        addClaudeGroup(parsed, { event, name, group: entry, source, limits, format: 'claude' });
+        continue;
+      }
+      const line = !isRecord(entry) ? undefined : typeof entry.command === 'string' ? entry.command : typeof entry.bash === 'string' ? entry.bash : undefined;
+      if (!isRecord(entry) || entry.type !== 'command' || line === undefined) {
+        parsed.notes.push(`${source}: a hook of ${name} is not a "command" with a "command" or "bash" line; ignored`);
+        continue;
+      }
+      const env = environmentOf(entry.env);
+      if (typeof env === 'string') {
+        parsed.notes.push(`${source}: a hook of ${name} has an "env" that ${env}; ignored`);
+        continue;
+      }
+      const cwd = entry.cwd === undefined ? '.' : entry.cwd;
+      const timeout = entry.timeout ?? entry.timeoutSec;
+      addCommand(parsed, { event, format: 'claude', matcher: undefined, command: line, cwd, timeout, env, source }, limits);
     }
   }
   return parsed;

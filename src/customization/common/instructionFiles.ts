@@ -29,7 +29,7 @@ export interface InstructionFileLimits {
   maxGlobs: number;
 }
 
-export const DEFAULT_INSTRUCTION_FILE_LIMITS: InstructionFileLimits = { maxFiles: 64, maxFolders: 16, maxDepth: 3, maxFileBytes: 256 * 1024, maxGlobs: 16 };
+export const DEFAULT_INSTRUCTION_FILE_LIMITS: InstructionFileLimits = { maxFiles: 64, maxFolders: 16, maxDepth: 3, maxFileBytes: 256 * 1024, maxGlobs: 32 };
 
 export interface InstructionFile {
   /** Workspace-relative. */
@@ -45,8 +45,11 @@ export interface InstructionFile {
 export type ApplyTo = { ok: true; always: boolean; written: string; matches: (path: string) => boolean } | { ok: false; problem: string };
 
 const ALWAYS: ReadonlySet<string> = new Set(['*', '**', '**/*']);
-/** Characters of one applyTo: its globs are compiled, each file's once per run. */
-const MAX_APPLY_TO_CHARS = 1024;
+/**
+ * Characters of one applyTo: its globs are compiled, each file's once per run. Real files go past 1,024 (microsoft/hve-core's
+ * untrusted-content-boundary: 28 globs, 1,300 characters), and Copilot reads them whole.
+ */
+const MAX_APPLY_TO_CHARS = 2048;
 
 /** An applyTo value (a comma-separated text, or a list of such texts) as globs to match. */
 export function readApplyTo(value: string | readonly string[], maxGlobs = DEFAULT_INSTRUCTION_FILE_LIMITS.maxGlobs): ApplyTo {

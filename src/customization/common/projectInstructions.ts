@@ -81,7 +81,7 @@ export function workedOfCall(rawArguments: string): { folders: string[]; file: s
 
 /**
  * Files a look matches instructions files against, and their length: a hostile model can name many, and long, in one
- * step (64 files of 16 globs each against 32 paths of 1,024 characters is about a second of re2js at worst; real paths
+ * step (64 files of 32 globs and 2,048 characters each against 32 paths of 1,024 characters is about two seconds of re2js at worst; real paths
  * take microseconds). No real file's workspace path is longer.
  */
 const MAX_FILES_PER_LOOK = 32;

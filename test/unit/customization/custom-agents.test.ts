@@ -40,6 +40,20 @@ describe('the front-matter reader: lists', () => {
     const parsed = read('tools: [a]');
     assert.ok(parsed.ok && parsed.body === 'body');
   });
+
+  test("issue 38: a real list of 160 tools (microsoft/hve-core's accessibility-planner) is read whole; past 1,024 items it is a problem, never cut", () => {
+    const file = join(__dirname, 'fixtures', 'corpus', 'hve-core', 'agents', 'accessibility', 'accessibility-planner.agent.md');
+    const agent = parseCustomAgent('.github/agents/accessibility/accessibility-planner.agent.md', readFileSync(file, 'utf8'));
+    assert.ok(typeof agent === 'object', String(agent));
+    assert.equal(agent.tools?.length, 160);
+    assert.equal(agent.tools?.at(-1), 'ado/work_update_team_capacity');
+    const many = (count: number) =>
+      readFrontMatter(`---\ntools: [${Array.from({ length: count }, (_, i) => `t${i}`).join(', ')}]\n---\nbody`, { scalars: [], lists: ['tools'] });
+    const read = many(1024);
+    assert.ok(read.ok && read.fields.get('tools')?.length === 1024);
+    const past = many(1025);
+    assert.ok(!past.ok && /more than 1024/.test(past.problem), JSON.stringify(past));
+  });
 });
 
 const agentFile = (front: string, body = 'Review the diff. Never edit.') => `---\n${front}\n---\n\n${body}\n`;
@@ -123,7 +137,10 @@ describe('finding them in real folders, hostile files included', () => {
     const outside = mkdtempSync(join(tmpdir(), 'gateway-agents-outside-'));
     try {
       workspace.write('.github/agents/reviewer.agent.md', agentFile('description: Reviews'));
-      workspace.write('.github/agents/notes.md', 'not an .agent.md file: ignored');
+      // VS Code "detects any .md files in the .github/agents folder" as custom agents (microsoft/vscode's own data.md,
+      // engineering.md, sessions.md are): an agent with front matter is one, a note without it is noted (issue 38 corpus).
+      workspace.write('.github/agents/data.md', agentFile('name: Data\ndescription: Answers telemetry questions'));
+      workspace.write('.github/agents/notes.md', 'not an agent file: noted');
       workspace.write('.claude/agents/reviewer.md', agentFile('name: reviewer\ndescription: Another'));
       workspace.write('.claude/agents/tester.md', agentFile('name: tester\ndescription: Tests\ntools: Bash'));
       workspace.write('.claude/agents/huge.md', agentFile('name: huge\ndescription: d', 'x'.repeat(70 * 1024)));
@@ -146,6 +163,7 @@ describe('finding them in real folders, hostile files included', () => {
       assert.deepEqual(
         found.agents.map((a) => [a.name, a.path]),
         [
+          ['Data', '.github/agents/data.md'],
           ['reviewer', '.github/agents/reviewer.agent.md'],
           ['tester', '.claude/agents/tester.md'],
         ],
@@ -156,13 +174,14 @@ describe('finding them in real folders, hostile files included', () => {
       );
       const log = warnings.join('\n');
       assert.match(log, /^Custom agent \.claude\/agents\/reviewer\.md: skipped, an agent named "reviewer" came first\.$/m);
+      assert.match(log, /notes\.md: skipped, it does not start with front matter/);
       assert.match(log, /huge\.md: skipped, it has \d+ bytes \(more than 65536\)/);
       assert.match(log, /binary\.md: skipped, it is not text/);
       assert.match(log, /out\.md: skipped, it leads outside the workspace/);
       assert.match(log, /env\.md: skipped, it leads to a protected file/);
       assert.match(log, /^Prompt file \.github\/prompts\/hard\.prompt\.md: skipped, it has more than one name/m);
       assert.match(log, /\.env\.prompt\.md: skipped, it is a protected file/);
-      assert.equal(warnings.length, 7, log);
+      assert.equal(warnings.length, 8, log);
       assert.doesNotMatch(JSON.stringify(found) + log, /sk-live|From outside/);
       const off = await findWorkspaceAgentFiles(
         { files, protectedFiles: defaultProtectedFiles, settings: { projectInstructions: false }, logger: silent },

@@ -303,3 +303,40 @@ describe("Claude Code's UserPromptSubmit hooks", () => {
     assert.doesNotMatch(JSON.stringify(emulator.requests[0].body), /sk-live/);
   });
 });
+
+describe("VS Code's own hook files in .github/hooks (no `version`: Claude Code's event names, flat command entries)", () => {
+  test("Azure/azure-sdk-for-python's PostToolUse hook is read as VS Code reads it; Copilot's lower-case names and Claude's matcher groups too", () => {
+    const text = readFileSync(join(__dirname, 'fixtures', 'corpus', 'azure-sdk-for-python', 'hooks', 'hooks.json'), 'utf8');
+    const parsed = parseCopilotHooks(text, '.github/hooks/hooks.json');
+    assert.deepEqual(parsed.notes, []);
+    assert.deepEqual(
+      parsed.hooks.map((hook) => [hook.event, hook.format, hook.command, hook.timeoutMs, hook.cwd]),
+      [['postToolUse', 'claude', 'pwsh eng/common/scripts/azsdk_tool_telemetry.ps1', 5000, '.']],
+    );
+    const mixed = parseCopilotHooks(
+      JSON.stringify({
+        hooks: {
+          preToolUse: [{ type: 'command', command: 'check.sh', timeout: 7, env: { MODE: 'strict' } }],
+          PostToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'fmt.sh' }] }],
+          Stop: [{ type: 'command', bash: 'report.sh' }],
+          UserPromptSubmit: [{ type: 'command', command: 'audit.sh' }],
+          SessionStart: [{ command: 'no-type.sh' }],
+        },
+      }),
+      '.github/hooks/mixed.json',
+    );
+    assert.deepEqual(
+      mixed.hooks.map((hook) => [hook.event, hook.command, hook.timeoutMs, hook.matcher, hook.env]),
+      [
+        ['preToolUse', 'check.sh', 7000, undefined, { MODE: 'strict' }],
+        ['postToolUse', 'fmt.sh', 30_000, 'Edit|Write', undefined],
+        ['stop', 'report.sh', 30_000, undefined, undefined],
+        ['userPromptSubmitted', 'audit.sh', 30_000, undefined, undefined],
+      ],
+    );
+    assert.equal(mixed.notes.length, 1, mixed.notes.join('\n'));
+    assert.match(mixed.notes[0], /SessionStart is not a "command"/);
+    // A file with a version other than 1 is still refused whole.
+    assert.match(parseCopilotHooks(JSON.stringify({ version: 2, hooks: {} }), 'v2.json').notes[0], /only "version": 1/);
+  });
+});
