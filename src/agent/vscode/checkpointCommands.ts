@@ -16,6 +16,8 @@ import {
   restoreDone,
   restoreQuestion,
   sessionStateQuery,
+  UNDO_NO_LONGER_APPLIES,
+  undoNoLongerApplies,
 } from '../../checkpoints/common';
 import { UndoRestoreOffer } from '../../checkpoints/vscode';
 import type { Checkpoint, FileVersion } from '../../checkpoints/common';
@@ -170,6 +172,8 @@ async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer,
   // A button of an old notification or chat turn: the session may be gone or running again.
   const stale = sessionActionNoLongerApplies('restore', await sessions.store.load(id), sessions.isRunning(id));
   if (stale) return void vscode.window.showInformationMessage(stale);
+  const undoneAlready = undoNoLongerApplies(await sessions.checkpoints(id).list(new AbortController().signal), checkpointId);
+  if (undoneAlready) return void vscode.window.showInformationMessage(undoneAlready);
   const plan = await sessions.planRestore(id, checkpointId, new AbortController().signal);
   let answer = plan.target.kind === 'step' ? RESTORE : UNDO_RESTORE;
   if (asksBeforeRestore(plan)) {
@@ -195,7 +199,7 @@ async function restoreWithUndo(sessions: AgentSessions, offer: UndoRestoreOffer,
   void vscode.window.showInformationMessage(summary, ...(undo ? [UNDO_RESTORE] : []), ...next, 'Review Session Changes').then((choice) => {
     if (choice === UNDO_RESTORE && undo) {
       if (offer.isCurrent(undo)) return vscode.commands.executeCommand('gateway.agent.restoreCheckpoint', id, undo.checkpointId);
-      return vscode.window.showInformationMessage('That restore was already undone or followed by another one: nothing was changed.');
+      return vscode.window.showInformationMessage(UNDO_NO_LONGER_APPLIES);
     }
     if (choice === 'Continue') return vscode.commands.executeCommand('gateway.agent.continue', id);
     if (choice === 'Review Session Changes') return vscode.commands.executeCommand('gateway.agent.reviewChanges', id);

@@ -90,6 +90,21 @@ export function latestRestore(checkpoints: readonly Checkpoint[]): RestoredState
   return { target, undo, undone };
 }
 
+/** What an old Undo Restore link (a chat turn's, a toast's) says when its restore is no longer the last thing that happened. */
+export const UNDO_NO_LONGER_APPLIES = 'That restore was already undone or followed by another one: nothing was changed.';
+
+/**
+ * Whether a restore to `checkpointId` is an Undo Restore that no longer applies (issue 39, item 4): a restore's own
+ * checkpoint (the state before it) may be gone back to until another restore happened — the undo itself (its own
+ * checkpoint comes after) or a later restore; an old link would then undo twice and duplicate a checkpoint. Steps
+ * after the restore do not end it (Undo Restore after Continue brings back what the restore undid).
+ */
+export function undoNoLongerApplies(checkpoints: readonly Checkpoint[], checkpointId: number): string | undefined {
+  const target = checkpoints.find((c) => c.id === checkpointId);
+  if (target?.kind !== 'restore') return undefined;
+  return checkpoints.some((c) => c.kind === 'restore' && c.id > checkpointId) ? UNDO_NO_LONGER_APPLIES : undefined;
+}
+
 /** "Restored to step 2: session paused, steps 3 and 4 undone." — what replaces the chat's older "Session done". */
 export function restoredHeadline({ target, undone }: RestoredState, status: string): string {
   if (target.kind !== 'step') return `Restore undone: the session is back where it was ${shortLabel(target)} (${status}).`;

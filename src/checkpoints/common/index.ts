@@ -1,5 +1,14 @@
 /** The checkpoints feature's common layer as other features see it: import from here, not from its files. */
-export { droppedNotice, RESTORE_FROM_CHAT, sessionStateQuery, latestRestore, restoredHeadline, restoredNextStep } from './checkpointMessages';
+export {
+  droppedNotice,
+  RESTORE_FROM_CHAT,
+  sessionStateQuery,
+  latestRestore,
+  restoredHeadline,
+  restoredNextStep,
+  UNDO_NO_LONGER_APPLIES,
+  undoNoLongerApplies,
+} from './checkpointMessages';
 export { type CheckpointFolder, type CheckpointRecord, type WorkspaceRestore } from './checkpointPorts';
 export { CheckpointRetention, type CheckpointShelf, removeSessionFiles, RETENTION_BOUNDS, retentionNotice, type RetentionReport } from './checkpointRetention';
 export { type Checkpoint } from './checkpointIndex';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { CheckpointStore } from '../../../src/checkpoints/common/checkpoints';
-import { latestRestore, restoreDone, restoredHeadline, restoreQuestion } from '../../../src/checkpoints/common/checkpointMessages';
+import { latestRestore, restoreDone, restoredHeadline, restoreQuestion, undoNoLongerApplies } from '../../../src/checkpoints/common/checkpointMessages';
 import type { AgentEvent } from '../../../src/sessionModel/common/agentEvents';
 import { addUserMessage, type AgentSessionState } from '../../../src/sessionModel/common/sessionState';
 import { NodeCheckpointFolder, NodeWorkspaceRestore } from '../../../src/checkpoints/node/nodeCheckpoints';
@@ -116,6 +116,7 @@ describe('rewinding a session', () => {
     assert.equal(latestRestore(await store.list(signal)), undefined, 'a step after the restore: the restore is no longer where the session stands');
 
     // Undo the restore: the state before it comes back (a.ts at step 3); the user's b.ts is untouched.
+    assert.equal(undoNoLongerApplies(await store.list(signal), result.undo.id), undefined, 'a step after the restore does not end its Undo');
     const undo = await store.planRestore(state, result.undo.id, { files, protectedFiles: [] }, signal);
     assert.deepEqual(
       undo.files.map((f) => f.path),
@@ -127,6 +128,9 @@ describe('rewinding a session', () => {
     const undone = latestRestore(await store.list(signal));
     assert.ok(undone);
     assert.equal(restoredHeadline(undone, 'done'), 'Restore undone: the session is back where it was before restoring to step 1 (done).');
+    // The chat turn's Undo Restore link, clicked again after the undo: it says so and restores nothing (issue 39, item 4).
+    assert.match(undoNoLongerApplies(await store.list(signal), result.undo.id) ?? '', /already undone or followed by another one: nothing was changed/);
+    assert.equal(undoNoLongerApplies(await store.list(signal), undone.undo.id), undefined, "the undo's own Undo still applies");
     assert.equal(fileText('src/a.ts'), 'export const a = 3;\n');
     assert.equal(fileText('src/b.ts'), 'export const b = 2; // mine\n');
     assert.equal(state.transcript.filter((item) => 'type' in item && item.type === 'function_call').length, 3, 'the conversation of the three steps is back');
