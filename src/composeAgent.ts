@@ -22,6 +22,7 @@ import {
   showWaiting,
 } from './agent/vscode';
 import { registerCheckpointCommands, registerForgetHookDecisions } from './agent/vscode';
+import { interruptedNotice, type InterruptedSession } from './agent/common';
 import { chooseHostTools } from './tools/vscode';
 import { systemClock, type Logger } from './base/common';
 import { profileFolderOf } from './customization/common';
@@ -123,11 +124,25 @@ function registerAgentViews(options: {
  * its checkpoints) orphan checkpoint folders go and the total bound is kept, bounded in time and entries.
  */
 export async function recoverAgentSessions(sessions: AgentSessions, logger: Logger, signal: AbortSignal): Promise<void> {
-  await sessions.recoverInterrupted().catch((error: unknown) => logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`));
+  const paused = await sessions.recoverInterrupted().catch((error: unknown) => {
+    logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`);
+    return [];
+  });
+  void tellInterrupted(paused);
   if (signal.aborted) return;
   await sessions
     .keepCheckpointsInBudget(AbortSignal.any([signal, AbortSignal.timeout(RETENTION_BOUNDS.timeMs * 2)]))
     .catch((error: unknown) => logger.warn(`cleaning up agent checkpoint folders failed: ${String(error)}`));
+}
+
+/** The reopened window says which sessions it paused, with Continue for one and the Sessions view for any. */
+async function tellInterrupted(paused: readonly InterruptedSession[]): Promise<void> {
+  const notice = interruptedNotice(paused);
+  if (!notice) return;
+  const actions = [...(notice.continueId ? ['Continue'] : []), 'Show Sessions'];
+  const choice = await vscode.window.showWarningMessage(notice.message, ...actions);
+  if (choice === 'Continue') await vscode.commands.executeCommand('gateway.agent.continue', notice.continueId);
+  if (choice === 'Show Sessions') await vscode.commands.executeCommand('gateway.agent.show');
 }
 
 /** VS Code's ripgrep, looked up (and logged) at the first search rather than during activation. */

@@ -5,3 +5,4 @@ export { type AnsweredApproval } from './approvals/pendingApprovals';
 export { compactionNotice, contextUsage, lastCompactionNotice } from './engine/compaction';
 export { agentStartNotes, modelNamed, promptSessionAgent } from './engine/sessionAgent';
 export { subagentMarkdown } from './sessions/transcriptMarkdown';
+export { interruptedNotice, type InterruptedSession } from './sessions/runningSessions';

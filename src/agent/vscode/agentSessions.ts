@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../sessionModel/common';
 import { revertSession, type RetentionReport, type CheckpointStore, type RestorePlan, type RestoreResult } from '../../checkpoints/common';
-import { RunningSessions, INTERRUPTED_REASON } from '../common/sessions/runningSessions';
+import { RunningSessions, INTERRUPTED_REASON, type InterruptedSession } from '../common/sessions/runningSessions';
 import type { AgentSessionState } from '../../sessionModel/common';
 import type { GatewayClient } from '../../gateway/common';
 import { systemClock, type Logger } from '../../base/common';
@@ -133,7 +133,7 @@ export class AgentSessions implements vscode.Disposable {
   }
 
   /** Sessions left running or waiting by a window that closed are paused: nothing runs without the user. */
-  recoverInterrupted(): Promise<void> {
+  recoverInterrupted(): Promise<InterruptedSession[]> {
     return this.sessionRuns.recoverInterrupted();
   }
 

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { INTERRUPTED_REASON, RunningSessions } from '../../../src/agent/common/sessions/runningSessions';
+import { INTERRUPTED_REASON, interruptedNotice, RunningSessions } from '../../../src/agent/common/sessions/runningSessions';
 import { SessionCheckpoints, type SavedSessions } from '../../../src/agent/common/sessions/sessionCheckpoints';
 import { NO_FOLDER_MESSAGE, type OpenFolder } from '../../../src/sessionModel/common/sessionRoot';
 import { SessionRuns } from '../../../src/agent/common/sessions/sessionRuns';
@@ -111,7 +111,7 @@ describe('SessionRuns', () => {
   test('at startup the sessions a closed window left running or waiting are paused as interrupted; the others stay', async () => {
     const { store, sessions } = await setup();
     for (const state of [saved('a', 'running'), saved('b', 'awaiting_approval'), saved('c', 'done'), saved('d', 'paused')]) await store.save(state);
-    await sessions.recoverInterrupted();
+    const paused = await sessions.recoverInterrupted();
     const after = Object.fromEntries([...store.saved.values()].map((s) => [s.id, [s.status, s.statusReason]]));
     assert.deepEqual(after, {
       a: ['paused', INTERRUPTED_REASON],
@@ -119,6 +119,23 @@ describe('SessionRuns', () => {
       c: ['done', undefined],
       d: ['paused', undefined],
     });
+    // What the reopened window then says (issue 39, item 6): which sessions, and which waited for the user.
+    assert.deepEqual(
+      paused.map((session) => [session.id, session.wasWaiting]),
+      [
+        ['a', false],
+        ['b', true],
+      ],
+    );
+    assert.deepEqual(interruptedNotice(paused), {
+      message:
+        'Gateway agent: 2 sessions (1 waiting for your approval) were interrupted when the window closed. They are paused: continue them from the Sessions view.',
+    });
+    assert.deepEqual(interruptedNotice(paused.slice(1)), {
+      message: 'Gateway agent: "b" was waiting for your approval when the window closed. It is paused; Continue resumes it where it was.',
+      continueId: 'b',
+    });
+    assert.equal(interruptedNotice([]), undefined);
   });
 
   test('one session that cannot be saved does not leave the others running', async () => {

@@ -54,3 +54,29 @@ export class RunningSessions {
     for (const controller of this.running.values()) controller.abort(reason);
   }
 }
+
+/** A session a closed window left running or waiting, paused at startup. */
+export interface InterruptedSession {
+  id: string;
+  title: string;
+  /** It waited for the user's approval when the window closed. */
+  wasWaiting: boolean;
+}
+
+/**
+ * What the reopened window says about the sessions it paused (issue 39, item 6): without it the session sat paused in
+ * the Sessions view, with no badge, no toast and an empty Chat view. Undefined when none was.
+ */
+export function interruptedNotice(paused: readonly InterruptedSession[]): { message: string; continueId?: string } | undefined {
+  if (paused.length === 0) return undefined;
+  if (paused.length === 1) {
+    const [one] = paused;
+    const was = one.wasWaiting ? 'was waiting for your approval' : 'was running';
+    return { message: `Gateway agent: "${one.title}" ${was} when the window closed. It is paused; Continue resumes it where it was.`, continueId: one.id };
+  }
+  const waiting = paused.filter((session) => session.wasWaiting).length;
+  const which = waiting > 0 ? ` (${waiting} waiting for your approval)` : '';
+  return {
+    message: `Gateway agent: ${paused.length} sessions${which} were interrupted when the window closed. They are paused: continue them from the Sessions view.`,
+  };
+}

@@ -9,7 +9,7 @@ import { modelForContinuedSession } from '../../../gateway/common';
 import type { SandboxDecision } from '../../../terminal/common';
 import type { AgentEngine } from '../engine/engine';
 import type { AgentEvent } from '../../../sessionModel/common';
-import { INTERRUPTED_REASON, type RunningSessions } from './runningSessions';
+import { INTERRUPTED_REASON, type InterruptedSession, type RunningSessions } from './runningSessions';
 import type { SavedSessions, SessionCheckpoints } from './sessionCheckpoints';
 import { decidedRoot, rootForNewSession, rootForSavedSession, type SessionFolders, type SessionRoot } from '../../../sessionModel/common';
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../../sessionModel/common';
@@ -60,8 +60,10 @@ export class SessionRuns {
   constructor(private readonly options: SessionRunsOptions) {}
 
   /** Sessions left running or waiting by a window that closed are paused: nothing runs without the user. */
-  async recoverInterrupted(): Promise<void> {
+  /** Pauses what a closed window left running or waiting; the sessions paused, for the notice that says so (issue 39, item 6). */
+  async recoverInterrupted(): Promise<InterruptedSession[]> {
     const { store, checkpoints, logger } = this.options;
+    const paused: InterruptedSession[] = [];
     for (const listed of await store.list()) {
       await checkpoints
         .recoverRestore(listed)
@@ -69,20 +71,23 @@ export class SessionRuns {
       if (listed.status !== 'running' && listed.status !== 'awaiting_approval') continue;
       // Each session on its own: one that cannot be saved must not leave the others running forever.
       try {
-        await this.pauseInterrupted(listed.id);
+        if (await this.pauseInterrupted(listed.id))
+          paused.push({ id: listed.id, title: listed.title, wasWaiting: listed.status === 'awaiting_approval' || listed.pendingCalls.length > 0 });
       } catch (error) {
         logger.warn(`agent session ${listed.id} could not be paused after an interruption: ${String(error)}`);
       }
     }
+    return paused;
   }
 
-  private async pauseInterrupted(id: string): Promise<void> {
+  private async pauseInterrupted(id: string): Promise<boolean> {
     // Loaded afresh: list() results are shared with the store's cache and must not be changed.
     const state = await this.options.store.load(id);
-    if (!state || (state.status !== 'running' && state.status !== 'awaiting_approval')) return;
+    if (!state || (state.status !== 'running' && state.status !== 'awaiting_approval')) return false;
     state.status = 'paused';
     state.statusReason = INTERRUPTED_REASON;
     await this.options.store.save(state);
+    return true;
   }
 
   async start(task: string, request: RunRequest): Promise<AgentSessionState> {
