@@ -28,6 +28,8 @@ async function main(): Promise<void> {
   if (process.argv.includes('subagents')) return measureSubagents();
   // `npm run bench -- edits`: the near-miss edit table alone (no emulator, a few seconds).
   if (process.argv.includes('edits')) return void measureNearMiss();
+  // `npm run bench -- pacing`: the pacing bursts alone, on the emulator's short window (about half a minute).
+  if (process.argv.includes('pacing')) return printPacing();
   const emulator = await startEmulator({ port: 0, keys: [{ key: 'bench-key', rpm: 1_000_000, tpm: 1_000_000_000 }], rpm: 1_000_000, tpm: 1_000_000_000 });
   // `npm run bench -- bytes`: the 30-turn session bytes figure alone (a few seconds).
   if (process.argv.includes('bytes')) return printSessionBytesOnly(emulator);
