@@ -4,7 +4,7 @@ export { AgentSessions, openFolders, type SessionSink } from './agentSessions';
 export { ApprovalBroker, PROPOSED_SCHEME } from './approvalBroker';
 export { registerDeleteSessionCommand } from './deleteSessionCommand';
 export { FileSessionStore } from './sessionStore';
-export { SessionsTree } from './sessionsTree';
+export { SessionsTree, sessionOfNode } from './sessionsTree';
 export { TRANSCRIPT_SCHEME, TranscriptProvider } from './transcript';
 export { showWaiting } from './waitingIndicators';
 export { registerCheckpointCommands } from './checkpointCommands';
