@@ -209,7 +209,7 @@ export class PacingQueue {
   private pumpOnce(): void {
     const now = this.options.clock.now();
     this.options.window.prune(now);
-    let head: { tokens: number; readyAt: number } | undefined;
+    let head: { tokens: number; readyAt: number; windowFull: boolean } | undefined;
     let secondWaits = false;
     const granted = new Set<Waiter>();
     for (const waiter of this.inTurn(now)) {
@@ -220,11 +220,12 @@ export class PacingQueue {
         granted.add(waiter);
         continue;
       }
-      if (head === undefined) head = { tokens: waiter.tokens, readyAt };
+      if (head === undefined) head = { tokens: waiter.tokens, readyAt, windowFull: this.options.window.readyAt(waiter.tokens, now) > now };
       else secondWaits = true;
     }
     this.waiters = this.waiters.filter((waiter) => !granted.has(waiter));
-    this.pacedUntil = head && Number.isFinite(head.readyAt) ? head.readyAt : undefined;
+    // The status bar counts down a wait for the window; a session's wait for its slot alone (at most a slot) is not shown.
+    this.pacedUntil = head && head.windowFull && Number.isFinite(head.readyAt) ? head.readyAt : undefined;
     this.announce(now);
     this.setTimer(this.nextLook(now));
   }
@@ -290,7 +291,8 @@ export class PacingQueue {
   /**
    * Tells each waiting request when it should go: the time it would fit if every request before it
    * went at its own time (counted from now, so a little late rather than early), a background one
-   * also a slot after the one before it.
+   * also a slot after the one before it. A background request that waits only for its slot (the window
+   * has room) is not told: a wait of at most a slot on every request of a session would be news of nothing.
    */
   private announce(now: number): void {
     const { window } = this.options;
@@ -302,7 +304,8 @@ export class PacingQueue {
       if (!Number.isFinite(until)) break;
       planned.push({ requests: 1, tokens: waiter.tokens, sentAt: until, answeredAt: until, inHeaders: false });
       spaced = Math.max(spaced, until) + window.slotMs(waiter.tokens, now);
-      if (until > waiter.announced && until > now) {
+      const windowFull = window.readyAt(waiter.tokens, now) > now;
+      if (until > waiter.announced && until > now && (waiter.foreground || windowFull)) {
         waiter.announced = until;
         waiter.onWait?.(until);
       }

@@ -157,6 +157,21 @@ describe('sessions at once share the key', () => {
     assert.ok(sessionGrants <= 6, `and no more than about once every two windows (${sessionGrants}): the foreground keeps its priority`);
   });
 
+  test('a session waiting only for its slot (the window has room) is not told of it, nor is the status bar', async () => {
+    const { clock, tracker } = setup();
+    const waits: number[] = [];
+    const first = await tracker.acquire(10, never, { tag: background('a'), onWait: (until) => waits.push(until) });
+    first.answered();
+    let second = false;
+    void tracker.acquire(10, never, { tag: background('a'), onWait: (until) => waits.push(until) }).then(() => (second = true));
+    await settle();
+    assert.equal(second, false, 'it waits for its slot');
+    assert.equal(tracker.snapshot().rateLimitedUntil, undefined);
+    await pass(clock, SLOT_MS);
+    assert.equal(second, true, 'and goes a slot after the first');
+    assert.deepEqual(waits, []);
+  });
+
   test('an aborted wait is released at once, and its turn goes to the next', async () => {
     const { clock, tracker } = setup();
     await fillWindow(tracker);
