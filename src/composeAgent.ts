@@ -17,6 +17,7 @@ import {
   PROPOSED_SCHEME,
   FileSessionStore,
   SessionsTree,
+  sessionOfNode,
   TRANSCRIPT_SCHEME,
   TranscriptProvider,
   showWaiting,
@@ -57,6 +58,7 @@ export function registerAgent({ context, gateway, models, spendGate, timed }: Ag
         client,
         store: sessionStore,
         approvals,
+        watchedSessions: gateway.watchedSessions,
         resolveAgentModel: (signal) => models.selection.resolve('agent', signal),
         logger,
         machine: nodeLocalMachine({
@@ -78,7 +80,7 @@ export function registerAgent({ context, gateway, models, spendGate, timed }: Ag
         ...(context.globalStorageUri.scheme === 'file' ? { profileFolder: profileFolderOf(context.globalStorageUri.fsPath) } : {}),
       }),
   );
-  registerAgentViews({ context, parts: { sessionStore, approvals, sessions, sandbox }, errors, timed });
+  registerAgentViews({ context, parts: { sessionStore, approvals, sessions, sandbox }, errors, timed, watchedSessions: gateway.watchedSessions });
   return { sessionStore, approvals, sessions };
 }
 
@@ -87,14 +89,17 @@ function registerAgentViews(options: {
   parts: { sessionStore: FileSessionStore; approvals: ApprovalBroker; sessions: AgentSessions; sandbox: BubblewrapSandbox };
   errors: Gateway['errors'];
   timed: TimedStep;
+  watchedSessions: Gateway['watchedSessions'];
 }): void {
-  const { context, parts, errors, timed } = options;
+  const { context, parts, errors, timed, watchedSessions } = options;
   const { sessionStore, approvals, sessions, sandbox } = parts;
   // Each part timed on its own: activation's report names the one that grows.
   const sessionsView = timed('agent: sessions view', () => {
     const sessionsTree = new SessionsTree(sessions);
     // A view (not only a provider): its badge counts the approvals waiting.
     const view = vscode.window.createTreeView('gateway.agentSessions', { treeDataProvider: sessionsTree });
+    // The session the user last focused in the view is watched: its requests go before the other sessions'.
+    context.subscriptions.push(view.onDidChangeSelection((event) => watchedSessions.focus(sessionOfNode(event.selection[0]))));
     // The sandbox after the sessions: whatever private /tmp they have not removed yet goes when the window closes.
     context.subscriptions.push(sessionStore, approvals, sessions, sandbox, sessionsTree, view);
     return view;

@@ -3,7 +3,7 @@
  * the log, the settings, the key and its commands, the gateway client and what it knows of the limits.
  */
 import * as vscode from 'vscode';
-import { GatewayClient, type ModelInfo } from './gateway/common';
+import { GatewayClient, WatchedSessions, type ModelInfo } from './gateway/common';
 import { LimitTracker } from './rateLimits/common';
 import { systemClock, type Logger } from './base/common';
 import { FileSharedWindow } from './rateLimits/node';
@@ -33,6 +33,8 @@ export interface Gateway {
   keys: ApiKeyStore;
   limits: LimitTracker;
   client: GatewayClient;
+  /** The agent sessions the user watches (a chat turn's, the Sessions view's focus): their requests go before the other sessions'. */
+  watchedSessions: WatchedSessions;
   /** A client that checks `key` instead of the stored one, with limits of its own. */
   clientWithKey: (key: string) => GatewayClient;
   /** `{site_url}` by the transport's rule; throws the SettingError while no base URL is set. */
@@ -68,9 +70,17 @@ export function createGateway(context: vscode.ExtensionContext, timed: TimedStep
     userAgent,
     logger,
   };
+  const watchedSessions = new WatchedSessions();
   const client = timed(
     'gateway: client',
-    () => new GatewayClient({ ...clientOptions, limits, apiKey: keys, onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)) }),
+    () =>
+      new GatewayClient({
+        ...clientOptions,
+        limits,
+        apiKey: keys,
+        watchedSessions,
+        onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)),
+      }),
   );
   const clientWithKey = (key: string) =>
     new GatewayClient({ ...clientOptions, limits: new LimitTracker(systemClock, settings.current().limits), apiKey: { getApiKey: async () => key } });
@@ -82,6 +92,7 @@ export function createGateway(context: vscode.ExtensionContext, timed: TimedStep
     keys,
     limits,
     client,
+    watchedSessions,
     clientWithKey,
     siteUrl: () => client.transport.siteUrl(),
     errors: new ErrorPresenter(logger, settings),

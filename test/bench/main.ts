@@ -5,6 +5,7 @@
 import { startEmulator, type Emulator } from '../emulator/server';
 import { measureFirstEvent, type ClientFirstEvent } from './firstEvent';
 import { PACING_WINDOW_MS, measurePacing, measureTwoHosts, type BurstFigures } from './pacing';
+import { BENCH_FAIRNESS, largestShareGap, measureFairness, median } from './fairness';
 import { fmt } from './stats';
 import { measureThroughput } from './throughput';
 import { measureSessionBytes, type SessionBytesResult } from './sessionBytes';
@@ -28,6 +29,10 @@ async function main(): Promise<void> {
   if (process.argv.includes('subagents')) return measureSubagents();
   // `npm run bench -- edits`: the near-miss edit table alone (no emulator, a few seconds).
   if (process.argv.includes('edits')) return void measureNearMiss();
+  // `npm run bench -- pacing`: the pacing bursts alone, on the emulator's short window (about half a minute).
+  if (process.argv.includes('pacing')) return printPacing();
+  // `npm run bench -- fairness`: three background sessions and chat questions on one key (issue 40, about 20 s).
+  if (process.argv.includes('fairness')) return printFairness();
   const emulator = await startEmulator({ port: 0, keys: [{ key: 'bench-key', rpm: 1_000_000, tpm: 1_000_000_000 }], rpm: 1_000_000, tpm: 1_000_000_000 });
   // `npm run bench -- bytes`: the 30-turn session bytes figure alone (a few seconds).
   if (process.argv.includes('bytes')) return printSessionBytesOnly(emulator);
@@ -47,6 +52,7 @@ async function main(): Promise<void> {
     await emulator.close();
   }
   await printPacing();
+  await printFairness();
   printHeapAfterClose(await printLongSession200());
   await measureHostCost();
   await measureWorkspaceSearch();
@@ -126,6 +132,25 @@ async function printPacing(): Promise<void> {
   for (const b of await measurePacing()) printBurst(b, `(unpaced: ${b.unpacedTooMany} of ${b.requests} refused)`);
   console.log('  Two VS Code windows on one key (two clients, each with its own tracker):');
   for (const b of await measureTwoHosts()) printBurst(b, '');
+}
+
+async function printFairness(): Promise<void> {
+  const f = await measureFairness(BENCH_FAIRNESS);
+  const { windowMs, rpm, durationMs, questions } = f.options;
+  console.log(
+    `\nSessions sharing the key: 3 background sessions (tool rounds of 0, 20 and 60 ms between requests) and ${questions} chat questions, ` +
+      `${fmt(durationMs / 1000, 0)} s on a ${windowMs} ms emulator window of ${rpm} requests, real time`,
+  );
+  console.log(`  429s                                   ${f.tooMany}   (target 0)`);
+  console.log(
+    `  chat's extra wait for its first event  median ${fmt(median(f.chatExtraWaitsMs), 0)} ms, max ${fmt(Math.max(...f.chatExtraWaitsMs), 0)} ms ` +
+      `(alone ${fmt(f.chatAloneMedianMs, 1)} ms)   (target ≤ one slot, ${fmt(f.slotMs, 0)} ms)`,
+  );
+  const total = f.sessionRequests.reduce((sum, n) => sum + n, 0);
+  console.log(
+    `  each session's share of requests       ${f.sessionRequests.map((n) => `${fmt((100 * n) / Math.max(1, total), 1)} %`).join(', ')} of ${total}; ` +
+      `largest gap from equal ${fmt(100 * largestShareGap(f.sessionRequests), 1)} %   (target ≤ 20 %)`,
+  );
 }
 
 function printBurst(b: BurstFigures, note: string): void {

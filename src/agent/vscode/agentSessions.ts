@@ -11,7 +11,7 @@ import type { AgentEvent } from '../../sessionModel/common';
 import { revertSession, type RetentionReport, type CheckpointStore, type RestorePlan, type RestoreResult } from '../../checkpoints/common';
 import { RunningSessions, INTERRUPTED_REASON, type InterruptedSession } from '../common/sessions/runningSessions';
 import type { AgentSessionState } from '../../sessionModel/common';
-import type { GatewayClient } from '../../gateway/common';
+import type { GatewayClient, WatchedSessions } from '../../gateway/common';
 import { systemClock, type Logger } from '../../base/common';
 import type { AgentSettings } from '../../settings/common';
 import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
@@ -44,6 +44,8 @@ export interface SessionSink {
   presenter?: ApprovalPresenter;
   /** The chat request's token when a chat request shows the run: VS Code then asks for its tools in that chat. */
   toolInvocationToken?: vscode.ChatParticipantToolToken;
+  /** The user watches the run as it goes (a chat turn): its requests go before other sessions' while it runs. */
+  watched?: boolean;
 }
 
 /** The settings the sessions read, at the moment they need them. */
@@ -71,6 +73,8 @@ export interface AgentSessionsOptions {
   availableModels?: (signal: AbortSignal) => Promise<readonly string[]>;
   /** VS Code's profile folder on this machine (`…/User`): its `prompts` are the user's own prompt files. */
   profileFolder?: string;
+  /** Told which sessions the user watches (a run a chat turn shows), for the order requests share the key in. */
+  watchedSessions?: WatchedSessions;
 }
 
 export class AgentSessions implements vscode.Disposable {
@@ -248,6 +252,7 @@ export class AgentSessions implements vscode.Disposable {
     return {
       onEvent: (event, root) => sink.onEvent(event, (uri ??= vscode.Uri.parse(root.uri))),
       presentApprovals: presenter && ((sessionId) => this.approvals.present(sessionId, presenter)),
+      watch: sink.watched ? (sessionId) => this.options.watchedSessions?.show(sessionId) ?? { dispose: () => undefined } : undefined,
       toolInvocationToken: sink.toolInvocationToken,
     };
   }

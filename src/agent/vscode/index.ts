@@ -5,7 +5,7 @@ export { ApprovalBroker, PROPOSED_SCHEME } from './approvalBroker';
 export { registerDeleteSessionCommand } from './deleteSessionCommand';
 export { registerForgetHookDecisions } from './hookDecisionsCommand';
 export { FileSessionStore } from './sessionStore';
-export { SessionsTree } from './sessionsTree';
+export { SessionsTree, sessionOfNode } from './sessionsTree';
 export { TRANSCRIPT_SCHEME, TranscriptProvider } from './transcript';
 export { showWaiting } from './waitingIndicators';
 export { registerCheckpointCommands } from './checkpointCommands';

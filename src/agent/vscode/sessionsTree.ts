@@ -36,6 +36,13 @@ interface PlanNode {
 
 type Node = AgentSessionState | PlanNode | CheckpointNode;
 
+/** The session a row of the view belongs to (the session's own row, a step of its plan, a checkpoint). */
+export function sessionOfNode(node: unknown): string | undefined {
+  if (typeof node !== 'object' || node === null) return undefined;
+  if ('sessionId' in node && typeof node.sessionId === 'string') return node.sessionId;
+  return 'id' in node && typeof node.id === 'string' ? node.id : undefined;
+}
+
 function isPlanNode(node: Node): node is PlanNode {
   return 'step' in node && 'sessionId' in node;
 }

@@ -146,6 +146,8 @@ export async function sessionTurn(agent: AgentTurnDeps, turn: ChatTurn, run: (si
   const sink = {
     // VS Code's own confirmations (MCP tools) then show in this chat rather than as a second modal.
     toolInvocationToken,
+    // The user watches this turn: the session's requests go before the sessions nobody watches.
+    watched: true,
     onEvent: (event: AgentEvent, root: vscode.Uri) => {
       folderName = vscode.workspace.getWorkspaceFolder(root)?.name ?? root.path.split('/').filter(Boolean).pop();
       if (event.type === 'checkpoint') {

@@ -200,6 +200,20 @@ export class BackgroundSkippedError extends GatewayError {
   }
 }
 
+/**
+ * So many requests already wait for the key's rate limit that this one was not queued: something sends
+ * in a loop (many sessions, another extension). Nothing was sent; trying again once the queue drains works.
+ */
+export class PacingQueueFullError extends GatewayError {
+  readonly kind = 'pacing_queue_full';
+  constructor(readonly waiting: number) {
+    super(
+      `${waiting} requests already wait for this key's rate limit, so this one was not sent. ` +
+        'Stop a session or wait until the requests before it have gone, then try again.',
+    );
+  }
+}
+
 export class AbortError extends GatewayError {
   readonly kind = 'aborted';
   constructor(message = 'The request was cancelled.') {

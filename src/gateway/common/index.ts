@@ -9,3 +9,4 @@ export { checkKeyOrigin, KeyOriginError, keyOriginNoLongerApplies, originOf, typ
 export { DEFAULT_BODY_LIMITS, type BodyLimits } from './bodyLimits';
 export { modelForContinuedSession } from './modelErrorActions';
 export { MIN_CONTEXT_WINDOW } from './contextWindowError';
+export { WatchedSessions } from './requestPriority';

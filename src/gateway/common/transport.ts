@@ -13,6 +13,7 @@ import {
   AbortError,
   AuthError,
   BackgroundSkippedError,
+  PacingQueueFullError,
   ConnectionError,
   EndpointError,
   GatewayError,
@@ -22,10 +23,11 @@ import {
 } from './errors';
 import { openExchange, type Exchange, type ExchangeDeps, type RequestSpec } from './exchange';
 import { DEFAULT_BODY_LIMITS, readBoundedText, type BodyLimits } from './bodyLimits';
-import { BackgroundSkipped, LimitTracker, type Reservation } from '../../rateLimits/common';
+import { BackgroundSkipped, LimitTracker, PacingQueueFull, type Reservation } from '../../rateLimits/common';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './retryPolicy';
 import type { CallOptions } from './types';
 import { SettingError } from '../../settings/common';
+import { pacingTagOf, type WatchedSessions } from './requestPriority';
 
 export interface TransportOptions {
   /** `{base_url}`, ending in /v1; read on every call so a changed setting applies at once. */
@@ -44,6 +46,8 @@ export interface TransportOptions {
   idleTimeoutMs?: number;
   /** Ceilings on body sizes (bodyLimits.ts); tests lower them. */
   bodyLimits?: Partial<BodyLimits>;
+  /** The agent sessions the user watches: their requests go before the other sessions' (requestPriority.ts); absent: every request is foreground. */
+  watchedSessions?: WatchedSessions;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -220,8 +224,8 @@ export class Transport {
   }
 
   /**
-   * Waits, in the order requests were made, until the window has room for this
-   * one, and reserves it. The tracker shows the wait like a 429's (the status bar
+   * Waits, in its turn (the user's requests first, the sessions nobody watches taking turns:
+   * pacingQueue.ts), until the window has room for this one, and reserves it. The tracker shows the wait like a 429's (the status bar
    * counts down); the caller hears of it, and again only when it moves later.
    */
   private async pace(spec: RequestSpec, call: CallOptions, retry: boolean): Promise<Reservation> {
@@ -229,6 +233,8 @@ export class Transport {
       return await this.limits.acquire(spec.estimatedTokens, call.signal, {
         front: retry,
         background: call.background,
+        // Read at each attempt: the session watched may change while a run goes on.
+        tag: pacingTagOf(call.origin, this.options.watchedSessions),
         onWait: (until) => {
           const delayMs = until - this.clock.now();
           call.onRetry?.({ attempt: 0, delayMs, reason: 'pacing', message: "The key's rate limit window is full." });
@@ -237,6 +243,7 @@ export class Transport {
       });
     } catch (error) {
       if (error instanceof BackgroundSkipped) throw new BackgroundSkippedError(error.message, error.until);
+      if (error instanceof PacingQueueFull) throw new PacingQueueFullError(error.waiting);
       throw new AbortError();
     }
   }

@@ -46,8 +46,15 @@ export class LimitTracker {
       prune: (now) => this.ledger.prune(now),
       readyAt: (tokens, now, extra) => this.readyAtFor(tokens, now, this.ledger.use(now, extra)),
       reserve: (tokens) => this.ledger.reserve(tokens),
+      slotMs: (tokens, now) => this.slotMs(tokens, now),
     };
-    this.queue = new PacingQueue(clock, pacedWindow, () => this.changed(), shared ? sharedPollMs(windowMs) : undefined);
+    this.queue = new PacingQueue({
+      clock,
+      window: pacedWindow,
+      changed: () => this.changed(),
+      pollMs: shared ? sharedPollMs(windowMs) : undefined,
+      windowMs,
+    });
     this.sharedSync = shared
       ? new SharedWindowSync(
           shared,
@@ -159,10 +166,12 @@ export class LimitTracker {
     if (options.background || signal.aborted || this.queue.length > 0) return undefined;
     const tokens = Math.max(0, estimatedTokens);
     const now = this.clock.now();
+    if (!this.queue.spacingAllows(options.tag, now)) return undefined;
     this.ledger.prune(now);
     if (this.readyAtFor(tokens, now, this.ledger.use(now)) > now) return undefined;
     if (this.sharedSync && !this.sharedSync.takeLease(tokens, now)) return undefined;
     const reservation = this.ledger.reserve(tokens);
+    this.queue.noteSent(options.tag, tokens, now);
     if (this.sharedSync) {
       this.sharedSync.syncSoon();
       this.emit();
@@ -231,6 +240,13 @@ export class LimitTracker {
     this.balance = 'ok';
     this.reach = { state: 'ok' };
     this.changed();
+  }
+
+  /** A request's slot of the window at its rate: the window over the request limit, or the request's share of the TPM when longer. */
+  private slotMs(tokens: number, now: number): number {
+    const perRequest = this.windowMs / Math.max(1, this.ledger.requestLimit(now));
+    const perTokens = (this.windowMs * Math.max(0, tokens)) / Math.max(1, this.ledger.tokenLimit(now));
+    return Math.max(perRequest, Math.min(this.windowMs, perTokens));
   }
 
   /** The first time from `now` at which one more request of `tokens` fits, after any 429 wait. */

@@ -56,9 +56,22 @@ export interface Reservation {
   release(): void;
 }
 
+/**
+ * Whose request it is, for the order requests wait in (pacingQueue.ts). Foreground: the user waits for it
+ * (a chat question, an inline edit, the session the user watches, another extension's request); background:
+ * an agent session nobody watches. Absent: foreground, in a share of its own.
+ */
+export interface PacingTag {
+  foreground: boolean;
+  /** The share it is counted in (an agent session's id): background requests of different keys take turns. */
+  key: string;
+}
+
 export interface AcquireOptions {
-  /** A retry of a request already admitted to the queue once: it goes before the others. */
+  /** A retry of a request already admitted to the queue once: it goes before the others of its class and key. */
   front?: boolean;
+  /** Foreground or background, and whose share (see PacingTag); absent: foreground. */
+  tag?: PacingTag;
   /**
    * Not asked for by the user (key check, model-list refresh): never waits, and is refused
    * with BackgroundSkipped when a request waits or the window has no room now (pacingQueue.ts).

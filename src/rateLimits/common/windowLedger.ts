@@ -167,6 +167,11 @@ export class WindowLedger {
     return this.freshHeaders(now)?.tokenLimit ?? (this.learned ?? this.configuredLimits).tokensPerMinute;
   }
 
+  /** The requests per minute `use` measures against, without counting the window. */
+  requestLimit(now: number): number {
+    return this.freshHeaders(now)?.requestLimit ?? Math.min((this.learned ?? this.configuredLimits).requestsPerMinute, this.admittedRequests(now));
+  }
+
   /** Where the limits in use come from: the Gateway's headers (now or before), nowhere yet, or the configured ones because the Gateway sends none. */
   limitsOrigin(now: number): LimitsOrigin {
     if (this.freshHeaders(now) || this.learned) return 'reported';

@@ -187,6 +187,15 @@ describe('SessionRuns', () => {
     assert.deepEqual(resolved.sort(), ['/home/u', '/w']);
     assert.equal(sessions.isRunning('a'), false);
   });
+
+  test('a run the sink watches is watched from its start to its end, whatever the engine did (its requests go first meanwhile)', async () => {
+    const { store, sessions } = await setup();
+    await store.save(saved('a', 'paused'));
+    const watching: string[] = [];
+    const sink = { onEvent: () => {}, watch: (id: string) => (watching.push(`watch ${id}`), { dispose: () => watching.push(`unwatch ${id}`) }) };
+    await assert.rejects(sessions.continue('a', 'go on', { sink }), /no engine in this test/);
+    assert.deepEqual(watching, ['watch a', 'unwatch a']);
+  });
 });
 
 describe('SessionRuns: a session started as a custom agent', () => {

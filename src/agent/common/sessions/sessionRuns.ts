@@ -22,6 +22,8 @@ export interface RunSink {
   onEvent(event: AgentEvent, root: SessionRoot): void;
   /** Shows the session's approvals until the returned handle is disposed. */
   presentApprovals?(sessionId: string): { dispose(): void };
+  /** The user watches this run (a chat turn shows it) until the returned handle is disposed: its requests go before other sessions'. */
+  watch?(sessionId: string): { dispose(): void };
   /** The host's token of the chat request that shows the run (opaque here): the host's tools confirm in that chat. */
   toolInvocationToken?: unknown;
 }
@@ -146,9 +148,11 @@ export class SessionRuns {
       const root = this.savedRoot(state, 'compact it');
       const onOuterAbort = () => controller.abort();
       signal?.addEventListener('abort', onOuterAbort, { once: true });
+      const watching = sink.watch?.(state.id);
       try {
         return await this.options.engineFor(state, root, []).compact(state, controller.signal, (event) => sink.onEvent(event, root));
       } finally {
+        watching?.dispose();
         signal?.removeEventListener('abort', onOuterAbort);
       }
     });
@@ -179,6 +183,7 @@ export class SessionRuns {
     const onOuterAbort = () => controller.abort();
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     const presentation = sink.presentApprovals?.(state.id);
+    const watching = sink.watch?.(state.id);
     try {
       await this.options.sandbox.probe({ root: root.path });
       const referenced = request.referencedTools ?? [];
@@ -188,6 +193,7 @@ export class SessionRuns {
       return await engine.run(state, controller.signal, (event) => sink.onEvent(event, root));
     } finally {
       presentation?.dispose();
+      watching?.dispose();
       outer?.removeEventListener('abort', onOuterAbort);
       // Before the sandbox's /tmp goes: a background command still running there is stopped first.
       await this.options.endRun?.(state.id);
