@@ -1,5 +1,5 @@
 /** The base feature's common layer as other features see it: import from here, not from its files. */
-export { codeFence, inlineCode } from './markdown';
+export { codeFence, inlineCode, openFenceOf } from './markdown';
 export { counted } from './counted';
 export {
   type Clock,

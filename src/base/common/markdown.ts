@@ -36,3 +36,18 @@ export function inlineCode(text: string): string {
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
   return `${ticks}${pad}${flat}${pad}${ticks}`;
 }
+
+/**
+ * The fence that closes a code block `text` leaves open (the opening run of backticks or tildes), or undefined: model
+ * text that ends inside a fence would swallow whatever Markdown comes after it (a footer, a note) as code.
+ */
+export function openFenceOf(text: string): string | undefined {
+  let open: string | undefined;
+  for (const line of text.split('\n')) {
+    const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (!fence) continue;
+    if (open === undefined) open = fence;
+    else if (fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) open = undefined;
+  }
+  return open;
+}

@@ -15,7 +15,7 @@ import { modelFooter } from '../common/modelFooter';
 import { CONTINUE_FOLLOWUP, STOPPED_ANSWER } from '../common/stoppedTurn';
 import type { ModelEndpoints } from '../../models/common';
 import { buildChatMessages, type SlashCommand } from '../common/prompt';
-import type { Logger } from '../../base/common';
+import { openFenceOf, type Logger } from '../../base/common';
 import { toAbortSignal } from '../../base/vscode';
 import { actionsFor, messageOf } from '../../gateway/vscode';
 import { projectKindEnabled, requestParameters, type SettingsService } from '../../settings/common';
@@ -160,6 +160,9 @@ export function createChatHandler(deps: ParticipantDeps) {
         }
       }
       // A Stop may end the stream quietly rather than with an error: the answer is as incomplete.
+      // An answer that ends inside a code fence would show the footer as code (issue 39, item 8): the fence is closed first.
+      const openFence = openFenceOf(answer);
+      if (openFence !== undefined) stream.markdown(`\n${openFence}\n`);
       if (signal.aborted) return stoppedAnswer(request, model, notes);
       thinking.close();
       notes.close();

@@ -1,7 +1,7 @@
 // Code put into markdown (prompts, the agent transcript) cannot end its block early, whatever backticks it holds.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { codeFence, inlineCode, longestBacktickRun } from '../../../src/base/common/markdown';
+import { codeFence, inlineCode, longestBacktickRun, openFenceOf } from '../../../src/base/common/markdown';
 
 /** Index of the first line after the opening fence that closes it, by CommonMark's rule (same character, at least as long, nothing else on the line but spaces). */
 function closingLine(block: string): number {
@@ -67,5 +67,17 @@ describe('inlineCode', () => {
 
   test('line breaks fold to one space, so the span stays on its line', () => {
     assert.equal(inlineCode('echo a\n  && echo b\r\n'), '`echo a && echo b `');
+  });
+});
+
+describe('openFenceOf', () => {
+  test('the fence an answer leaves open, so what follows it is not swallowed as code (issue 39, item 8)', () => {
+    assert.equal(openFenceOf('Here:\n```ts\nconst a = 1;\n'), '```');
+    assert.equal(openFenceOf('Here:\n````md\n```\ninner\n```\n'), '````', 'a shorter fence inside does not close it');
+    assert.equal(openFenceOf('~~~\nx\n'), '~~~');
+    assert.equal(openFenceOf('```\na\n```\ndone'), undefined);
+    assert.equal(openFenceOf('```\na\n~~~\n'), '```', 'a tilde fence does not close a backtick one');
+    assert.equal(openFenceOf('plain text with ``` inside a line'), undefined);
+    assert.equal(openFenceOf(''), undefined);
   });
 });

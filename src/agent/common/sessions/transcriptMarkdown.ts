@@ -1,5 +1,5 @@
 /** A saved agent session as markdown: pure (no vscode), so it is unit-tested. */
-import { codeFence, counted, inlineCode } from '../../../base/common';
+import { codeFence, counted, inlineCode, openFenceOf } from '../../../base/common';
 import type { SubagentRun } from '../../../tools/common';
 import { compactionNotice, contextUsage } from '../engine/compaction';
 import type { AgentSessionState, Compaction, SubagentRecord } from '../../../sessionModel/common';
@@ -18,13 +18,7 @@ function clip(text: string, max: number): string {
 /** Model text as markdown that cannot swallow what follows it: an open code fence is closed. */
 function message(text: string): string {
   const clipped = clip(text, MAX_MESSAGE_SHOWN);
-  let open: string | undefined;
-  for (const line of clipped.split('\n')) {
-    const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (!fence) continue;
-    if (open === undefined) open = fence;
-    else if (fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) open = undefined;
-  }
+  const open = openFenceOf(clipped);
   return open === undefined ? clipped : `${clipped}\n${open}`;
 }
 
