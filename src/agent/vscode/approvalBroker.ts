@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { keyOf, PendingApprovals, type AnsweredApproval, type PendingApproval } from '../common/approvals/pendingApprovals';
 import { staleAnswerMessage, unlinked } from '../common/approvals/approvalText';
-import { backgroundNote, notificationCommand } from '../common/approvals/commandDisplay';
+import { backgroundNote, commandPlace, notificationCommand } from '../common/approvals/commandDisplay';
 import { visibleText } from '../../base/common';
 import type { ApprovalRequest, Approver } from '../../sessionModel/common';
 
@@ -143,10 +143,7 @@ export function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter
       if (request.preview) choices.push('Show Diff');
       if (shown && !shown.complete) choices.push(SHOW_FULL_COMMAND);
       if (request.input) choices.push(SHOW_FULL_INPUT);
-      const detail =
-        request.command && shown
-          ? `${shown.text}  (${request.command.background ? 'in the background, ' : ''}in ${visibleText(request.command.cwd)})`
-          : request.summary;
+      const detail = request.command && shown ? `${shown.text} ${commandPlace(request, soleFolderName())}` : request.summary;
       const choice = await vscode.window.showWarningMessage(`Gateway agent wants to: ${unlinked(detail)}`, ...choices);
       if (choice === 'Show Diff') {
         await broker.showDiff(request.sessionId, request.callId);
@@ -166,4 +163,10 @@ export function notificationPresenter(broker: ApprovalBroker): ApprovalPresenter
     };
     void ask();
   };
+}
+
+/** The workspace folder's name when there is one folder: "in `my-app`" says where, "in `.`" did not. */
+export function soleFolderName(): string | undefined {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  return folders.length === 1 ? folders[0].name : undefined;
 }

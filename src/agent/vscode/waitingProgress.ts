@@ -8,7 +8,8 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../sessionModel/common';
 import { unlinked, waitingLine } from '../common/approvals/approvalText';
-import { notificationPresenter, type ApprovalBroker, type ApprovalPresenter } from './approvalBroker';
+import { notificationPresenter, soleFolderName, type ApprovalBroker, type ApprovalPresenter } from './approvalBroker';
+import { commandPlace } from '../common/approvals/commandDisplay';
 
 export interface WaitingProgress extends vscode.Disposable {
   /** The run's approval presenter: each approval shows in the progress message until it ends. */
@@ -42,7 +43,7 @@ export function waitingMessage(request: ApprovalRequest, more: number): string {
   const links = [link('Approve', 'gateway.agent.approve', args), link('Deny', 'gateway.agent.deny', args)];
   if (request.preview) links.push(link('Show Diff', 'gateway.agent.showDiff', args));
   if (request.input) links.push(link('Show Full Input', 'gateway.agent.showInput', args));
-  const where = request.command ? ` (in ${request.command.cwd})` : '';
+  const where = commandPlace(request, soleFolderName());
   const others = more > 0 ? ` (${more} more waiting: see the Agent Sessions view)` : '';
   return `${unlinked(waitingLine(request))}${unlinked(where)} — ${links.join(' · ')}${others}`;
 }

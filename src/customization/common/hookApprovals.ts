@@ -12,10 +12,10 @@
 import type { Clock } from '../../base/common';
 import type { ApprovalRequest, Approver } from '../../sessionModel/common';
 import { envExports, type HookCommand } from './hookConfig';
-import { APPROVED_HOOKS_KEY, DENIED_HOOKS_KEY, type HookMemory } from './hookDecisions';
+import { APPROVED_HOOKS_KEY, DENIED_HOOKS_KEY, HOOKS_APPROVAL_TOOL, type HookMemory } from './hookDecisions';
 import { fullyChecked, hookContent, requestKey, shortDigest, type HookContent, type HookFileContent, type HookFiles } from './hookContent';
 
-export { APPROVED_HOOKS_KEY, DENIED_HOOKS_KEY, type HookMemory } from './hookDecisions';
+export { APPROVED_HOOKS_KEY, DENIED_HOOKS_KEY, HOOKS_APPROVAL_TOOL, type HookMemory } from './hookDecisions';
 
 /** Digests text (sha256, hex): the host's. */
 export interface HookDigest {
@@ -103,9 +103,6 @@ export class HookApprovals {
 export function sameContent(a: HookContent, b: HookContent): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
-
-/** The tool name an approval of hooks carries (it is no tool the model can call). */
-export const HOOKS_APPROVAL_TOOL = 'workspace_hooks';
 
 /**
  * The approval of hooks, asked like a command through the session's approver (in the chat, or a

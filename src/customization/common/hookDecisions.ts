@@ -9,6 +9,9 @@ export interface HookMemory {
   update(key: string, value: unknown): PromiseLike<void>;
 }
 
+/** The tool name an approval of hooks carries (it is no tool the model can call). */
+export const HOOKS_APPROVAL_TOOL = 'workspace_hooks';
+
 export const APPROVED_HOOKS_KEY = 'gateway.agent.approvedHooks';
 /** Hooks the user denied, by the same identity: not asked about again until they change. */
 export const DENIED_HOOKS_KEY = 'gateway.agent.deniedHooks';

@@ -2,7 +2,8 @@
 // invisible slips through, and where space is short the user is told there is more.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { approvalMarkdown, commandBlock, inlineCode, notificationCommand } from '../../../src/agent/common/approvals/commandDisplay';
+import { approvalMarkdown, commandBlock, commandPlace, inlineCode, notificationCommand } from '../../../src/agent/common/approvals/commandDisplay';
+import { HOOKS_APPROVAL_TOOL } from '../../../src/customization/common/hookDecisions';
 import { visibleText } from '../../../src/base/common/visibleText';
 
 // The renderer VS Code's Markdown follows (CommonMark); here through markdown-it, which vsce brings.
@@ -97,5 +98,19 @@ describe('notifications', () => {
     assert.equal(shown.complete, false);
     assert.ok(shown.text.length < 1000, `${shown.text.length} characters`);
     assert.match(shown.text, new RegExp(`${long.length} characters`));
+  });
+});
+
+describe('commandPlace: where a waiting command runs, in a notification or a progress line (issue 39, item 9)', () => {
+  const run = (cwd: string, background = false) => ({ toolName: 'run_command', command: { cwd, background } });
+  test('the folder by name, never a bare "."', () => {
+    assert.equal(commandPlace(run('.'), 'my-app'), ' (in my-app)');
+    assert.equal(commandPlace(run('src/lib'), 'my-app'), ' (in my-app/src/lib)');
+    assert.equal(commandPlace(run('.', true), 'my-app'), ' (in the background, in my-app)');
+    assert.equal(commandPlace(run('src'), undefined), ' (in src)');
+  });
+  test('nothing for an approval of hooks (each hook says its own folder) or one without a command', () => {
+    assert.equal(commandPlace({ toolName: HOOKS_APPROVAL_TOOL, command: { cwd: '.' } }, 'my-app'), '');
+    assert.equal(commandPlace({ toolName: 'write_file' }, 'my-app'), '');
   });
 });

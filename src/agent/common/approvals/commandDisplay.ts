@@ -7,6 +7,7 @@
  */
 import { codeFence, inlineCode as markdownInlineCode } from '../../../base/common';
 import { visibleText } from '../../../base/common';
+import { HOOKS_APPROVAL_TOOL } from '../../../customization/common';
 
 /**
  * A fenced code block holding `command` whole, invisible characters spelled
@@ -47,6 +48,15 @@ export function folderPath(cwd: string, folderName: string | undefined): string 
   if (!folderName) return cwd;
   const inside = cwd.replace(/^\.\/?/, '').replace(/\/+$/, '');
   return inside ? `${folderName}/${inside}` : folderName;
+}
+
+/**
+ * Where a waiting command runs, as a notification or a progress line says it: " (in `my-app/src`)", the background
+ * too. Nothing for an approval of hooks: each hook's own folder is in its lines ("in ." said nothing there).
+ */
+export function commandPlace(request: { toolName: string; command?: { cwd: string; background?: boolean } }, folderName: string | undefined): string {
+  if (!request.command || request.toolName === HOOKS_APPROVAL_TOOL) return '';
+  return ` (${request.command.background ? 'in the background, ' : ''}in ${visibleText(folderPath(request.command.cwd, folderName))})`;
 }
 
 /** Said wherever a command is shown for approval: one started in the background keeps running after the call returns. */
