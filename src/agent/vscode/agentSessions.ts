@@ -19,7 +19,7 @@ import type { OpenFolder, SessionFolders, SessionRoot } from '../../sessionModel
 import type { FileSessionStore } from './sessionStore';
 import type { LocalMachine } from '../common/sessions/localMachine';
 import { SessionCheckpoints, type EditorFiles } from '../common/sessions/sessionCheckpoints';
-import { SessionRuns, type RunSink } from '../common/sessions/sessionRuns';
+import { SessionRuns, type AgentTelemetry, type RunSink } from '../common/sessions/sessionRuns';
 import { SandboxDecision } from '../../terminal/common';
 import { grantableHostTools, VsCodeWorkspaceFiles } from '../../tools/vscode';
 import { vscodeControlWatcher, showControlRollback } from '../../terminal/vscode';
@@ -71,6 +71,8 @@ export interface AgentSessionsOptions {
   availableModels?: (signal: AbortSignal) => Promise<readonly string[]>;
   /** VS Code's profile folder on this machine (`…/User`): its `prompts` are the user's own prompt files. */
   profileFolder?: string;
+  /** The team's collector's counts of tool calls and sessions (off unless the user turned export on). */
+  telemetry?: AgentTelemetry;
 }
 
 export class AgentSessions implements vscode.Disposable {
@@ -129,6 +131,7 @@ export class AgentSessions implements vscode.Disposable {
       availableModels: options.availableModels,
       logger,
       endRun: (sessionId) => this.engines.endRun(sessionId),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     });
   }
 

@@ -3,6 +3,8 @@
  * `OTEL_EXPORTER_OTLP_ENDPOINT` is (a base, `/v1/metrics` added), the headers as `OTEL_EXPORTER_OTLP_HEADERS`
  * (`name=value,name2=value2`, values percent-decoded).
  */
+import type { TelemetrySettings } from '../../settings/common';
+import type { ExporterConfig } from './telemetryEvents';
 
 /** The headers text the user gave is not `name=value` pairs. */
 export class CollectorHeadersError extends Error {
@@ -46,4 +48,28 @@ export function parseCollectorHeaders(text: string): Record<string, string> {
 export function metricsUrl(endpoint: string): string {
   const trimmed = endpoint.replace(/\/+$/, '');
   return /\/v1\/metrics$/.test(trimmed) ? trimmed : `${trimmed}/v1/metrics`;
+}
+
+/** How often the sums go to the collector, and how long one export (its retries included) may take. */
+export const EXPORT_INTERVAL_MS = 60_000;
+export const EXPORT_TIMEOUT_MS = 10_000;
+
+/** What the user's `gateway.telemetry.*` settings ask for: the exporter's config, or undefined when export is off (or has nowhere to go). */
+export function exporterConfigFrom(
+  settings: TelemetrySettings,
+  headers: Readonly<Record<string, string>>,
+  about: { serviceVersion: string; hostId: string | undefined },
+): ExporterConfig | undefined {
+  if (!settings.enabled || settings.endpoint === '') return undefined;
+  return {
+    url: metricsUrl(settings.endpoint),
+    protocol: settings.protocol,
+    headers,
+    serviceVersion: about.serviceVersion,
+    userId: settings.identity === '' ? undefined : settings.identity,
+    hostId: about.hostId,
+    currency: settings.currency,
+    exportIntervalMs: EXPORT_INTERVAL_MS,
+    exportTimeoutMs: EXPORT_TIMEOUT_MS,
+  };
 }

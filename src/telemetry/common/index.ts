@@ -1,5 +1,5 @@
 /** The telemetry feature's common layer as other features see it: import from here, not from its files. */
-export { CollectorHeadersError, metricsUrl, parseCollectorHeaders } from './collectorConfig';
+export { CollectorHeadersError, EXPORT_INTERVAL_MS, exporterConfigFrom, metricsUrl, parseCollectorHeaders } from './collectorConfig';
 export { TeamTelemetry, type TeamTelemetryOptions } from './teamTelemetry';
 export {
   type CollectorProblemListener,
