@@ -9,7 +9,7 @@
  * back-off within the export timeout. Sums are cumulative, so an export that failed loses nothing: the next
  * one carries the totals.
  */
-import { diag, DiagLogLevel, type Attributes, type Counter } from '@opentelemetry/api';
+import type { Attributes, Counter } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPMetricExporter as ProtobufMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
@@ -67,11 +67,8 @@ export function createOtlpMetricsExporter(
   config: ExporterConfig,
   options: { onProblem: CollectorProblemListener; debug: (message: string) => void },
 ): MetricsExporter {
-  // The SDK's own complaints go to our log at debug level, never to the console of the extension host.
-  diag.setLogger(
-    { error: options.debug, warn: options.debug, info: () => {}, debug: () => {}, verbose: () => {} },
-    { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
-  );
+  // No diag.setLogger: @opentelemetry/api keeps its logger in a global every extension of the host shares, and setting
+  // it would take another extension's. What the SDK would log there (a failed export) CountingExporter tells once.
   const exporterConfig = {
     url: config.url,
     headers: { ...config.headers },
@@ -81,7 +78,7 @@ export function createOtlpMetricsExporter(
     concurrencyLimit: 1,
   };
   const inner: PushMetricExporter = config.protocol === 'http/json' ? new JsonMetricExporter(exporterConfig) : new ProtobufMetricExporter(exporterConfig);
-  const counted = new CountingExporter(inner, config.url, options.onProblem);
+  const counted = new CountingExporter(inner, config.url, options.onProblem, options.debug);
   const provider = new MeterProvider({
     resource: resourceFromAttributes(resourceAttributes(config)),
     readers: [
@@ -189,18 +186,26 @@ function createInstruments(provider: MeterProvider, currency: string) {
  */
 class CountingExporter implements PushMetricExporter {
   failed = 0;
+  private failing = false;
 
   constructor(
     private readonly inner: PushMetricExporter,
     private readonly url: string,
     private readonly onProblem: CollectorProblemListener,
+    private readonly debug: (message: string) => void,
   ) {}
 
   export(metrics: ResourceMetrics, resultCallback: (result: ExportResult) => void): void {
     this.inner.export(metrics, (result) => {
       if (result.code !== ExportResultCode.SUCCESS) {
         this.failed++;
+        this.failing = true;
+        // Told once per kind by the listener; each one still goes to the debug log, for whoever looks into it.
         this.onProblem(problemOf(result.error, this.url));
+        this.debug(`export ${this.failed} failed: ${result.error?.message ?? 'no reason given'}`);
+      } else if (this.failing) {
+        this.failing = false;
+        this.debug(`the collector at ${this.url} takes the metrics again`);
       }
       resultCallback(result);
     });
