@@ -8,6 +8,7 @@ import type { ExporterConfig, ExporterFactory, MetricsExporter, TelemetryEvent }
 import { effectiveValue, USER_ONLY_SETTINGS } from '../../../src/settings/common/gatewaySettings';
 import { MemoryLogger, signal } from '../helpers/clients';
 import { requestRecord } from '../helpers/usageRecords';
+import { toolDecision } from '../../../src/agent/common/sessions/sessionRuns';
 
 const CONFIG: ExporterConfig = {
   url: 'http://127.0.0.1:4318/v1/metrics',
@@ -148,5 +149,22 @@ describe('the collector’s address, headers and settings', () => {
       assert.ok(USER_ONLY_SETTINGS.includes(name), name);
     assert.equal(effectiveValue('telemetry.enabled', { defaultValue: false, workspaceValue: true }), false);
     assert.equal(effectiveValue('telemetry.endpoint', { defaultValue: '', globalValue: 'https://team', workspaceFolderValue: 'https://evil' }), 'https://team');
+  });
+});
+
+describe('an agent tool call’s decision, as the collector counts it', () => {
+  const finished = (approved: boolean, sandbox?: { network: boolean }) =>
+    ({
+      type: 'tool_finished',
+      call: { callId: 'c1', name: 'run_command', arguments: '{}' },
+      summary: 'ran',
+      outcome: { ok: approved, output: '', ...(sandbox ? { sandbox } : {}) },
+      approved,
+    }) as const;
+
+  test('refused: denied; run in the sandbox: sandboxed; run: approved', () => {
+    assert.equal(toolDecision(finished(false)), 'denied');
+    assert.equal(toolDecision(finished(true, { network: false })), 'sandboxed');
+    assert.equal(toolDecision(finished(true)), 'approved');
   });
 });
