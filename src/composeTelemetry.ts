@@ -38,6 +38,7 @@ export async function startTelemetry(
 ): Promise<void> {
   const { telemetry, headers, settings, logger, serviceVersion } = parts;
   let warnedNoEndpoint = false;
+  let warnedPlainHeaders = false;
   const apply = async (signal: AbortSignal) => {
     const wanted = settings.current().telemetry;
     if (!wanted.enabled) return telemetry.configure(undefined, signal);
@@ -52,6 +53,10 @@ export async function startTelemetry(
       logger.warn(
         `telemetry: the stored collector headers do not read (${error instanceof Error ? error.message : String(error)}); exporting without them. Set them again with "Gateway: Set Collector Headers".`,
       );
+    }
+    if (wanted.endpoint.startsWith('http://') && Object.keys(collectorHeaders).length > 0 && !warnedPlainHeaders) {
+      warnedPlainHeaders = true;
+      logger.warn('telemetry: the collector headers go to an http:// endpoint, unencrypted: use https:// unless the collector is on this machine.');
     }
     await telemetry.configure(exporterConfigFrom(wanted, collectorHeaders, { serviceVersion, hostId: vscode.env.machineId }), signal);
   };
