@@ -39,6 +39,7 @@ const lazyParts = [
   { specifier: './inlineEditController', entry: 'src/inlineEdit/vscode/inlineEditController.ts', file: 'inline-edit.js' },
   { specifier: '../common/usageHtml', entry: 'src/usage/common/usageHtml.ts', file: 'usage-page.js' },
   { specifier: './changeReviewParts', entry: 'src/terminal/node/changeReviewParts.ts', file: 'change-review.js' },
+  { specifier: './otlpMetrics', entry: 'src/telemetry/node/otlpMetrics.ts', file: 'telemetry.js' },
 ];
 
 /** The loader's `require(specifier)` in the bundle becomes `require('./<file>')`: the file built beside it. */

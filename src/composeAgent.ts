@@ -75,6 +75,7 @@ export function registerAgent({ context, gateway, models, spendGate, timed }: Ag
         workspaceState: context.workspaceState,
         globalState: context.globalState,
         settings: () => gateway.settings.current(),
+        telemetry: gateway.telemetry,
         availableModels: async (signal) => (await models.catalog.models(signal)).map((model) => model.id),
         // The user's prompt files (User/prompts), where vscode-copilot-chat finds them too: two levels above the global storage.
         ...(context.globalStorageUri.scheme === 'file' ? { profileFolder: profileFolderOf(context.globalStorageUri.fsPath) } : {}),

@@ -24,6 +24,8 @@ import { createSettingsService } from './settings/vscode';
 import { type SettingsService } from './settings/common';
 import { UsageLog } from './usage/common';
 import type { DeferredTask, TimedStep } from './composeActivation';
+import { createTelemetry } from './composeTelemetry';
+import type { TeamTelemetry } from './telemetry/common';
 
 /** The objects every area uses: the log, the key, the gateway client and what it knows of the limits. */
 export interface Gateway {
@@ -44,6 +46,10 @@ export interface Gateway {
   settings: SettingsService;
   /** Every answered request's counts, in global storage (shared by the windows). */
   usageLog: UsageLog;
+  /** Export to the team's collector: told of the same records as the usage log; off until the settings turn it on. */
+  telemetry: TeamTelemetry;
+  /** The extension's version (package.json). */
+  version: string;
 }
 
 /** `defer` queues work for after activate() has returned (ActivationSteps.defer). */
@@ -60,6 +66,7 @@ export function createGateway(context: vscode.ExtensionContext, timed: TimedStep
     sharedWindow: new FileSharedWindow(vscode.Uri.joinPath(context.globalStorageUri, 'rate-window.json').fsPath),
     usageLog: new UsageLog(new FileUsageStorage(vscode.Uri.joinPath(context.globalStorageUri, 'usage.jsonl').fsPath), systemClock, logger),
   }));
+  const telemetry = createTelemetry(settings, logger);
   const limits = timed('gateway: limits', () => new LimitTracker(systemClock, settings.limits(), undefined, sharedWindow));
   // One pool of kept-alive connections for every client of this window (see nodeHttpFetch.ts for why not fetch).
   const http = createNodeHttpFetch();
@@ -79,7 +86,12 @@ export function createGateway(context: vscode.ExtensionContext, timed: TimedStep
         limits,
         apiKey: keys,
         watchedSessions,
-        onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)),
+        // One record for both: the exported sums are the usage log's.
+        onUsage: (record, timing) => {
+          void usageLog.record(record, AbortSignal.timeout(10_000));
+          telemetry.requestAnswered(record, timing);
+        },
+        window: telemetry,
       }),
   );
   const clientWithKey = (key: string) =>
@@ -98,6 +110,8 @@ export function createGateway(context: vscode.ExtensionContext, timed: TimedStep
     errors: new ErrorPresenter(logger, settings),
     settings,
     usageLog,
+    telemetry,
+    version,
   };
 }
 

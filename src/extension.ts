@@ -16,6 +16,7 @@ import { createModels, createStatusBar, registerModelAndSiteCommands, type Model
 import { recoverAgentSessions, registerAgent } from './composeAgent';
 import { ActivationSteps, describeSteps, type TimedStep } from './composeActivation';
 import { registerChatParticipant, registerInlineEdit } from './composeChat';
+import { registerTelemetryCommands, startTelemetry } from './composeTelemetry';
 
 export function activate(context: vscode.ExtensionContext): GatewayExtensionApi {
   const steps = new ActivationSteps();
@@ -51,9 +52,10 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
     models.languageModels.refresh();
     void statusBar.refresh();
   };
-  steps.step('commands', () => {
+  const collectorHeaders = steps.step('commands', () => {
     registerKeyCommands(context, gateway, onKeyChanged);
     registerModelAndSiteCommands(context, gateway, models);
+    return registerTelemetryCommands(context);
   });
   const timed: TimedStep = (name, build) => steps.step(name, build);
   const agent = steps.step('agent', () => registerAgent({ context, gateway, models, spendGate: (signal) => usage.spendGate(signal), timed }));
@@ -65,6 +67,14 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   steps.defer('interrupted sessions and checkpoint clean-up', (signal) => recoverAgentSessions(agent.sessions, gateway.logger, signal));
   steps.defer("today's usage", (signal) => usage.readToday(signal));
   steps.defer('usage roll-up', (signal) => rollUpUsageLog(gateway, signal));
+  // Off by default: then this reads the settings and returns; on, it loads the exporter (dist/telemetry.js) after activation.
+  steps.defer('telemetry', (signal) =>
+    startTelemetry(
+      context,
+      { telemetry: gateway.telemetry, headers: collectorHeaders, settings: gateway.settings, logger: gateway.logger, serviceVersion: gateway.version },
+      signal,
+    ),
+  );
   context.subscriptions.push(steps.finish(gateway.logger));
   const activation = steps.activation();
   gateway.logger.info(

@@ -18,6 +18,7 @@ import { FileSharedWindow } from '../../src/rateLimits/node';
 import { UsageLog } from '../../src/usage/common';
 import { FileUsageStorage } from '../../src/usage/node';
 import { createNodeHttpFetch } from '../../src/gateway/node';
+import type { TeamTelemetry } from '../../src/telemetry/common';
 
 export interface ExtensionClient {
   client: GatewayClient;
@@ -26,7 +27,8 @@ export interface ExtensionClient {
   close(): Promise<void>;
 }
 
-export function extensionClient(baseUrl: string, key: string): ExtensionClient {
+/** `telemetry`: told of every record and of the rate window as composeGateway.ts wires it (export to a team's collector). */
+export function extensionClient(baseUrl: string, key: string, telemetry?: TeamTelemetry): ExtensionClient {
   const storage = mkdtempSync(join(tmpdir(), 'gateway-bench-storage-'));
   const sharedWindow = new FileSharedWindow(join(storage, 'rate-window.json'));
   const usageLog = new UsageLog(new FileUsageStorage(join(storage, 'usage.jsonl')), systemClock, silentLogger);
@@ -41,7 +43,11 @@ export function extensionClient(baseUrl: string, key: string): ExtensionClient {
     limits,
     // The key store's shape: the key and the origin it was checked against, both read per request.
     apiKey: { getApiKey: async () => key, keyOrigin: async () => origin },
-    onUsage: (record) => void usageLog.record(record, AbortSignal.timeout(10_000)),
+    onUsage: (record, timing) => {
+      void usageLog.record(record, AbortSignal.timeout(10_000));
+      telemetry?.requestAnswered(record, timing);
+    },
+    ...(telemetry ? { window: telemetry } : {}),
   });
   const close = async () => {
     await new Promise((resolve) => setTimeout(resolve, 2 * PUBLISH_DELAY_MS));

@@ -17,6 +17,7 @@ import { measureSubagents } from './subagents';
 import { measureHostCost, measureLongSessionCost, printHeapAfterClose, type HeapBaseline } from './hostCost';
 import { closeBareHttp } from './bareHttp';
 import { measureSandboxCost } from './sandboxCost';
+import { measureTelemetryCost, printTelemetryCost } from './telemetryCost';
 
 async function main(): Promise<void> {
   // `npm run bench -- sandbox`: what the auto sandbox adds to a command (issue 36).
@@ -38,8 +39,11 @@ async function main(): Promise<void> {
   if (process.argv.includes('bytes')) return printSessionBytesOnly(emulator);
   // `npm run bench -- request`: the per-request figures alone (stream throughput and first-event overhead).
   if (process.argv.includes('request')) return printPerRequestOnly(emulator);
+  // `npm run bench -- telemetry`: requests with export on to a collector that is down, against export off (issue 41).
+  if (process.argv.includes('telemetry')) return printTelemetryOnly(emulator);
   try {
     await printPerRequest(emulator);
+    printTelemetryCost(await measureTelemetryCost(emulator, 200));
     printSessionBytes(await measureSessionBytes(emulator, retryJitterTask), retryJitterTask.task);
     await printProjectInstructionBytes(emulator);
     console.log('\n  The same ratio when every turn reads one file of a given size (what each turn adds decides it):');
@@ -112,6 +116,15 @@ async function printPerRequest(emulator: Emulator): Promise<void> {
 async function printPerRequestOnly(emulator: Emulator): Promise<void> {
   try {
     await printPerRequest(emulator);
+  } finally {
+    closeBareHttp();
+    await emulator.close();
+  }
+}
+
+async function printTelemetryOnly(emulator: Emulator): Promise<void> {
+  try {
+    printTelemetryCost(await measureTelemetryCost(emulator, 200));
   } finally {
     closeBareHttp();
     await emulator.close();

@@ -18,6 +18,7 @@ import { silentLogger } from '../../src/base/common/ports';
 import { NodeWorkspaceFiles } from '../../src/tools/node/nodeWorkspaceFiles';
 import { budgetStatus } from '../../src/usage/common/dailyBudget';
 import * as usageHtmlSource from '../../src/usage/common/usageHtml';
+import * as telemetrySource from '../../src/telemetry/node/otlpMetrics';
 import { summarize } from '../../src/usage/common/usageSummary';
 
 const run = promisify(execFile);
@@ -60,6 +61,7 @@ describe('the production bundle and its lazy files', () => {
       'inline-edit.js',
       'picomatch.js',
       're2js.js',
+      'telemetry.js',
       'usage-page.js',
     ]);
     const shipped = readFileSync('.vscodeignore', 'utf8').split('\n');
@@ -91,6 +93,9 @@ describe('the production bundle and its lazy files', () => {
       'node_modules/ignore/',
       'node_modules/picomatch/',
       'node_modules/re2js/',
+      // The OpenTelemetry SDK and exporters: only in dist/telemetry.js, loaded when export to a team's collector is on.
+      'src/telemetry/node/otlpMetrics.ts',
+      'node_modules/@opentelemetry/',
     ];
     // customAgents.ts keeps its small parsers of the chat prompt in the bundle (agentMention, agentNamed).
     // A module moved elsewhere would pass unseen: each one named is still there.
@@ -140,6 +145,9 @@ describe('the production bundle and its lazy files', () => {
     assert.equal(usage.usagePage(input, assets), usageHtmlSource.usagePage(input, assets));
 
     assert.equal(typeof (load('./hook-process.js') as { nodeHookHost?: unknown }).nodeHookHost, 'function');
+    const telemetry = load('./telemetry.js') as typeof telemetrySource;
+    assert.deepEqual(Object.keys(telemetry).sort(), Object.keys(telemetrySource).sort());
+    assert.equal(telemetry.problemOf(undefined, 'http://c'), telemetrySource.problemOf(undefined, 'http://c'));
     const ignore = load('./ignore.js') as typeof import('ignore');
     assert.equal(ignore().add('dist/').ignores('dist/a.js'), true);
     const picomatch = load('./picomatch.js') as typeof import('picomatch');

@@ -73,6 +73,7 @@ export const featureOrder = [
   'base',
   'settings',
   'usage',
+  'telemetry',
   'rateLimits',
   'gateway',
   'models',

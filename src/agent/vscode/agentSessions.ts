@@ -19,7 +19,7 @@ import type { OpenFolder, SessionFolders, SessionRoot } from '../../sessionModel
 import type { FileSessionStore } from './sessionStore';
 import type { LocalMachine } from '../common/sessions/localMachine';
 import { SessionCheckpoints, type EditorFiles } from '../common/sessions/sessionCheckpoints';
-import { SessionRuns, type RunSink } from '../common/sessions/sessionRuns';
+import { SessionRuns, type AgentTelemetry, type RunSink } from '../common/sessions/sessionRuns';
 import { SandboxDecision } from '../../terminal/common';
 import { grantableHostTools, VsCodeWorkspaceFiles } from '../../tools/vscode';
 import { vscodeControlWatcher, showControlRollback } from '../../terminal/vscode';
@@ -75,6 +75,8 @@ export interface AgentSessionsOptions {
   profileFolder?: string;
   /** Told which sessions the user watches (a run a chat turn shows), for the order requests share the key in. */
   watchedSessions?: WatchedSessions;
+  /** The team's collector's counts of tool calls and sessions (off unless the user turned export on). */
+  telemetry?: AgentTelemetry;
 }
 
 export class AgentSessions implements vscode.Disposable {
@@ -133,6 +135,7 @@ export class AgentSessions implements vscode.Disposable {
       availableModels: options.availableModels,
       logger,
       endRun: (sessionId) => this.engines.endRun(sessionId),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     });
   }
 

@@ -15,15 +15,17 @@ import { Transport, type TransportOptions } from './transport';
 import type { CallOptions, ChatParams, CompletionResult, ModelInfo, RespondParams, StreamEvent, Usage } from './types';
 import { normaliseUsage } from './usageCounts';
 import type { UsageRecord } from '../../usage/common';
+import type { RequestTiming } from '../../telemetry/common';
 import { validateChatParams, validateRespondParams } from './validation';
 import { chatBody, estimateTokens, respondBody, resultFromChatCompletion, resultFromResponse } from './wireFormat';
 
 export interface GatewayClientOptions extends TransportOptions {
   /**
    * Told of every answered request that reported its usage, once (the usage log records it):
-   * counts, model, endpoint and where it came from, never the prompt or the answer.
+   * counts, model, endpoint and where it came from, never the prompt or the answer; with what the client
+   * measured of it (durations, the answering model, cached tokens) for the team's collector.
    */
-  onUsage?: (record: UsageRecord) => void;
+  onUsage?: (record: UsageRecord, timing: RequestTiming) => void;
 }
 
 /** How many responses' sizes are kept for estimating the requests that continue them. */
@@ -42,7 +44,7 @@ export class GatewayClient {
    */
   private readonly responseTokens = new Map<string, number>();
 
-  private readonly onUsage: ((record: UsageRecord) => void) | undefined;
+  private readonly onUsage: ((record: UsageRecord, timing: RequestTiming) => void) | undefined;
 
   constructor(options: GatewayClientOptions) {
     this.transport = new Transport(options);
@@ -64,10 +66,11 @@ export class GatewayClient {
   async chat(params: ChatParams, call: CallOptions): Promise<CompletionResult> {
     validateChatParams(params);
     const spec = this.spec('/chat/completions', chatBody(params, false), false, params.model);
+    const start = this.transport.now();
     const { body, answer } = await this.json(spec, call);
     const result = resultFromChatCompletion(body);
     this.recordUsage(spec, result.usage, answer);
-    this.report(spec, call, result.usage, result.finishReason);
+    this.report(spec, call, result.usage, result.finishReason, this.timing(start, undefined, result.model, result.usage));
     return result;
   }
 
@@ -80,10 +83,11 @@ export class GatewayClient {
   async respond(params: RespondParams, call: CallOptions): Promise<CompletionResult> {
     validateRespondParams(params);
     const spec = this.respondSpec(params, false);
+    const start = this.transport.now();
     const { body, answer } = await this.json(spec, call);
     const result = resultFromResponse(body);
     this.recordUsage(spec, result.usage, answer);
-    this.report(spec, call, result.usage, result.finishReason);
+    this.report(spec, call, result.usage, result.finishReason, this.timing(start, undefined, result.model, result.usage));
     this.rememberResponse(result.id, result.usage);
     return result;
   }
@@ -136,6 +140,7 @@ export class GatewayClient {
    */
   private stream(spec: RequestSpec, call: CallOptions, makeDecoder: (exchange: Exchange) => StreamDecoder): AsyncIterable<StreamEvent> {
     return readSse(async () => {
+      const start = this.transport.now();
       const exchange = await this.transport.send(spec, call);
       const body = exchange.response.body;
       if (!body) {
@@ -143,6 +148,8 @@ export class GatewayClient {
         throw new ProtocolError('The Gateway answered a stream request with an empty body. Try again.');
       }
       let responseId: string | undefined;
+      let responseModel: string | undefined;
+      let firstChunkAt: number | undefined;
       // Reported once, when both the usage and the finish reason are known (either may come first), or at the close.
       let usage: Usage | undefined;
       let finishReason: string | undefined;
@@ -150,7 +157,7 @@ export class GatewayClient {
       const report = (status: string | undefined) => {
         if (reported || !usage || status === undefined) return;
         reported = true;
-        this.report(spec, call, usage, status);
+        this.report(spec, call, usage, status, this.timing(start, firstChunkAt, responseModel, usage));
       };
       return {
         body,
@@ -163,7 +170,11 @@ export class GatewayClient {
         maxAnswerChars: this.transport.bodyLimits.answerChars,
         mapReadError: exchange.mapReadError,
         onEvent: (event) => {
-          if (event.type === 'response') responseId = event.id;
+          firstChunkAt ??= this.transport.now();
+          if (event.type === 'response') {
+            responseId = event.id;
+            responseModel = event.model ?? responseModel;
+          }
           if (event.type === 'done') report((finishReason = event.finishReason));
           if (event.type !== 'usage') return;
           usage = event.usage;
@@ -199,23 +210,36 @@ export class GatewayClient {
     );
   }
 
+  /** What the client measured of a request that started at `start` (clock time) and ends now. */
+  private timing(start: number, firstChunkAt: number | undefined, responseModel: string | undefined, usage: Usage | undefined): RequestTiming {
+    return {
+      durationMs: Math.max(0, this.transport.now() - start),
+      ...(firstChunkAt === undefined ? {} : { firstChunkMs: Math.max(0, firstChunkAt - start) }),
+      ...(responseModel ? { responseModel } : {}),
+      ...(usage?.cachedTokens === undefined ? {} : { cachedInputTokens: tokenCount(usage.cachedTokens) }),
+    };
+  }
+
   /** Tells the usage listener of an answered request; a listener's failure never fails the request. */
-  private report(spec: RequestSpec, call: CallOptions, usage: Usage | undefined, status: string): void {
+  private report(spec: RequestSpec, call: CallOptions, usage: Usage | undefined, status: string, timing: RequestTiming): void {
     if (!usage || !this.onUsage) return;
     const origin = call.origin ?? { surface: 'lm' as const };
     try {
-      this.onUsage({
-        kind: 'request',
-        time: this.transport.now(),
-        model: spec.model ?? '',
-        endpoint: spec.path,
-        surface: origin.surface,
-        ...(origin.sessionId === undefined ? {} : { sessionId: origin.sessionId }),
-        input: tokenCount(usage.inputTokens),
-        output: tokenCount(usage.outputTokens),
-        reasoning: tokenCount(usage.reasoningTokens),
-        status: status || 'ok',
-      });
+      this.onUsage(
+        {
+          kind: 'request',
+          time: this.transport.now(),
+          model: spec.model ?? '',
+          endpoint: spec.path,
+          surface: origin.surface,
+          ...(origin.sessionId === undefined ? {} : { sessionId: origin.sessionId }),
+          input: tokenCount(usage.inputTokens),
+          output: tokenCount(usage.outputTokens),
+          reasoning: tokenCount(usage.reasoningTokens),
+          status: status || 'ok',
+        },
+        timing,
+      );
     } catch (error) {
       this.transport.logger.warn(`usage: the listener failed (${error instanceof Error ? error.message : String(error)})`);
     }

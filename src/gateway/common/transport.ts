@@ -28,6 +28,14 @@ import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './retryPoli
 import type { CallOptions } from './types';
 import { SettingError } from '../../settings/common';
 import { pacingTagOf, type WatchedSessions } from './requestPriority';
+import type { WaitReason } from '../../telemetry/common';
+
+/** Told of the rate window as requests meet it (the team's collector counts 429s and the time waited). */
+export interface WindowObserver {
+  rateLimited(): void;
+  /** A request waited `ms` before it was sent (or sent again). */
+  waited(ms: number, reason: WaitReason): void;
+}
 
 export interface TransportOptions {
   /** `{base_url}`, ending in /v1; read on every call so a changed setting applies at once. */
@@ -48,6 +56,7 @@ export interface TransportOptions {
   bodyLimits?: Partial<BodyLimits>;
   /** The agent sessions the user watches: their requests go before the other sessions' (requestPriority.ts); absent: every request is foreground. */
   watchedSessions?: WatchedSessions;
+  window?: WindowObserver;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -131,10 +140,13 @@ export class Transport {
       if (error.status === 429 && call.background) this.skipBackgroundAfter429(retryAfterMs);
       const decision = decideRetry(error, attempt, retryAfterMs, this.retry, this.random);
       if (error.status === 429) this.limits.recordRateLimited(decision?.delayMs ?? retryAfterMs ?? 1000);
+      if (error.status === 429) this.options.window?.rateLimited();
       if (!decision) throw error;
       call.onRetry?.({ attempt: attempt + 1, delayMs: decision.delayMs, reason: decision.reason, message: error.message });
       this.logger.info(`${spec.method} ${spec.path}: ${error.status ?? error.kind}, retry ${attempt + 1} in ${Math.round(decision.delayMs)} ms`);
+      const sleptFrom = this.clock.now();
       await this.sleep(decision.delayMs, call.signal);
+      if (error.status === 429) this.options.window?.waited(this.clock.now() - sleptFrom, 'retry_after');
     }
   }
 
@@ -229,18 +241,22 @@ export class Transport {
    * counts down); the caller hears of it, and again only when it moves later.
    */
   private async pace(spec: RequestSpec, call: CallOptions, retry: boolean): Promise<Reservation> {
+    let waitedFrom: number | undefined;
     try {
-      return await this.limits.acquire(spec.estimatedTokens, call.signal, {
+      const reservation = await this.limits.acquire(spec.estimatedTokens, call.signal, {
         front: retry,
         background: call.background,
         // Read at each attempt: the session watched may change while a run goes on.
         tag: pacingTagOf(call.origin, this.options.watchedSessions),
         onWait: (until) => {
+          waitedFrom ??= this.clock.now();
           const delayMs = until - this.clock.now();
           call.onRetry?.({ attempt: 0, delayMs, reason: 'pacing', message: "The key's rate limit window is full." });
           this.logger.debug(`pacing ${spec.path} for ${Math.round(delayMs)} ms to stay under the key's limits`);
         },
       });
+      if (waitedFrom !== undefined) this.options.window?.waited(this.clock.now() - waitedFrom, 'pacing');
+      return reservation;
     } catch (error) {
       if (error instanceof BackgroundSkipped) throw new BackgroundSkippedError(error.message, error.until);
       if (error instanceof PacingQueueFull) throw new PacingQueueFullError(error.waiting);

@@ -64,6 +64,8 @@ export interface Usage {
   outputTokens: number;
   reasoningTokens: number;
   totalTokens: number;
+  /** Input tokens served from the Gateway's cache (part of `inputTokens`), when it reports them. */
+  cachedTokens?: number;
 }
 
 /** `stop`, `length`, `tool_calls`, `content_filter`, or what the gateway said. */

@@ -15,7 +15,16 @@ export function normaliseUsage(raw: unknown): Usage | undefined {
   const reasoning = num(usage.reasoning_tokens) ?? num(details?.reasoning_tokens) ?? 0;
   const inputTokens = input ?? 0;
   const outputTokens = output ?? 0;
-  return { inputTokens, outputTokens, reasoningTokens: reasoning, totalTokens: num(usage.total_tokens) ?? inputTokens + outputTokens };
+  const inputDetails = (usage.input_tokens_details ?? usage.prompt_tokens_details) as Record<string, unknown> | undefined;
+  const cached = num(inputDetails?.cached_tokens);
+  return {
+    inputTokens,
+    outputTokens,
+    reasoningTokens: reasoning,
+    totalTokens: num(usage.total_tokens) ?? inputTokens + outputTokens,
+    // Only when some were: a 0 says nothing the absence does not, and keeps the usual shape.
+    ...(cached === undefined || cached <= 0 ? {} : { cachedTokens: cached }),
+  };
 }
 
 function num(value: unknown): number | undefined {

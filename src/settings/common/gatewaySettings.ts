@@ -7,7 +7,7 @@ import type { ConfiguredModel } from './valueSets';
 import type { ReasoningEffort, ServiceTier } from './valueSets';
 import { type ApprovalMode, DEFAULT_BUDGETS, type AgentBudgets } from './valueSets';
 import { SETTING_NAMES, SETTING_SCHEMAS, type ProjectFileKind, type SettingValues } from './settingSchemas';
-import type { DailyBudget, ModelPrice } from './valueSets';
+import type { DailyBudget, ModelPrice, TelemetrySettings } from './valueSets';
 
 export { DEFAULT_DENIED_COMMANDS } from './settingSchemas';
 
@@ -46,6 +46,7 @@ export interface GatewaySettings {
   /** `gateway.budget.*`: the daily budget, off when neither is set. */
   budget: DailyBudget;
   agent: AgentSettings;
+  telemetry: TelemetrySettings;
 }
 
 /** A setting whose value cannot be used; the message names it. */
@@ -115,6 +116,13 @@ export function settingsFrom(values: SettingValues): GatewaySettings {
       projectKinds: values['agent.projectInstructionKinds'],
       allowedTools: values['agent.allowedTools'],
       subagents: values['agent.subagents'],
+    },
+    telemetry: {
+      enabled: values['telemetry.enabled'],
+      endpoint: values['telemetry.endpoint'],
+      protocol: values['telemetry.protocol'],
+      identity: values['telemetry.identity'],
+      currency: values['telemetry.currency'],
     },
   };
 }

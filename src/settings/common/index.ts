@@ -1,5 +1,5 @@
 /** The settings feature's common layer as other features see it: import from here, not from its files. */
-export { type AgentSettings, priceOf, projectKindEnabled } from './gatewaySettings';
+export { type AgentSettings, type GatewaySettings, priceOf, projectKindEnabled } from './gatewaySettings';
 export { type ProjectFileKind } from './settingSchemas';
 export { requestParameters } from './requestParameters';
 export { SettingsService } from './settingsService';
@@ -21,4 +21,7 @@ export {
   type ModelPrice,
   type ReasoningEffort,
   type ServiceTier,
+  TELEMETRY_PROTOCOLS,
+  type TelemetryProtocol,
+  type TelemetrySettings,
 } from './valueSets';

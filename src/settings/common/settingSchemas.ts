@@ -10,6 +10,7 @@ import { REASONING_EFFORTS, SERVICE_TIERS } from './valueSets';
 import { APPROVAL_MODES, DEFAULT_BUDGETS } from './valueSets';
 import { DEFAULT_CHECKPOINT_STORAGE_MB, checkpointStorageBytes } from './valueSets';
 import { defaultProtectedFiles } from './valueSets';
+import { TELEMETRY_PROTOCOLS } from './valueSets';
 import { checkedModels, checkedUrl } from './settingChecks';
 
 /** Commands that ask even under the `auto` approval policy. */
@@ -212,6 +213,21 @@ export const SETTING_SCHEMAS = {
     ),
     (value) => `"gateway.agent.checkpointStorageMB" must be a number of megabytes (it is ${JSON.stringify(value)}).`,
   ),
+  // Export to a team's collector: where usage goes and who it is said to be, so the user's (or the organisation's) alone;
+  // a cloned repository must not turn it on nor point it elsewhere.
+  'telemetry.enabled': setting(USER, false, withDefault(z.boolean(), false), trueOrFalse('telemetry.enabled')),
+  'telemetry.endpoint': setting(USER, '', z.pipe(text, checkedUrl('telemetry.endpoint', false)), aString('telemetry.endpoint')),
+  'telemetry.protocol': setting(
+    USER,
+    'http/protobuf',
+    z.pipe(
+      choice(TELEMETRY_PROTOCOLS),
+      z.transform((protocol) => protocol ?? 'http/protobuf'),
+    ),
+    oneOf(TELEMETRY_PROTOCOLS)('telemetry.protocol'),
+  ),
+  'telemetry.identity': setting(USER, '', text, aString('telemetry.identity')),
+  'telemetry.currency': setting(USER, '', text, aString('telemetry.currency')),
 };
 
 export type SettingName = keyof typeof SETTING_SCHEMAS;

@@ -110,3 +110,19 @@ export interface DailyBudget {
   /** `gateway.budget.dailyCost`, in the currency of the prices: applies when some model has a price. */
   cost?: number;
 }
+
+/** How the metrics go to the team's collector: OTLP over HTTP, protobuf (the default every collector takes) or JSON. */
+export const TELEMETRY_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export type TelemetryProtocol = (typeof TELEMETRY_PROTOCOLS)[number];
+
+/** `gateway.telemetry.*`: export of usage, cost and latency to the team's OpenTelemetry collector (off by default). */
+export interface TelemetrySettings {
+  enabled: boolean;
+  /** The collector's OTLP/HTTP address ('' when not set: nothing is exported). */
+  endpoint: string;
+  protocol: TelemetryProtocol;
+  /** Who the metrics say they come from (`user.id`), as the user set it; '' sends none. */
+  identity: string;
+  /** The currency of the prices in `gateway.models` (the cost metric's unit); '' when not said. */
+  currency: string;
+}

@@ -10,6 +10,8 @@ import './agent.test';
 import './agentTools.test';
 import './inlineEdit.test';
 import './usage.test';
+// Turns export to a team's collector on and off again (its own receiver, in this process).
+import './telemetry.test';
 // Its own .vscode/mcp.json, removed at its end; after usage, whose small session its large ones
 // would push out of Show Usage's ten largest.
 import './agentMcp.test';

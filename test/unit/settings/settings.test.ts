@@ -90,7 +90,17 @@ describe('the gateway.* settings', () => {
         allowedTools: [],
         subagents: true,
       },
+      // Export to a team's collector: off, with nowhere to go.
+      telemetry: { enabled: false, endpoint: '', protocol: 'http/protobuf', identity: '', currency: '' },
     });
+  });
+
+  test('telemetry: an endpoint is a full address; the protocol one of two; a refused value leaves export off', () => {
+    const telemetry = from({ 'telemetry.enabled': true, 'telemetry.endpoint': 'https://otel.example:4318/', 'telemetry.protocol': 'http/json' }).telemetry;
+    assert.deepEqual([telemetry.enabled, telemetry.endpoint, telemetry.protocol], [true, 'https://otel.example:4318', 'http/json']);
+    assertRefused({ 'telemetry.endpoint': 'otel.example' }, 'telemetry.endpoint', /"gateway\.telemetry\.endpoint" is not a full address/);
+    assertRefused({ 'telemetry.protocol': 'grpc' }, 'telemetry.protocol', /must be one of http\/protobuf, http\/json/);
+    assertRefused({ 'telemetry.enabled': 'yes' }, 'telemetry.enabled', /must be true or false/);
   });
 
   test('one kind of project file turns off on its own, under the master switch; a workspace cannot set the kinds', () => {

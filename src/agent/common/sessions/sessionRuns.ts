@@ -15,6 +15,19 @@ import { decidedRoot, rootForNewSession, rootForSavedSession, type SessionFolder
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../../sessionModel/common';
 import { agentStartNotes, modelNamed } from '../engine/sessionAgent';
 import { type SessionAgent } from '../../../sessionModel/common';
+import type { ToolDecision } from '../../../telemetry/common';
+
+/** Told what the team's collector counts (telemetry/): tool calls by tool and decision, sessions started and finished; names only. */
+export interface AgentTelemetry {
+  toolCall(tool: string, decision: ToolDecision): void;
+  session(phase: 'started' | 'finished'): void;
+}
+
+/** What became of a finished tool call: refused (by the user or the policy), run in the sandbox, or run. */
+export function toolDecision(event: Extract<AgentEvent, { type: 'tool_finished' }>): ToolDecision {
+  if (!event.approved) return 'denied';
+  return event.outcome.sandbox ? 'sandboxed' : 'approved';
+}
 
 /** Whoever shows a run: its events, and (optionally) the approvals it waits for while it runs. */
 export interface RunSink {
@@ -56,6 +69,7 @@ export interface SessionRunsOptions {
   logger: Logger;
   /** The run ended: what it left running (background commands) is stopped; bounded, never rejects. */
   endRun?: (sessionId: string) => Promise<void>;
+  telemetry?: AgentTelemetry;
 }
 
 export class SessionRuns {
@@ -103,6 +117,7 @@ export class SessionRuns {
     return this.options.runs
       .exclusively(state.id, 'This session is already running.', async (controller) => {
         await store.save(state);
+        this.options.telemetry?.session('started');
         logger.info(`agent session ${state.id} started in ${root.path} with ${model.used}${agent ? ` as ${agent.kind} ${agent.name}` : ''}`);
         for (const text of agent ? agentStartNotes(agent, model) : []) {
           logger.info(`agent session ${state.id}: ${text}`);
@@ -190,7 +205,13 @@ export class SessionRuns {
       const note = await this.options.prepareRun?.(referenced, controller.signal);
       if (note !== undefined) sink.onEvent({ type: 'note', text: note }, root);
       const engine = this.options.engineFor(state, root, referenced, sink.toolInvocationToken);
-      return await engine.run(state, controller.signal, (event) => sink.onEvent(event, root));
+      const { telemetry } = this.options;
+      const ended = await engine.run(state, controller.signal, (event) => {
+        if (event.type === 'tool_finished') telemetry?.toolCall(event.call.name, toolDecision(event));
+        sink.onEvent(event, root);
+      });
+      if (ended.status === 'done') telemetry?.session('finished');
+      return ended;
     } finally {
       presentation?.dispose();
       watching?.dispose();
