@@ -4,27 +4,29 @@
  * Each action's arguments are checked here; the actions live in their own files.
  */
 import * as z from 'zod/mini';
-import { type AgentTool, type PreparedAction, type ToolContext, displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, type PreparedAction, type ToolContext, displayPath, guardedPrepare, refused } from './tool';
+import { TOOL_PARAMETERS } from './toolParameters';
 import { prepareDefinition } from './goToDefinition';
 import { prepareReferences } from './findReferences';
 import { prepareOutline } from './documentSymbols';
 import { prepareWorkspaceSymbols } from './workspaceSymbols';
 
-const schema = z.object({
+/** Its arguments; their JSON form, sent to the API, is TOOL_PARAMETERS.code_navigation (a unit test keeps the two equal). */
+export const codeNavigationArguments = z.object({
   action: z.enum(['definition', 'references', 'outline', 'symbols']).check(z.describe('outline needs path; symbols, symbol; others, all three.')),
   path: z.optional(z.string().check(z.describe('A file, e.g. "a.ts".'))),
   line: z.optional(z.number().check(z.int(), z.minimum(1), z.describe('1-based line number.'))),
   symbol: z.optional(z.string().check(z.describe('The name on that line, or a query.'))),
 });
 
-type NavigationArgs = z.infer<typeof schema>;
+type NavigationArgs = z.infer<typeof codeNavigationArguments>;
 
 export const codeNavigationTool: AgentTool = {
   name: 'code_navigation',
   description: "VS Code's language services: a symbol's definition or uses, a file's outline, symbols by name.",
   kind: 'read',
-  parameters: parametersOf(schema),
-  prepare: guardedPrepare('code_navigation', schema, summarize, prepareAction),
+  parameters: TOOL_PARAMETERS.code_navigation,
+  prepare: guardedPrepare('code_navigation', codeNavigationArguments, summarize, prepareAction),
 };
 
 async function prepareAction(args: NavigationArgs, ctx: ToolContext, signal: AbortSignal): Promise<PreparedAction> {

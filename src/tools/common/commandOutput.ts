@@ -1,10 +1,12 @@
 /** command_output: the new output of a command run_command started in the background, and its exit code once it ended; or stops it. */
 import * as z from 'zod/mini';
-import { type AgentTool, type ToolContext, type ToolOutcome, ToolFailure, guardedPrepare, parametersOf } from './tool';
+import { type AgentTool, type ToolContext, type ToolOutcome, ToolFailure, guardedPrepare } from './tool';
+import { TOOL_PARAMETERS } from './toolParameters';
 import type { BackgroundReport } from './backgroundCommands';
 import { omittedNote } from '../../base/common';
 
-const schema = z.object({
+/** Its arguments; their JSON form, sent to the API, is TOOL_PARAMETERS.command_output (a unit test keeps the two equal). */
+export const commandOutputArguments = z.object({
   id: z.string().check(z.describe('Its id, e.g. "bg1".')),
   stop: z.optional(z.boolean().check(z.describe('Kill it first.'))),
 });
@@ -15,10 +17,10 @@ export const commandOutputTool: AgentTool = {
   kind: 'command',
   // Reading or stopping the session's own command: the user approved the start, under the same rules as any command.
   needsApproval: () => false,
-  parameters: parametersOf(schema),
+  parameters: TOOL_PARAMETERS.command_output,
   prepare: guardedPrepare(
     'command_output',
-    schema,
+    commandOutputArguments,
     (args) => `${args.stop ? 'Stop' : 'Read'} background command ${args.id}`,
     (args, ctx) => Promise.resolve({ execute: (signal) => readOrStop(args.id, args.stop === true, ctx, signal) }),
   ),

@@ -4,7 +4,8 @@
  * or with the tolerances of editMatching/locate.ts, which the result names.
  */
 import * as z from 'zod/mini';
-import { type AgentTool, type PreparedAction, type ToolContext, displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, type PreparedAction, type ToolContext, displayPath, guardedPrepare, refused } from './tool';
+import { TOOL_PARAMETERS } from './toolParameters';
 import { resolveWorkspacePath } from './pathPolicy';
 import { applyChange, currentText } from './fileWrites';
 import { matchEdit, occurrenceLimit, toleranceNotes } from './editMatching/locate';
@@ -13,13 +14,14 @@ import { notFoundMessage } from './editMatching/notFound';
 export { excerptChars, excerptLineChars } from './editMatching/notFound';
 
 const replacementSchema = z.object({ old_text: z.string(), new_text: z.string() });
-const schema = z.object({
+/** Its arguments; their JSON form, sent to the API, is TOOL_PARAMETERS.edit_file (a unit test keeps the two equal). */
+export const editFileArguments = z.object({
   path: z.string().check(z.describe('The file to change.')),
   old_text: z.optional(z.string().check(z.describe('Text to replace.'))),
   new_text: z.optional(z.string().check(z.describe('Its replacement.'))),
   edits: z.optional(z.array(replacementSchema).check(z.describe('Several {old_text,new_text}, in order, all or none.'))),
 });
-type EditArgs = z.infer<typeof schema>;
+type EditArgs = z.infer<typeof editFileArguments>;
 
 export interface TextEdit {
   oldText: string;
@@ -30,8 +32,8 @@ export const editFileTool: AgentTool = {
   name: 'edit_file',
   description: 'Replace text in a file. old_text must occur once (add nearby lines if not). New file or rewrite: write_file.',
   kind: 'write',
-  parameters: parametersOf(schema),
-  prepare: guardedPrepare('edit_file', schema, (args) => `Edit ${displayPath(args.path)}`, prepareEdit),
+  parameters: TOOL_PARAMETERS.edit_file,
+  prepare: guardedPrepare('edit_file', editFileArguments, (args) => `Edit ${displayPath(args.path)}`, prepareEdit),
 };
 
 async function prepareEdit(args: EditArgs, ctx: ToolContext, signal: AbortSignal): Promise<PreparedAction> {

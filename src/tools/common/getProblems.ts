@@ -1,7 +1,8 @@
 /** get_problems: the errors and warnings VS Code's language services report, most severe first. */
 import * as z from 'zod/mini';
 import { systemClock } from '../../base/common';
-import { type AgentTool, type ToolContext, displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, type ToolContext, displayPath, guardedPrepare, refused } from './tool';
+import { TOOL_PARAMETERS } from './toolParameters';
 import { protectingPattern } from '../../base/common';
 import { resolveWorkspacePath } from './pathPolicy';
 import { boundedLines, byGravity, formatProblem, noLanguageServices, type LanguageServices, type Problem } from './languageServices';
@@ -13,7 +14,8 @@ export const PROBLEMS_LIMIT = 50;
 export const PROBLEMS_CHARS = 8_000;
 const PROBLEM_LINE_CHARS = 400;
 
-const schema = z.object({
+/** Its arguments; their JSON form, sent to the API, is TOOL_PARAMETERS.get_problems (a unit test keeps the two equal). */
+export const getProblemsArguments = z.object({
   path: z.optional(z.string().check(z.describe('A file or folder (default: the whole workspace).'))),
 });
 
@@ -21,10 +23,10 @@ export const getProblemsTool: AgentTool = {
   name: 'get_problems',
   description: 'Errors and warnings VS Code reports (compiler, linters), most severe first.',
   kind: 'read',
-  parameters: parametersOf(schema),
+  parameters: TOOL_PARAMETERS.get_problems,
   prepare: guardedPrepare(
     'get_problems',
-    schema,
+    getProblemsArguments,
     (args) => (args.path === undefined ? 'Get the problems of the workspace' : `Get the problems of ${displayPath(args.path)}`),
     async (args, ctx, signal) => {
       const languages = ctx.languages;

@@ -1,6 +1,7 @@
 /** list_files: the files under a folder, as a bounded tree-ordered list of paths. */
 import * as z from 'zod/mini';
-import { type AgentTool, type ToolContext, ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, type ToolContext, ToolFailure, displayPath, guardedPrepare, refused } from './tool';
+import { TOOL_PARAMETERS } from './toolParameters';
 import { resolveWorkspacePath } from './pathPolicy';
 import { compileGlob } from '../../base/common';
 import { walkTimeLimitMs, walkWorkspace } from './walk';
@@ -11,7 +12,8 @@ import { systemClock } from '../../base/common';
 /** Paths shown per call; the rest is counted in a "… N more" line. */
 export const listLimit = 500;
 
-const schema = z.object({
+/** Its arguments; their JSON form, sent to the API, is TOOL_PARAMETERS.list_files (a unit test keeps the two equal). */
+export const listFilesArguments = z.object({
   folder: z.optional(z.string().check(z.describe('Folder to list (default ".", the root).'))),
   glob: z.optional(z.string().check(z.describe('Only files matching this glob, e.g. "**/*.ts"; with no "/", names at any depth.'))),
 });
@@ -20,10 +22,10 @@ export const listFilesTool: AgentTool = {
   name: 'list_files',
   description: `List files and folders (ending in "/") recursively, without ignored and protected files; at most ${listLimit} paths.`,
   kind: 'read',
-  parameters: parametersOf(schema),
+  parameters: TOOL_PARAMETERS.list_files,
   prepare: guardedPrepare(
     'list_files',
-    schema,
+    listFilesArguments,
     (args) => {
       const where = displayPath(args.folder ?? '.');
       return `List ${where === '.' ? 'the workspace' : where}${args.glob ? ` (${args.glob})` : ''}`;

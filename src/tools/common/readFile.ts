@@ -1,6 +1,7 @@
 /** read_file: a file's text, a page at a time so a large file cannot flood the context. */
 import * as z from 'zod/mini';
-import { type AgentTool, type ToolContext, ToolFailure, displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, type ToolContext, ToolFailure, displayPath, guardedPrepare, refused } from './tool';
+import { TOOL_PARAMETERS } from './toolParameters';
 import { hardLinkRefusal, resolveWorkspacePath } from './pathPolicy';
 import { headBytes, looksBinary, utf8Length } from '../../base/common';
 import { missingFileMessage } from './missingPath';
@@ -13,7 +14,8 @@ const largestReadableBytes = 20 * 1024 * 1024;
 
 const lineNumber = z.number().check(z.int(), z.minimum(1));
 
-const schema = z.object({
+/** Its arguments; their JSON form, sent to the API, is TOOL_PARAMETERS.read_file (a unit test keeps the two equal). */
+export const readFileArguments = z.object({
   path: z.string().check(z.describe('File path, e.g. "src/index.ts".')),
   startLine: z.optional(lineNumber.check(z.describe('First line, 1-based (default 1).'))),
   endLine: z.optional(lineNumber.check(z.describe('Last line, inclusive (default: end).'))),
@@ -23,10 +25,10 @@ export const readFileTool: AgentTool = {
   name: 'read_file',
   description: `Read a text file, up to ${readPageLines} lines or ${readPageBytes / 1024} KB a call; ` + 'a note at the end gives the startLine to go on with.',
   kind: 'read',
-  parameters: parametersOf(schema),
+  parameters: TOOL_PARAMETERS.read_file,
   prepare: guardedPrepare(
     'read_file',
-    schema,
+    readFileArguments,
     (args) => `Read ${displayPath(args.path)}`,
     async (args, ctx, signal) => {
       const checked = await resolveWorkspacePath(args.path, ctx, signal);
@@ -43,9 +45,9 @@ export const readFileTool: AgentTool = {
   },
 };
 
-function parsedArgs(rawArgs: unknown): z.infer<typeof schema> | undefined {
+function parsedArgs(rawArgs: unknown): z.infer<typeof readFileArguments> | undefined {
   try {
-    const parsed = schema.safeParse(typeof rawArgs === 'string' ? JSON.parse(rawArgs) : rawArgs);
+    const parsed = readFileArguments.safeParse(typeof rawArgs === 'string' ? JSON.parse(rawArgs) : rawArgs);
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

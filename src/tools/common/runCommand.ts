@@ -1,6 +1,7 @@
 /** run_command: runs a shell command line in a workspace folder and reports its exit code and the end of its output. */
 import * as z from 'zod/mini';
-import { type AgentTool, type ToolContext, type ToolOutcome, ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, type ToolContext, type ToolOutcome, ToolFailure, guardedPrepare, refused } from './tool';
+import { TOOL_PARAMETERS } from './toolParameters';
 import { resolveWorkspacePath } from './pathPolicy';
 import { omittedNote, splitOmittedNote, tailBytes } from '../../base/common';
 import { describeBackground } from './commandOutput';
@@ -11,7 +12,8 @@ export const maxTimeoutSeconds = 600;
 /** The end of the output is what matters (the error, the summary line), so the tail is kept. */
 export const outputTailBytes = 8 * 1024;
 
-const schema = z.object({
+/** Its arguments; their JSON form, sent to the API, is TOOL_PARAMETERS.run_command (a unit test keeps the two equal). */
+export const runCommandArguments = z.object({
   command: z.string().check(z.minLength(1), z.describe('Shell command line.')),
   cwd: z.optional(z.string().check(z.describe('Working folder (default ".").'))),
   timeout: z.optional(
@@ -24,10 +26,10 @@ export const runCommandTool: AgentTool = {
   name: 'run_command',
   description: 'Run a shell command (build, test, git …) with no input; ' + `returns its exit code and the last ${outputTailBytes / 1024} KB of output.`,
   kind: 'command',
-  parameters: parametersOf(schema),
+  parameters: TOOL_PARAMETERS.run_command,
   prepare: guardedPrepare(
     'run_command',
-    schema,
+    runCommandArguments,
     (args) => `${args.background ? 'Run in the background' : 'Run'} ${oneLine(args.command)}`,
     async (args, ctx, signal) => {
       const checked = await resolveWorkspacePath(args.cwd ?? '.', ctx, signal);

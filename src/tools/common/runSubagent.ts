@@ -8,7 +8,8 @@
  * the call is refused. Its definition is sent with every request: kept short.
  */
 import * as z from 'zod/mini';
-import { type AgentTool, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, guardedPrepare, refused } from './tool';
+import { TOOL_PARAMETERS } from './toolParameters';
 
 /** Characters of a task: a task is a paragraph, not a file pasted in (the sub-session can read files itself). */
 export const MAX_SUBAGENT_TASK_CHARS = 4000;
@@ -38,7 +39,8 @@ export interface Subagents {
   run(task: string, signal: AbortSignal): Promise<SubagentAnswer>;
 }
 
-const schema = z.object({
+/** Its arguments; their JSON form, sent to the API, is TOOL_PARAMETERS.run_subagent (a unit test keeps the two equal). */
+export const runSubagentArguments = z.object({
   task: z.string().check(z.describe('The task, self-contained.')),
 });
 
@@ -47,10 +49,10 @@ export const runSubagentTool: AgentTool = {
   description: 'Hand a side task (codebase search, review) to a read-only helper; get only its answer.',
   // Changes nothing: the sub-session has only the read-only tools.
   kind: 'read',
-  parameters: parametersOf(schema),
+  parameters: TOOL_PARAMETERS.run_subagent,
   prepare: guardedPrepare(
     'run_subagent',
-    schema,
+    runSubagentArguments,
     (args) => `Subagent: ${oneLine(args.task)}`,
     async (args, ctx) => {
       const subagents = ctx.subagents;

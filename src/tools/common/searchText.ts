@@ -3,7 +3,8 @@ import * as z from 'zod/mini';
 import { re2 } from '../../base/common';
 import { systemClock } from '../../base/common';
 import { type TextMatch, type TextQuery, SearchPatternError } from './searchPorts';
-import { type AgentTool, type ToolContext, ToolFailure, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, type ToolContext, ToolFailure, guardedPrepare, refused } from './tool';
+import { TOOL_PARAMETERS } from './toolParameters';
 import { resolveWorkspacePath } from './pathPolicy';
 import { compileGlob } from '../../base/common';
 import { walkWorkspace, walkTimeLimitMs } from './walk';
@@ -16,22 +17,23 @@ export const searchLineChars = 200;
 /** Larger files are skipped (and counted): they are rarely source and slow to scan. */
 export const searchFileBytes = 1024 * 1024;
 
-const schema = z.object({
+/** Its arguments; their JSON form, sent to the API, is TOOL_PARAMETERS.search_text (a unit test keeps the two equal). */
+export const searchTextArguments = z.object({
   pattern: z.string().check(z.minLength(1), z.describe('Exact, case-sensitive text, or /regex/ or /regex/i.')),
   glob: z.optional(z.string().check(z.describe('Only files matching this glob, e.g. "**/*.ts".'))),
   folder: z.optional(z.string().check(z.describe('Folder to search (default: all).'))),
 });
 
-type SearchArgs = z.infer<typeof schema>;
+type SearchArgs = z.infer<typeof searchTextArguments>;
 
 export const searchTextTool: AgentTool = {
   name: 'search_text',
   description: `Search text files by line; up to ${searchMatchLimit} matches as "path:line: text". ` + 'Skips ignored, protected, binary and huge files.',
   kind: 'read',
-  parameters: parametersOf(schema),
+  parameters: TOOL_PARAMETERS.search_text,
   prepare: guardedPrepare(
     'search_text',
-    schema,
+    searchTextArguments,
     (args) => `Search for ${args.pattern}${args.glob ? ` in ${args.glob}` : ''}`,
     async (args, ctx, signal) => {
       // With an engine (ripgrep) the regex is its to check, and its reason goes back to the model when it refuses one.

@@ -1,10 +1,12 @@
 /** write_file: creates a file or replaces its whole content. */
 import * as z from 'zod/mini';
-import { type AgentTool, displayPath, guardedPrepare, parametersOf, refused } from './tool';
+import { type AgentTool, displayPath, guardedPrepare, refused } from './tool';
+import { TOOL_PARAMETERS } from './toolParameters';
 import { resolveWorkspacePath } from './pathPolicy';
 import { applyChange, currentText } from './fileWrites';
 
-const schema = z.object({
+/** Its arguments; their JSON form, sent to the API, is TOOL_PARAMETERS.write_file (a unit test keeps the two equal). */
+export const writeFileArguments = z.object({
   path: z.string().check(z.describe('The file to write.')),
   content: z.string().check(z.describe('Its complete new content.')),
 });
@@ -13,10 +15,10 @@ export const writeFileTool: AgentTool = {
   name: 'write_file',
   description: 'Create a file (and its folders) or replace its whole content. For small changes prefer edit_file.',
   kind: 'write',
-  parameters: parametersOf(schema),
+  parameters: TOOL_PARAMETERS.write_file,
   prepare: guardedPrepare(
     'write_file',
-    schema,
+    writeFileArguments,
     (args) => `Write ${displayPath(args.path)}`,
     async (args, ctx, signal) => {
       const checked = await resolveWorkspacePath(args.path, ctx, signal);
