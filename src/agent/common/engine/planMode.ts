@@ -33,7 +33,7 @@ export function isPlanningSession(state: Pick<AgentSessionState, 'agent'>): bool
 }
 
 /** `1. step`, `1) step`, `- [ ] step`, `* step`, `Step 1: step`, with bold or a heading's `#` around. */
-const STEP_LINE = /^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:(?:step\s+)?\d{1,3}\s*[.):]|[-*+]\s+\[[ xX]\]|[-*+](?=\s))\s*(.*)$/i;
+const STEP_LINE = /^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:(?:step\s+)?\d{1,3}\s*[.):]|[-*+]\s+\[[ xX]\]|[-*+](?=\s))\s*(.*)$/is;
 
 /**
  * The numbered steps of a plan's text: a list item a step (numbered, a checkbox or a bullet; a numbered
