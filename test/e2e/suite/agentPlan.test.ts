@@ -121,7 +121,27 @@ test(
     await vscode.commands.executeCommand('gateway.plan.start', plan.id, '1. Something else');
     assertEqual((await gateway.agentSessions()).filter((s) => s.title === TASK).length, 2, 'no third session');
     assertEqual((await emulatorRequests()).filter((r) => r.path === '/v1/responses').length, 0, 'no request');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+    // The palette's Plan Before Acting… (the task as its argument): the same read-only session, its plan in a document.
+    await scriptTurns('demo-key', [{ text: '1. Read the README\n2. Summarise it' }]);
+    await vscode.commands.executeCommand('gateway.plan.create', 'summarise the README');
+    const palettePlan = await waitFor(
+      'the palette plan to finish',
+      async () => (await gateway.agentSessions()).find((s) => s.title === 'summarise the README' && s.agent?.name === 'Plan' && s.status === 'done'),
+      60_000,
+    );
+    assert(palettePlan.agent?.tools?.includes('read_file') && !palettePlan.agent.tools.includes('write_file'), 'read-only');
+    const paletteDocument = await waitFor(
+      'the palette plan document',
+      () => vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText().includes('Plan for: summarise the README')),
+      10_000,
+    );
+    assert(paletteDocument.getText().includes('1. Read the README\n2. Summarise it'), paletteDocument.getText());
+    // The plan documents are closed unsaved (no "save?" dialog).
+    for (const plan of [document, paletteDocument]) {
+      await vscode.window.showTextDocument(plan);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
   },
   { timeoutMs: 180_000 },
 );
