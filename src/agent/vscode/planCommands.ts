@@ -9,7 +9,8 @@
 import * as vscode from 'vscode';
 import type { AgentSessionState } from '../../sessionModel/common';
 import { planStartNoLongerApplies, sessionIdOf } from '../../sessionModel/common';
-import { isPlanningSession, parsePlanText, planAnswerOf, planDocument, planTaskOf } from '../common/engine/planMode';
+import { isPlanningSession } from '../common/engine/sessionAgent';
+import { agentExtras } from '../common/sessions/agentExtrasLoader';
 import type { AgentSessions, SessionSink } from './agentSessions';
 
 export const PLAN_START_COMMAND = 'gateway.plan.start';
@@ -33,6 +34,7 @@ export function registerPlanCommands(deps: PlanCommandsDeps): vscode.Disposable[
   const started = new Map<string, string>(Object.entries(deps.workspaceState?.get<Record<string, string>>(STARTED_KEY) ?? {}));
 
   const openDraft = async (plan: AgentSessionState): Promise<vscode.TextDocument | undefined> => {
+    const { parsePlanText, planAnswerOf, planDocument, planTaskOf } = agentExtras();
     const open = drafts.get(plan.id);
     const steps = parsePlanText(planAnswerOf(plan));
     if (steps.length === 0) {
@@ -91,6 +93,7 @@ export function registerPlanCommands(deps: PlanCommandsDeps): vscode.Disposable[
         // A button of an old chat turn or notification: the plan may be gone, still in the making, or started already.
         const stale = planStartNoLongerApplies(plan, id !== undefined && sessions.isRunning(id), id !== undefined ? started.get(id) : undefined);
         if (stale || !plan) return void vscode.window.showInformationMessage(stale ?? 'No plan to start.');
+        const { parsePlanText, planAnswerOf, planTaskOf } = agentExtras();
         const draft = drafts.get(plan.id);
         const text = typeof editedArgument === 'string' ? editedArgument : draft && !draft.isClosed ? draft.getText() : planAnswerOf(plan);
         const steps = parsePlanText(text);

@@ -5,7 +5,7 @@
  * (agent/vscode/planCommands.ts). A later message in the conversation refines the same plan.
  */
 import * as vscode from 'vscode';
-import { inlineCode, isPlanningSession, parsePlanText, planAnswerOf } from '../../agent/common';
+import { agentExtras, inlineCode, isPlanningSession } from '../../agent/common';
 import { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND, type AgentSessionState } from '../../sessionModel/common';
 import { openFolders, PLAN_EDIT_COMMAND, PLAN_START_COMMAND, type SessionSink } from '../../agent/vscode';
 import { toAbortSignal } from '../../base/vscode';
@@ -52,6 +52,7 @@ export async function runPlanTurn(
 
 /** The plan as a numbered list with its buttons, or the answer as it came when it holds no numbered plan. */
 function showPlan(state: AgentSessionState, stream: vscode.ChatResponseStream): void {
+  const { parsePlanText, planAnswerOf } = agentExtras();
   const answer = planAnswerOf(state);
   const steps = parsePlanText(answer);
   if (steps.length === 0) {

@@ -10,7 +10,6 @@ import {
   MAX_PARSED_STEP_CHARS,
   MAX_PARSED_STEPS,
   PLAN_TOOLS,
-  isPlanningSession,
   parsePlanText,
   planAnswerOf,
   planDocument,
@@ -20,7 +19,7 @@ import {
   taskWithPlan,
 } from '../../../src/agent/common/engine/planMode';
 import { limitTools } from '../../../src/agent/common/engine/agentTools';
-import { agentStartNotes, instructionsWith } from '../../../src/agent/common/engine/sessionAgent';
+import { agentStartNotes, instructionsWith, isPlanningSession } from '../../../src/agent/common/engine/sessionAgent';
 import { parseSessionAgent } from '../../../src/sessionModel/common/savedSession';
 import { planStartNoLongerApplies } from '../../../src/sessionModel/common/staleActions';
 import { toolsFor } from '../../../src/tools/common/registry';

@@ -3,7 +3,8 @@
  * planning session whose answer is a numbered plan; Start runs a normal session with that plan as its
  * todo list. The planning session is a session agent of kind `plan`: its tool list is saved with it and
  * narrows every run as a custom agent's does (agentTools.ts `limitTools`), whatever the approval mode,
- * so a write or a command it tries is refused as "no tool named …".
+ * so a write or a command it tries is refused as "no tool named …". Loaded at first use, in agentExtras
+ * (dist/agent-extras.js): what the chat and the commands need of it they reach through `agentExtras()`.
  */
 import type { AgentSessionState, SessionAgent } from '../../../sessionModel/common';
 import type { PlanStep } from '../../../tools/common';
@@ -25,11 +26,6 @@ export const PLAN_INSTRUCTIONS = [
 /** The session agent of a planning session (saved with it: Continue and compaction keep it read-only). */
 export function planningAgent(): SessionAgent {
   return { kind: 'plan', name: 'Plan', path: '', instructions: PLAN_INSTRUCTIONS, tools: [...PLAN_TOOLS] };
-}
-
-/** Whether a saved session is a planning session. */
-export function isPlanningSession(state: Pick<AgentSessionState, 'agent'>): boolean {
-  return state.agent?.kind === 'plan';
 }
 
 /** `1. step`, `1) step`, `- [ ] step`, `* step`, `Step 1: step`, with bold or a heading's `#` around. */

@@ -34,6 +34,11 @@ export function withTools(agent: SessionAgent, names: readonly string[] | undefi
   return { ...rest, tools, ...(unknown.length > 0 ? { unknownTools: unknown } : {}), ...(notEnabled.length > 0 ? { notEnabledTools: notEnabled } : {}) };
 }
 
+/** Whether a saved session is a planning session (plan first, planMode.ts). */
+export function isPlanningSession(state: { agent?: SessionAgent }): boolean {
+  return state.agent?.kind === 'plan';
+}
+
 /** The instructions of every request: the standing ones, then the agent's. */
 export function instructionsWith(base: string, agent: SessionAgent | undefined): string {
   if (agent?.instructions === undefined) return base;
