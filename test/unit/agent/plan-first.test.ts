@@ -23,6 +23,7 @@ import { agentStartNotes, instructionsWith, isPlanningSession } from '../../../s
 import { parseSessionAgent } from '../../../src/sessionModel/common/savedSession';
 import { planStartNoLongerApplies } from '../../../src/sessionModel/common/staleActions';
 import { toolsFor } from '../../../src/tools/common/registry';
+import { parsePlan } from '../../../src/tools/common/updatePlan';
 import { AGENT_INSTRUCTIONS } from '../../../src/customization/common/instructions';
 import { RunningSessions } from '../../../src/agent/common/sessions/runningSessions';
 import { SessionCheckpoints, type SavedSessions } from '../../../src/agent/common/sessions/sessionCheckpoints';
@@ -58,6 +59,9 @@ describe('parsePlanText', () => {
   test('hostile input: bounded steps and length, one line each, invisible characters spelled out, fast on a huge text', () => {
     const many = Array.from({ length: 100 }, (_, i) => `${i + 1}. step ${i + 1}`).join('\n');
     assert.equal(parsePlanText(many).length, MAX_PARSED_STEPS);
+    // At its bounds the todo list is kept whole when the started session is saved and read back.
+    const bounded = seededPlan(parsePlanText(`${many}\n1. ${'y'.repeat(10_000)}`));
+    assert.deepEqual(parsePlan(JSON.parse(JSON.stringify(bounded))), bounded);
     const [long] = parsePlanText(`1. ${'x'.repeat(10_000)}`);
     assert.equal(long.length, MAX_PARSED_STEP_CHARS);
     assert.ok(long.endsWith('…'));

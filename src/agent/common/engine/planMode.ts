@@ -7,15 +7,15 @@
  * (dist/agent-extras.js): what the chat and the commands need of it they reach through `agentExtras()`.
  */
 import type { AgentSessionState, SessionAgent } from '../../../sessionModel/common';
-import type { PlanStep } from '../../../tools/common';
+import { MAX_PLAN_STEPS, MAX_STEP_CHARS, type PlanStep } from '../../../tools/common';
 import { visibleText } from '../../../base/common';
 
 /** What a planning session may use: reading, listing, searching, navigation and problems; no writes, no commands, no host tools. */
 export const PLAN_TOOLS: readonly string[] = ['read_file', 'list_files', 'search_text', 'code_navigation', 'get_problems'];
 
-/** Bounds on a parsed plan: what the chat shows and the started session's todo list keeps. */
-export const MAX_PARSED_STEPS = 30;
-export const MAX_PARSED_STEP_CHARS = 300;
+/** Bounds on a parsed plan: those of update_plan's todo list, which the started session keeps (and reads back when it is saved). */
+export const MAX_PARSED_STEPS = MAX_PLAN_STEPS;
+export const MAX_PARSED_STEP_CHARS = MAX_STEP_CHARS;
 
 export const PLAN_INSTRUCTIONS = [
   'You are planning, not acting: this session is read-only. Read, list, search and navigate the workspace as you need to understand the task;',
