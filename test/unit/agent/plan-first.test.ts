@@ -60,7 +60,7 @@ describe('parsePlanText', () => {
     const many = Array.from({ length: 100 }, (_, i) => `${i + 1}. step ${i + 1}`).join('\n');
     assert.equal(parsePlanText(many).length, MAX_PARSED_STEPS);
     // At its bounds the todo list is kept whole when the started session is saved and read back.
-    const bounded = seededPlan(parsePlanText(`${many}\n1. ${'y'.repeat(10_000)}`));
+    const bounded = seededPlan(parsePlanText(`1. ${'y'.repeat(10_000)}\n${many}`));
     assert.deepEqual(parsePlan(JSON.parse(JSON.stringify(bounded))), bounded);
     const [long] = parsePlanText(`1. ${'x'.repeat(10_000)}`);
     assert.equal(long.length, MAX_PARSED_STEP_CHARS);
