@@ -116,7 +116,7 @@ function registerAgentViews(options: {
   });
   timed('agent: commands', () =>
     context.subscriptions.push(
-      ...registerAgentCommands(sessions, errors),
+      ...registerAgentCommands(sessions, errors, context.workspaceState),
       ...registerCheckpointCommands(sessions, errors),
       registerDeleteSessionCommand(sessions, errors),
       registerForgetHookDecisions(context.globalState),

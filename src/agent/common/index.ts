@@ -4,5 +4,7 @@ export { endedMarkdown, staleAnswerMessage, unlinked, waitingLine } from './appr
 export { type AnsweredApproval } from './approvals/pendingApprovals';
 export { compactionNotice, contextUsage, lastCompactionNotice } from './engine/compaction';
 export { agentStartNotes, modelNamed, promptSessionAgent } from './engine/sessionAgent';
+export { isPlanningSession } from './engine/sessionAgent';
+export { agentExtras } from './sessions/agentExtrasLoader';
 export { subagentMarkdown } from './sessions/transcriptMarkdown';
 export { interruptedNotice, type InterruptedSession } from './sessions/runningSessions';

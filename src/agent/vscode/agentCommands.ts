@@ -19,9 +19,10 @@ import { sessionEndNotice } from '../common/sessions/sessionEndNotice';
 import { waitingProgress } from './waitingProgress';
 import { savedAnswerMessage, savedAnswerOf, staleAnswerMessage } from '../common/approvals/approvalText';
 import { sessionActionNoLongerApplies } from '../../sessionModel/common';
+import { registerPlanCommands } from './planCommands';
 import { pickSessionAgent, RUN_PROMPT_FILE_COMMAND, runPromptFile } from './agentFileCommands';
 
-export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter): vscode.Disposable[] {
+export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter, workspaceState?: vscode.Memento): vscode.Disposable[] {
   const output = vscode.window.createOutputChannel('Gateway Agent');
   const onEvent = (event: AgentEvent) => writeEvent(output, event);
   const guarded = errors.guard.bind(errors);
@@ -44,6 +45,7 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
 
   return [
     output,
+    ...registerPlanCommands({ sessions, runInBackground, guarded, hasFolder: hasFolderOrOffersOne, workspaceState }),
     vscode.commands.registerCommand(
       RUN_PROMPT_FILE_COMMAND,
       guarded((name?: unknown) => runPromptFile(sessions, name)),
@@ -227,6 +229,11 @@ function writeEvent(output: vscode.OutputChannel, event: AgentEvent): void {
     case 'retry':
       output.appendLine(
         event.notice.delayMs > 0 ? `  … ${event.notice.message} (waiting ${Math.ceil(event.notice.delayMs / 1000)} s)` : `  … ${event.notice.message}`,
+      );
+      return;
+    case 'plan':
+      output.appendLine(
+        `\n☐ plan: ${event.plan.map((step, index) => `${index + 1}. [${step.status === 'done' ? 'x' : step.status === 'in_progress' ? '~' : ' '}] ${step.step}`).join('  ')}`,
       );
       return;
     case 'compacting':

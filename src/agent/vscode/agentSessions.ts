@@ -26,6 +26,7 @@ import { vscodeControlWatcher, showControlRollback } from '../../terminal/vscode
 import { SessionEngines, type ContextLimits } from './sessionEngine';
 import { rootForNewSession } from '../../sessionModel/common';
 import { sessionAgentOf } from '../common/engine/sessionAgent';
+import { agentExtras } from '../common/sessions/agentExtrasLoader';
 import { type SessionAgent } from '../../sessionModel/common';
 import type { CustomAgent } from '../../customization/common';
 import type { ToolCatalog } from '../common/engine/agentTools';
@@ -152,6 +153,18 @@ export class AgentSessions implements vscode.Disposable {
   /** Starts a session as a custom agent or an agent-mode prompt file (its tools, instructions and model). */
   startAs(input: { task: string; agent: SessionAgent; sink: SessionSink; signal?: AbortSignal }): Promise<AgentSessionState> {
     return this.sessionRuns.start(input.task, { sink: this.runSink(input.sink), signal: input.signal, agent: input.agent });
+  }
+
+  /** Plan first: a read-only planning session for the task (planMode.ts), whose answer is a numbered plan. */
+  plan(task: string, sink: SessionSink, signal?: AbortSignal): Promise<AgentSessionState> {
+    return this.sessionRuns.start(task, { sink: this.runSink(sink), signal, agent: agentExtras().planningAgent() });
+  }
+
+  /** Plan first's Start: a normal session for the task with the plan's steps as its todo list (seeded and in its first message). */
+  startWithPlan(input: { task: string; steps: readonly string[]; sink: SessionSink; signal?: AbortSignal }): Promise<AgentSessionState> {
+    const { task, steps } = input;
+    const { taskWithPlan, seededPlan } = agentExtras();
+    return this.sessionRuns.start(taskWithPlan(task, steps), { sink: this.runSink(input.sink), signal: input.signal, plan: seededPlan(steps), title: task });
   }
 
   /** The custom agents and prompt files of the folder a new session would work in (none without a folder), then the user's prompt files. */

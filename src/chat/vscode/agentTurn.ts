@@ -31,10 +31,11 @@ import { settledWithinStop, STOP_GRACE_MS, STOPPED_RUN_UNKNOWN, stoppedRunText }
 import { systemClock } from '../../base/common';
 import { summarize } from './sessionSummary';
 import { sessionStateTurn } from './sessionStateTurn';
+import { isPlanConversation, runPlanTurn } from './planTurn';
 
 export interface AgentChatResult extends vscode.ChatResult {
   /** `stopped`: the user stopped the turn; the session it names is offered a Continue followup. */
-  metadata: { command: 'agent' | 'compact' | 'session'; sessionId?: string; failed?: boolean; stopped?: boolean };
+  metadata: { command: 'agent' | 'compact' | 'session' | 'plan'; sessionId?: string; failed?: boolean; stopped?: boolean };
 }
 
 /** The session an earlier turn of this conversation ran, if any. */
@@ -65,7 +66,13 @@ export async function runAgentTurn(
   token: vscode.CancellationToken,
 ): Promise<AgentChatResult> {
   const { sessions } = agent;
-  const previous = sessionOfConversation(context);
+  const conversation = sessionOfConversation(context);
+  // Plan first: `/plan` makes a new plan; a plain reply in a plan's conversation refines it; `/agent` there starts afresh.
+  const inPlan = await isPlanConversation(agent, conversation);
+  const planInput = { prompt: request.prompt, toolInvocationToken: request.toolInvocationToken };
+  if (request.command === 'plan') return runPlanTurn(agent, planInput, stream, token);
+  if (!request.command && inPlan) return runPlanTurn(agent, { ...planInput, previous: conversation }, stream, token);
+  const previous = inPlan && request.command === 'agent' ? undefined : conversation;
   if (request.command === 'compact') return compactTurn(agent, previous, stream, token);
   if (request.command === 'session') return sessionStateTurn(sessions, { prompt: request.prompt, previous }, stream, toAbortSignal(token));
   const task = request.prompt.trim();

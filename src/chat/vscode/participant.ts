@@ -74,9 +74,9 @@ export interface GatewayChatResult extends vscode.ChatResult {
   };
 }
 
-/** The commands an agent turn answers: start or continue a session, compact it, or show where it stands. */
+/** The commands an agent turn answers: start or continue a session, plan one first, compact it, or show where it stands. */
 function isAgentCommand(command: string | undefined): boolean {
-  return command === 'agent' || command === 'compact' || command === 'session';
+  return command === 'agent' || command === 'compact' || command === 'session' || command === 'plan';
 }
 
 export function createChatHandler(deps: ParticipantDeps) {
@@ -200,7 +200,7 @@ function failureAnswer(message: string): vscode.MarkdownString {
   return new vscode.MarkdownString(`\n\n${failureMarkdown(message)}\n\n`, true);
 }
 
-const SLASH_COMMANDS = ['explain', 'fix', 'agent', 'compact', 'session'];
+const SLASH_COMMANDS = ['explain', 'fix', 'agent', 'plan', 'compact', 'session'];
 
 /** The request as if `@gateway` had been typed once (see repeatedMention.ts); the same object when it was. */
 function withoutRepeatedParticipant(request: vscode.ChatRequest): vscode.ChatRequest {

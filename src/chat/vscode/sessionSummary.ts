@@ -14,6 +14,7 @@ import { shortList } from '../common/shortList';
 function agentLine({ agent }: AgentSessionState): string {
   if (!agent) return '';
   const tools = agent.tools === undefined ? 'all' : agent.tools.join(', ') || 'none';
+  if (agent.kind === 'plan') return `\nPlanning (read-only), tools ${tools}\n`;
   const left = agent.unknownTools?.length ? `; left out: ${agent.unknownTools.join(', ')}` : '';
   return `\n${agent.kind === 'agent' ? 'Agent' : 'Prompt file'}: ${inlineCode(agent.name)} (${inlineCode(agent.path)}), tools ${tools}${left}\n`;
 }

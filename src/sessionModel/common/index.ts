@@ -26,4 +26,4 @@ export {
   rootForSavedSession,
 } from './sessionRoot';
 export { approvalToAnswer, sessionIdOf } from './commandArguments';
-export { sessionActionNoLongerApplies } from './staleActions';
+export { planStartNoLongerApplies, sessionActionNoLongerApplies } from './staleActions';

@@ -172,7 +172,8 @@ export function parseSavedSessionText(raw: string): AgentSessionState | undefine
 export function parseSessionAgent(value: unknown): SessionAgent | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  if ((record.kind !== 'agent' && record.kind !== 'prompt') || typeof record.name !== 'string' || typeof record.path !== 'string') return undefined;
+  if ((record.kind !== 'agent' && record.kind !== 'prompt' && record.kind !== 'plan') || typeof record.name !== 'string' || typeof record.path !== 'string')
+    return undefined;
   const strings = (list: unknown) => (Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : undefined);
   const tools = strings(record.tools);
   const unknownTools = strings(record.unknownTools);

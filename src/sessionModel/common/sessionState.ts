@@ -156,8 +156,8 @@ export function canContinue(state: AgentSessionState): boolean {
 }
 
 export interface SessionAgent {
-  /** `agent`: a custom agent's file; `prompt`: a prompt file run in agent mode. */
-  kind: 'agent' | 'prompt';
+  /** `agent`: a custom agent's file; `prompt`: a prompt file run in agent mode; `plan`: a read-only planning session (`/plan`, no file). */
+  kind: 'agent' | 'prompt' | 'plan';
   name: string;
   /** Its file, workspace-relative. */
   path: string;

@@ -26,3 +26,21 @@ export function sessionActionNoLongerApplies(
   if (running && action === 'restore') return `${name} is running again, so this restore was not done: stop it in the Sessions view first, then restore.`;
   return undefined;
 }
+
+/**
+ * Plan first's Start on the planning session `saved` (undefined: deleted, or not a planning session): it says why
+ * it does nothing when the plan is still being made, or was started already (`startedAs`: when, as the user reads it).
+ */
+export function planStartNoLongerApplies(
+  saved: Pick<AgentSessionState, 'title' | 'id'> | undefined,
+  running: boolean,
+  startedAs: string | undefined,
+): string | undefined {
+  const again = 'Make a new one with `@gateway /plan <task>` or "Gateway: Plan Before Acting…".';
+  if (!saved) return `That plan's session was deleted, so this button no longer applies. ${again}`;
+  const name = `"${saved.title || saved.id}"`;
+  if (startedAs !== undefined)
+    return `The plan ${name} was already started (${startedAs}), so it was not started again: follow it in the Sessions view. ${again}`;
+  if (running) return `The plan ${name} is still being made: wait for it to finish, then Start.`;
+  return undefined;
+}

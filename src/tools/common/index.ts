@@ -17,4 +17,4 @@ export {
 } from './searchPorts';
 export { mcpToolParts, mcpToolServers, mcpToolsOfServer, modelToolName } from './mcpNames';
 export { type AgentTool, type PreparedCall, type ToolContext, type ToolKind, type ToolOutcome } from './tool';
-export { parsePlan, planChecklist, type PlanStep } from './updatePlan';
+export { MAX_PLAN_STEPS, MAX_STEP_CHARS, parsePlan, planChecklist, type PlanStep } from './updatePlan';

@@ -32,6 +32,8 @@ import './agentHooks.test';
 import './agentCustom.test';
 // Its own agent, instructions and sample folders, removed at its end.
 import './agentFiles.test';
+// Its plan document closed at its end.
+import './agentPlan.test';
 import './dialects.test';
 // Sets only the key and base URL; runs on whichever chat model the earlier tests left selected.
 import './notes.test';

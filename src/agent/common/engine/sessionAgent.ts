@@ -34,9 +34,15 @@ export function withTools(agent: SessionAgent, names: readonly string[] | undefi
   return { ...rest, tools, ...(unknown.length > 0 ? { unknownTools: unknown } : {}), ...(notEnabled.length > 0 ? { notEnabledTools: notEnabled } : {}) };
 }
 
+/** Whether a saved session is a planning session (plan first, planMode.ts). */
+export function isPlanningSession(state: { agent?: SessionAgent }): boolean {
+  return state.agent?.kind === 'plan';
+}
+
 /** The instructions of every request: the standing ones, then the agent's. */
 export function instructionsWith(base: string, agent: SessionAgent | undefined): string {
   if (agent?.instructions === undefined) return base;
+  if (agent.kind === 'plan') return `${base}\n\n${agent.instructions}`;
   return `${base}\n\nYou are the custom agent "${agent.name}" of this workspace (${agent.path}). Its instructions:\n\n${agent.instructions}`;
 }
 
@@ -67,6 +73,7 @@ export function modelNamed(wanted: string, available: readonly string[]): string
 
 /** The lines a session as an agent starts with: the tools it has, the names it gave that are not ours, the model's substitute. */
 export function agentStartNotes(agent: SessionAgent, model: { used: string; found: boolean }): string[] {
+  if (agent.kind === 'plan') return [`Planning (read-only): tools ${listed(agent.tools ?? [])}; no writes, no commands.`];
   const what = agent.kind === 'agent' ? `Agent "${agent.name}"` : `Prompt file "${agent.name}"`;
   const notes = [`${what} (${agent.path}): tools ${agent.tools === undefined ? 'all' : listed(agent.tools) || 'none'}.`];
   if (agent.unknownTools?.length) notes.push(`${what} names tools neither this extension nor VS Code has, left out: ${listed(agent.unknownTools)}.`);

@@ -5,3 +5,5 @@
  * hooks' runner are the customization feature's own lazy part.)
  */
 export { renderTranscript } from './transcriptMarkdown';
+// Plan first: the planning agent, the plan's parser and texts (used once a plan is made).
+export { parsePlanText, planAnswerOf, planDocument, planningAgent, planTaskOf, seededPlan, taskWithPlan } from '../engine/planMode';

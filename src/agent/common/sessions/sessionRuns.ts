@@ -15,6 +15,7 @@ import { decidedRoot, rootForNewSession, rootForSavedSession, type SessionFolder
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../../sessionModel/common';
 import { agentStartNotes, modelNamed } from '../engine/sessionAgent';
 import { type SessionAgent } from '../../../sessionModel/common';
+import type { PlanStep } from '../../../tools/common';
 import type { ToolDecision } from '../../../telemetry/common';
 
 /** Told what the team's collector counts (telemetry/): tool calls by tool and decision, sessions started and finished; names only. */
@@ -48,6 +49,10 @@ export interface RunRequest {
   referencedTools?: readonly string[];
   /** Start as this custom agent (or agent-mode prompt file): its instructions, tools and model. */
   agent?: SessionAgent;
+  /** A new session's todo list from the start (Plan first's Start): seeded as update_plan keeps it, and shown. */
+  plan?: PlanStep[];
+  /** A new session's title when it is not the task's start (the task then carries the plan). */
+  title?: string;
 }
 
 export interface SessionRunsOptions {
@@ -112,7 +117,9 @@ export class SessionRuns {
     const signal = request.signal ?? new AbortController().signal;
     const { agent } = request;
     const model = await this.modelFor(agent, signal);
-    const state = newSession({ id: newSessionId(), title: task.trim().slice(0, 200), model: model.used, now: Date.now(), rootUri: root.uri, agent });
+    const title = (request.title ?? task).trim().slice(0, 200);
+    const state = newSession({ id: newSessionId(), title, model: model.used, now: Date.now(), rootUri: root.uri, agent });
+    if (request.plan?.length) state.plan = request.plan.map((step) => ({ ...step }));
     addUserMessage(state, task);
     return this.options.runs
       .exclusively(state.id, 'This session is already running.', async (controller) => {
@@ -123,6 +130,7 @@ export class SessionRuns {
           logger.info(`agent session ${state.id}: ${text}`);
           request.sink.onEvent({ type: 'note', text }, root);
         }
+        if (state.plan) request.sink.onEvent({ type: 'plan', plan: state.plan.map((step) => ({ ...step })) }, root);
         return this.run(state, root, controller, request);
       })
       .finally(() => this.options.checkpoints.keepInBudgetSoon());
