@@ -104,8 +104,12 @@ describe('background commands with real processes', { skip: process.platform ===
     const started = await call(runCommand, { command: `exec yes ${marker(3)}`, background: true }, context);
     // The wait ends as soon as the kept bytes are waiting, not after quietMs (yes never pauses).
     assert.match(started.output, /^Started in the background as bg1\.\nBackground command bg1, output so far:\n/);
+    // Read until yes has written past the 8 KB kept: on a loaded machine that takes longer than 50 quick reads (up to 5 s).
     let read = await call(commandOutput, { id: 'bg1' }, context);
-    for (let i = 0; i < 50 && !/output cut/.test(read.output); i++) read = await call(commandOutput, { id: 'bg1' }, context);
+    await eventually(async () => {
+      read = await call(commandOutput, { id: 'bg1' }, context);
+      return /output cut/.test(read.output);
+    });
     assert.match(read.output, /^Background command bg1, output so far:\n\(output cut: first \d+ bytes omitted\)\n/);
     assert.ok(context.background!.retainedBytes() <= 8 * 1024, `${context.background!.retainedBytes()} bytes kept`);
     assert.ok(Buffer.byteLength(read.output) < 8 * 1024 + 300);
