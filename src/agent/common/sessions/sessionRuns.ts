@@ -175,7 +175,7 @@ export class SessionRuns {
 
   /** The folder a saved session works in; an error that names `action` when it is not open. */
   savedRoot(state: AgentSessionState, action: string): SessionRoot {
-    return decidedRoot(rootForSavedSession(state.rootUri, this.options.folders.open(), action), this.options.folders);
+    return decidedRoot(rootForSavedSession(state.rootUri, this.options.folders.open(), action, state.worktree), this.options.folders);
   }
 
   private async run(state: AgentSessionState, root: SessionRoot, controller: AbortController, request: RunRequest): Promise<AgentSessionState> {
