@@ -55,12 +55,14 @@ describe('the production bundle and its lazy files', () => {
       'agent-extras.js',
       'change-review.js',
       'customization.js',
+      'git-worktrees.js',
       'hook-process.js',
       'ignore.js',
       'inline-edit.js',
       'picomatch.js',
       're2js.js',
       'usage-page.js',
+      'worktree-commands.js',
     ]);
     const shipped = readFileSync('.vscodeignore', 'utf8').split('\n');
     for (const file of files) {
@@ -88,6 +90,8 @@ describe('the production bundle and its lazy files', () => {
       'src/terminal/node/gitStructure.ts',
       'src/terminal/node/protectedPathCache.ts',
       'src/terminal/common/changeReview.ts',
+      'src/agent/node/gitWorktrees.ts',
+      'src/agent/vscode/worktreeCommands.ts',
       'node_modules/ignore/',
       'node_modules/picomatch/',
       'node_modules/re2js/',

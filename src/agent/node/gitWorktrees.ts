@@ -63,6 +63,14 @@ export function isLinkableFolder(name: string): boolean {
 }
 
 export class NodeGitWorktrees implements GitWorktrees {
+  async canMake(repoRoot: string, signal: AbortSignal): Promise<boolean> {
+    if (!isPlainAbsolutePath(repoRoot)) return false;
+    const top = await git(repoRoot, ['rev-parse', '--show-toplevel'], signal).catch(() => undefined);
+    if (top?.code !== 0 || (await realpath(top.stdout.toString('utf8').trim()).catch(() => '')) !== (await realpath(repoRoot).catch(() => undefined)))
+      return false;
+    return (await git(repoRoot, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], signal)).code === 0;
+  }
+
   async create({ repoRoot, sessionId, linkedFolders, signal }: Parameters<GitWorktrees['create']>[0]): Promise<WorktreeMade> {
     if (!isPlainAbsolutePath(repoRoot)) throw new Error(`A worktree needs a local folder: ${repoRoot}`);
     const top = await git(repoRoot, ['rev-parse', '--show-toplevel'], signal);

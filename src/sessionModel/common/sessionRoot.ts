@@ -33,6 +33,7 @@ export function rootForNewSession(open: readonly OpenFolder[]): RootDecision {
  * refused, e.g. "continue it".
  */
 export function rootForSavedSession(savedUri: string | undefined, open: readonly OpenFolder[], action: string, worktree?: SessionWorktree): RootDecision {
+  if (worktree?.discardedAt !== undefined) return { ok: false, message: `This session's worktree (${worktree.branch}) was discarded: it cannot ${action}.` };
   if (savedUri === undefined)
     return worktree ? { ok: false, message: `This session's worktree has no folder recorded; it cannot ${action}.` } : rootForNewSession(open);
   if (open.some((folder) => folder.uri === savedUri)) return { ok: true, uri: savedUri, ...(worktree ? { worktree } : {}) };

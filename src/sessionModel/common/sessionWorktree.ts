@@ -16,6 +16,8 @@ export interface SessionWorktree {
   branch: string;
   /** The commit the worktree was made from (Review Changes and Apply compare with it). */
   baseCommit: string;
+  /** When the user discarded the worktree (and its branch): the session can no longer run, only be read. */
+  discardedAt?: number;
 }
 
 /** Where new sessions work: asked at the start, the workspace folder, or a new worktree (`gateway.agent.sessionPlace`). */
@@ -68,10 +70,12 @@ export function parseSessionWorktree(value: unknown, sessionId: string): Session
   if (typeof repoRoot !== 'string' || typeof path !== 'string' || typeof branch !== 'string' || typeof baseCommit !== 'string') return undefined;
   if (!isPlainAbsolutePath(repoRoot) || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(baseCommit)) return undefined;
   if (path !== worktreePathFor(repoRoot, sessionId) || branch !== worktreeBranchFor(sessionId)) return undefined;
-  return { repoRoot, path, branch, baseCommit };
+  const discardedAt = typeof record.discardedAt === 'number' && Number.isFinite(record.discardedAt) ? record.discardedAt : undefined;
+  return { repoRoot, path, branch, baseCommit, ...(discardedAt !== undefined ? { discardedAt } : {}) };
 }
 
 /** What the Sessions view says of where a session works. */
 export function describePlace(worktree: SessionWorktree | undefined, folderName: string | undefined): string {
-  return worktree ? `worktree · ${worktree.branch}` : (folderName ?? 'folder');
+  if (!worktree) return folderName ?? 'folder';
+  return worktree.discardedAt !== undefined ? `worktree discarded · ${worktree.branch}` : `worktree · ${worktree.branch}`;
 }

@@ -15,6 +15,7 @@ import { decidedRoot, rootForNewSession, rootForSavedSession, type SessionFolder
 import { addUserMessage, canContinue, newSession, type AgentSessionState } from '../../../sessionModel/common';
 import { agentStartNotes, modelNamed } from '../engine/sessionAgent';
 import { type SessionAgent } from '../../../sessionModel/common';
+import type { GitWorktrees, WorktreeMade } from './worktreePorts';
 
 /** Whoever shows a run: its events, and (optionally) the approvals it waits for while it runs. */
 export interface RunSink {
@@ -35,6 +36,8 @@ export interface RunRequest {
   referencedTools?: readonly string[];
   /** Start as this custom agent (or agent-mode prompt file): its instructions, tools and model. */
   agent?: SessionAgent;
+  /** Where a new session works (issue 40): the workspace folder (the default) or a worktree of its own. */
+  place?: 'folder' | 'worktree';
 }
 
 export interface SessionRunsOptions {
@@ -56,6 +59,10 @@ export interface SessionRunsOptions {
   logger: Logger;
   /** The run ended: what it left running (background commands) is stopped; bounded, never rejects. */
   endRun?: (sessionId: string) => Promise<void>;
+  /** The sessions' own worktrees (issue 40); without them a session asked to start in one is refused. */
+  worktrees?: GitWorktrees;
+  /** `gateway.agent.worktreeLinkedFolders` now. */
+  worktreeLinkedFolders?: () => readonly string[];
 }
 
 export class SessionRuns {
@@ -94,23 +101,36 @@ export class SessionRuns {
 
   async start(task: string, request: RunRequest): Promise<AgentSessionState> {
     const { folders, store, logger } = this.options;
-    const root = decidedRoot(rootForNewSession(folders.open()), folders);
+    const folder = decidedRoot(rootForNewSession(folders.open()), folders);
     const signal = request.signal ?? new AbortController().signal;
     const { agent } = request;
     const model = await this.modelFor(agent, signal);
-    const state = newSession({ id: newSessionId(), title: task.trim().slice(0, 200), model: model.used, now: Date.now(), rootUri: root.uri, agent });
+    const id = newSessionId();
+    const made = request.place === 'worktree' ? await this.worktreeFor(folder, id, signal) : undefined;
+    const root = made ? decidedRoot({ ok: true, uri: folder.uri, worktree: made.worktree }, folders) : folder;
+    const title = task.trim().slice(0, 200);
+    const state = newSession({ id, title, model: model.used, now: Date.now(), rootUri: folder.uri, agent, worktree: made?.worktree });
     addUserMessage(state, task);
     return this.options.runs
       .exclusively(state.id, 'This session is already running.', async (controller) => {
         await store.save(state);
         logger.info(`agent session ${state.id} started in ${root.path} with ${model.used}${agent ? ` as ${agent.kind} ${agent.name}` : ''}`);
-        for (const text of agent ? agentStartNotes(agent, model) : []) {
+        for (const text of [...(made ? worktreeNotes(made) : []), ...(agent ? agentStartNotes(agent, model) : [])]) {
           logger.info(`agent session ${state.id}: ${text}`);
           request.sink.onEvent({ type: 'note', text }, root);
         }
         return this.run(state, root, controller, request);
       })
       .finally(() => this.options.checkpoints.keepInBudgetSoon());
+  }
+
+  /** A new worktree for session `id`, from the repository at the workspace folder. */
+  private async worktreeFor(folder: SessionRoot, id: string, signal: AbortSignal): Promise<WorktreeMade> {
+    const { worktrees, worktreeLinkedFolders, logger } = this.options;
+    if (!worktrees) throw new Error('Sessions in their own worktree are not available here.');
+    const made = await worktrees.create({ repoRoot: folder.path, sessionId: id, linkedFolders: worktreeLinkedFolders?.() ?? [], signal });
+    logger.info(`agent session ${id}: worktree ${made.worktree.path} on ${made.worktree.branch} from ${made.worktree.baseCommit}`);
+    return made;
   }
 
   /** The agent's model when the key may use it, else the configured one (`found` says which). */
@@ -200,6 +220,17 @@ export class SessionRuns {
       this.options.sandbox.endSession(state.id);
     }
   }
+}
+
+/** What the user is told of a new worktree: where it is, and that uncommitted changes are not in it. */
+export function worktreeNotes({ worktree, uncommitted, linked }: WorktreeMade): string[] {
+  const notes = [`Working in a new worktree on branch ${worktree.branch} from commit ${worktree.baseCommit.slice(0, 12)}: ${worktree.path}`];
+  if (linked.length > 0) notes.push(`Linked from the workspace: ${linked.join(', ')}.`);
+  if (uncommitted.length > 0) {
+    const named = uncommitted.slice(0, 5).join(', ') + (uncommitted.length > 5 ? ` and ${uncommitted.length - 5} more` : '');
+    notes.push(`The workspace's uncommitted changes are not in this worktree (it starts from the last commit): ${named}.`);
+  }
+  return notes;
 }
 
 function newSessionId(): string {
