@@ -30,6 +30,8 @@ import './agentHooks.test';
 import './agentCustom.test';
 // Its own agent, instructions and sample folders, removed at its end.
 import './agentFiles.test';
+// Makes the workspace folder a Git repository and removes it again at its end.
+import './agentWorktree.test';
 import './dialects.test';
 // Sets only the key and base URL; runs on whichever chat model the earlier tests left selected.
 import './notes.test';
