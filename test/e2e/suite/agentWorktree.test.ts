@@ -84,6 +84,8 @@ test(
       assertEqual(readFileSync(join(b.path, FILE), 'utf8'), changed('BETA'), "the second worktree has its own change, not the other's");
       assertEqual(readFileSync(join(dir, FILE), 'utf8'), ORIGINAL, 'the workspace is untouched while they work');
 
+      assertEqual(await vscode.commands.executeCommand<number>('gateway.agent.reviewWorktree', alpha.id), 1, 'Review Changes shows the one file changed');
+
       const applied = await vscode.commands.executeCommand<{ applied: boolean; files?: string[] }>('gateway.agent.applyWorktree', alpha.id);
       assertEqual(JSON.stringify(applied), JSON.stringify({ applied: true, files: [FILE] }), 'the first is applied');
       assertEqual(readFileSync(join(dir, FILE), 'utf8'), changed('ALPHA'), "the workspace has the first's change and not the second's");
@@ -101,6 +103,14 @@ test(
         'the session says its worktree was discarded',
       );
       assert(existsSync(a.path), "the other session's worktree stays");
+
+      // A worktree whose session is gone (a crash, a deleted session) is found and removed; the live session's stays.
+      const gone = join(a.path, '..', 'sgone');
+      git(dir, 'worktree', 'add', '-q', '-b', 'gateway/sgone', gone);
+      made.push(gone);
+      assertEqual(await vscode.commands.executeCommand<number>('gateway.agent.cleanUpWorktrees', { confirmed: true }), 1, 'one stale worktree removed');
+      assert(!existsSync(gone) && git(dir, 'branch', '--list', 'gateway/sgone').trim() === '', 'the stale worktree and branch are gone');
+      assert(existsSync(a.path), "a saved session's worktree is not stale");
       assert(await vscode.commands.executeCommand<boolean>('gateway.agent.discardWorktree', alpha.id, { confirmed: true }), 'the first is discarded too');
     } finally {
       await settings.update('agent.approval', approval, vscode.ConfigurationTarget.Global);
