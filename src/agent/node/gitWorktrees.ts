@@ -108,12 +108,15 @@ export class NodeGitWorktrees implements GitWorktrees {
     const path = await this.ours(worktree);
     const excluded = await linkedIn(worktree);
     await gitOk(path, ['add', '-A', '--', '.', ...excluded.map((name) => `:(exclude,literal)${name}`)], signal);
-    const listing = await gitOk(path, ['diff', '--cached', '--no-renames', '--name-status', '-z', worktree.baseCommit, '--'], signal);
+    const listing = await gitOk(path, ['diff', '--cached', '--no-renames', '--raw', '-z', worktree.baseCommit, '--'], signal);
     const fields = listing.split('\0').filter((field) => field !== '');
     const changes: WorktreeChange[] = [];
+    // `:<old mode> <new mode> <old id> <new id> <letter>` then the path.
     for (let i = 0; i + 1 < fields.length; i += 2) {
-      const letter = fields[i];
-      changes.push({ path: fields[i + 1], status: letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified' });
+      const [, newMode = '', , , letter = ''] = fields[i].slice(1).split(' ');
+      const status = letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified';
+      const kind = newMode === '120000' ? 'link' : newMode === '160000' ? 'submodule' : undefined;
+      changes.push({ path: fields[i + 1], status, ...(kind ? { kind } : {}) });
     }
     return changes;
   }
@@ -128,6 +131,14 @@ export class NodeGitWorktrees implements GitWorktrees {
     const changes = await this.changes(worktree, signal);
     const files = changes.map((change) => change.path);
     if (files.length === 0) return { ok: true, files };
+    // A link (it could point anywhere on the disk) or a submodule is never written into the workspace by Apply.
+    const special = changes.filter((change) => change.kind !== undefined);
+    if (special.length > 0)
+      return {
+        ok: false,
+        reason: `The session made ${special.map((change) => `${change.path} a ${change.kind === 'link' ? 'symbolic link' : 'submodule'}`).join(', ')}: Apply does not write links or submodules into the workspace. Open the worktree to take the changes by hand.`,
+        files,
+      };
     const refused = refuse?.(files);
     if (refused !== undefined) return { ok: false, reason: refused, files };
     const patch = (await git(await this.ours(worktree), ['diff', '--cached', '--binary', '--no-renames', worktree.baseCommit, '--'], signal)).stdout;

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeGitWorktrees, isLinkableFolder } from '../../../src/agent/node/gitWorktrees';
@@ -79,6 +79,13 @@ test('two sessions get their own worktrees beside the repository, from HEAD, eac
   // An unsaved editor refuses before anything is written.
   const vetoed = await worktrees.apply(second.worktree, signal, (files) => `unsaved: ${files.join(', ')}`);
   assert.deepEqual(vetoed, { ok: false, reason: 'unsaved: a.txt', files: ['a.txt'] });
+
+  // A symbolic link the session made is never written into the workspace.
+  symlinkSync('/etc/passwd', join(second.worktree.path, 'innocent.txt'));
+  const linked = await worktrees.apply(second.worktree, signal);
+  assert.equal(linked.ok, false);
+  assert.match(!linked.ok ? linked.reason : '', /innocent\.txt a symbolic link/);
+  assert.ok(!existsSync(join(root, 'innocent.txt')));
 
   // Discard: worktree and branch gone, the linked folder's contents kept.
   await worktrees.discard(second.worktree, signal);

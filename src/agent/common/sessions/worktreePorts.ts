@@ -17,6 +17,8 @@ export interface WorktreeChange {
   /** Relative to the worktree (and to the repository's top). */
   path: string;
   status: 'added' | 'modified' | 'deleted';
+  /** What the path is now when it is not a file: a symbolic link or a submodule (Apply refuses both). */
+  kind?: 'link' | 'submodule';
 }
 
 /** Apply to Workspace: applied whole, or refused whole with what conflicts (nothing of the workspace changed). */
