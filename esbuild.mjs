@@ -40,6 +40,8 @@ const lazyParts = [
   { specifier: '../common/usageHtml', entry: 'src/usage/common/usageHtml.ts', file: 'usage-page.js' },
   { specifier: './changeReviewParts', entry: 'src/terminal/node/changeReviewParts.ts', file: 'change-review.js' },
   { specifier: './otlpMetrics', entry: 'src/telemetry/node/otlpMetrics.ts', file: 'telemetry.js' },
+  { specifier: './gitWorktrees', entry: 'src/agent/node/gitWorktrees.ts', file: 'git-worktrees.js' },
+  { specifier: './worktreeCommands', entry: 'src/agent/vscode/worktreeCommands.ts', file: 'worktree-commands.js' },
 ];
 
 /** The loader's `require(specifier)` in the bundle becomes `require('./<file>')`: the file built beside it. */

@@ -22,7 +22,7 @@ import {
   TranscriptProvider,
   showWaiting,
 } from './agent/vscode';
-import { registerCheckpointCommands, registerForgetHookDecisions } from './agent/vscode';
+import { registerCheckpointCommands, registerForgetHookDecisions, registerWorktreeCommands } from './agent/vscode';
 import { interruptedNotice, type InterruptedSession } from './agent/common';
 import { chooseHostTools } from './tools/vscode';
 import { systemClock, type Logger } from './base/common';
@@ -118,6 +118,7 @@ function registerAgentViews(options: {
     context.subscriptions.push(
       ...registerAgentCommands(sessions, errors, context.workspaceState),
       ...registerCheckpointCommands(sessions, errors),
+      ...registerWorktreeCommands(sessions, errors),
       registerDeleteSessionCommand(sessions, errors),
       registerForgetHookDecisions(context.globalState),
       vscode.commands.registerCommand('gateway.agent.chooseTools', (names?: unknown) => chooseHostTools(context.workspaceState, systemClock, names)),

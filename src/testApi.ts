@@ -49,6 +49,8 @@ export interface GatewayExtensionApi {
       subagents?: { task: string; status: string; steps: string[] }[];
       model?: string;
       agent?: { name: string; path: string; tools?: string[] };
+      /** Issue 40: the worktree the session works in. */
+      worktree?: { path: string; branch: string; baseCommit: string; discarded: boolean };
     }[]
   >;
 }
@@ -99,6 +101,12 @@ export function gatewayTestApi(sources: TestApiSources): GatewayExtensionApi {
         subagents: s.subagents?.map((run) => ({ task: run.task, status: run.status, steps: run.steps })),
         model: s.model,
         agent: s.agent && { name: s.agent.name, path: s.agent.path, tools: s.agent.tools },
+        worktree: s.worktree && {
+          path: s.worktree.path,
+          branch: s.worktree.branch,
+          baseCommit: s.worktree.baseCommit,
+          discarded: s.worktree.discardedAt !== undefined,
+        },
       })),
   };
 }

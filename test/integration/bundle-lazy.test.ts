@@ -56,6 +56,7 @@ describe('the production bundle and its lazy files', () => {
       'agent-extras.js',
       'change-review.js',
       'customization.js',
+      'git-worktrees.js',
       'hook-process.js',
       'ignore.js',
       'inline-edit.js',
@@ -63,6 +64,7 @@ describe('the production bundle and its lazy files', () => {
       're2js.js',
       'telemetry.js',
       'usage-page.js',
+      'worktree-commands.js',
     ]);
     const shipped = readFileSync('.vscodeignore', 'utf8').split('\n');
     for (const file of files) {
@@ -90,6 +92,8 @@ describe('the production bundle and its lazy files', () => {
       'src/terminal/node/gitStructure.ts',
       'src/terminal/node/protectedPathCache.ts',
       'src/terminal/common/changeReview.ts',
+      'src/agent/node/gitWorktrees.ts',
+      'src/agent/vscode/worktreeCommands.ts',
       'node_modules/ignore/',
       'node_modules/picomatch/',
       'node_modules/re2js/',

@@ -12,6 +12,7 @@ import { NodeFileChanges, NodeWorkspaceFiles, RipgrepSearch } from '../../tools/
 import type { LocalMachine } from '../common/sessions/localMachine';
 import { NodeHookFiles } from '../../customization/node';
 import { hookProcess } from '../../customization/node';
+import { lazyGitWorktrees } from './gitWorktreesLoader';
 
 export interface NodeLocalMachineOptions {
   /** The folder of every session's checkpoint folder (the extension's storage for this workspace). */
@@ -68,6 +69,7 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
     workspaceRestore: (rootPath) => new NodeWorkspaceRestore(rootPath, { protectedFiles }),
     checkpointShelf: new NodeCheckpointShelf(checkpointRoot),
     checkpointStorageBytes: options.checkpointStorageBytes,
+    worktrees: lazyGitWorktrees(),
   };
 }
 

@@ -52,7 +52,8 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
     ),
     vscode.commands.registerCommand(
       'gateway.agent.start',
-      guarded(async (taskArgument?: unknown) => {
+      // `(task, { place: 'worktree' | 'folder' })` from a script or test: no question asked.
+      guarded(async (taskArgument?: unknown, optionsArgument?: unknown) => {
         // Checked before asking for the task, so the user does not type it only to lose it.
         if (!(await hasFolderOrOffersOne())) return undefined;
         const as = typeof taskArgument === 'string' ? {} : await pickSessionAgent(sessions);
@@ -67,10 +68,12 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
                 ignoreFocusOut: true,
               });
         if (!task?.trim()) return undefined;
+        const place = await sessions.placeFor(placeOf(optionsArgument));
+        if (!place) return undefined;
         output.appendLine(`\n=== ${task.trim()}`);
         const { agent } = as;
         return runInBackground(
-          (sink, signal) => (agent ? sessions.startAs({ task, agent, sink, signal }) : sessions.start(task, sink, signal)),
+          (sink, signal) => (agent ? sessions.startAs({ task, agent, sink, signal, place }) : sessions.start(task, sink, signal, [], place)),
           'working… (Cancel stops it)',
         );
       }),
@@ -149,6 +152,12 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
     vscode.commands.registerCommand('gateway.agent.showDiff', (sessionId: string, callId: string) => sessions.approvals.showDiff(sessionId, callId)),
     vscode.commands.registerCommand('gateway.agent.showInput', (sessionId: string, callId: string) => sessions.approvals.showInput(sessionId, callId)),
   ];
+}
+
+/** The place a script's start command names, if any. */
+function placeOf(options: unknown): 'folder' | 'worktree' | undefined {
+  const place = typeof options === 'object' && options !== null ? (options as { place?: unknown }).place : undefined;
+  return place === 'folder' || place === 'worktree' ? place : undefined;
 }
 
 /** True when a folder is open; otherwise says so with an "Open Folder" button (opening one reloads the window). */

@@ -18,6 +18,7 @@ import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
 import type { OpenFolder, SessionFolders, SessionRoot } from '../../sessionModel/common';
 import type { FileSessionStore } from './sessionStore';
 import type { LocalMachine } from '../common/sessions/localMachine';
+import type { GitWorktrees } from '../common/sessions/worktreePorts';
 import { SessionCheckpoints, type EditorFiles } from '../common/sessions/sessionCheckpoints';
 import { SessionRuns, type AgentTelemetry, type RunSink } from '../common/sessions/sessionRuns';
 import { SandboxDecision } from '../../terminal/common';
@@ -137,6 +138,8 @@ export class AgentSessions implements vscode.Disposable {
       logger,
       endRun: (sessionId) => this.engines.endRun(sessionId),
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+      worktrees: machine.worktrees,
+      worktreeLinkedFolders: () => agent().worktreeLinkedFolders,
     });
   }
 
@@ -146,13 +149,32 @@ export class AgentSessions implements vscode.Disposable {
   }
 
   /** `referencedTools`: VS Code tools the chat request names (`#tool`), offered for this run besides the enabled ones. */
-  start(task: string, sink: SessionSink, signal?: AbortSignal, referencedTools: readonly string[] = []): Promise<AgentSessionState> {
-    return this.sessionRuns.start(task, { sink: this.runSink(sink), signal, referencedTools });
+  start(
+    task: string,
+    sink: SessionSink,
+    signal?: AbortSignal,
+    referencedTools: readonly string[] = [],
+    place?: 'folder' | 'worktree',
+  ): Promise<AgentSessionState> {
+    return this.placeOrCancel(place).then((chosen) => this.sessionRuns.start(task, { sink: this.runSink(sink), signal, referencedTools, place: chosen }));
+  }
+
+  private async placeOrCancel(place: 'folder' | 'worktree' | undefined): Promise<'folder' | 'worktree'> {
+    const chosen = await this.placeFor(place);
+    if (!chosen) throw new Error('The session was not started: no place to work in was chosen.');
+    return chosen;
   }
 
   /** Starts a session as a custom agent or an agent-mode prompt file (its tools, instructions and model). */
-  startAs(input: { task: string; agent: SessionAgent; sink: SessionSink; signal?: AbortSignal }): Promise<AgentSessionState> {
-    return this.sessionRuns.start(input.task, { sink: this.runSink(input.sink), signal: input.signal, agent: input.agent });
+  startAs(input: { task: string; agent: SessionAgent; sink: SessionSink; signal?: AbortSignal; place?: 'folder' | 'worktree' }): Promise<AgentSessionState> {
+    return this.placeOrCancel(input.place).then((place) =>
+      this.sessionRuns.start(input.task, { sink: this.runSink(input.sink), signal: input.signal, agent: input.agent, place }),
+    );
+  }
+
+  /** The sessions' own worktrees on this machine, when there are. */
+  get worktrees(): GitWorktrees | undefined {
+    return this.options.machine.worktrees;
   }
 
   /** Plan first: a read-only planning session for the task (planMode.ts), whose answer is a numbered plan. */
@@ -239,6 +261,44 @@ export class AgentSessions implements vscode.Disposable {
       this.sandbox.forget(id);
       this.logger.info(`agent session ${id} deleted with its checkpoints`);
     });
+  }
+
+  /** Removes the session's worktree and branch (issue 40); the session stays, to be read, marked as discarded. Refused while it runs. */
+  discardWorktree(id: string, signal: AbortSignal): Promise<void> {
+    return this.runs.exclusively(id, 'This session is running. Stop it first, then discard its worktree.', async () => {
+      const state = await this.sessionRuns.load(id);
+      const worktrees = this.options.machine.worktrees;
+      if (!state.worktree || !worktrees) throw new Error('This session has no worktree of its own.');
+      if (state.worktree.discardedAt === undefined) await worktrees.discard(state.worktree, signal);
+      await this.engines.endRun(id);
+      this.sandbox.forget(id);
+      state.worktree = { ...state.worktree, discardedAt: Date.now() };
+      await this.store.replace(state);
+      this.logger.info(`agent session ${id}: worktree ${state.worktree.path} and branch ${state.worktree.branch} discarded`);
+    });
+  }
+
+  /**
+   * Where a new session works: `requested` when given, else the setting; "ask" asks when the first folder
+   * is the top of a Git repository with a commit (elsewhere there is nothing to choose). Undefined: the user cancelled.
+   */
+  async placeFor(requested: 'folder' | 'worktree' | undefined): Promise<'folder' | 'worktree' | undefined> {
+    if (requested) return requested;
+    const setting = this.options.settings().agent.sessionPlace;
+    if (setting !== 'ask') return setting;
+    const decision = rootForNewSession(openFolders());
+    const worktrees = this.options.machine.worktrees;
+    if (!decision.ok || !worktrees) return 'folder';
+    const signal = AbortSignal.timeout(10_000);
+    if (!(await worktrees.canMake(vscode.Uri.parse(decision.uri).fsPath, signal).catch(() => false))) return 'folder';
+    const picked = await vscode.window.showQuickPick(
+      [
+        { label: 'In this folder', description: 'the session changes the workspace folder', place: 'folder' as const },
+        { label: 'In a new worktree', description: 'a branch of its own from the current commit, beside the repository', place: 'worktree' as const },
+      ],
+      { title: 'Where should the agent session work?', placeHolder: 'gateway.agent.sessionPlace sets the default', ignoreFocusOut: true },
+    );
+    return picked?.place;
   }
 
   /** A retention pass: orphan folders removed, then the least recently used sessions' checkpoints past the bound; the log names what went. */

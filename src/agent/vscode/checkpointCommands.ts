@@ -21,7 +21,7 @@ import {
 } from '../../checkpoints/common';
 import { UndoRestoreOffer } from '../../checkpoints/vscode';
 import type { Checkpoint, FileVersion } from '../../checkpoints/common';
-import { sessionActionNoLongerApplies, sessionIdOf, rootForSavedSession, type AgentSessionState } from '../../sessionModel/common';
+import { sessionActionNoLongerApplies, sessionIdOf, decidedRoot, rootForSavedSession, type AgentSessionState } from '../../sessionModel/common';
 import { normalizeWorkspacePath } from '../../tools/common';
 import type { ErrorPresenter } from '../../gateway/vscode';
 import { openFolders, type AgentSessions } from './agentSessions';
@@ -260,9 +260,8 @@ async function pickSession(sessions: AgentSessions, placeHolder: string): Promis
 }
 
 function rootOf(state: AgentSessionState): vscode.Uri {
-  const decision = rootForSavedSession(state.rootUri, openFolders(), 'review its changes');
-  if (!decision.ok) throw new Error(decision.message);
-  return vscode.Uri.parse(decision.uri);
+  const decision = rootForSavedSession(state.rootUri, openFolders(), 'review its changes', state.worktree);
+  return vscode.Uri.parse(decidedRoot(decision, { open: openFolders, pathOf: (uri) => vscode.Uri.parse(uri).fsPath }).uri);
 }
 
 async function readIfThere(uri: vscode.Uri): Promise<string | undefined> {

@@ -27,7 +27,10 @@ export function registerDeleteSessionCommand(sessions: AgentSessions, errors: Er
           modal: true,
           detail:
             'Its transcript and all its checkpoints are deleted; it can no longer be reviewed, restored or continued. ' +
-            'The changes it made to your files stay as they are.',
+            'The changes it made to your files stay as they are.' +
+            (state.worktree && state.worktree.discardedAt === undefined
+              ? ` Its worktree ${state.worktree.path} and branch ${state.worktree.branch} stay too: discard the worktree first, or remove it later with "Gateway: Clean Up Stale Worktrees…".`
+              : ''),
         },
         DELETE,
       );

@@ -10,3 +10,4 @@ export { SessionsTree, sessionOfNode } from './sessionsTree';
 export { TRANSCRIPT_SCHEME, TranscriptProvider } from './transcript';
 export { showWaiting } from './waitingIndicators';
 export { registerCheckpointCommands } from './checkpointCommands';
+export { registerWorktreeCommands } from './worktreeCommandsLoader';

@@ -6,7 +6,8 @@ import type { AgentSessionState } from '../../sessionModel/common';
 import { contextUsage, lastCompactionNotice } from '../common/engine/compaction';
 import { planStepText, sessionRow } from '../common/sessions/sessionRow';
 import type { PlanStep } from '../../tools/common';
-import type { AgentSessions } from './agentSessions';
+import { openFolders, type AgentSessions } from './agentSessions';
+import { describePlace } from '../../sessionModel/common';
 import { transcriptUri } from './transcript';
 import { isCheckpointNode, type CheckpointNode } from './checkpointCommands';
 
@@ -115,7 +116,8 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     item.id = state.id;
     const context = contextUsage(state);
     const compacted = lastCompactionNotice(state);
-    item.description = row.description;
+    const folder = openFolders().find((candidate) => candidate.uri === state.rootUri)?.name;
+    item.description = `${describePlace(state.worktree, folder)} · ${row.description}`;
     // The row shows 80 characters of a command at most: the tooltip shows every waiting one whole.
     const waitingCommands = this.sessions.approvals.waiting(state.id).flatMap((request) => (request.command ? [request.command] : []));
     const commands = waitingCommands
@@ -129,14 +131,19 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     item.tooltip = new vscode.MarkdownString(
       `**${state.title}**\n\n${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}\n\nModel ${state.model} · ${counted(state.turns, 'turn')} · ` +
         `${counted(state.usage.totalTokens, 'token')}${context ? ` · ${context}` : ''}\n\n` +
-        `${compacted ? `${compacted} (${state.compactions?.length ?? 0} compactions)\n\n` : ''}Files changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}${commands}${inputs}`,
+        `${compacted ? `${compacted} (${state.compactions?.length ?? 0} compactions)\n\n` : ''}${worktreeLine(state)}Files changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}${commands}${inputs}`,
     );
     item.iconPath = new vscode.ThemeIcon(ICONS[state.status]);
     const running = this.sessions.isRunning(state.id);
     const waiting = this.sessions.approvals.waiting(state.id).length > 0;
-    item.contextValue = ['session', running ? 'running' : 'idle', state.originals.length > 0 ? 'changed' : 'unchanged', waiting ? 'waiting' : 'answered'].join(
-      '-',
-    );
+    const place = !state.worktree ? 'folder' : state.worktree.discardedAt !== undefined ? 'discarded' : 'worktree';
+    item.contextValue = [
+      'session',
+      running ? 'running' : 'idle',
+      state.originals.length > 0 ? 'changed' : 'unchanged',
+      place,
+      waiting ? 'waiting' : 'answered',
+    ].join('-');
     item.command = { title: 'Open Transcript', command: 'gateway.agent.openTranscript', arguments: [state.id] };
     item.resourceUri = transcriptUri(state.id);
     return item;
@@ -147,6 +154,16 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     this.changed.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
   }
+}
+
+/** The tooltip's line on the session's worktree (issue 40). */
+function worktreeLine(state: AgentSessionState): string {
+  const { worktree } = state;
+  if (!worktree) return '';
+  const from = `from ${worktree.baseCommit.slice(0, 12)}`;
+  return worktree.discardedAt !== undefined
+    ? `Worktree discarded (was ${worktree.path}, branch ${worktree.branch} ${from})\n\n`
+    : `Worktree ${worktree.path}, branch ${worktree.branch} ${from}\n\n`;
 }
 
 function checkpointItem(node: CheckpointNode): vscode.TreeItem {

@@ -22,8 +22,19 @@ export {
   type SessionFolders,
   type SessionRoot,
   decidedRoot,
+  fileUriOf,
   rootForNewSession,
   rootForSavedSession,
 } from './sessionRoot';
 export { approvalToAnswer, sessionIdOf } from './commandArguments';
 export { planStartNoLongerApplies, sessionActionNoLongerApplies } from './staleActions';
+export {
+  type SessionPlaceChoice,
+  type SessionWorktree,
+  WORKTREE_BRANCH_PREFIX,
+  describePlace,
+  isPlainAbsolutePath,
+  worktreeBranchFor,
+  worktreePathFor,
+  worktreesFolderFor,
+} from './sessionWorktree';

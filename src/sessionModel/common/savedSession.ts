@@ -5,6 +5,7 @@
  * the Sessions view or recovery, so a file that is not a session at all gives
  * undefined, and a session with missing or malformed parts gets defaults.
  */
+import { parseSessionWorktree } from './sessionWorktree';
 import type { SessionAgent } from './sessionState';
 import type { ResponseInputItem, ToolCall } from '../../gateway/common';
 import { parsePlan } from '../../tools/common';
@@ -156,6 +157,7 @@ export function parseSavedSession(json: unknown): AgentSessionState | undefined 
     plan: parsePlan(json.plan),
     ...optional('subagents', subagentsOf(json.subagents)),
     agent: parseSessionAgent(json.agent),
+    ...optional('worktree', parseSessionWorktree(json.worktree, json.id)),
   };
 }
 

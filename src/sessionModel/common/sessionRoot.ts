@@ -5,13 +5,16 @@
  * project's old contents into another (and delete its same-named files).
  */
 
+import type { SessionWorktree } from './sessionWorktree';
+
 export interface OpenFolder {
   /** The folder's URI as a string (`Uri.toString()`). */
   uri: string;
   name: string;
 }
 
-export type RootDecision = { ok: true; uri: string } | { ok: false; message: string };
+/** `worktree`: the session works in its own worktree (issue 40), made from the repository at the open folder `uri`. */
+export type RootDecision = { ok: true; uri: string; worktree?: SessionWorktree } | { ok: false; message: string };
 
 /** The built-in command behind an "Open Folder" button. */
 export const OPEN_FOLDER_COMMAND = 'workbench.action.files.openFolder';
@@ -29,9 +32,11 @@ export function rootForNewSession(open: readonly OpenFolder[]): RootDecision {
  * recorded worked in the first folder, so it keeps that. `action` names what is
  * refused, e.g. "continue it".
  */
-export function rootForSavedSession(savedUri: string | undefined, open: readonly OpenFolder[], action: string): RootDecision {
-  if (savedUri === undefined) return rootForNewSession(open);
-  if (open.some((folder) => folder.uri === savedUri)) return { ok: true, uri: savedUri };
+export function rootForSavedSession(savedUri: string | undefined, open: readonly OpenFolder[], action: string, worktree?: SessionWorktree): RootDecision {
+  if (worktree?.discardedAt !== undefined) return { ok: false, message: `This session's worktree (${worktree.branch}) was discarded: it cannot ${action}.` };
+  if (savedUri === undefined)
+    return worktree ? { ok: false, message: `This session's worktree has no folder recorded; it cannot ${action}.` } : rootForNewSession(open);
+  if (open.some((folder) => folder.uri === savedUri)) return { ok: true, uri: savedUri, ...(worktree ? { worktree } : {}) };
   return {
     ok: false,
     message: `This session worked in the folder ${describeFolder(savedUri)}, which is not open in this window. Add that folder to the workspace to ${action}.`,
@@ -65,5 +70,15 @@ export interface SessionRoot {
 /** The decided folder, or the decision's message as an error (a session without its folder must not run). */
 export function decidedRoot(decision: RootDecision, folders: SessionFolders): SessionRoot {
   if (!decision.ok) throw new Error(decision.message);
-  return { uri: decision.uri, path: folders.pathOf(decision.uri) };
+  const path = folders.pathOf(decision.uri);
+  const { worktree } = decision;
+  if (!worktree) return { uri: decision.uri, path };
+  // The worktree belongs to the open folder the session started from, and to no other repository.
+  if (worktree.repoRoot !== path) throw new Error(`This session's worktree was made from ${worktree.repoRoot}, not from the open folder ${path}.`);
+  return { uri: fileUriOf(worktree.path), path: worktree.path };
+}
+
+/** The `file:` URI of a local absolute path, as VS Code's `Uri.file(path).toString()` reads back. */
+export function fileUriOf(path: string): string {
+  return `file://${path.split('/').map(encodeURIComponent).join('/')}`;
 }

@@ -2,6 +2,7 @@
  * A saved agent session: everything needed to show it, continue it after a
  * reload, replay it when the gateway has lost its chain, and revert its changes.
  */
+import type { SessionWorktree } from './sessionWorktree';
 import type { ResponseInputItem, ToolCall, Usage } from '../../gateway/common';
 import type { PlanStep } from '../../tools/common';
 
@@ -68,6 +69,8 @@ export interface AgentSessionState {
    * even after folders are reordered. Absent in older files (the first folder).
    */
   rootUri?: string;
+  /** Issue 40: the Git worktree the session works in (its root), made from `rootUri`'s repository; absent: it works in `rootUri`. */
+  worktree?: SessionWorktree;
   /** The project instruction files (AGENTS.md …) sent so far, and their bytes. */
   projectInstructions?: SentInstructions;
   /** The custom agent (or agent-mode prompt file) the session runs as: its instructions and the only tools it may use. */
@@ -118,11 +121,20 @@ export interface Compaction {
   summary?: string;
 }
 
-export function newSession(input: { id: string; title: string; model: string; now: number; rootUri?: string; agent?: SessionAgent }): AgentSessionState {
+export function newSession(input: {
+  id: string;
+  title: string;
+  model: string;
+  now: number;
+  rootUri?: string;
+  agent?: SessionAgent;
+  worktree?: SessionWorktree;
+}): AgentSessionState {
   return {
     id: input.id,
     ...(input.agent !== undefined ? { agent: input.agent } : {}),
     ...(input.rootUri !== undefined ? { rootUri: input.rootUri } : {}),
+    ...(input.worktree !== undefined ? { worktree: input.worktree } : {}),
     title: input.title,
     model: input.model,
     createdAt: input.now,

@@ -7,7 +7,7 @@ import type { ConfiguredModel } from './valueSets';
 import type { ReasoningEffort, ServiceTier } from './valueSets';
 import { type ApprovalMode, DEFAULT_BUDGETS, type AgentBudgets } from './valueSets';
 import { SETTING_NAMES, SETTING_SCHEMAS, type ProjectFileKind, type SettingValues } from './settingSchemas';
-import type { DailyBudget, ModelPrice, TelemetrySettings } from './valueSets';
+import type { DailyBudget, ModelPrice, SessionPlaceSetting, TelemetrySettings } from './valueSets';
 
 export { DEFAULT_DENIED_COMMANDS } from './settingSchemas';
 
@@ -28,6 +28,10 @@ export interface AgentSettings {
   allowedTools: readonly string[];
   /** Offer run_subagent, read-only sub-sessions (`gateway.agent.subagents`). */
   subagents: boolean;
+  /** Where a new session works (`gateway.agent.sessionPlace`, issue 40). */
+  sessionPlace: SessionPlaceSetting;
+  /** The repository's folders linked into a session's worktree (`gateway.agent.worktreeLinkedFolders`). */
+  worktreeLinkedFolders: readonly string[];
 }
 
 export interface GatewaySettings {
@@ -116,6 +120,8 @@ export function settingsFrom(values: SettingValues): GatewaySettings {
       projectKinds: values['agent.projectInstructionKinds'],
       allowedTools: values['agent.allowedTools'],
       subagents: values['agent.subagents'],
+      sessionPlace: values['agent.sessionPlace'],
+      worktreeLinkedFolders: values['agent.worktreeLinkedFolders'],
     },
     telemetry: {
       enabled: values['telemetry.enabled'],

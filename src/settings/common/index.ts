@@ -6,6 +6,9 @@ export { SettingsService } from './settingsService';
 export { SettingError, settingOrUndefined } from './gatewaySettings';
 export {
   APPROVAL_MODES,
+  SESSION_PLACES,
+  DEFAULT_WORKTREE_LINKED_FOLDERS,
+  type SessionPlaceSetting,
   DEFAULT_BUDGETS,
   DEFAULT_CHECKPOINT_STORAGE_MB,
   DEFAULT_LIMITS,

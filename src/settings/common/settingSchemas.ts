@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { DEFAULT_LIMITS } from './valueSets';
 import { REASONING_EFFORTS, SERVICE_TIERS } from './valueSets';
-import { APPROVAL_MODES, DEFAULT_BUDGETS } from './valueSets';
+import { APPROVAL_MODES, DEFAULT_BUDGETS, DEFAULT_WORKTREE_LINKED_FOLDERS, SESSION_PLACES } from './valueSets';
 import { DEFAULT_CHECKPOINT_STORAGE_MB, checkpointStorageBytes } from './valueSets';
 import { defaultProtectedFiles } from './valueSets';
 import { TELEMETRY_PROTOCOLS } from './valueSets';
@@ -163,6 +163,23 @@ export const SETTING_SCHEMAS = {
     DEFAULT_DENIED_COMMANDS,
     withDefault(z.array(z.string()), DEFAULT_DENIED_COMMANDS),
     listOfStrings('agent.deniedCommands'),
+  ),
+  // Where a new session works (issue 40); a repository's settings must not move the user's sessions.
+  'agent.sessionPlace': setting(
+    USER,
+    'ask',
+    z.pipe(
+      choice(SESSION_PLACES),
+      z.transform((place) => place ?? 'ask'),
+    ),
+    oneOf(SESSION_PLACES)('agent.sessionPlace'),
+  ),
+  // Folders of the repository linked into a session's worktree: the user's alone (a repository could name its own paths).
+  'agent.worktreeLinkedFolders': setting(
+    USER,
+    DEFAULT_WORKTREE_LINKED_FOLDERS,
+    withDefault(z.array(z.string()), DEFAULT_WORKTREE_LINKED_FOLDERS),
+    listOfStrings('agent.worktreeLinkedFolders'),
   ),
   'agent.sandboxNetwork': setting(USER, false, withDefault(z.boolean(), false), trueOrFalse('agent.sandboxNetwork')),
   'agent.protectedFiles': setting(USER, defaultProtectedFiles, withDefault(z.array(z.string()), defaultProtectedFiles), listOfStrings('agent.protectedFiles')),

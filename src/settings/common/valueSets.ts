@@ -8,6 +8,14 @@ export const APPROVAL_MODES = ['ask', 'auto-edit', 'auto'] as const;
 
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
+/** `gateway.agent.sessionPlace` (issue 40): where a new session works: asked, the workspace folder, or a worktree of its own. */
+export const SESSION_PLACES = ['ask', 'folder', 'worktree'] as const;
+
+export type SessionPlaceSetting = (typeof SESSION_PLACES)[number];
+
+/** `gateway.agent.worktreeLinkedFolders`'s default: the ignored folders a build needs, linked into a session's worktree. */
+export const DEFAULT_WORKTREE_LINKED_FOLDERS: readonly string[] = ['node_modules'];
+
 /** `gateway.agent.budgets`: where a run stops. */
 export interface AgentBudgets {
   maxTurns: number;

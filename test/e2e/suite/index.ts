@@ -34,6 +34,8 @@ import './agentCustom.test';
 import './agentFiles.test';
 // Its plan document closed at its end.
 import './agentPlan.test';
+// Makes the workspace folder a Git repository and removes it again at its end.
+import './agentWorktree.test';
 import './dialects.test';
 // Sets only the key and base URL; runs on whichever chat model the earlier tests left selected.
 import './notes.test';

@@ -8,7 +8,9 @@ import { after, describe, test } from 'node:test';
 import { INTERRUPTED_REASON, interruptedNotice, RunningSessions } from '../../../src/agent/common/sessions/runningSessions';
 import { SessionCheckpoints, type SavedSessions } from '../../../src/agent/common/sessions/sessionCheckpoints';
 import { NO_FOLDER_MESSAGE, type OpenFolder } from '../../../src/sessionModel/common/sessionRoot';
-import { SessionRuns } from '../../../src/agent/common/sessions/sessionRuns';
+import { SessionRuns, type SessionRunsOptions } from '../../../src/agent/common/sessions/sessionRuns';
+import type { GitWorktrees } from '../../../src/agent/common/sessions/worktreePorts';
+import { worktreeBranchFor, worktreePathFor } from '../../../src/sessionModel/common/sessionWorktree';
 import { newSession, type AgentSessionState } from '../../../src/sessionModel/common/sessionState';
 import { silentLogger, systemClock } from '../../../src/base/common/ports';
 import { NodeCheckpointFolder } from '../../../src/checkpoints/node/nodeCheckpoints';
@@ -43,7 +45,11 @@ class MemorySessions implements SavedSessions {
 const temp: string[] = [];
 after(() => Promise.all(temp.map((folder) => rm(folder, { recursive: true, force: true }))));
 
-async function setup(open: OpenFolder[] = [{ uri: 'file:///w', name: 'w' }], availableModels?: () => Promise<readonly string[]>) {
+async function setup(
+  open: OpenFolder[] = [{ uri: 'file:///w', name: 'w' }],
+  availableModels?: () => Promise<readonly string[]>,
+  extra: Partial<SessionRunsOptions> = {},
+) {
   const shelfRoot = await mkdtemp(join(tmpdir(), 'session-runs-'));
   temp.push(shelfRoot);
   const store = new MemorySessions();
@@ -97,6 +103,7 @@ async function setup(open: OpenFolder[] = [{ uri: 'file:///w', name: 'w' }], ava
     agentModel: () => 'gw-code',
     availableModels,
     logger: silentLogger,
+    ...extra,
   });
   return { store, runs, sessions, engines, resolved };
 }
@@ -222,4 +229,47 @@ describe('SessionRuns: a session started as a custom agent', () => {
       );
     });
   }
+
+  test('issue 40: a session started in a worktree records it and runs rooted there; one that cannot is refused', async () => {
+    const made: { repoRoot: string; sessionId: string; linkedFolders: readonly string[] }[] = [];
+    const worktrees = {
+      create: ({ repoRoot, sessionId, linkedFolders }) => {
+        made.push({ repoRoot, sessionId, linkedFolders });
+        const worktree = { repoRoot, path: worktreePathFor(repoRoot, sessionId), branch: worktreeBranchFor(sessionId), baseCommit: 'c'.repeat(40) };
+        return Promise.resolve({ worktree, uncommitted: ['a.txt', 'b.txt'], linked: ['node_modules'] });
+      },
+    } as Partial<GitWorktrees> as GitWorktrees;
+    const roots: string[] = [];
+    const notes: string[] = [];
+    const { store, sessions } = await setup(undefined, undefined, {
+      worktrees,
+      worktreeLinkedFolders: () => ['node_modules'],
+      engineFor: (_state, root) => {
+        roots.push(`${root.uri} ${root.path}`);
+        throw new Error('no engine in this test');
+      },
+    });
+    const sink = { onEvent: (event: { type: string; text?: string }) => void (event.type === 'note' && notes.push(event.text ?? '')) };
+    await assert.rejects(sessions.start('in a worktree', { sink, place: 'worktree' }), /no engine in this test/);
+    const [state] = [...store.saved.values()];
+    assert.equal(made.length, 1);
+    assert.deepEqual(made[0], { repoRoot: '/w', sessionId: state.id, linkedFolders: ['node_modules'] });
+    assert.equal(state.rootUri, 'file:///w', 'the folder it started from');
+    assert.equal(state.worktree?.path, `/.w.gateway-worktrees/${state.id}`);
+    assert.deepEqual(roots, [`file:///.w.gateway-worktrees/${state.id} /.w.gateway-worktrees/${state.id}`], 'the engine is rooted in the worktree');
+    assert.match(notes[0], new RegExp(`branch gateway/${state.id} from commit cccccccccccc`));
+    assert.match(notes.join('\n'), /uncommitted changes are not in this worktree .*: a\.txt, b\.txt\./);
+    assert.equal(sessions.savedRoot(state, 'continue it').path, state.worktree?.path, 'Continue works there too');
+
+    // A worktree of another repository than the open folder, or a discarded one, is no root.
+    assert.throws(() => sessions.savedRoot({ ...state, worktree: { ...state.worktree!, repoRoot: '/other' } }, 'continue it'), /made from \/other/);
+    assert.throws(
+      () => sessions.savedRoot({ ...state, worktree: { ...state.worktree!, discardedAt: 5 } }, 'continue it'),
+      /was discarded: it cannot continue it/,
+    );
+
+    const without = await setup();
+    await assert.rejects(without.sessions.start('in a worktree', { sink, place: 'worktree' }), /not available here/);
+    assert.equal(without.store.saved.size, 0, 'nothing saved');
+  });
 });

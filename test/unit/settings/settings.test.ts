@@ -89,6 +89,8 @@ describe('the gateway.* settings', () => {
         projectKinds: { agentsMd: true, skills: true, prompts: true, agents: true, hooks: true },
         allowedTools: [],
         subagents: true,
+        sessionPlace: 'ask',
+        worktreeLinkedFolders: ['node_modules'],
       },
       // Export to a team's collector: off, with nowhere to go.
       telemetry: { enabled: false, endpoint: '', protocol: 'http/protobuf', identity: '', currency: '' },

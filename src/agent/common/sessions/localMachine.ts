@@ -2,6 +2,7 @@
  * What a session needs from the machine its files are on. This is a workspace
  * extension, so they are local: the composition root passes the Node implementations.
  */
+import type { GitWorktrees } from './worktreePorts';
 import type { FileChanges, WorkspaceFiles } from '../../../base/common';
 import type { WorkspaceSearch } from '../../../tools/common';
 import type { CheckpointShelf, CheckpointFolder, WorkspaceRestore } from '../../../checkpoints/common';
@@ -87,4 +88,6 @@ export interface LocalMachine {
   hookHost?(rootPath: string, sandboxFor: (command: string, cwd: string, signal: AbortSignal) => Promise<SandboxLaunch | undefined>): HookHost;
   /** The files hooks' lines name in `rootPath` and the home folder, digested for their approval (read through checked handles). */
   hookFiles?(rootPath: string): HookFiles;
+  /** The sessions' own Git worktrees (issue 40). */
+  worktrees?: GitWorktrees;
 }

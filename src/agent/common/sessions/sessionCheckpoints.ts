@@ -121,8 +121,9 @@ export class SessionCheckpoints {
   /** At startup: a restore a crash interrupted is finished (or rolled back), where the session's folder is open. */
   async recoverRestore(listed: AgentSessionState): Promise<void> {
     if (listed.originals.length === 0) return;
-    const root = rootForSavedSession(listed.rootUri, this.options.folders.open(), 'restore a checkpoint');
-    if (root.ok) await this.recover(listed.id, this.options.folders.pathOf(root.uri), new AbortController().signal);
+    const decision = rootForSavedSession(listed.rootUri, this.options.folders.open(), 'restore a checkpoint', listed.worktree);
+    const root = decision.ok ? rootOrNone(decision, this.options.folders) : undefined;
+    if (root) await this.recover(listed.id, root.path, new AbortController().signal);
     // An older version kept the originals' text in the session: it moves to the checkpoint baseline.
     await migrateSavedOriginals(listed.id, this.options.store, this.of(listed.id), new AbortController().signal);
   }
@@ -165,7 +166,10 @@ export class SessionCheckpoints {
   private async savedWithRoot(id: string): Promise<{ state: AgentSessionState; root: SessionRoot }> {
     const state = await this.options.store.load(id);
     if (!state) throw new Error(`There is no saved agent session ${id}.`);
-    return { state, root: decidedRoot(rootForSavedSession(state.rootUri, this.options.folders.open(), 'restore a checkpoint'), this.options.folders) };
+    return {
+      state,
+      root: decidedRoot(rootForSavedSession(state.rootUri, this.options.folders.open(), 'restore a checkpoint', state.worktree), this.options.folders),
+    };
   }
 
   private async retentionPassNow(signal: AbortSignal): Promise<RetentionReport> {
@@ -190,5 +194,14 @@ export class SessionCheckpoints {
       sessionExists: async (id) => (await store.load(id)) !== undefined,
     });
     return this.retentionCache;
+  }
+}
+
+/** The decided root, or none when the decision's worktree does not belong to its folder. */
+function rootOrNone(decision: Parameters<typeof decidedRoot>[0], folders: SessionFolders): SessionRoot | undefined {
+  try {
+    return decidedRoot(decision, folders);
+  } catch {
+    return undefined;
   }
 }

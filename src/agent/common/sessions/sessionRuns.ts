@@ -29,6 +29,7 @@ export function toolDecision(event: Extract<AgentEvent, { type: 'tool_finished' 
   if (!event.approved) return 'denied';
   return event.outcome.sandbox ? 'sandboxed' : 'approved';
 }
+import type { GitWorktrees, WorktreeMade } from './worktreePorts';
 
 /** Whoever shows a run: its events, and (optionally) the approvals it waits for while it runs. */
 export interface RunSink {
@@ -53,6 +54,8 @@ export interface RunRequest {
   plan?: PlanStep[];
   /** A new session's title when it is not the task's start (the task then carries the plan). */
   title?: string;
+  /** Where a new session works (issue 40): the workspace folder (the default) or a worktree of its own. */
+  place?: 'folder' | 'worktree';
 }
 
 export interface SessionRunsOptions {
@@ -75,13 +78,19 @@ export interface SessionRunsOptions {
   /** The run ended: what it left running (background commands) is stopped; bounded, never rejects. */
   endRun?: (sessionId: string) => Promise<void>;
   telemetry?: AgentTelemetry;
+  /** The sessions' own worktrees (issue 40); without them a session asked to start in one is refused. */
+  worktrees?: GitWorktrees;
+  /** `gateway.agent.worktreeLinkedFolders` now. */
+  worktreeLinkedFolders?: () => readonly string[];
 }
 
 export class SessionRuns {
   constructor(private readonly options: SessionRunsOptions) {}
 
-  /** Sessions left running or waiting by a window that closed are paused: nothing runs without the user. */
-  /** Pauses what a closed window left running or waiting; the sessions paused, for the notice that says so (issue 39, item 6). */
+  /**
+   * Sessions left running or waiting by a window that closed are paused: nothing runs without the user. Returns the
+   * sessions paused, for the notice that says so (issue 39, item 6).
+   */
   async recoverInterrupted(): Promise<InterruptedSession[]> {
     const { store, checkpoints, logger } = this.options;
     const paused: InterruptedSession[] = [];
@@ -113,12 +122,15 @@ export class SessionRuns {
 
   async start(task: string, request: RunRequest): Promise<AgentSessionState> {
     const { folders, store, logger } = this.options;
-    const root = decidedRoot(rootForNewSession(folders.open()), folders);
+    const folder = decidedRoot(rootForNewSession(folders.open()), folders);
     const signal = request.signal ?? new AbortController().signal;
     const { agent } = request;
     const model = await this.modelFor(agent, signal);
+    const id = newSessionId();
+    const made = request.place === 'worktree' ? await this.worktreeFor(folder, id, signal) : undefined;
+    const root = made ? decidedRoot({ ok: true, uri: folder.uri, worktree: made.worktree }, folders) : folder;
     const title = (request.title ?? task).trim().slice(0, 200);
-    const state = newSession({ id: newSessionId(), title, model: model.used, now: Date.now(), rootUri: root.uri, agent });
+    const state = newSession({ id, title, model: model.used, now: Date.now(), rootUri: folder.uri, agent, worktree: made?.worktree });
     if (request.plan?.length) state.plan = request.plan.map((step) => ({ ...step }));
     addUserMessage(state, task);
     return this.options.runs
@@ -126,7 +138,7 @@ export class SessionRuns {
         await store.save(state);
         this.options.telemetry?.session('started');
         logger.info(`agent session ${state.id} started in ${root.path} with ${model.used}${agent ? ` as ${agent.kind} ${agent.name}` : ''}`);
-        for (const text of agent ? agentStartNotes(agent, model) : []) {
+        for (const text of [...(made ? worktreeNotes(made) : []), ...(agent ? agentStartNotes(agent, model) : [])]) {
           logger.info(`agent session ${state.id}: ${text}`);
           request.sink.onEvent({ type: 'note', text }, root);
         }
@@ -134,6 +146,15 @@ export class SessionRuns {
         return this.run(state, root, controller, request);
       })
       .finally(() => this.options.checkpoints.keepInBudgetSoon());
+  }
+
+  /** A new worktree for session `id`, from the repository at the workspace folder. */
+  private async worktreeFor(folder: SessionRoot, id: string, signal: AbortSignal): Promise<WorktreeMade> {
+    const { worktrees, worktreeLinkedFolders, logger } = this.options;
+    if (!worktrees) throw new Error('Sessions in their own worktree are not available here.');
+    const made = await worktrees.create({ repoRoot: folder.path, sessionId: id, linkedFolders: worktreeLinkedFolders?.() ?? [], signal });
+    logger.info(`agent session ${id}: worktree ${made.worktree.path} on ${made.worktree.branch} from ${made.worktree.baseCommit}`);
+    return made;
   }
 
   /** The agent's model when the key may use it, else the configured one (`found` says which). */
@@ -198,7 +219,7 @@ export class SessionRuns {
 
   /** The folder a saved session works in; an error that names `action` when it is not open. */
   savedRoot(state: AgentSessionState, action: string): SessionRoot {
-    return decidedRoot(rootForSavedSession(state.rootUri, this.options.folders.open(), action), this.options.folders);
+    return decidedRoot(rootForSavedSession(state.rootUri, this.options.folders.open(), action, state.worktree), this.options.folders);
   }
 
   private async run(state: AgentSessionState, root: SessionRoot, controller: AbortController, request: RunRequest): Promise<AgentSessionState> {
@@ -229,6 +250,17 @@ export class SessionRuns {
       this.options.sandbox.endSession(state.id);
     }
   }
+}
+
+/** What the user is told of a new worktree: where it is, and that uncommitted changes are not in it. */
+export function worktreeNotes({ worktree, uncommitted, linked }: WorktreeMade): string[] {
+  const notes = [`Working in a new worktree on branch ${worktree.branch} from commit ${worktree.baseCommit.slice(0, 12)}: ${worktree.path}`];
+  if (linked.length > 0) notes.push(`Linked from the workspace: ${linked.join(', ')}.`);
+  if (uncommitted.length > 0) {
+    const named = uncommitted.slice(0, 5).join(', ') + (uncommitted.length > 5 ? ` and ${uncommitted.length - 5} more` : '');
+    notes.push(`The workspace's uncommitted changes are not in this worktree (it starts from the last commit): ${named}.`);
+  }
+  return notes;
 }
 
 function newSessionId(): string {
