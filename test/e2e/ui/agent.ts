@@ -186,7 +186,10 @@ export const agentPaletteScenario: Scenario = {
     await s.step('approved-output', 'Approve clicked: the file is written; the "Gateway Agent" output shows the run; "… is done" is announced', async () => {
       await clickApprovalButton(ctx, 'docs/palette.md', 'Approve');
       await waitForDisk(doc, (t) => t === '# Written from the palette\n', 'the approved write');
-      await readNotification(ctx, [`Gateway agent: "${taskText}" is done.`], 60_000);
+      // The end says the model, files and tokens, with what can be done next (issue 39, item 7).
+      const end = await readNotification(ctx, [`Gateway agent: "${taskText}" is done ·`], 60_000);
+      s.check(/1 file changed \(docs\/palette\.md\)/.test(end.text), `the end names the file changed (${JSON.stringify(end.text)})`);
+      s.check(end.buttons.includes('Review Session Changes'), `the end offers Review Session Changes (buttons ${JSON.stringify(end.buttons)})`);
       const out = await waitForOutput(ctx, [`=== ${taskText}`, '▶', '✓', 'Wrote the palette doc.']);
       s.check(/waiting for your approval/.test(out), `the output notes the wait for approval (${JSON.stringify(out.slice(0, 400))})`);
     });
@@ -232,6 +235,9 @@ export const agentReloadScenario: Scenario = {
         await showSessionsView(ctx);
         const row = await waitForSessionRow(ctx, taskText, /^paused\b/, 120_000);
         s.check(!existsSync(later), 'later.txt is not written: nobody approved it');
+        // The reopened window says the session waits (issue 39, item 6), with Continue.
+        const told = await readNotification(ctx, [`"${taskText}" was waiting for your approval when the window closed`], 60_000);
+        s.check(told.buttons.includes('Continue'), `the notice offers Continue (buttons ${JSON.stringify(told.buttons)})`);
         const hover = ctx.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Interrupted' }).first();
         // A hover can be dismissed before it shows on a busy machine (the tree re-renders the row when the
         // session's state arrives): the mouse leaves the row and comes back, as a person would, until it shows.
@@ -270,7 +276,7 @@ export const agentReloadScenario: Scenario = {
       await clickApprovalButton(ctx, 'later.txt', 'Approve');
       // "… is done" comes after the write returned: the file is read then, not when it first
       // exists (the write creates it, then fills it; on a loaded machine a poll can fall between).
-      await readNotification(ctx, [`Gateway agent: "${taskText}" is done.`], 60_000);
+      await readNotification(ctx, [`Gateway agent: "${taskText}" is done ·`], 60_000);
       const written = existsSync(later) ? readFileSync(later, 'utf8') : undefined;
       s.check(written === 'later\n', `later.txt holds the scripted content (${JSON.stringify(written)})`);
       await showSessionsView(ctx);

@@ -99,7 +99,7 @@ export const agentWaitingScenario: Scenario = {
         .filter({ hasText: /^Approve$/ })
         .click({ timeout: 10_000 });
       await waitForTerminalLine(ctx, 'waited-for-you');
-      await readNotification(ctx, [`Gateway agent: "${taskText}" is done.`], 60_000);
+      await readNotification(ctx, [`Gateway agent: "${taskText}" is done ·`], 60_000);
       await waitFor(
         'the waiting status bar item gone',
         () => waitingItemText(ctx),

@@ -22,7 +22,7 @@ function userSetting(ctx: UiContext, key: string): unknown {
 
 export const polishModelScenario: Scenario = {
   id: '27-polish-model',
-  title: 'one chat model: Select Chat Model moves the Chat view picker; each answer names its model; a Chat view pick answers, gateway.chatModel stays',
+  title: 'one chat model: Select Chat Model moves the Chat view picker; each answer names its model; a Chat view pick answers and becomes gateway.chatModel',
   // The reload that clearing gateway.chatModel may take comes first, then the layout: the layout is what the
   // steps start from, and a freshly reloaded window has settled (the status bar in its normal state).
   async layout(ctx) {
@@ -66,13 +66,27 @@ export const polishModelScenario: Scenario = {
 
     await s.step(
       'chat-view-pick',
-      'gw-chat-mini picked in the Chat view: the answer names gw-chat-mini, the status bar follows, gateway.chatModel is still gw-chat-pro',
+      'gw-chat-mini picked in the Chat view: the answer names gw-chat-mini, the status bar follows, gateway.chatModel becomes gw-chat-mini and Select Chat Model marks it current',
       async () => {
         await pickChatModel(ctx, 'gw-chat-mini');
         await ask(ctx, '@gateway which model?');
         await waitForResponse(ctx, 'which model?', /Answered by `?gw-chat-mini/, 30_000);
         await waitForStatus(ctx, normalStatus('gw-chat-mini'));
-        s.check(userSetting(ctx, 'gateway.chatModel') === 'gw-chat-pro', `gateway.chatModel unchanged (${String(userSetting(ctx, 'gateway.chatModel'))})`);
+        // One model everywhere (issue 39, item 3): the pick is the setting, so Edit Selection and the next window use it too.
+        let setting: unknown;
+        for (const deadline = Date.now() + 10_000; setting !== 'gw-chat-mini' && Date.now() < deadline;) {
+          setting = userSetting(ctx, 'gateway.chatModel');
+          if (setting !== 'gw-chat-mini') await ctx.page.waitForTimeout(200);
+        }
+        s.check(setting === 'gw-chat-mini', `gateway.chatModel is the pick (${String(setting)})`);
+        await ctx.wb.runCommand('Gateway: Select Chat Model');
+        await ctx.wb.waitForQuickInput('Gateway: Select Chat Model');
+        const row = ctx.wb.quickPickRow('gw-chat-mini');
+        await row.waitFor({ state: 'visible', timeout: 15_000 });
+        const text = (await row.innerText()).replace(/\s+/g, ' ');
+        s.check(/\bcurrent\b/.test(text), `Select Chat Model marks gw-chat-mini current ("${text}")`);
+        await ctx.page.keyboard.press('Escape');
+        await ctx.wb.waitForQuickInputClosed();
       },
     );
 
