@@ -11,7 +11,8 @@
 // when hook-lib.sh is rewritten, and the review does not hold hook-lib.sh either (last case): the extension itself
 // then runs it outside the sandbox at the next session's start, unasked.
 // Impact: the next time the folder opens (or the next agent session starts, or the next edit of another agent),
-// the rewritten script runs outside the sandbox with the user's full rights.
+// the rewritten script runs outside the sandbox with the user's full rights. Dev Containers' `initializeCommand` (run on
+// the host at each open) and a project MCP server's script (`.mcp.json`, started at each session) are the same.
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -36,6 +37,18 @@ const CASES = [
     config: '.claude/settings.json',
     text: JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'python3 scripts/format_hook.py' }] }] } }),
     target: 'scripts/format_hook.py',
+  },
+  {
+    // Dev Containers run initializeCommand on the host (not in the container) each time the container opens.
+    config: '.devcontainer/devcontainer.json',
+    text: JSON.stringify({ image: 'mcr.microsoft.com/devcontainers/base:debian', initializeCommand: 'sh scripts/devcontainer-init.sh' }),
+    target: 'scripts/devcontainer-init.sh',
+  },
+  {
+    // A project MCP server (Claude Code's `.mcp.json`; VS Code's `.vscode/mcp.json` alike): approved once by its entry.
+    config: '.mcp.json',
+    text: JSON.stringify({ mcpServers: { docs: { command: 'node', args: ['tools/mcp-server.js'] } } }),
+    target: 'tools/mcp-server.js',
   },
   {
     config: '.github/hooks/gateway.json',
