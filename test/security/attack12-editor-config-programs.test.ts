@@ -9,7 +9,8 @@
 // change, so nothing asks again. The gateway's own hook approval (hookContent.ts) digests only the files a hook's
 // line names directly: a hook `sh scripts/hook.sh` whose script runs `sh scripts/hook-lib.sh` keeps its approval
 // when hook-lib.sh is rewritten, and the review does not hold hook-lib.sh either (last case): the extension itself
-// then runs it outside the sandbox at the next session's start, unasked.
+// then runs it unasked at the next session's start, outside the sandbox whenever that session is not in `auto`
+// (hookProcess.ts: hooks run plain under `ask` and `auto-edit`).
 // Impact: the next time the folder opens (or the next agent session starts, or the next edit of another agent),
 // the rewritten script runs outside the sandbox with the user's full rights. Dev Containers' `initializeCommand` (run on
 // the host at each open) and a project MCP server's script (`.mcp.json`, started at each session) are the same.
