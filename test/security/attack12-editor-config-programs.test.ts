@@ -64,7 +64,7 @@ describe("attack: the scripts editors' and agents' configs run", async () => {
   let fixture: Fixture;
   before(async () => {
     fixture = await makeFixture();
-    for (const { config, text, target, extra } of CASES as (typeof CASES[number] & { extra?: { path: string; text: string } })[]) {
+    for (const { config, text, target, extra } of CASES as ((typeof CASES)[number] & { extra?: { path: string; text: string } })[]) {
       if (extra) {
         await mkdir(dirname(join(fixture.root, extra.path)), { recursive: true });
         await writeFile(join(fixture.root, extra.path), extra.text);

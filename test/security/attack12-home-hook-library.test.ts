@@ -36,7 +36,7 @@ describe('attack: a global hook whose library lives in the home folder', async (
   });
   after(async () => fixture.remove());
 
-  test("~/.githooks/pre-commit sources ~/.githooks/lib.sh, which runs scripts/pre-commit.sh: a rewritten one is held", async () => {
+  test('~/.githooks/pre-commit sources ~/.githooks/lib.sh, which runs scripts/pre-commit.sh: a rewritten one is held', async () => {
     const marker = join(fixture.base, 'home-hook-library-ran');
     const result = await fixture.run(`printf 'echo escaped > %s\\n' '${marker}' > scripts/pre-commit.sh`);
     assert.equal(result.exitCode, 0, result.output);

@@ -42,7 +42,7 @@ describe("attack: a linked worktree's hooks in the common git directory", async 
   });
   after(async () => fixture.remove());
 
-  test('the main repository\'s pre-commit runs `sh scripts/check.sh`: a rewritten scripts/check.sh in the worktree is held', async () => {
+  test("the main repository's pre-commit runs `sh scripts/check.sh`: a rewritten scripts/check.sh in the worktree is held", async () => {
     const marker = join(fixture.base, 'worktree-hook-ran');
     const result = await fixture.run(`printf 'echo escaped > %s\\necho checks pass\\n' '${marker}' > scripts/check.sh`);
     assert.equal(result.exitCode, 0, result.output);
@@ -53,7 +53,7 @@ describe("attack: a linked worktree's hooks in the common git directory", async 
     assert.equal(
       ran,
       '',
-      'scripts/check.sh (what the repository\'s pre-commit runs, from the common git directory\'s hooks/) landed rewritten, unapplied, ' +
+      "scripts/check.sh (what the repository's pre-commit runs, from the common git directory's hooks/) landed rewritten, unapplied, " +
         `and the user's commit in the worktree ran it outside the sandbox; commit: ${JSON.stringify(committed)}; review: ${JSON.stringify(result.review)}`,
     );
   });
