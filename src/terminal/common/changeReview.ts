@@ -21,6 +21,7 @@
  *   `conda-meta`) in the workspace or the layer: its activate scripts run;
  * - links, hard links, devices and other special files, setuid/setgid bits, an
  *   executable bit a file did not have, a file or folder writable by every user,
+ *   a file or folder whose owner's read (and a folder's search) was taken away,
  *   the protected files;
  * - a path someone else changed while the command ran (landing would overwrite it).
  * Ordinary files and folders land; the rest is held back for the user (Apply /
@@ -117,6 +118,7 @@ export type HoldReason =
   | 'changed-outside'
   | 'removes-repository'
   | 'world-writable'
+  | 'owner-unreadable'
   | 'unchecked';
 
 export interface HeldEntry {
@@ -265,6 +267,9 @@ export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protecte
   if (entry.kind === 'file' && (entry.mode & 0o111) !== 0 && !entry.wasExecutable) return 'executable';
   // Writable by every account of the machine: another user could then put code where this one runs it.
   if ((entry.kind === 'file' || entry.kind === 'directory') && (entry.mode & 0o002) !== 0) return 'world-writable';
+  // The owner's own read (a folder's read and search) taken away: the host could no longer look into it, so the next
+  // command's review and the look for protected files would be blind there (round 12).
+  if ((entry.kind === 'directory' && (entry.mode & 0o500) !== 0o500) || (entry.kind === 'file' && (entry.mode & 0o400) === 0)) return 'owner-unreadable';
   return undefined;
 }
 
@@ -375,6 +380,8 @@ export function describeHold(held: HeldEntry): string {
       return 'a deletion of a folder that holds a repository (or too large to check)';
     case 'world-writable':
       return 'a file or folder made writable by every user of the machine';
+    case 'owner-unreadable':
+      return 'a file or folder its owner can no longer read (the review could not look into it)';
     case 'unchecked':
       return 'part of a change set the review could not check whole';
   }

@@ -24,7 +24,7 @@
 import { execFile } from 'node:child_process';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { lstat, open, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 const CONFIG_BYTES = 1024 * 1024;
 const INCLUDE_DEPTH = 10;
@@ -68,6 +68,23 @@ const GIT_HOOK_NAMES = new Set([
 /** A Git config the review cannot read whole (past its size bound, or naming too many paths): what it points at is unknown. */
 export class ConfigTooLarge extends Error {}
 
+/**
+ * A file or folder the review could not read for another reason than its absence (EACCES, EPERM, EIO…): what it
+ * says is unknown, so the whole change set waits (round 12: a folder made unreadable by one command hid the next
+ * command's change to what the hook it holds runs).
+ */
+export class UnreadablePath extends ConfigTooLarge {}
+
+/** Errors that say there is nothing there to read (or no file: a link refused, a socket): anything else is UnreadablePath. */
+const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'ENXIO', 'ENODEV', 'ENAMETOOLONG']);
+
+/** undefined when `error` says `path` is not there; throws UnreadablePath for any other failure to read it. */
+export function absentOr(error: unknown, path: string): undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== undefined && ABSENT.has(code)) return undefined;
+  throw new UnreadablePath(`the review could not read ${basename(path)} (${code ?? String(error)}), so what it says is unknown`);
+}
+
 /** Paths the configs and scripts of one review may name; past it nothing is known for sure (ConfigTooLarge). */
 export const MAX_POINTED_PATHS = 20_000;
 /** Keys whose value is a path (resolved against the work tree, or the config file for includes). */
@@ -75,7 +92,7 @@ const PATH_KEYS = new Set(['core.hookspath', 'core.excludesfile', 'core.attribut
 
 /** A folder (absolute) is a git directory by Git's rules: HEAD, and objects+refs or a commondir. */
 export async function isGitDirectory(folder: string): Promise<boolean> {
-  const head = await lstat(join(folder, 'HEAD')).catch(() => undefined);
+  const head = await lstat(join(folder, 'HEAD')).catch((error: unknown) => absentOr(error, join(folder, 'HEAD')));
   if (!head || head.isDirectory()) return false;
   if (await exists(join(folder, 'commondir'))) return true;
   return (await isFolder(join(folder, 'objects'))) && (await isFolder(join(folder, 'refs')));
@@ -86,11 +103,11 @@ export async function isGitDirectory(folder: string): Promise<boolean> {
  * file; a link is followed first, as Git follows it (a `.git` linked to the git directory is a repository).
  */
 export async function gitDirectoryOf(dotGit: string): Promise<string | undefined> {
-  const info = await stat(dotGit).catch(() => undefined);
+  const info = await stat(dotGit).catch((error: unknown) => absentOr(error, dotGit));
   if (!info) return undefined;
   if (info.isDirectory()) return dotGit;
   if (!info.isFile() || info.size > 4096) return undefined;
-  const text = await readFile(dotGit, 'utf8').catch(() => '');
+  const text = (await readFile(dotGit, 'utf8').catch((error: unknown) => absentOr(error, dotGit))) ?? '';
   const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
   return match ? resolve(dirname(dotGit), match[1]) : undefined;
 }
@@ -135,7 +152,7 @@ export async function pathsConfigPointsAt(options: {
   const found = new Set<string>();
   // The user's and the system's configs too: a relative core.hooksPath or include there resolves in this work tree.
   const configs = [...(options.globalConfigs ?? globalConfigsOf(home)), join(gitDir, 'config'), join(gitDir, 'config.worktree')];
-  const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+  const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch((error: unknown) => absentOr(error, join(gitDir, 'commondir')));
   if (common !== undefined) configs.push(join(resolve(gitDir, common.trim()), 'config'));
   const seen = new Set<string>();
   // Every entry first (includes followed), then what they name: a core.worktree anywhere moves the work tree.
@@ -223,7 +240,9 @@ export function pathLikeWords(text: string): string[] {
 async function hookFiles(folder: string): Promise<string[]> {
   const files: string[] = [];
   for (const place of [folder, dirname(folder)]) {
-    const names = (await readdir(place).catch(() => [] as string[])).filter((name) => GIT_HOOK_NAMES.has(name)).slice(0, HOOK_FILES);
+    const names = ((await readdir(place).catch((error: unknown) => absentOr(error, place))) ?? [])
+      .filter((name) => GIT_HOOK_NAMES.has(name))
+      .slice(0, HOOK_FILES);
     for (const name of names) files.push(join(place, name));
   }
   return files;
@@ -241,7 +260,7 @@ export async function readStart(
   whole?: (size: number) => Error,
 ): Promise<string | undefined> {
   const flags = constants.O_RDONLY | constants.O_NONBLOCK | (links === 'refuse' ? constants.O_NOFOLLOW : 0);
-  const handle = await open(path, flags).catch(() => undefined);
+  const handle = await open(path, flags).catch((error: unknown) => absentOr(error, path));
   if (!handle) return undefined;
   try {
     const info = await handle.stat();
@@ -263,13 +282,13 @@ async function linkTargetsIn(gitDir: string): Promise<string[]> {
   const targets: string[] = [];
   let seen = 0;
   for (const folder of [gitDir, join(gitDir, 'hooks'), join(gitDir, 'info')]) {
-    for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
+    for (const entry of (await readdir(folder, { withFileTypes: true }).catch((error: unknown) => absentOr(error, folder))) ?? []) {
       if (++seen > GIT_DIRECTORY_LINKS) return targets;
       if (!entry.isSymbolicLink()) continue;
       const link = join(folder, entry.name);
       const target = await readlink(link).catch(() => undefined);
       if (target !== undefined) targets.push(resolve(folder, target));
-      const real = await realpath(link).catch(() => undefined);
+      const real = await realpath(link).catch((error: unknown) => absentOr(error, link));
       if (real !== undefined) targets.push(real);
     }
   }
@@ -429,16 +448,16 @@ export function configValue(raw: string): string {
 
 async function readBounded(file: string): Promise<string | undefined> {
   // Followed like Git follows it: a config kept in a dotfiles folder and linked into place is read there.
-  const info = await stat(file).catch(() => undefined);
+  const info = await stat(file).catch((error: unknown) => absentOr(error, file));
   if (!info?.isFile()) return undefined;
   if (info.size > CONFIG_BYTES) throw new ConfigTooLarge(`the Git config ${file} is larger than ${CONFIG_BYTES / 1024 / 1024} MB, too large to check`);
-  return readFile(file, 'utf8').catch(() => undefined);
+  return readFile(file, 'utf8').catch((error: unknown) => absentOr(error, file));
 }
 
 async function exists(path: string): Promise<boolean> {
-  return (await lstat(path).catch(() => undefined)) !== undefined;
+  return (await lstat(path).catch((error: unknown) => absentOr(error, path))) !== undefined;
 }
 
 async function isFolder(path: string): Promise<boolean> {
-  return (await lstat(path).catch(() => undefined))?.isDirectory() ?? false;
+  return (await lstat(path).catch((error: unknown) => absentOr(error, path)))?.isDirectory() ?? false;
 }

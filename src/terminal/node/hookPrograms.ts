@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
+import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 
 /** What the texts that run outside the sandbox name, gathered across them. */
 export interface Mentioned {
@@ -227,7 +227,7 @@ async function textsOf(path: string, root: string, upper: string, listings: Map<
     if (!hasExtension(basename(view))) {
       const folder = dirname(view);
       let listing = listings.get(folder);
-      if (!listing) listings.set(folder, (listing = readdir(folder).catch(() => [] as string[])));
+      if (!listing) listings.set(folder, (listing = readdir(folder).then(undefined, (error: unknown) => absentOr(error, folder) ?? [])));
       const prefix = `${basename(view)}.`;
       for (const name of await listing)
         if (name.startsWith(prefix) && SCRIPT_EXTENSIONS.includes(name.slice(prefix.length - 1))) candidates.push(join(folder, name));

@@ -10,7 +10,7 @@ import { closeSync, lstatSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { protectingPattern, yieldToHost } from '../../base/common';
 import type { ChangedEntry, RepositoryFacts } from '../common/changeReview';
-import { addNamedInside, ConfigTooLarge, gitDirectoryOf, MAX_POINTED_PATHS, pathsConfigPointsAt } from './gitStructure';
+import { absentOr, addNamedInside, ConfigTooLarge, gitDirectoryOf, MAX_POINTED_PATHS, pathsConfigPointsAt } from './gitStructure';
 import { followPrograms, noneMentioned } from './hookPrograms';
 import { openBeneathSync } from './pinnedPaths';
 import { pathsRunnerConfigsPointAt, runnerConfigsAbove } from './runnerConfigs';
@@ -38,8 +38,20 @@ export interface RepositoryFactsOptions {
   signal: AbortSignal;
 }
 
-/** Which changed folders are git directories by Git's rules, and what the repositories around the change point at. */
+/**
+ * Which changed folders are git directories by Git's rules, and what the repositories around the change point at.
+ * Past a bound, or where a file or folder could not be read (UnreadablePath), nothing is known for sure: incomplete.
+ */
 export async function repositoryFacts(options: RepositoryFactsOptions): Promise<RepositoryFacts & { incomplete?: string }> {
+  try {
+    return await factsOf(options);
+  } catch (error) {
+    if (error instanceof ConfigTooLarge) return { gitDirectories: new Set(), pointedAt: [], incomplete: error.message };
+    throw error;
+  }
+}
+
+async function factsOf(options: RepositoryFactsOptions): Promise<RepositoryFacts & { incomplete?: string }> {
   const { root, upper, home, known, entries, signal } = options;
   if (known.repositories.length + known.gitDirectories.length > MAX_REPOSITORIES) {
     return {
@@ -153,12 +165,12 @@ function commandCouldRead(path: string, options: { root: string; home: string; p
   return inHome.startsWith('..') || isAbsolute(inHome);
 }
 
-/** lstat without following a final link; undefined when there is nothing (or nothing reachable) there. */
+/** lstat without following a final link; undefined when there is nothing there, UnreadablePath when it cannot be looked at. */
 function lstatQuietly(path: string): Stats | undefined {
   try {
     return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
+  } catch (error) {
+    return absentOr(error, path);
   }
 }
 

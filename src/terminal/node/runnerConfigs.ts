@@ -14,7 +14,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { isRunnerConfigName } from '../common/changeReview';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
+import { absentOr, addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 import { mentionedBy, type Mentioned } from './hookPrograms';
 
 const MAX_CONFIGS = 500;
@@ -100,14 +100,14 @@ async function textsOf(config: string, bases: readonly string[]): Promise<string
   const texts: string[] = [];
   for (const base of bases) {
     const path = join(base, config);
-    const info = await lstat(path).catch(() => undefined);
+    const info = await lstat(path).catch((error: unknown) => absentOr(error, path));
     if (!info) continue;
     if (info.isFile()) {
       const text = await wholeText(path);
       if (text !== undefined) texts.push(text);
     } else if (info.isDirectory()) {
       for (const folder of [path, join(path, '_')]) {
-        for (const name of (await readdir(folder).catch(() => [] as string[])).slice(0, FOLDER_FILES)) {
+        for (const name of ((await readdir(folder).catch((error: unknown) => absentOr(error, folder))) ?? []).slice(0, FOLDER_FILES)) {
           const text = await wholeText(join(folder, name));
           if (text !== undefined) texts.push(text);
         }
