@@ -152,8 +152,10 @@ export async function pathsConfigPointsAt(options: {
   const found = new Set<string>();
   // The user's and the system's configs too: a relative core.hooksPath or include there resolves in this work tree.
   const configs = [...(options.globalConfigs ?? globalConfigsOf(home)), join(gitDir, 'config'), join(gitDir, 'config.worktree')];
-  const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch((error: unknown) => absentOr(error, join(gitDir, 'commondir')));
-  if (common !== undefined) configs.push(join(resolve(gitDir, common.trim()), 'config'));
+  // A linked worktree's git directory names the main one in `commondir`: Git takes the config, hooks/ and info/
+  // (path.c's common_list: config, hooks, info, packed-refs, refs, objects…) from there, not from its own folder.
+  const commonDir = await commonDirectoryOf(gitDir);
+  if (commonDir !== gitDir) configs.push(join(commonDir, 'config'));
   const seen = new Set<string>();
   // Every entry first (includes followed), then what they name: a core.worktree anywhere moves the work tree.
   const entries: { key: string; value: string }[] = [];
@@ -182,7 +184,7 @@ export async function pathsConfigPointsAt(options: {
   // Git takes a relative core.worktree from the git directory, and runs hooks, filters and fsmonitor there.
   const moved = entries.filter((entry) => entry.key === 'core.worktree').pop();
   const workTrees = moved ? [workTree, resolve(gitDir, await interpolatePath(moved.value, home))] : [workTree];
-  const hookFolders = [join(gitDir, 'hooks')];
+  const hookFolders = [...new Set([join(commonDir, 'hooks'), join(gitDir, 'hooks')])];
   for (const { key, value } of entries) {
     for (const tree of workTrees) {
       if (PATH_KEYS.has(key)) addInside(found, root, resolve(tree, await interpolatePath(value, home)));
@@ -206,8 +208,15 @@ export async function pathsConfigPointsAt(options: {
       for (const word of pathLikeWords(value.replace(/^!/, ''))) for (const tree of workTrees) options.hooks.programs.add(resolve(tree, word));
     }
   }
-  for (const target of await linkTargetsIn(gitDir)) addInside(found, root, target);
+  for (const folder of new Set([gitDir, commonDir])) for (const target of await linkTargetsIn(folder)) addInside(found, root, target);
   return [...found];
+}
+
+/** The common git directory of `gitDir` (its `commondir`, relative to it), or `gitDir` itself when it has none. */
+export async function commonDirectoryOf(gitDir: string): Promise<string> {
+  const common = await readStart(join(gitDir, 'commondir'), 4096);
+  const line = common?.split('\n')[0].trim();
+  return line ? resolve(gitDir, line) : gitDir;
 }
 
 /** Where the hooks are and where they run: what hookPrograms follows from them. */
