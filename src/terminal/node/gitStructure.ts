@@ -87,6 +87,8 @@ export function absentOr(error: unknown, path: string): undefined {
 
 /** Paths the configs and scripts of one review may name; past it nothing is known for sure (ConfigTooLarge). */
 export const MAX_POINTED_PATHS = 20_000;
+/** Keys whose values are data, never a command: who the user is, where branches and remotes lead. */
+const DATA_KEYS = /^(user\.|author\.|committer\.|branch\.|init\.)|\.(url|pushurl|fetch|push|merge|remote)$/;
 /** Keys whose value is a path (resolved against the work tree, or the config file for includes). */
 const PATH_KEYS = new Set(['core.hookspath', 'core.excludesfile', 'core.attributesfile', 'commit.template', 'core.fsmonitor']);
 
@@ -147,6 +149,8 @@ export async function pathsConfigPointsAt(options: {
   globalConfigs?: readonly string[];
   /** Collects the hook files and the work trees they run in. */
   hooks?: HookStarts;
+  /** Reads a config value as a command line run from `places` (the work trees), as a hook's text is read (hookPrograms' mentionedBy). */
+  commandLine?: (text: string, places: readonly string[]) => void;
 }): Promise<string[]> {
   const { gitDir, workTree, root, home } = options;
   const found = new Set<string>();
@@ -204,8 +208,11 @@ export async function pathsConfigPointsAt(options: {
       }
     }
     // The programs config values run (a clean filter's `sh tools/clean.sh`): followed as a hook's are.
-    for (const { value } of entries) {
+    for (const { key, value } of entries) {
       for (const word of pathLikeWords(value.replace(/^!/, ''))) for (const tree of workTrees) options.hooks.programs.add(resolve(tree, word));
+      // And read as the command line it may be (`python3 -m tools.nbclean`, `make -s normalize`, `npm run x`), as a
+      // hook's text is: Git runs it with the shell from the work tree's top. Who one is and where a branch goes run nothing.
+      if (options.commandLine && !DATA_KEYS.test(key)) options.commandLine(value.replace(/^!/, ''), workTrees);
     }
   }
   for (const folder of new Set([gitDir, commonDir])) for (const target of await linkTargetsIn(folder)) addInside(found, root, target);

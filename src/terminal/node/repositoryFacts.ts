@@ -11,7 +11,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { protectingPattern, yieldToHost } from '../../base/common';
 import type { ChangedEntry, RepositoryFacts } from '../common/changeReview';
 import { absentOr, addNamedInside, ConfigTooLarge, gitDirectoryOf, MAX_POINTED_PATHS, pathsConfigPointsAt } from './gitStructure';
-import { followPrograms, noneMentioned } from './hookPrograms';
+import { followPrograms, mentionedBy, noneMentioned } from './hookPrograms';
 import { openBeneathSync } from './pinnedPaths';
 import { pathsRunnerConfigsPointAt, runnerConfigsAbove } from './runnerConfigs';
 
@@ -117,7 +117,15 @@ async function factsOf(options: RepositoryFactsOptions): Promise<RepositoryFacts
   for (const [gitDir, workTree] of repositories) {
     signal.throwIfAborted();
     try {
-      for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: root, home: home, hooks: mentioned })) pointedAt.add(path);
+      for (const path of await pathsConfigPointsAt({
+        gitDir,
+        workTree,
+        root: root,
+        home: home,
+        hooks: mentioned,
+        commandLine: (text, places) => mentionedBy(text, mentioned, places),
+      }))
+        pointedAt.add(path);
     } catch (error) {
       if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
       throw error;
