@@ -113,7 +113,7 @@ async function factsOf(options: RepositoryFactsOptions): Promise<RepositoryFacts
   const rootIsGitDirectory = isMergedGitDirectorySync(upper, root);
   const rootIsPythonEnvironment = isPythonEnvironmentSync(upper, root);
   const pointedAt = new Set<string>();
-  const mentioned = noneMentioned();
+  const mentioned = noneMentioned(home);
   for (const [gitDir, workTree] of repositories) {
     signal.throwIfAborted();
     try {
@@ -146,6 +146,8 @@ async function factsOf(options: RepositoryFactsOptions): Promise<RepositoryFacts
       mentioned,
       add: (path) => addNamedInside(pointedAt, root, path),
       readable: (path) => commandCouldRead(path, options),
+      // The home folder's files (not the workspace's, when it lies in the home folder: a protected one there names nothing that runs).
+      unknownIfThere: (path) => isInside(home, path) && !isInside(root, path) && path !== root,
     });
   } catch (error) {
     if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
@@ -171,6 +173,11 @@ function commandCouldRead(path: string, options: { root: string; home: string; p
   if (!inside.startsWith('..') && !isAbsolute(inside)) return protectingPattern(inside.split(sep).join('/'), options.protectedPatterns) === undefined;
   const inHome = relative(options.home, path);
   return inHome.startsWith('..') || isAbsolute(inHome);
+}
+
+function isInside(folder: string, path: string): boolean {
+  const inside = relative(folder, path);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
 }
 
 /** lstat without following a final link; undefined when there is nothing there, UnreadablePath when it cannot be looked at. */
