@@ -11,7 +11,7 @@
  *   points at (`include.path`, `core.hooksPath`, `core.worktree`, a filter's or
  *   fsmonitor's program…);
  * - the files that make VS Code, other editors and agents, and Git's hook
- *   managers run code (`.vscode`, `*.code-workspace`, `.github/hooks`,
+ *   managers run code (`.vscode`, `*.code-workspace`, `.github/hooks`, `.clinerules/hooks`, `.cline/hooks`,
  *   `.husky`, `.envrc`, `.gitmodules`, `.claude`, `.codex`, `.cursor`,
  *   `.mcp.json`, `.devcontainer(.json)`, `.pre-commit-config.yaml`, mise's
  *   configs…): those programs find them by name, so here the name is the
@@ -207,6 +207,8 @@ const HOOK_MANAGER_NAMES = [
   /^\.pre-commit-config\.ya?ml$/,
 ];
 const WORKSPACE_FILE_SUFFIX = '.code-workspace';
+/** Folders whose `hooks` folder an agent runs programs from at its events. */
+const HOOK_FOLDER_PARENTS = new Set(['.github', '.clinerules', '.cline']);
 
 /**
  * The configs whose text names more files that run outside the sandbox: direnv's `.envrc` (what it sources, the
@@ -234,7 +236,8 @@ export function isEditorOrAgentPath(path: string): boolean {
     (segment, index) =>
       EDITOR_AND_AGENT_NAMES.has(segment) ||
       segment.endsWith(WORKSPACE_FILE_SUFFIX) ||
-      (segment === 'hooks' && segments[index - 1] === '.github') ||
+      // Copilot's hooks, Cline's (`.clinerules/hooks/TaskStart`, `.cline/hooks/PreToolUse`: run at its events).
+      (segment === 'hooks' && HOOK_FOLDER_PARENTS.has(segments[index - 1])) ||
       // mise reads mise/config.toml and .config/mise/… in every folder up from where you are.
       segment === 'mise' ||
       HOOK_MANAGER_NAMES.some((name) => name.test(segment)),
