@@ -6,7 +6,8 @@
  * entry is classified by what it is, not by its name alone:
  * - anything Git would take for a repository or a git directory by Git's own
  *   rules (a `HEAD` beside `objects`/`refs` or a `commondir`: the bare layout,
- *   whatever the folder is called), a `.git` entry, a file that points Git at
+ *   whatever the folder is called), a `.git` entry, Mercurial's `.hg` and
+ *   Sapling's `.sl` (what their configs' hooks and extensions name too), a file that points Git at
  *   a repository (`gitdir: …`), and whatever an existing repository's config
  *   points at (`include.path`, `core.hooksPath`, `core.worktree`, a filter's or
  *   fsmonitor's program…);
@@ -74,6 +75,29 @@ export interface RepositoryFacts {
   hooksRunScripts?: boolean;
   /** Workspace-relative folders that are Python environments after the change (a `pyvenv.cfg`): VS Code's Python extension runs their activate script in every new terminal. */
   pythonEnvironments?: ReadonlySet<string>;
+}
+
+/**
+ * The folders version control systems find a repository by, whatever is in them: Git's `.git`, Mercurial's `.hg`
+ * and Sapling's `.sl` (hg and sl run their config's `[hooks]` and load its `[extensions]` at every command, a
+ * shell prompt's or an editor's status included, and trust a config the user owns).
+ */
+const REPOSITORY_NAMES = new Set(['.git', '.hg', '.sl']);
+
+/**
+ * A Mercurial or Sapling repository's own config, by the folder it is in (`.hg/hgrc`, `.sl/config`): what its hooks
+ * and extensions name is followed as a hook's text is (node/runnerConfigs.ts), from the repository's top.
+ */
+export function isOtherRepositoryConfig(folderName: string, name: string): boolean {
+  const folder = folderName.toLowerCase();
+  const lower = name.toLowerCase();
+  return (folder === '.hg' && lower === 'hgrc') || (folder === '.sl' && lower === 'config');
+}
+
+/** The config file of a `.hg` or `.sl` folder named `name`, or undefined for another name. */
+export function otherRepositoryConfigIn(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return lower === '.hg' ? `${name}/hgrc` : lower === '.sl' ? `${name}/config` : undefined;
 }
 
 /** What a Python environment holds at its top (activate scripts, site-packages and its .pth files, the config). */
@@ -252,7 +276,7 @@ export function isAtOrBelow(path: string, prefix: string): boolean {
 /** Why `entry` may not land on its own, or undefined when it is an ordinary file or folder. */
 export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protectedPatterns: readonly string[]): HoldReason | undefined {
   const name = entry.path.slice(entry.path.lastIndexOf('/') + 1).toLowerCase();
-  if (name === '.git' || facts.gitDirectories.has(entry.path)) return 'repository';
+  if (REPOSITORY_NAMES.has(name) || facts.gitDirectories.has(entry.path)) return 'repository';
   if (facts.rootIsGitDirectory && !entry.path.includes('/') && GIT_DIRECTORY_ENTRIES.has(name)) return 'repository';
   if (entry.gitLink) return 'git-link';
   if (facts.pythonEnvironments?.has(entry.path)) return 'python-environment';

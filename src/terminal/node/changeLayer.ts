@@ -431,7 +431,8 @@ export class ChangeLayer {
       // A folder the host cannot list: what the deletion would remove is unknown, so it waits for the user.
       if (!names) return { repository: true, changedOutside };
       const listed = new Set(names.map((entry) => entry.name));
-      if (listed.has('.git') || (listed.has('HEAD') && (await isGitDirectory(folder).catch(() => true)))) return { repository: true, changedOutside };
+      if (listed.has('.git') || listed.has('.hg') || listed.has('.sl') || (listed.has('HEAD') && (await isGitDirectory(folder).catch(() => true))))
+        return { repository: true, changedOutside };
       for (const entry of names) {
         if (++seen > this.limits.maxRemovalEntries) return { repository: true, changedOutside };
         const child = join(folder, entry.name);

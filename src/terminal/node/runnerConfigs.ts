@@ -12,7 +12,7 @@
  * Bounded: 500 configs, 200 files in a folder, 64 KB of each.
  */
 import { lstat, readdir } from 'node:fs/promises';
-import { isRunnerConfigName } from '../common/changeReview';
+import { isOtherRepositoryConfig, isRunnerConfigName, otherRepositoryConfigIn } from '../common/changeReview';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { absentOr, addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 import { mentionedBy, type Mentioned } from './hookPrograms';
@@ -35,11 +35,13 @@ export async function pathsRunnerConfigsPointAt(options: {
   for (const config of configs.slice(0, MAX_CONFIGS)) {
     const name = config.slice(config.lastIndexOf('/') + 1).toLowerCase();
     // What the config's words are taken from: husky's hooks run at the work tree's top, the others where they are.
-    const base = join(root, dirname(config));
+    // A Mercurial or Sapling config's hooks run from the repository's top, its extensions' paths are read from there too.
+    const otherRepository = isOtherRepositoryConfig(basename(dirname(config)), name);
+    const base = join(root, otherRepository ? dirname(dirname(config)) : dirname(config));
     const sourced: string[] = [];
     // A config above the workspace is not in the command's layer: only the one on disk runs.
     for (const text of await textsOf(config, config.startsWith('../') ? [root] : [upper, root])) {
-      if (options.mentioned) mentionedBy(text, options.mentioned, [base]);
+      if (options.mentioned) mentionedBy(text, options.mentioned, otherRepository ? [base, join(root, dirname(config))] : [base]);
       for (const word of pathLikeWords(text)) add(resolve(base, word));
       if (name !== '.envrc') continue;
       for (const word of pathLikeWords(text)) sourced.push(resolve(base, word));
@@ -130,6 +132,8 @@ export async function runnerConfigsAbove(root: string): Promise<string[]> {
     folder = parent;
     for (const name of (await readdir(folder).catch(() => [] as string[])).slice(0, 10_000)) {
       if (isRunnerConfigName(name)) found.push(relative(root, join(folder, name)));
+      const otherConfig = otherRepositoryConfigIn(name);
+      if (otherConfig !== undefined) found.push(relative(root, join(folder, otherConfig)));
     }
   }
   return found;
