@@ -29,6 +29,9 @@
  * Discard) and the model is told. A held folder is held whole.
  */
 import { protectingPattern } from '../../base/common';
+import { isEditorOrAgentPath, REPOSITORY_NAMES } from './heldNames';
+
+export { isEditorOrAgentPath, isHeldByName, isOtherRepositoryConfig, isRunnerConfigName, otherRepositoryConfigIn } from './heldNames';
 
 export type ChangeKind = 'file' | 'directory' | 'symlink' | 'deleted' | 'special';
 
@@ -75,29 +78,6 @@ export interface RepositoryFacts {
   hooksRunScripts?: boolean;
   /** Workspace-relative folders that are Python environments after the change (a `pyvenv.cfg`): VS Code's Python extension runs their activate script in every new terminal. */
   pythonEnvironments?: ReadonlySet<string>;
-}
-
-/**
- * The folders version control systems find a repository by, whatever is in them: Git's `.git`, Mercurial's `.hg`
- * and Sapling's `.sl` (hg and sl run their config's `[hooks]` and load its `[extensions]` at every command, a
- * shell prompt's or an editor's status included, and trust a config the user owns).
- */
-const REPOSITORY_NAMES = new Set(['.git', '.hg', '.sl']);
-
-/**
- * A Mercurial or Sapling repository's own config, by the folder it is in (`.hg/hgrc`, `.sl/config`): what its hooks
- * and extensions name is followed as a hook's text is (node/runnerConfigs.ts), from the repository's top.
- */
-export function isOtherRepositoryConfig(folderName: string, name: string): boolean {
-  const folder = folderName.toLowerCase();
-  const lower = name.toLowerCase();
-  return (folder === '.hg' && lower === 'hgrc') || (folder === '.sl' && lower === 'config');
-}
-
-/** The config file of a `.hg` or `.sl` folder named `name`, or undefined for another name. */
-export function otherRepositoryConfigIn(name: string): string | undefined {
-  const lower = name.toLowerCase();
-  return lower === '.hg' ? `${name}/hgrc` : lower === '.sl' ? `${name}/config` : undefined;
 }
 
 /** What a Python environment holds at its top (activate scripts, site-packages and its .pth files, the config). */
@@ -155,117 +135,6 @@ export interface ChangeVerdict {
   land: ChangedEntry[];
   /** Each held path once, shallowest first; what lies below a held path is held with it. */
   held: HeldEntry[];
-}
-
-/**
- * Names VS Code, other editors and agents, and the tools Git runs on its own events run code from, wherever
- * they are (case-insensitive): those programs find them by name.
- */
-const EDITOR_AND_AGENT_NAMES = new Set([
-  '.vscode',
-  '.husky',
-  '.envrc',
-  '.gitmodules',
-  '.gitattributes',
-  '.lfsconfig',
-  '.claude',
-  '.codex',
-  '.gemini',
-  '.cursor',
-  '.windsurf',
-  '.roo',
-  '.kilocode',
-  '.continue',
-  '.amazonq',
-  '.idea',
-  '.zed',
-  '.kiro',
-  '.opencode',
-  'opencode.json',
-  '.mcp.json',
-  '.devcontainer',
-  '.devcontainer.json',
-  '.pre-commit-config.yaml',
-  '.pre-commit-hooks.yaml',
-  '.overcommit.yml',
-  '.git-hooks',
-  // mise runs a trusted config's hooks and env on entering its folder, and trusts by path, not content.
-  'mise.toml',
-  '.mise.toml',
-  'mise.local.toml',
-  '.mise.local.toml',
-  '.mise',
-  '.rtx.toml',
-  // Other agents and editors that run commands or servers from their workspace configs.
-  '.qwen',
-  '.crush.json',
-  'crush.json',
-  '.helix',
-  // yarn runs the program yarnPath / yarn-path names for every yarn command (a hook's `yarn lint-staged`).
-  '.yarnrc.yml',
-  '.yarnrc',
-]);
-
-/** Names of Git hook managers' configs (lefthook, simple-git-hooks, husky 4, lint-staged), in every spelling their documentation accepts. */
-const HOOK_MANAGER_NAMES = [
-  /^\.?lefthook(-local)?(\.(ya?ml|toml|jsonc?))?$/,
-  /^\.?simple-git-hooks(\.(c?js|json))?$/,
-  /^\.huskyrc(\.(json|ya?ml|[cm]?js))?$/,
-  /^husky\.config\.[cm]?js$/,
-  /^\.lintstagedrc(\.(json|ya?ml|[cm]?[jt]s))?$/,
-  /^lint-staged\.config\.[cm]?[jt]s$/,
-  /^\.?nano-staged(\.(json|[cm]?js|ya?ml))?$/,
-  /^nano-staged\.config\.[cm]?[jt]s$/,
-  /^\.commitlintrc(\.(json|ya?ml|[cm]?[jt]s))?$/,
-  /^commitlint\.config\.[cm]?[jt]s$/,
-  // aider runs its lint and test commands after every edit.
-  /^\.aider\.conf\.ya?ml$/,
-  // mise's per-environment configs (MISE_ENV).
-  /^\.?mise\.[^.]+(\.local)?\.toml$/,
-  // package.json's other spellings, where lint-staged and others read their keys too.
-  /^package\.ya?ml$/,
-  /^\.?captainhook\.json$/,
-  /^\.?rusty-hook\.toml$/,
-  /^grumphp\.ya?ml(\.dist)?$/,
-  /^hk\.pkl$/,
-  /^\.pre-commit-config\.ya?ml$/,
-];
-const WORKSPACE_FILE_SUFFIX = '.code-workspace';
-/** Folders whose `hooks` folder an agent runs programs from at its events. */
-const HOOK_FOLDER_PARENTS = new Set(['.github', '.clinerules', '.cline']);
-
-/**
- * The configs whose text names more files that run outside the sandbox: direnv's `.envrc` (what it sources, the
- * flake or shell it uses), husky's folder (the scripts its hooks run), the hook managers' configs. Found by the
- * name their programs look for; what they name is held like what a Git config points at.
- */
-export function isRunnerConfigName(name: string): boolean {
-  const lower = name.toLowerCase();
-  return (
-    lower === '.envrc' ||
-    lower === '.husky' ||
-    lower === 'mise.toml' ||
-    lower === '.mise.toml' ||
-    /^\.?mise\.[^.]+(\.local)?\.toml$/.test(lower) ||
-    lower === '.yarnrc.yml' ||
-    lower === '.yarnrc' ||
-    HOOK_MANAGER_NAMES.some((pattern) => pattern.test(lower))
-  );
-}
-
-/** Whether `path` is one of the files VS Code or another agent runs code from, by the name those programs look for. */
-export function isEditorOrAgentPath(path: string): boolean {
-  const segments = path.toLowerCase().split('/');
-  return segments.some(
-    (segment, index) =>
-      EDITOR_AND_AGENT_NAMES.has(segment) ||
-      segment.endsWith(WORKSPACE_FILE_SUFFIX) ||
-      // Copilot's hooks, Cline's (`.clinerules/hooks/TaskStart`, `.cline/hooks/PreToolUse`: run at its events).
-      (segment === 'hooks' && HOOK_FOLDER_PARENTS.has(segments[index - 1])) ||
-      // mise reads mise/config.toml and .config/mise/… in every folder up from where you are.
-      segment === 'mise' ||
-      HOOK_MANAGER_NAMES.some((name) => name.test(segment)),
-  );
 }
 
 /** Whether `path` is `prefix` or lies below it. */
