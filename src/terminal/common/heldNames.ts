@@ -125,6 +125,31 @@ export function isRunnerConfigName(name: string): boolean {
   );
 }
 
+/**
+ * Whether `path` (workspace-relative) is an editor's or agent's config whose command lines run outside the sandbox
+ * without a new question once approved (VS Code's tasks and MCP servers, Copilot's, Cline's, Claude Code's,
+ * Cursor's and Gemini's hooks and servers, Dev Containers' config, a project's `.mcp.json`): what those lines run is
+ * followed as a hook's text is (node/runnerConfigs.ts, node/programConfigs.ts).
+ */
+export function isProgramConfigPath(path: string): boolean {
+  const segments = path.toLowerCase().split('/');
+  const name = segments[segments.length - 1];
+  const parent = segments[segments.length - 2] ?? '';
+  const grandparent = segments[segments.length - 3] ?? '';
+  if (name === '.mcp.json' || name === '.devcontainer.json') return true;
+  if (name === 'devcontainer.json' && segments.includes('.devcontainer')) return true;
+  if (parent === 'hooks' && HOOK_FOLDER_PARENTS.has(grandparent)) return true;
+  return (PROGRAM_CONFIGS.get(parent) ?? []).includes(name);
+}
+
+/** The configs, by their folder, whose command lines run. */
+const PROGRAM_CONFIGS = new Map([
+  ['.vscode', ['tasks.json', 'mcp.json']],
+  ['.claude', ['settings.json', 'settings.local.json']],
+  ['.cursor', ['hooks.json', 'mcp.json']],
+  ['.gemini', ['settings.json']],
+]);
+
 /** Whether `path` is one of the files VS Code or another agent runs code from, by the name those programs look for. */
 export function isEditorOrAgentPath(path: string): boolean {
   const segments = path.toLowerCase().split('/');

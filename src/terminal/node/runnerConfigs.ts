@@ -12,7 +12,8 @@
  * Bounded: 500 configs, 200 files in a folder, 64 KB of each.
  */
 import { lstat, readdir } from 'node:fs/promises';
-import { isOtherRepositoryConfig, isRunnerConfigName, otherRepositoryConfigIn } from '../common/changeReview';
+import { isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName, otherRepositoryConfigIn } from '../common/changeReview';
+import { programConfigCommands } from './programConfigs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { absentOr, addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 import { mentionedBy, type Mentioned } from './hookPrograms';
@@ -39,9 +40,20 @@ export async function pathsRunnerConfigsPointAt(options: {
     const otherRepository = isOtherRepositoryConfig(basename(dirname(config)), name);
     const base = join(root, otherRepository ? dirname(dirname(config)) : dirname(config));
     const sourced: string[] = [];
+    // An editor's or agent's config: its command lines, run from the workspace's top or the folder above the
+    // config's own (`.vscode`, `.github/hooks`), read as a hook's text is.
+    const programConfig = isProgramConfigPath(config);
+    const places = programConfig
+      ? [...new Set([base, join(root, dirname(config), '..'), join(root, dirname(config), '..', '..'), root])].filter(
+          (place) => !relative(root, place).startsWith('..'),
+        )
+      : otherRepository
+        ? [base, join(root, dirname(config))]
+        : [base];
     // A config above the workspace is not in the command's layer: only the one on disk runs.
-    for (const text of await textsOf(config, config.startsWith('../') ? [root] : [upper, root])) {
-      if (options.mentioned) mentionedBy(text, options.mentioned, otherRepository ? [base, join(root, dirname(config))] : [base]);
+    for (const whole of await textsOf(config, config.startsWith('../') ? [root] : [upper, root])) {
+      const text = programConfig ? programConfigCommands(whole) : whole;
+      if (options.mentioned) mentionedBy(text, options.mentioned, places);
       for (const word of pathLikeWords(text)) add(resolve(base, word));
       if (name !== '.envrc') continue;
       for (const word of pathLikeWords(text)) sourced.push(resolve(base, word));
