@@ -181,7 +181,8 @@ function addProgram(mentioned: Mentioned, path: string): void {
  */
 export async function followPrograms(options: {
   root: string;
-  upper: string;
+  /** The command's layer; none when only the files as they are are read (a hook's approval: hookContent.ts). */
+  upper?: string;
   mentioned: Mentioned;
   add: (path: string) => void;
   /**
@@ -233,9 +234,9 @@ export async function followPrograms(options: {
  * The texts of a file in the layer and in the workspace (a file outside the workspace: as it is); package.json: its
  * scripts. A name without an extension is also the file an interpreter would load (`scripts/check` → check.js).
  */
-async function textsOf(path: string, root: string, upper: string, listings: Map<string, Promise<string[]>>): Promise<string[]> {
+async function textsOf(path: string, root: string, upper: string | undefined, listings: Map<string, Promise<string[]>>): Promise<string[]> {
   const inside = relative(root, path);
-  const views = inside.startsWith('..') || isAbsolute(inside) ? [path] : [join(upper, inside), path];
+  const views = upper === undefined || inside.startsWith('..') || isAbsolute(inside) ? [path] : [join(upper, inside), path];
   const texts: string[] = [];
   for (const view of views) {
     const candidates = [view];
