@@ -3,7 +3,7 @@
  * Cursor's and Gemini's hooks and servers, Dev Containers' host-side `initializeCommand`, a project's `.mcp.json`),
  * read from the config as its program reads it (JSON, with comments and trailing commas as VS Code allows them):
  * the values of the keys that hold a command (`command`, `args`, `bash`, `initializeCommand`…), and an npm task's
- * script as `npm run <script>`. runnerConfigs.ts reads each line as a hook's text (hookPrograms.ts mentionedBy), so
+ * script as `npm run <script>`, without what they write (a `>` target). runnerConfigs.ts reads each line as a hook's text (hookPrograms.ts mentionedBy), so
  * what it runs is followed and held as what a Git hook runs is. A text that is not JSON is read whole.
  * Bounded: the text is at most 64 KB (the caller's bound), 20 levels and 10,000 values are looked at.
  */
@@ -48,7 +48,9 @@ export function programConfigCommands(text: string): string {
   };
   walk(parsed, 0);
   if (seen > MAX_VALUES) return text;
-  return lines.join('\n');
+  // What a line writes (`echo ok > note.txt`, `2>> hook.log`) is its output, not what it runs (hookContent.ts does
+  // not digest a `>` target either): a hook's own ordinary output file is not held for being named.
+  return lines.map((line) => line.replace(/\d*>>?\|?[ \t]*(?:&\d+|[^\s;&|()<>]+)/g, ' ')).join('\n');
 }
 
 /** JSON with comments (`//`, `/* *\/`) and trailing commas as plain JSON; strings kept as they are. */
