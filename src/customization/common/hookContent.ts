@@ -7,8 +7,9 @@
  * `$CLAUDE_PROJECT_DIR`, `$HOME` and a leading `~/`), and each word that names a
  * regular file of the workspace or the home folder (but the target of an output
  * redirection, `>> hook.log`: written, not run) is digested by the host,
- * through the HookFiles port. A rewritten script is then another hook, which
- * asks again; a file that could not be digested (too large, a symlink out, a
+ * through the HookFiles port, and so is what those files run in turn, followed
+ * as the sandbox's review follows a Git hook (HookFiles.followed). A rewritten
+ * script anywhere in the chain is then another hook, which asks again; a file that could not be digested (too large, a symlink out, a
  * protected or hard-linked file) is a marker the approval cannot be remembered by.
  */
 import type { HookCommand } from './hookConfig';
@@ -45,6 +46,12 @@ export interface HookFiles {
    * no file there: nothing, a folder, or a path elsewhere (a program of the system), which is never read.
    */
   content(request: HookFileRequest, signal: AbortSignal): Promise<HookFileContent | undefined>;
+  /**
+   * The files the files of `named` (as content() gave them) run in turn, followed as the sandbox's review follows
+   * a Git hook (terminal/node/hookPrograms.ts): each digested, or a problem where the chain cannot be followed
+   * whole (past its bounds): a rewrite anywhere in the chain is then another hook, which asks again.
+   */
+  followed?(named: readonly HookFileContent[], cwd: string, signal: AbortSignal): Promise<HookFileContent[]>;
 }
 
 /** What one hook's approval covers besides its line. */
@@ -196,6 +203,14 @@ export async function hookContent(
       break;
     }
     found.push(content);
+  }
+  // What those files run in turn (`sh scripts/hook.sh`, whose script runs `sh scripts/hook-lib.sh`).
+  if (files.followed) {
+    for (const content of await files.followed(found, hook.cwd, signal)) {
+      if (seen.has(content.path)) continue;
+      seen.add(content.path);
+      found.push(content);
+    }
   }
   return { folder, files: found };
 }

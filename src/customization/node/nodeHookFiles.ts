@@ -12,7 +12,9 @@ import { lstat, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { WorkspaceAnchor } from '../../tools/node';
 import { absoluteInside, isInside } from '../../base/node';
-import type { HookFileContent, HookFileRequest, HookFiles } from '../common/hookContent';
+import { MAX_HOOK_FILE_BYTES, type HookFileContent, type HookFileRequest, type HookFiles } from '../common/hookContent';
+import { protectingPattern } from '../../base/common';
+import { changeReviewParts } from '../../terminal/node';
 
 export interface NodeHookFilesOptions {
   /** Absolute workspace root. */
@@ -33,13 +35,20 @@ const REFUSALS: Readonly<Record<string, (place: string) => string>> = {
   InvalidWorkspacePathError: () => 'its path cannot be read safely',
 };
 
+/** Paths a chain's texts name looked up (most name nothing), and files digested of it, for one hook. */
+const MAX_FOLLOWED_LOOKUPS = 2000;
+const MAX_FOLLOWED_FILES = 200;
+
 export class NodeHookFiles implements HookFiles {
   readonly workspaceFolder: string;
   readonly homeFolder: string | undefined;
   private readonly workspace: WorkspaceAnchor;
   private readonly home: WorkspaceAnchor | undefined;
 
+  private readonly protectedFiles: () => readonly string[];
+
   constructor(options: NodeHookFilesOptions) {
+    this.protectedFiles = options.protectedFiles ?? (() => []);
     const anchorOptions = options.protectedFiles ? { protectedFiles: options.protectedFiles } : {};
     this.workspaceFolder = resolve(options.root);
     this.homeFolder = options.home === undefined ? undefined : resolve(options.home);
@@ -69,6 +78,64 @@ export class NodeHookFiles implements HookFiles {
       if (signal.aborted) throw signal.reason;
       return { path: shown, problem: problemOf(error, inWorkspace ? 'workspace' : 'home folder') };
     }
+  }
+
+  async followed(named: readonly HookFileContent[], cwd: string, signal: AbortSignal): Promise<HookFileContent[]> {
+    // The review's follower, loaded at its first use (terminal/node/changeReviewParts.ts).
+    const { followPrograms, noneMentioned } = changeReviewParts();
+    const mentioned = noneMentioned(this.homeFolder);
+    // The hook's texts run from its folder (and the workspace's top).
+    mentioned.tops.add(this.workspaceFolder);
+    try {
+      mentioned.tops.add(absoluteInside(this.workspaceFolder, cwd));
+    } catch {
+      // A folder outside the workspace: nothing of it is read.
+    }
+    const direct = new Set<string>();
+    for (const file of named) {
+      if (file.digest === undefined) continue;
+      const absolute =
+        file.path.startsWith('~/') && this.homeFolder !== undefined ? join(this.homeFolder, file.path.slice(2)) : join(this.workspaceFolder, file.path);
+      direct.add(absolute);
+      mentioned.programs.add(absolute);
+      mentioned.hooks.add(absolute);
+    }
+    if (direct.size === 0) return [];
+    const reached: string[] = [];
+    try {
+      await followPrograms({
+        root: this.workspaceFolder,
+        mentioned,
+        add: (path) => {
+          if (!direct.has(path)) reached.push(path);
+        },
+        // The workspace's files but the protected ones, and the home folder's: a program of the system is never read.
+        readable: (path) =>
+          (isInside(this.workspaceFolder, path) &&
+            protectingPattern(relative(this.workspaceFolder, path).split(sep).join('/'), this.protectedFiles()) === undefined) ||
+          (this.homeFolder !== undefined && isInside(this.homeFolder, path)),
+      });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      return [{ path: '…', problem: `what the hook's files run could not be followed whole (${error instanceof Error ? error.message : String(error)})` }];
+    }
+    const found: HookFileContent[] = [];
+    let looked = 0;
+    for (const path of reached) {
+      signal.throwIfAborted();
+      if (++looked > MAX_FOLLOWED_LOOKUPS) {
+        found.push({ path: '…', problem: `what the hook's files run names more than ${MAX_FOLLOWED_LOOKUPS} paths; the rest are not checked` });
+        break;
+      }
+      const content = await this.content({ word: path, from: { cwd: '.' }, maxBytes: MAX_HOOK_FILE_BYTES }, signal);
+      if (content === undefined) continue;
+      found.push(content);
+      if (found.length > MAX_FOLLOWED_FILES) {
+        found.push({ path: '…', problem: `what the hook's files run reaches more than ${MAX_FOLLOWED_FILES} files; the rest are not checked` });
+        break;
+      }
+    }
+    return found;
   }
 
   /** The absolute path the word names (not resolved through symlinks); undefined when its folder is none here. */

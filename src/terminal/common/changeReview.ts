@@ -6,12 +6,13 @@
  * entry is classified by what it is, not by its name alone:
  * - anything Git would take for a repository or a git directory by Git's own
  *   rules (a `HEAD` beside `objects`/`refs` or a `commondir`: the bare layout,
- *   whatever the folder is called), a `.git` entry, a file that points Git at
+ *   whatever the folder is called), a `.git` entry, Mercurial's `.hg` and
+ *   Sapling's `.sl` (what their configs' hooks and extensions name too), a file that points Git at
  *   a repository (`gitdir: …`), and whatever an existing repository's config
  *   points at (`include.path`, `core.hooksPath`, `core.worktree`, a filter's or
  *   fsmonitor's program…);
  * - the files that make VS Code, other editors and agents, and Git's hook
- *   managers run code (`.vscode`, `*.code-workspace`, `.github/hooks`,
+ *   managers run code (`.vscode`, `*.code-workspace`, `.github/hooks`, `.clinerules/hooks`, `.cline/hooks`,
  *   `.husky`, `.envrc`, `.gitmodules`, `.claude`, `.codex`, `.cursor`,
  *   `.mcp.json`, `.devcontainer(.json)`, `.pre-commit-config.yaml`, mise's
  *   configs…): those programs find them by name, so here the name is the
@@ -21,12 +22,16 @@
  *   `conda-meta`) in the workspace or the layer: its activate scripts run;
  * - links, hard links, devices and other special files, setuid/setgid bits, an
  *   executable bit a file did not have, a file or folder writable by every user,
+ *   a file or folder whose owner's read (and a folder's search) was taken away,
  *   the protected files;
  * - a path someone else changed while the command ran (landing would overwrite it).
  * Ordinary files and folders land; the rest is held back for the user (Apply /
  * Discard) and the model is told. A held folder is held whole.
  */
 import { protectingPattern } from '../../base/common';
+import { isEditorOrAgentPath, REPOSITORY_NAMES } from './heldNames';
+
+export { isEditorOrAgentPath, isHeldByName, isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName, otherRepositoryConfigIn } from './heldNames';
 
 export type ChangeKind = 'file' | 'directory' | 'symlink' | 'deleted' | 'special';
 
@@ -117,6 +122,7 @@ export type HoldReason =
   | 'changed-outside'
   | 'removes-repository'
   | 'world-writable'
+  | 'owner-unreadable'
   | 'unchecked';
 
 export interface HeldEntry {
@@ -131,114 +137,6 @@ export interface ChangeVerdict {
   held: HeldEntry[];
 }
 
-/**
- * Names VS Code, other editors and agents, and the tools Git runs on its own events run code from, wherever
- * they are (case-insensitive): those programs find them by name.
- */
-const EDITOR_AND_AGENT_NAMES = new Set([
-  '.vscode',
-  '.husky',
-  '.envrc',
-  '.gitmodules',
-  '.gitattributes',
-  '.lfsconfig',
-  '.claude',
-  '.codex',
-  '.gemini',
-  '.cursor',
-  '.windsurf',
-  '.roo',
-  '.kilocode',
-  '.continue',
-  '.amazonq',
-  '.idea',
-  '.zed',
-  '.kiro',
-  '.opencode',
-  'opencode.json',
-  '.mcp.json',
-  '.devcontainer',
-  '.devcontainer.json',
-  '.pre-commit-config.yaml',
-  '.pre-commit-hooks.yaml',
-  '.overcommit.yml',
-  '.git-hooks',
-  // mise runs a trusted config's hooks and env on entering its folder, and trusts by path, not content.
-  'mise.toml',
-  '.mise.toml',
-  'mise.local.toml',
-  '.mise.local.toml',
-  '.mise',
-  '.rtx.toml',
-  // Other agents and editors that run commands or servers from their workspace configs.
-  '.qwen',
-  '.crush.json',
-  'crush.json',
-  '.helix',
-  // yarn runs the program yarnPath / yarn-path names for every yarn command (a hook's `yarn lint-staged`).
-  '.yarnrc.yml',
-  '.yarnrc',
-]);
-
-/** Names of Git hook managers' configs (lefthook, simple-git-hooks, husky 4, lint-staged), in every spelling their documentation accepts. */
-const HOOK_MANAGER_NAMES = [
-  /^\.?lefthook(-local)?(\.(ya?ml|toml|jsonc?))?$/,
-  /^\.?simple-git-hooks(\.(c?js|json))?$/,
-  /^\.huskyrc(\.(json|ya?ml|[cm]?js))?$/,
-  /^husky\.config\.[cm]?js$/,
-  /^\.lintstagedrc(\.(json|ya?ml|[cm]?[jt]s))?$/,
-  /^lint-staged\.config\.[cm]?[jt]s$/,
-  /^\.?nano-staged(\.(json|[cm]?js|ya?ml))?$/,
-  /^nano-staged\.config\.[cm]?[jt]s$/,
-  /^\.commitlintrc(\.(json|ya?ml|[cm]?[jt]s))?$/,
-  /^commitlint\.config\.[cm]?[jt]s$/,
-  // aider runs its lint and test commands after every edit.
-  /^\.aider\.conf\.ya?ml$/,
-  // mise's per-environment configs (MISE_ENV).
-  /^\.?mise\.[^.]+(\.local)?\.toml$/,
-  // package.json's other spellings, where lint-staged and others read their keys too.
-  /^package\.ya?ml$/,
-  /^\.?captainhook\.json$/,
-  /^\.?rusty-hook\.toml$/,
-  /^grumphp\.ya?ml(\.dist)?$/,
-  /^hk\.pkl$/,
-  /^\.pre-commit-config\.ya?ml$/,
-];
-const WORKSPACE_FILE_SUFFIX = '.code-workspace';
-
-/**
- * The configs whose text names more files that run outside the sandbox: direnv's `.envrc` (what it sources, the
- * flake or shell it uses), husky's folder (the scripts its hooks run), the hook managers' configs. Found by the
- * name their programs look for; what they name is held like what a Git config points at.
- */
-export function isRunnerConfigName(name: string): boolean {
-  const lower = name.toLowerCase();
-  return (
-    lower === '.envrc' ||
-    lower === '.husky' ||
-    lower === 'mise.toml' ||
-    lower === '.mise.toml' ||
-    /^\.?mise\.[^.]+(\.local)?\.toml$/.test(lower) ||
-    lower === '.yarnrc.yml' ||
-    lower === '.yarnrc' ||
-    HOOK_MANAGER_NAMES.some((pattern) => pattern.test(lower))
-  );
-}
-
-/** Whether `path` is one of the files VS Code or another agent runs code from, by the name those programs look for. */
-export function isEditorOrAgentPath(path: string): boolean {
-  const segments = path.toLowerCase().split('/');
-  return segments.some(
-    (segment, index) =>
-      EDITOR_AND_AGENT_NAMES.has(segment) ||
-      segment.endsWith(WORKSPACE_FILE_SUFFIX) ||
-      (segment === 'hooks' && segments[index - 1] === '.github') ||
-      // mise reads mise/config.toml and .config/mise/… in every folder up from where you are.
-      segment === 'mise' ||
-      HOOK_MANAGER_NAMES.some((name) => name.test(segment)),
-  );
-}
-
 /** Whether `path` is `prefix` or lies below it. */
 export function isAtOrBelow(path: string, prefix: string): boolean {
   return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
@@ -247,7 +145,7 @@ export function isAtOrBelow(path: string, prefix: string): boolean {
 /** Why `entry` may not land on its own, or undefined when it is an ordinary file or folder. */
 export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protectedPatterns: readonly string[]): HoldReason | undefined {
   const name = entry.path.slice(entry.path.lastIndexOf('/') + 1).toLowerCase();
-  if (name === '.git' || facts.gitDirectories.has(entry.path)) return 'repository';
+  if (REPOSITORY_NAMES.has(name) || facts.gitDirectories.has(entry.path)) return 'repository';
   if (facts.rootIsGitDirectory && !entry.path.includes('/') && GIT_DIRECTORY_ENTRIES.has(name)) return 'repository';
   if (entry.gitLink) return 'git-link';
   if (facts.pythonEnvironments?.has(entry.path)) return 'python-environment';
@@ -265,6 +163,9 @@ export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protecte
   if (entry.kind === 'file' && (entry.mode & 0o111) !== 0 && !entry.wasExecutable) return 'executable';
   // Writable by every account of the machine: another user could then put code where this one runs it.
   if ((entry.kind === 'file' || entry.kind === 'directory') && (entry.mode & 0o002) !== 0) return 'world-writable';
+  // The owner's own read (a folder's read and search) taken away: the host could no longer look into it, so the next
+  // command's review and the look for protected files would be blind there (round 12).
+  if ((entry.kind === 'directory' && (entry.mode & 0o500) !== 0o500) || (entry.kind === 'file' && (entry.mode & 0o400) === 0)) return 'owner-unreadable';
   return undefined;
 }
 
@@ -375,6 +276,8 @@ export function describeHold(held: HeldEntry): string {
       return 'a deletion of a folder that holds a repository (or too large to check)';
     case 'world-writable':
       return 'a file or folder made writable by every user of the machine';
+    case 'owner-unreadable':
+      return 'a file or folder its owner can no longer read (the review could not look into it)';
     case 'unchecked':
       return 'part of a change set the review could not check whole';
   }

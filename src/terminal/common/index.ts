@@ -16,3 +16,4 @@ export { sandboxEnvironment } from './sandboxEnvironment';
 export { type SandboxFailure, sandboxFailure, sandboxFailureNote } from './sandboxFailure';
 export { type HomeFolder, type MachineSandbox, NO_SANDBOX_REASON, SandboxDecision } from './sandboxDecision';
 export { isControlPath } from './controlPaths';
+export { isHeldByName } from './changeReview';

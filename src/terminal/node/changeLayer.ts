@@ -180,7 +180,7 @@ export class ChangeLayer {
   /** Whether the workspace folder `path` or a folder above it (inside the workspace) is a git directory now. */
   private async insideGitDirectory(path: string): Promise<boolean> {
     for (let folder = path; ; folder = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '') {
-      if (await isGitDirectory(folder === '' ? this.options.root : join(this.options.root, folder))) return true;
+      if (await isGitDirectory(folder === '' ? this.options.root : join(this.options.root, folder)).catch(() => true)) return true;
       if (folder === '') return false;
     }
   }
@@ -309,13 +309,17 @@ export class ChangeLayer {
       // no name from there into the review (round 9).
       // Synchronous opens and reads, the host given its turn every SLICE entries: awaited ones cost a thread-pool
       // round trip each (10,000 planted folders took most of the review's 20 s that way on 2 busy cores).
-      const descriptor = openBeneathSync(this.upper, folder);
+      const failure: { code?: string } = {};
+      const descriptor = openBeneathSync(this.upper, folder, failure);
+      // A folder the host cannot open (its owner's read or search taken away): what is in it is unknown.
+      if (descriptor === undefined && failure.code !== undefined && !GONE.has(failure.code)) return { entries, incomplete: unreadable(folder, failure.code) };
       if (descriptor === undefined) continue;
       const pinned = `/proc/self/fd/${descriptor}`;
       let listing: Dir | undefined;
       try {
         // Read as a stream, the bounds checked at each name: a folder of millions of names is never listed whole.
-        listing = listingOf(pinned);
+        listing = listingOf(pinned, failure);
+        if (!listing && failure.code !== undefined && !GONE.has(failure.code)) return { entries, incomplete: unreadable(folder, failure.code) };
         for (let dirent = listing?.readSync(); dirent; dirent = listing?.readSync()) {
           const { name } = dirent;
           signal.throwIfAborted();
@@ -333,7 +337,15 @@ export class ChangeLayer {
           // Looked at with synchronous system calls (a few microseconds each, where an awaited one costs ten times
           // that), the host given its turn every SLICE entries so that no stretch blocks it for long.
           if (entries.length % SLICE === SLICE - 1) await yieldToHost();
-          const entry = await this.entryOf(path, `${pinned}/${name}`);
+          let entry: (ChangedEntry & { size?: number }) | undefined;
+          try {
+            entry = await this.entryOf(path, `${pinned}/${name}`);
+          } catch (error) {
+            // The workspace's entry cannot be looked at (a folder on its way unreadable to the host): unknown.
+            const code = (error as NodeJS.ErrnoException).code;
+            if (code === undefined) throw error;
+            return { entries, incomplete: unreadable(path, code) };
+          }
           if (!entry) continue;
           entries.push(entry);
           bytes += entry.size ?? 0;
@@ -413,9 +425,14 @@ export class ChangeLayer {
       // Out of time: what the deletion would remove was not all looked at, so it waits for the user.
       if (this.now() > deadline) return { repository: true, changedOutside };
       const folder = pending.pop() as string;
-      const names = await readdir(folder, { withFileTypes: true }).catch(() => []);
+      const names = await readdir(folder, { withFileTypes: true }).catch((error: unknown) =>
+        GONE.has((error as NodeJS.ErrnoException).code ?? '') ? [] : undefined,
+      );
+      // A folder the host cannot list: what the deletion would remove is unknown, so it waits for the user.
+      if (!names) return { repository: true, changedOutside };
       const listed = new Set(names.map((entry) => entry.name));
-      if (listed.has('.git') || (listed.has('HEAD') && (await isGitDirectory(folder)))) return { repository: true, changedOutside };
+      if (listed.has('.git') || listed.has('.hg') || listed.has('.sl') || (listed.has('HEAD') && (await isGitDirectory(folder).catch(() => true))))
+        return { repository: true, changedOutside };
       for (const entry of names) {
         if (++seen > this.limits.maxRemovalEntries) return { repository: true, changedOutside };
         const child = join(folder, entry.name);
@@ -551,11 +568,19 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A folder's listing, read 256 names at a time; undefined when it cannot be listed (gone, or no folder now). */
-function listingOf(path: string): Dir | undefined {
+/** A folder's listing, read 256 names at a time; undefined when it cannot be listed (`failure` gets the error's code). */
+function listingOf(path: string, failure: { code?: string }): Dir | undefined {
   try {
     return opendirSync(path, { bufferSize: 256 });
-  } catch {
+  } catch (error) {
+    failure.code = (error as NodeJS.ErrnoException).code;
     return undefined;
   }
+}
+
+/** Errors that say a folder of the layer is gone or was swapped for something else while the command ran. */
+const GONE = new Set(['ENOENT', 'ENOTDIR', 'ELOOP']);
+
+function unreadable(folder: string, code: string): string {
+  return `the review could not read ${shownPath(folder || '.')} in what the command changed (${code})`;
 }

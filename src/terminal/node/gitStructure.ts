@@ -22,9 +22,12 @@
  * so the caller holds the whole change set) and 10 includes deep; hooks up to 200 a folder.
  */
 import { execFile } from 'node:child_process';
+import { configEntries } from './gitConfigText';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { lstat, open, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+export { configEntries, configValue } from './gitConfigText';
 
 const CONFIG_BYTES = 1024 * 1024;
 const INCLUDE_DEPTH = 10;
@@ -68,14 +71,33 @@ const GIT_HOOK_NAMES = new Set([
 /** A Git config the review cannot read whole (past its size bound, or naming too many paths): what it points at is unknown. */
 export class ConfigTooLarge extends Error {}
 
+/**
+ * A file or folder the review could not read for another reason than its absence (EACCES, EPERM, EIO…): what it
+ * says is unknown, so the whole change set waits (round 12: a folder made unreadable by one command hid the next
+ * command's change to what the hook it holds runs).
+ */
+export class UnreadablePath extends ConfigTooLarge {}
+
+/** Errors that say there is nothing there to read (or no file: a link refused, a socket): anything else is UnreadablePath. */
+const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'ENXIO', 'ENODEV', 'ENAMETOOLONG']);
+
+/** undefined when `error` says `path` is not there; throws UnreadablePath for any other failure to read it. */
+export function absentOr(error: unknown, path: string): undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== undefined && ABSENT.has(code)) return undefined;
+  throw new UnreadablePath(`the review could not read ${basename(path)} (${code ?? String(error)}), so what it says is unknown`);
+}
+
 /** Paths the configs and scripts of one review may name; past it nothing is known for sure (ConfigTooLarge). */
 export const MAX_POINTED_PATHS = 20_000;
+/** Keys whose values are data, never a command: who the user is, where branches and remotes lead. */
+const DATA_KEYS = /^(user\.|author\.|committer\.|branch\.|init\.)|\.(url|pushurl|fetch|push|merge|remote)$/;
 /** Keys whose value is a path (resolved against the work tree, or the config file for includes). */
 const PATH_KEYS = new Set(['core.hookspath', 'core.excludesfile', 'core.attributesfile', 'commit.template', 'core.fsmonitor']);
 
 /** A folder (absolute) is a git directory by Git's rules: HEAD, and objects+refs or a commondir. */
 export async function isGitDirectory(folder: string): Promise<boolean> {
-  const head = await lstat(join(folder, 'HEAD')).catch(() => undefined);
+  const head = await lstat(join(folder, 'HEAD')).catch((error: unknown) => absentOr(error, join(folder, 'HEAD')));
   if (!head || head.isDirectory()) return false;
   if (await exists(join(folder, 'commondir'))) return true;
   return (await isFolder(join(folder, 'objects'))) && (await isFolder(join(folder, 'refs')));
@@ -86,11 +108,11 @@ export async function isGitDirectory(folder: string): Promise<boolean> {
  * file; a link is followed first, as Git follows it (a `.git` linked to the git directory is a repository).
  */
 export async function gitDirectoryOf(dotGit: string): Promise<string | undefined> {
-  const info = await stat(dotGit).catch(() => undefined);
+  const info = await stat(dotGit).catch((error: unknown) => absentOr(error, dotGit));
   if (!info) return undefined;
   if (info.isDirectory()) return dotGit;
   if (!info.isFile() || info.size > 4096) return undefined;
-  const text = await readFile(dotGit, 'utf8').catch(() => '');
+  const text = (await readFile(dotGit, 'utf8').catch((error: unknown) => absentOr(error, dotGit))) ?? '';
   const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
   return match ? resolve(dirname(dotGit), match[1]) : undefined;
 }
@@ -130,13 +152,17 @@ export async function pathsConfigPointsAt(options: {
   globalConfigs?: readonly string[];
   /** Collects the hook files and the work trees they run in. */
   hooks?: HookStarts;
+  /** Reads a config value as a command line run from `places` (the work trees), as a hook's text is read (hookPrograms' mentionedBy). */
+  commandLine?: (text: string, places: readonly string[]) => void;
 }): Promise<string[]> {
   const { gitDir, workTree, root, home } = options;
   const found = new Set<string>();
   // The user's and the system's configs too: a relative core.hooksPath or include there resolves in this work tree.
   const configs = [...(options.globalConfigs ?? globalConfigsOf(home)), join(gitDir, 'config'), join(gitDir, 'config.worktree')];
-  const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
-  if (common !== undefined) configs.push(join(resolve(gitDir, common.trim()), 'config'));
+  // A linked worktree's git directory names the main one in `commondir`: Git takes the config, hooks/ and info/
+  // (path.c's common_list: config, hooks, info, packed-refs, refs, objects…) from there, not from its own folder.
+  const commonDir = await commonDirectoryOf(gitDir);
+  if (commonDir !== gitDir) configs.push(join(commonDir, 'config'));
   const seen = new Set<string>();
   // Every entry first (includes followed), then what they name: a core.worktree anywhere moves the work tree.
   const entries: { key: string; value: string }[] = [];
@@ -165,7 +191,7 @@ export async function pathsConfigPointsAt(options: {
   // Git takes a relative core.worktree from the git directory, and runs hooks, filters and fsmonitor there.
   const moved = entries.filter((entry) => entry.key === 'core.worktree').pop();
   const workTrees = moved ? [workTree, resolve(gitDir, await interpolatePath(moved.value, home))] : [workTree];
-  const hookFolders = [join(gitDir, 'hooks')];
+  const hookFolders = [...new Set([join(commonDir, 'hooks'), join(gitDir, 'hooks')])];
   for (const { key, value } of entries) {
     for (const tree of workTrees) {
       if (PATH_KEYS.has(key)) addInside(found, root, resolve(tree, await interpolatePath(value, home)));
@@ -185,12 +211,22 @@ export async function pathsConfigPointsAt(options: {
       }
     }
     // The programs config values run (a clean filter's `sh tools/clean.sh`): followed as a hook's are.
-    for (const { value } of entries) {
+    for (const { key, value } of entries) {
       for (const word of pathLikeWords(value.replace(/^!/, ''))) for (const tree of workTrees) options.hooks.programs.add(resolve(tree, word));
+      // And read as the command line it may be (`python3 -m tools.nbclean`, `make -s normalize`, `npm run x`), as a
+      // hook's text is: Git runs it with the shell from the work tree's top. Who one is and where a branch goes run nothing.
+      if (options.commandLine && !DATA_KEYS.test(key)) options.commandLine(value.replace(/^!/, ''), workTrees);
     }
   }
-  for (const target of await linkTargetsIn(gitDir)) addInside(found, root, target);
+  for (const folder of new Set([gitDir, commonDir])) for (const target of await linkTargetsIn(folder)) addInside(found, root, target);
   return [...found];
+}
+
+/** The common git directory of `gitDir` (its `commondir`, relative to it), or `gitDir` itself when it has none. */
+export async function commonDirectoryOf(gitDir: string): Promise<string> {
+  const common = await readStart(join(gitDir, 'commondir'), 4096);
+  const line = common?.split('\n')[0].trim();
+  return line ? resolve(gitDir, line) : gitDir;
 }
 
 /** Where the hooks are and where they run: what hookPrograms follows from them. */
@@ -223,7 +259,9 @@ export function pathLikeWords(text: string): string[] {
 async function hookFiles(folder: string): Promise<string[]> {
   const files: string[] = [];
   for (const place of [folder, dirname(folder)]) {
-    const names = (await readdir(place).catch(() => [] as string[])).filter((name) => GIT_HOOK_NAMES.has(name)).slice(0, HOOK_FILES);
+    const names = ((await readdir(place).catch((error: unknown) => absentOr(error, place))) ?? [])
+      .filter((name) => GIT_HOOK_NAMES.has(name))
+      .slice(0, HOOK_FILES);
     for (const name of names) files.push(join(place, name));
   }
   return files;
@@ -241,7 +279,7 @@ export async function readStart(
   whole?: (size: number) => Error,
 ): Promise<string | undefined> {
   const flags = constants.O_RDONLY | constants.O_NONBLOCK | (links === 'refuse' ? constants.O_NOFOLLOW : 0);
-  const handle = await open(path, flags).catch(() => undefined);
+  const handle = await open(path, flags).catch((error: unknown) => absentOr(error, path));
   if (!handle) return undefined;
   try {
     const info = await handle.stat();
@@ -263,13 +301,13 @@ async function linkTargetsIn(gitDir: string): Promise<string[]> {
   const targets: string[] = [];
   let seen = 0;
   for (const folder of [gitDir, join(gitDir, 'hooks'), join(gitDir, 'info')]) {
-    for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
+    for (const entry of (await readdir(folder, { withFileTypes: true }).catch((error: unknown) => absentOr(error, folder))) ?? []) {
       if (++seen > GIT_DIRECTORY_LINKS) return targets;
       if (!entry.isSymbolicLink()) continue;
       const link = join(folder, entry.name);
       const target = await readlink(link).catch(() => undefined);
       if (target !== undefined) targets.push(resolve(folder, target));
-      const real = await realpath(link).catch(() => undefined);
+      const real = await realpath(link).catch((error: unknown) => absentOr(error, link));
       if (real !== undefined) targets.push(real);
     }
   }
@@ -356,89 +394,18 @@ function passwordHomes(): Promise<Map<string, string>> {
   return homes;
 }
 
-/** The `section[.subsection].key = value` pairs of a Git config file, keys lower-cased (subsections keep their case). */
-export function configEntries(text: string): { key: string; value: string }[] {
-  const entries: { key: string; value: string }[] = [];
-  let section = '';
-  const lines = text.split(/\r?\n/);
-  for (let index = 0; index < lines.length; index++) {
-    let line = lines[index].trim();
-    // A comment ends at its line, a backslash in it too (Git's parser): only a value goes on on the next line.
-    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
-    while (continuesOnNextLine(line) && index + 1 < lines.length) line = line.slice(0, -1) + lines[++index];
-    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\](.*)$/.exec(line);
-    if (header) {
-      const [name, ...dotted] = header[1].split('.');
-      const sub = header[2] ?? (dotted.length > 0 ? dotted.join('.') : undefined);
-      section = sub === undefined ? name.toLowerCase() : `${name.toLowerCase()}.${sub}`;
-      // `[section] key = value` on the header's own line.
-      const rest = header[3].trim();
-      if (rest !== '') pushEntry(entries, section, rest);
-      continue;
-    }
-    if (section !== '') pushEntry(entries, section, line);
-  }
-  return entries;
-}
-
-/** Whether a line's value ends in a backslash outside a comment (a `#` or `;` outside quotes starts one). */
-function continuesOnNextLine(line: string): boolean {
-  let quoted = false;
-  for (let index = 0; index < line.length; index++) {
-    const char = line[index];
-    if (char === '\\') {
-      if (index === line.length - 1) return true;
-      index++;
-    } else if (char === '"') quoted = !quoted;
-    else if (!quoted && (char === '#' || char === ';')) return false;
-  }
-  return false;
-}
-
-function pushEntry(entries: { key: string; value: string }[], section: string, line: string): void {
-  const match = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
-  if (!match) return;
-  const value = match[2] === undefined ? 'true' : configValue(match[2]);
-  entries.push({ key: `${section}.${match[1].toLowerCase()}`.replace(/^([^.]+)\./, (whole) => whole.toLowerCase()), value });
-}
-
-/**
- * A value as Git reads it: quotes removed, `\"`, `\\`, `\n`, `\t` unescaped, and a `#` or `;` ending it only
- * outside quotes (inside them it is part of the value: an alias's shell code).
- */
-export function configValue(raw: string): string {
-  let value = '';
-  let quoted = false;
-  let pendingSpace = '';
-  for (let index = 0; index < raw.length; index++) {
-    const char = raw[index];
-    if (char === '\\' && index + 1 < raw.length) {
-      const next = raw[++index];
-      value += pendingSpace + (next === 'n' ? '\n' : next === 't' ? '\t' : next === 'b' ? '' : next);
-      pendingSpace = '';
-    } else if (char === '"') quoted = !quoted;
-    else if (!quoted && (char === '#' || char === ';')) break;
-    else if (!quoted && /\s/.test(char)) pendingSpace += value === '' ? '' : char;
-    else {
-      value += pendingSpace + char;
-      pendingSpace = '';
-    }
-  }
-  return value;
-}
-
 async function readBounded(file: string): Promise<string | undefined> {
   // Followed like Git follows it: a config kept in a dotfiles folder and linked into place is read there.
-  const info = await stat(file).catch(() => undefined);
+  const info = await stat(file).catch((error: unknown) => absentOr(error, file));
   if (!info?.isFile()) return undefined;
   if (info.size > CONFIG_BYTES) throw new ConfigTooLarge(`the Git config ${file} is larger than ${CONFIG_BYTES / 1024 / 1024} MB, too large to check`);
-  return readFile(file, 'utf8').catch(() => undefined);
+  return readFile(file, 'utf8').catch((error: unknown) => absentOr(error, file));
 }
 
 async function exists(path: string): Promise<boolean> {
-  return (await lstat(path).catch(() => undefined)) !== undefined;
+  return (await lstat(path).catch((error: unknown) => absentOr(error, path))) !== undefined;
 }
 
 async function isFolder(path: string): Promise<boolean> {
-  return (await lstat(path).catch(() => undefined))?.isDirectory() ?? false;
+  return (await lstat(path).catch((error: unknown) => absentOr(error, path)))?.isDirectory() ?? false;
 }

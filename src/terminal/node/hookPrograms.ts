@@ -13,10 +13,10 @@
  *   known, so the caller holds the whole change set (ConfigTooLarge).
  * Over-holding asks the user; missing one runs code outside the sandbox at the next commit.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
+import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 
 /** What the texts that run outside the sandbox name, gathered across them. */
 export interface Mentioned {
@@ -30,10 +30,12 @@ export interface Mentioned {
   tops: Set<string>;
   /** The hook files themselves: read wherever they are (the rest only where the command could read it too). */
   hooks: Set<string>;
+  /** The user's home folder: `~/x`, `$HOME/x` and `${HOME}/x` are read there. */
+  home?: string;
 }
 
-export function noneMentioned(): Mentioned {
-  return { names: new Set(), packageScripts: false, programs: new Set(), tops: new Set(), hooks: new Set() };
+export function noneMentioned(home?: string): Mentioned {
+  return { names: new Set(), packageScripts: false, programs: new Set(), tops: new Set(), hooks: new Set(), ...(home ? { home } : {}) };
 }
 
 /** Files a build tool reads (`make check` reads the Makefile), and the hook managers' configs their programs read. */
@@ -76,7 +78,9 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
     if (folders.size >= MAX_PLACES) break;
     for (const place of given) folders.add(resolve(place, match[1]));
   }
-  for (const word of pathLikeWords(text)) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
+  // `$HOME/x` and `${HOME}/x` are `~/x` (the home folder), not a name whose folders the shell fills in.
+  const homeSpelled = mentioned.home === undefined ? text : text.replace(/\$\{HOME\}|\$HOME\b/g, '~');
+  for (const word of pathLikeWords(homeSpelled)) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
   const words = text.split(/[^A-Za-z0-9_@/.-]+/);
   for (const [index, word] of words.entries()) {
     for (const file of TOOL_FILES[word] ?? []) {
@@ -120,6 +124,8 @@ function namedPath(word: string, mentioned: Mentioned, folders: ReadonlySet<stri
   const tail = cleanTail(word);
   const last = tail.slice(tail.lastIndexOf('/') + 1);
   if (last === '') return;
+  // `. ~/.githooks/lib.sh`: a file of the home folder (followPrograms holds everything if it is there: it is not read).
+  if (mentioned.home !== undefined && word.startsWith('~/')) addProgram(mentioned, join(mentioned.home, word.slice(2)));
   addName(mentioned, last);
   if (!hasExtension(last)) for (const extension of SCRIPT_EXTENSIONS) addName(mentioned, last + extension);
   for (const spelling of new Set([word, tail])) {
@@ -175,7 +181,8 @@ function addProgram(mentioned: Mentioned, path: string): void {
  */
 export async function followPrograms(options: {
   root: string;
-  upper: string;
+  /** The command's layer; none when only the files as they are are read (a hook's approval: hookContent.ts). */
+  upper?: string;
   mentioned: Mentioned;
   add: (path: string) => void;
   /**
@@ -184,6 +191,8 @@ export async function followPrograms(options: {
    * command that text. The hooks themselves (mentioned.hooks) are read wherever they are.
    */
   readable: (path: string) => boolean;
+  /** Among the files it may not read, those whose being there makes what runs unknown (the home folder's). */
+  unknownIfThere?: (path: string) => boolean;
   now?: () => number;
 }): Promise<void> {
   const { root, upper, mentioned, add } = options;
@@ -199,7 +208,14 @@ export async function followPrograms(options: {
       done.add(path);
       add(path);
       if (now() > deadline) throw new ConfigTooLarge(`following what the hooks run took more than ${FOLLOW_MS / 1000} s, too long to check`);
-      if (!mentioned.hooks.has(path) && !options.readable(path)) continue;
+      if (!mentioned.hooks.has(path) && !options.readable(path)) {
+        // A file of the chain the review may not read (one in the home folder): what it runs is unknown, so the whole
+        // change set waits rather than the chain ending there (round 12: a global hook's `. ~/.githooks/lib.sh`).
+        if (options.unknownIfThere?.(path) && isFileThere(path)) {
+          throw new ConfigTooLarge('what the hooks run reads a file in your home folder, which the review does not read, so what it runs is unknown');
+        }
+        continue;
+      }
       // An installed package is held whole where a text names it (node_modules/x), not read: its own modules and
       // dependencies are a tree no bound fits (README: what a package of node_modules loads is not followed).
       if (path.split(sep).includes('node_modules')) continue;
@@ -218,16 +234,16 @@ export async function followPrograms(options: {
  * The texts of a file in the layer and in the workspace (a file outside the workspace: as it is); package.json: its
  * scripts. A name without an extension is also the file an interpreter would load (`scripts/check` → check.js).
  */
-async function textsOf(path: string, root: string, upper: string, listings: Map<string, Promise<string[]>>): Promise<string[]> {
+async function textsOf(path: string, root: string, upper: string | undefined, listings: Map<string, Promise<string[]>>): Promise<string[]> {
   const inside = relative(root, path);
-  const views = inside.startsWith('..') || isAbsolute(inside) ? [path] : [join(upper, inside), path];
+  const views = upper === undefined || inside.startsWith('..') || isAbsolute(inside) ? [path] : [join(upper, inside), path];
   const texts: string[] = [];
   for (const view of views) {
     const candidates = [view];
     if (!hasExtension(basename(view))) {
       const folder = dirname(view);
       let listing = listings.get(folder);
-      if (!listing) listings.set(folder, (listing = readdir(folder).catch(() => [] as string[])));
+      if (!listing) listings.set(folder, (listing = readdir(folder).then(undefined, (error: unknown) => absentOr(error, folder) ?? [])));
       const prefix = `${basename(view)}.`;
       for (const name of await listing)
         if (name.startsWith(prefix) && SCRIPT_EXTENSIONS.includes(name.slice(prefix.length - 1))) candidates.push(join(folder, name));
@@ -254,5 +270,15 @@ function scriptsOf(text: string): string {
       .join('\n');
   } catch {
     return text;
+  }
+}
+
+/** A regular file (links followed) is at `path`; a path the host cannot look at counts as one (nothing is known of it). */
+function isFileThere(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code !== 'ENOTDIR' && code !== 'ELOOP' && code !== 'ENAMETOOLONG';
   }
 }

@@ -78,20 +78,25 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** As openBeneath for a folder, synchronously: its descriptor, or undefined when a name on the way is gone or a link. */
-export function openBeneathSync(base: string, path: string): number | undefined {
+/**
+ * As openBeneath for a folder, synchronously: its descriptor, or undefined when a name on the way is gone or a
+ * link. `failure`, when given, gets the error's code (ELOOP for a link, EACCES for a folder its owner cannot read).
+ */
+export function openBeneathSync(base: string, path: string, failure?: { code?: string }): number | undefined {
   const flags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
   let folder: number;
   try {
     folder = openSync(base, flags);
-  } catch {
+  } catch (error) {
+    if (failure) failure.code = (error as NodeJS.ErrnoException).code;
     return undefined;
   }
   for (const name of path === '' ? [] : path.split('/')) {
     let next: number;
     try {
       next = openSync(`/proc/self/fd/${folder}/${name}`, flags);
-    } catch {
+    } catch (error) {
+      if (failure) failure.code = (error as NodeJS.ErrnoException).code;
       closeSync(folder);
       return undefined;
     }

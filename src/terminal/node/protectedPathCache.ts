@@ -14,7 +14,7 @@ import { lstatSync, statfsSync, type Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { protectingPattern } from '../../base/common';
-import { isRunnerConfigName } from '../common/changeReview';
+import { isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName } from '../common/changeReview';
 
 /** Entries looked at outside node_modules; beyond it the sandbox cannot promise to cover the protected files. */
 export const protectedSearchLimit = 100_000;
@@ -31,6 +31,12 @@ export class WorkspaceTooLarge extends Error {}
  * its bytes) nor can bwrap be told its path, so the protected files under it could not be covered: commands do not run.
  */
 export class UnreadableName extends Error {}
+
+/**
+ * A folder of the workspace the host cannot list (EACCES, EPERM, EIO…): the protected files in it could not be
+ * found, so they could not be covered: commands do not run (round 12: `chmod 0 config` uncovered config/.env).
+ */
+export class UnreadableFolder extends UnreadableName {}
 
 /** What a look at the workspace found (paths workspace-relative, '' the root). */
 export interface WorkspaceLook {
@@ -183,7 +189,14 @@ export class ProtectedPathCache {
 
   private async read(absolute: string, folder: string, when: { stamp: string; settled: boolean }, patterns: readonly string[]): Promise<FolderRecord> {
     const record: FolderRecord = { ...when, hidden: [], folders: [], entries: 0, repository: false, gitDirectory: false, runners: [] };
-    const entries = await (this.options.readFolder ?? ((path: string) => readdir(path, { withFileTypes: true })))(absolute).catch(() => [] as Dirent[]);
+    const entries = await (this.options.readFolder ?? ((path: string) => readdir(path, { withFileTypes: true })))(absolute).catch((error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Gone since its lstat: nothing there to cover.
+      if (code === 'ENOENT' || code === 'ENOTDIR') return [] as Dirent[];
+      throw new UnreadableFolder(
+        `the workspace's folder ${JSON.stringify(folder || '.')} cannot be listed (${code ?? String(error)}), so the sandbox cannot cover the protected files in it; give it back its read and search rights (chmod u+rx) to run commands in the sandbox`,
+      );
+    });
     record.entries = entries.length;
     record.gitDirectory = isGitDirectoryListing(entries);
     for (const entry of entries) {
@@ -199,7 +212,8 @@ export class ProtectedPathCache {
         record.repository = true;
         continue;
       }
-      if (isRunnerConfigName(entry.name)) record.runners.push(relative);
+      if (isRunnerConfigName(entry.name) || isOtherRepositoryConfig(folder.slice(folder.lastIndexOf('/') + 1), entry.name) || isProgramConfigPath(relative))
+        record.runners.push(relative);
       if (protectingPattern(relative, patterns) !== undefined) {
         const covered = await coverOf(join(absolute, entry.name), entry.isSymbolicLink(), entry.isDirectory());
         if (covered) record.hidden.push(covered);

@@ -10,8 +10,8 @@ import { closeSync, lstatSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { protectingPattern, yieldToHost } from '../../base/common';
 import type { ChangedEntry, RepositoryFacts } from '../common/changeReview';
-import { addNamedInside, ConfigTooLarge, gitDirectoryOf, MAX_POINTED_PATHS, pathsConfigPointsAt } from './gitStructure';
-import { followPrograms, noneMentioned } from './hookPrograms';
+import { absentOr, addNamedInside, ConfigTooLarge, gitDirectoryOf, MAX_POINTED_PATHS, pathsConfigPointsAt } from './gitStructure';
+import { followPrograms, mentionedBy, noneMentioned } from './hookPrograms';
 import { openBeneathSync } from './pinnedPaths';
 import { pathsRunnerConfigsPointAt, runnerConfigsAbove } from './runnerConfigs';
 
@@ -38,8 +38,20 @@ export interface RepositoryFactsOptions {
   signal: AbortSignal;
 }
 
-/** Which changed folders are git directories by Git's rules, and what the repositories around the change point at. */
+/**
+ * Which changed folders are git directories by Git's rules, and what the repositories around the change point at.
+ * Past a bound, or where a file or folder could not be read (UnreadablePath), nothing is known for sure: incomplete.
+ */
 export async function repositoryFacts(options: RepositoryFactsOptions): Promise<RepositoryFacts & { incomplete?: string }> {
+  try {
+    return await factsOf(options);
+  } catch (error) {
+    if (error instanceof ConfigTooLarge) return { gitDirectories: new Set(), pointedAt: [], incomplete: error.message };
+    throw error;
+  }
+}
+
+async function factsOf(options: RepositoryFactsOptions): Promise<RepositoryFacts & { incomplete?: string }> {
   const { root, upper, home, known, entries, signal } = options;
   if (known.repositories.length + known.gitDirectories.length > MAX_REPOSITORIES) {
     return {
@@ -101,11 +113,19 @@ export async function repositoryFacts(options: RepositoryFactsOptions): Promise<
   const rootIsGitDirectory = isMergedGitDirectorySync(upper, root);
   const rootIsPythonEnvironment = isPythonEnvironmentSync(upper, root);
   const pointedAt = new Set<string>();
-  const mentioned = noneMentioned();
+  const mentioned = noneMentioned(home);
   for (const [gitDir, workTree] of repositories) {
     signal.throwIfAborted();
     try {
-      for (const path of await pathsConfigPointsAt({ gitDir, workTree, root: root, home: home, hooks: mentioned })) pointedAt.add(path);
+      for (const path of await pathsConfigPointsAt({
+        gitDir,
+        workTree,
+        root: root,
+        home: home,
+        hooks: mentioned,
+        commandLine: (text, places) => mentionedBy(text, mentioned, places),
+      }))
+        pointedAt.add(path);
     } catch (error) {
       if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
       throw error;
@@ -126,6 +146,8 @@ export async function repositoryFacts(options: RepositoryFactsOptions): Promise<
       mentioned,
       add: (path) => addNamedInside(pointedAt, root, path),
       readable: (path) => commandCouldRead(path, options),
+      // The home folder's files (not the workspace's, when it lies in the home folder: a protected one there names nothing that runs).
+      unknownIfThere: (path) => isInside(home, path) && !isInside(root, path) && path !== root,
     });
   } catch (error) {
     if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
@@ -153,12 +175,17 @@ function commandCouldRead(path: string, options: { root: string; home: string; p
   return inHome.startsWith('..') || isAbsolute(inHome);
 }
 
-/** lstat without following a final link; undefined when there is nothing (or nothing reachable) there. */
+function isInside(folder: string, path: string): boolean {
+  const inside = relative(folder, path);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
+}
+
+/** lstat without following a final link; undefined when there is nothing there, UnreadablePath when it cannot be looked at. */
 function lstatQuietly(path: string): Stats | undefined {
   try {
     return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
+  } catch (error) {
+    return absentOr(error, path);
   }
 }
 

@@ -12,9 +12,10 @@
  * Bounded: 500 configs, 200 files in a folder, 64 KB of each.
  */
 import { lstat, readdir } from 'node:fs/promises';
-import { isRunnerConfigName } from '../common/changeReview';
+import { isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName, otherRepositoryConfigIn } from '../common/changeReview';
+import { programConfigCommands } from './programConfigs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
+import { absentOr, addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 import { mentionedBy, type Mentioned } from './hookPrograms';
 
 const MAX_CONFIGS = 500;
@@ -35,11 +36,24 @@ export async function pathsRunnerConfigsPointAt(options: {
   for (const config of configs.slice(0, MAX_CONFIGS)) {
     const name = config.slice(config.lastIndexOf('/') + 1).toLowerCase();
     // What the config's words are taken from: husky's hooks run at the work tree's top, the others where they are.
-    const base = join(root, dirname(config));
+    // A Mercurial or Sapling config's hooks run from the repository's top, its extensions' paths are read from there too.
+    const otherRepository = isOtherRepositoryConfig(basename(dirname(config)), name);
+    const base = join(root, otherRepository ? dirname(dirname(config)) : dirname(config));
     const sourced: string[] = [];
+    // An editor's or agent's config: its command lines, run from the workspace's top or the folder above the
+    // config's own (`.vscode`, `.github/hooks`), read as a hook's text is.
+    const programConfig = isProgramConfigPath(config);
+    const places = programConfig
+      ? [...new Set([base, join(root, dirname(config), '..'), join(root, dirname(config), '..', '..'), root])].filter(
+          (place) => !relative(root, place).startsWith('..'),
+        )
+      : otherRepository
+        ? [base, join(root, dirname(config))]
+        : [base];
     // A config above the workspace is not in the command's layer: only the one on disk runs.
-    for (const text of await textsOf(config, config.startsWith('../') ? [root] : [upper, root])) {
-      if (options.mentioned) mentionedBy(text, options.mentioned, [base]);
+    for (const whole of await textsOf(config, config.startsWith('../') ? [root] : [upper, root])) {
+      const text = programConfig ? programConfigCommands(whole) : whole;
+      if (options.mentioned) mentionedBy(text, options.mentioned, places);
       for (const word of pathLikeWords(text)) add(resolve(base, word));
       if (name !== '.envrc') continue;
       for (const word of pathLikeWords(text)) sourced.push(resolve(base, word));
@@ -100,14 +114,14 @@ async function textsOf(config: string, bases: readonly string[]): Promise<string
   const texts: string[] = [];
   for (const base of bases) {
     const path = join(base, config);
-    const info = await lstat(path).catch(() => undefined);
+    const info = await lstat(path).catch((error: unknown) => absentOr(error, path));
     if (!info) continue;
     if (info.isFile()) {
       const text = await wholeText(path);
       if (text !== undefined) texts.push(text);
     } else if (info.isDirectory()) {
       for (const folder of [path, join(path, '_')]) {
-        for (const name of (await readdir(folder).catch(() => [] as string[])).slice(0, FOLDER_FILES)) {
+        for (const name of ((await readdir(folder).catch((error: unknown) => absentOr(error, folder))) ?? []).slice(0, FOLDER_FILES)) {
           const text = await wholeText(join(folder, name));
           if (text !== undefined) texts.push(text);
         }
@@ -130,6 +144,8 @@ export async function runnerConfigsAbove(root: string): Promise<string[]> {
     folder = parent;
     for (const name of (await readdir(folder).catch(() => [] as string[])).slice(0, 10_000)) {
       if (isRunnerConfigName(name)) found.push(relative(root, join(folder, name)));
+      const otherConfig = otherRepositoryConfigIn(name);
+      if (otherConfig !== undefined) found.push(relative(root, join(folder, otherConfig)));
     }
   }
   return found;

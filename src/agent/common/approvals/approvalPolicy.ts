@@ -9,7 +9,7 @@
  */
 import { ApprovalMode } from '../../../settings/common';
 
-import { findDeniedCommand, isControlPath, NO_SANDBOX_REASON } from '../../../terminal/common';
+import { findDeniedCommand, isHeldByName, NO_SANDBOX_REASON } from '../../../terminal/common';
 
 import { protectingPattern } from '../../../base/common';
 import { type ToolKind } from '../../../tools/common';
@@ -27,14 +27,15 @@ export interface ApprovalPolicy {
 
 /**
  * True when a write to `path` (workspace-relative, `/`-separated) must ask in
- * every approval mode: it is or lies in a control path (VS Code's settings,
- * tasks and workspace files, Git's config and hooks at any depth, husky's and
- * agent hooks, direnv's `.envrc`: the same list the sandbox keeps commands
- * from planting, terminal/common/controlPaths.ts), or matches the protected list.
+ * every approval mode: it is or lies in what the sandbox's review holds back by
+ * name (repositories, VS Code's settings, tasks and workspace files, the editors'
+ * and agents' configs and hooks, runner and hook-manager configs,
+ * `.gitattributes`, `.gitmodules`, `.lfsconfig`…: the same predicate,
+ * terminal/common/changeReview.ts isHeldByName), or matches the protected list.
  * Case-insensitive, as on the file systems of macOS and Windows.
  */
 export function needsApprovalAlways(path: string, protectedFiles: readonly string[]): boolean {
-  return isControlPath(path) || protectingPattern(path, protectedFiles) !== undefined;
+  return isHeldByName(path) || protectingPattern(path, protectedFiles) !== undefined;
 }
 
 /** `writePaths`: every path the write touches (as named, and where links lead), checked with needsApprovalAlways. */

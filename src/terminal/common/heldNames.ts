@@ -1,0 +1,180 @@
+/**
+ * What the change review holds by name, or by the structure a name gives (changeReview.ts): the folders version
+ * control systems find a repository by, and the files editors, agents, runners and Git's hook managers run code
+ * from. Those programs find them by name, so here the name is the structure. The file tools ask before writing any
+ * of them in every approval mode (isHeldByName: one predicate for both).
+ */
+import { isControlPath } from './controlPaths';
+
+/**
+ * The folders version control systems find a repository by, whatever is in them: Git's `.git`, Mercurial's `.hg`
+ * and Sapling's `.sl` (hg and sl run their config's `[hooks]` and load its `[extensions]` at every command, a
+ * shell prompt's or an editor's status included, and trust a config the user owns).
+ */
+export const REPOSITORY_NAMES = new Set(['.git', '.hg', '.sl']);
+
+/**
+ * A Mercurial or Sapling repository's own config, by the folder it is in (`.hg/hgrc`, `.sl/config`): what its hooks
+ * and extensions name is followed as a hook's text is (node/runnerConfigs.ts), from the repository's top.
+ */
+export function isOtherRepositoryConfig(folderName: string, name: string): boolean {
+  const folder = folderName.toLowerCase();
+  const lower = name.toLowerCase();
+  return (folder === '.hg' && lower === 'hgrc') || (folder === '.sl' && lower === 'config');
+}
+
+/** The config file of a `.hg` or `.sl` folder named `name`, or undefined for another name. */
+export function otherRepositoryConfigIn(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return lower === '.hg' ? `${name}/hgrc` : lower === '.sl' ? `${name}/config` : undefined;
+}
+
+/**
+ * Names VS Code, other editors and agents, and the tools Git runs on its own events run code from, wherever
+ * they are (case-insensitive): those programs find them by name.
+ */
+const EDITOR_AND_AGENT_NAMES = new Set([
+  '.vscode',
+  '.husky',
+  '.envrc',
+  '.gitmodules',
+  '.gitattributes',
+  '.lfsconfig',
+  '.claude',
+  '.codex',
+  '.gemini',
+  '.cursor',
+  '.windsurf',
+  '.roo',
+  '.kilocode',
+  '.continue',
+  '.amazonq',
+  '.idea',
+  '.zed',
+  '.kiro',
+  '.opencode',
+  'opencode.json',
+  '.mcp.json',
+  '.devcontainer',
+  '.devcontainer.json',
+  '.pre-commit-config.yaml',
+  '.pre-commit-hooks.yaml',
+  '.overcommit.yml',
+  '.git-hooks',
+  // mise runs a trusted config's hooks and env on entering its folder, and trusts by path, not content.
+  'mise.toml',
+  '.mise.toml',
+  'mise.local.toml',
+  '.mise.local.toml',
+  '.mise',
+  '.rtx.toml',
+  // Other agents and editors that run commands or servers from their workspace configs.
+  '.qwen',
+  '.crush.json',
+  'crush.json',
+  '.helix',
+  // yarn runs the program yarnPath / yarn-path names for every yarn command (a hook's `yarn lint-staged`).
+  '.yarnrc.yml',
+  '.yarnrc',
+]);
+
+/** Names of Git hook managers' configs (lefthook, simple-git-hooks, husky 4, lint-staged), in every spelling their documentation accepts. */
+const HOOK_MANAGER_NAMES = [
+  /^\.?lefthook(-local)?(\.(ya?ml|toml|jsonc?))?$/,
+  /^\.?simple-git-hooks(\.(c?js|json))?$/,
+  /^\.huskyrc(\.(json|ya?ml|[cm]?js))?$/,
+  /^husky\.config\.[cm]?js$/,
+  /^\.lintstagedrc(\.(json|ya?ml|[cm]?[jt]s))?$/,
+  /^lint-staged\.config\.[cm]?[jt]s$/,
+  /^\.?nano-staged(\.(json|[cm]?js|ya?ml))?$/,
+  /^nano-staged\.config\.[cm]?[jt]s$/,
+  /^\.commitlintrc(\.(json|ya?ml|[cm]?[jt]s))?$/,
+  /^commitlint\.config\.[cm]?[jt]s$/,
+  // aider runs its lint and test commands after every edit.
+  /^\.aider\.conf\.ya?ml$/,
+  // mise's per-environment configs (MISE_ENV).
+  /^\.?mise\.[^.]+(\.local)?\.toml$/,
+  // package.json's other spellings, where lint-staged and others read their keys too.
+  /^package\.ya?ml$/,
+  /^\.?captainhook\.json$/,
+  /^\.?rusty-hook\.toml$/,
+  /^grumphp\.ya?ml(\.dist)?$/,
+  /^hk\.pkl$/,
+  /^\.pre-commit-config\.ya?ml$/,
+];
+const WORKSPACE_FILE_SUFFIX = '.code-workspace';
+/** Folders whose `hooks` folder an agent runs programs from at its events. */
+const HOOK_FOLDER_PARENTS = new Set(['.github', '.clinerules', '.cline']);
+
+/**
+ * The configs whose text names more files that run outside the sandbox: direnv's `.envrc` (what it sources, the
+ * flake or shell it uses), husky's folder (the scripts its hooks run), the hook managers' configs. Found by the
+ * name their programs look for; what they name is held like what a Git config points at.
+ */
+export function isRunnerConfigName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return (
+    lower === '.envrc' ||
+    lower === '.husky' ||
+    lower === 'mise.toml' ||
+    lower === '.mise.toml' ||
+    /^\.?mise\.[^.]+(\.local)?\.toml$/.test(lower) ||
+    lower === '.yarnrc.yml' ||
+    lower === '.yarnrc' ||
+    HOOK_MANAGER_NAMES.some((pattern) => pattern.test(lower))
+  );
+}
+
+/**
+ * Whether `path` (workspace-relative) is an editor's or agent's config whose command lines run outside the sandbox
+ * without a new question once approved (VS Code's tasks and MCP servers, Copilot's, Cline's, Claude Code's,
+ * Cursor's and Gemini's hooks and servers, Dev Containers' config, a project's `.mcp.json`): what those lines run is
+ * followed as a hook's text is (node/runnerConfigs.ts, node/programConfigs.ts).
+ */
+export function isProgramConfigPath(path: string): boolean {
+  const segments = path.toLowerCase().split('/');
+  const name = segments[segments.length - 1];
+  const parent = segments[segments.length - 2] ?? '';
+  const grandparent = segments[segments.length - 3] ?? '';
+  if (name === '.mcp.json' || name === '.devcontainer.json') return true;
+  if (name === 'devcontainer.json' && segments.includes('.devcontainer')) return true;
+  if (parent === 'hooks' && HOOK_FOLDER_PARENTS.has(grandparent)) return true;
+  return (PROGRAM_CONFIGS.get(parent) ?? []).includes(name);
+}
+
+/** The configs, by their folder, whose command lines run. */
+const PROGRAM_CONFIGS = new Map([
+  ['.vscode', ['tasks.json', 'mcp.json']],
+  ['.claude', ['settings.json', 'settings.local.json']],
+  ['.cursor', ['hooks.json', 'mcp.json']],
+  ['.gemini', ['settings.json']],
+]);
+
+/** Whether `path` is one of the files VS Code or another agent runs code from, by the name those programs look for. */
+export function isEditorOrAgentPath(path: string): boolean {
+  const segments = path.toLowerCase().split('/');
+  return segments.some(
+    (segment, index) =>
+      EDITOR_AND_AGENT_NAMES.has(segment) ||
+      segment.endsWith(WORKSPACE_FILE_SUFFIX) ||
+      // Copilot's hooks, Cline's (`.clinerules/hooks/TaskStart`, `.cline/hooks/PreToolUse`: run at its events).
+      (segment === 'hooks' && HOOK_FOLDER_PARENTS.has(segments[index - 1])) ||
+      // mise reads mise/config.toml and .config/mise/… in every folder up from where you are.
+      segment === 'mise' ||
+      HOOK_MANAGER_NAMES.some((name) => name.test(segment)),
+  );
+}
+
+/**
+ * Whether `path` (workspace-relative, `/`-separated) is or lies in what the review holds by name or by the
+ * structure its name gives it: a repository folder (`.git`, `.hg`, `.sl`), the control paths, the files editors,
+ * agents, runners and hook managers run code from. One predicate for both sides: a sandboxed command's change there
+ * is held, and a file tool's write there asks in every approval mode (agent/common/approvals/approvalPolicy.ts).
+ */
+export function isHeldByName(path: string): boolean {
+  if (isControlPath(path) || isEditorOrAgentPath(path)) return true;
+  return path
+    .toLowerCase()
+    .split('/')
+    .some((segment) => REPOSITORY_NAMES.has(segment));
+}

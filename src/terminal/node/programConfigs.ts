@@ -1,0 +1,92 @@
+/**
+ * The command lines an editor's or agent's config runs (VS Code's tasks and MCP servers, Copilot's, Claude Code's,
+ * Cursor's and Gemini's hooks and servers, Dev Containers' host-side `initializeCommand`, a project's `.mcp.json`),
+ * read from the config as its program reads it (JSON, with comments and trailing commas as VS Code allows them):
+ * the values of the keys that hold a command (`command`, `args`, `bash`, `initializeCommand`…), and an npm task's
+ * script as `npm run <script>`, without what they write (a `>` target). runnerConfigs.ts reads each line as a hook's text (hookPrograms.ts mentionedBy), so
+ * what it runs is followed and held as what a Git hook runs is. A text that is not JSON is read whole.
+ * Bounded: the text is at most 64 KB (the caller's bound), 20 levels and 10,000 values are looked at.
+ */
+
+/** Keys whose value (a string, or strings in an array or object) is a command line or part of one. */
+const COMMAND_KEYS = new Set(['command', 'args', 'bash', 'sh', 'powershell', 'initializecommand', 'program', 'runtimeexecutable', 'runtimeargs']);
+const MAX_DEPTH = 20;
+const MAX_VALUES = 10_000;
+
+/** The command lines `text` (a config's whole text) runs, one a line; the whole text when it is not JSON. */
+export function programConfigCommands(text: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(withoutComments(text));
+  } catch {
+    return text;
+  }
+  const lines: string[] = [];
+  let seen = 0;
+  const strings = (value: unknown, depth: number): string[] => {
+    if (++seen > MAX_VALUES || depth > MAX_DEPTH) return [];
+    if (typeof value === 'string') return [value];
+    if (Array.isArray(value)) return value.flatMap((item) => strings(item, depth + 1));
+    if (typeof value === 'object' && value !== null) return Object.values(value).flatMap((item) => strings(item, depth + 1));
+    return [];
+  };
+  const walk = (value: unknown, depth: number): void => {
+    if (++seen > MAX_VALUES || depth > MAX_DEPTH || typeof value !== 'object' || value === null) return;
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item, depth + 1);
+      return;
+    }
+    const object = value as Record<string, unknown>;
+    // An npm task (`"type": "npm", "script": "build"`) runs package.json's script.
+    if (object.type === 'npm' && typeof object.script === 'string') lines.push(`npm run ${object.script}`);
+    const here: string[] = [];
+    for (const [key, item] of Object.entries(object)) {
+      if (COMMAND_KEYS.has(key.toLowerCase())) here.push(...strings(item, depth + 1));
+      else walk(item, depth + 1);
+    }
+    if (here.length > 0) lines.push(here.join(' '));
+  };
+  walk(parsed, 0);
+  if (seen > MAX_VALUES) return text;
+  // What a line writes (`echo ok > note.txt`, `2>> hook.log`) is its output, not what it runs (hookContent.ts does
+  // not digest a `>` target either): a hook's own ordinary output file is not held for being named.
+  return lines.map((line) => line.replace(/\d*>>?\|?[ \t]*(?:&\d+|[^\s;&|()<>]+)/g, ' ')).join('\n');
+}
+
+/** JSON with comments (`//`, `/* *\/`) and trailing commas as plain JSON; strings kept as they are. */
+function withoutComments(text: string): string {
+  let out = '';
+  let index = 0;
+  while (index < text.length) {
+    const char = text[index];
+    if (char === '"') {
+      let end = index + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      out += text.slice(index, end + 1);
+      index = end + 1;
+    } else if (char === '/' && text[index + 1] === '/') {
+      const end = text.indexOf('\n', index);
+      index = end < 0 ? text.length : end;
+    } else if (char === '/' && text[index + 1] === '*') {
+      const end = text.indexOf('*/', index + 2);
+      index = end < 0 ? text.length : end + 2;
+    } else if (char === ',' && closesNext(text, index + 1)) {
+      // A trailing comma (one before a comment and the bracket is left: the text is then read whole).
+      index++;
+    } else {
+      out += char;
+      index++;
+    }
+  }
+  return out;
+}
+
+/** Whether the next character after blanks (at most 256 looked at) closes an object or array. */
+function closesNext(text: string, from: number): boolean {
+  for (let index = from; index < text.length && index < from + 256; index++) {
+    const char = text[index];
+    if (char === '}' || char === ']') return true;
+    if (char !== ' ' && char !== '\t' && char !== '\n' && char !== '\r') return false;
+  }
+  return false;
+}
