@@ -116,8 +116,12 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     item.id = state.id;
     const context = contextUsage(state);
     const compacted = lastCompactionNotice(state);
-    const folder = openFolders().find((candidate) => candidate.uri === state.rootUri)?.name;
-    item.description = `${describePlace(state.worktree, folder)} · ${row.description}`;
+    // The state first (at the view's default width the end of a row is what is cut), then the place — a worktree's
+    // branch, or the folder where several are open (with one folder, a folder session's place says nothing new).
+    const folders = openFolders();
+    const folder = folders.find((candidate) => candidate.uri === state.rootUri)?.name;
+    const shownPlace = state.worktree || folders.length > 1 ? ` · ${describePlace(state.worktree, folder)}` : '';
+    item.description = `${row.description}${shownPlace}`;
     // The row shows 80 characters of a command at most: the tooltip shows every waiting one whole.
     const waitingCommands = this.sessions.approvals.waiting(state.id).flatMap((request) => (request.command ? [request.command] : []));
     const commands = waitingCommands
