@@ -23,7 +23,10 @@ import {
   showWaiting,
 } from './agent/vscode';
 import { registerCheckpointCommands, registerForgetHookDecisions, registerWorktreeCommands } from './agent/vscode';
-import { interruptedNotice, type InterruptedSession } from './agent/common';
+import { interruptedNotice, untoldInterrupted, type InterruptedSession } from './agent/common';
+
+/** The interrupted sessions this workspace was told about: id → the updatedAt they were paused with. */
+const TOLD_INTERRUPTED_KEY = 'gateway.agent.toldInterrupted';
 import { chooseHostTools } from './tools/vscode';
 import { systemClock, type Logger } from './base/common';
 import { profileFolderOf } from './customization/common';
@@ -130,12 +133,17 @@ function registerAgentViews(options: {
  * After activation: sessions a closed window left running are paused, then (a restore in progress needs
  * its checkpoints) orphan checkpoint folders go and the total bound is kept, bounded in time and entries.
  */
-export async function recoverAgentSessions(sessions: AgentSessions, logger: Logger, signal: AbortSignal): Promise<void> {
+export async function recoverAgentSessions(input: { sessions: AgentSessions; logger: Logger; state: vscode.Memento }, signal: AbortSignal): Promise<void> {
+  const { sessions, logger, state } = input;
   const paused = await sessions.recoverInterrupted().catch((error: unknown) => {
     logger.warn(`recovering interrupted agent sessions failed: ${String(error)}`);
     return [];
   });
-  void tellInterrupted(paused);
+  // Each interruption is told once: the closing window may have saved the session paused itself, so a paused one is
+  // told unless this workspace told it before (the notice names its session, so it stays off other windows' folders).
+  const { untold, remember } = untoldInterrupted(paused, state.get<Record<string, number>>(TOLD_INTERRUPTED_KEY) ?? {});
+  await state.update(TOLD_INTERRUPTED_KEY, remember);
+  void tellInterrupted(untold);
   if (signal.aborted) return;
   await sessions
     .keepCheckpointsInBudget(AbortSignal.any([signal, AbortSignal.timeout(RETENTION_BOUNDS.timeMs * 2)]))

@@ -64,7 +64,9 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   const inlineEdits = steps.step('inline edit', () => registerInlineEdit(context, gateway, models));
   steps.step('settings watch', () => watchSettings(context, gateway, models, statusBar, onKeyChanged));
   // None of these is needed for the first paint; each runs once activate() has returned.
-  steps.defer('interrupted sessions and checkpoint clean-up', (signal) => recoverAgentSessions(agent.sessions, gateway.logger, signal));
+  steps.defer('interrupted sessions and checkpoint clean-up', (signal) =>
+    recoverAgentSessions({ sessions: agent.sessions, logger: gateway.logger, state: context.workspaceState }, signal),
+  );
   steps.defer("today's usage", (signal) => usage.readToday(signal));
   steps.defer('usage roll-up', (signal) => rollUpUsageLog(gateway, signal));
   // Off by default: then this reads the settings and returns; on, it loads the exporter (dist/telemetry.js) after activation.

@@ -7,4 +7,4 @@ export { agentStartNotes, modelNamed, promptSessionAgent } from './engine/sessio
 export { isPlanningSession } from './engine/sessionAgent';
 export { agentExtras } from './sessions/agentExtrasLoader';
 export { subagentMarkdown } from './sessions/transcriptMarkdown';
-export { interruptedNotice, type InterruptedSession } from './sessions/runningSessions';
+export { interruptedNotice, untoldInterrupted, type InterruptedSession } from './sessions/runningSessions';

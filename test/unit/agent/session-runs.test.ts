@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { INTERRUPTED_REASON, interruptedNotice, RunningSessions } from '../../../src/agent/common/sessions/runningSessions';
+import { INTERRUPTED_REASON, interruptedNotice, RunningSessions, untoldInterrupted } from '../../../src/agent/common/sessions/runningSessions';
 import { SessionCheckpoints, type SavedSessions } from '../../../src/agent/common/sessions/sessionCheckpoints';
 import { NO_FOLDER_MESSAGE, type OpenFolder } from '../../../src/sessionModel/common/sessionRoot';
 import { SessionRuns, type SessionRunsOptions } from '../../../src/agent/common/sessions/sessionRuns';
@@ -133,6 +133,19 @@ describe('SessionRuns', () => {
         ['a', false],
         ['b', true],
       ],
+    );
+    // The closing window may have saved them paused itself: a second look finds them as interrupted all the same,
+    // and each is told once (by the updatedAt it was paused with).
+    const again = await sessions.recoverInterrupted();
+    assert.deepEqual(again.map((session) => session.id).sort(), ['a', 'b']);
+    const first = untoldInterrupted(again, {});
+    assert.deepEqual(first.untold.map((session) => session.id).sort(), ['a', 'b']);
+    assert.deepEqual(untoldInterrupted(again, first.remember).untold, [], 'not told twice');
+    const resumedAndInterrupted = again.map((session) => (session.id === 'a' ? { ...session, updatedAt: session.updatedAt + 1 } : session));
+    assert.deepEqual(
+      untoldInterrupted(resumedAndInterrupted, first.remember).untold.map((session) => session.id),
+      ['a'],
+      'a later interruption is told',
     );
     assert.deepEqual(interruptedNotice(paused), {
       message:

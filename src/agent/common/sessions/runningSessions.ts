@@ -61,6 +61,21 @@ export interface InterruptedSession {
   title: string;
   /** It waited for the user's approval when the window closed. */
   wasWaiting: boolean;
+  /** When it was saved paused: a session is told about once per interruption. */
+  updatedAt: number;
+}
+
+/**
+ * Of the sessions paused as interrupted, those not told about yet (`told`: the id → updatedAt of each told before), and
+ * what to remember after telling them (bounded: the newest 100).
+ */
+export function untoldInterrupted(
+  paused: readonly InterruptedSession[],
+  told: Readonly<Record<string, number>>,
+): { untold: InterruptedSession[]; remember: Record<string, number> } {
+  const untold = paused.filter((session) => told[session.id] !== session.updatedAt);
+  const entries = [...Object.entries(told).filter(([id]) => paused.some((session) => session.id === id)), ...untold.map((s) => [s.id, s.updatedAt] as const)];
+  return { untold, remember: Object.fromEntries(entries.slice(-100)) };
 }
 
 /**

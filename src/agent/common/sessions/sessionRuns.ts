@@ -88,8 +88,9 @@ export class SessionRuns {
   constructor(private readonly options: SessionRunsOptions) {}
 
   /**
-   * Sessions left running or waiting by a window that closed are paused: nothing runs without the user. Returns the
-   * sessions paused, for the notice that says so (issue 39, item 6).
+   * Sessions left running or waiting by a window that closed are paused: nothing runs without the user. Returns every
+   * session paused as interrupted — by this call, or by the closing window itself when it had time to save — for the
+   * notice that says so (issue 39, item 6; the caller tells each once, by its `updatedAt`).
    */
   async recoverInterrupted(): Promise<InterruptedSession[]> {
     const { store, checkpoints, logger } = this.options;
@@ -98,11 +99,14 @@ export class SessionRuns {
       await checkpoints
         .recoverRestore(listed)
         .catch((error: unknown) => logger.warn(`agent session ${listed.id}: recovering a checkpoint restore failed: ${String(error)}`));
+      const wasWaiting = listed.status === 'awaiting_approval' || listed.pendingCalls.length > 0;
+      if (listed.status === 'paused' && listed.statusReason === INTERRUPTED_REASON)
+        paused.push({ id: listed.id, title: listed.title, wasWaiting, updatedAt: listed.updatedAt });
       if (listed.status !== 'running' && listed.status !== 'awaiting_approval') continue;
       // Each session on its own: one that cannot be saved must not leave the others running forever.
       try {
-        if (await this.pauseInterrupted(listed.id))
-          paused.push({ id: listed.id, title: listed.title, wasWaiting: listed.status === 'awaiting_approval' || listed.pendingCalls.length > 0 });
+        const updatedAt = await this.pauseInterrupted(listed.id);
+        if (updatedAt !== undefined) paused.push({ id: listed.id, title: listed.title, wasWaiting, updatedAt });
       } catch (error) {
         logger.warn(`agent session ${listed.id} could not be paused after an interruption: ${String(error)}`);
       }
@@ -110,14 +114,15 @@ export class SessionRuns {
     return paused;
   }
 
-  private async pauseInterrupted(id: string): Promise<boolean> {
+  /** The paused session's `updatedAt` once saved; undefined when it was no longer running. */
+  private async pauseInterrupted(id: string): Promise<number | undefined> {
     // Loaded afresh: list() results are shared with the store's cache and must not be changed.
     const state = await this.options.store.load(id);
-    if (!state || (state.status !== 'running' && state.status !== 'awaiting_approval')) return false;
+    if (!state || (state.status !== 'running' && state.status !== 'awaiting_approval')) return undefined;
     state.status = 'paused';
     state.statusReason = INTERRUPTED_REASON;
     await this.options.store.save(state);
-    return true;
+    return state.updatedAt;
   }
 
   async start(task: string, request: RunRequest): Promise<AgentSessionState> {
