@@ -143,7 +143,7 @@ export const polishAgentScenario: Scenario = {
       'approved: the summary stays visible after the turn folds, its one primary action (Review Session Changes) in bold, Revert as a link, no restore to the present step',
       async () => {
         await clickChatButton(ctx, 'Approve', 2);
-        const response = await waitForResponse(ctx, taskText, /Session done · 3 turns[\s\S]*Revert Session Changes…/, 60_000, true);
+        const response = await waitForResponse(ctx, taskText, /Session done · gw-code · 3 turns[\s\S]*Revert Session Changes…/, 60_000, true);
         s.check(response.errors.length === 0, `no error (${JSON.stringify(response.errors)})`);
         // VS Code folds a finished turn up to its trailing markdown: the summary is all markdown, so it stays in view.
         await chatLink(ctx, 'Review Session Changes').waitFor({ state: 'visible', timeout: 30_000 });

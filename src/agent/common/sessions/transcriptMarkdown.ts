@@ -26,6 +26,11 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+function projectInstructionsLine(state: AgentSessionState): string {
+  const files = state.projectInstructions?.files ?? [];
+  return files.length > 0 ? `  \nProject instructions: ${files.map((path) => inlineCode(path)).join(', ')}` : '';
+}
+
 export function renderTranscript(state: AgentSessionState): string {
   const lines = [
     `# ${oneLine(state.title) || 'Agent session'}`,
@@ -34,9 +39,8 @@ export function renderTranscript(state: AgentSessionState): string {
     `Model: ${inlineCode(state.model)} · ${counted(state.turns, 'turn')} · ${counted(state.usage.totalTokens, 'token')} ` +
       `(${state.usage.inputTokens} in, ${state.usage.outputTokens} out, ${state.usage.reasoningTokens} reasoning)  `,
     `Files changed: ${state.originals.map((o) => inlineCode(o.path)).join(', ') || 'none'}  `,
-    `Commands run: ${state.commandsRun.map((c) => inlineCode(c)).join(', ') || 'none'}  `,
-    // Whole here: the chat's summary names a few of each and links to this.
-    `Project instructions: ${state.projectInstructions?.files.map((path) => inlineCode(path)).join(', ') || 'none'}${contextUsage(state) ? `  \n${contextUsage(state)}` : ''}`,
+    // Whole here: the chat's summary names a few of each and links to this (project instructions only when there are some).
+    `Commands run: ${state.commandsRun.map((c) => inlineCode(c)).join(', ') || 'none'}${projectInstructionsLine(state)}${contextUsage(state) ? `  \n${contextUsage(state)}` : ''}`,
     '',
   ];
   const compactions = state.compactions ?? [];
