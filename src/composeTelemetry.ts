@@ -30,7 +30,7 @@ export function registerTelemetryCommands(context: vscode.ExtensionContext): Col
   return headers;
 }
 
-/** After activation: export as the settings say, and again whenever they or the headers change; stopped (and flushed) with the window. */
+/** After activation: export as the settings say, and again whenever they or the headers change; stopped (and flushed) with the window by deactivate(). */
 export async function startTelemetry(
   context: vscode.ExtensionContext,
   parts: { telemetry: TeamTelemetry; headers: CollectorHeadersStore; settings: SettingsService; logger: Logger; serviceVersion: string },
@@ -66,7 +66,7 @@ export async function startTelemetry(
       if (changed.some((name) => name.startsWith('telemetry.'))) reapply();
     }),
     headers.onDidChange(reapply),
-    // What was recorded since the last export goes out as the window closes (bounded: a slow collector does not hold the close).
+    // deactivate() sends what is left and VS Code waits for it (extension.ts); this stops the exporter when the extension is only disposed.
     { dispose: () => void telemetry.dispose(AbortSignal.timeout(3_000)).catch(() => undefined) },
   );
   await apply(signal);

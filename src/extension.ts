@@ -18,6 +18,9 @@ import { ActivationSteps, describeSteps, type TimedStep } from './composeActivat
 import { registerChatParticipant, registerInlineEdit } from './composeChat';
 import { registerTelemetryCommands, startTelemetry } from './composeTelemetry';
 
+/** What must finish before the window closes (VS Code awaits deactivate's promise, not the subscriptions' dispose). */
+let beforeClose: ((signal: AbortSignal) => Promise<void>) | undefined;
+
 export function activate(context: vscode.ExtensionContext): GatewayExtensionApi {
   const steps = new ActivationSteps();
   // Filled in once the agent is registered (the usage view lists sessions, the agent asks the budget).
@@ -77,6 +80,8 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
       signal,
     ),
   );
+  // What the exporter recorded since its last export goes out as the window closes, bounded so a slow collector does not hold the close.
+  beforeClose = (signal) => gateway.telemetry.dispose(signal);
   context.subscriptions.push(steps.finish(gateway.logger));
   const activation = steps.activation();
   gateway.logger.info(
@@ -99,7 +104,14 @@ export function activate(context: vscode.ExtensionContext): GatewayExtensionApi 
   });
 }
 
-export function deactivate(): void {}
+export async function deactivate(): Promise<void> {
+  const close = beforeClose;
+  beforeClose = undefined;
+  await close?.(AbortSignal.timeout(CLOSE_BOUND_MS)).catch(() => undefined);
+}
+
+/** Within VS Code's own wait for deactivate (about 5 s) with room to spare. */
+const CLOSE_BOUND_MS = 3_000;
 
 /** A changed `gateway.*` setting applies at once (a refused value is announced by the settings service itself). */
 function watchSettings(context: vscode.ExtensionContext, gateway: Gateway, models: Models, statusBar: GatewayStatusBar, onKeyChanged: () => void): void {

@@ -209,6 +209,18 @@ describe('export to a local OTLP receiver (official protobuf schema)', () => {
     await telemetry.dispose(signal());
   });
 
+  test('closing (dispose, what deactivate awaits) sends what was recorded since the last export', async () => {
+    const { telemetry } = wired();
+    await telemetry.configure(config(), signal());
+    const before = receiver.exports.length;
+    telemetry.session('started');
+    telemetry.session('paused');
+    await telemetry.dispose(signal());
+    assert.ok(receiver.exports.length > before, 'nothing was sent at close');
+    const points = pointsOf(receiver.exports.at(-1)!.body);
+    assert.equal(total(points, 'gateway.agent.sessions', { 'gateway.session.phase': 'paused' }), 1);
+  });
+
   test('off (the default): nothing is loaded, kept or sent', async () => {
     const { telemetry, client, settled } = wired();
     await collect(client.chatStream({ model: 'gw-chat', messages: [{ role: 'user', content: PROMPT }] }, { signal: signal(), origin: { surface: 'chat' } }));

@@ -7,6 +7,7 @@ export {
   type ExporterFactory,
   type MetricsExporter,
   type RequestTiming,
+  type SessionPhase,
   type TelemetryEvent,
   type ToolDecision,
   type WaitReason,

@@ -7,7 +7,16 @@
 import type { Logger } from '../../base/common';
 import type { ModelPrice } from '../../settings/common';
 import type { UsageRecord } from '../../usage/common';
-import type { ExporterConfig, ExporterFactory, MetricsExporter, RequestTiming, TelemetryEvent, ToolDecision, WaitReason } from './telemetryEvents';
+import type {
+  ExporterConfig,
+  ExporterFactory,
+  MetricsExporter,
+  RequestTiming,
+  SessionPhase,
+  TelemetryEvent,
+  ToolDecision,
+  WaitReason,
+} from './telemetryEvents';
 
 /** Reports kept while the exporter is being (re)started; past this they are dropped and counted. */
 export const MAX_PENDING_EVENTS = 1_000;
@@ -107,7 +116,7 @@ export class TeamTelemetry {
     if (this.on) this.report({ kind: 'tool_call', tool, decision });
   }
 
-  session(phase: 'started' | 'finished'): void {
+  session(phase: SessionPhase): void {
     if (this.on) this.report({ kind: 'session', phase });
   }
 

@@ -31,7 +31,13 @@ export type TelemetryEvent =
   | { kind: 'rate_limited' }
   | { kind: 'waited'; ms: number; reason: WaitReason }
   | { kind: 'tool_call'; tool: string; decision: ToolDecision }
-  | { kind: 'session'; phase: 'started' | 'finished' };
+  | { kind: 'session'; phase: SessionPhase };
+
+/**
+ * A session started, or one of its runs ended: `finished` (the task done), or `paused` (an error, the user's Stop, a
+ * budget or the loop guard: it can be continued, and a continued run that ends is counted again).
+ */
+export type SessionPhase = 'started' | 'finished' | 'paused';
 
 /** Where the metrics go and what they say of who sends them. */
 export interface ExporterConfig {

@@ -16,6 +16,7 @@ import { silentLogger, systemClock } from '../../../src/base/common/ports';
 import { NodeCheckpointFolder } from '../../../src/checkpoints/node/nodeCheckpoints';
 import { NodeCheckpointShelf } from '../../../src/checkpoints/node/nodeCheckpointShelf';
 import { SandboxDecision } from '../../../src/terminal/common/sandboxDecision';
+import type { AgentEngine } from '../../../src/agent/common/engine/engine';
 
 /** Saved sessions in memory, each load a fresh copy (as the file store's are). */
 class MemorySessions implements SavedSessions {
@@ -215,6 +216,24 @@ describe('SessionRuns', () => {
     const sink = { onEvent: () => {}, watch: (id: string) => (watching.push(`watch ${id}`), { dispose: () => watching.push(`unwatch ${id}`) }) };
     await assert.rejects(sessions.continue('a', 'go on', { sink }), /no engine in this test/);
     assert.deepEqual(watching, ['watch a', 'unwatch a']);
+  });
+
+  test("issue 41: the team's collector is told a session started, and how each run ended (finished when done, paused otherwise)", async () => {
+    const phases: string[] = [];
+    const ends: AgentSessionState['status'][] = ['paused', 'done', 'stopped'];
+    const engine = {
+      run: (state: AgentSessionState) => Promise.resolve({ ...state, status: ends.shift() ?? 'done' }),
+    } as unknown as AgentEngine;
+    const { store, sessions } = await setup(undefined, undefined, {
+      engineFor: () => engine,
+      telemetry: { toolCall: () => {}, session: (phase) => void phases.push(phase) },
+    });
+    const sink = { onEvent: () => {} };
+    const first = await sessions.start('count me', { sink });
+    await sessions.continue(first.id, 'go on', { sink });
+    await store.save(saved('b', 'paused'));
+    await sessions.continue('b', 'go on', { sink });
+    assert.deepEqual(phases, ['started', 'paused', 'finished', 'paused']);
   });
 });
 

@@ -16,12 +16,12 @@ import { addUserMessage, canContinue, newSession, type AgentSessionState } from 
 import { agentStartNotes, modelNamed } from '../engine/sessionAgent';
 import { type SessionAgent } from '../../../sessionModel/common';
 import type { PlanStep } from '../../../tools/common';
-import type { ToolDecision } from '../../../telemetry/common';
+import type { SessionPhase, ToolDecision } from '../../../telemetry/common';
 
-/** Told what the team's collector counts (telemetry/): tool calls by tool and decision, sessions started and finished; names only. */
+/** Told what the team's collector counts (telemetry/): tool calls by tool and decision, sessions started, finished or paused; names only. */
 export interface AgentTelemetry {
   toolCall(tool: string, decision: ToolDecision): void;
-  session(phase: 'started' | 'finished'): void;
+  session(phase: SessionPhase): void;
 }
 
 /** What became of a finished tool call: refused (by the user or the policy), run in the sandbox, or run. */
@@ -244,7 +244,9 @@ export class SessionRuns {
         if (event.type === 'tool_finished') telemetry?.toolCall(event.call.name, toolDecision(event));
         sink.onEvent(event, root);
       });
+      // A run ends done, paused or stopped (an approval is waited for inside the run).
       if (ended.status === 'done') telemetry?.session('finished');
+      else if (ended.status === 'paused' || ended.status === 'stopped') telemetry?.session('paused');
       return ended;
     } finally {
       presentation?.dispose();
