@@ -77,11 +77,14 @@ For your first \`/agent\` task (any text) the emulator plays a scripted agent: i
 \`${SANDBOX_AGENT_FILE}\`, proposes an edit (the diff opens; **Approve** or **Deny** in the chat),
 asks to run \`${SANDBOX_AGENT_COMMAND}\`, and finishes. You then see the checkpoint after the
 edit (**Restore to …** goes back to it), **Review Session Changes** in the chat, and the session in the
-**Agent Sessions** view (Gateway icon in the activity bar). Later tasks get the echo.
+**Agent Sessions** view (Gateway icon in the activity bar), whose **Revert Session Changes** puts the file back as it
+was before the session. Later tasks get the echo.
 
 ## More to try
 
-- Select code in \`src/hello.ts\`, then **Gateway: Edit Selection…** (Ctrl+Alt+E).
+- Select code in \`src/hello.ts\`, then **Gateway: Edit Selection…** (Ctrl+Alt+E). The emulator is no model: it
+  echoes the request, so the proposed replacement is the prompt the extension sent (\`Echo: File: …\`) — the diff,
+  Accept and Discard are what you see with a real Gateway; Discard it here.
 - Other keys (F1 → Gateway: Set API Key): \`empty-key\` (no balance: every request is refused
   with **Top up**), \`small-key\` (one model only), \`limited-key\` (one request a minute: the
   second question waits for a real rate limit).

@@ -25,6 +25,6 @@ export const SANDBOX_AGENT_SCRIPT: ScriptedTurn[] = [
   turn('Now I check that the file on disk says it.', { name: 'run_command', arguments: { command: SANDBOX_AGENT_COMMAND } }),
   turn(
     `Done: \`${SANDBOX_AGENT_FILE}\` now greets with "Hi there". **Review Session Changes** below shows the diff; ` +
-      "the **Restore to …** button of the edit's step (or its checkpoint in the Agent Sessions view) puts the file back.",
+      "**Revert Session Changes** (the session's menu in the Agent Sessions view, or the palette) puts the file back as it was before the session.",
   ),
 ];
