@@ -6,5 +6,5 @@ export { compactionNotice, contextUsage, lastCompactionNotice } from './engine/c
 export { agentStartNotes, modelNamed, promptSessionAgent } from './engine/sessionAgent';
 export { isPlanningSession } from './engine/sessionAgent';
 export { agentExtras } from './sessions/agentExtrasLoader';
-export { subagentMarkdown } from './sessions/transcriptMarkdown';
+export { filesChangedText, subagentMarkdown } from './sessions/transcriptMarkdown';
 export { interruptedNotice, untoldInterrupted, type InterruptedSession } from './sessions/runningSessions';

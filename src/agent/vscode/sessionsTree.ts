@@ -5,6 +5,7 @@ import { backgroundNote, commandBlock, inlineCode } from '../common/approvals/co
 import type { AgentSessionState } from '../../sessionModel/common';
 import { contextUsage, lastCompactionNotice } from '../common/engine/compaction';
 import { planStepText, sessionRow } from '../common/sessions/sessionRow';
+import { filesChangedText } from '../common/sessions/transcriptMarkdown';
 import type { PlanStep } from '../../tools/common';
 import { openFolders, type AgentSessions } from './agentSessions';
 import { describePlace } from '../../sessionModel/common';
@@ -135,7 +136,7 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     item.tooltip = new vscode.MarkdownString(
       `**${state.title}**\n\n${state.status}${state.statusReason ? `: ${state.statusReason}` : ''}\n\nModel ${state.model} · ${counted(state.turns, 'turn')} · ` +
         `${counted(state.usage.totalTokens, 'token')}${context ? ` · ${context}` : ''}\n\n` +
-        `${compacted ? `${compacted} (${state.compactions?.length ?? 0} compactions)\n\n` : ''}${worktreeLine(state)}Files changed: ${state.originals.map((o) => o.path).join(', ') || 'none'}${commands}${inputs}`,
+        `${compacted ? `${compacted} (${state.compactions?.length ?? 0} compactions)\n\n` : ''}${worktreeLine(state)}Files changed: ${filesChangedText(state.originals.map((o) => o.path).join(', ') || 'none', state.commandsRun.length)}${commands}${inputs}`,
     );
     item.iconPath = new vscode.ThemeIcon(ICONS[state.status]);
     const running = this.sessions.isRunning(state.id);

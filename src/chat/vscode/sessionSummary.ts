@@ -3,7 +3,7 @@
  * action (Continue, else Review, in bold) and the rest as links (split out of agentTurn.ts).
  */
 import * as vscode from 'vscode';
-import { contextUsage, inlineCode } from '../../agent/common';
+import { contextUsage, filesChangedText, inlineCode } from '../../agent/common';
 import { type AgentSessionState, type StepCheckpoint } from '../../sessionModel/common';
 import { counted } from '../../base/common';
 import { RESTORE_FROM_CHAT } from '../../checkpoints/common';
@@ -33,7 +33,7 @@ export function summarize(state: AgentSessionState, stream: vscode.ChatResponseS
     `\n\n---\n**Session ${state.status}** · ${inlineCode(state.model)} · ${counted(state.turns, 'turn')} · ${counted(state.usage.totalTokens, 'token', compact(state.usage.totalTokens))} ` +
       `(${compact(state.usage.inputTokens)} in, ${compact(state.usage.outputTokens)} out, ${compact(state.usage.reasoningTokens)} reasoning)` +
       `${context ? ` · ${context}` : ''}\n\n` +
-      `Files changed: ${files}\n\nCommands run: ${commands}\n` +
+      `Files changed: ${filesChangedText(files, state.commandsRun.length)}\n\nCommands run: ${commands}\n` +
       `\nProject instructions: ${instructions}\n` +
       agentLine(state),
   );

@@ -34,6 +34,15 @@ describe('renderTranscript', () => {
     assert.doesNotMatch(renderTranscript(state({})), /Project instructions/, 'no line when there are none');
   });
 
+  test('"Files changed: none" after commands ran says the commands\' changes are not listed (issue 39, low)', () => {
+    assert.match(
+      renderTranscript(state({ commandsRun: ['touch made.txt'] })),
+      /Files changed: none by the file tools \(what the commands changed is not listed\)/,
+    );
+    assert.match(renderTranscript(state({})), /Files changed: none {2}\n/, 'no commands: plain none');
+    assert.match(renderTranscript(state({ commandsRun: ['x'], originals: [{ path: 'a.ts', existed: true }] })), /Files changed: `a\.ts` {2}\n/);
+  });
+
   test('an unclosed code fence in model text does not swallow the next items', () => {
     const md = renderTranscript(
       state({

@@ -31,6 +31,15 @@ function projectInstructionsLine(state: AgentSessionState): string {
   return files.length > 0 ? `  \nProject instructions: ${files.map((path) => inlineCode(path)).join(', ')}` : '';
 }
 
+/**
+ * What follows "Files changed: " — the files the agent's file tools changed. A command's changes are not among them
+ * (nothing watches what a command writes outside the sandbox's review), and "none" after commands ran would say
+ * nothing changed when a command may have: the note says so.
+ */
+export function filesChangedText(files: string, commandsRun: number): string {
+  return files === 'none' && commandsRun > 0 ? 'none by the file tools (what the commands changed is not listed)' : files;
+}
+
 export function renderTranscript(state: AgentSessionState): string {
   const lines = [
     `# ${oneLine(state.title) || 'Agent session'}`,
@@ -38,7 +47,7 @@ export function renderTranscript(state: AgentSessionState): string {
     `Status: **${state.status}**${state.statusReason ? ` — ${oneLine(state.statusReason)}` : ''}  `,
     `Model: ${inlineCode(state.model)} · ${counted(state.turns, 'turn')} · ${counted(state.usage.totalTokens, 'token')} ` +
       `(${state.usage.inputTokens} in, ${state.usage.outputTokens} out, ${state.usage.reasoningTokens} reasoning)  `,
-    `Files changed: ${state.originals.map((o) => inlineCode(o.path)).join(', ') || 'none'}  `,
+    `Files changed: ${filesChangedText(state.originals.map((o) => inlineCode(o.path)).join(', ') || 'none', state.commandsRun.length)}  `,
     // Whole here: the chat's summary names a few of each and links to this (project instructions only when there are some).
     `Commands run: ${state.commandsRun.map((c) => inlineCode(c)).join(', ') || 'none'}${projectInstructionsLine(state)}${contextUsage(state) ? `  \n${contextUsage(state)}` : ''}`,
     '',
