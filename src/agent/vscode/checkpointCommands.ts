@@ -25,6 +25,7 @@ import { sessionActionNoLongerApplies, sessionIdOf, decidedRoot, rootForSavedSes
 import { normalizeWorkspacePath } from '../../tools/common';
 import type { ErrorPresenter } from '../../gateway/vscode';
 import { openFolders, type AgentSessions } from './agentSessions';
+import { checkpointTime } from '../common/sessions/sessionRow';
 
 export const CHECKPOINT_SCHEME = 'gateway-checkpoint';
 
@@ -240,7 +241,11 @@ async function checkpointOf(sessions: AgentSessions, asked: CheckpointQuestion):
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    checkpoints.map((checkpoint) => ({ label: checkpoint.label, description: new Date(checkpoint.at).toLocaleTimeString(), checkpoint })),
+    checkpoints.map((checkpoint) => ({
+      label: checkpoint.label,
+      description: checkpointTime(checkpoint.at, new Date(checkpoint.at).getTimezoneOffset()),
+      checkpoint,
+    })),
     { placeHolder },
   );
   return picked && { sessionId, checkpointId: picked.checkpoint.id };

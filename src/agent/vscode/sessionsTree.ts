@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { backgroundNote, commandBlock, inlineCode } from '../common/approvals/commandDisplay';
 import type { AgentSessionState } from '../../sessionModel/common';
 import { contextUsage, lastCompactionNotice } from '../common/engine/compaction';
-import { planStepText, sessionRow } from '../common/sessions/sessionRow';
+import { checkpointTime, planStepText, sessionRow } from '../common/sessions/sessionRow';
 import { filesChangedText } from '../common/sessions/transcriptMarkdown';
 import type { PlanStep } from '../../tools/common';
 import { openFolders, type AgentSessions } from './agentSessions';
@@ -175,7 +175,7 @@ function checkpointItem(node: CheckpointNode): vscode.TreeItem {
   const { checkpoint } = node;
   const item = new vscode.TreeItem(checkpoint.label, vscode.TreeItemCollapsibleState.None);
   item.id = `${node.sessionId}/checkpoint/${checkpoint.id}`;
-  item.description = new Date(checkpoint.at).toLocaleTimeString();
+  item.description = checkpointTime(checkpoint.at, new Date(checkpoint.at).getTimezoneOffset());
   item.tooltip =
     checkpoint.kind === 'step'
       ? `After ${checkpoint.label}. "Restore to Here" puts the files and the conversation back to this point.`

@@ -2,7 +2,7 @@
 // in the description, and no "in progress" step in a plan whose session has finished.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { planStepText, sessionRow, shortTitle, SESSION_LABEL_CHARS } from '../../../src/agent/common/sessions/sessionRow';
+import { checkpointTime, planStepText, sessionRow, shortTitle, SESSION_LABEL_CHARS } from '../../../src/agent/common/sessions/sessionRow';
 
 const at = Date.UTC(2026, 10, 26, 14, 5);
 const session = { id: 's1', title: 'Add a test for parseDuration and fix the rounding of minutes', status: 'done' as const, turns: 1, createdAt: at };
@@ -20,6 +20,12 @@ describe('sessionRow', () => {
     assert.equal(later.description, 'awaiting approval · 3 turns · 14:22');
     assert.equal(sessionRow(session, at + 2 * 86_400_000).description, 'done · 1 turn · Nov 26 14:05');
     assert.equal(sessionRow(session, at, -60).description, 'done · 1 turn · 15:05');
+  });
+
+  test('a checkpoint says its time as the session rows do, 24 h, with seconds, in the local zone (issue 39, low: "7:52:18 AM" beside "07:51")', () => {
+    assert.equal(checkpointTime(at + 9_000, 0), '14:05:09');
+    assert.equal(checkpointTime(Date.UTC(2026, 10, 26, 7, 52, 18), 0), '07:52:18');
+    assert.equal(checkpointTime(at, -60), '15:05:00');
   });
 
   test('a short title is whole; a word longer than half the room is cut inside', () => {

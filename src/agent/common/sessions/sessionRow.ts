@@ -45,6 +45,12 @@ function startedAt(at: number, now: number, offsetMinutes: number): string {
   return `${MONTHS[start.getUTCMonth()]} ${start.getUTCDate()} ${time}`;
 }
 
+/** "14:05:09": a checkpoint's local time in 24 h with seconds (checkpoints come seconds apart), like the session rows' times. */
+export function checkpointTime(at: number, offsetMinutes: number): string {
+  const local = new Date(at - offsetMinutes * 60_000);
+  return `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+}
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const pad = (n: number) => String(n).padStart(2, '0');
 
