@@ -3,7 +3,17 @@
  * buttons and as chat buttons.
  */
 import type * as vscode from 'vscode';
-import { AbortError, AuthError, BalanceError, ConnectionError, EndpointError, MissingApiKeyError, ModelNotFoundError, RateLimitError } from '../common/errors';
+import {
+  AbortError,
+  AuthError,
+  BalanceError,
+  ConnectionError,
+  EndpointError,
+  MissingApiKeyError,
+  ModelNotFoundError,
+  PacingQueueFullError,
+  RateLimitError,
+} from '../common/errors';
 import { KeyOriginError } from '../common/keyOrigin';
 import { modelPickersFor, type ModelPickerCommand } from '../common/modelErrorActions';
 import { SettingError } from '../../settings/common';
@@ -28,6 +38,12 @@ export function actionsFor(error: unknown, configured: ConfiguredModels): vscode
   }
   if (error instanceof BalanceError) return [{ title: 'Top up', command: 'gateway.openBilling' }];
   if (error instanceof RateLimitError) return [{ title: 'View Limits', command: 'gateway.openLimits' }];
+  // Too many requests wait already: sessions running at once are the usual cause, and the Sessions view stops one.
+  if (error instanceof PacingQueueFullError)
+    return [
+      { title: 'Show Agent Sessions', command: 'gateway.agent.show' },
+      { title: 'View Limits', command: 'gateway.openLimits' },
+    ];
   if (error instanceof ModelNotFoundError) return modelPickersFor(error.model, configured).map((command) => ({ title: PICKER_TITLES[command], command }));
   if (error instanceof SettingError) return [openSetting(error.setting)];
   if (error instanceof ConnectionError || error instanceof EndpointError) return [openSetting('baseUrl')];
