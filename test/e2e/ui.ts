@@ -41,6 +41,7 @@ import { agentSubagentScenario } from './ui/agentSubagent';
 import { editorMenuScenario } from './ui/editorMenu';
 import { agentSandboxNotesScenario } from './ui/agentSandboxNotes';
 import { unreachableScenario } from './ui/unreachable';
+import { stoppedScenario } from './ui/stopped';
 
 const SCENARIOS: Scenario[] = [
   setKeyScenario,
@@ -68,6 +69,7 @@ const SCENARIOS: Scenario[] = [
   editorMenuScenario,
   polishModelScenario,
   polishAgentScenario,
+  stoppedScenario,
   // It reloads twice (gateway.baseUrl to a second emulator it then stops, and back) and sets demo-key again.
   unreachableScenario,
   // It turns gateway.agent.subagents on (a user setting; the change reloads the page).

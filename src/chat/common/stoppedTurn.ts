@@ -1,8 +1,9 @@
 /**
  * What a chat turn the user stopped says. Once Stop is pressed VS Code drops everything the turn
  * still writes to its stream, and keeps only the result the handler returns within a second of the
- * Stop (its `errorDetails` and `metadata`, then the followups): so the stopped line is the result's
- * message, and Retry or Continue its followup.
+ * Stop (its `errorDetails` and `metadata`, then the followups). VS Code (1.139) does not draw a stopped
+ * turn's `errorDetails` either: the followups are all it shows, so their labels say the turn stopped
+ * (the UI scenario i39-stopped). The message stays in the result for the chat's history and other clients.
  */
 import type { Clock } from '../../base/common';
 import type { AgentSessionState } from '../../sessionModel/common';
@@ -15,7 +16,10 @@ export const STOP_GRACE_MS = 600;
 export const STOPPED_ANSWER = 'Stopped before the answer was complete. Retry (below) asks again.';
 
 /** The followup that continues a stopped session in the same conversation (a follow-up message continues it). */
-export const CONTINUE_FOLLOWUP = { prompt: 'Continue', label: 'Continue', command: 'agent' } as const;
+export const CONTINUE_FOLLOWUP = { prompt: 'Continue', label: 'Stopped · Continue the session', command: 'agent' } as const;
+
+/** The followup of an answer stopped before its end: the only place VS Code shows that it stopped. */
+export const RETRY_STOPPED_LABEL = 'Stopped before the end · Retry';
 
 /** What a stopped agent turn says: the session's state as the Sessions view shows it, what it did so far, and the way on. */
 export function stoppedRunText(state: Pick<AgentSessionState, 'status' | 'turns' | 'originals' | 'commandsRun'>, settled: boolean): string {

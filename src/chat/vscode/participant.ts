@@ -12,7 +12,7 @@ import { incompleteAnswerNote } from '../common/finishNote';
 import { WaitLines } from '../common/retryText';
 import { withoutRepeatedMention } from '../common/repeatedMention';
 import { modelFooter } from '../common/modelFooter';
-import { CONTINUE_FOLLOWUP, STOPPED_ANSWER } from '../common/stoppedTurn';
+import { CONTINUE_FOLLOWUP, RETRY_STOPPED_LABEL, STOPPED_ANSWER } from '../common/stoppedTurn';
 import type { ModelEndpoints } from '../../models/common';
 import { buildChatMessages, type SlashCommand } from '../common/prompt';
 import { openFenceOf, type Logger } from '../../base/common';
@@ -181,8 +181,8 @@ export function createChatHandler(deps: ParticipantDeps) {
 }
 
 /**
- * A stopped answer's result: VS Code shows nothing the answer writes after the Stop, only the result's message (kept
- * when it comes within a second), so the stopped line is that message; Retry asks the question again.
+ * A stopped answer's result: VS Code shows nothing the answer writes after the Stop, nor (1.139) the result's message; its
+ * followup is shown, and says the answer stopped (stoppedTurn.ts). Retry asks the question again.
  */
 function stoppedAnswer(request: vscode.ChatRequest, model: string | undefined, notes: AnswerNotes): GatewayChatResult {
   return {
@@ -253,7 +253,8 @@ class AnswerNotes {
 export const followupProvider: vscode.ChatFollowupProvider = {
   provideFollowups(result: GatewayChatResult) {
     const retry = result.metadata?.retry;
-    if (retry) return [{ prompt: retry.prompt, label: 'Retry', ...(retry.command ? { command: retry.command } : {}) }];
+    if (retry)
+      return [{ prompt: retry.prompt, label: result.metadata?.stopped ? RETRY_STOPPED_LABEL : 'Retry', ...(retry.command ? { command: retry.command } : {}) }];
     // A stopped agent turn: a follow-up message in the conversation continues its session.
     if (result.metadata?.stopped && result.metadata.command === 'agent' && result.metadata.sessionId) return [{ ...CONTINUE_FOLLOWUP }];
     if (result.metadata?.failed || result.metadata?.unsent) return [];
