@@ -136,21 +136,9 @@ export function parseCopilotHooks(text: string, source: string, limits: HookLimi
       parsed.notes.push(`${source}: the ${JSON.stringify(name).slice(0, 60)} event is not supported here (or not a list); ignored`);
       continue;
     }
-    for (const entry of entries) {
-      // The line is `bash`, or `command` as the current Copilot hook files write it (github/awesome-copilot's hooks).
-      const line = !isRecord(entry) ? undefined : typeof entry.bash === 'string' ? entry.bash : typeof entry.command === 'string' ? entry.command : undefined;
-      if (!isRecord(entry) || entry.type !== 'command' || line === undefined) {
-        parsed.notes.push(`${source}: a hook of ${name} is not a "command" with a "bash" or "command" line; ignored`);
-        continue;
-      }
-      const env = environmentOf(entry.env);
-      if (typeof env === 'string') {
-        parsed.notes.push(`${source}: a hook of ${name} has an "env" that ${env}; ignored`);
-        continue;
-      }
-      const cwd = entry.cwd === undefined ? '.' : entry.cwd;
-      addCommand(parsed, { event, format: 'copilot', matcher: undefined, command: line, cwd, timeout: entry.timeoutSec, env, source }, limits);
-    }
+    // The line is `bash`, or `command` as the current Copilot hook files write it (github/awesome-copilot's hooks).
+    for (const entry of entries)
+      addCommandEntry(parsed, { entry, name, event, format: 'copilot', lineKeys: ['bash', 'command'], timeoutKeys: ['timeoutSec'], source, limits });
   }
   return parsed;
 }
@@ -176,22 +164,48 @@ function parseVsCodeHooks(hooks: Record<string, unknown>, source: string, limits
         addClaudeGroup(parsed, { event, name, group: entry, source, limits, format: 'claude' });
         continue;
       }
-      const line = !isRecord(entry) ? undefined : typeof entry.command === 'string' ? entry.command : typeof entry.bash === 'string' ? entry.bash : undefined;
-      if (!isRecord(entry) || entry.type !== 'command' || line === undefined) {
-        parsed.notes.push(`${source}: a hook of ${name} is not a "command" with a "command" or "bash" line; ignored`);
-        continue;
-      }
-      const env = environmentOf(entry.env);
-      if (typeof env === 'string') {
-        parsed.notes.push(`${source}: a hook of ${name} has an "env" that ${env}; ignored`);
-        continue;
-      }
-      const cwd = entry.cwd === undefined ? '.' : entry.cwd;
-      const timeout = entry.timeout ?? entry.timeoutSec;
-      addCommand(parsed, { event, format: 'claude', matcher: undefined, command: line, cwd, timeout, env, source }, limits);
+      addCommandEntry(parsed, { entry, name, event, format: 'claude', lineKeys: ['command', 'bash'], timeoutKeys: ['timeout', 'timeoutSec'], source, limits });
     }
   }
   return parsed;
+}
+
+/** One entry of a Copilot or VS Code hook list: a command hook whose line is the first of `lineKeys` given. */
+interface CommandEntry {
+  entry: unknown;
+  /** The event's name as the file writes it (for the notes). */
+  name: string;
+  event: HookEvent;
+  format: HookFormat;
+  /** Where the line may be, in the order the format prefers. */
+  lineKeys: readonly string[];
+  /** Where the timeout (seconds) may be, in the order the format prefers. */
+  timeoutKeys: readonly string[];
+  source: string;
+  limits: HookLimits;
+}
+
+function addCommandEntry(parsed: ParsedHooks, { entry, name, event, format, lineKeys, timeoutKeys, source, limits }: CommandEntry): void {
+  const line = isRecord(entry) ? firstOf(entry, lineKeys, (value) => typeof value === 'string') : undefined;
+  if (!isRecord(entry) || entry.type !== 'command' || typeof line !== 'string') {
+    const keys = lineKeys.map((key) => `"${key}"`).join(' or ');
+    parsed.notes.push(`${source}: a hook of ${name} is not a "command" with a ${keys} line; ignored`);
+    return;
+  }
+  const env = environmentOf(entry.env);
+  if (typeof env === 'string') {
+    parsed.notes.push(`${source}: a hook of ${name} has an "env" that ${env}; ignored`);
+    return;
+  }
+  const cwd = entry.cwd === undefined ? '.' : entry.cwd;
+  const timeout = firstOf(entry, timeoutKeys, (value) => value !== undefined && value !== null);
+  addCommand(parsed, { event, format, matcher: undefined, command: line, cwd, timeout, env, source }, limits);
+}
+
+/** The value of the first key of `keys` whose value `accept`s. */
+function firstOf(record: Record<string, unknown>, keys: readonly string[], accept: (value: unknown) => boolean): unknown {
+  for (const key of keys) if (accept(record[key])) return record[key];
+  return undefined;
 }
 
 interface RawCommand {
