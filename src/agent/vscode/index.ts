@@ -1,7 +1,7 @@
 /** The agent feature's vscode layer as other features see it: import from here, not from its files. */
 export { registerAgentCommands } from './agentCommands';
 export { AgentSessions, openFolders, type SessionSink } from './agentSessions';
-export { ApprovalBroker, PROPOSED_SCHEME } from './approvalBroker';
+export { ApprovalBroker, PROPOSED_SCHEME, soleFolderName } from './approvalBroker';
 export { registerDeleteSessionCommand } from './deleteSessionCommand';
 export { registerForgetHookDecisions } from './hookDecisionsCommand';
 export { PLAN_EDIT_COMMAND, PLAN_START_COMMAND } from './planCommands';

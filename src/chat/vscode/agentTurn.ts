@@ -18,7 +18,7 @@ import {
 import { droppedNotice, RESTORE_FROM_CHAT } from '../../checkpoints/common';
 import { planChecklist } from '../../tools/common';
 import { sandboxFailureNote, type SandboxFailure } from '../../terminal/common';
-import { type AgentSessions, openFolders, type SessionSink } from '../../agent/vscode';
+import { type AgentSessions, openFolders, type SessionSink, soleFolderName } from '../../agent/vscode';
 import { toAbortSignal } from '../../base/vscode';
 import { messageOf } from '../../gateway/vscode';
 import { PARTICIPANT_ID } from './context';
@@ -307,11 +307,6 @@ function quotedLines(text: string): string {
     .filter((line) => line.trim() !== '')
     .map((line) => `> ${inlineCode(line)}`)
     .join('\n>\n');
-}
-
-function soleFolderName(): string | undefined {
-  const folders = openFolders();
-  return folders.length === 1 ? folders[0].name : undefined;
 }
 
 function presentApproval(approval: ApprovalRequest, stream: vscode.ChatResponseStream, folderName: string | undefined): void {
