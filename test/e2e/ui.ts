@@ -26,6 +26,7 @@ import { agentPlanScenario } from './ui/agentPlan';
 import { agentProblemsScenario } from './ui/agentProblems';
 import { agentRewindScenario } from './ui/agentRewind';
 import { agentWaitingScenario } from './ui/agentWaiting';
+import { agentSideBySideScenario } from './ui/agentSideBySide';
 import { limitWaitScenario } from './ui/limitWait';
 import { sandboxAgentScenario } from './ui/sandboxAgent';
 import { askScenario, selectModelScenario, setKeyScenario } from './ui/basics';
@@ -76,6 +77,8 @@ const SCENARIOS: Scenario[] = [
   agentSubagentScenario,
   // It reloads twice (gateway.agent.approval auto on, then off): its question comes right after a reload.
   agentSandboxNotesScenario,
+  // It makes the workspace a Git repository for its three worktree sessions, and a plain folder again at its end.
+  agentSideBySideScenario,
 ];
 
 const t0 = Date.now();

@@ -2,7 +2,7 @@
 // bubblewrap sandbox, and commands run through the same runner the extension uses.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { Writable } from 'node:stream';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { BubblewrapSandbox, type BubblewrapOptions, type BubblewrapSession } fro
 import type { ChangeLimits } from '../../src/terminal/node/changeLayer';
 import { NodeControlGuard } from '../../src/terminal/node/controlGuard';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
+import { removeTree } from '../../src/terminal/node/sandboxFolders';
 
 export const never = new AbortController().signal;
 
@@ -54,10 +55,15 @@ export interface Fixture {
   remove(): Promise<void>;
 }
 
-export async function makeFixture(options: Omit<BubblewrapOptions, 'home'> = {}): Promise<Fixture> {
-  const base = await realpath(await mkdtemp(join(tmpdir(), 'gw-security-')));
+/**
+ * `place.root`: the workspace's path under the fixture's folder (default `home/projects/workspace`), e.g. where a
+ * session's worktree is made beside a repository; `place.tempFolder`: where the fixture's folder is made (default
+ * the system's temp folder, which the sandbox replaces with the session's own: /var/tmp is one it shows read-only).
+ */
+export async function makeFixture(options: Omit<BubblewrapOptions, 'home'> = {}, place: { root?: string; tempFolder?: string } = {}): Promise<Fixture> {
+  const base = await realpath(await mkdtemp(join(place.tempFolder ?? tmpdir(), 'gw-security-')));
   const home = join(base, 'home');
-  const root = join(home, 'projects', 'workspace');
+  const root = join(base, place.root ?? join('home', 'projects', 'workspace'));
   await mkdir(root, { recursive: true });
   const sandbox = new BubblewrapSandbox({ shell: '/bin/bash', tempRoot: base, ...options, home });
   const session = sandbox.forSession('test');
@@ -90,7 +96,8 @@ export async function makeFixture(options: Omit<BubblewrapOptions, 'home'> = {})
     },
     remove: async () => {
       sandbox.dispose();
-      await rm(base, { recursive: true, force: true });
+      // A change layer's overlay work folder is left mode 000 by the kernel: removeTree makes it removable first.
+      await removeTree(base);
     },
   };
 }

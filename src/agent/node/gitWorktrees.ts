@@ -63,20 +63,25 @@ export function isLinkableFolder(name: string): boolean {
 }
 
 export class NodeGitWorktrees implements GitWorktrees {
-  async canMake(repoRoot: string, signal: AbortSignal): Promise<boolean> {
-    if (!isPlainAbsolutePath(repoRoot)) return false;
-    const top = await git(repoRoot, ['rev-parse', '--show-toplevel'], signal).catch(() => undefined);
-    if (top?.code !== 0 || (await realpath(top.stdout.toString('utf8').trim()).catch(() => '')) !== (await realpath(repoRoot).catch(() => undefined)))
-      return false;
-    return (await git(repoRoot, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], signal)).code === 0;
+  async whyNot(repoRoot: string, signal: AbortSignal): Promise<string | undefined> {
+    if (!isPlainAbsolutePath(repoRoot)) return `A worktree needs a local folder: ${repoRoot}`;
+    // A folder git cannot run in (gone, not readable) is no repository either.
+    const top = await git(repoRoot, ['rev-parse', '--show-toplevel'], signal).catch((error: unknown) => {
+      if (signal.aborted) throw error;
+      return undefined;
+    });
+    if (top?.code !== 0) return `${repoRoot} is not in a Git repository: a session can work in a worktree only of a Git repository.`;
+    if ((await realpath(top.stdout.toString('utf8').trim()).catch(() => '')) !== (await realpath(repoRoot).catch(() => undefined)))
+      return `${repoRoot} is not the top folder of its Git repository: open the repository's top folder to start a session in a worktree.`;
+    if ((await git(repoRoot, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], signal)).code !== 0)
+      return 'The repository has no commit yet: a worktree starts from the current commit.';
+    return undefined;
   }
 
   async create({ repoRoot, sessionId, linkedFolders, signal }: Parameters<GitWorktrees['create']>[0]): Promise<WorktreeMade> {
-    if (!isPlainAbsolutePath(repoRoot)) throw new Error(`A worktree needs a local folder: ${repoRoot}`);
-    const top = await git(repoRoot, ['rev-parse', '--show-toplevel'], signal);
-    if (top.code !== 0) throw new Error(`${repoRoot} is not in a Git repository: a session can work in a worktree only of a Git repository.`);
-    if ((await realpath(top.stdout.toString('utf8').trim())) !== (await realpath(repoRoot)))
-      throw new Error(`${repoRoot} is not the top folder of its Git repository: open the repository's top folder to start a session in a worktree.`);
+    // The same reasons the choice shows before a session starts (Plan first's Start in a New Worktree).
+    const why = await this.whyNot(repoRoot, signal);
+    if (why !== undefined) throw new Error(why);
     const head = await git(repoRoot, ['rev-parse', '--verify', 'HEAD^{commit}'], signal);
     if (head.code !== 0) throw new Error('The repository has no commit yet: a worktree starts from the current commit.');
     const baseCommit = head.stdout.toString('utf8').trim();

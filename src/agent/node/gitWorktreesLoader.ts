@@ -15,7 +15,7 @@ export function lazyGitWorktrees(): GitWorktrees {
   let made: GitWorktrees | undefined;
   const part = (): GitWorktrees => (made ??= new (gitWorktreesPart().NodeGitWorktrees)());
   return {
-    canMake: (...args) => part().canMake(...args),
+    whyNot: (...args) => part().whyNot(...args),
     create: (...args) => part().create(...args),
     changes: (...args) => part().changes(...args),
     baseContent: (...args) => part().baseContent(...args),

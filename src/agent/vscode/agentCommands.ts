@@ -16,6 +16,7 @@ import { approvalToAnswer, sessionIdOf } from '../../sessionModel/common';
 import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../../sessionModel/common';
 import { transcriptUri } from './transcript';
 import { sessionEndNotice } from '../common/sessions/sessionEndNotice';
+import { SharedRunOutput, type RunOutput } from '../common/sessions/sharedRunOutput';
 import { waitingProgress } from './waitingProgress';
 import { savedAnswerMessage, savedAnswerOf, staleAnswerMessage } from '../common/approvals/approvalText';
 import { sessionActionNoLongerApplies } from '../../sessionModel/common';
@@ -24,7 +25,8 @@ import { pickSessionAgent, RUN_PROMPT_FILE_COMMAND, runPromptFile } from './agen
 
 export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPresenter, workspaceState?: vscode.Memento): vscode.Disposable[] {
   const output = vscode.window.createOutputChannel('Gateway Agent');
-  const onEvent = (event: AgentEvent) => writeEvent(output, event);
+  // Shared by the palette's sessions: two running at once write whole lines, not their answers' words interleaved.
+  const shared = new SharedRunOutput((text) => output.append(text));
   const guarded = errors.guard.bind(errors);
   // The progress notification stays while the run lasts (VS Code hides a plain notification after some seconds):
   // it says what the run is doing, and while an approval waits, which one, with Approve and Deny in it.
@@ -34,11 +36,13 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
       const waiting = waitingProgress(sessions.approvals, progress, doing);
+      const written = shared.run();
       try {
-        const state = await work({ onEvent, presenter: waiting.presenter }, controller.signal);
+        const state = await work({ onEvent: (event: AgentEvent) => writeEvent(written, event), presenter: waiting.presenter }, controller.signal);
         void showSessionEnd(state);
         return state;
       } finally {
+        written.end();
         waiting.dispose();
       }
     });
@@ -70,7 +74,7 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
         if (!task?.trim()) return undefined;
         const place = await sessions.placeFor(placeOf(optionsArgument));
         if (!place) return undefined;
-        output.appendLine(`\n=== ${task.trim()}`);
+        shared.line(`\n=== ${task.trim()}`);
         const { agent } = as;
         return runInBackground(
           (sink, signal) => (agent ? sessions.startAs({ task, agent, sink, signal, place }) : sessions.start(task, sink, signal, [], place)),
@@ -95,7 +99,7 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
             : needsMessage
               ? await vscode.window.showInputBox({ title: 'Gateway: Continue Agent Session', prompt: 'What should the agent do next?', ignoreFocusOut: true })
               : undefined;
-        output.appendLine(`\n=== continue ${state?.title ?? id}`);
+        shared.line(`\n=== continue ${state?.title ?? id}`);
         return runInBackground((sink, signal) => sessions.continue(id, message, sink, signal), 'working… (Cancel stops it)');
       }),
     ),
@@ -131,7 +135,7 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
         const id =
           sessionIdOf(idArgument) ?? (await pickSession(sessions, (s) => !sessions.isRunning(s.id) && s.transcript.length > 0, 'Compact which session?'))?.id;
         if (!id) return undefined;
-        output.appendLine(`\n=== compact ${id}`);
+        shared.line(`\n=== compact ${id}`);
         return runInBackground((sink, signal) => sessions.compact(id, sink, signal), 'compacting… (Cancel stops it)');
       }),
     ),
@@ -215,45 +219,45 @@ async function pickSession(
   return picked?.state;
 }
 
-function writeEvent(output: vscode.OutputChannel, event: AgentEvent): void {
+function writeEvent(output: RunOutput, event: AgentEvent): void {
   switch (event.type) {
     case 'text':
-      output.append(event.text);
+      output.text(event.text);
       return;
     case 'note':
-      output.appendLine(`\n  ℹ ${event.text}`);
+      output.line(`\n  ℹ ${event.text}`);
       return;
     case 'tool_started':
-      output.appendLine(`\n▶ ${event.summary}`);
+      output.line(`\n▶ ${event.summary}`);
       return;
     case 'tool_finished':
-      output.appendLine(event.approved ? `  ${event.outcome.ok ? '✓' : '✗'} ${event.outcome.output.split('\n')[0].slice(0, 160)}` : '  ✗ denied by you');
+      output.line(event.approved ? `  ${event.outcome.ok ? '✓' : '✗'} ${event.outcome.output.split('\n')[0].slice(0, 160)}` : '  ✗ denied by you');
       return;
     case 'approval_needed':
-      output.appendLine(`  ? waiting for your approval: ${event.request.summary}`);
+      output.line(`  ? waiting for your approval: ${event.request.summary}`);
       return;
     case 'status':
-      if (event.reason && event.status !== 'awaiting_approval') output.appendLine(`\n[${event.status}] ${event.reason}`);
+      if (event.reason && event.status !== 'awaiting_approval') output.line(`\n[${event.status}] ${event.reason}`);
       return;
     case 'retry':
-      output.appendLine(
+      output.line(
         event.notice.delayMs > 0 ? `  … ${event.notice.message} (waiting ${Math.ceil(event.notice.delayMs / 1000)} s)` : `  … ${event.notice.message}`,
       );
       return;
     case 'plan':
-      output.appendLine(
+      output.line(
         `\n☐ plan: ${event.plan.map((step, index) => `${index + 1}. [${step.status === 'done' ? 'x' : step.status === 'in_progress' ? '~' : ' '}] ${step.step}`).join('  ')}`,
       );
       return;
     case 'compacting':
-      output.appendLine('\n… compacting the conversation to fit the context window');
+      output.line('\n… compacting the conversation to fit the context window');
       return;
     case 'checkpoint':
-      output.appendLine(`  ◆ checkpoint: ${event.checkpoint.label} ("Gateway: Restore Agent Checkpoint…" goes back to it)`);
-      if (event.dropped.length > 0) output.appendLine(`  ${droppedNotice(event.dropped.map((label) => ({ label })))}`);
+      output.line(`  ◆ checkpoint: ${event.checkpoint.label} ("Gateway: Restore Agent Checkpoint…" goes back to it)`);
+      if (event.dropped.length > 0) output.line(`  ${droppedNotice(event.dropped.map((label) => ({ label })))}`);
       return;
     case 'compacted':
-      output.appendLine(
+      output.line(
         `  ${compactionNotice(event.compaction.before, event.compaction.after)}${event.compaction.how === 'trim' ? ' (old tool outputs shortened)' : ''}`,
       );
       return;

@@ -182,11 +182,35 @@ export class AgentSessions implements vscode.Disposable {
     return this.sessionRuns.start(task, { sink: this.runSink(sink), signal, agent: agentExtras().planningAgent() });
   }
 
-  /** Plan first's Start: a normal session for the task with the plan's steps as its todo list (seeded and in its first message). */
-  startWithPlan(input: { task: string; steps: readonly string[]; sink: SessionSink; signal?: AbortSignal }): Promise<AgentSessionState> {
+  /**
+   * Plan first's Start: a normal session for the task with the plan's steps as its todo list (seeded and in its first
+   * message), in the workspace folder or (Start in a New Worktree) in a worktree of its own, made as for any session.
+   */
+  startWithPlan(input: {
+    task: string;
+    steps: readonly string[];
+    sink: SessionSink;
+    signal?: AbortSignal;
+    place?: 'folder' | 'worktree';
+  }): Promise<AgentSessionState> {
     const { task, steps } = input;
     const { taskWithPlan, seededPlan } = agentExtras();
-    return this.sessionRuns.start(taskWithPlan(task, steps), { sink: this.runSink(input.sink), signal: input.signal, plan: seededPlan(steps), title: task });
+    return this.sessionRuns.start(taskWithPlan(task, steps), {
+      sink: this.runSink(input.sink),
+      signal: input.signal,
+      plan: seededPlan(steps),
+      title: task,
+      place: input.place ?? 'folder',
+    });
+  }
+
+  /** Why a new session cannot work in a worktree of its own here (no folder, no Git repository, no commit…); undefined when it can. */
+  async whyNoWorktree(signal: AbortSignal): Promise<string | undefined> {
+    const decision = rootForNewSession(openFolders());
+    if (!decision.ok) return decision.message;
+    const worktrees = this.options.machine.worktrees;
+    if (!worktrees) return 'Sessions in their own worktree are not available here.';
+    return worktrees.whyNot(vscode.Uri.parse(decision.uri).fsPath, signal);
   }
 
   /** The custom agents and prompt files of the folder a new session would work in (none without a folder), then the user's prompt files. */
@@ -286,11 +310,8 @@ export class AgentSessions implements vscode.Disposable {
     if (requested) return requested;
     const setting = this.options.settings().agent.sessionPlace;
     if (setting !== 'ask') return setting;
-    const decision = rootForNewSession(openFolders());
-    const worktrees = this.options.machine.worktrees;
-    if (!decision.ok || !worktrees) return 'folder';
     const signal = AbortSignal.timeout(10_000);
-    if (!(await worktrees.canMake(vscode.Uri.parse(decision.uri).fsPath, signal).catch(() => false))) return 'folder';
+    if ((await this.whyNoWorktree(signal).catch((error: unknown) => String(error))) !== undefined) return 'folder';
     const picked = await vscode.window.showQuickPick(
       [
         { label: 'In this folder', description: 'the session changes the workspace folder', place: 'folder' as const },

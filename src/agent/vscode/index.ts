@@ -4,7 +4,7 @@ export { AgentSessions, openFolders, type SessionSink } from './agentSessions';
 export { ApprovalBroker, PROPOSED_SCHEME, soleFolderName } from './approvalBroker';
 export { registerDeleteSessionCommand } from './deleteSessionCommand';
 export { registerForgetHookDecisions } from './hookDecisionsCommand';
-export { PLAN_EDIT_COMMAND, PLAN_START_COMMAND } from './planCommands';
+export { PLAN_EDIT_COMMAND, PLAN_START_COMMAND, PLAN_START_IN_WORKTREE_COMMAND } from './planCommands';
 export { FileSessionStore } from './sessionStore';
 export { SessionsTree, sessionOfNode } from './sessionsTree';
 export { TRANSCRIPT_SCHEME, TranscriptProvider } from './transcript';

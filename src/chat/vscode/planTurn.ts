@@ -1,13 +1,13 @@
 /**
  * `@gateway /plan <task>` (issue #40, plan first): a read-only planning session in the chat turn. Its tool
  * calls show as progress; its answer is shown as the numbered plan it parses to (the model's text is not
- * streamed: what it says between reads is not the plan), then **Start** and **Edit Plan…**
+ * streamed: what it says between reads is not the plan), then **Start**, **Start in a New Worktree** and **Edit Plan…**
  * (agent/vscode/planCommands.ts). A later message in the conversation refines the same plan.
  */
 import * as vscode from 'vscode';
 import { agentExtras, inlineCode, isPlanningSession } from '../../agent/common';
 import { NO_FOLDER_MESSAGE, OPEN_FOLDER_COMMAND, type AgentSessionState } from '../../sessionModel/common';
-import { openFolders, PLAN_EDIT_COMMAND, PLAN_START_COMMAND, type SessionSink } from '../../agent/vscode';
+import { openFolders, PLAN_EDIT_COMMAND, PLAN_START_COMMAND, PLAN_START_IN_WORKTREE_COMMAND, type SessionSink } from '../../agent/vscode';
 import { toAbortSignal } from '../../base/vscode';
 import { sessionTurn, type AgentChatResult, type AgentTurnDeps } from './agentTurn';
 
@@ -65,9 +65,11 @@ function showPlan(state: AgentSessionState, stream: vscode.ChatResponseStream): 
     `\n\n**Plan** (${steps.length} ${steps.length === 1 ? 'step' : 'steps'})\n\n${steps.map((step, i) => `${i + 1}. ${inlineText(step)}`).join('\n')}\n\n`,
   );
   stream.button({ title: 'Start', command: PLAN_START_COMMAND, arguments: [state.id] });
+  // Offered even where no worktree can be made: its click says why and offers Start Here (a Git repository may come later).
+  stream.button({ title: 'Start in a New Worktree', command: PLAN_START_IN_WORKTREE_COMMAND, arguments: [state.id] });
   stream.button({ title: 'Edit Plan…', command: PLAN_EDIT_COMMAND, arguments: [state.id] });
   stream.markdown(
-    `\n\n_Start runs an agent session in this folder with this plan as its todo list. Edit Plan… opens it as a document: Start then uses what you wrote. Reply here to refine it; ${inlineCode('@gateway /agent')} starts from scratch._\n\n`,
+    `\n\n_Start runs an agent session in this folder with this plan as its todo list; Start in a New Worktree runs it in a Git worktree of its own. Edit Plan… opens it as a document: Start then uses what you wrote. Reply here to refine it; ${inlineCode('@gateway /agent')} starts from scratch._\n\n`,
   );
 }
 

@@ -2,14 +2,26 @@
 // scripted model tries is refused as no tool), Edit Plan… opens the plan as a document, the user edits it, and
 // Start runs a session whose first request carries the edited plan and whose todo list is the edited steps, which
 // the model then follows with update_plan. A second Start of the same plan is refused and starts nothing.
+// Start in a New Worktree: refused with its reason outside a Git repository; in one, the session works in a worktree of
+// its own (its file written there, not in the workspace) with the plan as its todo list.
 import * as vscode from 'vscode';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { assert, assertEqual, test } from './harness';
 import { EMULATOR_BASE_URL, emulatorRequests, resetEmulator, scriptTurns, waitFor } from './emulatorControl';
 import { EXTENSION_ID } from './extension.test';
 
 interface PlanApi {
   agentSessions(): Promise<
-    { id: string; title: string; status: string; plan?: { step: string; status: string }[]; agent?: { name: string; path: string; tools?: string[] } }[]
+    {
+      id: string;
+      title: string;
+      status: string;
+      plan?: { step: string; status: string }[];
+      agent?: { name: string; path: string; tools?: string[] };
+      worktree?: { path: string; branch: string; discarded: boolean };
+    }[]
   >;
 }
 
@@ -141,6 +153,91 @@ test(
     for (const plan of [document, paletteDocument]) {
       await vscode.window.showTextDocument(plan);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  },
+  { timeoutMs: 180_000 },
+);
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'e2e', GIT_AUTHOR_EMAIL: 'e2e@example.com', GIT_COMMITTER_NAME: 'e2e', GIT_COMMITTER_EMAIL: 'e2e@example.com' },
+  });
+}
+
+const WT_TASK = 'write the plan file e2e-plan-worktree.txt';
+const WT_FILE = 'e2e-plan-worktree.txt';
+
+test(
+  'plan first: Start in a New Worktree says why outside a Git repository, and in one runs the plan in a worktree of its own',
+  async () => {
+    const gateway = await vscode.extensions.getExtension<PlanApi>(EXTENSION_ID)!.activate();
+    const dir = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    assert(!existsSync(join(dir, '.git')), 'the sample workspace is not a Git repository before the test');
+    const settings = vscode.workspace.getConfiguration('gateway');
+    const approval = settings.get<string>('agent.approval');
+    const made: string[] = [];
+    try {
+      await settings.update('baseUrl', EMULATOR_BASE_URL, vscode.ConfigurationTarget.Global);
+      assert(await vscode.commands.executeCommand<boolean>('gateway.setApiKey', 'demo-key'), 'the key is accepted');
+      await settings.update('agentModel', 'gw-code', vscode.ConfigurationTarget.Global);
+      await settings.update('agent.approval', 'auto-edit', vscode.ConfigurationTarget.Global);
+      await resetEmulator();
+      await scriptTurns('demo-key', [{ text: `1. Write ${WT_FILE}\n2. Tell the user` }]);
+      const plan = await vscode.commands.executeCommand<{ id: string; status: string }>('gateway.plan.create', WT_TASK);
+      assertEqual(plan.status, 'done', 'the plan is made');
+      const steps = [`Write ${WT_FILE}`, 'Tell the user'];
+
+      // Not a Git repository: the worktree start says why and starts nothing (its warning offers Start Here).
+      await resetEmulator();
+      const why = await vscode.commands.executeCommand<unknown>('gateway.plan.startInWorktree', plan.id);
+      assert(typeof why === 'string' && why.includes('is not in a Git repository'), `why no worktree: ${String(why)}`);
+      assertEqual((await gateway.agentSessions()).filter((s) => s.title === WT_TASK).length, 1, 'no session started');
+      assertEqual((await emulatorRequests()).filter((r) => r.path === '/v1/responses').length, 0, 'no request');
+
+      // A Git repository with a commit: the session runs in a worktree of its own with the plan as its todo list.
+      git(dir, 'init', '-q', '-b', 'main');
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '-m', 'e2e base');
+      await scriptTurns('demo-key', [
+        { toolCalls: [{ name: 'write_file', arguments: { path: WT_FILE, content: 'written in the worktree\n' } }] },
+        { toolCalls: [{ name: 'update_plan', arguments: { steps: steps.map((step) => ({ step, status: 'done' })) } }] },
+        { text: 'Done in the worktree.' },
+      ]);
+      const ran = await vscode.commands.executeCommand<{ id: string; status: string }>('gateway.plan.startInWorktree', plan.id);
+      assertEqual(ran.status, 'done', 'the session ran');
+      const session = (await gateway.agentSessions()).find((s) => s.id === ran.id);
+      const worktree = session?.worktree;
+      assert(worktree !== undefined, `the session works in a worktree: ${JSON.stringify(session)}`);
+      made.push(worktree.path);
+      assertEqual(worktree.branch, `gateway/${ran.id}`, 'its branch');
+      assert(!worktree.path.startsWith(`${dir}/`), 'the worktree is outside the workspace folder');
+      assertEqual(readFileSync(join(worktree.path, WT_FILE), 'utf8'), 'written in the worktree\n', 'the file is written in the worktree');
+      assert(!existsSync(join(dir, WT_FILE)), 'and not in the workspace');
+      assertEqual(session?.title, WT_TASK, 'titled with the task');
+      assertEqual(JSON.stringify(session?.plan), JSON.stringify(steps.map((step) => ({ step, status: 'done' }))), 'the todo list is the plan, followed');
+      const first = (await emulatorRequests()).find((r) => r.path === '/v1/responses');
+      assert(JSON.stringify(first?.body.input).includes(`1. Write ${WT_FILE}\\n2. Tell the user`), 'the first request carries the plan');
+
+      // Started once: neither button starts it again.
+      await resetEmulator();
+      for (const command of ['gateway.plan.start', 'gateway.plan.startInWorktree']) await vscode.commands.executeCommand(command, plan.id);
+      assertEqual((await gateway.agentSessions()).filter((s) => s.title === WT_TASK).length, 2, 'no third session');
+      assertEqual((await emulatorRequests()).filter((r) => r.path === '/v1/responses').length, 0, 'no request');
+
+      assert(await vscode.commands.executeCommand<boolean>('gateway.agent.discardWorktree', ran.id, { confirmed: true }), 'the worktree is discarded');
+      assert(!existsSync(worktree.path), 'its folder is gone');
+    } finally {
+      await settings.update('agent.approval', approval, vscode.ConfigurationTarget.Global);
+      for (const path of made) if (existsSync(path)) git(dir, 'worktree', 'remove', '--force', path);
+      rmSync(join(dir, '.git'), { recursive: true, force: true });
+      // The plan's document (opened by Plan Before Acting…) is closed unsaved.
+      for (const document of vscode.workspace.textDocuments.filter((d) => d.isUntitled && d.getText().includes(`Plan for: ${WT_TASK}`))) {
+        await vscode.window.showTextDocument(document);
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
+      await vscode.commands.executeCommand('notifications.clearAll');
     }
   },
   { timeoutMs: 180_000 },

@@ -1,13 +1,14 @@
 // Issue 40 in a real VS Code with the scripted model: two sessions started at once, each in a worktree of its own,
 // change the same file in two ways and neither sees the other's change; one is applied to the workspace (its
 // change is there, the other's is not), the other discarded (its worktree and branch gone). The workspace folder
-// is made a Git repository for the test and is no longer one at its end.
+// is made a Git repository for the test and is no longer one at its end. In `auto`, a worktree session's command runs
+// in the sandbox rooted at its worktree: its file lands there, and the linked node_modules is not written.
 import * as vscode from 'vscode';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './harness';
-import { EMULATOR_BASE_URL, resetEmulator, scriptTurns } from './emulatorControl';
+import { EMULATOR_BASE_URL, emulatorRequests, resetEmulator, scriptTurns } from './emulatorControl';
 import { EXTENSION_ID } from './extension.test';
 
 interface WorktreeApi {
@@ -120,4 +121,58 @@ test(
     }
   },
   { timeoutMs: 180_000 },
+);
+
+test(
+  'auto in a worktree: a command runs sandboxed in the worktree, its file lands there only, the linked node_modules is not written',
+  async () => {
+    const gateway = await vscode.extensions.getExtension<WorktreeApi>(EXTENSION_ID)!.activate();
+    const dir = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    assert(!existsSync(join(dir, '.git')), 'the sample workspace is not a Git repository before the test');
+    const settings = vscode.workspace.getConfiguration('gateway');
+    const approval = settings.get<string>('agent.approval');
+    const modules = join(dir, 'node_modules');
+    assert(!existsSync(modules), 'the sample workspace has no node_modules of its own');
+    mkdirSync(join(modules, 'dep'), { recursive: true });
+    writeFileSync(join(modules, 'dep', 'index.js'), 'module.exports = 1;\n');
+    git(dir, 'init', '-q', '-b', 'main');
+    // Ignored, as a real node_modules is: Git leaves it out of the worktree and the session links it in.
+    writeFileSync(join(dir, '.git', 'info', 'exclude'), 'node_modules/\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'e2e base');
+    let made: string | undefined;
+    try {
+      await settings.update('baseUrl', EMULATOR_BASE_URL, vscode.ConfigurationTarget.Global);
+      assert(await vscode.commands.executeCommand<boolean>('gateway.setApiKey', 'demo-key'), 'the key is accepted');
+      await settings.update('agentModel', 'gw-code', vscode.ConfigurationTarget.Global);
+      await settings.update('agent.approval', 'auto', vscode.ConfigurationTarget.Global);
+      await resetEmulator();
+      const command = 'pwd && echo from-command > e2e-sandboxed.txt && (echo evil > node_modules/dep/evil.txt || echo link-not-written)';
+      await scriptTurns('demo-key', [{ toolCalls: [{ name: 'run_command', arguments: { command } }] }, { text: 'Ran it.' }]);
+      const ran = await vscode.commands.executeCommand<{ id: string; status: string }>('gateway.agent.start', 'run a command in a worktree', {
+        place: 'worktree',
+      });
+      assertEqual(ran.status, 'done', 'the session finished (nothing asked in auto)');
+      const worktree = (await gateway.agentSessions()).find((session) => session.id === ran.id)?.worktree;
+      assert(worktree !== undefined, 'the session works in a worktree');
+      made = worktree.path;
+      assert(lstatSync(join(worktree.path, 'node_modules')).isSymbolicLink(), 'node_modules is linked into the worktree');
+      const output = String((await emulatorRequests()).filter((r) => r.path === '/v1/responses')[1]?.body.input[0].output);
+      assert(/Ran in the sandbox/.test(output), `the command ran sandboxed: ${output}`);
+      assert(output.includes(`${worktree.path}\n`), `its folder was the worktree: ${output}`);
+      assert(/link-not-written/.test(output), `the write through the link failed inside the sandbox: ${output}`);
+      assertEqual(readFileSync(join(worktree.path, 'e2e-sandboxed.txt'), 'utf8'), 'from-command\n', 'its file landed in the worktree');
+      assert(!existsSync(join(dir, 'e2e-sandboxed.txt')), 'and not in the workspace');
+      assert(!existsSync(join(modules, 'dep', 'evil.txt')), "the main folder's node_modules was not written");
+      assertEqual(readFileSync(join(modules, 'dep', 'index.js'), 'utf8'), 'module.exports = 1;\n', "the main folder's node_modules is as it was");
+      assert(await vscode.commands.executeCommand<boolean>('gateway.agent.discardWorktree', ran.id, { confirmed: true }), 'discarded');
+      assert(existsSync(join(modules, 'dep', 'index.js')), "discarding leaves the linked folder's contents");
+    } finally {
+      await settings.update('agent.approval', approval, vscode.ConfigurationTarget.Global);
+      if (made && existsSync(made)) git(dir, 'worktree', 'remove', '--force', made);
+      rmSync(join(dir, '.git'), { recursive: true, force: true });
+      rmSync(modules, { recursive: true, force: true });
+    }
+  },
+  { timeoutMs: 120_000 },
 );

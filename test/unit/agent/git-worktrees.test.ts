@@ -123,6 +123,17 @@ test('a folder that is not the top of a repository, or has no commit, gets no wo
   mkdirSync(empty);
   gitIn(empty, 'init', '-q');
   await assert.rejects(worktrees.create({ repoRoot: empty, sessionId: 's1', linkedFolders: [], signal }), /no commit/);
+
+  // Why not, as the choice (Plan first's Start in a New Worktree) tells it before anything is made.
+  const plain = join(root, '..', 'plain');
+  mkdirSync(plain);
+  assert.match((await worktrees.whyNot(plain, signal)) ?? '', /plain is not in a Git repository: a session can work in a worktree only of a Git repository\./);
+  assert.match((await worktrees.whyNot(join(root, 'sub'), signal)) ?? '', /is not the top folder of its Git repository/);
+  assert.match((await worktrees.whyNot(empty, signal)) ?? '', /no commit yet/);
+  assert.match((await worktrees.whyNot(join(root, '..', 'gone'), signal)) ?? '', /is not in a Git repository/, 'a folder that is not there');
+  assert.match((await worktrees.whyNot('relative/folder', signal)) ?? '', /needs a local folder/);
+  assert.equal(await worktrees.whyNot(root, signal), undefined, 'the top of a repository with a commit');
+  await assert.rejects(worktrees.create({ repoRoot: plain, sessionId: 's1', linkedFolders: [], signal }), /not in a Git repository/);
 });
 
 test('linked folders are plain names at the top of the repository', () => {

@@ -300,6 +300,16 @@ describe('SessionRuns: a session started as a custom agent', () => {
       /was discarded: it cannot continue it/,
     );
 
+    // Plan first's Start in a New Worktree: the same worktree path, the plan seeded as the todo list.
+    roots.length = 0;
+    notes.length = 0;
+    const steps = [{ step: 'Write it', status: 'pending' as const }];
+    await assert.rejects(sessions.start('task\n\nFollow this plan', { sink, place: 'worktree', plan: steps, title: 'task' }), /no engine in this test/);
+    const planned = [...store.saved.values()].find((saved) => saved.title === 'task');
+    assert.equal(made.length, 2, 'a second worktree, made the same way');
+    assert.deepEqual(planned?.plan, steps);
+    assert.deepEqual(roots, [`file:///.w.gateway-worktrees/${planned?.id} /.w.gateway-worktrees/${planned?.id}`]);
+
     const without = await setup();
     await assert.rejects(without.sessions.start('in a worktree', { sink, place: 'worktree' }), /not available here/);
     assert.equal(without.store.saved.size, 0, 'nothing saved');

@@ -34,8 +34,11 @@ export interface StaleWorktree {
 }
 
 export interface GitWorktrees {
-  /** Whether a worktree can be made of the folder: the top of a Git repository with a commit. */
-  canMake(repoRoot: string, signal: AbortSignal): Promise<boolean>;
+  /**
+   * Why no worktree can be made of the folder (it is not the top of a Git repository with a commit), in words
+   * the user is shown; undefined when one can.
+   */
+  whyNot(repoRoot: string, signal: AbortSignal): Promise<string | undefined>;
   /** A branch `gateway/<id>` and its worktree beside the repository, from HEAD; `linkedFolders` linked in where the repository has them. */
   create(input: { repoRoot: string; sessionId: string; linkedFolders: readonly string[]; signal: AbortSignal }): Promise<WorktreeMade>;
   /** What the session changed against the commit it started from (committed in the worktree or not). */
