@@ -11,7 +11,7 @@ import { settingOrUndefined } from './settings/common';
 import { GatewayStatusBar } from './status/vscode';
 import type { Gateway } from './composeGateway';
 
-/** How long the Chat view's picker waits to be moved off the placeholder for VS Code to list the real model. */
+/** How long a move of the Chat view's picker (onto or off the placeholder) waits for VS Code to list the model. */
 const PICKER_MOVE_TIMEOUT_MS = 30_000;
 
 /** Which model answers: the catalog of the key's models, the configured choice, VS Code's model picker. */
@@ -47,16 +47,19 @@ export function createModels(context: vscode.ExtensionContext, gateway: Gateway)
     selection,
     languageModels,
     vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, languageModels),
-    // The placeholder gone (key set, a list received): the Chat view's picker moves onto the real model.
-    languageModels.onDidReplacePlaceholder((model) => void movePicker(model)),
+    // The placeholder gone (key set, a list received), or back (key cleared): the Chat view's picker follows.
+    languageModels.onDidSwitchOffer((model) => void movePicker(model)),
   );
   return { endpoints, catalog, selection, languageModels, windows };
 
   async function movePicker(model: string): Promise<void> {
-    const moved = await selection.moveOffPlaceholder(model, AbortSignal.timeout(PICKER_MOVE_TIMEOUT_MS));
-    // Logged either way: a question asked before the move meets VS Code's "Language model unavailable" (its picker on a vanished model).
-    if (moved) logger.info(`the Chat view's model picker moved off the placeholder to ${moved}`);
-    else logger.warn(`the Chat view's model picker stayed on the placeholder: VS Code did not list ${model} within ${PICKER_MOVE_TIMEOUT_MS / 1000} s`);
+    const moved = await selection.moveChatView(model, AbortSignal.timeout(PICKER_MOVE_TIMEOUT_MS));
+    // Logged: a question asked before the move meets VS Code's "Language model unavailable" (its picker on a vanished model).
+    if (moved) logger.info(`the Chat view's model picker moved to ${moved}`);
+    else
+      logger.info(
+        `the Chat view's model picker left as it is (another vendor's model, or VS Code did not list ${model} within ${PICKER_MOVE_TIMEOUT_MS / 1000} s)`,
+      );
   }
 }
 

@@ -12,7 +12,8 @@
  * the Gateway for the list instead (so its answer is the real failure: no key, an address that does
  * not answer…), another extension's request to it is refused with what to do, and once a real list
  * comes VS Code's picker is moved onto a real model (a first stand-in, tried without that, stayed
- * selected after the real list replaced it, and VS Code then had no model at all).
+ * selected after the real list replaced it, and VS Code then had no model at all); the key cleared,
+ * it is moved onto the placeholder the same way.
  */
 import type { ModelInfo } from '../../gateway/common';
 import { defaultModel } from './modelChoice';
@@ -77,7 +78,9 @@ export function isPlaceholderModel(id: string | undefined): boolean {
 export type PlaceholderReason = 'no-key' | 'not-listed';
 
 /** What VS Code's model picker is given: the Gateway's models, or the one placeholder. */
-export type PickerOffer = { kind: 'models'; models: ModelInfo[] } | { kind: 'placeholder'; reason: PlaceholderReason; failure?: string };
+export type PickerOffer =
+  /** `failure`: the listing failed and `models` is the last list of any address. */
+  { kind: 'models'; models: ModelInfo[]; failure?: string } | { kind: 'placeholder'; reason: PlaceholderReason; failure?: string };
 
 export interface PickerOfferPorts {
   hasKey(): Promise<boolean>;
@@ -99,9 +102,10 @@ export async function pickerOffer(ports: PickerOfferPorts, signal: AbortSignal):
   } catch (error) {
     if (signal.aborted) throw error;
     // What a gateway listed before, from any address, is offered: a question then gets the real error in the chat.
+    const failure = error instanceof Error ? error.message : String(error);
     const offered = withoutPlaceholder(ports.offeredWhileAway());
-    if (offered.length > 0) return { kind: 'models', models: offered };
-    return { kind: 'placeholder', reason: 'not-listed', failure: error instanceof Error ? error.message : String(error) };
+    if (offered.length > 0) return { kind: 'models', models: offered, failure };
+    return { kind: 'placeholder', reason: 'not-listed', failure };
   }
 }
 

@@ -33,13 +33,13 @@ export interface LanguageModelProviderDeps {
   state: vscode.Memento;
 }
 
-/** Set while VS Code's picker was last given the placeholder (in any window). */
-const PLACEHOLDER_OFFERED = 'gateway.placeholderOffered';
+/** What VS Code's picker was last given, 'placeholder' or 'models' (in any window): a later window moves the picker too. */
+const LAST_OFFER = 'gateway.pickerLastOffer';
 
 export class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
-  private readonly placeholderGone = new vscode.EventEmitter<string>();
+  private readonly pickerMove = new vscode.EventEmitter<string>();
   /** What VS Code was last given (undefined before its first question in this window). */
   private offered: PickerOffer | undefined;
   private readonly state: vscode.Memento;
@@ -69,8 +69,12 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
     });
   }
 
-  /** Fired with the first model listed when a real list replaced the placeholder. */
-  readonly onDidReplacePlaceholder = this.placeholderGone.event;
+  /**
+   * Fired with the model the Chat view's picker should move to when the offer switched: the first model listed when a
+   * real list replaced the placeholder, the placeholder when it replaced the models (the key cleared). VS Code keeps a
+   * vanished model selected, and then answers every question "Language model unavailable" without asking @gateway.
+   */
+  readonly onDidSwitchOffer = this.pickerMove.event;
 
   /** Tells VS Code to ask again (key set or cleared, base URL changed). */
   refresh(): void {
@@ -89,14 +93,16 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
       },
       toAbortSignal(token),
     );
-    const wasPlaceholder = this.offered?.kind === 'placeholder' || (this.offered === undefined && this.state.get<boolean>(PLACEHOLDER_OFFERED) === true);
+    const before = this.offered?.kind ?? this.state.get<PickerOffer['kind']>(LAST_OFFER);
     this.offered = offer;
-    if ((offer.kind === 'placeholder') !== wasPlaceholder) void this.state.update(PLACEHOLDER_OFFERED, offer.kind === 'placeholder' ? true : undefined);
+    if (offer.kind !== before) void this.state.update(LAST_OFFER, offer.kind);
+    if (offer.failure)
+      this.logger.warn(`model list for VS Code's picker failed${offer.kind === 'placeholder' ? ', none received before' : ''}: ${offer.failure}`);
     if (offer.kind === 'placeholder') {
-      if (offer.failure) this.logger.warn(`model list for VS Code's picker failed, none received before: ${offer.failure}`);
       // No empty picker: VS Code would not hand @gateway the question at all ("Language model unavailable"). The same
       // capabilities as a real model, so no mode of the Chat view hides it.
       const text = placeholderText(offer.reason);
+      if (before === 'models') this.pickerMove.fire(PLACEHOLDER_MODEL_ID);
       return [
         {
           ...this.tokenLimits(PLACEHOLDER_MODEL_ID),
@@ -112,7 +118,7 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
     // The configured chat model first: VS Code selects the first model by default, so the two agree.
     const ordered = [...offer.models].sort((a, b) => Number(b.id === preferred) - Number(a.id === preferred));
     // VS Code keeps a vanished model selected (and then has none): the Chat view's picker is moved off the placeholder.
-    if (wasPlaceholder && ordered.length > 0) this.placeholderGone.fire(ordered[0].id);
+    if (before === 'placeholder' && ordered.length > 0) this.pickerMove.fire(ordered[0].id);
     return ordered.map((model) => ({
       ...this.tokenLimits(model.id),
       id: model.id,
@@ -183,7 +189,7 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
   dispose(): void {
     this.catalogWatch.dispose();
     this.changed.dispose();
-    this.placeholderGone.dispose();
+    this.pickerMove.dispose();
   }
 }
 

@@ -27,6 +27,8 @@ export class ModelSelection implements vscode.Disposable {
   /** Fired with the model an @gateway request was just sent to. */
   readonly onDidUseModel = this.used.event;
   private lastUsed: string | undefined;
+  /** Whether the Chat view's picker was last seen on a Gateway model (an @gateway request's, or our move); undefined: not seen. */
+  private chatViewOnGateway: boolean | undefined;
 
   constructor(
     private readonly catalog: ModelCatalog,
@@ -41,6 +43,7 @@ export class ModelSelection implements vscode.Disposable {
    * extension the Chat view's pick only with a request, so this is where it is learned.)
    */
   async forChatRequest(pickerModel: string | undefined, signal: AbortSignal): Promise<string> {
+    this.chatViewOnGateway = pickerModel !== undefined;
     // The picker's placeholder (no key, or no list yet) is never sent nor written: the list is asked for, and its failure is the answer.
     const model = await chatRequestModel(
       pickerModel,
@@ -82,12 +85,15 @@ export class ModelSelection implements vscode.Disposable {
   }
 
   /**
-   * A real list replaced the placeholder in VS Code's picker: the Chat view is moved onto `model`, once VS Code has it
-   * (it keeps a vanished model selected, and then has none: "Language model unavailable"). VS Code learns the new list
-   * after the provider returns it, so the move waits for its model change, bounded in time. Resolves with the model
-   * moved to (undefined when VS Code never listed it in time).
+   * The provider's offer switched (languageModelProvider.ts `onDidSwitchOffer`): the Chat view is moved onto `model`, a
+   * real one or the placeholder, once VS Code has it (it keeps a vanished model selected, and then has none: "Language
+   * model unavailable"). VS Code learns the new list after the provider returns it, so the move waits for its model
+   * change, bounded in time. Resolves with the model moved to; undefined when VS Code never listed it in time, or for
+   * the placeholder when the Chat view was last seen on another vendor's model (that pick is the user's, not ours).
    */
-  async moveOffPlaceholder(model: string, signal: AbortSignal): Promise<string | undefined> {
+  async moveChatView(model: string, signal: AbortSignal): Promise<string | undefined> {
+    const placeholder = isPlaceholderModel(model);
+    if (placeholder && this.chatViewOnGateway === false) return undefined;
     const listed = async () => (await vscode.lm.selectChatModels({ vendor: this.vendor, id: model }).then(undefined, () => [])).length > 0;
     while (!(await listed())) {
       if (signal.aborted) return undefined;
@@ -102,8 +108,9 @@ export class ModelSelection implements vscode.Disposable {
       });
     }
     // A chat model chosen meanwhile (Select Chat Model, the setting) wins over the list's first.
-    const target = this.configured('chat') || model;
+    const target = placeholder ? model : this.configured('chat') || model;
     await this.showInChatView(target);
+    this.chatViewOnGateway = true;
     return target;
   }
 

@@ -136,6 +136,7 @@ describe('the placeholder, before any list or without a key', () => {
     memory.remember(await listAt(emulator.baseUrl, 'small-key'));
     const offer = await pickerOffer(portsFor(away, 'demo-key', memory), signal());
     assert.deepEqual(offer.kind === 'models' && ids(offer.models), ['gw-chat-mini']);
+    assert.match((offer.kind === 'models' && offer.failure) || '', /Could not reach the Gateway/, 'the failure kept for the log');
   });
 
   test('a question cancelled while listing rejects rather than offering anything', async () => {
