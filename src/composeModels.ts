@@ -11,6 +11,9 @@ import { settingOrUndefined } from './settings/common';
 import { GatewayStatusBar } from './status/vscode';
 import type { Gateway } from './composeGateway';
 
+/** How long a move of the Chat view's picker (onto or off the placeholder) waits for VS Code to list the model. */
+const PICKER_MOVE_TIMEOUT_MS = 30_000;
+
 /** Which model answers: the catalog of the key's models, the configured choice, VS Code's model picker. */
 export interface Models {
   endpoints: ModelEndpoints;
@@ -37,9 +40,27 @@ export function createModels(context: vscode.ExtensionContext, gateway: Gateway)
     preferredModel: () => selection.resolveFromLastList('chat'),
     windows,
     settings,
+    state: context.globalState,
   });
-  context.subscriptions.push(catalog, selection, languageModels, vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, languageModels));
+  context.subscriptions.push(
+    catalog,
+    selection,
+    languageModels,
+    vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, languageModels),
+    // The placeholder gone (key set, a list received), or back (key cleared): the Chat view's picker follows.
+    languageModels.onDidSwitchOffer((model) => void movePicker(model)),
+  );
   return { endpoints, catalog, selection, languageModels, windows };
+
+  async function movePicker(model: string): Promise<void> {
+    const moved = await selection.moveChatView(model, AbortSignal.timeout(PICKER_MOVE_TIMEOUT_MS));
+    // Logged: a question asked before the move meets VS Code's "Language model unavailable" (its picker on a vanished model).
+    if (moved) logger.info(`the Chat view's model picker moved to ${moved}`);
+    else
+      logger.info(
+        `the Chat view's model picker left as it is (another vendor's model, or VS Code did not list ${model} within ${PICKER_MOVE_TIMEOUT_MS / 1000} s)`,
+      );
+  }
 }
 
 export function createStatusBar(context: vscode.ExtensionContext, gateway: Gateway, models: Models, today: () => string | undefined): GatewayStatusBar {

@@ -43,6 +43,7 @@ import { editorMenuScenario } from './ui/editorMenu';
 import { agentSandboxNotesScenario } from './ui/agentSandboxNotes';
 import { unreachableScenario } from './ui/unreachable';
 import { stoppedScenario } from './ui/stopped';
+import { neverListedScenario } from './ui/neverListed';
 
 const SCENARIOS: Scenario[] = [
   setKeyScenario,
@@ -73,6 +74,8 @@ const SCENARIOS: Scenario[] = [
   stoppedScenario,
   // It reloads twice (gateway.baseUrl to a second emulator it then stops, and back) and sets demo-key again.
   unreachableScenario,
+  // It clears the key at a second emulator (reloading for gateway.baseUrl twice) and sets demo-key again on the suite's.
+  neverListedScenario,
   // It turns gateway.agent.subagents on (a user setting; the change reloads the page).
   agentSubagentScenario,
   // It reloads twice (gateway.agent.approval auto on, then off): its question comes right after a reload.

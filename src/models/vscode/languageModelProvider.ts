@@ -6,8 +6,9 @@
 import * as vscode from 'vscode';
 import { droppedNote, streamFitted } from '../common/historyFit';
 import { estimateTokens, toChatMessages } from '../common/languageModelMessages';
+import { isPlaceholderModel, PLACEHOLDER_MODEL_ID, pickerOffer, placeholderRefusal, placeholderText, type PickerOffer } from '../common/pickerModels';
 import { DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT_TOKENS, type ModelWindows } from '../common/modelWindows';
-import { ShownNotes, type ModelInfo, type ToolDefinition } from '../../gateway/common';
+import { ShownNotes, type ToolDefinition } from '../../gateway/common';
 import type { ModelEndpoints } from '../common/modelEndpoints';
 import type { Logger } from '../../base/common';
 import type { ApiKeyStore } from '../../gateway/vscode';
@@ -28,11 +29,21 @@ export interface LanguageModelProviderDeps {
   windows?: ModelWindows;
   /** The request parameters (temperature, top_p…) each answer is sent with. */
   settings: SettingsService;
+  /** VS Code's global state: whether the placeholder was the last offer, so a later window moves the picker off it too. */
+  state: vscode.Memento;
 }
+
+/** What VS Code's picker was last given, 'placeholder' or 'models' (in any window): a later window moves the picker too. */
+const LAST_OFFER = 'gateway.pickerLastOffer';
 
 export class GatewayLanguageModelProvider implements vscode.LanguageModelChatProvider {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  private readonly pickerMove = new vscode.EventEmitter<string>();
+  /** What VS Code was last given (undefined before its first question in this window). */
+  private offered: PickerOffer | undefined;
+  private readonly state: vscode.Memento;
+  private readonly catalogWatch: vscode.Disposable;
 
   private readonly catalog: ModelCatalog;
   private readonly keys: ApiKeyStore;
@@ -50,7 +61,20 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
     this.settings = deps.settings;
     this.preferredModel = deps.preferredModel;
     this.windows = deps.windows;
+    this.state = deps.state;
+    // A list received while the placeholder is shown (a question's listing, a Retry, the Select Chat Model refresh):
+    // VS Code is told at once, so the placeholder goes. (Only then: each listing fires the catalog's change.)
+    this.catalogWatch = this.catalog.onDidChange(() => {
+      if (this.offered?.kind === 'placeholder') this.changed.fire();
+    });
   }
+
+  /**
+   * Fired with the model the Chat view's picker should move to when the offer switched: the first model listed when a
+   * real list replaced the placeholder, the placeholder when it replaced the models (the key cleared). VS Code keeps a
+   * vanished model selected, and then answers every question "Language model unavailable" without asking @gateway.
+   */
+  readonly onDidSwitchOffer = this.pickerMove.event;
 
   /** Tells VS Code to ask again (key set or cleared, base URL changed). */
   refresh(): void {
@@ -58,25 +82,43 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
   }
 
   async provideLanguageModelChatInformation(
-    options: vscode.PrepareLanguageModelChatModelOptions,
+    _options: vscode.PrepareLanguageModelChatModelOptions,
     token: vscode.CancellationToken,
   ): Promise<vscode.LanguageModelChatInformation[]> {
-    // With no key there is nothing to list, and nothing to complain about either.
-    if (!(await this.keys.hasKey())) return [];
-    let models: ModelInfo[];
-    try {
-      models = await this.catalog.models(toAbortSignal(token));
-    } catch (error) {
-      this.logger.warn(`model list for VS Code's picker failed: ${error instanceof Error ? error.message : String(error)}`);
-      // No empty picker: VS Code would not hand @gateway the question at all ("Language model unavailable"). What a
-      // gateway listed before, from any address, is offered: a question then gets the real error (unreachable, a
-      // malformed address, 401, 402…) in the chat with its fix.
-      models = this.catalog.offeredWhileAway();
-      if (models.length === 0 && !options.silent) throw error;
+    const offer = await pickerOffer(
+      {
+        hasKey: () => this.keys.hasKey(),
+        list: (signal) => this.catalog.models(signal),
+        offeredWhileAway: () => this.catalog.offeredWhileAway(),
+      },
+      toAbortSignal(token),
+    );
+    const before = this.offered?.kind ?? this.state.get<PickerOffer['kind']>(LAST_OFFER);
+    this.offered = offer;
+    if (offer.kind !== before) void this.state.update(LAST_OFFER, offer.kind);
+    if (offer.failure)
+      this.logger.warn(`model list for VS Code's picker failed${offer.kind === 'placeholder' ? ', none received before' : ''}: ${offer.failure}`);
+    if (offer.kind === 'placeholder') {
+      // No empty picker: VS Code would not hand @gateway the question at all ("Language model unavailable"). The same
+      // capabilities as a real model, so no mode of the Chat view hides it.
+      const text = placeholderText(offer.reason);
+      if (before === 'models') this.pickerMove.fire(PLACEHOLDER_MODEL_ID);
+      return [
+        {
+          ...this.tokenLimits(PLACEHOLDER_MODEL_ID),
+          id: PLACEHOLDER_MODEL_ID,
+          family: PLACEHOLDER_MODEL_ID,
+          version: '1',
+          ...text,
+          capabilities: { toolCalling: true, imageInput: false },
+        },
+      ];
     }
     const preferred = this.preferredModel();
     // The configured chat model first: VS Code selects the first model by default, so the two agree.
-    const ordered = [...models].sort((a, b) => Number(b.id === preferred) - Number(a.id === preferred));
+    const ordered = [...offer.models].sort((a, b) => Number(b.id === preferred) - Number(a.id === preferred));
+    // VS Code keeps a vanished model selected (and then has none): the Chat view's picker is moved off the placeholder.
+    if (before === 'placeholder' && ordered.length > 0) this.pickerMove.fire(ordered[0].id);
     return ordered.map((model) => ({
       ...this.tokenLimits(model.id),
       id: model.id,
@@ -102,6 +144,11 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
+    // The placeholder is not a model: another extension's (or VS Code's) request is refused with what to do, never sent.
+    if (isPlaceholderModel(model.id)) {
+      const offered = this.offered?.kind === 'placeholder' ? this.offered : undefined;
+      throw new Error(placeholderRefusal((await this.keys.hasKey()) ? 'not-listed' : 'no-key', offered?.failure));
+    }
     const settings = this.settings.current();
     const tools: ToolDefinition[] | undefined = options.tools?.length
       ? options.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema as Record<string, unknown> | undefined }))
@@ -140,7 +187,9 @@ export class GatewayLanguageModelProvider implements vscode.LanguageModelChatPro
   }
 
   dispose(): void {
+    this.catalogWatch.dispose();
     this.changed.dispose();
+    this.pickerMove.dispose();
   }
 }
 

@@ -11,6 +11,7 @@ import { SECTION } from '../../settings/vscode';
 import { type SettingsService } from '../../settings/common';
 import type { ModelCatalog } from './modelCatalog';
 import { defaultModel, type ModelRole } from '../common/modelChoice';
+import { chatRequestModel, isPlaceholderModel } from '../common/pickerModels';
 
 export type { ModelRole } from '../common/modelChoice';
 
@@ -26,6 +27,8 @@ export class ModelSelection implements vscode.Disposable {
   /** Fired with the model an @gateway request was just sent to. */
   readonly onDidUseModel = this.used.event;
   private lastUsed: string | undefined;
+  /** Whether the Chat view's picker was last seen on a Gateway model (an @gateway request's, or our move); undefined: not seen. */
+  private chatViewOnGateway: boolean | undefined;
 
   constructor(
     private readonly catalog: ModelCatalog,
@@ -40,8 +43,15 @@ export class ModelSelection implements vscode.Disposable {
    * extension the Chat view's pick only with a request, so this is where it is learned.)
    */
   async forChatRequest(pickerModel: string | undefined, signal: AbortSignal): Promise<string> {
-    const model = pickerModel ?? (await this.resolve('chat', signal));
-    if (pickerModel !== undefined && pickerModel !== this.configured('chat')) await this.chooseWhereSet('chat', pickerModel);
+    this.chatViewOnGateway = pickerModel !== undefined;
+    // The picker's placeholder (no key, or no list yet) is never sent nor written: the list is asked for, and its failure is the answer.
+    const model = await chatRequestModel(
+      pickerModel,
+      { configured: () => this.configured('chat'), list: (listSignal, fresh) => this.catalog.models(listSignal, { refresh: fresh }) },
+      signal,
+    );
+    if (pickerModel !== undefined && !isPlaceholderModel(pickerModel) && pickerModel !== this.configured('chat'))
+      await this.chooseWhereSet('chat', pickerModel);
     if (model !== this.lastUsed) {
       this.lastUsed = model;
       this.used.fire(model);
@@ -62,9 +72,8 @@ export class ModelSelection implements vscode.Disposable {
     await config.update(settingOf[role], model, target).then(undefined, () => undefined);
   }
 
-  /** Selects the configured chat model in the Chat view's picker too, so both show one choice. */
-  async showInChatView(): Promise<void> {
-    const model = this.configured('chat');
+  /** Selects the configured chat model (or `model`) in the Chat view's picker too, so both show one choice. */
+  async showInChatView(model = this.configured('chat')): Promise<void> {
     if (!model) return;
     this.lastUsed = undefined;
     // The Chat view switches only to a model it has listed; after a reload (or a settings change that refreshed
@@ -73,6 +82,36 @@ export class ModelSelection implements vscode.Disposable {
     await vscode.lm.selectChatModels({ vendor: this.vendor, id: model }).then(undefined, () => undefined);
     // The provider lists a model with its id as family (languageModelProvider.ts). An older VS Code without the command keeps its own pick.
     await vscode.commands.executeCommand(CHANGE_CHAT_VIEW_MODEL, { vendor: this.vendor, id: model, family: model }).then(undefined, () => undefined);
+  }
+
+  /**
+   * The provider's offer switched (languageModelProvider.ts `onDidSwitchOffer`): the Chat view is moved onto `model`, a
+   * real one or the placeholder, once VS Code has it (it keeps a vanished model selected, and then has none: "Language
+   * model unavailable"). VS Code learns the new list after the provider returns it, so the move waits for its model
+   * change, bounded in time. Resolves with the model moved to; undefined when VS Code never listed it in time, or for
+   * the placeholder when the Chat view was last seen on another vendor's model (that pick is the user's, not ours).
+   */
+  async moveChatView(model: string, signal: AbortSignal): Promise<string | undefined> {
+    const placeholder = isPlaceholderModel(model);
+    if (placeholder && this.chatViewOnGateway === false) return undefined;
+    const listed = async () => (await vscode.lm.selectChatModels({ vendor: this.vendor, id: model }).then(undefined, () => [])).length > 0;
+    while (!(await listed())) {
+      if (signal.aborted) return undefined;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          change.dispose();
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const change = vscode.lm.onDidChangeChatModels(done);
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+    // A chat model chosen meanwhile (Select Chat Model, the setting) wins over the list's first.
+    const target = placeholder ? model : this.configured('chat') || model;
+    await this.showInChatView(target);
+    this.chatViewOnGateway = true;
+    return target;
   }
 
   configured(role: ModelRole): string {
