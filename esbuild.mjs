@@ -42,6 +42,7 @@ const lazyParts = [
   { specifier: './otlpMetrics', entry: 'src/telemetry/node/otlpMetrics.ts', file: 'telemetry.js' },
   { specifier: './gitWorktrees', entry: 'src/agent/node/gitWorktrees.ts', file: 'git-worktrees.js' },
   { specifier: './worktreeCommands', entry: 'src/agent/vscode/worktreeCommands.ts', file: 'worktree-commands.js' },
+  { specifier: './checkpointCommands', entry: 'src/agent/vscode/checkpointCommands.ts', file: 'checkpoint-commands.js' },
 ];
 
 /** The loader's `require(specifier)` in the bundle becomes `require('./<file>')`: the file built beside it. */

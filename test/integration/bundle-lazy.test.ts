@@ -55,6 +55,7 @@ describe('the production bundle and its lazy files', () => {
     assert.deepEqual(files, [
       'agent-extras.js',
       'change-review.js',
+      'checkpoint-commands.js',
       'customization.js',
       'git-worktrees.js',
       'hook-process.js',
@@ -94,6 +95,7 @@ describe('the production bundle and its lazy files', () => {
       'src/terminal/common/changeReview.ts',
       'src/agent/node/gitWorktrees.ts',
       'src/agent/vscode/worktreeCommands.ts',
+      'src/agent/vscode/checkpointCommands.ts',
       'node_modules/ignore/',
       'node_modules/picomatch/',
       'node_modules/re2js/',

@@ -1,7 +1,8 @@
 /**
  * Review and rewind: the session's changes as one multi-file diff
  * (`vscode.changes`), one step's changes, "Restore to here" with the user's
- * own changes named and asked about, and undoing a restore.
+ * own changes named and asked about, and undoing a restore. A lazily loaded part: the commands are registered at
+ * activation by checkpointCommandsLoader.ts, and this file is read at the first call.
  */
 import * as vscode from 'vscode';
 import {
@@ -19,25 +20,14 @@ import {
   UNDO_NO_LONGER_APPLIES,
   undoNoLongerApplies,
 } from '../../checkpoints/common';
-import { UndoRestoreOffer } from '../../checkpoints/vscode';
-import type { Checkpoint, FileVersion } from '../../checkpoints/common';
+import type { UndoRestoreOffer } from '../../checkpoints/vscode';
+import type { FileVersion } from '../../checkpoints/common';
 import { sessionActionNoLongerApplies, sessionIdOf, decidedRoot, rootForSavedSession, type AgentSessionState } from '../../sessionModel/common';
 import { normalizeWorkspacePath } from '../../tools/common';
-import type { ErrorPresenter } from '../../gateway/vscode';
 import { openFolders, type AgentSessions } from './agentSessions';
+import type { CheckpointCommand } from './checkpointCommandsLoader';
 import { checkpointTime } from '../common/sessions/sessionRow';
-
-export const CHECKPOINT_SCHEME = 'gateway-checkpoint';
-
-/** A row of the Sessions view under a session: one checkpoint. */
-export interface CheckpointNode {
-  sessionId: string;
-  checkpoint: Checkpoint;
-}
-
-export function isCheckpointNode(value: unknown): value is CheckpointNode {
-  return typeof value === 'object' && value !== null && 'checkpoint' in value && 'sessionId' in value && typeof value.sessionId === 'string';
-}
+import { CHECKPOINT_SCHEME, isCheckpointNode } from './checkpointNode';
 
 /**
  * A file as a checkpoint holds it (`version`: a blob, null: no file), or as it was before the session (`original`).
@@ -67,40 +57,29 @@ export class CheckpointContentProvider implements vscode.TextDocumentContentProv
   }
 }
 
-export function registerCheckpointCommands(sessions: AgentSessions, errors: ErrorPresenter, offer = new UndoRestoreOffer()): vscode.Disposable[] {
-  const guarded = errors.guard.bind(errors);
+/** The commands' handlers and the diff sides' provider (registered by checkpointCommandsLoader.ts). */
+export function checkpointHandlers(sessions: AgentSessions, offer: UndoRestoreOffer) {
   const restoreTo = (target: RestoreTarget) => restoreWithUndo(sessions, offer, target);
-  return [
-    offer,
-    vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointContentProvider(sessions)),
-    vscode.commands.registerCommand(
-      'gateway.agent.reviewChanges',
-      guarded(async (idArgument?: unknown) => {
+  return {
+    provider: new CheckpointContentProvider(sessions),
+    commands: {
+      'gateway.agent.reviewChanges': async (idArgument?: unknown) => {
         const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, 'Review the changes of which session?'))?.id;
         if (!id) return undefined;
         const stale = sessionActionNoLongerApplies('review', await sessions.store.load(id), sessions.isRunning(id));
         return stale ? void vscode.window.showInformationMessage(stale) : reviewSession(sessions, id);
-      }),
-    ),
-    vscode.commands.registerCommand(
-      'gateway.agent.reviewStep',
-      guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown) => {
+      },
+      'gateway.agent.reviewStep': async (sessionArgument?: unknown, checkpointArgument?: unknown) => {
         const target = await checkpointOf(sessions, { sessionArgument, checkpointArgument, placeHolder: 'Review the changes of which step?' });
         if (!target) return undefined;
         const stale = sessionActionNoLongerApplies('review', await sessions.store.load(target.sessionId), false);
         return stale ? void vscode.window.showInformationMessage(stale) : reviewStep(sessions, target.sessionId, target.checkpointId);
-      }),
-    ),
-    vscode.commands.registerCommand(
-      'gateway.agent.restoreCheckpoint',
-      guarded(async (sessionArgument?: unknown, checkpointArgument?: unknown, fromArgument?: unknown) => {
+      },
+      'gateway.agent.restoreCheckpoint': async (sessionArgument?: unknown, checkpointArgument?: unknown, fromArgument?: unknown) => {
         const target = await checkpointOf(sessions, { sessionArgument, checkpointArgument, placeHolder: 'Restore the session to which checkpoint?' });
         return target ? restoreTo({ ...target, from: fromArgument === RESTORE_FROM_CHAT ? RESTORE_FROM_CHAT : undefined }) : undefined;
-      }),
-    ),
-    vscode.commands.registerCommand(
-      'gateway.agent.undoRestore',
-      guarded(async (idArgument?: unknown) => {
+      },
+      'gateway.agent.undoRestore': async (idArgument?: unknown) => {
         const id = sessionIdOf(idArgument) ?? (await pickSession(sessions, 'Undo the last restore of which session?'))?.id;
         if (!id) return undefined;
         const undo = (await sessions.checkpoints(id).list(new AbortController().signal)).filter((c) => c.kind === 'restore').at(-1);
@@ -109,9 +88,9 @@ export function registerCheckpointCommands(sessions: AgentSessions, errors: Erro
           return undefined;
         }
         return restoreTo({ sessionId: id, checkpointId: undo.id });
-      }),
-    ),
-  ];
+      },
+    } satisfies Record<CheckpointCommand, (...args: unknown[]) => Promise<unknown>>,
+  };
 }
 
 /** Every file the session changed, against what it was before the session first touched it; files back as they were are left out. */

@@ -9,5 +9,5 @@ export { FileSessionStore } from './sessionStore';
 export { SessionsTree, sessionOfNode } from './sessionsTree';
 export { TRANSCRIPT_SCHEME, TranscriptProvider } from './transcript';
 export { showWaiting } from './waitingIndicators';
-export { registerCheckpointCommands } from './checkpointCommands';
+export { registerCheckpointCommands } from './checkpointCommandsLoader';
 export { registerWorktreeCommands } from './worktreeCommandsLoader';

@@ -10,7 +10,7 @@ import type { PlanStep } from '../../tools/common';
 import { openFolders, type AgentSessions } from './agentSessions';
 import { describePlace } from '../../sessionModel/common';
 import { transcriptUri } from './transcript';
-import { isCheckpointNode, type CheckpointNode } from './checkpointCommands';
+import { isCheckpointNode, type CheckpointNode } from './checkpointNode';
 
 const ICONS: Record<AgentSessionState['status'], string> = {
   running: 'sync~spin',
