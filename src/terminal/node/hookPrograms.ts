@@ -119,6 +119,8 @@ function namedPath(word: string, mentioned: Mentioned, folders: ReadonlySet<stri
     const folder = word.slice(0, word.lastIndexOf('/', pattern.index) + 1);
     const listed = cleanTail(folder.replace(/\/$/, ''));
     if (listed !== '') for (const place of folders) addProgram(mentioned, resolve(place, listed));
+    // A pattern whose folder is the top (`*/check`, never held whole): its last component is still a name.
+    else addNameAndVariants(mentioned, word.slice(word.lastIndexOf('/') + 1));
     return;
   }
   const tail = cleanTail(word);
@@ -126,12 +128,18 @@ function namedPath(word: string, mentioned: Mentioned, folders: ReadonlySet<stri
   if (last === '') return;
   // `. ~/.githooks/lib.sh`: a file of the home folder (followPrograms holds everything if it is there: it is not read).
   if (mentioned.home !== undefined && word.startsWith('~/')) addProgram(mentioned, join(mentioned.home, word.slice(2)));
-  addName(mentioned, last);
-  if (!hasExtension(last)) for (const extension of SCRIPT_EXTENSIONS) addName(mentioned, last + extension);
+  addNameAndVariants(mentioned, last);
   for (const spelling of new Set([word, tail])) {
     if (isAbsolute(spelling)) continue;
     for (const place of folders) addProgram(mentioned, resolve(place, spelling));
   }
+}
+
+/** A file name, and what an interpreter adds to it when it has no extension (`check` → check.js); a pattern is none. */
+function addNameAndVariants(mentioned: Mentioned, last: string): void {
+  if (last === '' || /[*?[\]{}$]/.test(last)) return;
+  addName(mentioned, last);
+  if (!hasExtension(last)) for (const extension of SCRIPT_EXTENSIONS) addName(mentioned, last + extension);
 }
 
 function hasExtension(name: string): boolean {
