@@ -17,6 +17,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
+import { bareWords, type Listings, type PendingWords, resolvePending, SCRIPT_EXTENSIONS, shellWordsOf, valueWords } from './namedFiles';
 
 /** What the texts that run outside the sandbox name, gathered across them. */
 export interface Mentioned {
@@ -32,10 +33,12 @@ export interface Mentioned {
   hooks: Set<string>;
   /** The user's home folder: `~/x`, `$HOME/x` and `${HOME}/x` are read there. */
   home?: string;
+  /** Words that name a program only if a file of that name is there (namedFiles.ts), resolved by followPrograms. */
+  pending: PendingWords[];
 }
 
 export function noneMentioned(home?: string): Mentioned {
-  return { names: new Set(), packageScripts: false, programs: new Set(), tops: new Set(), hooks: new Set(), ...(home ? { home } : {}) };
+  return { names: new Set(), packageScripts: false, programs: new Set(), tops: new Set(), hooks: new Set(), pending: [], ...(home ? { home } : {}) };
 }
 
 /** Files a build tool reads (`make check` reads the Makefile), and the hook managers' configs their programs read. */
@@ -49,8 +52,6 @@ const TOOL_FILES: Record<string, string[]> = {
   lefthook: ['lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', 'lefthook.yaml', 'lefthook.toml', 'lefthook.json'],
   'lint-staged': ['.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yml', '.lintstagedrc.yaml', 'lint-staged.config.js', 'lint-staged.config.mjs'],
 };
-/** What an interpreter adds to a name given without an extension (`node scripts/check` loads check.js). */
-const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py', '.sh', '.bash', '.rb', '.pl'];
 /** The words that run a package's program from node_modules (`npx lint-staged`, `yarn lint-staged`, `pnpm exec x`). */
 const PACKAGE_RUNNERS = /^(npm|npx|yarn|pnpm|pnpx|bun|bunx)$/;
 const MAX_MENTIONED = 100_000;
@@ -81,6 +82,7 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
   // `$HOME/x` and `${HOME}/x` are `~/x` (the home folder), not a name whose folders the shell fills in.
   const homeSpelled = mentioned.home === undefined ? text : text.replace(/\$\{HOME\}|\$HOME\b/g, '~');
   for (const word of pathLikeWords(homeSpelled)) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
+  shellSpelled(text, mentioned, folders);
   const words = text.split(/[^A-Za-z0-9_@/.-]+/);
   for (const [index, word] of words.entries()) {
     for (const file of TOOL_FILES[word] ?? []) {
@@ -106,6 +108,35 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
     if (module && /^[A-Za-z_][A-Za-z0-9_.]{0,200}$/.test(moduleName)) moduleNamed(moduleName, mentioned, folders);
   }
 }
+
+/**
+ * What only a shell's splitting shows: a quoted or escaped path with a blank (`sh "scripts/pre commit.sh"`), a bare
+ * word that is a file where the text runs (`sh lint`, `node check`: looked up by followPrograms), and the folders a
+ * `PATH=bin:$PATH` puts first (what runs by name from there is any of their files: held whole).
+ */
+function shellSpelled(text: string, mentioned: Mentioned, folders: ReadonlySet<string>): void {
+  const words = shellWordsOf(text);
+  for (const word of words) {
+    if (/\s/.test(word) && /[/.]/.test(word)) namedPath(word, mentioned, folders);
+    if (!word.startsWith('PATH=')) continue;
+    for (const entry of word.slice('PATH='.length).split(':').slice(0, MAX_PATH_ENTRIES)) {
+      if (entry !== '' && !isAbsolute(entry)) for (const place of folders) addProgram(mentioned, resolve(place, entry));
+    }
+  }
+  const bare = bareWords(words);
+  if (bare.length > 0) mentioned.pending.push({ places: [...folders], words: bare });
+}
+
+/**
+ * A config's value that is not known to be a command line (any key: no list of keys keeps up): each of its words
+ * that names an existing file in one of `places` is a program (followPrograms looks them up).
+ */
+export function mentionedByValue(value: string, mentioned: Mentioned, places: readonly string[]): void {
+  const words = valueWords(value);
+  if (words.length > 0) mentioned.pending.push({ places, words });
+}
+
+const MAX_PATH_ENTRIES = 32;
 
 const RUNNER_VERBS = new Set(['run', 'exec', 'dlx', 'x', 'run-script', '--', '-y', '--yes', '-s', '--silent', '-q', '--no-install']);
 
@@ -208,8 +239,21 @@ export async function followPrograms(options: {
   const deadline = now() + FOLLOW_MS;
   const done = new Set<string>();
   const listings = new Map<string, Promise<string[]>>();
+  const fileListings: Listings = new Map();
   let read = 0;
   for (let depth = 0; ; depth++) {
+    // The words that name a program only if it is there (`sh lint`), looked up before each level is read.
+    await resolvePending({
+      pending: mentioned.pending,
+      root,
+      upper,
+      listings: fileListings,
+      found: (path) => {
+        if (!options.readable(path)) return;
+        addProgram(mentioned, path);
+        addName(mentioned, basename(path));
+      },
+    });
     const level = [...mentioned.programs].filter((path) => !done.has(path));
     if (level.length === 0) return;
     for (const path of level) {
