@@ -13,10 +13,10 @@
  */
 import { lstat, readdir } from 'node:fs/promises';
 import { isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName, otherRepositoryConfigIn } from '../common/changeReview';
-import { programConfigCommands } from './programConfigs';
+import { programConfigTexts } from './programConfigs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { absentOr, addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
-import { mentionedBy, type Mentioned } from './hookPrograms';
+import { mentionedBy, mentionedByValue, type Mentioned } from './hookPrograms';
 
 const MAX_CONFIGS = 500;
 const FOLDER_FILES = 200;
@@ -52,8 +52,10 @@ export async function pathsRunnerConfigsPointAt(options: {
         : [base];
     // A config above the workspace is not in the command's layer: only the one on disk runs.
     for (const whole of await textsOf(config, config.startsWith('../') ? [root] : [upper, root])) {
-      const text = programConfig ? programConfigCommands(whole) : whole;
+      const { commands: text, values } = programConfig ? programConfigTexts(whole) : { commands: whole, values: [] };
       if (options.mentioned) mentionedBy(text, options.mentioned, places);
+      // Its other values: a word that names an existing file is a program (an MCP server's envFile, an rcfile).
+      for (const value of values) if (options.mentioned) mentionedByValue(value, options.mentioned, places);
       for (const word of pathLikeWords(text)) add(resolve(base, word));
       if (name !== '.envrc') continue;
       for (const word of pathLikeWords(text)) sourced.push(resolve(base, word));
