@@ -14,7 +14,7 @@
  * Over-holding asks the user; missing one runs code outside the sandbox at the next commit.
  */
 import { existsSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 import { bareWords, type Listings, type PendingWords, resolvePending, SCRIPT_EXTENSIONS, shellWordsOf, valueWords } from './namedFiles';
@@ -240,6 +240,7 @@ export async function followPrograms(options: {
   const done = new Set<string>();
   const listings = new Map<string, Promise<string[]>>();
   const fileListings: Listings = new Map();
+  let realRoot: Promise<string> | undefined;
   let read = 0;
   for (let depth = 0; ; depth++) {
     // The words that name a program only if it is there (`sh lint`), looked up before each level is read.
@@ -278,8 +279,26 @@ export async function followPrograms(options: {
         throw new ConfigTooLarge(`what the hooks run goes more than ${FOLLOWED_DEPTH} files deep or past ${FOLLOWED_FILES} files, too many to check`);
       }
       for (const text of texts) mentionedBy(text, mentioned, [dirname(path)]);
+      // A link of the chain (`.githooks/pre-commit -> ../scripts/pre-commit.sh`, a linked folder): what runs is where
+      // it leads, under another name, so that path is held and followed too.
+      realRoot ??= realpath(root).catch(() => root);
+      for (const target of await whereLinksLead(path, root, await realRoot)) addProgram(mentioned, target);
     }
   }
+}
+
+/**
+ * Where the workspace's `path` leads when it or a folder on its way is a link: the link's own target (one step) and
+ * where it ends (realpath, spelled from `root` when it lies in the workspace); none when it is no link.
+ */
+async function whereLinksLead(path: string, root: string, realRoot: string): Promise<string[]> {
+  const real = await realpath(path).catch(() => undefined);
+  if (real === undefined) return [];
+  const inside = relative(realRoot, real);
+  const ends = inside.startsWith('..') || isAbsolute(inside) ? real : join(root, inside);
+  if (ends === path) return [];
+  const target = await readlink(path).catch(() => undefined);
+  return target === undefined ? [ends] : [ends, resolve(dirname(path), target)];
 }
 
 /**
