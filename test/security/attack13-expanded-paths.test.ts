@@ -71,7 +71,7 @@ describe('attack: hook paths spelled with an expansion', async () => {
     assert.deepEqual(
       ran,
       { check: '', lint: '', loop: '' },
-      "scripts/check or scripts/lint (what the pre-commit hook runs through \"${ROOT}/…\" and \"${0%/*}/…\") landed rewritten and the user's " +
+      'scripts/check or scripts/lint (what the pre-commit hook runs through "${ROOT}/…" and "${0%/*}/…") landed rewritten and the user\'s ' +
         `commit ran it outside the sandbox; commit: ${JSON.stringify(committed)}; review: ${JSON.stringify(result.review)}; output: ${result.output}`,
     );
   });

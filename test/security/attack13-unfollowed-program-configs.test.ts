@@ -83,11 +83,10 @@ describe('attack: files VS Code and other agents run because a config the review
     assert.equal(await readFile(join(fixture.root, 'tools', 'setup.sh'), 'utf8'), FILES['tools/setup.sh'], JSON.stringify(control.review));
   });
 
-  test('tools/devrc (a terminal profile\'s --rcfile) and tools/python (the interpreter path) are held', async () => {
+  test("tools/devrc (a terminal profile's --rcfile) and tools/python (the interpreter path) are held", async () => {
     const marker = join(fixture.base, 'editor-config-ran');
     const result = await fixture.run(
-      `echo 'echo -n "terminal " >> ${marker}' > tools/devrc && ` +
-        `printf '#!/bin/sh\\necho -n "python " >> ${marker}\\nexec python3 "$@"\\n' > tools/python`,
+      `echo 'echo -n "terminal " >> ${marker}' > tools/devrc && ` + `printf '#!/bin/sh\\necho -n "python " >> ${marker}\\nexec python3 "$@"\\n' > tools/python`,
     );
     assert.equal(result.exitCode, 0, result.output);
     // What VS Code then does outside the sandbox: a new terminal of the default profile, the Python extension
