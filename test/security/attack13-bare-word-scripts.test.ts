@@ -48,8 +48,7 @@ describe('attack: scripts a hook runs by a bare name', async () => {
     const shellMarker = join(fixture.base, 'bare-lint-ran');
     const nodeMarker = join(fixture.base, 'bare-check-ran');
     const result = await fixture.run(
-      `printf 'echo escaped > %s\\n' '${shellMarker}' > lint && ` +
-        `printf 'require("fs").writeFileSync(%s, "escaped")\\n' '"${nodeMarker}"' > check.js`,
+      `printf 'echo escaped > %s\\n' '${shellMarker}' > lint && ` + `printf 'require("fs").writeFileSync(%s, "escaped")\\n' '"${nodeMarker}"' > check.js`,
     );
     assert.equal(result.exitCode, 0, result.output);
     await writeFile(join(fixture.root, 'x.txt'), 'x\n');

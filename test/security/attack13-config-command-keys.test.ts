@@ -23,7 +23,9 @@ import { makeFixture, runOutside, sandboxHere, type Fixture } from './harness';
 const CASES = [
   {
     config: '.vscode/mcp.json',
-    text: JSON.stringify({ servers: { docs: { type: 'stdio', command: 'node', args: ['tools/docs-server.js'], envFile: '${workspaceFolder}/config/mcp.env' } } }),
+    text: JSON.stringify({
+      servers: { docs: { type: 'stdio', command: 'node', args: ['tools/docs-server.js'], envFile: '${workspaceFolder}/config/mcp.env' } },
+    }),
     target: 'config/mcp.env',
   },
   {
