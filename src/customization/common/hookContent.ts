@@ -48,11 +48,12 @@ export interface HookFiles {
    */
   content(request: HookFileRequest, signal: AbortSignal): Promise<HookFileContent | undefined>;
   /**
-   * The files the files of `named` (as content() gave them) run in turn, followed as the sandbox's review follows
-   * a Git hook (terminal/node/hookPrograms.ts): each digested, or a problem where the chain cannot be followed
+   * The files the files of `named` (as content() gave them) and the hook's `line` itself run in turn (`python3 -m
+   * tools.check`, `npm run lint`, `make check`, `bash -c 'sh x.sh'` name no file as a word), followed as the
+   * sandbox's review follows a Git hook (terminal/node/hookPrograms.ts): each digested, or a problem where the chain cannot be followed
    * whole (past its bounds): a rewrite anywhere in the chain is then another hook, which asks again.
    */
-  followed?(named: readonly HookFileContent[], cwd: string, signal: AbortSignal): Promise<HookFileContent[]>;
+  followed?(named: readonly HookFileContent[], cwd: string, signal: AbortSignal, line?: string): Promise<HookFileContent[]>;
 }
 
 /** What one hook's approval covers besides its line. */
@@ -94,9 +95,10 @@ export async function hookContent(
     }
     found.push(content);
   }
-  // What those files run in turn (`sh scripts/hook.sh`, whose script runs `sh scripts/hook-lib.sh`).
+  // What those files and the line itself run in turn (`sh scripts/hook.sh`, whose script runs `sh scripts/hook-lib.sh`;
+  // `python3 -m tools.check`, whose module no word names as a file).
   if (files.followed) {
-    for (const content of await files.followed(found, hook.cwd, signal)) {
+    for (const content of await files.followed(found, hook.cwd, signal, hook.command)) {
       if (seen.has(content.path)) continue;
       seen.add(content.path);
       found.push(content);
