@@ -81,7 +81,7 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
   }
   // `$HOME/x` and `${HOME}/x` are `~/x` (the home folder), not a name whose folders the shell fills in.
   const homeSpelled = mentioned.home === undefined ? text : text.replace(/\$\{HOME\}|\$HOME\b/g, '~');
-  for (const word of pathLikeWords(homeSpelled)) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
+  for (const word of pathLikeWords(completedAsGlob(homeSpelled))) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
   shellSpelled(text, mentioned, folders);
   const words = text.split(/[^A-Za-z0-9_@/.-]+/);
   for (const [index, word] of words.entries()) {
@@ -137,6 +137,15 @@ export function mentionedByValue(value: string, mentioned: Mentioned, places: re
 }
 
 const MAX_PATH_ENTRIES = 32;
+
+/**
+ * A name completed from a variable inside a path (`scripts/$c.sh`, `tools/check-${name}.sh`, `bin/$1`): the shell picks
+ * the file in that folder by a value known only when it runs, as a glob does, so it is read as one (the folder held
+ * whole). A variable at a word's start (`"$ROOT/x"`, `${0%/*}/x`) stays a break: what follows it is the path.
+ */
+function completedAsGlob(text: string): string {
+  return text.replace(/(?<=[A-Za-z0-9_./-])\$(?:\{[^{}\s]{1,256}\}|[A-Za-z_][A-Za-z0-9_]{0,200}|[0-9])/g, '*');
+}
 
 const RUNNER_VERBS = new Set(['run', 'exec', 'dlx', 'x', 'run-script', '--', '-y', '--yes', '-s', '--silent', '-q', '--no-install']);
 
