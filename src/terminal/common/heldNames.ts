@@ -144,6 +144,16 @@ export function isProgramConfigPath(path: string): boolean {
   return (PROGRAM_CONFIGS.get(parent) ?? []).includes(name);
 }
 
+/**
+ * Whether `path` is a JSON, YAML or TOML file among what is held by name (`.roo/mcp.json`, `.kilocode/mcp.json`,
+ * `.qwen/settings.json`, `opencode.json`, `crush.json`, `.zed/settings.json`, `.codex/config.toml`…): the agents and
+ * editors that read it may start a server or a tool it names, so its values are read as a program config's are
+ * (node/runnerConfigs.ts), whichever program reads it: no list of configs keeps up.
+ */
+export function isHeldConfigFile(path: string): boolean {
+  return /\.(jsonc?|json5|ya?ml|toml)$/i.test(path) && isEditorOrAgentPath(path);
+}
+
 /** The configs, by their folder, whose command lines run. */
 const PROGRAM_CONFIGS = new Map([
   // settings.json: a terminal profile's path and args, an interpreter's or a tool's path (`python.defaultInterpreterPath`,

@@ -56,7 +56,9 @@ export function bareWords(words: readonly string[]): string[] {
 export function valueWords(value: string): string[] {
   const found = new Set<string>();
   for (const word of [...shellWordsOf(value), ...pathLikeWords(value)]) {
-    for (const part of [word, word.slice(word.indexOf('=') + 1)]) {
+    // A TOML or YAML list's brackets and commas are no part of the path (`args = ["mcp/server.js"]`).
+    const unbracketed = word.replace(/^[[({]+|[\])},;]+$/g, '');
+    for (const part of [unbracketed, unbracketed.slice(unbracketed.indexOf('=') + 1)]) {
       // A pattern, a URL or a `${env:X}` names no one file; a folder listing per pattern would be no bound.
       if (part === '' || part.length > 4 * MAX_WORD || /[\0*?[{]|^[a-z][a-z0-9+.-]*:/i.test(part)) continue;
       found.add(part);

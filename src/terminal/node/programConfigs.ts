@@ -19,12 +19,12 @@ const MAX_DEPTH = 20;
 const MAX_VALUES = 10_000;
 
 /** What a config's whole text runs: its command lines, one a line (the whole text when it is not JSON), and its other string values. */
-export function programConfigTexts(text: string): { commands: string; values: string[] } {
+export function programConfigTexts(text: string): { commands: string; values: string[]; json: boolean } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(withoutComments(text));
   } catch {
-    return { commands: text, values: [] };
+    return { commands: text, values: [], json: false };
   }
   const lines: string[] = [];
   const values: string[] = [];
@@ -55,10 +55,10 @@ export function programConfigTexts(text: string): { commands: string; values: st
     if (here.length > 0) lines.push(here.join(' '));
   };
   walk(parsed, 0);
-  if (seen > MAX_VALUES) return { commands: text, values: [] };
+  if (seen > MAX_VALUES) return { commands: text, values: [], json: true };
   // What a line writes (`echo ok > note.txt`, `2>> hook.log`) is its output, not what it runs (hookContent.ts does
   // not digest a `>` target either): a hook's own ordinary output file is not held for being named.
-  return { commands: lines.map((line) => line.replace(/\d*>>?\|?[ \t]*(?:&\d+|[^\s;&|()<>]+)/g, ' ')).join('\n'), values };
+  return { commands: lines.map((line) => line.replace(/\d*>>?\|?[ \t]*(?:&\d+|[^\s;&|()<>]+)/g, ' ')).join('\n'), values, json: true };
 }
 
 /** JSON with comments (`//`, `/* *\/`) and trailing commas as plain JSON; strings kept as they are. */
