@@ -12,7 +12,7 @@
  * script anywhere in the chain is then another hook, which asks again; a file that could not be digested (too large, a symlink out, a
  * protected or hard-linked file) is a marker the approval cannot be remembered by.
  */
-import { commandWords } from '../../terminal/common';
+import { commandWords, withoutOutputs } from '../../terminal/common';
 import type { HookCommand } from './hookConfig';
 
 /** Bytes of one file digested: a script, not data. */
@@ -98,7 +98,7 @@ export async function hookContent(
   // What those files and the line itself run in turn (`sh scripts/hook.sh`, whose script runs `sh scripts/hook-lib.sh`;
   // `python3 -m tools.check`, whose module no word names as a file).
   if (files.followed) {
-    for (const content of await files.followed(found, hook.cwd, signal, hook.command)) {
+    for (const content of await files.followed(found, hook.cwd, signal, withoutOutputs(hook.command))) {
       if (seen.has(content.path)) continue;
       seen.add(content.path);
       found.push(content);

@@ -147,3 +147,11 @@ export function withoutBracedExpansions(text: string, replacement: string): stri
   }
   return out + text.slice(from);
 }
+
+/**
+ * `text` without what its redirections write (`> note.txt`, `2>> hook.log`, `>&2`): a command's output file is not
+ * what it runs, and a hook's own log rewritten at each run would otherwise change what its approval covers.
+ */
+export function withoutOutputs(text: string): string {
+  return text.replace(/\d*>>?\|?[ \t]*(?:&\d+|[^\s;&|()<>]+)/g, ' ');
+}

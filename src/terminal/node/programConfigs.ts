@@ -13,6 +13,8 @@
  * command lines. Bounded: the text is at most 64 KB (the caller's bound), 20 levels and 10,000 values are looked at.
  */
 
+import { withoutOutputs } from '../common/shellWords';
+
 /** Keys whose value (a string, or strings in an array or object) is a command line or part of one. */
 const COMMAND_KEYS = new Set(['command', 'args', 'bash', 'sh', 'powershell', 'initializecommand', 'program', 'runtimeexecutable', 'runtimeargs']);
 const MAX_DEPTH = 20;
@@ -58,7 +60,7 @@ export function programConfigTexts(text: string): { commands: string; values: st
   if (seen > MAX_VALUES) return { commands: text, values: [], json: true };
   // What a line writes (`echo ok > note.txt`, `2>> hook.log`) is its output, not what it runs (hookContent.ts does
   // not digest a `>` target either): a hook's own ordinary output file is not held for being named.
-  return { commands: lines.map((line) => line.replace(/\d*>>?\|?[ \t]*(?:&\d+|[^\s;&|()<>]+)/g, ' ')).join('\n'), values, json: true };
+  return { commands: lines.map(withoutOutputs).join('\n'), values, json: true };
 }
 
 /** JSON with comments (`//`, `/* *\/`) and trailing commas as plain JSON; strings kept as they are. */
