@@ -8,7 +8,7 @@
  * is (hookPrograms.ts).
  * Cheap: mentionedBy only records the words (synchronous, where the texts are read); followPrograms resolves them
  * against one listing per folder (the layer's and the workspace's, cached for the review), never a walk.
- * Bounded: 4,096 words a text, 1,024 folders listed, 50,000 entries a folder; past a bound the whole change set waits.
+ * Bounded: 16,384 words a text, 1,024 folders listed, 50,000 entries a folder; past a bound the whole change set waits.
  */
 import { readdir } from 'node:fs/promises';
 import { closeSync, readdirSync } from 'node:fs';
@@ -25,7 +25,7 @@ export interface PendingWords {
 
 /** What an interpreter adds to a name given without an extension (`node check` loads check.js, `sh lint` ./lint). */
 export const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py', '.sh', '.bash', '.rb', '.pl'];
-const MAX_TEXT_WORDS = 4096;
+const MAX_TEXT_WORDS = 16_384;
 const MAX_FOLDERS = 1024;
 const MAX_FOLDER_ENTRIES = 50_000;
 const MAX_WORD = 255;
