@@ -249,6 +249,7 @@ export async function followPrograms(options: {
   const done = new Set<string>();
   const listings = new Map<string, Promise<string[]>>();
   const fileListings: Listings = new Map();
+  const lookups = { count: 0 };
   let realRoot: Promise<string> | undefined;
   let read = 0;
   for (let depth = 0; ; depth++) {
@@ -258,6 +259,7 @@ export async function followPrograms(options: {
       root,
       upper,
       listings: fileListings,
+      lookups,
       found: (path) => {
         if (!options.readable(path)) return;
         addProgram(mentioned, path);

@@ -13,6 +13,7 @@
 import { readdir } from 'node:fs/promises';
 import { closeSync, readdirSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { yieldToHost } from '../../base/common';
 import { commandWords } from '../common/shellWords';
 import { absentOr, ConfigTooLarge, pathLikeWords } from './gitStructure';
 import { openBeneathSync } from './pinnedPaths';
@@ -78,13 +79,18 @@ function boundedWords(found: ReadonlySet<string>): string[] {
   return [...found];
 }
 
-/** One review's listings: each folder's names that are not folders, from the layer and the workspace. */
-export type Listings = Map<string, Promise<ReadonlySet<string>>>;
+/** One review's listings: each folder's names that are not folders (the layer's and the workspace's), by stem. */
+export type Listings = Map<string, Promise<ReadonlyMap<string, readonly string[]>>>;
+
+/** Look-ups between two turns of the host's event loop, and in one review at most (past it, the whole change set waits). */
+const SLICE = 4096;
+const MAX_LOOKUPS = 2_000_000;
 
 /**
  * Takes the pending words out of `pending` and gives `found` each existing file (absolute) one names, as it is or
  * with a script extension, in a place inside `root` (a place elsewhere is not the workspace's: the home folder's
- * files are held by their `~/` spelling, hookPrograms.ts).
+ * files are held by their `~/` spelling, hookPrograms.ts). One listing a folder, one map look-up a word and place,
+ * the host's event loop given a turn every few thousand (round 11: a text of 8,000 `cd aN` lines).
  */
 export async function resolvePending(options: {
   pending: PendingWords[];
@@ -92,32 +98,48 @@ export async function resolvePending(options: {
   upper?: string;
   listings: Listings;
   found: (path: string) => void;
+  lookups?: { count: number };
 }): Promise<void> {
   const { pending, root, upper, listings } = options;
+  const lookups = options.lookups ?? { count: 0 };
   while (pending.length > 0) {
     const { places, words } = pending.pop() as PendingWords;
     for (const place of places) {
       for (const word of words) {
-        const path = resolve(place, word);
-        const folder = dirname(path);
+        if (++lookups.count > MAX_LOOKUPS) throw new ConfigTooLarge('the hooks and configs name too many words to look up');
+        if (lookups.count % SLICE === 0) await yieldToHost();
+        const folder = word.includes('/') ? dirname(resolve(place, word)) : place;
         if (!isWithin(root, folder)) continue;
         const names = await listingOf(folder, root, upper, listings);
-        const name = basename(path);
-        for (const candidate of [name, ...SCRIPT_EXTENSIONS.map((extension) => name + extension)]) {
-          if (names.has(candidate)) options.found(join(folder, candidate));
-        }
+        for (const name of names.get(word.includes('/') ? basename(word) : word) ?? []) options.found(join(folder, name));
       }
     }
   }
 }
 
-function listingOf(folder: string, root: string, upper: string | undefined, listings: Listings): Promise<ReadonlySet<string>> {
+function listingOf(folder: string, root: string, upper: string | undefined, listings: Listings): Promise<ReadonlyMap<string, readonly string[]>> {
   let listing = listings.get(folder);
   if (listing) return listing;
   if (listings.size >= MAX_FOLDERS) throw new ConfigTooLarge(`the hooks and configs name files in more than ${MAX_FOLDERS} folders, too many to check`);
-  listing = listFiles(folder, root, upper);
+  listing = listFiles(folder, root, upper).then(byStem);
   listings.set(folder, listing);
   return listing;
+}
+
+/** Each name under itself and, when it ends in a script extension, under its stem (`check.js` answers `check`). */
+function byStem(names: ReadonlySet<string>): ReadonlyMap<string, readonly string[]> {
+  const stems = new Map<string, string[]>();
+  const add = (key: string, name: string) => {
+    const list = stems.get(key);
+    if (list) list.push(name);
+    else stems.set(key, [name]);
+  };
+  for (const name of names) {
+    add(name, name);
+    const dot = name.lastIndexOf('.');
+    if (dot > 0 && SCRIPT_EXTENSIONS.includes(name.slice(dot))) add(name.slice(0, dot), name);
+  }
+  return stems;
 }
 
 /** The names in `folder` that are not folders: the workspace's, and the layer's (reached without following a link). */
