@@ -12,6 +12,7 @@
  * script anywhere in the chain is then another hook, which asks again; a file that could not be digested (too large, a symlink out, a
  * protected or hard-linked file) is a marker the approval cannot be remembered by.
  */
+import { commandWords, withoutOutputs } from '../../terminal/common';
 import type { HookCommand } from './hookConfig';
 
 /** Bytes of one file digested: a script, not data. */
@@ -47,11 +48,12 @@ export interface HookFiles {
    */
   content(request: HookFileRequest, signal: AbortSignal): Promise<HookFileContent | undefined>;
   /**
-   * The files the files of `named` (as content() gave them) run in turn, followed as the sandbox's review follows
-   * a Git hook (terminal/node/hookPrograms.ts): each digested, or a problem where the chain cannot be followed
+   * The files the files of `named` (as content() gave them) and the hook's `line` itself run in turn (`python3 -m
+   * tools.check`, `npm run lint`, `make check`, `bash -c 'sh x.sh'` name no file as a word), followed as the
+   * sandbox's review follows a Git hook (terminal/node/hookPrograms.ts): each digested, or a problem where the chain cannot be followed
    * whole (past its bounds): a rewrite anywhere in the chain is then another hook, which asks again.
    */
-  followed?(named: readonly HookFileContent[], cwd: string, signal: AbortSignal): Promise<HookFileContent[]>;
+  followed?(named: readonly HookFileContent[], cwd: string, signal: AbortSignal, line?: string): Promise<HookFileContent[]>;
 }
 
 /** What one hook's approval covers besides its line. */
@@ -60,117 +62,6 @@ export interface HookContent {
   folder: string;
   /** The files its line names, in the order named. */
   files: HookFileContent[];
-}
-
-/** A word of a hook's line: its text, and the folder its leading variable named (none: relative to the hook's folder). */
-interface Word {
-  text: string;
-  from?: 'workspace' | 'home';
-  /** It holds an expansion this reading does not do (`$x`, a backquote, a variable not at its start): it names no file known here. */
-  expanded?: boolean;
-  /** It follows `>` (or `>>`): a file the hook writes (its log), whose content is not what it runs. */
-  written?: boolean;
-}
-
-/** Variables at a word's start that the hook host sets: what they name. */
-const VARIABLES: Readonly<Record<string, 'workspace' | 'home'>> = { CLAUDE_PROJECT_DIR: 'workspace', HOME: 'home' };
-
-const OPERATORS = new Set([';', '&', '|', '<', '>', '(', ')']);
-const BLANK = /\s/;
-
-/**
- * The words of a shell line, split as a shell splits them without expanding anything: whitespace and the
- * operators separate, quotes and backslashes are removed; a `#` starting a word starts a comment. A leading
- * `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PROJECT_DIR}`, `$HOME`, `${HOME}` (outside single quotes) or `~/` (unquoted)
- * is kept as the folder it names; any other expansion marks its word.
- */
-export function commandWords(line: string): { word: string; from?: 'workspace' | 'home'; expanded?: boolean; written?: boolean }[] {
-  const words: Word[] = [];
-  let current: Word | undefined;
-  /** A `>` was read: the next word is the file written. */
-  let output = false;
-  const word = () => (current ??= { text: '' });
-  const end = () => {
-    if (current === undefined) return;
-    words.push(output ? { ...current, written: true } : current);
-    current = undefined;
-    output = false;
-  };
-  let quote: "'" | '"' | undefined;
-  for (let at = 0; at < line.length; at++) {
-    const char = line[at];
-    if (quote === "'") {
-      if (char === "'") quote = undefined;
-      else word().text += char;
-      continue;
-    }
-    if (char === '\\') {
-      const next = line[at + 1];
-      at++;
-      if (next === undefined || next === '\n') continue;
-      // In double quotes a backslash escapes only these; before anything else it stays.
-      word().text += quote === '"' && !'$`"\\'.includes(next) ? `\\${next}` : next;
-      continue;
-    }
-    if (char === '$') {
-      at = variable(line, at, word()) - 1;
-      continue;
-    }
-    if (char === '`') {
-      word().expanded = true;
-      continue;
-    }
-    if (quote === '"') {
-      if (char === '"') quote = undefined;
-      else word().text += char;
-      continue;
-    }
-    if (char === "'" || char === '"') {
-      quote = char;
-      word();
-    } else if (BLANK.test(char)) {
-      end();
-    } else if (OPERATORS.has(char)) {
-      end();
-      output = char === '>';
-    } else if (char === '#' && current === undefined) {
-      const newline = line.indexOf('\n', at);
-      if (newline < 0) break;
-      at = newline;
-    } else if (char === '~' && current === undefined && (line[at + 1] === '/' || line[at + 1] === undefined || BLANK.test(line[at + 1]))) {
-      word().from = 'home';
-    } else {
-      word().text += char;
-    }
-  }
-  end();
-  return words.map(({ text, from, expanded, written }) => ({
-    word: text,
-    ...(from === undefined ? {} : { from }),
-    ...(expanded ? { expanded } : {}),
-    ...(written ? { written } : {}),
-  }));
-}
-
-/** Reads the expansion at `line[at]` (a `$`) into `word`; where reading goes on. */
-function variable(line: string, at: number, word: Word): number {
-  const braced = line[at + 1] === '{';
-  const match = /^[A-Za-z_][A-Za-z0-9_]*/.exec(line.slice(at + (braced ? 2 : 1)));
-  if (match === null) {
-    // `$(…)`, `$1`, `$?`, a lone `$`: an expansion, or a `$` kept as it is; either way not a name known here.
-    word.expanded = true;
-    return at + 1;
-  }
-  const name = match[0];
-  const after = at + (braced ? 2 : 1) + name.length;
-  if (braced && line[after] !== '}') {
-    word.expanded = true;
-    return after;
-  }
-  const folder = Object.hasOwn(VARIABLES, name) ? VARIABLES[name] : undefined;
-  if (folder !== undefined && word.text === '' && word.from === undefined && !word.expanded) word.from = folder;
-  else word.expanded = true;
-  return braced ? after + 1 : after;
 }
 
 /**
@@ -204,9 +95,10 @@ export async function hookContent(
     }
     found.push(content);
   }
-  // What those files run in turn (`sh scripts/hook.sh`, whose script runs `sh scripts/hook-lib.sh`).
+  // What those files and the line itself run in turn (`sh scripts/hook.sh`, whose script runs `sh scripts/hook-lib.sh`;
+  // `python3 -m tools.check`, whose module no word names as a file).
   if (files.followed) {
-    for (const content of await files.followed(found, hook.cwd, signal)) {
+    for (const content of await files.followed(found, hook.cwd, signal, withoutOutputs(hook.command))) {
       if (seen.has(content.path)) continue;
       seen.add(content.path);
       found.push(content);

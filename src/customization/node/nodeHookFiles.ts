@@ -80,9 +80,9 @@ export class NodeHookFiles implements HookFiles {
     }
   }
 
-  async followed(named: readonly HookFileContent[], cwd: string, signal: AbortSignal): Promise<HookFileContent[]> {
+  async followed(named: readonly HookFileContent[], cwd: string, signal: AbortSignal, line?: string): Promise<HookFileContent[]> {
     // The review's follower, loaded at its first use (terminal/node/changeReviewParts.ts).
-    const { followPrograms, noneMentioned } = changeReviewParts();
+    const { followPrograms, mentionedBy, noneMentioned } = changeReviewParts();
     const mentioned = noneMentioned(this.homeFolder);
     // The hook's texts run from its folder (and the workspace's top).
     mentioned.tops.add(this.workspaceFolder);
@@ -100,9 +100,11 @@ export class NodeHookFiles implements HookFiles {
       mentioned.programs.add(absolute);
       mentioned.hooks.add(absolute);
     }
-    if (direct.size === 0) return [];
     const reached: string[] = [];
     try {
+      // The line is read as a hook's text is (its modules, package scripts, Makefile, a `-c` string's paths).
+      if (line !== undefined) mentionedBy(line, mentioned, [...mentioned.tops]);
+      if (mentioned.programs.size === 0 && mentioned.pending.length === 0) return [];
       await followPrograms({
         root: this.workspaceFolder,
         mentioned,

@@ -31,7 +31,15 @@
 import { protectingPattern } from '../../base/common';
 import { isEditorOrAgentPath, REPOSITORY_NAMES } from './heldNames';
 
-export { isEditorOrAgentPath, isHeldByName, isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName, otherRepositoryConfigIn } from './heldNames';
+export {
+  isEditorOrAgentPath,
+  isHeldByName,
+  isHeldConfigFile,
+  isOtherRepositoryConfig,
+  isProgramConfigPath,
+  isRunnerConfigName,
+  otherRepositoryConfigIn,
+} from './heldNames';
 
 export type ChangeKind = 'file' | 'directory' | 'symlink' | 'deleted' | 'special';
 

@@ -127,7 +127,8 @@ export function isRunnerConfigName(name: string): boolean {
 
 /**
  * Whether `path` (workspace-relative) is an editor's or agent's config whose command lines run outside the sandbox
- * without a new question once approved (VS Code's tasks and MCP servers, Copilot's, Cline's, Claude Code's,
+ * without a new question once approved (VS Code's tasks, MCP servers, settings and debug configurations, a
+ * `*.code-workspace`, Copilot's, Cline's, Claude Code's,
  * Cursor's and Gemini's hooks and servers, Dev Containers' config, a project's `.mcp.json`): what those lines run is
  * followed as a hook's text is (node/runnerConfigs.ts, node/programConfigs.ts).
  */
@@ -136,15 +137,28 @@ export function isProgramConfigPath(path: string): boolean {
   const name = segments[segments.length - 1];
   const parent = segments[segments.length - 2] ?? '';
   const grandparent = segments[segments.length - 3] ?? '';
-  if (name === '.mcp.json' || name === '.devcontainer.json') return true;
+  // A workspace file's settings, tasks and launch configurations run programs as .vscode's do.
+  if (name === '.mcp.json' || name === '.devcontainer.json' || name.endsWith(WORKSPACE_FILE_SUFFIX)) return true;
   if (name === 'devcontainer.json' && segments.includes('.devcontainer')) return true;
   if (parent === 'hooks' && HOOK_FOLDER_PARENTS.has(grandparent)) return true;
   return (PROGRAM_CONFIGS.get(parent) ?? []).includes(name);
 }
 
+/**
+ * Whether `path` is a JSON, YAML or TOML file among what is held by name (`.roo/mcp.json`, `.kilocode/mcp.json`,
+ * `.qwen/settings.json`, `opencode.json`, `crush.json`, `.zed/settings.json`, `.codex/config.toml`…): the agents and
+ * editors that read it may start a server or a tool it names, so its values are read as a program config's are
+ * (node/runnerConfigs.ts), whichever program reads it: no list of configs keeps up.
+ */
+export function isHeldConfigFile(path: string): boolean {
+  return /\.(jsonc?|json5|ya?ml|toml)$/i.test(path) && isEditorOrAgentPath(path);
+}
+
 /** The configs, by their folder, whose command lines run. */
 const PROGRAM_CONFIGS = new Map([
-  ['.vscode', ['tasks.json', 'mcp.json']],
+  // settings.json: a terminal profile's path and args, an interpreter's or a tool's path (`python.defaultInterpreterPath`,
+  // `git.path`), terminal variables (BASH_ENV, NODE_OPTIONS); launch.json: a debug configuration's program.
+  ['.vscode', ['tasks.json', 'mcp.json', 'settings.json', 'launch.json']],
   ['.claude', ['settings.json', 'settings.local.json']],
   ['.cursor', ['hooks.json', 'mcp.json']],
   ['.gemini', ['settings.json']],

@@ -17,3 +17,4 @@ export { type SandboxFailure, sandboxFailure, sandboxFailureNote } from './sandb
 export { type HomeFolder, type MachineSandbox, NO_SANDBOX_REASON, SandboxDecision } from './sandboxDecision';
 export { isControlPath } from './controlPaths';
 export { isHeldByName } from './changeReview';
+export { commandWords, withoutBracedExpansions, withoutOutputs } from './shellWords';

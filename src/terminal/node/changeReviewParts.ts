@@ -5,4 +5,4 @@
  */
 export { NodeControlGuard } from './controlGuard';
 export { ProtectedPathCache } from './protectedPathCache';
-export { followPrograms, noneMentioned } from './hookPrograms';
+export { followPrograms, mentionedBy, noneMentioned } from './hookPrograms';

@@ -22,6 +22,7 @@
  * so the caller holds the whole change set) and 10 includes deep; hooks up to 200 a folder.
  */
 import { execFile } from 'node:child_process';
+import { withoutBracedExpansions } from '../common/shellWords';
 import { configEntries } from './gitConfigText';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { lstat, open, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
@@ -242,10 +243,11 @@ export interface HookStarts {
 /**
  * The words of a value or script that look like paths (a `/` or `.` in them, no URL scheme), as the shell joins
  * them: quotes are not breaks (`"$PWD"/tools/env` is one word), the working folder's spellings (`$PWD`, `${PWD}`,
- * `$(pwd)`) are `.`, and a flake reference is its folder (`path:./nix#dev` is `./nix`).
+ * `$(pwd)`) are `.`, another braced expansion a break, and a flake reference is its folder (`path:./nix#dev` is `./nix`).
  */
 export function pathLikeWords(text: string): string[] {
-  const joined = text.replace(/\$\{PWD\}|\$PWD\b|\$\(pwd\)/g, '.').replace(/["']/g, '');
+  // Any other braced expansion (`${ROOT}/x`, `${0%/*}/../x`) is a break: its `{` or `*` is no glob of the path after it.
+  const joined = withoutBracedExpansions(text.replace(/\$\{PWD\}|\$PWD\b|\$\(pwd\)/g, '.'), '$').replace(/["']/g, '');
   return joined
     .split(/[\s;&|()<>`=,$]+/)
     .map((word) => word.replace(/^(?:path|file|git\+file):(?!\/\/)/i, '').replace(/[#?].*$/, ''))

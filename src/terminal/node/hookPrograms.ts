@@ -14,9 +14,10 @@
  * Over-holding asks the user; missing one runs code outside the sandbox at the next commit.
  */
 import { existsSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
+import { bareWords, type Listings, type PendingWords, resolvePending, SCRIPT_EXTENSIONS, shellWordsOf, valueWords } from './namedFiles';
 
 /** What the texts that run outside the sandbox name, gathered across them. */
 export interface Mentioned {
@@ -32,10 +33,12 @@ export interface Mentioned {
   hooks: Set<string>;
   /** The user's home folder: `~/x`, `$HOME/x` and `${HOME}/x` are read there. */
   home?: string;
+  /** Words that name a program only if a file of that name is there (namedFiles.ts), resolved by followPrograms. */
+  pending: PendingWords[];
 }
 
 export function noneMentioned(home?: string): Mentioned {
-  return { names: new Set(), packageScripts: false, programs: new Set(), tops: new Set(), hooks: new Set(), ...(home ? { home } : {}) };
+  return { names: new Set(), packageScripts: false, programs: new Set(), tops: new Set(), hooks: new Set(), pending: [], ...(home ? { home } : {}) };
 }
 
 /** Files a build tool reads (`make check` reads the Makefile), and the hook managers' configs their programs read. */
@@ -49,8 +52,6 @@ const TOOL_FILES: Record<string, string[]> = {
   lefthook: ['lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', 'lefthook.yaml', 'lefthook.toml', 'lefthook.json'],
   'lint-staged': ['.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yml', '.lintstagedrc.yaml', 'lint-staged.config.js', 'lint-staged.config.mjs'],
 };
-/** What an interpreter adds to a name given without an extension (`node scripts/check` loads check.js). */
-const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py', '.sh', '.bash', '.rb', '.pl'];
 /** The words that run a package's program from node_modules (`npx lint-staged`, `yarn lint-staged`, `pnpm exec x`). */
 const PACKAGE_RUNNERS = /^(npm|npx|yarn|pnpm|pnpx|bun|bunx)$/;
 const MAX_MENTIONED = 100_000;
@@ -80,7 +81,8 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
   }
   // `$HOME/x` and `${HOME}/x` are `~/x` (the home folder), not a name whose folders the shell fills in.
   const homeSpelled = mentioned.home === undefined ? text : text.replace(/\$\{HOME\}|\$HOME\b/g, '~');
-  for (const word of pathLikeWords(homeSpelled)) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
+  for (const word of pathLikeWords(completedAsGlob(homeSpelled))) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
+  shellSpelled(text, mentioned, folders);
   const words = text.split(/[^A-Za-z0-9_@/.-]+/);
   for (const [index, word] of words.entries()) {
     for (const file of TOOL_FILES[word] ?? []) {
@@ -107,6 +109,44 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
   }
 }
 
+/**
+ * What only a shell's splitting shows: a quoted or escaped path with a blank (`sh "scripts/pre commit.sh"`), a bare
+ * word that is a file where the text runs (`sh lint`, `node check`: looked up by followPrograms), and the folders a
+ * `PATH=bin:$PATH` puts first (what runs by name from there is any of their files: held whole).
+ */
+function shellSpelled(text: string, mentioned: Mentioned, folders: ReadonlySet<string>): void {
+  const words = shellWordsOf(text);
+  for (const word of words) {
+    if (/\s/.test(word) && /[/.]/.test(word)) namedPath(word, mentioned, folders);
+    if (!word.startsWith('PATH=')) continue;
+    for (const entry of word.slice('PATH='.length).split(':').slice(0, MAX_PATH_ENTRIES)) {
+      if (entry !== '' && !isAbsolute(entry)) for (const place of folders) addProgram(mentioned, resolve(place, entry));
+    }
+  }
+  const bare = bareWords(words);
+  if (bare.length > 0) mentioned.pending.push({ places: [...folders], words: bare });
+}
+
+/**
+ * A config's value that is not known to be a command line (any key: no list of keys keeps up): each of its words
+ * that names an existing file in one of `places` is a program (followPrograms looks them up).
+ */
+export function mentionedByValue(value: string, mentioned: Mentioned, places: readonly string[]): void {
+  const words = valueWords(value);
+  if (words.length > 0) mentioned.pending.push({ places, words });
+}
+
+const MAX_PATH_ENTRIES = 32;
+
+/**
+ * A name completed from a variable inside a path (`scripts/$c.sh`, `tools/check-${name}.sh`, `bin/$1`): the shell picks
+ * the file in that folder by a value known only when it runs, as a glob does, so it is read as one (the folder held
+ * whole). A variable at a word's start (`"$ROOT/x"`, `${0%/*}/x`) stays a break: what follows it is the path.
+ */
+function completedAsGlob(text: string): string {
+  return text.replace(/(?<=[A-Za-z0-9_./-])\$(?:\{[^{}\s]{1,256}\}|[A-Za-z_][A-Za-z0-9_]{0,200}|[0-9])/g, '*');
+}
+
 const RUNNER_VERBS = new Set(['run', 'exec', 'dlx', 'x', 'run-script', '--', '-y', '--yes', '-s', '--silent', '-q', '--no-install']);
 
 function namedPath(word: string, mentioned: Mentioned, folders: ReadonlySet<string>): void {
@@ -119,6 +159,8 @@ function namedPath(word: string, mentioned: Mentioned, folders: ReadonlySet<stri
     const folder = word.slice(0, word.lastIndexOf('/', pattern.index) + 1);
     const listed = cleanTail(folder.replace(/\/$/, ''));
     if (listed !== '') for (const place of folders) addProgram(mentioned, resolve(place, listed));
+    // A pattern whose folder is the top (`*/check`, never held whole): its last component is still a name.
+    else addNameAndVariants(mentioned, word.slice(word.lastIndexOf('/') + 1));
     return;
   }
   const tail = cleanTail(word);
@@ -126,12 +168,18 @@ function namedPath(word: string, mentioned: Mentioned, folders: ReadonlySet<stri
   if (last === '') return;
   // `. ~/.githooks/lib.sh`: a file of the home folder (followPrograms holds everything if it is there: it is not read).
   if (mentioned.home !== undefined && word.startsWith('~/')) addProgram(mentioned, join(mentioned.home, word.slice(2)));
-  addName(mentioned, last);
-  if (!hasExtension(last)) for (const extension of SCRIPT_EXTENSIONS) addName(mentioned, last + extension);
+  addNameAndVariants(mentioned, last);
   for (const spelling of new Set([word, tail])) {
     if (isAbsolute(spelling)) continue;
     for (const place of folders) addProgram(mentioned, resolve(place, spelling));
   }
+}
+
+/** A file name, and what an interpreter adds to it when it has no extension (`check` → check.js); a pattern is none. */
+function addNameAndVariants(mentioned: Mentioned, last: string): void {
+  if (last === '' || /[*?[\]{}$]/.test(last)) return;
+  addName(mentioned, last);
+  if (!hasExtension(last)) for (const extension of SCRIPT_EXTENSIONS) addName(mentioned, last + extension);
 }
 
 function hasExtension(name: string): boolean {
@@ -200,8 +248,24 @@ export async function followPrograms(options: {
   const deadline = now() + FOLLOW_MS;
   const done = new Set<string>();
   const listings = new Map<string, Promise<string[]>>();
+  const fileListings: Listings = new Map();
+  const lookups = { count: 0 };
+  let realRoot: Promise<string> | undefined;
   let read = 0;
   for (let depth = 0; ; depth++) {
+    // The words that name a program only if it is there (`sh lint`), looked up before each level is read.
+    await resolvePending({
+      pending: mentioned.pending,
+      root,
+      upper,
+      listings: fileListings,
+      lookups,
+      found: (path) => {
+        if (!options.readable(path)) return;
+        addProgram(mentioned, path);
+        addName(mentioned, basename(path));
+      },
+    });
     const level = [...mentioned.programs].filter((path) => !done.has(path));
     if (level.length === 0) return;
     for (const path of level) {
@@ -226,8 +290,26 @@ export async function followPrograms(options: {
         throw new ConfigTooLarge(`what the hooks run goes more than ${FOLLOWED_DEPTH} files deep or past ${FOLLOWED_FILES} files, too many to check`);
       }
       for (const text of texts) mentionedBy(text, mentioned, [dirname(path)]);
+      // A link of the chain (`.githooks/pre-commit -> ../scripts/pre-commit.sh`, a linked folder): what runs is where
+      // it leads, under another name, so that path is held and followed too.
+      realRoot ??= realpath(root).catch(() => root);
+      for (const target of await whereLinksLead(path, root, await realRoot)) addProgram(mentioned, target);
     }
   }
+}
+
+/**
+ * Where the workspace's `path` leads when it or a folder on its way is a link: the link's own target (one step) and
+ * where it ends (realpath, spelled from `root` when it lies in the workspace); none when it is no link.
+ */
+async function whereLinksLead(path: string, root: string, realRoot: string): Promise<string[]> {
+  const real = await realpath(path).catch(() => undefined);
+  if (real === undefined) return [];
+  const inside = relative(realRoot, real);
+  const ends = inside.startsWith('..') || isAbsolute(inside) ? real : join(root, inside);
+  if (ends === path) return [];
+  const target = await readlink(path).catch(() => undefined);
+  return target === undefined ? [ends] : [ends, resolve(dirname(path), target)];
 }
 
 /**

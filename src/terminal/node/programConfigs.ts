@@ -1,27 +1,35 @@
 /**
- * The command lines an editor's or agent's config runs (VS Code's tasks and MCP servers, Copilot's, Claude Code's,
- * Cursor's and Gemini's hooks and servers, Dev Containers' host-side `initializeCommand`, a project's `.mcp.json`),
- * read from the config as its program reads it (JSON, with comments and trailing commas as VS Code allows them):
- * the values of the keys that hold a command (`command`, `args`, `bash`, `initializeCommand`…), and an npm task's
- * script as `npm run <script>`, without what they write (a `>` target). runnerConfigs.ts reads each line as a hook's text (hookPrograms.ts mentionedBy), so
- * what it runs is followed and held as what a Git hook runs is. A text that is not JSON is read whole.
- * Bounded: the text is at most 64 KB (the caller's bound), 20 levels and 10,000 values are looked at.
+ * What an editor's or agent's config runs (VS Code's tasks, MCP servers and settings, a `*.code-workspace`, Copilot's,
+ * Claude Code's, Cursor's and Gemini's hooks and servers, Dev Containers' host-side `initializeCommand`, a project's
+ * `.mcp.json`), read from the config as its program reads it (JSON, with comments and trailing commas as VS Code
+ * allows them):
+ * - the command lines: the values of the keys that hold one (`command`, `args`, `bash`, `initializeCommand`…), and an
+ *   npm task's script as `npm run <script>`, without what they write (a `>` target), read as a hook's text is
+ *   (hookPrograms.ts mentionedBy);
+ * - every other string value, whatever its key (`envFile`, `apiKeyHelper`, `tools.discoveryCommand`, a terminal
+ *   profile's `--rcfile x`, `python.defaultInterpreterPath`: no list of keys keeps up): each word that names an
+ *   existing file is a program too (hookPrograms.ts mentionedByValue).
+ * runnerConfigs.ts follows and holds both as what a Git hook runs is. A text that is not JSON is read whole as
+ * command lines. Bounded: the text is at most 64 KB (the caller's bound), 20 levels and 10,000 values are looked at.
  */
+
+import { withoutOutputs } from '../common/shellWords';
 
 /** Keys whose value (a string, or strings in an array or object) is a command line or part of one. */
 const COMMAND_KEYS = new Set(['command', 'args', 'bash', 'sh', 'powershell', 'initializecommand', 'program', 'runtimeexecutable', 'runtimeargs']);
 const MAX_DEPTH = 20;
 const MAX_VALUES = 10_000;
 
-/** The command lines `text` (a config's whole text) runs, one a line; the whole text when it is not JSON. */
-export function programConfigCommands(text: string): string {
+/** What a config's whole text runs: its command lines, one a line (the whole text when it is not JSON), and its other string values. */
+export function programConfigTexts(text: string): { commands: string; values: string[]; json: boolean } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(withoutComments(text));
   } catch {
-    return text;
+    return { commands: text, values: [], json: false };
   }
   const lines: string[] = [];
+  const values: string[] = [];
   let seen = 0;
   const strings = (value: unknown, depth: number): string[] => {
     if (++seen > MAX_VALUES || depth > MAX_DEPTH) return [];
@@ -31,7 +39,9 @@ export function programConfigCommands(text: string): string {
     return [];
   };
   const walk = (value: unknown, depth: number): void => {
-    if (++seen > MAX_VALUES || depth > MAX_DEPTH || typeof value !== 'object' || value === null) return;
+    if (++seen > MAX_VALUES || depth > MAX_DEPTH) return;
+    if (typeof value === 'string') values.push(value);
+    if (typeof value !== 'object' || value === null) return;
     if (Array.isArray(value)) {
       for (const item of value) walk(item, depth + 1);
       return;
@@ -47,10 +57,10 @@ export function programConfigCommands(text: string): string {
     if (here.length > 0) lines.push(here.join(' '));
   };
   walk(parsed, 0);
-  if (seen > MAX_VALUES) return text;
+  if (seen > MAX_VALUES) return { commands: text, values: [], json: true };
   // What a line writes (`echo ok > note.txt`, `2>> hook.log`) is its output, not what it runs (hookContent.ts does
   // not digest a `>` target either): a hook's own ordinary output file is not held for being named.
-  return lines.map((line) => line.replace(/\d*>>?\|?[ \t]*(?:&\d+|[^\s;&|()<>]+)/g, ' ')).join('\n');
+  return { commands: lines.map(withoutOutputs).join('\n'), values, json: true };
 }
 
 /** JSON with comments (`//`, `/* *\/`) and trailing commas as plain JSON; strings kept as they are. */

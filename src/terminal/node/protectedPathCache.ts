@@ -14,7 +14,7 @@ import { lstatSync, statfsSync, type Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { protectingPattern } from '../../base/common';
-import { isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName } from '../common/changeReview';
+import { isHeldConfigFile, isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName } from '../common/changeReview';
 
 /** Entries looked at outside node_modules; beyond it the sandbox cannot promise to cover the protected files. */
 export const protectedSearchLimit = 100_000;
@@ -212,7 +212,12 @@ export class ProtectedPathCache {
         record.repository = true;
         continue;
       }
-      if (isRunnerConfigName(entry.name) || isOtherRepositoryConfig(folder.slice(folder.lastIndexOf('/') + 1), entry.name) || isProgramConfigPath(relative))
+      if (
+        isRunnerConfigName(entry.name) ||
+        isOtherRepositoryConfig(folder.slice(folder.lastIndexOf('/') + 1), entry.name) ||
+        isProgramConfigPath(relative) ||
+        (!entry.isDirectory() && isHeldConfigFile(relative))
+      )
         record.runners.push(relative);
       if (protectingPattern(relative, patterns) !== undefined) {
         const covered = await coverOf(join(absolute, entry.name), entry.isSymbolicLink(), entry.isDirectory());

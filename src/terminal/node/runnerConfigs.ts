@@ -12,16 +12,17 @@
  * Bounded: 500 configs, 200 files in a folder, 64 KB of each.
  */
 import { lstat, readdir } from 'node:fs/promises';
-import { isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName, otherRepositoryConfigIn } from '../common/changeReview';
-import { programConfigCommands } from './programConfigs';
+import { isHeldConfigFile, isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName, otherRepositoryConfigIn } from '../common/changeReview';
+import { programConfigTexts } from './programConfigs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { absentOr, addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
-import { mentionedBy, type Mentioned } from './hookPrograms';
+import { mentionedBy, mentionedByValue, type Mentioned } from './hookPrograms';
 
 const MAX_CONFIGS = 500;
 const FOLDER_FILES = 200;
 const CONFIG_BYTES = 64 * 1024;
 const SOURCED_DEPTH = 6;
+const MAX_LINES = 10_000;
 
 /** Workspace-relative paths the runner configs at `configs` (workspace-relative) name, in the workspace or the layer `upper`. */
 export async function pathsRunnerConfigsPointAt(options: {
@@ -42,7 +43,9 @@ export async function pathsRunnerConfigsPointAt(options: {
     const sourced: string[] = [];
     // An editor's or agent's config: its command lines, run from the workspace's top or the folder above the
     // config's own (`.vscode`, `.github/hooks`), read as a hook's text is.
-    const programConfig = isProgramConfigPath(config);
+    // Another JSON, YAML or TOML file held by name (`.roo/mcp.json`, `opencode.json`): read as a program config too.
+    const heldOnly = !isProgramConfigPath(config) && !isRunnerConfigName(name) && !otherRepository && isHeldConfigFile(config);
+    const programConfig = isProgramConfigPath(config) || heldOnly;
     const places = programConfig
       ? [...new Set([base, join(root, dirname(config), '..'), join(root, dirname(config), '..', '..'), root])].filter(
           (place) => !relative(root, place).startsWith('..'),
@@ -52,8 +55,12 @@ export async function pathsRunnerConfigsPointAt(options: {
         : [base];
     // A config above the workspace is not in the command's layer: only the one on disk runs.
     for (const whole of await textsOf(config, config.startsWith('../') ? [root] : [upper, root])) {
-      const text = programConfig ? programConfigCommands(whole) : whole;
+      const read = programConfig ? programConfigTexts(whole) : { commands: whole, values: [], json: false };
+      // Such a file in YAML or TOML: its lines are values (a word naming an existing file is a program), not command lines.
+      const { commands: text, values } = heldOnly && !read.json ? { commands: '', values: whole.split('\n').slice(0, MAX_LINES) } : read;
       if (options.mentioned) mentionedBy(text, options.mentioned, places);
+      // Its other values: a word that names an existing file is a program (an MCP server's envFile, an rcfile).
+      for (const value of values) if (options.mentioned) mentionedByValue(value, options.mentioned, places);
       for (const word of pathLikeWords(text)) add(resolve(base, word));
       if (name !== '.envrc') continue;
       for (const word of pathLikeWords(text)) sourced.push(resolve(base, word));

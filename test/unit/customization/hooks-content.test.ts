@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { SessionHooks, hookApprovalRequest, hookApprovalsThrough, type HookMemory } from '../../../src/customization/common/hooks';
-import { commandWords } from '../../../src/customization/common/hookContent';
+import { commandWords } from '../../../src/terminal/common/shellWords';
 import type { ApprovalRequest } from '../../../src/sessionModel/common/sessionPorts';
 import { nodeHookHost } from '../../../src/customization/node/hookProcess';
 import { NodeHookFiles } from '../../../src/customization/node/nodeHookFiles';

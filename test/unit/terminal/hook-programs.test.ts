@@ -1,12 +1,13 @@
 // What the hooks' programs read, followed from file to file (src/terminal/node/hookPrograms.ts), on real files.
 // The attacks these close, run in the real sandbox, are test/security/attack10-hook-*.test.ts.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ConfigTooLarge } from '../../../src/terminal/node/gitStructure';
 import { followPrograms, mentionedBy, noneMentioned } from '../../../src/terminal/node/hookPrograms';
+import { programConfigTexts } from '../../../src/terminal/node/programConfigs';
 
 let base: string;
 let root: string;
@@ -116,5 +117,37 @@ describe('what a hook runs, followed', () => {
     await reached('d', 'hook');
     const { user, system } = process.cpuUsage(started);
     assert.ok((user + system) / 1000 < 2_000, `${(user + system) / 1000} CPU ms`);
+  });
+
+  test('a bare word that is a file where the text runs (sh lint, node check), never a folder; PATH=bin:$PATH', async () => {
+    await put(root, { 'e/hook': 'sh lint\nnode check\nblack src\nPATH=tools:$PATH\n', 'e/lint': 'echo\n', 'e/check.js': '1\n', 'e/src/x.py': '' });
+    await put(upper, { 'e/fresh.sh': 'echo\n' });
+    await put(root, { 'e/hook2': 'bash fresh\n' });
+    const { paths, names } = await reached('e', 'hook');
+    for (const path of ['e/lint', 'e/check.js', 'e/tools']) assert.ok(paths.has(path), path);
+    assert.equal(paths.has('e/src'), false);
+    assert.ok(names.has('lint') && names.has('check.js'));
+    // A file only the command made is looked up in its layer too.
+    assert.ok((await reached('e', 'hook2')).paths.has('e/fresh.sh'));
+  });
+
+  test('a quoted name with a space; a braced expansion before a path; a name completed from a variable', async () => {
+    await put(root, { 'f/hook': 'sh "sub/pre commit.sh"\nsh "${ROOT}/sub/check"\nsh "${0%/*}/../../sub/lint"\nfor c in a b; do sh "gen/$c.sh"; done\n' });
+    const { paths } = await reached('f', 'hook');
+    for (const path of ['f/sub/pre commit.sh', 'f/sub/check', 'f/sub/lint', 'f/gen']) assert.ok(paths.has(path), path);
+  });
+
+  test('where a link of the chain leads is followed and held', async () => {
+    await put(root, { 'g/tools/impl.sh': 'sh g/tools/next.sh\n', 'g/tools/next.sh': 'echo\n', 'g/hook': 'sh scripts/check.sh\n' });
+    await mkdir(join(root, 'g/scripts'), { recursive: true });
+    await symlink('../tools/impl.sh', join(root, 'g/scripts/check.sh'));
+    const { paths } = await reached('g', 'hook');
+    for (const path of ['g/scripts/check.sh', 'g/tools/impl.sh']) assert.ok(paths.has(path), path);
+  });
+
+  test("a program config's command lines, and every other string value whatever its key", () => {
+    const { commands, values } = programConfigTexts('{"servers":{"a":{"command":"node","args":["x.js"],"envFile":"c/mcp.env"}},"apiKeyHelper":"sh k.sh"}');
+    assert.equal(commands, 'node x.js');
+    assert.deepEqual(values.sort(), ['c/mcp.env', 'sh k.sh']);
   });
 });
