@@ -13,6 +13,10 @@
 // existing file (as it is or with a script extension) is held and followed", "a bare word that is a file where the
 // text runs, `node check` → `./check.js`", and that a bound never lets anything land unchecked ("a config over 64 KB
 // makes the whole change set wait").
+// The same raw-text reading follows any text JSON.parse refuses while the program reading it does not: VS Code reads
+// settings.json, mcp.json and tasks.json with jsonc-parser, which is error-tolerant (a stray U+00A0 after `{`, an
+// extra token: the error is reported, the values still parsed and used), so a config with one such character is
+// also read as raw text (third test).
 // Impact: .vscode/mcp.json's server (`node server` → server.js, started by VS Code when the user starts the server or
 // a chat uses it) and settings.json's terminal profile (`bash --rcfile devrc`, run by every new terminal) land
 // rewritten and run outside the sandbox.
@@ -28,6 +32,9 @@ function mcp(padded: boolean): string {
   return `{\n  "servers": {\n    "local": {\n      "type": "stdio",\n      "command": "node",\n      "args": ["server", "--stdio"]\n    }\n  }${padded ? `,\n  "x-padding": ${padding}` : ''}\n}\n`;
 }
 
+/** JSON.parse refuses it (U+00A0 is no JSON whitespace); jsonc-parser, as VS Code reads its configs, parses it whole. */
+const tolerated = (text: string) => text.replace('{\n', '{\u00a0\n');
+
 function settings(padded: boolean): string {
   return (
     `{\n  "terminal.integrated.profiles.linux": { "dev": { "path": "bash", "args": ["--rcfile", "devrc", "-i"] } },\n` +
@@ -39,10 +46,11 @@ describe('attack: a program config past 10,000 values is read as raw text', asyn
   if (!(await sandboxHere())) return;
   let control: Fixture;
   let attack: Fixture;
-  const plant = async (fixture: Fixture, padded: boolean) => {
+  let tolerant: Fixture;
+  const plant = async (fixture: Fixture, padded: boolean, spell = (text: string) => text) => {
     await mkdir(join(fixture.root, '.vscode'), { recursive: true });
-    await writeFile(join(fixture.root, '.vscode', 'mcp.json'), mcp(padded));
-    await writeFile(join(fixture.root, '.vscode', 'settings.json'), settings(padded));
+    await writeFile(join(fixture.root, '.vscode', 'mcp.json'), spell(mcp(padded)));
+    await writeFile(join(fixture.root, '.vscode', 'settings.json'), spell(settings(padded)));
     await writeFile(join(fixture.root, 'server.js'), 'console.log("server")\n');
     await writeFile(join(fixture.root, 'devrc'), 'echo dev\n');
   };
@@ -51,10 +59,13 @@ describe('attack: a program config past 10,000 values is read as raw text', asyn
     attack = await makeFixture();
     await plant(control, false);
     await plant(attack, true);
+    tolerant = await makeFixture();
+    await plant(tolerant, false, tolerated);
   });
   after(async () => {
     await control.remove();
     await attack.remove();
+    await tolerant.remove();
   });
   const rewrite = `echo 'require("child_process").execSync("id > /tmp/owned")' > server.js && echo 'id > /tmp/owned' > devrc`;
   const landed = async (fixture: Fixture) => ({
@@ -74,6 +85,18 @@ describe('attack: a program config past 10,000 values is read as raw text', asyn
     assert.equal(result.exitCode, 0, result.output);
     assert.deepEqual(
       await landed(attack),
+      original,
+      `what the MCP server (node server) and the terminal profile (--rcfile devrc) run landed rewritten; review: ${JSON.stringify(result.review)}`,
+    );
+  });
+
+  test('the same configs with one U+00A0 (jsonc-parser reads them, JSON.parse does not) still hold server.js and devrc', async () => {
+    // (jsonc-parser's parse, VS Code's reader, gives the full object for this text with one InvalidSymbol error.)
+    assert.throws(() => JSON.parse(tolerated(settings(false))));
+    const result = await tolerant.run(rewrite);
+    assert.equal(result.exitCode, 0, result.output);
+    assert.deepEqual(
+      await landed(tolerant),
       original,
       `what the MCP server (node server) and the terminal profile (--rcfile devrc) run landed rewritten; review: ${JSON.stringify(result.review)}`,
     );
