@@ -17,6 +17,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
+import { ReviewBound } from './reviewBounds';
 import { bareWords, type Listings, type PendingWords, resolvePending, SCRIPT_EXTENSIONS, shellWordsOf, valueWords } from './namedFiles';
 
 /** What the texts that run outside the sandbox name, gathered across them. */
@@ -55,8 +56,11 @@ const TOOL_FILES: Record<string, string[]> = {
 /** The words that run a package's program from node_modules (`npx lint-staged`, `yarn lint-staged`, `pnpm exec x`). */
 const PACKAGE_RUNNERS = /^(npm|npx|yarn|pnpm|pnpx|bun|bunx)$/;
 const MAX_MENTIONED = 100_000;
-/** Folders a text's words are resolved from: where it runs, and where its cd, pushd and make -C lead. */
-const MAX_PLACES = 24;
+/**
+ * Folders a text's words are resolved from: where it runs, and where its cd, pushd and make -C lead. A bare word is
+ * looked up only there, so past the bound the whole change set waits (round 14: a 25th `cd` folder was never read).
+ */
+const PLACES = new ReviewBound(24, "the folders a hook's or config's `cd` leads to (a text)");
 /** How long following may take before the whole change set waits (a hostile text can be slow to read, not endless). */
 const FOLLOW_MS = 5_000;
 const MAX_PROGRAMS = 20_000;
@@ -74,9 +78,11 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
   const given = [...new Set([...places, ...mentioned.tops])];
   const folders = new Set(given);
   // `cd scripts && ./check`, `pushd scripts`, `make -C tools`, `--directory=tools`: the words after one are read from
-  // there too (at most MAX_PLACES folders a text: each is a place every word is resolved from).
+  // there too (at most PLACES folders a text: each, from each given place, is a place every word is resolved from).
+  const targets = new Set<string>();
   for (const match of text.matchAll(/(?:^|[\s;&|(])(?:cd|pushd|-C|--directory=?|--prefix=?)[ \t]*([A-Za-z0-9_./-]{1,200})/g)) {
-    if (folders.size >= MAX_PLACES) break;
+    targets.add(match[1]);
+    PLACES.check(targets.size);
     for (const place of given) folders.add(resolve(place, match[1]));
   }
   // `$HOME/x` and `${HOME}/x` are `~/x` (the home folder), not a name whose folders the shell fills in.
