@@ -49,7 +49,8 @@ describe('attack: a config path spelled with a string escape', async () => {
     await attack.remove();
   });
   const rewrite = FILES.map((file) => `echo 'id > /tmp/owned' > ${file}`).join(' && ');
-  const landed = async (fixture: Fixture) => Object.fromEntries(await Promise.all(FILES.map(async (file) => [file, await readFile(join(fixture.root, file), 'utf8')])));
+  const landed = async (fixture: Fixture) =>
+    Object.fromEntries(await Promise.all(FILES.map(async (file) => [file, await readFile(join(fixture.root, file), 'utf8')])));
   const original = Object.fromEntries(FILES.map((file) => [file, 'echo ok\n']));
 
   test('control: the configs spelling `/` hold the scripts', async () => {

@@ -42,7 +42,7 @@ describe('attack: a hook path spelled with a backslash', async () => {
     assert.equal(await readFile(join(fixture.root, 'scripts', 'fmt.sh'), 'utf8'), 'echo fmt\n', `control: ${JSON.stringify(result.review)}`);
   });
 
-  test('scripts/check.sh (`sh scripts/che\\ck.sh`) and tools/lint.sh (`$\'tools\\x2flint.sh\'`) rewritten are held', async () => {
+  test("scripts/check.sh (`sh scripts/che\\ck.sh`) and tools/lint.sh (`$'tools\\x2flint.sh'`) rewritten are held", async () => {
     const checkMarker = join(fixture.base, 'check-ran');
     const lintMarker = join(fixture.base, 'lint-ran');
     const result = await fixture.run(`echo 'echo escaped > ${checkMarker}' > scripts/check.sh && echo 'echo escaped > ${lintMarker}' > tools/lint.sh`);

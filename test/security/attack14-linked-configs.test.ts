@@ -48,7 +48,8 @@ describe('attack: a linked .vscode folder', async () => {
     await attack.remove();
   });
   const rewrite = FILES.map((file) => `echo 'id > /tmp/owned' > ${file}`).join(' && ');
-  const landed = async (fixture: Fixture) => Object.fromEntries(await Promise.all(FILES.map(async (file) => [file, await readFile(join(fixture.root, file), 'utf8')])));
+  const landed = async (fixture: Fixture) =>
+    Object.fromEntries(await Promise.all(FILES.map(async (file) => [file, await readFile(join(fixture.root, file), 'utf8')])));
   const original = Object.fromEntries(FILES.map((file) => [file, 'echo ok\n']));
 
   test('control: a plain .vscode/tasks.json holds tools/build.sh', async () => {
