@@ -11,7 +11,9 @@
 // The README promises "the scripts husky's hooks and the hook managers' configs run, followed as a hook's are" and
 // "every other string value … of every JSON, YAML or TOML file held by name (… `.codex/config.toml`…): each of its words
 // that names an existing file … is held and followed".
-// Control: the same configs spelling `/` hold the scripts.
+// The same holds for YAML's escaped line break in a double-quoted scalar (`run: "sh tools/li\⏎ nt"` is `sh tools/lint`):
+// the review sees `tools/li` and `nt`.
+// Control: the same configs spelling `/` (and the line whole) hold the scripts.
 // Impact: the scripts land rewritten and run outside the sandbox (the next commit; the agents' next session).
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -19,7 +21,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeFixture, runOutside, sandboxHere, type Fixture } from './harness';
 
-const FILES = ['tools/check.js', 'tools/mcp/server.js', 'tools/mcp/start.sh'];
+const FILES = ['tools/check.js', 'tools/mcp/server.js', 'tools/mcp/start.sh', 'tools/lint'];
 
 describe('attack: a config path spelled with a string escape', async () => {
   if (!(await sandboxHere())) return;
@@ -36,6 +38,13 @@ describe('attack: a config path spelled with a string escape', async () => {
       join(fixture.root, '.continue', 'config.yaml'),
       `name: project\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: local\n    command: sh\n    args: ["tools${slash}mcp${slash}start.sh"]\n`,
     );
+    // A double-quoted YAML scalar's escaped line break joins the lines with nothing between: `sh tools/lint`.
+    await writeFile(
+      join(fixture.root, 'lefthook-local.yml'),
+      slash === '/'
+        ? 'pre-commit:\n  commands:\n    lint:\n      run: "sh tools/lint"\n'
+        : 'pre-commit:\n  commands:\n    lint:\n      run: "sh tools/li\\\n        nt"\n',
+    );
     for (const file of FILES) await writeFile(join(fixture.root, file), 'echo ok\n');
   };
   before(async () => {
@@ -49,7 +58,8 @@ describe('attack: a config path spelled with a string escape', async () => {
     await attack.remove();
   });
   const rewrite = FILES.map((file) => `echo 'id > /tmp/owned' > ${file}`).join(' && ');
-  const landed = async (fixture: Fixture) => Object.fromEntries(await Promise.all(FILES.map(async (file) => [file, await readFile(join(fixture.root, file), 'utf8')])));
+  const landed = async (fixture: Fixture) =>
+    Object.fromEntries(await Promise.all(FILES.map(async (file) => [file, await readFile(join(fixture.root, file), 'utf8')])));
   const original = Object.fromEntries(FILES.map((file) => [file, 'echo ok\n']));
 
   test('control: the configs spelling `/` hold the scripts', async () => {

@@ -62,10 +62,6 @@ describe('attack: a held YAML/TOML config past its 10,000th line', async () => {
   test('the same configs after 10,000 comment lines still hold server.js and start.sh', async () => {
     const result = await attack.run(rewrite);
     assert.equal(result.exitCode, 0, result.output);
-    assert.deepEqual(
-      await landed(attack),
-      original,
-      `what Codex's and Continue's MCP servers run landed rewritten; review: ${JSON.stringify(result.review)}`,
-    );
+    assert.deepEqual(await landed(attack), original, `what Codex's and Continue's MCP servers run landed rewritten; review: ${JSON.stringify(result.review)}`);
   });
 });
