@@ -18,6 +18,7 @@ import { readdir, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 import { ReviewBound } from './reviewBounds';
+import { shellUnescaped } from './shellEscapes';
 import { bareWords, type Listings, type PendingWords, resolvePending, SCRIPT_EXTENSIONS, shellWordsOf, valueWords } from './namedFiles';
 
 /** What the texts that run outside the sandbox name, gathered across them. */
@@ -87,7 +88,10 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
   }
   // `$HOME/x` and `${HOME}/x` are `~/x` (the home folder), not a name whose folders the shell fills in.
   const homeSpelled = mentioned.home === undefined ? text : text.replace(/\$\{HOME\}|\$HOME\b/g, '~');
-  for (const word of pathLikeWords(completedAsGlob(homeSpelled))) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
+  // Spelled with escapes the shell removes (`che\ck.sh`, `$'tools\x2flint.sh'`): read as the shell reads it too.
+  for (const spelled of new Set([homeSpelled, shellUnescaped(homeSpelled)])) {
+    for (const word of pathLikeWords(completedAsGlob(spelled))) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
+  }
   shellSpelled(text, mentioned, folders);
   const words = text.split(/[^A-Za-z0-9_@/.-]+/);
   for (const [index, word] of words.entries()) {
