@@ -19,6 +19,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 import { ReviewBound } from './reviewBounds';
 import { shellUnescaped } from './shellEscapes';
+import { CASELESS_TOOL_FILES } from './toolFileSpellings';
 import { bareWords, type Listings, type PendingWords, resolvePending, SCRIPT_EXTENSIONS, shellWordsOf, valueWords } from './namedFiles';
 
 /** What the texts that run outside the sandbox name, gathered across them. */
@@ -49,7 +50,17 @@ const TOOL_FILES: Record<string, string[]> = {
   // A recipe's `$(MAKE) -C dir`: make again.
   MAKE: ['makefile', 'gnumakefile', 'Makefile', 'GNUmakefile'],
   just: ['justfile', '.justfile'],
-  task: ['taskfile.yml', 'taskfile.yaml', 'Taskfile.yml', 'Taskfile.yaml'],
+  // Task also reads its `.dist` files (a project's shared default, the plain one a user's override).
+  task: [
+    'taskfile.yml',
+    'taskfile.yaml',
+    'Taskfile.yml',
+    'Taskfile.yaml',
+    'taskfile.dist.yml',
+    'taskfile.dist.yaml',
+    'Taskfile.dist.yml',
+    'Taskfile.dist.yaml',
+  ],
   rake: ['rakefile', 'Rakefile'],
   lefthook: ['lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', 'lefthook.yaml', 'lefthook.toml', 'lefthook.json'],
   'lint-staged': ['.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yml', '.lintstagedrc.yaml', 'lint-staged.config.js', 'lint-staged.config.mjs'],
@@ -99,6 +110,8 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
       addName(mentioned, file);
       for (const place of folders) addProgram(mentioned, join(place, file));
     }
+    // `just` finds `Justfile`, `JUSTFILE`…: whichever capitalisation is there is read (looked up, not opened by name).
+    if (Object.hasOwn(CASELESS_TOOL_FILES, word)) mentioned.pending.push({ places: [...folders], words: CASELESS_TOOL_FILES[word] });
     if (PACKAGE_RUNNERS.test(word)) {
       mentioned.packageScripts = true;
       for (const place of folders) addProgram(mentioned, join(place, 'package.json'));

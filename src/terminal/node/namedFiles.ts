@@ -25,7 +25,8 @@ export interface PendingWords {
 }
 
 /** What an interpreter adds to a name given without an extension (`node check` loads check.js, `sh lint` ./lint). */
-export const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py', '.sh', '.bash', '.rb', '.pl'];
+/** `.tsx` and `.jsx` too: tsx and bun complete an entry's name with them (`tsx scripts/check` runs check.tsx). */
+export const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.tsx', '.jsx', '.py', '.sh', '.bash', '.rb', '.pl'];
 const MAX_TEXT_WORDS = 16_384;
 const MAX_FOLDERS = 1024;
 const MAX_FOLDER_ENTRIES = 50_000;
