@@ -1,5 +1,5 @@
 /**
- * A hook's text as the shell reads its paths: a backslash removed (`scripts/che\ck.sh` is scripts/check.sh) and bash's
+ * A hook's text as the shell reads its paths: a backslash removed (`scripts/che\ck.sh` is scripts/check.sh, a line continued) and bash's
  * `$'…'` decoded (`$'tools\x2flint.sh'` is tools/lint.sh). The review takes paths from the raw text, so a path spelled
  * with an escape named nothing to it (round 14); mentionedBy reads this spelling beside the raw one. One pass each.
  */
@@ -11,5 +11,6 @@ export function shellUnescaped(text: string): string {
   const decoded = text.replace(/\$'((?:[^'\\]|\\.)*)'/g, (_whole, inner: string) =>
     withEscapesDecoded(inner).replace(/\\([0-7]{1,3})/g, (_octal, digits: string) => String.fromCharCode(Number.parseInt(digits, 8) & 0xff)),
   );
-  return decoded.replace(/\\(.)/g, '$1');
+  // `\⏎` continues the line (`sh tools/li\⏎nt` is `sh tools/lint`); before any other character a backslash is dropped.
+  return decoded.replace(/\\\n/g, '').replace(/\\(.)/g, '$1');
 }
