@@ -142,7 +142,9 @@ function shellSpelled(text: string, mentioned: Mentioned, folders: ReadonlySet<s
   for (const word of words) {
     if (/\s/.test(word) && /[/.]/.test(word)) namedPath(word, mentioned, folders);
     if (!word.startsWith('PATH=')) continue;
-    for (const entry of word.slice('PATH='.length).split(':').slice(0, MAX_PATH_ENTRIES)) {
+    const entries = word.slice('PATH='.length).split(':');
+    PATH_ENTRIES.check(entries.length);
+    for (const entry of entries) {
       if (entry !== '' && !isAbsolute(entry)) for (const place of folders) addProgram(mentioned, resolve(place, entry));
     }
   }
@@ -159,7 +161,8 @@ export function mentionedByValue(value: string, mentioned: Mentioned, places: re
   if (words.length > 0) mentioned.pending.push({ places, words });
 }
 
-const MAX_PATH_ENTRIES = 32;
+/** Entries of one `PATH=` a text sets, each a folder held whole. */
+const PATH_ENTRIES = new ReviewBound(32, 'the entries of a `PATH` a hook or config sets');
 
 /**
  * A name completed from a variable inside a path (`scripts/$c.sh`, `tools/check-${name}.sh`, `bin/$1`): the shell picks

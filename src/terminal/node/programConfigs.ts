@@ -12,7 +12,7 @@
  * runnerConfigs.ts follows and holds both as what a Git hook runs is. A text that is not JSON is read whole as
  * command lines and its string literals as values (VS Code reads JSON with jsonc-parser, which uses what it can parse of
  * a text JSON.parse refuses: a stray U+00A0, an extra token). Bounded: the text is at most 64 KB (the caller's bound),
- * 20 levels and 10,000 values are walked; past that the text is read the same way (round 14: a config past 10,000
+ * 20 levels and 10,000 values are walked; past either the text is read the same way (round 14: a config past 10,000
  * values read as command lines alone hid `"args": ["server"]`).
  */
 
@@ -34,15 +34,18 @@ export function programConfigTexts(text: string): { commands: string; values: st
   const lines: string[] = [];
   const values: string[] = [];
   let seen = 0;
+  // Past a bound the walk stops, and the text is read by its strings instead: nothing of it goes unread.
+  let cut = false;
+  const bounded = (depth: number) => (cut ||= ++seen > MAX_VALUES || depth > MAX_DEPTH);
   const strings = (value: unknown, depth: number): string[] => {
-    if (++seen > MAX_VALUES || depth > MAX_DEPTH) return [];
+    if (bounded(depth)) return [];
     if (typeof value === 'string') return [value];
     if (Array.isArray(value)) return value.flatMap((item) => strings(item, depth + 1));
     if (typeof value === 'object' && value !== null) return Object.values(value).flatMap((item) => strings(item, depth + 1));
     return [];
   };
   const walk = (value: unknown, depth: number): void => {
-    if (++seen > MAX_VALUES || depth > MAX_DEPTH) return;
+    if (bounded(depth)) return;
     if (typeof value === 'string') values.push(value);
     if (typeof value !== 'object' || value === null) return;
     if (Array.isArray(value)) {
@@ -60,7 +63,7 @@ export function programConfigTexts(text: string): { commands: string; values: st
     if (here.length > 0) lines.push(here.join(' '));
   };
   walk(parsed, 0);
-  if (seen > MAX_VALUES) return { commands: text, values: stringLiterals(text), json: true };
+  if (cut) return { commands: text, values: stringLiterals(text), json: true };
   // What a line writes (`echo ok > note.txt`, `2>> hook.log`) is its output, not what it runs (hookContent.ts does
   // not digest a `>` target either): a hook's own ordinary output file is not held for being named.
   return { commands: lines.map(withoutOutputs).join('\n'), values, json: true };

@@ -5,7 +5,9 @@
  * bound what the change set runs is unknown, so the review stops with ConfigTooLarge, the path an unreadable followed
  * file takes (repositoryFacts.ts turns it into `incomplete`): the whole change set waits, and the message says why.
  */
-import { ConfigTooLarge } from './gitStructure';
+
+/** A Git config the review cannot read whole (past its size bound, or naming too many paths): what it points at is unknown. */
+export class ConfigTooLarge extends Error {}
 
 /** Thrown when a bound is reached: what was being read, and its limit. */
 export class BoundReached extends ConfigTooLarge {}

@@ -20,8 +20,10 @@ import { mentionedBy, mentionedByValue, type Mentioned } from './hookPrograms';
 import { withEscapesDecoded } from './formatEscapes';
 import { ReviewBound } from './reviewBounds';
 
-const MAX_CONFIGS = 500;
-const FOLDER_FILES = 200;
+/** Runner configs read in one review, and files of a config that is a folder (husky's): past either, the whole change set waits. */
+const CONFIGS = new ReviewBound(500, 'the runner and program configs to read');
+const CONFIG_FOLDER_FILES = new ReviewBound(200, "a config folder's files (husky's hooks)");
+const FOLDER_FILES = CONFIG_FOLDER_FILES.limit;
 const CONFIG_BYTES = 64 * 1024;
 const SOURCED_DEPTH = 6;
 /** Lines of a YAML or TOML file held by name that are values (blank and comment lines not counted). */
@@ -37,7 +39,8 @@ export async function pathsRunnerConfigsPointAt(options: {
   const { root, upper, configs } = options;
   const found = new Set<string>();
   const add = (path: string) => addNamedInside(found, root, path);
-  for (const config of configs.slice(0, MAX_CONFIGS)) {
+  CONFIGS.check(configs.length);
+  for (const config of configs) {
     const name = config.slice(config.lastIndexOf('/') + 1).toLowerCase();
     // What the config's words are taken from: husky's hooks run at the work tree's top, the others where they are.
     // A Mercurial or Sapling config's hooks run from the repository's top, its extensions' paths are read from there too.
@@ -148,7 +151,9 @@ async function textsOf(config: string, bases: readonly string[]): Promise<string
       if (text !== undefined) texts.push(text);
     } else if (info.isDirectory()) {
       for (const folder of [path, join(path, '_')]) {
-        for (const name of ((await readdir(folder).catch((error: unknown) => absentOr(error, folder))) ?? []).slice(0, FOLDER_FILES)) {
+        const names = (await readdir(folder).catch((error: unknown) => absentOr(error, folder))) ?? [];
+        CONFIG_FOLDER_FILES.check(names.length);
+        for (const name of names) {
           const text = await wholeText(join(folder, name));
           if (text !== undefined) texts.push(text);
         }
