@@ -174,7 +174,8 @@ export async function runnerConfigsAbove(root: string): Promise<string[]> {
     const parent = dirname(folder);
     if (parent === folder) break;
     folder = parent;
-    for (const name of (await readdir(folder).catch(() => [] as string[])).slice(0, 10_000)) {
+    // Every name: the listing is read whole anyway, and a name past a cut would be a config never read.
+    for (const name of await readdir(folder).catch(() => [] as string[])) {
       if (isRunnerConfigName(name)) found.push(relative(root, join(folder, name)));
       const otherConfig = otherRepositoryConfigIn(name);
       if (otherConfig !== undefined) found.push(relative(root, join(folder, otherConfig)));
