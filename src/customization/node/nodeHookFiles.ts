@@ -15,6 +15,7 @@ import { absoluteInside, isInside } from '../../base/node';
 import { MAX_HOOK_FILE_BYTES, type HookFileContent, type HookFileRequest, type HookFiles } from '../common/hookContent';
 import { protectingPattern } from '../../base/common';
 import { changeReviewParts } from '../../terminal/node';
+import { folderContents } from './hookFolders';
 
 export interface NodeHookFilesOptions {
   /** Absolute workspace root. */
@@ -130,14 +131,25 @@ export class NodeHookFiles implements HookFiles {
         break;
       }
       const content = await this.content({ word: path, from: { cwd: '.' }, maxBytes: MAX_HOOK_FILE_BYTES }, signal);
-      if (content === undefined) continue;
-      found.push(content);
+      // A folder it runs the files of (a glob's, a PATH entry's), but an installed package's (not followed, as in the review).
+      const inFolder = content === undefined && !path.split(sep).includes('node_modules') ? await this.folderFiles(path, signal) : undefined;
+      if (content !== undefined) found.push(content);
+      found.push(...(inFolder ?? []));
       if (found.length > MAX_FOLLOWED_FILES) {
         found.push({ path: '…', problem: `what the hook's files run reaches more than ${MAX_FOLLOWED_FILES} files; the rest are not checked` });
         break;
       }
     }
     return found;
+  }
+
+  /** The digests of the files of a folder the hook runs (hookFolders.ts); undefined when `path` is no folder of the workspace or home. */
+  private folderFiles(path: string, signal: AbortSignal): Promise<HookFileContent[] | undefined> {
+    const base = isInside(this.workspaceFolder, path) ? this.workspaceFolder : this.homeFolder;
+    if (base === undefined || !isInside(base, path)) return Promise.resolve(undefined);
+    const inside = relative(base, path).split(sep).join('/');
+    const shown = base === this.workspaceFolder ? inside : `~/${inside}`;
+    return folderContents(path, shown, (request, s) => this.content(request, s), signal);
   }
 
   /** The absolute path the word names (not resolved through symlinks); undefined when its folder is none here. */

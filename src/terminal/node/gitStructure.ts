@@ -27,6 +27,7 @@ import { configEntries } from './gitConfigText';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { lstat, open, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { ConfigTooLarge, ReviewBound } from './reviewBounds';
 
 export { configEntries, configValue } from './gitConfigText';
 
@@ -35,7 +36,7 @@ const INCLUDE_DEPTH = 10;
 /** Hook files taken per folder. */
 const HOOK_FILES = 200;
 /** Entries of a git directory looked at for links (its top, hooks/ and info/). */
-const GIT_DIRECTORY_LINKS = 2000;
+const GIT_DIRECTORY_ENTRIES = new ReviewBound(2000, "a git directory's top, hooks and info folders hold entries");
 
 /** The hooks Git runs (githooks(5)): only a file of one of these names runs, never a `.sample`. */
 const GIT_HOOK_NAMES = new Set([
@@ -69,8 +70,8 @@ const GIT_HOOK_NAMES = new Set([
   'post-index-change',
 ]);
 
-/** A Git config the review cannot read whole (past its size bound, or naming too many paths): what it points at is unknown. */
-export class ConfigTooLarge extends Error {}
+// A Git config the review cannot read whole (past its size bound, or naming too many paths): what it points at is unknown.
+export { ConfigTooLarge } from './reviewBounds';
 
 /**
  * A file or folder the review could not read for another reason than its absence (EACCES, EPERM, EIO…): what it
@@ -304,7 +305,8 @@ async function linkTargetsIn(gitDir: string): Promise<string[]> {
   let seen = 0;
   for (const folder of [gitDir, join(gitDir, 'hooks'), join(gitDir, 'info')]) {
     for (const entry of (await readdir(folder, { withFileTypes: true }).catch((error: unknown) => absentOr(error, folder))) ?? []) {
-      if (++seen > GIT_DIRECTORY_LINKS) return targets;
+      // Past the bound a link unread could lead to what runs: the whole change set waits (reviewBounds.ts).
+      GIT_DIRECTORY_ENTRIES.check(++seen);
       if (!entry.isSymbolicLink()) continue;
       const link = join(folder, entry.name);
       const target = await readlink(link).catch(() => undefined);

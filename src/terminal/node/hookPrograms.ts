@@ -17,6 +17,9 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
+import { ReviewBound } from './reviewBounds';
+import { shellUnescaped } from './shellEscapes';
+import { CASELESS_TOOL_FILES } from './toolFileSpellings';
 import { bareWords, type Listings, type PendingWords, resolvePending, SCRIPT_EXTENSIONS, shellWordsOf, valueWords } from './namedFiles';
 
 /** What the texts that run outside the sandbox name, gathered across them. */
@@ -47,7 +50,17 @@ const TOOL_FILES: Record<string, string[]> = {
   // A recipe's `$(MAKE) -C dir`: make again.
   MAKE: ['makefile', 'gnumakefile', 'Makefile', 'GNUmakefile'],
   just: ['justfile', '.justfile'],
-  task: ['taskfile.yml', 'taskfile.yaml', 'Taskfile.yml', 'Taskfile.yaml'],
+  // Task also reads its `.dist` files (a project's shared default, the plain one a user's override).
+  task: [
+    'taskfile.yml',
+    'taskfile.yaml',
+    'Taskfile.yml',
+    'Taskfile.yaml',
+    'taskfile.dist.yml',
+    'taskfile.dist.yaml',
+    'Taskfile.dist.yml',
+    'Taskfile.dist.yaml',
+  ],
   rake: ['rakefile', 'Rakefile'],
   lefthook: ['lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', 'lefthook.yaml', 'lefthook.toml', 'lefthook.json'],
   'lint-staged': ['.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yml', '.lintstagedrc.yaml', 'lint-staged.config.js', 'lint-staged.config.mjs'],
@@ -55,8 +68,11 @@ const TOOL_FILES: Record<string, string[]> = {
 /** The words that run a package's program from node_modules (`npx lint-staged`, `yarn lint-staged`, `pnpm exec x`). */
 const PACKAGE_RUNNERS = /^(npm|npx|yarn|pnpm|pnpx|bun|bunx)$/;
 const MAX_MENTIONED = 100_000;
-/** Folders a text's words are resolved from: where it runs, and where its cd, pushd and make -C lead. */
-const MAX_PLACES = 24;
+/**
+ * Folders a text's words are resolved from: where it runs, and where its cd, pushd and make -C lead. A bare word is
+ * looked up only there, so past the bound the whole change set waits (round 14: a 25th `cd` folder was never read).
+ */
+const PLACES = new ReviewBound(24, "the folders a hook's or config's `cd` leads to (a text)");
 /** How long following may take before the whole change set waits (a hostile text can be slow to read, not endless). */
 const FOLLOW_MS = 5_000;
 const MAX_PROGRAMS = 20_000;
@@ -74,14 +90,19 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
   const given = [...new Set([...places, ...mentioned.tops])];
   const folders = new Set(given);
   // `cd scripts && ./check`, `pushd scripts`, `make -C tools`, `--directory=tools`: the words after one are read from
-  // there too (at most MAX_PLACES folders a text: each is a place every word is resolved from).
+  // there too (at most PLACES folders a text: each, from each given place, is a place every word is resolved from).
+  const targets = new Set<string>();
   for (const match of text.matchAll(/(?:^|[\s;&|(])(?:cd|pushd|-C|--directory=?|--prefix=?)[ \t]*([A-Za-z0-9_./-]{1,200})/g)) {
-    if (folders.size >= MAX_PLACES) break;
+    targets.add(match[1]);
+    PLACES.check(targets.size);
     for (const place of given) folders.add(resolve(place, match[1]));
   }
   // `$HOME/x` and `${HOME}/x` are `~/x` (the home folder), not a name whose folders the shell fills in.
   const homeSpelled = mentioned.home === undefined ? text : text.replace(/\$\{HOME\}|\$HOME\b/g, '~');
-  for (const word of pathLikeWords(completedAsGlob(homeSpelled))) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
+  // Spelled with escapes the shell removes (`che\ck.sh`, `$'tools\x2flint.sh'`): read as the shell reads it too.
+  for (const spelled of new Set([homeSpelled, shellUnescaped(homeSpelled)])) {
+    for (const word of pathLikeWords(completedAsGlob(spelled))) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
+  }
   shellSpelled(text, mentioned, folders);
   const words = text.split(/[^A-Za-z0-9_@/.-]+/);
   for (const [index, word] of words.entries()) {
@@ -89,6 +110,8 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
       addName(mentioned, file);
       for (const place of folders) addProgram(mentioned, join(place, file));
     }
+    // `just` finds `Justfile`, `JUSTFILE`…: whichever capitalisation is there is read (looked up, not opened by name).
+    if (Object.hasOwn(CASELESS_TOOL_FILES, word)) mentioned.pending.push({ places: [...folders], words: CASELESS_TOOL_FILES[word] });
     if (PACKAGE_RUNNERS.test(word)) {
       mentioned.packageScripts = true;
       for (const place of folders) addProgram(mentioned, join(place, 'package.json'));
@@ -119,7 +142,9 @@ function shellSpelled(text: string, mentioned: Mentioned, folders: ReadonlySet<s
   for (const word of words) {
     if (/\s/.test(word) && /[/.]/.test(word)) namedPath(word, mentioned, folders);
     if (!word.startsWith('PATH=')) continue;
-    for (const entry of word.slice('PATH='.length).split(':').slice(0, MAX_PATH_ENTRIES)) {
+    const entries = word.slice('PATH='.length).split(':');
+    PATH_ENTRIES.check(entries.length);
+    for (const entry of entries) {
       if (entry !== '' && !isAbsolute(entry)) for (const place of folders) addProgram(mentioned, resolve(place, entry));
     }
   }
@@ -136,7 +161,8 @@ export function mentionedByValue(value: string, mentioned: Mentioned, places: re
   if (words.length > 0) mentioned.pending.push({ places, words });
 }
 
-const MAX_PATH_ENTRIES = 32;
+/** Entries of one `PATH=` a text sets, each a folder held whole. */
+const PATH_ENTRIES = new ReviewBound(32, 'the entries of a `PATH` a hook or config sets');
 
 /**
  * A name completed from a variable inside a path (`scripts/$c.sh`, `tools/check-${name}.sh`, `bin/$1`): the shell picks

@@ -12,7 +12,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { closeSync, readdirSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { yieldToHost } from '../../base/common';
 import { commandWords } from '../common/shellWords';
 import { absentOr, ConfigTooLarge, pathLikeWords } from './gitStructure';
@@ -25,11 +25,14 @@ export interface PendingWords {
 }
 
 /** What an interpreter adds to a name given without an extension (`node check` loads check.js, `sh lint` ./lint). */
-export const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py', '.sh', '.bash', '.rb', '.pl'];
+/** `.tsx` and `.jsx` too: tsx and bun complete an entry's name with them (`tsx scripts/check` runs check.tsx). */
+export const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.tsx', '.jsx', '.py', '.sh', '.bash', '.rb', '.pl'];
 const MAX_TEXT_WORDS = 16_384;
 const MAX_FOLDERS = 1024;
 const MAX_FOLDER_ENTRIES = 50_000;
 const MAX_WORD = 255;
+/** Linux's PATH_MAX: a longer path is opened by no program. */
+const PATH_MAX = 4096;
 
 /**
  * The words of a text as a shell splits them (quotes and backslashes kept together), line by line: a quote a
@@ -59,9 +62,11 @@ export function valueWords(value: string): string[] {
   for (const word of [...shellWordsOf(value), ...pathLikeWords(value)]) {
     // A TOML or YAML list's brackets and commas are no part of the path (`args = ["mcp/server.js"]`).
     const unbracketed = word.replace(/^[[({]+|[\])},;]+$/g, '');
-    for (const part of [unbracketed, unbracketed.slice(unbracketed.indexOf('=') + 1)]) {
+    for (const whole of [unbracketed, unbracketed.slice(unbracketed.indexOf('=') + 1)]) {
       // A pattern, a URL or a `${env:X}` names no one file; a folder listing per pattern would be no bound.
-      if (part === '' || part.length > 4 * MAX_WORD || /[\0*?[{]|^[a-z][a-z0-9+.-]*:/i.test(part)) continue;
+      if (whole === '' || whole.length > PATH_MAX || /[\0*?[{]|^[a-z][a-z0-9+.-]*:/i.test(whole)) continue;
+      // Spelled long (`././…/tools/x.sh`, round 14) it is the same path to the program: read as the system resolves it.
+      const part = whole.length > 4 * MAX_WORD ? posix.normalize(whole) : whole;
       found.add(part);
       const tail = part.replace(/^(?:\.{0,2}\/)+/, '');
       if (tail !== '' && tail !== part) found.add(tail);

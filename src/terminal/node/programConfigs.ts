@@ -10,7 +10,10 @@
  *   profile's `--rcfile x`, `python.defaultInterpreterPath`: no list of keys keeps up): each word that names an
  *   existing file is a program too (hookPrograms.ts mentionedByValue).
  * runnerConfigs.ts follows and holds both as what a Git hook runs is. A text that is not JSON is read whole as
- * command lines. Bounded: the text is at most 64 KB (the caller's bound), 20 levels and 10,000 values are looked at.
+ * command lines and its string literals as values (VS Code reads JSON with jsonc-parser, which uses what it can parse of
+ * a text JSON.parse refuses: a stray U+00A0, an extra token). Bounded: the text is at most 64 KB (the caller's bound),
+ * 20 levels and 10,000 values are walked; past either the text is read the same way (round 14: a config past 10,000
+ * values read as command lines alone hid `"args": ["server"]`).
  */
 
 import { withoutOutputs } from '../common/shellWords';
@@ -26,20 +29,23 @@ export function programConfigTexts(text: string): { commands: string; values: st
   try {
     parsed = JSON.parse(withoutComments(text));
   } catch {
-    return { commands: text, values: [], json: false };
+    return { commands: text, values: stringLiterals(text), json: false };
   }
   const lines: string[] = [];
   const values: string[] = [];
   let seen = 0;
+  // Past a bound the walk stops, and the text is read by its strings instead: nothing of it goes unread.
+  let cut = false;
+  const bounded = (depth: number) => (cut ||= ++seen > MAX_VALUES || depth > MAX_DEPTH);
   const strings = (value: unknown, depth: number): string[] => {
-    if (++seen > MAX_VALUES || depth > MAX_DEPTH) return [];
+    if (bounded(depth)) return [];
     if (typeof value === 'string') return [value];
     if (Array.isArray(value)) return value.flatMap((item) => strings(item, depth + 1));
     if (typeof value === 'object' && value !== null) return Object.values(value).flatMap((item) => strings(item, depth + 1));
     return [];
   };
   const walk = (value: unknown, depth: number): void => {
-    if (++seen > MAX_VALUES || depth > MAX_DEPTH) return;
+    if (bounded(depth)) return;
     if (typeof value === 'string') values.push(value);
     if (typeof value !== 'object' || value === null) return;
     if (Array.isArray(value)) {
@@ -57,10 +63,26 @@ export function programConfigTexts(text: string): { commands: string; values: st
     if (here.length > 0) lines.push(here.join(' '));
   };
   walk(parsed, 0);
-  if (seen > MAX_VALUES) return { commands: text, values: [], json: true };
+  if (cut) return { commands: text, values: stringLiterals(text), json: true };
   // What a line writes (`echo ok > note.txt`, `2>> hook.log`) is its output, not what it runs (hookContent.ts does
   // not digest a `>` target either): a hook's own ordinary output file is not held for being named.
   return { commands: lines.map(withoutOutputs).join('\n'), values, json: true };
+}
+
+/**
+ * Every double-quoted string of a JSON text, decoded as JSON decodes it (one that does not decode is taken as it is):
+ * what a tolerant parser may use of a text JSON.parse refuses. One pass, at most one value a string of the text.
+ */
+export function stringLiterals(text: string): string[] {
+  const values: string[] = [];
+  for (const match of text.matchAll(/"(?:[^"\\\n]|\\.)*"/g)) {
+    try {
+      values.push(JSON.parse(match[0]) as string);
+    } catch {
+      values.push(match[0].slice(1, -1));
+    }
+  }
+  return values;
 }
 
 /** JSON with comments (`//`, `/* *\/`) and trailing commas as plain JSON; strings kept as they are. */

@@ -14,7 +14,8 @@ import { lstatSync, statfsSync, type Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { protectingPattern } from '../../base/common';
-import { isHeldConfigFile, isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName } from '../common/changeReview';
+import { isEditorOrAgentPath, isHeldConfigFile, isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName } from '../common/changeReview';
+import { configsBehindLink } from './linkedConfigFolders';
 
 /** Entries looked at outside node_modules; beyond it the sandbox cannot promise to cover the protected files. */
 export const protectedSearchLimit = 100_000;
@@ -67,6 +68,8 @@ interface FolderRecord {
   gitDirectory: boolean;
   /** Its entries whose text names files run outside the sandbox (`.envrc`, `.husky`, hook managers' configs). */
   runners: string[];
+  /** Its entries that are links named as an editor's or agent's folder (`.vscode -> config/vscode`): listed at each walk. */
+  linkedConfigFolders: string[];
   /**
    * Its time was safely in the past when it was read: a later change cannot carry the same time. Otherwise it is
    * read once more at the next look (not at every look for a while: agents run commands seconds apart).
@@ -141,6 +144,11 @@ export class ProtectedPathCache {
       if (record.repository) repositories.push(folder);
       if (record.gitDirectory) gitDirectories.push(folder);
       runnerConfigs.push(...record.runners);
+      for (const linked of record.linkedConfigFolders) {
+        const behind = await configsBehindLink(root, linked);
+        counted += behind.entries;
+        runnerConfigs.push(...behind.configs);
+      }
       pending.push(...record.folders);
     }
     // Folders that are gone take their records with them.
@@ -188,7 +196,7 @@ export class ProtectedPathCache {
   }
 
   private async read(absolute: string, folder: string, when: { stamp: string; settled: boolean }, patterns: readonly string[]): Promise<FolderRecord> {
-    const record: FolderRecord = { ...when, hidden: [], folders: [], entries: 0, repository: false, gitDirectory: false, runners: [] };
+    const record: FolderRecord = { ...when, hidden: [], folders: [], entries: 0, repository: false, gitDirectory: false, runners: [], linkedConfigFolders: [] };
     const entries = await (this.options.readFolder ?? ((path: string) => readdir(path, { withFileTypes: true })))(absolute).catch((error: unknown) => {
       const code = (error as NodeJS.ErrnoException).code;
       // Gone since its lstat: nothing there to cover.
@@ -219,6 +227,7 @@ export class ProtectedPathCache {
         (!entry.isDirectory() && isHeldConfigFile(relative))
       )
         record.runners.push(relative);
+      if (entry.isSymbolicLink() && isEditorOrAgentPath(relative)) record.linkedConfigFolders.push(relative);
       if (protectingPattern(relative, patterns) !== undefined) {
         const covered = await coverOf(join(absolute, entry.name), entry.isSymbolicLink(), entry.isDirectory());
         if (covered) record.hidden.push(covered);

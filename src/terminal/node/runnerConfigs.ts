@@ -17,12 +17,17 @@ import { programConfigTexts } from './programConfigs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { absentOr, addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 import { mentionedBy, mentionedByValue, type Mentioned } from './hookPrograms';
+import { withEscapesDecoded } from './formatEscapes';
+import { ReviewBound } from './reviewBounds';
 
-const MAX_CONFIGS = 500;
-const FOLDER_FILES = 200;
+/** Runner configs read in one review, and files of a config that is a folder (husky's): past either, the whole change set waits. */
+const CONFIGS = new ReviewBound(500, 'the runner and program configs to read');
+const CONFIG_FOLDER_FILES = new ReviewBound(200, "a config folder's files (husky's hooks)");
+const FOLDER_FILES = CONFIG_FOLDER_FILES.limit;
 const CONFIG_BYTES = 64 * 1024;
 const SOURCED_DEPTH = 6;
-const MAX_LINES = 10_000;
+/** Lines of a YAML or TOML file held by name that are values (blank and comment lines not counted). */
+const VALUE_LINES = new ReviewBound(10_000, 'a YAML or TOML config held by name has lines');
 
 /** Workspace-relative paths the runner configs at `configs` (workspace-relative) name, in the workspace or the layer `upper`. */
 export async function pathsRunnerConfigsPointAt(options: {
@@ -34,7 +39,8 @@ export async function pathsRunnerConfigsPointAt(options: {
   const { root, upper, configs } = options;
   const found = new Set<string>();
   const add = (path: string) => addNamedInside(found, root, path);
-  for (const config of configs.slice(0, MAX_CONFIGS)) {
+  CONFIGS.check(configs.length);
+  for (const config of configs) {
     const name = config.slice(config.lastIndexOf('/') + 1).toLowerCase();
     // What the config's words are taken from: husky's hooks run at the work tree's top, the others where they are.
     // A Mercurial or Sapling config's hooks run from the repository's top, its extensions' paths are read from there too.
@@ -54,10 +60,10 @@ export async function pathsRunnerConfigsPointAt(options: {
         ? [base, join(root, dirname(config))]
         : [base];
     // A config above the workspace is not in the command's layer: only the one on disk runs.
-    for (const whole of await textsOf(config, config.startsWith('../') ? [root] : [upper, root])) {
+    for (const whole of await textsAndDecoded(config, config.startsWith('../') ? [root] : [upper, root])) {
       const read = programConfig ? programConfigTexts(whole) : { commands: whole, values: [], json: false };
       // Such a file in YAML or TOML: its lines are values (a word naming an existing file is a program), not command lines.
-      const { commands: text, values } = heldOnly && !read.json ? { commands: '', values: whole.split('\n').slice(0, MAX_LINES) } : read;
+      const { commands: text, values } = heldOnly && !read.json ? { commands: '', values: valueLines(whole) } : read;
       if (options.mentioned) mentionedBy(text, options.mentioned, places);
       // Its other values: a word that names an existing file is a program (an MCP server's envFile, an rcfile).
       for (const value of values) if (options.mentioned) mentionedByValue(value, options.mentioned, places);
@@ -107,6 +113,23 @@ async function followSourced(options: { root: string; upper: string; start: read
   }
 }
 
+/** A YAML or TOML file's lines that may hold a value; past the bound the whole change set waits. */
+function valueLines(whole: string): string[] {
+  const lines = whole.split('\n').filter((line) => !/^\s*(?:#.*)?$/.test(line));
+  VALUE_LINES.check(lines.length);
+  return lines;
+}
+
+/**
+ * The texts of a config, and each again with YAML's and TOML's string escapes decoded where it has any (`\u002f` is
+ * `/` to the program's parser): the review reads both, what it holds only grows.
+ */
+async function textsAndDecoded(config: string, bases: readonly string[]): Promise<string[]> {
+  const texts = await textsOf(config, bases);
+  const decoded = texts.map(withEscapesDecoded).filter((text, index) => text !== texts[index]);
+  return [...texts, ...decoded];
+}
+
 /** The files `use flake` and `use nix` build the shell from. */
 function builtByEnvrc(text: string): string[] {
   const built: string[] = [];
@@ -128,7 +151,9 @@ async function textsOf(config: string, bases: readonly string[]): Promise<string
       if (text !== undefined) texts.push(text);
     } else if (info.isDirectory()) {
       for (const folder of [path, join(path, '_')]) {
-        for (const name of ((await readdir(folder).catch((error: unknown) => absentOr(error, folder))) ?? []).slice(0, FOLDER_FILES)) {
+        const names = (await readdir(folder).catch((error: unknown) => absentOr(error, folder))) ?? [];
+        CONFIG_FOLDER_FILES.check(names.length);
+        for (const name of names) {
           const text = await wholeText(join(folder, name));
           if (text !== undefined) texts.push(text);
         }
@@ -149,7 +174,8 @@ export async function runnerConfigsAbove(root: string): Promise<string[]> {
     const parent = dirname(folder);
     if (parent === folder) break;
     folder = parent;
-    for (const name of (await readdir(folder).catch(() => [] as string[])).slice(0, 10_000)) {
+    // Every name: the listing is read whole anyway, and a name past a cut would be a config never read.
+    for (const name of await readdir(folder).catch(() => [] as string[])) {
       if (isRunnerConfigName(name)) found.push(relative(root, join(folder, name)));
       const otherConfig = otherRepositoryConfigIn(name);
       if (otherConfig !== undefined) found.push(relative(root, join(folder, otherConfig)));
