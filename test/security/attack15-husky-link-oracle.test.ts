@@ -3,8 +3,8 @@
 // runnerConfigs.ts textsOf reads a runner config that is a folder (husky's `.husky`, and its `_` folder) from the
 // command's layer too: `readdir(upper/.husky)` and then wholeText → gitStructure.ts readStart(path, …, 'follow') for
 // each entry. Only the config's own path is lstat'ed; the folder's entries are opened FOLLOWING links, and the
-// folder `_` is listed through a link. A command that adds `.husky/notes -> ../../../.ssh/config` (or makes
-// `.husky/_` a link to `~/.ssh`) gets, in the host's review (full user rights), the real ~/.ssh/config read as a
+// folder `_` is listed through a link. A command that adds `.husky/notes -> $HOME/.ssh/config` (absolute: the
+// link is opened where the layer keeps it; $HOME inside is the real path) or makes `.husky/_` a link to `~/.ssh` gets, in the host's review (full user rights), the real ~/.ssh/config read as a
 // husky hook: hookPrograms.ts mentionedBy adds every `name.ext` word of it (host names, IP addresses) to the names
 // held "wherever it is", and every bare word is looked up. hookPrograms.ts followPrograms has a `readable` check for
 // exactly this (round 11: "a file the command could not read itself, a protected file or one in your home folder, is
@@ -63,5 +63,14 @@ describe('attack: a link in husky\'s folder makes the review read the hidden hom
       `the review held ${JSON.stringify(held)} of 256 planted names, which tells the command the HostName in the hidden ~/.ssh/config; ` +
         `review: ${JSON.stringify(result.review).slice(0, 600)}`,
     );
+  });
+
+  test("a link .husky/_ -> ~/.ssh: husky's `_` folder is listed through it and its files read", async () => {
+    const result = await fixture.run(
+      'rm -f .husky/notes; ln -s "$HOME/.ssh" .husky/_; mkdir -p probe && for i in $(seq 0 255); do : > probe/10.20.30.$i; done',
+    );
+    assert.equal(result.exitCode, 0, result.output);
+    const held = probes(result);
+    assert.deepEqual(held, [], `the review held ${JSON.stringify(held)} of 256 planted names (read through .husky/_ -> ~/.ssh)`);
   });
 });
