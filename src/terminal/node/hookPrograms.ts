@@ -17,6 +17,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
+import { listBeneath, readBeneath } from './pinnedPaths';
 import { ReviewBound } from './reviewBounds';
 import { shellUnescaped } from './shellEscapes';
 import { CASELESS_TOOL_FILES } from './toolFileSpellings';
@@ -344,25 +345,38 @@ async function whereLinksLead(path: string, root: string, realRoot: string): Pro
  */
 async function textsOf(path: string, root: string, upper: string | undefined, listings: Map<string, Promise<string[]>>): Promise<string[]> {
   const inside = relative(root, path);
-  const views = upper === undefined || inside.startsWith('..') || isAbsolute(inside) ? [path] : [join(upper, inside), path];
+  const inLayer = upper !== undefined && !inside.startsWith('..') && !isAbsolute(inside);
+  // The command's view (`upper`): every folder on the way opened beneath the layer without following a link (a
+  // link it made there, `leak -> ~/.ssh`, could lead to the user's files: round 15), the file last without following one.
+  const views = inLayer
+    ? [{ upper, folder: dirname(inside.split(sep).join('/')).replace(/^\.$/, '') }, { folder: dirname(path) }]
+    : [{ folder: dirname(path) }];
   const texts: string[] = [];
   for (const view of views) {
-    const candidates = [view];
-    if (!hasExtension(basename(view))) {
-      const folder = dirname(view);
-      let listing = listings.get(folder);
-      if (!listing) listings.set(folder, (listing = readdir(folder).then(undefined, (error: unknown) => absentOr(error, folder) ?? [])));
-      const prefix = `${basename(view)}.`;
-      for (const name of await listing)
-        if (name.startsWith(prefix) && SCRIPT_EXTENSIONS.includes(name.slice(prefix.length - 1))) candidates.push(join(folder, name));
+    const names = [basename(path)];
+    if (!hasExtension(basename(path))) {
+      const key = view.upper === undefined ? view.folder : `${view.upper}\0${view.folder}`;
+      let listing = listings.get(key);
+      if (!listing) {
+        listing =
+          view.upper === undefined
+            ? readdir(view.folder).then(undefined, (error: unknown) => absentOr(error, view.folder) ?? [])
+            : listBeneath(view.upper, view.folder).then((entries) => entries.map((entry) => entry.name));
+        listings.set(key, listing);
+      }
+      const prefix = `${basename(path)}.`;
+      for (const name of await listing) if (name.startsWith(prefix) && SCRIPT_EXTENSIONS.includes(name.slice(prefix.length - 1))) names.push(name);
     }
-    for (const candidate of candidates) {
+    for (const name of names) {
       // Regular files only, a pipe never waited on; in the layer no link followed (the command made it, to anywhere).
       // Past the bound what it names is unknown: the whole change set waits.
-      const tooLarge = () => new ConfigTooLarge(`${basename(candidate)}, which the hooks run, is over ${TEXT_BYTES / 1024} KB, too large to check`);
-      const text = await readStart(candidate, TEXT_BYTES, view === path ? 'follow' : 'refuse', tooLarge);
+      const tooLarge = () => new ConfigTooLarge(`${name}, which the hooks run, is over ${TEXT_BYTES / 1024} KB, too large to check`);
+      const text =
+        view.upper === undefined
+          ? await readStart(join(view.folder, name), TEXT_BYTES, 'follow', tooLarge)
+          : await readBeneath(view.upper, view.folder === '' ? name : `${view.folder}/${name}`, TEXT_BYTES, tooLarge);
       if (text === undefined) continue;
-      texts.push(basename(candidate) === 'package.json' ? scriptsOf(text) : text);
+      texts.push(name === 'package.json' ? scriptsOf(text) : text);
     }
   }
   return texts;

@@ -3,10 +3,11 @@
  * folder opened and checked to be where it should be, the layer's file opened one folder at a time.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, openSync } from 'node:fs';
-import { copyFile, open, readlink, rename, rm, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, openSync, type Dirent } from 'node:fs';
+import { copyFile, open, readdir, readlink, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { shownPath } from '../common/controlPaths';
+import { absentOr, readStart } from './gitStructure';
 
 /**
  * Moves `source` to `name` in the open folder: a rename on one file system, else a copy under a temporary name
@@ -104,4 +105,33 @@ export function openBeneathSync(base: string, path: string, failure?: { code?: s
     folder = next;
   }
   return folder;
+}
+
+/**
+ * Runs `work` on the folder `path` (relative, `/`-separated, '' for `base` itself) beneath `base`, reached one name
+ * at a time without following a link (openBeneathSync), through its /proc path: a name under it resolves in that
+ * folder. Undefined when a name on the way is gone, not a folder or a link (in the command's layer a link is held
+ * as a link: where it leads is never read); any other failure (a folder the host cannot open) throws, as absentOr.
+ */
+export async function withFolderBeneath<T>(base: string, path: string, work: (folder: string) => Promise<T>): Promise<T | undefined> {
+  const failure: { code?: string } = {};
+  const descriptor = openBeneathSync(base, path, failure);
+  if (descriptor === undefined) return absentOr(failure, path || '.');
+  try {
+    return await work(`/proc/self/fd/${descriptor}`);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** The first `bytes` of the regular file `path` beneath `base`, no link followed on the way or at its end (readStart). */
+export function readBeneath(base: string, path: string, bytes: number, whole?: (size: number) => Error): Promise<string | undefined> {
+  const slash = path.lastIndexOf('/');
+  const name = path.slice(slash + 1);
+  return withFolderBeneath(base, slash < 0 ? '' : path.slice(0, slash), (folder) => readStart(`${folder}/${name}`, bytes, 'refuse', whole));
+}
+
+/** The entries of the folder `path` beneath `base`, no link followed on the way or at its end; none when it is not there. */
+export async function listBeneath(base: string, path: string): Promise<Dirent[]> {
+  return (await withFolderBeneath(base, path, (folder) => readdir(folder, { withFileTypes: true }).catch((error: unknown) => absentOr(error, path)))) ?? [];
 }

@@ -14,7 +14,8 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { isHeldConfigFile, isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName, otherRepositoryConfigIn } from '../common/changeReview';
 import { programConfigTexts } from './programConfigs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { listBeneath, readBeneath, withFolderBeneath } from './pinnedPaths';
 import { absentOr, addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 import { mentionedBy, mentionedByValue, type Mentioned } from './hookPrograms';
 import { withEscapesDecoded } from './formatEscapes';
@@ -60,7 +61,7 @@ export async function pathsRunnerConfigsPointAt(options: {
         ? [base, join(root, dirname(config))]
         : [base];
     // A config above the workspace is not in the command's layer: only the one on disk runs.
-    for (const whole of await textsAndDecoded(config, config.startsWith('../') ? [root] : [upper, root])) {
+    for (const whole of await textsAndDecoded(config, root, config.startsWith('../') ? undefined : upper)) {
       const read = programConfig ? programConfigTexts(whole) : { commands: whole, values: [], json: false };
       // Such a file in YAML or TOML: its lines are values (a word naming an existing file is a program), not command lines.
       const { commands: text, values } = heldOnly && !read.json ? { commands: '', values: valueLines(whole) } : read;
@@ -95,7 +96,7 @@ async function followSourced(options: { root: string; upper: string; start: read
       seen.add(path);
       const inside = relative(root, path);
       if (inside.startsWith('..') || isAbsolute(inside)) continue;
-      const texts = await textsOf(inside, [upper, root]);
+      const texts = await textsOf(inside, root, upper);
       if (texts.length === 0) continue;
       // Only files that are there count against the bounds (a word such as `pkgs.nodejs` names none).
       if (depth >= SOURCED_DEPTH || ++read > FOLDER_FILES) {
@@ -124,8 +125,8 @@ function valueLines(whole: string): string[] {
  * The texts of a config, and each again with YAML's and TOML's string escapes decoded where it has any (`\u002f` is
  * `/` to the program's parser): the review reads both, what it holds only grows.
  */
-async function textsAndDecoded(config: string, bases: readonly string[]): Promise<string[]> {
-  const texts = await textsOf(config, bases);
+async function textsAndDecoded(config: string, root: string, upper: string | undefined): Promise<string[]> {
+  const texts = await textsOf(config, root, upper);
   const decoded = texts.map(withEscapesDecoded).filter((text, index) => text !== texts[index]);
   return [...texts, ...decoded];
 }
@@ -139,24 +140,45 @@ function builtByEnvrc(text: string): string[] {
   return built;
 }
 
-/** The texts of a config (a file, or a folder's files and its `_` folder's), from each base it is in. */
-async function textsOf(config: string, bases: readonly string[]): Promise<string[]> {
+/**
+ * The texts of a config (a file, or a folder's files and its `_` folder's), from each base it is in. The command's
+ * layer (`upper`) is read only through folders opened beneath it without following a link (a link it made there, as
+ * an entry or as a folder on the way, could lead to the user's files: round 15); a link is held as a link, unread.
+ */
+async function textsOf(config: string, root: string, upper: string | undefined): Promise<string[]> {
   const texts: string[] = [];
-  for (const base of bases) {
-    const path = join(base, config);
-    const info = await lstat(path).catch((error: unknown) => absentOr(error, path));
-    if (!info) continue;
-    if (info.isFile()) {
-      const text = await wholeText(path);
+  if (upper !== undefined) {
+    const inside = config.split(sep).join('/');
+    const slash = inside.lastIndexOf('/');
+    const info = await withFolderBeneath(upper, slash < 0 ? '' : inside.slice(0, slash), (folder) =>
+      lstat(`${folder}/${inside.slice(slash + 1)}`).catch((error: unknown) => absentOr(error, config)),
+    );
+    if (info?.isFile()) {
+      const text = await readBeneath(upper, inside, CONFIG_BYTES, tooLarge(config));
       if (text !== undefined) texts.push(text);
-    } else if (info.isDirectory()) {
-      for (const folder of [path, join(path, '_')]) {
-        const names = (await readdir(folder).catch((error: unknown) => absentOr(error, folder))) ?? [];
-        CONFIG_FOLDER_FILES.check(names.length);
-        for (const name of names) {
-          const text = await wholeText(join(folder, name));
+    } else if (info?.isDirectory()) {
+      for (const folder of [inside, `${inside}/_`]) {
+        const entries = await listBeneath(upper, folder);
+        CONFIG_FOLDER_FILES.check(entries.length);
+        for (const entry of entries) {
+          const text = entry.isFile() ? await readBeneath(upper, `${folder}/${entry.name}`, CONFIG_BYTES, tooLarge(entry.name)) : undefined;
           if (text !== undefined) texts.push(text);
         }
+      }
+    }
+  }
+  const path = join(root, config);
+  const info = await lstat(path).catch((error: unknown) => absentOr(error, path));
+  if (info?.isFile()) {
+    const text = await wholeText(path);
+    if (text !== undefined) texts.push(text);
+  } else if (info?.isDirectory()) {
+    for (const folder of [path, join(path, '_')]) {
+      const names = (await readdir(folder).catch((error: unknown) => absentOr(error, folder))) ?? [];
+      CONFIG_FOLDER_FILES.check(names.length);
+      for (const name of names) {
+        const text = await wholeText(join(folder, name));
+        if (text !== undefined) texts.push(text);
       }
     }
   }
@@ -186,5 +208,9 @@ export async function runnerConfigsAbove(root: string): Promise<string[]> {
 
 /** A config's whole text; over CONFIG_BYTES what it names past the bound is unknown, so the whole change set waits. */
 function wholeText(path: string): Promise<string | undefined> {
-  return readStart(path, CONFIG_BYTES, 'follow', () => new ConfigTooLarge(`${basename(path)} is over ${CONFIG_BYTES / 1024} KB, too large to check`));
+  return readStart(path, CONFIG_BYTES, 'follow', tooLarge(path));
+}
+
+function tooLarge(path: string): () => Error {
+  return () => new ConfigTooLarge(`${basename(path)} is over ${CONFIG_BYTES / 1024} KB, too large to check`);
 }
