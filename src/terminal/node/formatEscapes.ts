@@ -5,7 +5,9 @@
  * is in the product), so a path spelled with an escape named nothing to it (round 14: lefthook's `"tools\u002fcheck.js"`
  * is tools/check.js to lefthook). Bounded by the text (one pass, one regular expression, no backtracking).
  */
-const ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2})|([/\\"])|\r?\n[ \t\r\n]*)/g;
+// TOML trims a line-ending backslash with blanks after it too (round 16); in YAML `\ ` is an escaped space, and reading
+// it as a line join only adds names (the decoded text is read beside the original), never hides one.
+const ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2})|([/\\"])|[ \t]*\r?\n[ \t\r\n]*)/g;
 
 /** `text` with the format's escapes decoded; the caller reads it beside the text as it is (a single-quoted `\x` stays). */
 export function withEscapesDecoded(text: string): string {

@@ -249,10 +249,13 @@ export interface HookStarts {
 export function pathLikeWords(text: string): string[] {
   // Any other braced expansion (`${ROOT}/x`, `${0%/*}/../x`) is a break: its `{` or `*` is no glob of the path after it.
   const joined = withoutBracedExpansions(text.replace(/\$\{PWD\}|\$PWD\b|\$\(pwd\)/g, '.'), '$').replace(/["']/g, '');
-  return joined
-    .split(/[\s;&|()<>`=,$]+/)
-    .map((word) => word.replace(/^(?:path|file|git\+file):(?!\/\/)/i, '').replace(/[#?].*$/, ''))
-    .filter((word) => word !== '' && /[/.~]/.test(word) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(word));
+  return (
+    joined
+      .split(/[\s;&|()<>`=,$]+/)
+      // Only a flake reference has a query to cut; elsewhere `?` is a glob the shell expands (round 16: `tools/l?nt.sh`); `#` starts a comment.
+      .map((word) => (/^(?:path|file|git\+file):(?!\/\/)/i.test(word) ? word.replace(/^[^:]+:/, '').replace(/[#?].*$/, '') : word.replace(/#.*$/, '')))
+      .filter((word) => word !== '' && /[/.~]/.test(word) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(word))
+  );
 }
 
 /**

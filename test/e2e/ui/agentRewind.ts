@@ -211,6 +211,25 @@ export const agentRewindScenario: Scenario = {
     });
 
     await s.step(
+      'undo-stale',
+      '"Gateway: Restore Agent Checkpoint…" to "Before restoring to step 1" again (as an old Undo Restore link would): it says the restore was already undone and changes nothing',
+      async () => {
+        await ctx.wb.clearNotifications().catch(() => undefined);
+        await ctx.wb.runCommand('Gateway: Restore Agent Checkpoint…', { timeoutMs: 30_000 });
+        const session = ctx.wb.quickPickRow(taskText);
+        await session.waitFor({ state: 'visible', timeout: 15_000 });
+        await session.click({ timeout: 10_000 });
+        const before = ctx.wb.quickPickRow('Before restoring to step 1');
+        await before.waitFor({ state: 'visible', timeout: 15_000 });
+        await before.click({ timeout: 10_000 });
+        await ctx.wb.waitForQuickInputClosed();
+        const toast = await waitForToast(ctx, 'already undone');
+        s.check(/nothing was changed/.test(toast), `the notice says nothing changed ("${toast}")`);
+        await waitForDisk(fileA, (t) => t === 'export const answer = 3;\n', 'rewind-a.ts still at step 3');
+      },
+    );
+
+    await s.step(
       'delete',
       '"Gateway: Delete Agent Session…": a modal names the session and its checkpoints; after "Delete" its folder is gone, the view no longer lists it, the files stay',
       async () => {

@@ -56,6 +56,7 @@ export const neverListedScenario: Scenario = {
         s.check(response.buttons.includes('Set API Key'), `a "Set API Key" button (buttons: ${JSON.stringify(response.buttons)})`);
         const sent = fresh.requests.filter((r) => r.path !== '/v1/models');
         s.check(sent.length === 0, `nothing sent to the Gateway (${JSON.stringify(sent.map((r) => [r.path, (r.body as { model?: unknown })?.model]))})`);
+        await s.crop('chat', '.interactive-session');
       });
 
       await s.step('key-from-the-chat', '"Set API Key" clicked in the answer, demo-key typed: saved; the picker moves onto a Gateway model', async () => {

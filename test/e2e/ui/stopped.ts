@@ -49,6 +49,7 @@ export const stoppedScenario: Scenario = {
       // VS Code draws nothing of a stopped turn but its followups: theirs is the stopped line.
       const followup = await followupNamed(ctx, /Stopped before the end · Retry/);
       s.check(followup, 'the followup under the answer says it stopped and offers Retry');
+      await s.crop('chat', CHAT);
       const response = await responseTo(ctx, 'count to a thousand slowly');
       s.check(
         response !== undefined && !/(counting slowly one two three four five six seven eight nine ten ){40}/.test(response.text),
@@ -68,6 +69,7 @@ export const stoppedScenario: Scenario = {
       s.check(await followupNamed(ctx, /Stopped · Continue the session/), 'the followup says the session stopped and offers Continue');
       const seen = await responseTo(ctx, task);
       s.check(seen !== undefined && seen.errors.length === 0, `no bare error (${JSON.stringify(seen?.errors)})`);
+      await s.crop('chat', CHAT);
     });
 
     await s.step('session-continued', 'Continue: the session goes on from where it stopped and is done', async () => {
