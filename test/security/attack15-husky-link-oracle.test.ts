@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeFixture, sandboxHere, type Fixture } from './harness';
 
-describe('attack: a link in husky\'s folder makes the review read the hidden home folder', async () => {
+describe("attack: a link in husky's folder makes the review read the hidden home folder", async () => {
   if (!(await sandboxHere())) return;
   let fixture: Fixture;
   before(async () => {
@@ -45,7 +45,7 @@ describe('attack: a link in husky\'s folder makes the review read the hidden hom
     await fixture.run('rm -rf probe');
   });
 
-  test("a link .husky/notes -> ~/.ssh/config: the hidden HostName is learned from which planted names are held", async () => {
+  test('a link .husky/notes -> ~/.ssh/config: the hidden HostName is learned from which planted names are held', async () => {
     const command = [
       'echo "home inside: $HOME"',
       'if cat "$HOME/.ssh/config" ../../.ssh/config 2>/dev/null | grep -q HostName; then echo READABLE-INSIDE; fi',

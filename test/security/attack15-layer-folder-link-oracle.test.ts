@@ -38,7 +38,7 @@ describe('attack: a folder link in the layer makes the review read the hidden ho
       .match(/probe\/10\.20\.30\.\d+/g)
       ?.filter((path, index, all) => all.indexOf(path) === index) ?? [];
 
-  test('control: round 11\'s spelling (`sh ../../.ssh/config`) is not read', async () => {
+  test("control: round 11's spelling (`sh ../../.ssh/config`) is not read", async () => {
     const result = await fixture.run(
       `printf 'sh ../../.ssh/config\\n' > scripts/check.sh; mkdir -p probe && for i in $(seq 0 255); do : > probe/10.20.30.$i; done`,
     );
@@ -46,7 +46,7 @@ describe('attack: a folder link in the layer makes the review read the hidden ho
     assert.deepEqual(probes(result), []);
   });
 
-  test("`sh leak/config` with leak -> ~/.ssh in the layer: the hidden HostName is learned from which planted names are held", async () => {
+  test('`sh leak/config` with leak -> ~/.ssh in the layer: the hidden HostName is learned from which planted names are held', async () => {
     const command = [
       'if cat "$HOME/.ssh/config" 2>/dev/null | grep -q HostName; then echo READABLE-INSIDE; fi',
       `printf 'sh leak/config\\n' > scripts/check.sh`,

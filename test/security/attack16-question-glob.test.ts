@@ -26,7 +26,10 @@ describe('attack: a hook path with a ? glob', async () => {
     fixture = await makeFixture();
     await git(['init', '-q']);
     const hook = join(fixture.root, '.git', 'hooks', 'pre-commit');
-    await writeFile(hook, `#!/bin/bash\nbash tools/plain.sh || exit 1\nbash tools/l?nt.sh || exit 1\nfor f in tools/check-?.sh; do bash "$f" || exit 1; done\n`);
+    await writeFile(
+      hook,
+      `#!/bin/bash\nbash tools/plain.sh || exit 1\nbash tools/l?nt.sh || exit 1\nfor f in tools/check-?.sh; do bash "$f" || exit 1; done\n`,
+    );
     await chmod(hook, 0o755);
     await mkdir(join(fixture.root, 'tools'), { recursive: true });
     for (const name of ['plain', ...SCRIPTS]) await writeFile(join(fixture.root, 'tools', `${name}.sh`), `echo ${name}\n`);
