@@ -7,7 +7,7 @@
 // question is answered. The scenario ends on the suite's emulator with demo-key again, its picker on a Gateway model.
 import type { Scenario, UiContext } from './harness';
 import { chatPickerModel, ensureUserSettings, normalStatus, setApiKey, typeKeyAndEnter, waitForKeyToast, waitForStatus } from './gateway';
-import { ask, clickChatButton, newChat, waitForResponse } from './chatActions';
+import { ask, chatButton, clickChatButton, newChat, waitForResponse } from './chatActions';
 import { chatLayout } from './layout';
 import { startEmulator, type Emulator } from '../../emulator/server';
 
@@ -46,7 +46,13 @@ export const neverListedScenario: Scenario = {
         const picker = await waitForPicker(ctx, /^Gateway — set your API key$/);
         s.check(picker === 'Gateway — set your API key', `the Chat view's picker holds the placeholder ("${picker}")`);
         await ask(ctx, prompt);
-        const response = await waitForResponse(ctx, prompt, /No Gateway API key is set/, 60_000, true);
+        // The answer streams: its whole sentence, then its button (CI's run under load read it half drawn).
+        await waitForResponse(ctx, prompt, /No Gateway API key is set\.[\s\S]*to add one/, 60_000, true);
+        await chatButton(ctx, 'Set API Key')
+          .first()
+          .waitFor({ state: 'visible', timeout: 15_000 })
+          .catch(() => undefined);
+        const response = await waitForResponse(ctx, prompt, /No Gateway API key is set/, 10_000, true);
         s.check(!/Language model unavailable/.test(response.text), `not VS Code's "Language model unavailable" (${JSON.stringify(response.text)})`);
         s.check(response.errors.length === 0, `no bare error box (${JSON.stringify(response.errors)})`);
         s.check(
