@@ -17,5 +17,5 @@ export { clipLine, headBytes, looksBinary, omittedNote, plural, splitOmittedNote
 export { compileGlob, matchesGlob } from './glob';
 export { yieldToHost } from './hostTurn';
 export { re2 } from './re2';
-export { prepareProtections, protectingPattern } from './protectedPaths';
+export { prepareProtections, protectingPattern, protectingPatternOfEntry } from './protectedPaths';
 export { visibleText } from './visibleText';

@@ -22,6 +22,14 @@ export function protectingPattern(path: string, patterns: readonly string[]): st
   }
 }
 
+/**
+ * The protected-file pattern `path` itself matches, its folders not looked at: for a walk that covers a
+ * protected folder whole and so never lists inside one (each folder was checked as the walk came to it).
+ */
+export function protectingPatternOfEntry(path: string, patterns: readonly string[]): string | undefined {
+  return protectionMatchers(patterns).find(({ matches }) => matches(path))?.glob;
+}
+
 /** A protected glob and its compiled test. */
 export interface ProtectionMatcher {
   glob: string;
