@@ -166,6 +166,21 @@ describe('the protected files, without a walk before every command', () => {
     assert.deepEqual((await cache.look(root, defaultProtectedFiles, never)).repositories, ['']);
   });
 
+  test('a protected folder is covered whole, once: what is in it is not listed again', async () => {
+    const other = await realpath(await mkdtemp(join(tmpdir(), 'gw-protected-folder-')));
+    try {
+      await putFiles(other, { '.env.d/extra': 'S=1', '.env.d/more/.env': 'S=2', 'ok/.env.d/x': 'S=3' });
+      const hidden = await new ProtectedPathCache().hiddenIn(other, defaultProtectedFiles, never);
+      const relative = hidden.map((entry) => [entry.path.slice(other.length + 1), entry.directory]);
+      assert.deepEqual(relative.sort(), [
+        ['.env.d', true],
+        ['ok/.env.d', true],
+      ]);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
   test('a new one, one renamed in, one gone, a folder swapped for a link: each seen at the next look', async () => {
     const cache = new ProtectedPathCache();
     await age('', 'src', 'src/deep', 'keys');

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { compileGlob, matchesGlob } from '../../../src/base/common/glob';
 import { normalizeWorkspacePath } from '../../../src/tools/common/pathPolicy';
-import { protectingPattern } from '../../../src/base/common/protectedPaths';
+import { protectingPattern, protectingPatternOfEntry } from '../../../src/base/common/protectedPaths';
 import { allTools } from '../../../src/tools/common/registry';
 import { type AgentTool, type ToolContext } from '../../../src/tools/common/tool';
 import { defaultProtectedFiles } from '../../../src/settings/common/valueSets';
@@ -148,6 +148,21 @@ describe('protectingPattern', () => {
       assert.equal(protectingPattern(path, defaultProtectedFiles), pattern);
     });
   }
+});
+
+describe('protectingPatternOfEntry (a walk that never enters a protected folder)', () => {
+  test('the path itself matched as protectingPattern matches it', () => {
+    for (const path of ['.env', 'config/.env.local', 'certs/server.pem', 'deep/a/b/c.key', '.git']) {
+      assert.equal(protectingPatternOfEntry(path, defaultProtectedFiles), protectingPattern(path, defaultProtectedFiles), path);
+    }
+    assert.equal(protectingPatternOfEntry('src/environment.ts', defaultProtectedFiles), undefined);
+  });
+
+  test('a file inside a protected folder is left to the folder: the walk covered the folder whole', () => {
+    assert.equal(protectingPattern('.env.d/extra', defaultProtectedFiles), '.env*');
+    assert.equal(protectingPatternOfEntry('.env.d/extra', defaultProtectedFiles), undefined);
+    assert.equal(protectingPatternOfEntry('.env.d', defaultProtectedFiles), '.env*');
+  });
 });
 
 describe('path escapes through the tools, on a real folder', () => {
