@@ -28,6 +28,7 @@ function hooksFor(workspace: TempWorkspace, home?: string) {
   const host = nodeHookHost({ root: workspace.root, sandboxFor: async () => undefined });
   const approver = { approve: async (request: ApprovalRequest) => (asked.push(request), true) };
   const hooks = new SessionHooks({
+    platform: process.platform,
     files: new NodeWorkspaceFiles(workspace.root),
     protectedFiles: defaultProtectedFiles,
     host,

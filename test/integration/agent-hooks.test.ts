@@ -35,6 +35,7 @@ function hooksFor(workspace: TempWorkspace, kept: HookMemory, approve: () => boo
   const files = new NodeHookFiles({ root: workspace.root, home: undefined });
   const approvals = hookApprovalsThrough({ approver, memory: kept, host, files, sessionId: 's', clock: systemClock });
   const hooks = new SessionHooks({
+    platform: process.platform,
     files: new NodeWorkspaceFiles(workspace.root),
     protectedFiles: defaultProtectedFiles,
     host,

@@ -116,6 +116,7 @@ describe('what a sandboxed hook leaves is reviewed (real bubblewrap, the real re
     const memory = { get: <T>(key: string) => values.get(key) as T | undefined, update: async (key: string, value: unknown) => void values.set(key, value) };
     const approver = { approve: async (_request: ApprovalRequest) => true };
     const hooks = new SessionHooks({
+      platform: process.platform,
       files: new NodeWorkspaceFiles(fixture.root),
       protectedFiles: defaultProtectedFiles,
       host,

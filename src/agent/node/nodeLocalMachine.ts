@@ -44,6 +44,7 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
       new NodeCommandRunner(rootPath, { sandbox: launch && { launch: () => Promise.resolve(launch) } }).start(request),
     sandbox: options.sandbox,
     home,
+    platform: process.platform,
     hookHost: (rootPath, sandboxFor) => hookProcess().nodeHookHost({ root: rootPath, sandboxFor }),
     hookFiles: (rootPath) => new NodeHookFiles({ root: rootPath, home: homeFolder(options.home), protectedFiles }),
     homeFiles: () => {

@@ -164,6 +164,8 @@ export class SessionEngines implements vscode.Disposable {
       approvals: hookApprovals,
       sessionId,
       root: rootPath,
+      // A VS Code hook file's line for this system (its `linux`, `osx` or `windows` override), as VS Code would run it here.
+      platform: machine.platform,
       clock: systemClock,
       logger,
       // The user's own hook files (~/.claude/settings.json …), approved like the workspace's.

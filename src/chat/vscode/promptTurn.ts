@@ -34,7 +34,7 @@ export async function resolvePromptTurn(
   const signal = toAbortSignal(token);
   const call = parsePromptCall(request.prompt);
   const { prompts, agents } = await deps.sessions.agentFiles(signal);
-  const name = call.name || attachedPromptName(request) || (await pickPrompt(prompts));
+  const name = call.name || attachedPromptName(request, prompts) || (await pickPrompt(prompts));
   const done = (text: string): PromptResolution => {
     stream.markdown(text);
     return { kind: 'done', result: { metadata: { command: 'prompt' } } };
@@ -66,12 +66,17 @@ export async function resolvePromptTurn(
   return { kind: 'chat', text: expanded.text, ...(model !== undefined ? { model } : {}), path: prompt.path };
 }
 
-/** The prompt file attached to a bare `/prompt` (#file on a `.prompt.md`). */
-function attachedPromptName(request: vscode.ChatRequest): string | undefined {
+/**
+ * The name of the prompt file attached to a bare `/prompt` (#file on a `.prompt.md`): the name it is known by (its
+ * front matter's `name` may differ from its file's), else the file's stem (not found then: the answer says so).
+ */
+function attachedPromptName(request: vscode.ChatRequest, prompts: readonly PromptFile[]): string | undefined {
   for (const reference of request.references) {
     const uri = reference.value instanceof vscode.Uri ? reference.value : undefined;
     const base = uri?.path.slice(uri.path.lastIndexOf('/') + 1);
-    if (base?.endsWith('.prompt.md')) return base.slice(0, -'.prompt.md'.length);
+    if (!uri || !base?.endsWith('.prompt.md')) continue;
+    const known = prompts.find((prompt) => uri.path.endsWith(`/${prompt.path}`));
+    return known?.name ?? base.slice(0, -'.prompt.md'.length);
   }
   return undefined;
 }

@@ -115,7 +115,9 @@ export function hookApprovalRequest(sessionId: string, callId: string, hooks: re
   const lines = [`# Hooks of ${whose} (${files}). Approved or denied once: remembered for later sessions until it or a file it runs changes.`];
   for (const hook of hooks) {
     const when = hook.matcher === undefined ? hook.event : `${hook.event} of ${hook.matcher}`;
-    lines.push(`# ${when}, in ${hook.cwd}, at most ${hook.timeoutMs / 1000} s:`);
+    // A VS Code hook's per-system line is named: the line below is it, not the file's `command`.
+    const line = hook.lineKey === undefined ? '' : `, its "${hook.lineKey}" line (what VS Code runs on this system)`;
+    lines.push(`# ${when}, in ${hook.cwd}, at most ${hook.timeoutMs / 1000} s${line}:`);
     for (const file of hook.files ?? []) {
       const path = shown(file.path);
       lines.push(

@@ -21,8 +21,13 @@ export interface HookCommand {
   format: HookFormat;
   /** Claude's matcher of tool names (`Edit|Write`, `mcp__.*`); undefined: every tool. */
   matcher?: string;
-  /** The shell line, as the file has it. */
+  /** The shell line, as the file has it: for a VS Code hook, the one VS Code runs on this system (its override, if any). */
   command: string;
+  /**
+   * The key of a VS Code hook's line when it is not `command`: the override VS Code runs on this system instead
+   * (`linux`, `osx`, `windows`, or `bash` / `powershell`, which VS Code reads as those), shown in the approval.
+   */
+  lineKey?: string;
   /** Workspace-relative folder it starts in ('.' by default). */
   cwd: string;
   timeoutMs: number;
@@ -41,6 +46,18 @@ export interface HookLimits {
 }
 
 export const DEFAULT_HOOK_LIMITS: HookLimits = { maxHooks: 32, maxCommandChars: 2000, maxMatcherChars: 200, maxTimeoutMs: 30_000 };
+
+/**
+ * The system the hooks run on, as Node names it (`process.platform`: `linux`, `darwin`, `win32` …), read by the
+ * node side and handed down: a VS Code hook's line depends on it. VS Code takes any system but macOS and Windows as Linux.
+ */
+export type HookPlatform = string;
+
+/** How a Copilot or VS Code hook file is read: on which system its hooks run, within which bounds. */
+export interface HookReadOptions {
+  platform: HookPlatform;
+  limits?: HookLimits;
+}
 
 export interface ParsedHooks {
   hooks: HookCommand[];
@@ -121,12 +138,13 @@ function addClaudeGroup(parsed: ParsedHooks, input: RawGroup): void {
   }
 }
 
-/** The hooks of a Copilot hooks file (`.github/hooks/*.json`). */
-export function parseCopilotHooks(text: string, source: string, limits: HookLimits = DEFAULT_HOOK_LIMITS): ParsedHooks {
+/** The hooks of a Copilot hooks file (`.github/hooks/*.json`), or of VS Code's own there (no `version`), for `options.platform`. */
+export function parseCopilotHooks(text: string, source: string, options: HookReadOptions): ParsedHooks {
+  const { platform, limits = DEFAULT_HOOK_LIMITS } = options;
   const parsed: ParsedHooks = { hooks: [], notes: [] };
   const root = jsonObject(text, source, parsed.notes);
   if (root === undefined) return parsed;
-  if (root.version === undefined && isRecord(root.hooks)) return parseVsCodeHooks(root.hooks, source, limits);
+  if (root.version === undefined && isRecord(root.hooks)) return parseVsCodeHooks(root.hooks, { source, limits, platform });
   if (root.version !== 1)
     return note(parsed, `${source}: only "version": 1 hook files are read (it has ${JSON.stringify(root.version ?? null).slice(0, 20)}); ignored`);
   if (!isRecord(root.hooks)) return note(parsed, `${source}: "hooks" is not an object; ignored`);
@@ -137,20 +155,28 @@ export function parseCopilotHooks(text: string, source: string, limits: HookLimi
       continue;
     }
     // The line is `bash`, or `command` as the current Copilot hook files write it (github/awesome-copilot's hooks).
-    for (const entry of entries)
-      addCommandEntry(parsed, { entry, name, event, format: 'copilot', lineKeys: ['bash', 'command'], timeoutKeys: ['timeoutSec'], source, limits });
+    for (const entry of entries) {
+      const line = isRecord(entry) && entry.type === 'command' ? firstOf(entry, ['bash', 'command'], (value) => typeof value === 'string') : undefined;
+      if (typeof line !== 'string') {
+        parsed.notes.push(`${source}: a hook of ${name} is not a "command" with a "bash" or "command" line; ignored`);
+        continue;
+      }
+      addCommandEntry(parsed, { entry, name, event, format: 'copilot', line: { command: line }, timeoutKeys: ['timeoutSec'], source, limits });
+    }
   }
   return parsed;
 }
 
 /**
  * VS Code's own hook files in `.github/hooks` (no `version`): Claude Code's event names (or Copilot's lower-case ones, which
- * VS Code converts), each entry a command hook (`command`, else `bash`; `timeout` or `timeoutSec` in seconds; `cwd`; `env`)
- * or a Claude Code matcher group. VS Code's hooks speak Claude Code's protocol (`hookEventName`, `tool_name`,
- * `hookSpecificOutput`), so they are read as Claude hooks. Its per-system overrides (`linux`, `osx`, `windows`) are not read:
- * `command` is. Real files: Azure/azure-sdk-for-python's and azure-sdk-for-net's `.github/hooks/hooks.json` (issue 38).
+ * VS Code converts), each entry a command hook (`timeout` or `timeoutSec` in seconds; `cwd`; `env`) or a Claude Code
+ * matcher group. VS Code's hooks speak Claude Code's protocol (`hookEventName`, `tool_name`, `hookSpecificOutput`), so
+ * they are read as Claude hooks. The line is VS Code's for the system the hooks run on (vsCodeLine): its per-system
+ * override (`linux`, `osx`, `windows`) when there is one, else `command`. Real files: Azure/azure-sdk-for-python's and
+ * azure-sdk-for-net's `.github/hooks/hooks.json` (issue 38).
  */
-function parseVsCodeHooks(hooks: Record<string, unknown>, source: string, limits: HookLimits): ParsedHooks {
+function parseVsCodeHooks(hooks: Record<string, unknown>, input: { source: string; limits: HookLimits; platform: HookPlatform }): ParsedHooks {
+  const { source, limits, platform } = input;
   const parsed: ParsedHooks = { hooks: [], notes: [] };
   for (const [name, entries] of Object.entries(hooks)) {
     const claudeName = name.charAt(0).toUpperCase() + name.slice(1);
@@ -164,34 +190,78 @@ function parseVsCodeHooks(hooks: Record<string, unknown>, source: string, limits
         addClaudeGroup(parsed, { event, name, group: entry, source, limits, format: 'claude' });
         continue;
       }
-      addCommandEntry(parsed, { entry, name, event, format: 'claude', lineKeys: ['command', 'bash'], timeoutKeys: ['timeout', 'timeoutSec'], source, limits });
+      const line = isRecord(entry) && entry.type === 'command' ? vsCodeLine(entry, platform) : { problem: 'is not a "command" hook' };
+      if ('problem' in line) {
+        parsed.notes.push(`${source}: a hook of ${name} ${line.problem}; ignored`);
+        continue;
+      }
+      for (const problem of line.notes) parsed.notes.push(`${source}: a hook of ${name} ${problem}`);
+      addCommandEntry(parsed, { entry, name, event, format: 'claude', line, timeoutKeys: ['timeout', 'timeoutSec'], source, limits });
     }
   }
   return parsed;
 }
 
-/** One entry of a Copilot or VS Code hook list: a command hook whose line is the first of `lineKeys` given. */
+/** The systems VS Code tells apart, each with its override key, the older key VS Code reads as it, and its name. */
+const VS_CODE_SYSTEMS = {
+  linux: { legacy: 'bash', label: 'Linux' },
+  osx: { legacy: 'bash', label: 'macOS' },
+  windows: { legacy: 'powershell', label: 'Windows' },
+} as const;
+type VsCodeSystem = keyof typeof VS_CODE_SYSTEMS;
+
+/** VS Code's name of a Node platform: macOS and Windows, every other system Linux (as VS Code's `OS`). */
+function vsCodeSystem(platform: HookPlatform): VsCodeSystem {
+  return platform === 'darwin' ? 'osx' : platform === 'win32' ? 'windows' : 'linux';
+}
+
+/** A VS Code hook's line on this system and the key it came from (with notes on keys passed over), or why it has none. */
+type VsCodeLine = { command: string; key: string; notes: string[] } | { problem: string };
+
+/**
+ * The line VS Code runs for a hook on `platform` (hookSchema.ts, `resolveEffectiveCommand`): the system's override
+ * (`linux`, `osx`, `windows`; else `bash` on Linux and macOS, `powershell` on Windows, which VS Code maps to them), else
+ * `command`. Each is a non-empty text or, as VS Code has it, absent. A hook with only another system's line runs nothing
+ * here: a note says so rather than dropping it in silence.
+ */
+function vsCodeLine(entry: Record<string, unknown>, platform: HookPlatform): VsCodeLine {
+  const system = vsCodeSystem(platform);
+  const notes: string[] = [];
+  for (const key of [system, VS_CODE_SYSTEMS[system].legacy, 'command']) {
+    const value = entry[key];
+    if (typeof value === 'string' && value !== '') return { command: value, key, notes };
+    if (value !== undefined && typeof value !== 'string') notes.push(`has a "${key}" that is not text; passed over, as VS Code does`);
+  }
+  const others = (Object.keys(VS_CODE_SYSTEMS) as VsCodeSystem[]).filter(
+    (other) => other !== system && typeof entry[other] === 'string' && entry[other] !== '',
+  );
+  const here = VS_CODE_SYSTEMS[system].label;
+  if (others.length > 0) {
+    const lines = others.map((other) => `"${other}" (${VS_CODE_SYSTEMS[other].label})`).join(' and ');
+    return {
+      problem: `has only a ${lines} line and no "command": VS Code runs none of it on ${here}, nor does this extension; add "command" or "${system}" to run it here`,
+    };
+  }
+  return { problem: `has no "command" line (nor a "${system}" or "${VS_CODE_SYSTEMS[system].legacy}" one for ${here})` };
+}
+
+/** One command hook of a Copilot or VS Code hook list, its line already chosen. */
 interface CommandEntry {
   entry: unknown;
   /** The event's name as the file writes it (for the notes). */
   name: string;
   event: HookEvent;
   format: HookFormat;
-  /** Where the line may be, in the order the format prefers. */
-  lineKeys: readonly string[];
+  /** The line that runs, and its key when it is a VS Code override rather than the usual one. */
+  line: { command: string; key?: string };
   /** Where the timeout (seconds) may be, in the order the format prefers. */
   timeoutKeys: readonly string[];
   source: string;
   limits: HookLimits;
 }
 
-function addCommandEntry(parsed: ParsedHooks, { entry, name, event, format, lineKeys, timeoutKeys, source, limits }: CommandEntry): void {
-  const line = isRecord(entry) ? firstOf(entry, lineKeys, (value) => typeof value === 'string') : undefined;
-  if (!isRecord(entry) || entry.type !== 'command' || typeof line !== 'string') {
-    const keys = lineKeys.map((key) => `"${key}"`).join(' or ');
-    parsed.notes.push(`${source}: a hook of ${name} is not a "command" with a ${keys} line; ignored`);
-    return;
-  }
+function addCommandEntry(parsed: ParsedHooks, { entry, name, event, format, line, timeoutKeys, source, limits }: CommandEntry): void {
+  if (!isRecord(entry)) return; // The callers chose its line from it: a record already (a guard for the type).
   const env = environmentOf(entry.env);
   if (typeof env === 'string') {
     parsed.notes.push(`${source}: a hook of ${name} has an "env" that ${env}; ignored`);
@@ -199,7 +269,8 @@ function addCommandEntry(parsed: ParsedHooks, { entry, name, event, format, line
   }
   const cwd = entry.cwd === undefined ? '.' : entry.cwd;
   const timeout = firstOf(entry, timeoutKeys, (value) => value !== undefined && value !== null);
-  addCommand(parsed, { event, format, matcher: undefined, command: line, cwd, timeout, env, source }, limits);
+  const lineKey = line.key === undefined || line.key === 'command' ? undefined : line.key;
+  addCommand(parsed, { event, format, matcher: undefined, command: line.command, lineKey, cwd, timeout, env, source }, limits);
 }
 
 /** The value of the first key of `keys` whose value `accept`s. */
@@ -213,6 +284,7 @@ interface RawCommand {
   format: HookFormat;
   matcher: string | undefined;
   command: unknown;
+  lineKey?: string;
   cwd: unknown;
   /** Seconds, as both formats write it. */
   timeout: unknown;
@@ -236,6 +308,7 @@ function addCommand(parsed: ParsedHooks, raw: RawCommand, limits: HookLimits): v
     format: raw.format,
     ...(raw.matcher === undefined ? {} : { matcher: raw.matcher }),
     command: raw.command,
+    ...(raw.lineKey === undefined ? {} : { lineKey: raw.lineKey }),
     cwd,
     timeoutMs,
     ...(raw.env === undefined ? {} : { env: raw.env }),

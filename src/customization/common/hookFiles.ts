@@ -10,7 +10,7 @@
  */
 import type { WorkspaceFiles } from '../../base/common';
 import { protectingPattern } from '../../base/common';
-import { DEFAULT_HOOK_LIMITS, parseClaudeHooks, parseCodexHooks, parseCopilotHooks, type HookLimits, type ParsedHooks } from './hookConfig';
+import { DEFAULT_HOOK_LIMITS, parseClaudeHooks, parseCodexHooks, parseCopilotHooks, type HookLimits, type HookPlatform, type ParsedHooks } from './hookConfig';
 
 export const CLAUDE_SETTINGS_FILES: readonly string[] = ['.claude/settings.json', '.claude/settings.local.json'];
 export const CODEX_HOOKS_FILE = '.codex/hooks.json';
@@ -23,7 +23,7 @@ export const HOME_COPILOT_HOOKS_FOLDER = '.copilot/hooks';
 /** Where the files are: the workspace, or the user's home folder (named `~/…`, no symlink on the way). */
 export type HookPlace = 'workspace' | 'home';
 
-type Parse = typeof parseClaudeHooks;
+type Parse = (text: string, source: string, limits: HookLimits) => ParsedHooks;
 
 /** Bytes of one hook file: a configuration, not data. */
 const MAX_FILE_BYTES = 64 * 1024;
@@ -35,21 +35,28 @@ export interface FoundHooks extends ParsedHooks {
   files: string[];
 }
 
-/** Every hook of the hook files of `place` (`files` reaches that folder), within `limits.maxHooks` in all. */
-export async function findHooks(
-  files: WorkspaceFiles,
-  protectedFiles: readonly string[],
-  signal: AbortSignal,
-  limits: HookLimits = DEFAULT_HOOK_LIMITS,
-  place: HookPlace = 'workspace',
-): Promise<FoundHooks> {
+/** Where and how hook files are looked for. */
+export interface HookSearch {
+  protectedFiles: readonly string[];
+  /** The system the hooks run on (Node's `process.platform`): a VS Code hook file's line depends on it. */
+  platform: HookPlatform;
+  /** Default DEFAULT_HOOK_LIMITS. */
+  limits?: HookLimits;
+  /** Default the workspace. */
+  place?: HookPlace;
+}
+
+/** Every hook of the hook files of `search.place` (`files` reaches that folder), within `limits.maxHooks` in all. */
+export async function findHooks(files: WorkspaceFiles, search: HookSearch, signal: AbortSignal): Promise<FoundHooks> {
+  const { protectedFiles, platform, limits = DEFAULT_HOOK_LIMITS, place = 'workspace' } = search;
   const found: FoundHooks = { hooks: [], notes: [], files: [] };
   const home = place === 'home';
   const claudeFiles = home ? [HOME_CLAUDE_SETTINGS_FILE] : CLAUDE_SETTINGS_FILES;
+  const copilot: Parse = (text, source, bounds) => parseCopilotHooks(text, source, { platform, limits: bounds });
   const candidates: { path: string; parse: Parse }[] = [
     ...claudeFiles.map((path) => ({ path, parse: parseClaudeHooks })),
     { path: CODEX_HOOKS_FILE, parse: parseCodexHooks },
-    ...(await copilotFiles(files, home ? HOME_COPILOT_HOOKS_FOLDER : COPILOT_HOOKS_FOLDER, signal)).map((path) => ({ path, parse: parseCopilotHooks })),
+    ...(await copilotFiles(files, home ? HOME_COPILOT_HOOKS_FOLDER : COPILOT_HOOKS_FOLDER, signal)).map((path) => ({ path, parse: copilot })),
   ];
   for (const { path, parse } of candidates) {
     const name = home ? `~/${path}` : path;

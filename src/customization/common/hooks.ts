@@ -13,7 +13,7 @@ import type { ControlFileGuard } from '../../terminal/common';
 import { headBytes } from '../../base/common';
 import { isHomeHook, sameContent, type HookApprovals } from './hookApprovals';
 import type { HookContent } from './hookContent';
-import { DEFAULT_HOOK_LIMITS, matcherMatches, type HookCommand, type HookEvent } from './hookConfig';
+import { DEFAULT_HOOK_LIMITS, matcherMatches, type HookCommand, type HookEvent, type HookPlatform } from './hookConfig';
 import { findHooks, type FoundHooks } from './hookFiles';
 import { runGuardedHook } from './hookGuard';
 import { groupedNotes, logOnce } from './logOnce';
@@ -58,6 +58,8 @@ export interface SessionHooksOptions {
   sessionId: string;
   /** Absolute workspace root (hooks read it as `cwd`). */
   root: string;
+  /** The system the hooks run on (Node's `process.platform`, from the node side): VS Code's hook files give a line per system. */
+  platform: HookPlatform;
   clock: Clock;
   logger: Logger;
   /** Bytes kept of a hook's stdout and stderr each, and of what reaches the model from one event. Default 16 KB. */
@@ -144,11 +146,11 @@ export class SessionHooks implements RunHooks {
 
   /** The workspace's hook files, then the home folder's, within the one bound of hooks. */
   private async find(signal: AbortSignal): Promise<FoundHooks> {
-    const { files, protectedFiles, homeFiles } = this.options;
-    const found = await findHooks(files, protectedFiles, signal);
+    const { files, protectedFiles, homeFiles, platform } = this.options;
+    const found = await findHooks(files, { protectedFiles, platform }, signal);
     const room = DEFAULT_HOOK_LIMITS.maxHooks - found.hooks.length;
     if (!homeFiles || room <= 0) return found;
-    const home = await findHooks(homeFiles, protectedFiles, signal, { ...DEFAULT_HOOK_LIMITS, maxHooks: room }, 'home');
+    const home = await findHooks(homeFiles, { protectedFiles, platform, limits: { ...DEFAULT_HOOK_LIMITS, maxHooks: room }, place: 'home' }, signal);
     return { hooks: [...found.hooks, ...home.hooks], notes: [...found.notes, ...home.notes], files: [...found.files, ...home.files] };
   }
 

@@ -1,6 +1,6 @@
 /**
  * Prompt files of the workspace (`.github/prompts/*.prompt.md`, VS Code's and
- * Copilot's format): optional front matter `description`, `model`, `tools`,
+ * Copilot's format): optional front matter `name`, `description`, `model`, `tools`,
  * `mode` (or `agent`, its newer name), `argument-hint`; the body is the
  * prompt, with `${input:name}`, `${input:name:placeholder}`, `${selection}`,
  * `${file}` and the workspace variables filled in when it runs. `mode: agent`
@@ -21,7 +21,10 @@ export const USER_PROMPT_FOLDER = 'prompts';
 const MAX_PROMPT_BYTES = 32 * 1024;
 
 export interface PromptFile {
-  /** What the user types after `/prompt`: the file's name without `.prompt.md`. */
+  /**
+   * What the user types after `/prompt`: the front matter's `name` (VS Code's name after `/`), else the file's name
+   * without `.prompt.md`; compared exactly, as VS Code does.
+   */
   name: string;
   description?: string;
   argumentHint?: string;
@@ -42,11 +45,29 @@ export async function findPromptFiles(
   input: { files: WorkspaceFiles; protectedFiles: readonly string[]; limits?: AgentFileLimits },
   signal: AbortSignal,
 ): Promise<Found<PromptFile>> {
+  const reads = await readAgentFiles({ ...input, folders: [{ folder: PROMPT_FOLDER, suffix: PROMPT_SUFFIX }] }, signal);
+  return collectPrompts(reads.map((read) => ({ ...read, shown: read.path })));
+}
+
+/**
+ * The prompts of files read in path order, each under its name; a name taken already is left out with a note: VS Code
+ * runs the first file (in its listing order) whose name matches what follows `/`, so the later one never runs there either.
+ */
+function collectPrompts(reads: readonly ({ shown: string } & ({ text: string } | { problem: string }))[], user?: true): Found<PromptFile> {
   const found: Found<PromptFile> = { items: [], notes: [] };
-  for (const read of await readAgentFiles({ ...input, folders: [{ folder: PROMPT_FOLDER, suffix: PROMPT_SUFFIX }] }, signal)) {
-    const prompt = 'text' in read ? parsePromptFile(read.path, read.text) : read.problem;
-    if (typeof prompt === 'string') found.notes.push(`${read.path}: ${'text' in read ? 'skipped, ' : ''}${prompt}`);
-    else found.items.push(prompt);
+  for (const read of reads) {
+    const parsed = 'text' in read ? readPromptFile(read.shown, read.text) : read.problem;
+    if (typeof parsed === 'string') {
+      found.notes.push(`${read.shown}: ${'text' in read ? 'skipped, ' : ''}${parsed}`);
+      continue;
+    }
+    if (parsed.note !== undefined) found.notes.push(`${read.shown}: ${parsed.note}`);
+    const first = found.items.find((item) => item.name === parsed.prompt.name);
+    if (first) {
+      found.notes.push(`${read.shown}: skipped, its name "${parsed.prompt.name}" is that of ${first.path} too, which comes first; give one another \`name\``);
+      continue;
+    }
+    found.items.push(user ? { ...parsed.prompt, user } : parsed.prompt);
   }
   return found;
 }
@@ -67,14 +88,11 @@ export async function findUserPromptFiles(
   input: { files: WorkspaceFiles; protectedFiles: readonly string[]; limits?: AgentFileLimits },
   signal: AbortSignal,
 ): Promise<Found<PromptFile>> {
-  const found: Found<PromptFile> = { items: [], notes: [] };
-  for (const read of await readAgentFiles({ ...input, folders: [{ folder: USER_PROMPT_FOLDER, suffix: PROMPT_SUFFIX }] }, signal)) {
-    const path = `User/${read.path}`;
-    const prompt = 'text' in read ? parsePromptFile(path, read.text) : read.problem;
-    if (typeof prompt === 'string') found.notes.push(`${path}: ${'text' in read ? 'skipped, ' : ''}${prompt}`);
-    else found.items.push({ ...prompt, user: true });
-  }
-  return found;
+  const reads = await readAgentFiles({ ...input, folders: [{ folder: USER_PROMPT_FOLDER, suffix: PROMPT_SUFFIX }] }, signal);
+  return collectPrompts(
+    reads.map((read) => ({ ...read, shown: `User/${read.path}` })),
+    true,
+  );
 }
 
 /** A prompt file's line in a pick: what running it gives, and that it is the user's own (listed after the workspace's). */
@@ -87,21 +105,31 @@ const CHAT_MODES = new Set(['ask', 'edit', 'chat']);
 
 /** The prompt a file describes, or why it is none. */
 export function parsePromptFile(path: string, text: string): PromptFile | string {
-  const read = readFrontMatter(text, { scalars: ['description', 'model', 'mode', 'agent', 'argument-hint'], lists: ['tools'], optional: true });
+  const read = readPromptFile(path, text);
+  return typeof read === 'string' ? read : read.prompt;
+}
+
+/** The prompt a file describes and, when its `name` could not be used, a note saying what to fix; or why it is none. */
+export function readPromptFile(path: string, text: string): { prompt: PromptFile; note?: string } | string {
+  const read = readFrontMatter(text, {
+    scalars: ['name', 'description', 'model', 'mode', 'agent', 'argument-hint'],
+    lists: ['tools'],
+    optional: true,
+  });
   if (!read.ok) return read.problem;
   if (read.body === '') return 'it has no prompt (its body is empty)';
-  const name = fileStem(path);
-  if (name.length > 64 || /[^\p{L}\p{N}_.-]/u.test(name)) return 'its name is not one to type after /prompt (letters, digits, `-`, `_`, `.`; at most 64)';
   const field = (key: string) => {
     const value = read.fields.get(key);
-    return typeof value === 'string' && value !== '' ? value : undefined;
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
   };
+  const named = promptName(path, field('name'));
+  if (typeof named === 'string') return named;
   const tools = read.fields.get('tools');
   const modeField = (field('mode') ?? field('agent'))?.toLowerCase();
   const customAgent = modeField !== undefined && modeField !== 'agent' && !CHAT_MODES.has(modeField) ? field('agent') : undefined;
   const agentMode = modeField === 'agent' || customAgent !== undefined || (modeField === undefined && tools !== undefined);
-  return {
-    name,
+  const prompt: PromptFile = {
+    name: named.name,
     ...optional('description', field('description')?.slice(0, 1024)),
     ...optional('argumentHint', field('argument-hint')?.slice(0, 200)),
     ...optional('model', field('model')),
@@ -110,6 +138,38 @@ export function parsePromptFile(path: string, text: string): PromptFile | string
     ...optional('agent', customAgent),
     body: headBytes(read.body, MAX_PROMPT_BYTES),
     path,
+  };
+  return named.note === undefined ? { prompt } : { prompt, note: named.note };
+}
+
+const MAX_PROMPT_NAME_CHARS = 64;
+const NAME_RULE = `letters, digits, \`-\`, \`_\`, \`.\`; at most ${MAX_PROMPT_NAME_CHARS}`;
+
+/** One word `/prompt` can be followed by: VS Code's chat also reads the command after `/` up to the first blank. */
+function typeable(name: string): boolean {
+  return name.length <= MAX_PROMPT_NAME_CHARS && /^[\p{L}\p{N}_.-]+$/u.test(name);
+}
+
+/**
+ * The name a prompt is run by: the front matter's `name` (as VS Code takes it), else the file's stem. A `name` that
+ * cannot be typed after `/prompt` (a space in it) falls back to the stem with a note saying what to write instead.
+ */
+function promptName(path: string, given: string | undefined): { name: string; note?: string } | string {
+  const stem = fileStem(path);
+  if (given !== undefined && typeable(given)) return { name: given };
+  if (!typeable(stem)) {
+    const which = given === undefined ? 'its file name is not' : `neither its \`name\` "${headBytes(given, 80)}" nor its file name is`;
+    return `${which} one to type after /prompt (${NAME_RULE})`;
+  }
+  if (given === undefined) return { name: stem };
+  const fix = given
+    .replace(/\s+/g, '-')
+    .replace(/[^\p{L}\p{N}_.-]/gu, '')
+    .slice(0, MAX_PROMPT_NAME_CHARS);
+  const suggestion = fix !== '' ? `; write \`name: ${fix}\` to run it by its name` : '';
+  return {
+    name: stem,
+    note: `its \`name\` "${headBytes(given, 80)}" cannot follow /prompt (${NAME_RULE}): it runs as /prompt ${stem}${suggestion}`,
   };
 }
 

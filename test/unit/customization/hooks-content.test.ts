@@ -35,6 +35,7 @@ async function startIn(root: string, kept: HookMemory, home?: string) {
   const approver = { approve: async (request: ApprovalRequest) => (asked.push(request), true) };
   const files = new NodeHookFiles({ root, home });
   const hooks = new SessionHooks({
+    platform: process.platform,
     files: new NodeWorkspaceFiles(root),
     protectedFiles: defaultProtectedFiles,
     host,

@@ -30,6 +30,7 @@ function sessionIn(root: string, kept: HookMemory, answer: (request: ApprovalReq
   const host = nodeHookHost({ root, sandboxFor: async () => undefined, env: { ...process.env, GATEWAY_API_KEY: 'sk-host-secret' } });
   const approver = { approve: async (request: ApprovalRequest) => (asked.push(request), answer(request)) };
   const hooks = new SessionHooks({
+    platform: process.platform,
     files: new NodeWorkspaceFiles(root),
     protectedFiles: defaultProtectedFiles,
     host,
@@ -63,6 +64,7 @@ describe("a Copilot hook's env", () => {
         ],
       }),
       '.github/hooks/scan.json',
+      { platform: 'linux' },
     );
     assert.deepEqual(
       parsed.hooks.map((hook) => [hook.command, hook.env]),
@@ -232,7 +234,7 @@ describe("Copilot's userPromptSubmitted hooks", () => {
         ],
       }),
     );
-    const parsed = parseCopilotHooks(readFileSync(join(workspace.root, '.github/hooks/session-logger.json'), 'utf8'), 'x.json');
+    const parsed = parseCopilotHooks(readFileSync(join(workspace.root, '.github/hooks/session-logger.json'), 'utf8'), 'x.json', { platform: 'linux' });
     assert.deepEqual(parsed.notes, [], 'the event is read');
     const session = sessionIn(workspace.root, memory());
     emulator.script('demo-key', [{ text: 'Hello.' }]);
@@ -307,7 +309,7 @@ describe("Claude Code's UserPromptSubmit hooks", () => {
 describe("VS Code's own hook files in .github/hooks (no `version`: Claude Code's event names, flat command entries)", () => {
   test("Azure/azure-sdk-for-python's PostToolUse hook is read as VS Code reads it; Copilot's lower-case names and Claude's matcher groups too", () => {
     const text = readFileSync(join(__dirname, 'fixtures', 'corpus', 'azure-sdk-for-python', 'hooks', 'hooks.json'), 'utf8');
-    const parsed = parseCopilotHooks(text, '.github/hooks/hooks.json');
+    const parsed = parseCopilotHooks(text, '.github/hooks/hooks.json', { platform: 'linux' });
     assert.deepEqual(parsed.notes, []);
     assert.deepEqual(
       parsed.hooks.map((hook) => [hook.event, hook.format, hook.command, hook.timeoutMs, hook.cwd]),
@@ -324,6 +326,7 @@ describe("VS Code's own hook files in .github/hooks (no `version`: Claude Code's
         },
       }),
       '.github/hooks/mixed.json',
+      { platform: 'linux' },
     );
     assert.deepEqual(
       mixed.hooks.map((hook) => [hook.event, hook.command, hook.timeoutMs, hook.matcher, hook.env]),
@@ -337,6 +340,100 @@ describe("VS Code's own hook files in .github/hooks (no `version`: Claude Code's
     assert.equal(mixed.notes.length, 1, mixed.notes.join('\n'));
     assert.match(mixed.notes[0], /SessionStart is not a "command"/);
     // A file with a version other than 1 is still refused whole.
-    assert.match(parseCopilotHooks(JSON.stringify({ version: 2, hooks: {} }), 'v2.json').notes[0], /only "version": 1/);
+    assert.match(parseCopilotHooks(JSON.stringify({ version: 2, hooks: {} }), 'v2.json', { platform: 'linux' }).notes[0], /only "version": 1/);
+  });
+});
+
+describe("VS Code hook files' per-system lines (`linux`, `osx`, `windows` next to `command`: VS Code runs the one of its system)", () => {
+  // The shape of VS Code's hook files (its docs and Azure/azure-sdk-for-python's .github/hooks/hooks.json): Claude Code's
+  // event names, flat command entries, `timeoutSec`; here with the per-system lines VS Code's hook schema reads.
+  const vsCodeFile = JSON.stringify({
+    hooks: {
+      PostToolUse: [
+        {
+          type: 'command',
+          command: 'pwsh eng/common/scripts/azsdk_tool_telemetry.ps1',
+          linux: 'bash eng/common/scripts/azsdk_tool_telemetry.sh',
+          windows: 'powershell -File eng\\common\\scripts\\azsdk_tool_telemetry.ps1',
+          timeoutSec: 5,
+        },
+      ],
+    },
+  });
+  const lines = (platform: string, text = vsCodeFile) => {
+    const parsed = parseCopilotHooks(text, '.github/hooks/hooks.json', { platform });
+    return { hooks: parsed.hooks.map((hook) => [hook.event, hook.command, hook.lineKey, hook.timeoutMs]), notes: parsed.notes };
+  };
+
+  test('on Linux the `linux` line runs; on macOS (no `osx` line) `command`; on Windows the `windows` line', () => {
+    assert.deepEqual(lines('linux'), { hooks: [['postToolUse', 'bash eng/common/scripts/azsdk_tool_telemetry.sh', 'linux', 5000]], notes: [] });
+    assert.deepEqual(lines('darwin'), { hooks: [['postToolUse', 'pwsh eng/common/scripts/azsdk_tool_telemetry.ps1', undefined, 5000]], notes: [] });
+    assert.deepEqual(lines('win32'), {
+      hooks: [['postToolUse', 'powershell -File eng\\common\\scripts\\azsdk_tool_telemetry.ps1', 'windows', 5000]],
+      notes: [],
+    });
+    // VS Code takes every system but macOS and Windows as Linux.
+    assert.equal(lines('freebsd').hooks[0][1], 'bash eng/common/scripts/azsdk_tool_telemetry.sh');
+  });
+
+  test('`bash` is the Linux and macOS line and `powershell` the Windows one, before `command`, unless the system has its own key', () => {
+    const file = (entry: Record<string, unknown>) => JSON.stringify({ hooks: { Stop: [{ type: 'command', ...entry }] } });
+    const both = file({ command: 'node report.js', bash: './report.sh', powershell: '.\\report.ps1' });
+    assert.deepEqual(lines('linux', both).hooks, [['stop', './report.sh', 'bash', 30_000]]);
+    assert.deepEqual(lines('darwin', both).hooks, [['stop', './report.sh', 'bash', 30_000]]);
+    assert.deepEqual(lines('win32', both).hooks, [['stop', '.\\report.ps1', 'powershell', 30_000]]);
+    assert.deepEqual(lines('darwin', file({ bash: './report.sh', osx: './report-mac.sh' })).hooks, [['stop', './report-mac.sh', 'osx', 30_000]]);
+    // An empty override is none, as in VS Code: `command` runs.
+    assert.deepEqual(lines('linux', file({ command: 'node report.js', linux: '' })).hooks, [['stop', 'node report.js', undefined, 30_000]]);
+  });
+
+  test("a hook with only another system's line and no `command` runs nothing here, and a note says so and what to add", () => {
+    const windowsOnly = JSON.stringify({ hooks: { SessionStart: [{ type: 'command', windows: 'scripts\\setup.cmd' }] } });
+    assert.deepEqual(lines('win32', windowsOnly).hooks, [['sessionStart', 'scripts\\setup.cmd', 'windows', 30_000]]);
+    const onMac = lines('darwin', windowsOnly);
+    assert.deepEqual(onMac.hooks, []);
+    assert.deepEqual(onMac.notes, [
+      '.github/hooks/hooks.json: a hook of SessionStart has only a "windows" (Windows) line and no "command": VS Code runs none of it on macOS, nor does this extension; add "command" or "osx" to run it here; ignored',
+    ]);
+    const notText = lines('linux', JSON.stringify({ hooks: { Stop: [{ type: 'command', linux: { run: 'x' }, command: 'node report.js' }] } }));
+    assert.deepEqual(notText.hooks, [['stop', 'node report.js', undefined, 30_000]]);
+    assert.deepEqual(notText.notes, ['.github/hooks/hooks.json: a hook of Stop has a "linux" that is not text; passed over, as VS Code does']);
+    assert.match(
+      lines('linux', JSON.stringify({ hooks: { Stop: [{ type: 'command' }] } })).notes[0],
+      /has no "command" line \(nor a "linux" or "bash" one for Linux\)/,
+    );
+  });
+
+  test('the approval shows the line of this system, named, and is by its content: a changed `command` beside it asks nothing again', async () => {
+    const workspace = new TempWorkspace();
+    try {
+      const system = process.platform === 'darwin' ? 'osx' : process.platform === 'win32' ? 'windows' : 'linux';
+      const write = (command: string, override: string) =>
+        workspace.write('.github/hooks/hooks.json', JSON.stringify({ hooks: { SessionStart: [{ type: 'command', command, [system]: override }] } }));
+      write('echo from-command > ran.txt', 'echo from-override > ran.txt');
+      const kept = memory();
+      const first = sessionIn(workspace.root, kept);
+      await first.hooks.start('startup', signal);
+      assert.equal(first.asked.length, 1);
+      assert.match(
+        first.text(),
+        new RegExp(`# sessionStart, in \\., at most 30 s, its "${system}" line \\(what VS Code runs on this system\\):\necho from-override > ran\\.txt`),
+      );
+      assert.doesNotMatch(first.text(), /from-command/);
+      assert.equal(readFileSync(join(workspace.root, 'ran.txt'), 'utf8'), 'from-override\n');
+
+      write('echo another-command > ran.txt', 'echo from-override > ran.txt');
+      const second = sessionIn(workspace.root, kept);
+      await second.hooks.start('startup', signal);
+      assert.equal(second.asked.length, 0, 'what runs is unchanged: approved already');
+
+      write('echo another-command > ran.txt', 'echo changed-override > ran.txt');
+      const third = sessionIn(workspace.root, kept);
+      await third.hooks.start('startup', signal);
+      assert.equal(third.asked.length, 1, 'the line that runs changed: asked again');
+      assert.match(third.text(), /echo changed-override > ran\.txt/);
+    } finally {
+      workspace.dispose();
+    }
   });
 });

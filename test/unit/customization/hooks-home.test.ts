@@ -71,7 +71,7 @@ describe("the user's home hook files", () => {
     rmSync(home, { recursive: true, force: true });
     rmSync(outside, { recursive: true, force: true });
   });
-  const found = () => findHooks(new NodeWorkspaceFiles(home), defaultProtectedFiles, signal, undefined, 'home');
+  const found = () => findHooks(new NodeWorkspaceFiles(home), { protectedFiles: defaultProtectedFiles, platform: 'linux', place: 'home' }, signal);
 
   test("Claude Code's, Codex's and Copilot's user files, named ~/…; settings.local.json is not read in the home folder", async () => {
     await putFiles(home, {
@@ -120,7 +120,7 @@ describe("the user's home hook files", () => {
 
   test('a protected home file is not read', async () => {
     await putFiles(home, { '.codex/hooks.json': codex({ Stop: [{ hooks: [command('x')] }] }) });
-    const hooks = await findHooks(new NodeWorkspaceFiles(home), ['.codex/**'], signal, undefined, 'home');
+    const hooks = await findHooks(new NodeWorkspaceFiles(home), { protectedFiles: ['.codex/**'], platform: 'linux', place: 'home' }, signal);
     assert.deepEqual(hooks.hooks, []);
     assert.match(hooks.notes.join('\n'), /~\/\.codex\/hooks\.json: it is a protected file/);
   });

@@ -100,7 +100,7 @@ describe("Copilot's hooks in .github/hooks/*.json", () => {
         sessionStart: [{ type: 'command', bash: 'x', cwd: '../outside' }],
       },
     });
-    const parsed = parseCopilotHooks(text, '.github/hooks/a.json');
+    const parsed = parseCopilotHooks(text, '.github/hooks/a.json', { platform: 'linux' });
     assert.deepEqual(
       parsed.hooks.map(({ event, cwd, timeoutMs, format, command: line }) => [event, line, cwd, timeoutMs, format]),
       [
@@ -110,7 +110,7 @@ describe("Copilot's hooks in .github/hooks/*.json", () => {
     );
     assert.deepEqual(parsed.hooks[1].env, { A: '1' });
     assert.equal(parsed.notes.length, 3, parsed.notes.join('\n'));
-    assert.match(parseCopilotHooks('{"version":2,"hooks":{}}', 'h.json').notes[0], /only "version": 1/);
+    assert.match(parseCopilotHooks('{"version":2,"hooks":{}}', 'h.json', { platform: 'linux' }).notes[0], /only "version": 1/);
   });
 
   test('the line under "command", as the current Copilot hook files write it (github/awesome-copilot hooks/*/hooks.json)', () => {
@@ -122,7 +122,7 @@ describe("Copilot's hooks in .github/hooks/*.json", () => {
         sessionStart: [{ type: 'command', bash: 'echo bash', command: 'echo command' }],
       },
     });
-    const parsed = parseCopilotHooks(text, '.github/hooks/secrets-scanner/hooks.json');
+    const parsed = parseCopilotHooks(text, '.github/hooks/secrets-scanner/hooks.json', { platform: 'linux' });
     assert.deepEqual(
       parsed.hooks.map(({ event, command: line, timeoutMs }) => [event, line, timeoutMs]),
       [
@@ -145,7 +145,7 @@ describe('finding hook files in a real folder', () => {
     workspace.dispose();
     rmSync(outside, { recursive: true, force: true });
   });
-  const found = () => findHooks(new NodeWorkspaceFiles(workspace.root), defaultProtectedFiles, signal);
+  const found = () => findHooks(new NodeWorkspaceFiles(workspace.root), { protectedFiles: defaultProtectedFiles, platform: 'linux' }, signal);
 
   test('both formats together; huge, binary, symlinked-out, hard-linked and protected files are one note each', async () => {
     workspace.write('.claude/settings.json', claude({ PostToolUse: [{ matcher: 'Edit', hooks: [command('echo fmt')] }] }));
@@ -169,7 +169,7 @@ describe('finding hook files in a real folder', () => {
     assert.match(notes, /link\.json: it (leads outside the workspace|is not a file)/);
     assert.match(notes, /lint\.json: it has more than one name/);
     assert.doesNotMatch(notes, /note\.txt/);
-    const protectedOnly = await findHooks(new NodeWorkspaceFiles(workspace.root), ['.claude/**'], signal);
+    const protectedOnly = await findHooks(new NodeWorkspaceFiles(workspace.root), { protectedFiles: ['.claude/**'], platform: 'linux' }, signal);
     assert.match(protectedOnly.notes.join('\n'), /\.claude\/settings\.json: it is a protected file/);
   });
 

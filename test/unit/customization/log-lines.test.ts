@@ -77,6 +77,7 @@ describe('one log line per kind', () => {
     const host = nodeHookHost({ root, sandboxFor: async () => undefined });
     const approver = { approve: async () => true };
     const hooks = new SessionHooks({
+      platform: process.platform,
       files: new NodeWorkspaceFiles(root),
       protectedFiles: defaultProtectedFiles,
       host,

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { profileFolderOf, promptKind } from '../../../src/customization/common/promptFiles';
+import { findPromptFiles, parsePromptCall, profileFolderOf, promptKind, readPromptFile } from '../../../src/customization/common/promptFiles';
 import { findWorkspaceAgentFiles } from '../../../src/customization/common/workspaceAgentFiles';
 import { defaultProtectedFiles } from '../../../src/settings/common/valueSets';
 import { NodeWorkspaceFiles } from '../../../src/tools/node/nodeWorkspaceFiles';
@@ -124,5 +124,87 @@ describe("the user's prompt files in a temporary profile layout", () => {
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a prompt file's front-matter `name` (VS Code: the name typed after `/`, else the file's name)", () => {
+  /** A workspace with these `.github/prompts` files; the prompts found and the notes. */
+  async function promptsOf(files: Record<string, string>) {
+    const workspace = mkdtempSync(join(tmpdir(), 'gateway-prompt-names-'));
+    try {
+      mkdirSync(join(workspace, '.github', 'prompts'), { recursive: true });
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(workspace, '.github', 'prompts', name), text);
+      return await findPromptFiles({ files: new NodeWorkspaceFiles(workspace), protectedFiles: defaultProtectedFiles }, signal);
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  }
+
+  // The shape of the prompt files of github/awesome-copilot and of VS Code's docs: `name` next to `description` and `agent`.
+  const createReadme = [
+    '---',
+    "name: 'create-readme'",
+    "description: 'Create a README.md file for the project'",
+    "agent: 'agent'",
+    "tools: ['search/codebase', 'edit/editFiles']",
+    '---',
+    '## Role',
+    '',
+    "You're a senior software engineer. Create a README.md for ${input:project:the project}.",
+  ].join('\n');
+
+  test('a `name` without spaces is what /prompt takes; the file name then is not a name of it', async () => {
+    const found = await promptsOf({ 'readme-generator.prompt.md': createReadme });
+    assert.deepEqual(
+      found.items.map((prompt) => [prompt.name, prompt.path, prompt.mode]),
+      [['create-readme', '.github/prompts/readme-generator.prompt.md', 'agent']],
+    );
+    assert.deepEqual(found.notes, []);
+    const call = parsePromptCall('create-readme project=gateway');
+    assert.equal(
+      found.items.find((prompt) => prompt.name === call.name)?.path,
+      '.github/prompts/readme-generator.prompt.md',
+      '/prompt create-readme runs the file',
+    );
+    assert.equal(
+      found.items.find((prompt) => prompt.name === 'readme-generator'),
+      undefined,
+      'as in VS Code, a named prompt is not also reached by its file name',
+    );
+  });
+
+  test('a `name` with spaces cannot follow /prompt: the file name is used, and the note says what to write', async () => {
+    const text = '---\nname: Review Pull Request\ndescription: Review the current PR\n---\nReview the changes of this branch.';
+    const found = await promptsOf({ 'review-pr.prompt.md': text });
+    assert.deepEqual(
+      found.items.map((prompt) => prompt.name),
+      ['review-pr'],
+    );
+    assert.deepEqual(found.notes, [
+      '.github/prompts/review-pr.prompt.md: its `name` "Review Pull Request" cannot follow /prompt (letters, digits, `-`, `_`, `.`; at most 64): it runs as /prompt review-pr; write `name: Review-Pull-Request` to run it by its name',
+    ]);
+    assert.equal(typeof readPromptFile('.github/prompts/a b.prompt.md', text), 'string', 'neither name typeable: not a prompt');
+    const byName = readPromptFile('.github/prompts/a b.prompt.md', '---\nname: ab\n---\nx');
+    assert.ok(typeof byName === 'object' && byName.prompt.name === 'ab', 'a file name with a space is fine when `name` is typeable');
+  });
+
+  test('two files of one name: the first by path runs (as VS Code takes the first that matches), the other is a note', async () => {
+    const found = await promptsOf({
+      'b-review.prompt.md': '---\nname: review\n---\nThe second review.',
+      'a-review.prompt.md': '---\nname: review\n---\nThe first review.',
+      'review.prompt.md': 'Named by its file: the third review.',
+      'Review2.prompt.md': '---\nname: Review\n---\nAnother case: another name.',
+    });
+    assert.deepEqual(
+      found.items.map((prompt) => [prompt.name, prompt.path]),
+      [
+        ['Review', '.github/prompts/Review2.prompt.md'],
+        ['review', '.github/prompts/a-review.prompt.md'],
+      ],
+    );
+    assert.deepEqual(found.notes, [
+      '.github/prompts/b-review.prompt.md: skipped, its name "review" is that of .github/prompts/a-review.prompt.md too, which comes first; give one another `name`',
+      '.github/prompts/review.prompt.md: skipped, its name "review" is that of .github/prompts/a-review.prompt.md too, which comes first; give one another `name`',
+    ]);
   });
 });

@@ -355,14 +355,17 @@ describe('the real corpus', () => {
             if (entry.type !== 'command' || typeof line !== 'string' || line.trim() === '') skipped++;
             else expected.push({ event, command: line, timeoutMs: seconds(entry.timeoutSec, 30), format: 'copilot' });
           } else {
-            // VS Code: `type: "command"`, `command`; `timeout` (its docs' examples also write `timeoutSec`), default 30.
-            const line = entry.command ?? entry.bash;
+            // VS Code on Linux: `type: "command"`; the `linux` override, else `bash` (VS Code reads it as the Linux and
+            // macOS override), else `command` (each a non-empty text, else absent); `timeout` (its docs' examples also
+            // write `timeoutSec`), default 30.
+            const text = (key: string) => (typeof entry[key] === 'string' && entry[key] !== '' ? entry[key] : undefined);
+            const line = text('linux') ?? text('bash') ?? text('command');
             if (entry.type !== 'command' || typeof line !== 'string' || line.trim() === '') skipped++;
             else expected.push({ event, command: line, timeoutMs: seconds(entry.timeout ?? entry.timeoutSec, 30), format: 'claude' });
           }
         }
       }
-      const parsed = source.agent === 'copilot' ? parseCopilotHooks(content, source.path) : parseClaudeHooks(content, source.path);
+      const parsed = source.agent === 'copilot' ? parseCopilotHooks(content, source.path, { platform: 'linux' }) : parseClaudeHooks(content, source.path);
       assert.deepEqual(
         parsed.hooks.map((hook) => ({
           event: hook.event,

@@ -84,6 +84,8 @@ export interface LocalMachine {
   home: HomeFolder;
   /** The user's home folder's files (paths relative to it; symlinks out refused), for personal skills; undefined when there is none. */
   homeFiles?(): WorkspaceFiles | undefined;
+  /** The system hooks run on, as Node names it (`process.platform`): VS Code's hook files give a line per system. */
+  platform: string;
   /** Runs the workspace's hooks in `rootPath`, in the launch `sandboxFor` gives (the `auto` mode's sandbox) or outside it when none. */
   hookHost?(rootPath: string, sandboxFor: (command: string, cwd: string, signal: AbortSignal) => Promise<SandboxLaunch | undefined>): HookHost;
   /** The files hooks' lines name in `rootPath` and the home folder, digested for their approval (read through checked handles). */
