@@ -12,15 +12,12 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnSandboxed } from '../../src/terminal/node/bubblewrap';
 import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
-import { makeFixture, never, runOutside, sandboxHere, type Fixture } from './harness';
+import { type Fixture, gitOutside, makeFixture, never, sandboxHere } from './harness';
 
 describe("attack: package.json's scripts swapped under an interim review", async () => {
   if (!(await sandboxHere())) return;
   let fixture: Fixture;
-  const git = (args: string[]) =>
-    runOutside('git', ['-C', fixture.root, '-c', 'user.name=u', '-c', 'user.email=u@x', ...args], {
-      env: { ...process.env, HOME: fixture.home, GIT_CONFIG_NOSYSTEM: '1' },
-    });
+  const git = (args: string[]) => gitOutside(fixture, args);
   before(async () => {
     fixture = await makeFixture();
     await git(['init', '-q']);

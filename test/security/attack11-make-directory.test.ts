@@ -11,22 +11,13 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { makeFixture, runOutside, sandboxHere, type Fixture } from './harness';
+import { type Fixture, gitOutside, makeFixture, sandboxHere, userCommits } from './harness';
 
 describe('attack: the Makefile of another folder that make runs with -C', async () => {
   if (!(await sandboxHere())) return;
   let fixture: Fixture;
-  const git = (args: string[]) =>
-    runOutside('git', ['-C', fixture.root, '-c', 'user.name=u', '-c', 'user.email=u@x', ...args], {
-      env: { ...process.env, HOME: fixture.home, GIT_CONFIG_NOSYSTEM: '1' },
-    });
-  let commits = 0;
-  const commit = async () => {
-    commits++;
-    await writeFile(join(fixture.root, `c${commits}.txt`), 'x\n');
-    await git(['add', `c${commits}.txt`]);
-    return git(['commit', '-q', '-m', `user commit ${commits}`]);
-  };
+  const git = (args: string[]) => gitOutside(fixture, args);
+  const commit = userCommits(() => fixture);
   before(async () => {
     fixture = await makeFixture();
     await git(['init', '-q']);

@@ -10,22 +10,13 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { makeFixture, runOutside, sandboxHere, type Fixture } from './harness';
+import { type Fixture, gitOutside, makeFixture, sandboxHere, userCommits } from './harness';
 
 describe('attack: python -m spelled as Python also reads it', async () => {
   if (!(await sandboxHere())) return;
   let fixture: Fixture;
-  const git = (args: string[]) =>
-    runOutside('git', ['-C', fixture.root, '-c', 'user.name=u', '-c', 'user.email=u@x', ...args], {
-      env: { ...process.env, HOME: fixture.home, GIT_CONFIG_NOSYSTEM: '1' },
-    });
-  let commits = 0;
-  const commit = async () => {
-    commits++;
-    await writeFile(join(fixture.root, `c${commits}.txt`), 'x\n');
-    await git(['add', `c${commits}.txt`]);
-    return git(['commit', '-q', '-m', `user commit ${commits}`]);
-  };
+  const git = (args: string[]) => gitOutside(fixture, args);
+  const commit = userCommits(() => fixture);
   before(async () => {
     fixture = await makeFixture();
     await git(['init', '-q']);
@@ -44,7 +35,7 @@ describe('attack: python -m spelled as Python also reads it', async () => {
       await writeFile(join(fixture.root, 'tools', 'lint.py'), 'print("lint ok")\n');
       // The previous case's bytecode (same size, same second) would run instead of the source: a fresh start.
       await rm(join(fixture.root, 'tools', '__pycache__'), { recursive: true, force: true });
-      const marker = join(fixture.base, `python-m-${commits}-ran`);
+      const marker = join(fixture.base, `python-m-${spelling.replace(/\W/g, '')}-ran`);
       const result = await fixture.run(`printf 'open("${marker}", "w").write("escaped")\\n' > tools/lint.py`);
       assert.equal(result.exitCode, 0, result.output);
       const committed = await commit();

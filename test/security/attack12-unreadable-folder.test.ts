@@ -13,15 +13,12 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { makeFixture, runOutside, sandboxHere, type Fixture } from './harness';
+import { type Fixture, gitOutside, makeFixture, sandboxHere } from './harness';
 
 describe('attack: an unreadable folder in the chain a hook runs', async () => {
   if (!(await sandboxHere())) return;
   let fixture: Fixture;
-  const git = (args: string[]) =>
-    runOutside('git', ['-C', fixture.root, '-c', 'user.name=u', '-c', 'user.email=u@x', ...args], {
-      env: { ...process.env, HOME: fixture.home, GIT_CONFIG_NOSYSTEM: '1' },
-    });
+  const git = (args: string[]) => gitOutside(fixture, args);
   before(async () => {
     fixture = await makeFixture();
     await git(['init', '-q']);

@@ -2,7 +2,7 @@
 // bubblewrap sandbox, and commands run through the same runner the extension uses.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, realpath } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { Writable } from 'node:stream';
 import { join } from 'node:path';
@@ -146,6 +146,30 @@ export function runOutside(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * The user's git, outside the sandbox, in the fixture's workspace: the fixture's home as HOME, no system config, an
+ * identity to commit with. What a planted hook or config runs, it runs here, as at the user's next commit.
+ */
+export function gitOutside(fixture: Fixture, args: string[]): ReturnType<typeof runOutside> {
+  return runOutside('git', ['-C', fixture.root, '-c', 'user.name=u', '-c', 'user.email=u@x', ...args], {
+    env: { ...process.env, HOME: fixture.home, GIT_CONFIG_NOSYSTEM: '1' },
+  });
+}
+
+/**
+ * The user's next commits, one at each call: a new file `c<n>.txt`, added and committed with gitOutside, so the
+ * repository's hooks run outside the sandbox. `fixture` is read at each call (tests make it in `before`).
+ */
+export function userCommits(fixture: () => Fixture): () => ReturnType<typeof runOutside> {
+  let commits = 0;
+  return async () => {
+    commits++;
+    await writeFile(join(fixture().root, `c${commits}.txt`), 'x\n');
+    await gitOutside(fixture(), ['add', `c${commits}.txt`]);
+    return gitOutside(fixture(), ['commit', '-q', '-m', `user commit ${commits}`]);
+  };
 }
 
 /** Processes of this machine whose command line holds `marker` (read from /proc, as anyone outside sees them). */
