@@ -50,6 +50,10 @@ describe("attack: a literal $' before a hook's ANSI-C path", async () => {
     await git(['add', 'x.txt']);
     const committed = await git(['commit', '-q', '-m', 'user commit']);
     const ran = await readFile(marker, 'utf8').catch(() => '');
-    assert.equal(ran, '', `tools/lint.sh landed rewritten and the user's commit ran it outside the sandbox; commit: ${JSON.stringify(committed)}; review: ${JSON.stringify(result.review)}`);
+    assert.equal(
+      ran,
+      '',
+      `tools/lint.sh landed rewritten and the user's commit ran it outside the sandbox; commit: ${JSON.stringify(committed)}; review: ${JSON.stringify(result.review)}`,
+    );
   });
 });

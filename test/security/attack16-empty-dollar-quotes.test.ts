@@ -29,7 +29,10 @@ describe('attack: a hook path split by an empty $-expansion', async () => {
     fixture = await makeFixture();
     await git(['init', '-q']);
     const hook = join(fixture.root, '.git', 'hooks', 'pre-commit');
-    await writeFile(hook, `#!/bin/bash\nbash tools/plain.sh || exit 1\nbash tools/li$''nt.sh || exit 1\nbash tools/fm$""t.sh || exit 1\nbash tools/ch$(:)eck.sh || exit 1\n`);
+    await writeFile(
+      hook,
+      `#!/bin/bash\nbash tools/plain.sh || exit 1\nbash tools/li$''nt.sh || exit 1\nbash tools/fm$""t.sh || exit 1\nbash tools/ch$(:)eck.sh || exit 1\n`,
+    );
     await chmod(hook, 0o755);
     await mkdir(join(fixture.root, 'tools'), { recursive: true });
     for (const name of ['plain', ...SCRIPTS]) await writeFile(join(fixture.root, 'tools', `${name}.sh`), `echo ${name}\n`);
