@@ -42,6 +42,7 @@ export const MAX_SHELL_TEXT = 1024 * 1024;
 /** How deep expansions nest (`$(a $(b $(c)))`) before the reading stops as incomplete. */
 export const MAX_NESTING = 16;
 
+// A carriage return too, which bash keeps in a word: a hook saved with CRLF line ends still names its paths.
 const BLANKS = new Set([' ', '\t', '\n', '\r']);
 const OPERATORS = new Set([';', '&', '|', '<', '>', '(', ')']);
 
