@@ -5,9 +5,11 @@
  * One splitter for both, so a file name with a space or a quote is the same word to each.
  */
 
+import { type LexedWord, shellLex } from './shellLexer';
+
 /** A word of a hook's line: its text, and the folder its leading variable named (none: relative to the hook's folder). */
-interface Word {
-  text: string;
+interface CommandWord {
+  word: string;
   from?: 'workspace' | 'home';
   /** It holds an expansion this reading does not do (`$x`, a backquote, a variable not at its start): it names no file known here. */
   expanded?: boolean;
@@ -18,103 +20,42 @@ interface Word {
 /** Variables at a word's start that the hook host sets: what they name. */
 const VARIABLES: Readonly<Record<string, 'workspace' | 'home'>> = { CLAUDE_PROJECT_DIR: 'workspace', HOME: 'home' };
 
-const OPERATORS = new Set([';', '&', '|', '<', '>', '(', ')']);
-const BLANK = /\s/;
-
 /**
- * The words of a shell line, split as a shell splits them without expanding anything: whitespace and the
- * operators separate, quotes and backslashes are removed; a `#` starting a word starts a comment. A leading
- * `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PROJECT_DIR}`, `$HOME`, `${HOME}` (outside single quotes) or `~/` (unquoted)
- * is kept as the folder it names; any other expansion marks its word.
+ * The words of a shell line, split as a shell splits them without expanding anything (shellLexer.ts): whitespace and
+ * the operators separate, quotes and backslashes are removed, `$'…'` decoded; a `#` starting a word starts a comment.
+ * A leading `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PROJECT_DIR}`, `$HOME`, `${HOME}` (outside single quotes) or `~/`
+ * (unquoted) is kept as the folder it names; any other expansion marks its word. A command substitution's own
+ * words (`$(sh x.sh)`) come before the word it is part of: they are a command line too.
  */
-export function commandWords(line: string): { word: string; from?: 'workspace' | 'home'; expanded?: boolean; written?: boolean }[] {
-  const words: Word[] = [];
-  let current: Word | undefined;
-  /** A `>` was read: the next word is the file written. */
-  let output = false;
-  const word = () => (current ??= { text: '' });
-  const end = () => {
-    if (current === undefined) return;
-    words.push(output ? { ...current, written: true } : current);
-    current = undefined;
-    output = false;
-  };
-  let quote: "'" | '"' | undefined;
-  for (let at = 0; at < line.length; at++) {
-    const char = line[at];
-    if (quote === "'") {
-      if (char === "'") quote = undefined;
-      else word().text += char;
+export function commandWords(line: string): CommandWord[] {
+  return shellLex(line)
+    .words.filter((word) => word.nested !== 'parameter')
+    .map(asCommandWord);
+}
+
+function asCommandWord(lexed: LexedWord): CommandWord {
+  let text = '';
+  let from: CommandWord['from'];
+  let expanded = false;
+  for (const [index, part] of lexed.parts.entries()) {
+    if (part.kind === 'text') {
+      // `~/x` (unquoted, at the word's start) is the home folder's x.
+      const home = index === 0 && part.quoting === 'none' && /^~(?:\/|$)/.test(part.text);
+      if (home) from = 'home';
+      text += home ? part.text.slice(1) : part.text;
       continue;
     }
-    if (char === '\\') {
-      const next = line[at + 1];
-      at++;
-      if (next === undefined || next === '\n') continue;
-      // In double quotes a backslash escapes only these; before anything else it stays.
-      word().text += quote === '"' && !'$`"\\'.includes(next) ? `\\${next}` : next;
-      continue;
-    }
-    if (char === '$') {
-      at = variable(line, at, word()) - 1;
-      continue;
-    }
-    if (char === '`') {
-      word().expanded = true;
-      continue;
-    }
-    if (quote === '"') {
-      if (char === '"') quote = undefined;
-      else word().text += char;
-      continue;
-    }
-    if (char === "'" || char === '"') {
-      quote = char;
-      word();
-    } else if (BLANK.test(char)) {
-      end();
-    } else if (OPERATORS.has(char)) {
-      end();
-      output = char === '>';
-    } else if (char === '#' && current === undefined) {
-      const newline = line.indexOf('\n', at);
-      if (newline < 0) break;
-      at = newline;
-    } else if (char === '~' && current === undefined && (line[at + 1] === '/' || line[at + 1] === undefined || BLANK.test(line[at + 1]))) {
-      word().from = 'home';
-    } else {
-      word().text += char;
-    }
+    const folder = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$/.exec(part.spelling);
+    const name = folder?.[1] ?? folder?.[2];
+    if (name !== undefined && Object.hasOwn(VARIABLES, name) && text === '' && from === undefined && !expanded) from = VARIABLES[name];
+    else expanded = true;
   }
-  end();
-  return words.map(({ text, from, expanded, written }) => ({
+  return {
     word: text,
     ...(from === undefined ? {} : { from }),
     ...(expanded ? { expanded } : {}),
-    ...(written ? { written } : {}),
-  }));
-}
-
-/** Reads the expansion at `line[at]` (a `$`) into `word`; where reading goes on. */
-function variable(line: string, at: number, word: Word): number {
-  const braced = line[at + 1] === '{';
-  const match = /^[A-Za-z_][A-Za-z0-9_]*/.exec(line.slice(at + (braced ? 2 : 1)));
-  if (match === null) {
-    // `$(…)`, `$1`, `$?`, a lone `$`: an expansion, or a `$` kept as it is; either way not a name known here.
-    // `${0%/*}`, `${BASH_SOURCE%/*}`: the whole braced expansion is skipped, so what follows it is the word's text.
-    word.expanded = true;
-    return (braced ? bracedEnd(line, at + 1) : undefined) ?? at + 1;
-  }
-  const name = match[0];
-  const after = at + (braced ? 2 : 1) + name.length;
-  if (braced && line[after] !== '}') {
-    word.expanded = true;
-    return bracedEnd(line, at + 1) ?? after;
-  }
-  const folder = Object.hasOwn(VARIABLES, name) ? VARIABLES[name] : undefined;
-  if (folder !== undefined && word.text === '' && word.from === undefined && !word.expanded) word.from = folder;
-  else word.expanded = true;
-  return braced ? after + 1 : after;
+    ...(lexed.written ? { written: true } : {}),
+  };
 }
 
 /** The longest braced expansion read (`${x:-${y}}`): past it, or unbalanced, the text is taken as it is. */

@@ -16,10 +16,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { shellLex } from '../common/shellLexer';
 import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 import { listBeneath, readBeneath } from './pinnedPaths';
 import { ReviewBound } from './reviewBounds';
-import { shellUnescaped } from './shellEscapes';
 import { CASELESS_TOOL_FILES } from './toolFileSpellings';
 import { bareWords, type Listings, type PendingWords, resolvePending, SCRIPT_EXTENSIONS, shellWordsOf, valueWords } from './namedFiles';
 
@@ -100,9 +100,12 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
   }
   // `$HOME/x` and `${HOME}/x` are `~/x` (the home folder), not a name whose folders the shell fills in.
   const homeSpelled = mentioned.home === undefined ? text : text.replace(/\$\{HOME\}|\$HOME\b/g, '~');
-  // Spelled with escapes the shell removes (`che\ck.sh`, `$'tools\x2flint.sh'`): read as the shell reads it too.
-  for (const spelled of new Set([homeSpelled, shellUnescaped(homeSpelled)])) {
-    for (const word of pathLikeWords(completedAsGlob(spelled))) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
+  // The text as it is written (a followed file may be no shell text: a Makefile, a script in another language, whose
+  // quotes the shell's reading could pair wrongly), and as the shell reads it (`che\ck.sh`, `$'tools\x2flint.sh'`,
+  // `li$''nt.sh`): a path either reading gives is held.
+  const spellings = [completedAsGlob(homeSpelled), ...asTheShellReads(text, mentioned.home !== undefined)];
+  for (const spelled of spellings) {
+    for (const word of pathLikeWords(spelled)) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
   }
   shellSpelled(text, mentioned, folders);
   const words = text.split(/[^A-Za-z0-9_@/.-]+/);
@@ -164,6 +167,32 @@ export function mentionedByValue(value: string, mentioned: Mentioned, places: re
 
 /** Entries of one `PATH=` a text sets, each a folder held whole. */
 const PATH_ENTRIES = new ReviewBound(32, 'the entries of a `PATH` a hook or config sets');
+
+/**
+ * The words of `text` as bash reads them (shellLexer.ts), each spelled for pathLikeWords: its quotes removed, its
+ * escapes decoded, an empty string (`li$''nt.sh`) gone, and each expansion as completionOf spells it.
+ */
+function asTheShellReads(text: string, home: boolean): string[] {
+  const { words, complete } = shellLex(text);
+  if (!complete) throw new ConfigTooLarge('a text the hooks run nests its expansions too deep or is too long to read as the shell does');
+  return words.map((word) => {
+    let spelled = '';
+    for (const part of word.parts) spelled += part.kind === 'text' ? part.text : completionOf(part.spelling, spelled, home);
+    return spelled;
+  });
+}
+
+/**
+ * An expansion's value as the review reads it, from what precedes it in its word: the working folder's spellings are
+ * `.`, a leading `$HOME` is `~`; inside a path (`tools/ch$(:)eck.sh`, `scripts/$c.sh`) a value known only when the
+ * hook runs completes the name, read as a glob (the folder held whole); at a word's start (`"$ROOT/x"`,
+ * `$(git rev-parse --show-toplevel)/x`) a break, what follows being the path.
+ */
+function completionOf(spelling: string, before: string, home: boolean): string {
+  if (/^\$(?:\{PWD\}|PWD|\(pwd\))$/.test(spelling)) return '.';
+  if (home && before === '' && /^\$(?:\{HOME\}|HOME)$/.test(spelling)) return '~';
+  return /[A-Za-z0-9_./-]$/.test(before) ? '*' : '$';
+}
 
 /**
  * A name completed from a variable inside a path (`scripts/$c.sh`, `tools/check-${name}.sh`, `bin/$1`): the shell picks

@@ -235,8 +235,13 @@ describe("a hook's line in words, as a shell splits it", () => {
       '~/k.sh',
       '(x/a)',
       '(/b)',
-      '((jq -r .x))',
-      '(pwd/c)',
+      // A substitution's own words are a command line of their own; the word it is part of is expanded.
+      'jq',
+      '-r',
+      '.x',
+      '()',
+      'pwd',
+      '(/c)',
     ]);
   });
 });

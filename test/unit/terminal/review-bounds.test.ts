@@ -1,5 +1,5 @@
 // The review's bounds and the spellings it reads as their programs do (src/terminal/node/reviewBounds.ts,
-// formatEscapes.ts, shellEscapes.ts, programConfigs.ts, toolFileSpellings.ts). The attacks these close, run in the
+// formatEscapes.ts, hookPrograms.ts over common/shellLexer.ts, programConfigs.ts, toolFileSpellings.ts). The attacks these close, run in the
 // real sandbox, are test/security/attack14-*.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -8,7 +8,6 @@ import { mentionedBy, noneMentioned } from '../../../src/terminal/node/hookProgr
 import { programConfigTexts } from '../../../src/terminal/node/programConfigs';
 import { BoundReached, ReviewBound } from '../../../src/terminal/node/reviewBounds';
 import { withEscapesDecoded } from '../../../src/terminal/node/formatEscapes';
-import { shellUnescaped } from '../../../src/terminal/node/shellEscapes';
 import { anyCase } from '../../../src/terminal/node/toolFileSpellings';
 
 describe('ReviewBound', () => {
@@ -34,9 +33,22 @@ describe('spellings read as their programs read them', () => {
     assert.equal(withEscapesDecoded('run: "sh tools/li\\\n        nt"'), 'run: "sh tools/lint"');
   });
 
-  test("the shell's backslashes, continued lines and $'…' strings are removed and decoded", () => {
-    assert.equal(shellUnescaped("sh scripts/che\\ck.sh && bash $'tools\\x2flint.sh' && sh a/b\\\nc"), 'sh scripts/check.sh && bash tools/lint.sh && sh a/bc');
-    assert.equal(shellUnescaped('no escapes'), 'no escapes');
+  test("a hook's paths are read as the shell reads them: backslashes, continued lines, $'…' strings, empty strings", () => {
+    const mentioned = noneMentioned();
+    mentionedBy("sh scripts/che\\ck.sh && bash $'tools\\x2flint.sh' && sh a/b\\\nc.sh\necho '$'\nbash $'bin\\u2frun.sh' tools/fm$''t.sh", mentioned, ['/w']);
+    for (const path of ['/w/scripts/check.sh', '/w/tools/lint.sh', '/w/a/bc.sh', '/w/bin/run.sh', '/w/tools/fmt.sh'])
+      assert.ok(mentioned.programs.has(path), path);
+  });
+
+  test('a name completed by a command substitution or a variable inside a path holds its folder whole', () => {
+    const mentioned = noneMentioned();
+    mentionedBy('bash tools/ch$(:)eck.sh; sh lib/a`true`b.sh; sh "$(git rev-parse --show-toplevel)/scripts/top.sh"', mentioned, ['/w']);
+    for (const path of ['/w/tools', '/w/lib', '/w/scripts/top.sh']) assert.ok(mentioned.programs.has(path), path);
+  });
+
+  test('expansions nested past the bound stop the review rather than going unread', () => {
+    const deep = `${'$('.repeat(40)}sh x.sh${')'.repeat(40)}`;
+    assert.throws(() => mentionedBy(deep, noneMentioned(), ['/w']), ConfigTooLarge);
   });
 
   test('a JSON config past its bounds, or one only a tolerant parser reads, gives its strings as values', () => {
