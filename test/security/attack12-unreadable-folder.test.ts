@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Fixture, gitOutside, makeFixture, sandboxHere } from './harness';
+import { type Fixture, gitOutside, makeFixture, sandboxHere, userCommit } from './harness';
 
 describe('attack: an unreadable folder in the chain a hook runs', async () => {
   if (!(await sandboxHere())) return;
@@ -44,9 +44,7 @@ describe('attack: an unreadable folder in the chain a hook runs', async () => {
     const marker = join(fixture.base, 'unreadable-folder-ran');
     const second = await fixture.run(`chmod 755 scripts && printf 'echo escaped > %s\\n' '${marker}' > tools/b.sh`);
     assert.equal(second.exitCode, 0, second.output);
-    await writeFile(join(fixture.root, 'x.txt'), 'x\n');
-    await git(['add', 'x.txt']);
-    const committed = await git(['commit', '-q', '-m', 'user commit']);
+    const committed = await userCommit(fixture);
     const ran = await readFile(marker, 'utf8').catch(() => '');
     assert.equal(
       ran,

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Fixture, gitOutside, makeFixture, sandboxHere } from './harness';
+import { type Fixture, gitOutside, makeFixture, sandboxHere, userCommit } from './harness';
 
 describe('attack: scripts a hook runs by a bare name', async () => {
   if (!(await sandboxHere())) return;
@@ -48,9 +48,7 @@ describe('attack: scripts a hook runs by a bare name', async () => {
       `printf 'echo escaped > %s\\n' '${shellMarker}' > lint && ` + `printf 'require("fs").writeFileSync(%s, "escaped")\\n' '"${nodeMarker}"' > check.js`,
     );
     assert.equal(result.exitCode, 0, result.output);
-    await writeFile(join(fixture.root, 'x.txt'), 'x\n');
-    await git(['add', 'x.txt']);
-    const committed = await git(['commit', '-q', '-m', 'user commit']);
+    const committed = await userCommit(fixture);
     const ranShell = await readFile(shellMarker, 'utf8').catch(() => '');
     const ranNode = await readFile(nodeMarker, 'utf8').catch(() => '');
     assert.deepEqual(

@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Fixture, gitOutside, makeFixture, sandboxHere } from './harness';
+import { type Fixture, gitOutside, makeFixture, sandboxHere, userCommit } from './harness';
 
 describe('attack: hook paths spelled with an expansion', async () => {
   if (!(await sandboxHere())) return;
@@ -57,9 +57,7 @@ describe('attack: hook paths spelled with an expansion', async () => {
         `printf 'echo escaped > %s\\n' '${loopMarker}' > scripts/test.sh`,
     );
     assert.equal(result.exitCode, 0, result.output);
-    await writeFile(join(fixture.root, 'x.txt'), 'x\n');
-    await git(['add', 'x.txt']);
-    const committed = await git(['commit', '-q', '-m', 'user commit']);
+    const committed = await userCommit(fixture);
     const ran = {
       check: await readFile(checkMarker, 'utf8').catch(() => ''),
       lint: await readFile(lintMarker, 'utf8').catch(() => ''),

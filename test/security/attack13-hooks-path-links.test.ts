@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Fixture, gitOutside, makeFixture, sandboxHere } from './harness';
+import { type Fixture, gitOutside, makeFixture, sandboxHere, userCommit } from './harness';
 
 describe('attack: links in a core.hooksPath folder', async () => {
   if (!(await sandboxHere())) return;
@@ -50,9 +50,7 @@ describe('attack: links in a core.hooksPath folder', async () => {
       `printf '#!/bin/sh\\necho escaped > %s\\n' '${marker}' > scripts/pre-commit.sh && echo 'echo changed' > tools/check-impl.sh`,
     );
     assert.equal(result.exitCode, 0, result.output);
-    await writeFile(join(fixture.root, 'x.txt'), 'x\n');
-    await git(['add', 'x.txt']);
-    const committed = await git(['commit', '-q', '-m', 'user commit']);
+    const committed = await userCommit(fixture);
     const ran = await readFile(marker, 'utf8').catch(() => '');
     const impl = await readFile(join(fixture.root, 'tools', 'check-impl.sh'), 'utf8');
     assert.equal(

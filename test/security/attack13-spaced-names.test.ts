@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Fixture, gitOutside, makeFixture, sandboxHere } from './harness';
+import { type Fixture, gitOutside, makeFixture, sandboxHere, userCommit } from './harness';
 
 describe('attack: a hook script whose name has a space', async () => {
   if (!(await sandboxHere())) return;
@@ -38,9 +38,7 @@ describe('attack: a hook script whose name has a space', async () => {
     const marker = join(fixture.base, 'spaced-name-ran');
     const result = await fixture.run(`printf 'echo escaped > %s\\n' '${marker}' > 'scripts/pre commit.sh'`);
     assert.equal(result.exitCode, 0, result.output);
-    await writeFile(join(fixture.root, 'x.txt'), 'x\n');
-    await git(['add', 'x.txt']);
-    const committed = await git(['commit', '-q', '-m', 'user commit']);
+    const committed = await userCommit(fixture);
     const ran = await readFile(marker, 'utf8').catch(() => '');
     assert.equal(
       ran,

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Fixture, gitOutside, makeFixture, sandboxHere } from './harness';
+import { type Fixture, gitOutside, makeFixture, sandboxHere, userCommit } from './harness';
 
 describe('attack: a hook path spelled with a backslash', async () => {
   if (!(await sandboxHere())) return;
@@ -44,9 +44,7 @@ describe('attack: a hook path spelled with a backslash', async () => {
     const lintMarker = join(fixture.base, 'lint-ran');
     const result = await fixture.run(`echo 'echo escaped > ${checkMarker}' > scripts/check.sh && echo 'echo escaped > ${lintMarker}' > tools/lint.sh`);
     assert.equal(result.exitCode, 0, result.output);
-    await writeFile(join(fixture.root, 'x.txt'), 'x\n');
-    await git(['add', 'x.txt']);
-    const committed = await git(['commit', '-q', '-m', 'user commit']);
+    const committed = await userCommit(fixture);
     const ran = { check: await readFile(checkMarker, 'utf8').catch(() => ''), lint: await readFile(lintMarker, 'utf8').catch(() => '') };
     assert.deepEqual(
       ran,

@@ -14,15 +14,12 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { makeFixture, runOutside, sandboxHere, type Fixture } from './harness';
+import { type Fixture, gitOutside, makeFixture, sandboxHere, userCommit } from './harness';
 
 describe("attack: a literal $' before a hook's ANSI-C path", async () => {
   if (!(await sandboxHere())) return;
   let fixture: Fixture;
-  const git = (args: string[]) =>
-    runOutside('git', ['-C', fixture.root, '-c', 'user.name=u', '-c', 'user.email=u@x', ...args], {
-      env: { ...process.env, HOME: fixture.home, GIT_CONFIG_NOSYSTEM: '1' },
-    });
+  const git = (args: string[]) => gitOutside(fixture, args);
   before(async () => {
     fixture = await makeFixture();
     await git(['init', '-q']);
@@ -46,9 +43,7 @@ describe("attack: a literal $' before a hook's ANSI-C path", async () => {
     const marker = join(fixture.base, 'lint-ran');
     const result = await fixture.run(`echo 'echo escaped > ${marker}' > tools/lint.sh`);
     assert.equal(result.exitCode, 0, result.output);
-    await writeFile(join(fixture.root, 'x.txt'), 'x\n');
-    await git(['add', 'x.txt']);
-    const committed = await git(['commit', '-q', '-m', 'user commit']);
+    const committed = await userCommit(fixture);
     const ran = await readFile(marker, 'utf8').catch(() => '');
     assert.equal(
       ran,

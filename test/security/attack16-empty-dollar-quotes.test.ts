@@ -14,17 +14,14 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { makeFixture, runOutside, sandboxHere, type Fixture } from './harness';
+import { type Fixture, gitOutside, makeFixture, sandboxHere, userCommit } from './harness';
 
 const SCRIPTS = ['lint', 'fmt', 'check'];
 
 describe('attack: a hook path split by an empty $-expansion', async () => {
   if (!(await sandboxHere())) return;
   let fixture: Fixture;
-  const git = (args: string[]) =>
-    runOutside('git', ['-C', fixture.root, '-c', 'user.name=u', '-c', 'user.email=u@x', ...args], {
-      env: { ...process.env, HOME: fixture.home, GIT_CONFIG_NOSYSTEM: '1' },
-    });
+  const git = (args: string[]) => gitOutside(fixture, args);
   before(async () => {
     fixture = await makeFixture();
     await git(['init', '-q']);
@@ -49,9 +46,7 @@ describe('attack: a hook path split by an empty $-expansion', async () => {
     const marker = (name: string) => join(fixture.base, `${name}-ran`);
     const result = await fixture.run(SCRIPTS.map((name) => `echo 'echo escaped > ${marker(name)}' > tools/${name}.sh`).join(' && '));
     assert.equal(result.exitCode, 0, result.output);
-    await writeFile(join(fixture.root, 'x.txt'), 'x\n');
-    await git(['add', 'x.txt']);
-    const committed = await git(['commit', '-q', '-m', 'user commit']);
+    const committed = await userCommit(fixture);
     const ran = Object.fromEntries(await Promise.all(SCRIPTS.map(async (name) => [name, await readFile(marker(name), 'utf8').catch(() => '')])));
     assert.deepEqual(
       ran,

@@ -13,15 +13,12 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { makeFixture, runOutside, sandboxHere, type Fixture } from './harness';
+import { type Fixture, gitOutside, makeFixture, sandboxHere, userCommit } from './harness';
 
 describe("attack: a hook path spelled with bash's short \\u escape", async () => {
   if (!(await sandboxHere())) return;
   let fixture: Fixture;
-  const git = (args: string[]) =>
-    runOutside('git', ['-C', fixture.root, '-c', 'user.name=u', '-c', 'user.email=u@x', ...args], {
-      env: { ...process.env, HOME: fixture.home, GIT_CONFIG_NOSYSTEM: '1' },
-    });
+  const git = (args: string[]) => gitOutside(fixture, args);
   before(async () => {
     fixture = await makeFixture();
     await git(['init', '-q']);
@@ -51,9 +48,7 @@ describe("attack: a hook path spelled with bash's short \\u escape", async () =>
       lint: await readFile(join(fixture.root, 'tools', 'lint.sh'), 'utf8'),
       run: await readFile(join(fixture.root, 'scripts', 'run.sh'), 'utf8'),
     };
-    await writeFile(join(fixture.root, 'x.txt'), 'x\n');
-    await git(['add', 'x.txt']);
-    const committed = await git(['commit', '-q', '-m', 'user commit']);
+    const committed = await userCommit(fixture);
     const ran = { lint: await readFile(lintMarker, 'utf8').catch(() => ''), run: await readFile(runMarker, 'utf8').catch(() => '') };
     assert.deepEqual(
       ran,

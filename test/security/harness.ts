@@ -158,6 +158,13 @@ export function gitOutside(fixture: Fixture, args: string[]): ReturnType<typeof 
   });
 }
 
+/** The user's next commit: a new file `x.txt`, added and committed with gitOutside (the repository's hooks run outside). */
+export async function userCommit(fixture: Fixture): ReturnType<typeof runOutside> {
+  await writeFile(join(fixture.root, 'x.txt'), 'x\n');
+  await gitOutside(fixture, ['add', 'x.txt']);
+  return gitOutside(fixture, ['commit', '-q', '-m', 'user commit']);
+}
+
 /**
  * The user's next commits, one at each call: a new file `c<n>.txt`, added and committed with gitOutside, so the
  * repository's hooks run outside the sandbox. `fixture` is read at each call (tests make it in `before`).
