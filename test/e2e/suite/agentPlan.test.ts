@@ -5,12 +5,12 @@
 // Start in a New Worktree: refused with its reason outside a Git repository; in one, the session works in a worktree of
 // its own (its file written there, not in the workspace) with the plan as its todo list.
 import * as vscode from 'vscode';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './harness';
 import { EMULATOR_BASE_URL, emulatorRequests, resetEmulator, scriptTurns, waitFor } from './emulatorControl';
 import { EXTENSION_ID } from './extension.test';
+import { makeRepository, removeRepository } from './gitRepository';
 
 interface PlanApi {
   agentSessions(): Promise<
@@ -158,14 +158,6 @@ test(
   { timeoutMs: 180_000 },
 );
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'e2e', GIT_AUTHOR_EMAIL: 'e2e@example.com', GIT_COMMITTER_NAME: 'e2e', GIT_COMMITTER_EMAIL: 'e2e@example.com' },
-  });
-}
-
 const WT_TASK = 'write the plan file e2e-plan-worktree.txt';
 const WT_FILE = 'e2e-plan-worktree.txt';
 
@@ -197,9 +189,7 @@ test(
       assertEqual((await emulatorRequests()).filter((r) => r.path === '/v1/responses').length, 0, 'no request');
 
       // A Git repository with a commit: the session runs in a worktree of its own with the plan as its todo list.
-      git(dir, 'init', '-q', '-b', 'main');
-      git(dir, 'add', '-A');
-      git(dir, 'commit', '-q', '-m', 'e2e base');
+      makeRepository(dir);
       await scriptTurns('demo-key', [
         { toolCalls: [{ name: 'write_file', arguments: { path: WT_FILE, content: 'written in the worktree\n' } }] },
         { toolCalls: [{ name: 'update_plan', arguments: { steps: steps.map((step) => ({ step, status: 'done' })) } }] },
@@ -230,8 +220,7 @@ test(
       assert(!existsSync(worktree.path), 'its folder is gone');
     } finally {
       await settings.update('agent.approval', approval, vscode.ConfigurationTarget.Global);
-      for (const path of made) if (existsSync(path)) git(dir, 'worktree', 'remove', '--force', path);
-      rmSync(join(dir, '.git'), { recursive: true, force: true });
+      removeRepository(dir, made);
       // The plan's document (opened by Plan Before Acting…) is closed unsaved.
       for (const document of vscode.workspace.textDocuments.filter((d) => d.isUntitled && d.getText().includes(`Plan for: ${WT_TASK}`))) {
         await vscode.window.showTextDocument(document);

@@ -4,12 +4,12 @@
 // is made a Git repository for the test and is no longer one at its end. In `auto`, a worktree session's command runs
 // in the sandbox rooted at its worktree: its file lands there, and the linked node_modules is not written.
 import * as vscode from 'vscode';
-import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assert, assertEqual, test } from './harness';
 import { EMULATOR_BASE_URL, emulatorRequests, resetEmulator, scriptTurns } from './emulatorControl';
 import { EXTENSION_ID } from './extension.test';
+import { git, makeRepository, removeRepository } from './gitRepository';
 
 interface WorktreeApi {
   agentSessions(): Promise<
@@ -20,14 +20,6 @@ interface WorktreeApi {
 const FILE = 'e2e-worktree.txt';
 const ORIGINAL = 'shared line\n';
 const changed = (name: string) => `shared line\nWT-CHANGED by ${name}\n`;
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'e2e', GIT_AUTHOR_EMAIL: 'e2e@example.com', GIT_COMMITTER_NAME: 'e2e', GIT_COMMITTER_EMAIL: 'e2e@example.com' },
-  });
-}
 
 /** One turn serves both sessions, whichever asks first: it writes its session's change once, then says it is done. */
 const turn = {
@@ -50,9 +42,7 @@ test(
     const settings = vscode.workspace.getConfiguration('gateway');
     const approval = settings.get<string>('agent.approval');
     writeFileSync(join(dir, FILE), ORIGINAL);
-    git(dir, 'init', '-q', '-b', 'main');
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-q', '-m', 'e2e base');
+    makeRepository(dir);
     const made: string[] = [];
     try {
       await settings.update('baseUrl', EMULATOR_BASE_URL, vscode.ConfigurationTarget.Global);
@@ -115,8 +105,7 @@ test(
       assert(await vscode.commands.executeCommand<boolean>('gateway.agent.discardWorktree', alpha.id, { confirmed: true }), 'the first is discarded too');
     } finally {
       await settings.update('agent.approval', approval, vscode.ConfigurationTarget.Global);
-      for (const path of made) if (existsSync(path)) git(dir, 'worktree', 'remove', '--force', path);
-      rmSync(join(dir, '.git'), { recursive: true, force: true });
+      removeRepository(dir, made);
       rmSync(join(dir, FILE), { force: true });
     }
   },
@@ -135,11 +124,8 @@ test(
     assert(!existsSync(modules), 'the sample workspace has no node_modules of its own');
     mkdirSync(join(modules, 'dep'), { recursive: true });
     writeFileSync(join(modules, 'dep', 'index.js'), 'module.exports = 1;\n');
-    git(dir, 'init', '-q', '-b', 'main');
     // Ignored, as a real node_modules is: Git leaves it out of the worktree and the session links it in.
-    writeFileSync(join(dir, '.git', 'info', 'exclude'), 'node_modules/\n');
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-q', '-m', 'e2e base');
+    makeRepository(dir, () => writeFileSync(join(dir, '.git', 'info', 'exclude'), 'node_modules/\n'));
     let made: string | undefined;
     try {
       await settings.update('baseUrl', EMULATOR_BASE_URL, vscode.ConfigurationTarget.Global);
@@ -169,8 +155,7 @@ test(
       assert(existsSync(join(modules, 'dep', 'index.js')), "discarding leaves the linked folder's contents");
     } finally {
       await settings.update('agent.approval', approval, vscode.ConfigurationTarget.Global);
-      if (made && existsSync(made)) git(dir, 'worktree', 'remove', '--force', made);
-      rmSync(join(dir, '.git'), { recursive: true, force: true });
+      removeRepository(dir, made ? [made] : []);
       rmSync(modules, { recursive: true, force: true });
     }
   },
