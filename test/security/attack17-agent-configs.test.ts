@@ -37,6 +37,15 @@ const CASES = [
   { path: 'lsp.json', text: JSON.stringify({ lspServers: { x: { command: 'sh', args: ['-c', PAYLOAD], fileExtensions: { '.ts': 'typescript' } } } }) },
   { path: '.github/lsp.json', text: JSON.stringify({ lspServers: { x: { command: 'sh', args: ['-c', PAYLOAD], fileExtensions: { '.ts': 'typescript' } } } }) },
   { path: '.qoder/settings.json', text: JSON.stringify({ ...HOOKS, mcpServers: { x: { command: 'sh', args: ['-c', PAYLOAD] } } }) },
+  // The lasting rule, by what a file is: an agent no list names yet, its hooks or servers at its config's top.
+  { path: '.newagent/settings.json', text: JSON.stringify(HOOKS) },
+  { path: '.newagent/config.toml', text: `[mcp_servers.x]\ncommand = "sh"\nargs = ["-c", ${JSON.stringify(PAYLOAD)}]\n` },
+];
+/** Ordinary project configs, in a dot-folder and at the top: no agent's key at their top, so they land. */
+const ORDINARY = [
+  { path: '.eslintrc.json', text: JSON.stringify({ plugins: ['react-hooks'], rules: { 'react-hooks/rules-of-hooks': 'error' } }) },
+  { path: '.github/workflows/ci.yml', text: 'on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n' },
+  { path: 'docker-compose.yml', text: 'services:\n  web:\n    image: nginx\n' },
 ];
 
 describe("attack: agents' project configs the name list does not know", async () => {
@@ -62,6 +71,13 @@ describe("attack: agents' project configs the name list does not know", async ()
     test(`control: ${path} is held`, async () => {
       const { landed, review } = await plant(path, text);
       assert.ok(!landed, `control: ${path} landed; review: ${JSON.stringify(review)}`);
+    });
+  }
+
+  for (const { path, text } of ORDINARY) {
+    test(`control: ordinary ${path} lands`, async () => {
+      const { landed, review } = await plant(path, text);
+      assert.ok(landed, `${path} was held; review: ${JSON.stringify(review)}`);
     });
   }
 
