@@ -12,11 +12,13 @@
  *   `{"hooks": […]}` groups or `{"type": "command"}` entries).
  * Ordinary project files have none of these at their top: package.json (husky 4's `hooks` is under `husky`, which
  * packageHooks.ts judges), tsconfig.json, .eslintrc.json (`react-hooks` is a plugin's name), docker-compose.yml,
- * .gitlab-ci.yml (a job's `hooks` is nested). A release-it `.release-it.json` with top-level `hooks` is held: it runs them.
+ * .gitlab-ci.yml (a job's `hooks` is nested). A `.release-it.json` with top-level `hooks` is held: release-it runs
+ * them.
  * Only the change set is read, so this costs one read per changed config file; bounded: 1 MB a file (a larger one
  * named with a dot, or in a dot-folder, is held unread: a cache that large is rare), one parse, the top level
- * walked only, 10,000 key lines of YAML or TOML (past it, held), 256 characters of a line looked at for its key. There is no YAML or TOML parser in the product, so those are read by their lines, erring towards
- * holding (a TOML key line is taken as the top level's wherever it is; an escape-spelled key is read decoded too).
+ * walked only, 10,000 key lines of YAML or TOML (past it, held), 256 characters of a line looked at for its key.
+ * There is no YAML or TOML parser in the product, so those are read by their lines, erring towards holding (a TOML
+ * key line is taken as the top level's wherever it is; an escape-spelled key is read decoded too).
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { withEscapesDecoded } from './formatEscapes';
