@@ -18,6 +18,9 @@
  *   configs…): those programs find them by name, so here the name is the
  *   structure; and what the runner configs among them name (`.envrc`'s
  *   sourced files and flake, the scripts husky's hooks run: node/runnerConfigs.ts);
+ * - whatever its name, a JSON, YAML or TOML file in a dot-folder or at the
+ *   workspace's top whose top level names hooks or MCP or language servers
+ *   (`hooks`, `mcpServers`, `mcp_servers`…): an agent's config (node/agentConfigs.ts);
  * - a Python environment (a venv's `pyvenv.cfg`, a conda environment's
  *   `conda-meta`) in the workspace or the layer: its activate scripts run;
  * - links, hard links, devices and other special files, setuid/setgid bits, an
@@ -68,6 +71,8 @@ export interface ChangedEntry {
   hookSettingsChanged?: boolean;
   /** A package.json whose `scripts` changed (held when a hook runs npm, yarn, pnpm or bun). */
   scriptsChanged?: boolean;
+  /** A JSON, YAML or TOML file shaped as an agent's config, its hooks or servers at its top, or too large to read (node/agentConfigs.ts). */
+  namesPrograms?: boolean;
 }
 
 /** What the host found of the repositories around the change set. */
@@ -121,6 +126,7 @@ export type HoldReason =
   | 'repository-config'
   | 'python-environment'
   | 'editor-or-agent'
+  | 'agent-config'
   | 'symlink'
   | 'hard-link'
   | 'special'
@@ -161,6 +167,7 @@ export function holdReason(entry: ChangedEntry, facts: RepositoryFacts, protecte
   if (pointedAtBy(facts.pointedAt).covers(entry)) return 'repository-config';
   if (entry.kind === 'file' && (facts.mentionedNames?.has(name) || (facts.hooksRunScripts && entry.scriptsChanged))) return 'repository-config';
   if (isEditorOrAgentPath(entry.path) || entry.hookSettingsChanged) return 'editor-or-agent';
+  if (entry.namesPrograms) return 'agent-config';
   if (protectingPattern(entry.path, protectedPatterns) !== undefined) return 'protected';
   if (entry.changedOutside) return 'changed-outside';
   if (entry.removesRepository) return 'removes-repository';
@@ -266,6 +273,8 @@ export function describeHold(held: HeldEntry): string {
       return "a Python environment (VS Code's Python extension runs its activate script in new terminals)";
     case 'editor-or-agent':
       return 'settings, tasks or hooks that VS Code or another agent runs';
+    case 'agent-config':
+      return "an agent's config that names programs to run (hooks, MCP or language servers), or one too large to read";
     case 'symlink':
       return 'a symbolic link';
     case 'hard-link':

@@ -73,6 +73,19 @@ const EDITOR_AND_AGENT_NAMES = new Set([
   '.crush.json',
   'crush.json',
   '.helix',
+  // Factory's Droid, Augment's Auggie, Qoder and Amp run the hooks and servers of their project settings, and
+  // OpenCode reads opencode.jsonc as opencode.json; GitHub Copilot CLI starts the language servers of a lsp.json.
+  '.factory',
+  '.augment',
+  '.qoder',
+  '.amp',
+  'opencode.jsonc',
+  'lsp.json',
+  // bun loads the modules bunfig.toml's `preload` names, and pnpm runs .pnpmfile.cjs, at every install or run.
+  'bunfig.toml',
+  '.bunfig.toml',
+  '.pnpmfile.cjs',
+  '.pnpmfile.mjs',
   // yarn runs the program yarnPath / yarn-path names for every yarn command (a hook's `yarn lint-staged`).
   '.yarnrc.yml',
   '.yarnrc',
@@ -105,6 +118,8 @@ const HOOK_MANAGER_NAMES = [
 const WORKSPACE_FILE_SUFFIX = '.code-workspace';
 /** Folders whose `hooks` folder an agent runs programs from at its events. */
 const HOOK_FOLDER_PARENTS = new Set(['.github', '.clinerules', '.cline']);
+/** Files of `.github` whose servers GitHub Copilot CLI starts (the rest of `.github`, its workflows, runs on GitHub's machines). */
+const GITHUB_SERVER_CONFIGS = new Set(['lsp.json', 'mcp.json']);
 
 /**
  * The configs whose text names more files that run outside the sandbox: direnv's `.envrc` (what it sources, the
@@ -173,6 +188,7 @@ export function isEditorOrAgentPath(path: string): boolean {
       segment.endsWith(WORKSPACE_FILE_SUFFIX) ||
       // Copilot's hooks, Cline's (`.clinerules/hooks/TaskStart`, `.cline/hooks/PreToolUse`: run at its events).
       (segment === 'hooks' && HOOK_FOLDER_PARENTS.has(segments[index - 1])) ||
+      (GITHUB_SERVER_CONFIGS.has(segment) && segments[index - 1] === '.github') ||
       // mise reads mise/config.toml and .config/mise/… in every folder up from where you are.
       segment === 'mise' ||
       HOOK_MANAGER_NAMES.some((name) => name.test(segment)),

@@ -24,6 +24,7 @@ import { moveInto, openBeneath, openBeneathSync, withPinnedFolder } from './pinn
 import { yieldToHost } from '../../base/common';
 import { hookSettingsChanged, hookSettingsOf, scriptsChanged, scriptsOf, workspaceHookSettings, workspaceScripts } from './packageHooks';
 import { repositoryFacts, type KnownStructure } from './repositoryFacts';
+import { isAgentConfigCandidate, namesProgramsAt, namesProgramsIn } from './agentConfigs';
 
 export type { KnownStructure } from './repositoryFacts';
 
@@ -211,6 +212,8 @@ export class ChangeLayer {
         // Its scripts too (a hook may run them): a package.json whose scripts changed waits for the end's review.
         if (scriptsOf(text) !== (await workspaceScripts(join(this.options.root, entry.path)))) return false;
       }
+      // An agent's config by its shape, judged again on these bytes too: it waits for the end's review.
+      if (isAgentConfigCandidate(entry.path) && namesProgramsIn(content.subarray(0, bytesRead), info.size, entry.path)) return false;
       return await withPinnedFolder(this.options.root, parent, async (folder) => {
         const there = await lstat(`${folder}/${name}`).catch(() => undefined);
         // Something that is not a file is there now (the user made a folder): left for the end's review.
@@ -411,6 +414,8 @@ export class ChangeLayer {
         entry.hookSettingsChanged = await hookSettingsChanged(upperPath, join(this.options.root, path));
         entry.scriptsChanged = await scriptsChanged(upperPath, join(this.options.root, path));
       }
+      // An agent's config whatever its name: its hooks or servers at its top (agentConfigs.ts).
+      if (isAgentConfigCandidate(path)) entry.namesPrograms = namesProgramsAt(upperPath, path);
     }
     return entry;
   }

@@ -85,8 +85,8 @@ export function stringLiterals(text: string): string[] {
   return values;
 }
 
-/** JSON with comments (`//`, `/* *\/`) and trailing commas as plain JSON; strings kept as they are. */
-function withoutComments(text: string): string {
+/** JSON with comments (`//`, `/* *\/`) and trailing commas as plain JSON; strings kept as they are (agentConfigs.ts reads JSONC so too). */
+export function withoutComments(text: string): string {
   let out = '';
   let index = 0;
   while (index < text.length) {

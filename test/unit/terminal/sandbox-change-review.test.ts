@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { holdReason, judgeChanges, type ChangedEntry } from '../../../src/terminal/common/changeReview';
 import { configEntries, isGitDirectory, pathsConfigPointsAt } from '../../../src/terminal/node/gitStructure';
 import { ProtectedPathCache } from '../../../src/terminal/node/protectedPathCache';
+import { AGENT_CONFIG_BYTES, isAgentConfigCandidate, namesPrograms, namesProgramsAt } from '../../../src/terminal/node/agentConfigs';
 import { defaultProtectedFiles } from '../../../src/settings/common/valueSets';
 import { putFiles } from '../helpers/workspaceFixture';
 
@@ -92,6 +93,97 @@ describe('the change review: what lands and what is held', () => {
       verdict.held.map((held) => held.reason),
       ['unchecked', 'unchecked'],
     );
+  });
+});
+
+describe("agents' configs: by name, and by what they are", () => {
+  const HOOKS = JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'sh x.sh' }] }] } });
+  const SERVERS = JSON.stringify({ mcpServers: { x: { command: 'sh', args: ['x.sh'] } } });
+  /** How the review judges a new file of `path` with `text` (the shape read as changeLayer.ts reads it). */
+  const judged = (path: string, text: string) =>
+    holdReason(file(path, { namesPrograms: isAgentConfigCandidate(path) && namesPrograms(text, path) }), noRepositories, defaultProtectedFiles);
+
+  test("the agents' project configs round 17 found are held by name, whatever their text", () => {
+    const named = [
+      'opencode.jsonc',
+      '.factory/settings.json',
+      '.factory/hooks.json',
+      '.factory/mcp.json',
+      '.augment/settings.json',
+      '.qoder/settings.json',
+      '.amp/settings.json',
+      'lsp.json',
+      '.github/lsp.json',
+      '.github/mcp.json',
+      'bunfig.toml',
+      '.pnpmfile.cjs',
+      'packages/web/bunfig.toml',
+    ];
+    for (const path of named) assert.equal(judged(path, '{}'), 'editor-or-agent', path);
+    // The rest of .github runs on GitHub's machines, not here.
+    assert.equal(judged('.github/workflows/ci.yml', 'on: push\n'), undefined);
+  });
+
+  test("an unnamed agent's config with hooks or servers at its top is held, in a dot-folder or at the workspace's top", () => {
+    const cases: [string, string][] = [
+      ['.newagent/settings.json', HOOKS],
+      ['deep/.newagent/config.json', SERVERS],
+      ['.newagent/settings.jsonc', `{\n  // a comment\n  "mcp": { "x": { "command": ["sh"] } },\n}`],
+      ['newagent.json', JSON.stringify({ lspServers: { x: { command: 'sh' } } })],
+      ['.newagent/config.toml', '[mcp_servers.x]\ncommand = "sh"\n'],
+      ['.newagent/config.toml', '"hooks".pre = "sh x.sh"\n'],
+      ['.newagent/config.yaml', 'name: x\nmcpServers:\n  x:\n    command: sh\n'],
+      ['.newagent/config.yml', '---\n"\\x68ooks":\n  start: sh x.sh\n'],
+      ['.newagent/config.yaml', '{lsp: {x: {command: sh}}}\n'],
+      ['.amp2/settings.json', JSON.stringify({ 'amp.mcpServers': { x: { command: 'sh' } } })],
+      ['.newagent/mcp.json', JSON.stringify({ servers: { x: { command: 'sh' } } })],
+      // Droid's hooks.json shape: events at the top.
+      ['.newagent/hooks.json', JSON.stringify(JSON.parse(HOOKS).hooks)],
+      // An escape-spelled key is the key to the program's parser.
+      ['.newagent/settings.json', '{"\\u0068ooks": {}}'],
+      // JSON5 that JSON.parse refuses: read loosely.
+      ['.newagent/settings.json5', '{hooks: {start: "sh x.sh"}}'],
+      // No ordinary package.json has `hooks` at its top: held like any other config.
+      ['package.json', JSON.stringify({ name: 'x', hooks: { start: 'sh x.sh' } })],
+    ];
+    for (const [path, text] of cases) assert.equal(judged(path, text), 'agent-config', `${path}: ${text}`);
+  });
+
+  test("ordinary project files land: no agent's key at their top", () => {
+    const cases: [string, string][] = [
+      // husky 4's hooks are nested under `husky` (packageHooks.ts judges them when they change).
+      ['package.json', JSON.stringify({ name: 'x', husky: { hooks: { 'pre-commit': 'lint' } }, dependencies: { 'react-hooks': '1' } })],
+      ['tsconfig.json', '{\n  // comment\n  "compilerOptions": { "strict": true },\n}'],
+      ['.eslintrc.json', JSON.stringify({ plugins: ['react-hooks'], rules: { 'react-hooks/rules-of-hooks': 'error' } })],
+      ['docker-compose.yml', 'services:\n  web:\n    image: nginx\n'],
+      ['.gitlab-ci.yml', 'test:\n  hooks:\n    pre_get_sources_script: echo hi\n  script: make\n'],
+      ['pyproject.toml', '[project]\nname = "x"\n[tool.ruff]\nline-length = 100\n'],
+      ['.config/app.yaml', 'servers:\n  - host: a\n'],
+      // Not read: not a config format, or not in a dot-folder nor at the top.
+      ['src/settings.json', HOOKS],
+      ['.newagent/notes.txt', HOOKS],
+      // What a package manager unpacks is no project's config.
+      ['node_modules/.pnpm/x/package.json', HOOKS],
+    ];
+    for (const [path, text] of cases) assert.equal(judged(path, text), undefined, `${path}: ${text}`);
+  });
+
+  test('read from the file, bounded: a config past the size bound is held unread in a dot-folder, a large top file lands', async () => {
+    const base = await realpath(await mkdtemp(join(tmpdir(), 'gw-agentconfigs-')));
+    try {
+      const big = `{"data": "${'x'.repeat(AGENT_CONFIG_BYTES)}"}`;
+      await putFiles(base, { 'small.json': HOOKS, 'plain.json': '{"a": 1}', 'big.json': big });
+      assert.equal(namesProgramsAt(join(base, 'small.json'), '.newagent/settings.json'), true);
+      assert.equal(namesProgramsAt(join(base, 'plain.json'), '.newagent/settings.json'), false);
+      assert.equal(namesProgramsAt(join(base, 'big.json'), '.newagent/cache.json'), true);
+      // package-lock.json is often larger than the bound.
+      assert.equal(namesProgramsAt(join(base, 'big.json'), 'package-lock.json'), false);
+      // A link is never followed (the command could point it at the user's files): held for what it is, a link.
+      await symlink(join(base, 'plain.json'), join(base, 'link.json'));
+      assert.equal(namesProgramsAt(join(base, 'link.json'), '.newagent/settings.json'), true);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
   });
 });
 
