@@ -10,9 +10,8 @@
  * in `upper` until the user applies or discards it.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, opendirSync, type Dir } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, opendirSync, type Dir, type Stats } from 'node:fs';
 import { chmod, lstat, mkdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import {
   describeHold,
@@ -161,9 +160,9 @@ export class ChangeLayer {
    * folders the workspace already has (no folder is made: a repository's layout cannot be built up piece by
    * piece), each copied from a descriptor opened without following a link or waiting on a pipe and checked
    * there by every rule of the final review (holdReason on the handle's fstat and the bytes read) and bounded in
-   * size, then written with a mode of this layer's choosing, so what lands is what was checked whatever the command
-   * swaps in meanwhile. A folder that turns out to be a
-   * git directory afterwards gets back what was put in it. The rest waits for the end.
+   * size, then written with a mode of this layer's choosing (copyMode), so what lands is what was checked whatever
+   * the command swaps in meanwhile. A folder that turns out to be a git directory afterwards gets back what was put
+   * in it. The rest waits for the end.
    */
   private async copyIn(verdict: ChangeVerdict, facts: RepositoryFacts, signal: AbortSignal): Promise<{ path: string; reason: string }[]> {
     const failed: { path: string; reason: string }[] = [];
