@@ -65,7 +65,13 @@ export interface ChangedEntry {
   changedOutside?: boolean;
   /** A small file whose text begins `gitdir:` (it points Git at a repository wherever it lies). */
   gitLink?: boolean;
-  /** A deletion or an opaque folder would remove a repository, or a tree too large to look through. */
+  /**
+   * Landing it removes the folder the workspace has at its path: a deletion of a folder, an opaque folder, or a
+   * file, link or special file put where a folder was (overlayfs leaves no whiteout then). Judged by what the
+   * workspace has there, whatever the entry's own kind.
+   */
+  removesFolder?: boolean;
+  /** The folder it removes (removesFolder) holds a repository, or a tree too large to look through. */
   removesRepository?: boolean;
   /** A package.json whose Git hook settings changed (husky 4's `husky`, yorkie's `gitHooks`, `simple-git-hooks`, `lint-staged`…). */
   hookSettingsChanged?: boolean;
@@ -210,7 +216,8 @@ function pointedAtBy(pointedAt: readonly string[]): { covers(entry: ChangedEntry
   index = {
     covers: (entry) => {
       if (paths.has('') || paths.has(entry.path) || hasHeldFolder(entry.path, paths)) return true;
-      return entry.kind === 'deleted' && anyBelow(entry.path);
+      // What a landing removes is judged by what lies below it: a deletion, or an entry that replaces a folder.
+      return (entry.kind === 'deleted' || entry.removesFolder === true) && anyBelow(entry.path);
     },
   };
   pointedIndexes.set(pointedAt, index);

@@ -9,16 +9,26 @@
  * following links and checked to be where they should be; what is held stays
  * in `upper` until the user applies or discards it.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, opendirSync, type Dir } from 'node:fs';
-import { chmod, lstat, mkdir, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { closeSync, lstatSync, mkdirSync, opendirSync, type Dir, type Stats } from 'node:fs';
+import { chmod, lstat, mkdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeHold, isAtOrBelow, judgeChanges, type ChangedEntry, type ChangeVerdict, type HeldEntry } from '../common/changeReview';
+import {
+  describeHold,
+  holdReason,
+  isAtOrBelow,
+  judgeChanges,
+  type ChangedEntry,
+  type ChangeVerdict,
+  type HeldEntry,
+  type RepositoryFacts,
+} from '../common/changeReview';
 import type { ControlPathKind, ControlRollback, MovedControlPath } from '../common/controlPaths';
 import { shownPath } from '../common/controlPaths';
 import type { QuarantinedControlPaths } from '../common/commandPorts';
 import { isGitDirectory, startsAsGitLink } from './gitStructure';
 import { removeTree } from './sandboxFolders';
+import { removalOf, treeStamp } from './folderRemoval';
 import { opaqueFolders } from './overlayMarks';
 import { moveInto, openBeneath, openBeneathSync, withPinnedFolder } from './pinnedPaths';
 import { yieldToHost } from '../../base/common';
@@ -138,7 +148,7 @@ export class ChangeLayer {
     // What the repositories point at could not all be known (too many of them, a config too large): nothing lands unasked.
     read.incomplete ??= facts.incomplete;
     const verdict = judgeChanges(read.entries, facts, { protectedPatterns: this.options.protectedPatterns, incomplete: read.incomplete !== undefined });
-    const failed = interim ? await this.copyIn(verdict, signal) : await this.land(verdict, signal);
+    const failed = interim ? await this.copyIn(verdict, facts, signal) : await this.land(verdict, signal);
     // What the workspace has where something is held: an Apply later never overwrites a path that changed since.
     if (!interim) for (const entry of this.entries) this.stampsAtReview.set(entry.path, await this.workspaceStamp(entry));
     const held = interim ? verdict.held.filter((entry) => !this.told.has(entry.entry.path)) : verdict.held;
@@ -146,23 +156,23 @@ export class ChangeLayer {
     return { landed: verdict.land.length - failed.length, held, failed, ...(read.incomplete ? { incomplete: read.incomplete } : {}) };
   }
 
-  /** An interim landing: new and changed files copied in (once per change), folders made; deletions wait for the end. */
   /**
    * An interim landing, while the command can still change its layer under the review: only files, only into
    * folders the workspace already has (no folder is made: a repository's layout cannot be built up piece by
    * piece), each copied from a descriptor opened without following a link or waiting on a pipe and checked
-   * there (a regular file, one name, no setuid bit, not newly executable, not a gitfile, bounded in size), so
-   * what lands is what was checked whatever the command swaps in meanwhile. A folder that turns out to be a
-   * git directory afterwards gets back what was put in it. The rest waits for the end.
+   * there by every rule of the final review (holdReason on the handle's fstat and the bytes read) and bounded in
+   * size, then written with a mode of this layer's choosing (copyMode), so what lands is what was checked whatever
+   * the command swaps in meanwhile. A folder that turns out to be a git directory afterwards gets back what was put
+   * in it. The rest waits for the end.
    */
-  private async copyIn(verdict: ChangeVerdict, signal: AbortSignal): Promise<{ path: string; reason: string }[]> {
+  private async copyIn(verdict: ChangeVerdict, facts: RepositoryFacts, signal: AbortSignal): Promise<{ path: string; reason: string }[]> {
     const failed: { path: string; reason: string }[] = [];
     const landedIn = new Map<string, string[]>();
     for (const entry of verdict.land) {
       signal.throwIfAborted();
       if (entry.kind !== 'file') continue;
       try {
-        if (await this.copyChecked(entry)) {
+        if (await this.copyChecked(entry, facts)) {
           const parent = entry.path.includes('/') ? entry.path.slice(0, entry.path.lastIndexOf('/')) : '';
           landedIn.set(parent, [...(landedIn.get(parent) ?? []), entry.path]);
         }
@@ -189,7 +199,7 @@ export class ChangeLayer {
   }
 
   /** One file copied in during the command (see copyIn); false when it was left for the end. */
-  private async copyChecked(entry: ChangedEntry): Promise<boolean> {
+  private async copyChecked(entry: ChangedEntry, facts: RepositoryFacts): Promise<boolean> {
     const slash = entry.path.lastIndexOf('/');
     const parent = slash < 0 ? '' : entry.path.slice(0, slash);
     const name = entry.path.slice(slash + 1);
@@ -199,12 +209,13 @@ export class ChangeLayer {
       const info = await handle.stat();
       const copied = this.copiedIn.get(entry.path);
       if (copied && copied.mtimeMs === info.mtimeMs && copied.size === info.size) return false;
-      const executable = (info.mode & 0o111) !== 0;
-      if (!info.isFile() || info.nlink > 1 || (info.mode & 0o6000) !== 0 || (executable && !entry.wasExecutable) || info.size > INTERIM_COPY_BYTES)
-        return false;
+      if (!info.isFile() || info.size > INTERIM_COPY_BYTES) return false;
       const content = Buffer.alloc(info.size);
       const { bytesRead } = await handle.read(content, 0, info.size, 0);
-      if (/^\s*gitdir:/i.test(content.subarray(0, 16).toString('latin1'))) return false;
+      // Judged again by every rule of the final review, on what this copy is: the handle's fstat (the review's lstat
+      // saw the name a moment earlier, and the command may have changed its bits since: round 3, round 17) and the
+      // bytes read. Not just a list of the bits a past attack used: a rule added to the review applies here too.
+      if (holdReason(copiedEntry(entry, info, content), facts, this.options.protectedPatterns) !== undefined) return false;
       // A package.json is judged again on the very bytes copied: the command may have swapped it since the review read it.
       if (name === 'package.json') {
         const text = content.subarray(0, bytesRead).toString('utf8');
@@ -221,7 +232,7 @@ export class ChangeLayer {
         if (there && copied && there.ctimeMs > copied.ctimeMs) return false;
         if (there && !copied && there.ctimeMs > this.startedAt) return false;
         const temporary = `${folder}/.gateway-landing-${randomBytes(6).toString('hex')}`;
-        await writeFile(temporary, content.subarray(0, bytesRead), { mode: info.mode & 0o777, flag: 'wx' });
+        await writeFile(temporary, content.subarray(0, bytesRead), { mode: copyMode(info.mode, entry.wasExecutable), flag: 'wx' });
         await rename(temporary, `${folder}/${name}`).catch(async (error: unknown) => {
           await rm(temporary, { force: true });
           throw error;
@@ -277,7 +288,7 @@ export class ChangeLayer {
     const there = await lstat(absolute).catch(() => undefined);
     if (!there) return '';
     if (!there.isDirectory()) return `${there.ino}:${there.ctimeMs}`;
-    return entry.kind === 'deleted' || entry.opaque ? treeStamp(absolute, this.limits.maxRemovalEntries) : 'folder';
+    return entry.kind === 'deleted' || entry.removesFolder ? treeStamp(absolute, this.limits.maxRemovalEntries) : 'folder';
   }
 
   /**
@@ -368,13 +379,14 @@ export class ChangeLayer {
       }
     }
     const opaque = await opaqueFolders(this.upper, sharedDirectories, signal);
-    for (const entry of entries) if (entry.kind === 'directory' && entry.existed && opaque.has(entry.path)) entry.opaque = true;
+    for (const entry of entries) if (entry.kind === 'directory' && entry.existed && opaque.has(entry.path)) entry.opaque = entry.removesFolder = true;
+    // Every entry whose landing removes a workspace folder, whatever its own kind, is judged by what that folder holds.
     for (const entry of entries) {
-      if ((entry.kind === 'deleted' || entry.opaque) && entry.existed) {
-        const removal = await this.removalOf(entry.path, deadline, signal);
-        entry.removesRepository = removal.repository;
-        entry.changedOutside ||= removal.changedOutside;
-      }
+      if (!entry.removesFolder) continue;
+      const look = { folder: join(this.options.root, entry.path), startedAt: this.startedAt, maxEntries: this.limits.maxRemovalEntries };
+      const removal = await removalOf({ ...look, deadline, now: this.now, signal });
+      entry.removesRepository = removal.repository;
+      entry.changedOutside ||= removal.changedOutside;
     }
     return { entries };
   }
@@ -395,16 +407,18 @@ export class ChangeLayer {
               ? 'file'
               : 'special';
     const entry: ChangedEntry & { size?: number } = { path, kind, mode: upper.mode & 0o7777, existed: lower !== undefined };
+    // Judged by what the workspace has at the path: anything but a folder put where a folder was removes that folder.
+    if (kind !== 'directory' && lower?.isDirectory()) entry.removesFolder = true;
     if (kind === 'directory') {
-      // A folder copied up around a change existed as a folder; one that replaced a file did not.
+      // A folder copied up around a change existed as a folder; one that replaced a file did not, and that file
+      // is judged as a file's change would be (the user may have saved it while the command ran: round 17).
       entry.existed = lower?.isDirectory() ?? false;
+      if (lower && !entry.existed) entry.changedOutside = this.changedOutside(path, lower);
       return entry;
     }
     if (lower) {
       entry.wasExecutable = lower.isFile() && (lower.mode & 0o111) !== 0;
-      // A file an interim review copied in changed then, by this review's own hand.
-      const copied = this.copiedIn.get(path);
-      entry.changedOutside = lower.ctimeMs > (copied ? Math.max(copied.ctimeMs, this.startedAt) : this.startedAt);
+      entry.changedOutside = this.changedOutside(path, lower);
     }
     if (kind === 'file') {
       entry.hardLinked = upper.nlink > 1;
@@ -420,34 +434,11 @@ export class ChangeLayer {
     return entry;
   }
 
-  /** What deleting the workspace's `path` would remove: a repository, or something changed while the command ran (bounded). */
-  private async removalOf(path: string, deadline: number, signal: AbortSignal): Promise<{ repository: boolean; changedOutside: boolean }> {
-    const top = await lstat(join(this.options.root, path)).catch(() => undefined);
-    if (!top?.isDirectory()) return { repository: false, changedOutside: false };
-    let seen = 0;
-    let changedOutside = false;
-    const pending = [join(this.options.root, path)];
-    while (pending.length > 0) {
-      signal.throwIfAborted();
-      // Out of time: what the deletion would remove was not all looked at, so it waits for the user.
-      if (this.now() > deadline) return { repository: true, changedOutside };
-      const folder = pending.pop() as string;
-      const names = await readdir(folder, { withFileTypes: true }).catch((error: unknown) =>
-        GONE.has((error as NodeJS.ErrnoException).code ?? '') ? [] : undefined,
-      );
-      // A folder the host cannot list: what the deletion would remove is unknown, so it waits for the user.
-      if (!names) return { repository: true, changedOutside };
-      const listed = new Set(names.map((entry) => entry.name));
-      if (listed.has('.git') || listed.has('.hg') || listed.has('.sl') || (listed.has('HEAD') && (await isGitDirectory(folder).catch(() => true))))
-        return { repository: true, changedOutside };
-      for (const entry of names) {
-        if (++seen > this.limits.maxRemovalEntries) return { repository: true, changedOutside };
-        const child = join(folder, entry.name);
-        if (((await lstat(child).catch(() => undefined))?.ctimeMs ?? 0) > this.startedAt) changedOutside = true;
-        if (entry.isDirectory()) pending.push(child);
-      }
-    }
-    return { repository: false, changedOutside };
+  /** Whether the workspace's entry at `path` changed after the command started, by another hand than this layer's. */
+  private changedOutside(path: string, there: Stats): boolean {
+    // A file an interim review copied in changed then, by this review's own hand.
+    const copied = this.copiedIn.get(path);
+    return there.ctimeMs > (copied ? Math.max(copied.ctimeMs, this.startedAt) : this.startedAt);
   }
 
   private async land(verdict: ChangeVerdict, signal: AbortSignal): Promise<{ path: string; reason: string }[]> {
@@ -489,6 +480,7 @@ export class ChangeLayer {
     await withPinnedFolder(this.options.root, parent, async (folder) => {
       const target = `${folder}/${name}`;
       const there = await lstat(target).catch(() => undefined);
+      if (there) this.refuseUnjudged(entry, there, held);
       switch (entry.kind) {
         case 'deleted':
           await rm(target, { recursive: true, force: true });
@@ -511,6 +503,20 @@ export class ChangeLayer {
           throw new Error('devices, pipes and sockets are not put into the workspace');
       }
     });
+  }
+
+  /**
+   * Throws when landing `entry` would remove what the review did not judge, by what is at its path now: a folder
+   * the review did not look through (something put a folder there since), or, for a folder put where a file
+   * was, a file changed since the command started. An Apply (`held`) was checked against the review's stamps.
+   */
+  private refuseUnjudged(entry: ChangedEntry, there: Stats, held: boolean): void {
+    if (there.isDirectory() && entry.kind !== 'directory' && !entry.removesFolder) {
+      throw new Error('a folder is there now that the review did not look through; it was left as it is');
+    }
+    if (!there.isDirectory() && entry.kind === 'directory' && !held && this.changedOutside(entry.path, there)) {
+      throw new Error('it was changed in the workspace while the command ran; it was left as it is');
+    }
   }
 
   /** The held entries as the rollback port tells them (the user's notification, the model's note). */
@@ -553,22 +559,20 @@ function controlKind(entry: ChangedEntry): ControlPathKind {
   return entry.kind === 'directory' ? 'directory' : entry.kind === 'file' ? 'file' : entry.kind === 'symlink' ? 'symlink' : 'other';
 }
 
-/** Every entry below `folder` by name, identity and change time, as one digest; a tree past `maxEntries` gets a stamp that never matches. */
-async function treeStamp(folder: string, maxEntries: number): Promise<string> {
-  const hash = createHash('sha256');
-  let seen = 0;
-  const pending = [folder];
-  while (pending.length > 0) {
-    const current = pending.pop() as string;
-    const names = (await readdir(current).catch(() => [] as string[])).sort();
-    for (const name of names) {
-      if (++seen > maxEntries) return `too large ${randomBytes(8).toString('hex')}`;
-      const info = await lstat(join(current, name)).catch(() => undefined);
-      hash.update(`${current.length}:${current}/${name}:${info?.ino ?? 0}:${info?.ctimeMs ?? 0}\n`);
-      if (info?.isDirectory()) pending.push(join(current, name));
-    }
-  }
-  return hash.digest('hex');
+/** The entry the final review would read for an interim copy: the handle's type, bits and names, and whether its bytes point Git elsewhere. */
+function copiedEntry(entry: ChangedEntry, info: Stats, content: Buffer): ChangedEntry {
+  const gitLink = /^\s*gitdir:/i.test(content.subarray(0, 16).toString('latin1'));
+  return { ...entry, kind: 'file', mode: info.mode & 0o7777, hardLinked: info.nlink > 1, gitLink };
+}
+
+/**
+ * The mode an interim copy is written with: 0644, or 0755 for a file that was executable in the workspace and
+ * still is; never the command's bits themselves (whatever it flips them to after the fstat, round 17), only ever
+ * narrower for group and others when it made the file more private than that (a file it keeps to its owner stays so).
+ */
+function copyMode(mode: number, wasExecutable: boolean | undefined): number {
+  const chosen = (mode & 0o111) !== 0 && wasExecutable ? 0o755 : 0o644;
+  return chosen & (mode | 0o700);
 }
 
 function reasonOf(error: unknown): string {

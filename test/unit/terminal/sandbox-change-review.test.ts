@@ -84,6 +84,16 @@ describe('the change review: what lands and what is held', () => {
     );
     // Deleting a folder that holds what a config points at is held too.
     assert.equal(holdReason({ path: 'scripts', kind: 'deleted', mode: 0, existed: true }, facts, []), 'repository-config');
+    // So is a file put where that folder was (round 17: overlayfs leaves no whiteout then, the file removes the folder).
+    assert.equal(holdReason(file('scripts', { existed: true, removesFolder: true }), facts, []), 'repository-config');
+    assert.equal(holdReason(file('scripts', { existed: true }), { ...facts, pointedAt: [] }, []), undefined);
+  });
+
+  test('an entry put where a folder was is judged by what that folder held (round 17)', () => {
+    const replacing = file('vendor/lib', { existed: true, removesFolder: true, removesRepository: true });
+    assert.equal(holdReason(replacing, noRepositories, []), 'removes-repository');
+    assert.equal(holdReason({ ...replacing, removesRepository: false, changedOutside: true }, noRepositories, []), 'changed-outside');
+    assert.equal(holdReason({ ...replacing, removesRepository: false }, noRepositories, []), undefined);
   });
 
   test('past a bound, everything waits for the user', () => {
