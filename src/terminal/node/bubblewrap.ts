@@ -36,14 +36,14 @@ import { mkdir, mkdtemp, stat } from 'node:fs/promises';
 import { homedir, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { bubblewrapArguments, homeSecrets, homeToolchains, seccompFd, toolchainSecrets, type SandboxLaunch } from '../common/sandbox';
+import { bubblewrapArguments, homeSecrets, homeToolchains, isWithin, seccompFd, toolchainSecrets, type SandboxLaunch } from '../common/sandbox';
 import { sandboxEnvironment } from '../common/sandboxEnvironment';
 import { seccompArchOf, seccompProgram, type SeccompArch } from '../common/seccompFilter';
 import type { ChangeLayer } from './changeLayer';
 import { changeReviewParts } from './changeReviewLoader';
 import type { LayerArming } from './controlGuard';
 import { removeTree, runtimeFolders, shellOutside } from './sandboxFolders';
-import type { ProtectedPathCache } from './protectedPathCache';
+import type { HiddenPath, ProtectedPathCache } from './protectedPathCache';
 
 export type SandboxAvailability = { ok: true } | { ok: false; reason: string };
 
@@ -110,7 +110,16 @@ export interface SandboxRequest {
   command: string;
   protectedFiles: readonly string[];
   network: boolean;
+  /**
+   * Absolute: further folders whose protected files are covered too: the window's workspace folders, among them
+   * the repository a worktree session was made from (it sits beside the worktree, reachable as `../../app/.env`
+   * or through the links the worktree holds). Those the sandbox does not show need no look (see coveredBeside).
+   */
+  alsoCovered?: readonly string[];
 }
+
+/** At most this many further folders are looked at per command: a window has a handful. */
+const coveredFolderLimit = 24;
 
 /** What the probe found: whether bwrap can forbid user namespaces inside, and the machine's seccomp architecture. */
 type Probe = { ok: true; disableUserns: boolean; arch: SeccompArch } | { ok: false; reason: string };
@@ -173,25 +182,29 @@ export class BubblewrapSandbox {
     if (!layer) throw new SandboxUnavailable('no change layer was prepared for this command, so it was not run');
     const env = this.options.env ?? process.env;
     const home = this.options.home ?? homedir();
-    this.protectedPaths ??= new (changeReviewParts().ProtectedPathCache)();
-    const { hidden: protectedHere, ...structure } = await this.protectedPaths.look(request.root, request.protectedFiles, signal);
+    // Records for the session's root and every further folder (coveredFolderLimit), so no look walks again.
+    const protectedPaths = (this.protectedPaths ??= new (changeReviewParts().ProtectedPathCache)({ maxWorkspaces: 2 * coveredFolderLimit }));
+    const { hidden: protectedHere, ...structure } = await protectedPaths.look(request.root, request.protectedFiles, signal);
     // Every repository of the workspace, and the configs that name what runs: the review reads each (what they point at is held).
     layer.knowWorkspace(structure);
+    const { emptied, kept } = await this.runtimeFoldersOf(env);
+    const sandboxHome = home !== '/' && (await isFolder(home)) ? home : undefined;
+    const beside = coveredBeside(request, [...(sandboxHome ? [sandboxHome] : []), ...emptied, '/tmp']);
+    const protectedBeside = await protectedIn(protectedPaths, { folders: beside, request, signal });
     const secrets = existing([...homeSecrets.map((path) => join(home, ...path.split('/'))), ...expandedIn(home, toolchainSecrets)]);
     const toolchains = existing(homeToolchains.map((path) => join(home, ...path.split('/')))).map(({ path }) => path);
-    const { emptied, kept } = await this.runtimeFoldersOf(env);
     const spec = {
       workspace: request.root,
       tempDir,
       cwd: request.cwd,
       // bwrap cannot mount over a folder that is not there (a service user's /nonexistent), and `/` is no home to empty.
-      home: home !== '/' && (await isFolder(home)) ? home : undefined,
+      home: sandboxHome,
       toolchains,
       emptied,
       kept,
       // The folder of the session's change layers: the overlay's own mount there shows the workspace without
       // the protected files covered, and earlier layers hold what was held back.
-      hidden: [...secrets, ...protectedHere, { path: dirname(layer.folder), directory: true }],
+      hidden: [...secrets, ...protectedHere, ...protectedBeside, { path: dirname(layer.folder), directory: true }],
       // Nothing in the workspace needs to be read-only: every write goes to the layer and is reviewed.
       readOnly: [],
       network: request.network,
@@ -367,6 +380,44 @@ async function probeRun(
       } else resolve({ ok: false, missing: false, reason: `a sandbox cannot be made here (${stderr.trim() || `exit code ${code ?? 'none'}`})` });
     });
   });
+}
+
+/**
+ * The protected files of `folders`, looked up as the root's are (each folder's records cached). One that would
+ * cover the session's root whole is left out: it would hide the workspace, whose own look covers what is in it.
+ */
+async function protectedIn(
+  cache: ProtectedPathCache,
+  look: { folders: readonly string[]; request: SandboxRequest; signal: AbortSignal },
+): Promise<HiddenPath[]> {
+  const { folders, request, signal } = look;
+  if (folders.length > coveredFolderLimit) {
+    throw new SandboxUnavailable(`the window has more than ${coveredFolderLimit} workspace folders, too many to cover their protected files at each command`);
+  }
+  const found: HiddenPath[] = [];
+  for (const folder of folders) {
+    const hidden = await cache.hiddenIn(folder, request.protectedFiles, signal).catch((error: unknown) => {
+      // The same refusal as for the root (too large, unreadable), saying which folder.
+      if (error instanceof Error && !signal.aborted) error.message = `the workspace folder ${folder}: ${error.message}`;
+      throw error;
+    });
+    found.push(...hidden.filter((entry) => !isWithin(request.root, entry.path)));
+  }
+  return found;
+}
+
+/**
+ * The further folders of `request` whose protected files the sandbox must cover: each once, not the root, and not
+ * one the root's own look walks (inside the root) or the sandbox does not show (inside an emptied folder such as
+ * the home folder, or the machine's /tmp, which is the session's own inside).
+ */
+function coveredBeside(request: SandboxRequest, unseen: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const folder of request.alsoCovered ?? []) {
+    if (isWithin(folder, request.root) || unseen.some((hidden) => isWithin(folder, hidden))) continue;
+    folders.add(folder);
+  }
+  return [...folders];
 }
 
 /**
