@@ -31,7 +31,7 @@
  * refused, and 32-bit x86 left unsupported (socketcall cannot be filtered).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import { mkdir, mkdtemp, stat } from 'node:fs/promises';
 import { homedir, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -192,6 +192,7 @@ export class BubblewrapSandbox {
     const beside = coveredBeside(request, [...(sandboxHome ? [sandboxHome] : []), ...emptied, '/tmp']);
     const protectedBeside = await protectedIn(protectedPaths, { folders: beside, request, signal });
     const secrets = existing([...homeSecrets.map((path) => join(home, ...path.split('/'))), ...expandedIn(home, toolchainSecrets)]);
+    const secretsElsewhere = realPathsOf(secrets, request.root);
     const toolchains = existing(homeToolchains.map((path) => join(home, ...path.split('/')))).map(({ path }) => path);
     const spec = {
       workspace: request.root,
@@ -204,7 +205,7 @@ export class BubblewrapSandbox {
       kept,
       // The folder of the session's change layers: the overlay's own mount there shows the workspace without
       // the protected files covered, and earlier layers hold what was held back.
-      hidden: [...secrets, ...protectedHere, ...protectedBeside, { path: dirname(layer.folder), directory: true }],
+      hidden: [...secrets, ...secretsElsewhere, ...protectedHere, ...protectedBeside, { path: dirname(layer.folder), directory: true }],
       // Nothing in the workspace needs to be read-only: every write goes to the layer and is reviewed.
       readOnly: [],
       network: request.network,
@@ -453,6 +454,32 @@ function existing(paths: string[]): { path: string; directory: boolean }[] {
     if (info) found.push({ path, directory: info.isDirectory() });
   }
   return found;
+}
+
+/**
+ * Where each of `secrets` really is, when a link on its path leads elsewhere (a dotfiles repository's
+ * `~/.kube -> ~/dotfiles/kube`, `~/.azure -> /data/azure`): the home folder is emptied inside, so a covering at the
+ * link's own path covers nothing, while `/` shows where it leads (and the workspace's bind, when it leads there).
+ * Left out: a path the sandbox does not show (the machine's /tmp, but for the workspace in it), and a folder that
+ * holds the workspace (covering it would hide the workspace). One realpath each: a handful of existing paths.
+ */
+function realPathsOf(secrets: readonly { path: string; directory: boolean }[], workspace: string): { path: string; directory: boolean }[] {
+  const found: { path: string; directory: boolean }[] = [];
+  for (const { path, directory } of secrets) {
+    const real = realPathOrNothing(path);
+    if (real === undefined || real === path || isWithin(workspace, real)) continue;
+    if (isWithin(real, '/tmp') && !isWithin(real, workspace)) continue;
+    found.push({ path: real, directory });
+  }
+  return found;
+}
+
+function realPathOrNothing(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function namesIn(folder: string): string[] {
