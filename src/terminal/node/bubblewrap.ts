@@ -30,7 +30,7 @@
  * it, a seccomp rule on socket(AF_UNIX) compared on the low 32 bits, io_uring
  * refused, and 32-bit x86 left unsupported (socketcall cannot be filtered).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import { mkdir, mkdtemp, stat } from 'node:fs/promises';
 import { homedir, tmpdir, totalmem } from 'node:os';
@@ -53,7 +53,10 @@ const probeTimeoutMs = 5000;
 /** What one sandboxed command may use: processes (of the sandbox's own user namespace), memory per process, bytes per file. */
 export interface SandboxLimits {
   processes: number;
-  /** RLIMIT_DATA: a process's writable memory. */
+  /**
+   * RLIMIT_DATA: a process's private writable memory (not its shared mappings); also the size of /dev/shm and of
+   * each emptied folder's tmpfs (the home folder's scratch), where bwrap can size one.
+   */
   memoryBytes: number;
   fileBytes: number;
 }
@@ -122,7 +125,7 @@ export interface SandboxRequest {
 const coveredFolderLimit = 24;
 
 /** What the probe found: whether bwrap can forbid user namespaces inside, and the machine's seccomp architecture. */
-type Probe = { ok: true; disableUserns: boolean; arch: SeccompArch } | { ok: false; reason: string };
+type Probe = { ok: true; disableUserns: boolean; arch: SeccompArch; sizesTmpfs: boolean } | { ok: false; reason: string };
 
 export class BubblewrapSandbox {
   private probe: Promise<Probe> | undefined;
@@ -182,6 +185,7 @@ export class BubblewrapSandbox {
     if (!layer) throw new SandboxUnavailable('no change layer was prepared for this command, so it was not run');
     const env = this.options.env ?? process.env;
     const home = this.options.home ?? homedir();
+    const limits = this.options.limits ?? defaultSandboxLimits();
     // Records for the session's root and every further folder (coveredFolderLimit), so no look walks again.
     const protectedPaths = (this.protectedPaths ??= new (changeReviewParts().ProtectedPathCache)({ maxWorkspaces: 2 * coveredFolderLimit }));
     const { hidden: protectedHere, ...structure } = await protectedPaths.look(request.root, request.protectedFiles, signal);
@@ -210,13 +214,15 @@ export class BubblewrapSandbox {
       readOnly: [],
       network: request.network,
       disableUserns: probe.disableUserns,
+      // Shared memory and the scratch folders' files are bounded as one process's memory is.
+      ...(probe.sizesTmpfs ? { scratchBytes: limits.memoryBytes } : {}),
       workspaceView: layer.merged,
       identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
     };
     const shell = shellOutside(this.options.shell ?? env.SHELL, home);
     const bwrap = [this.options.bwrap ?? 'bwrap', ...bubblewrapArguments(spec), shell, '-c', request.command];
     return {
-      argv: launcherArgv(layer.folder, request.root, this.options.limits ?? defaultSandboxLimits(), bwrap),
+      argv: launcherArgv(layer.folder, request.root, limits, bwrap),
       env: sandboxEnvironment(env, { home, shell }),
       seccomp: seccompProgram(probe.arch),
       network: request.network,
@@ -341,14 +347,21 @@ async function probeBubblewrap(bwrap: string, tempRoot: string): Promise<Probe> 
     const layer = join(scratch, 'layer');
     for (const folder of [layer, ...['upper', 'work', 'merged', 'lower'].map((name) => join(layer, name))]) await mkdir(folder);
     const first = await probeRun(bwrap, arch, true, { layer, workspace });
-    if (first.ok) return { ok: true, disableUserns: true, arch };
+    if (first.ok) return { ok: true, disableUserns: true, arch, sizesTmpfs: await sizesTmpfs(bwrap) };
     if (first.missing) return { ok: false, reason: first.reason };
     const second = await probeRun(bwrap, arch, false, { layer, workspace });
-    if (second.ok) return { ok: true, disableUserns: false, arch };
+    if (second.ok) return { ok: true, disableUserns: false, arch, sizesTmpfs: await sizesTmpfs(bwrap) };
     return { ok: false, reason: second.reason };
   } finally {
     await removeTree(scratch).catch(() => undefined);
   }
+}
+
+/** Whether this bwrap can size a tmpfs (`--size`, bwrap 0.8 and later): its --help lists the option. */
+function sizesTmpfs(bwrap: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile(bwrap, ['--help'], { timeout: probeTimeoutMs, maxBuffer: 1 << 16 }, (_error, stdout) => resolve(/^\s*--size\s/m.test(String(stdout))));
+  });
 }
 
 async function probeRun(
