@@ -58,20 +58,27 @@ export interface Fixture {
 /**
  * `place.root`: the workspace's path under the fixture's folder (default `home/projects/workspace`), e.g. where a
  * session's worktree is made beside a repository; `place.tempFolder`: where the fixture's folder is made (default
- * the system's temp folder, which the sandbox replaces with the session's own: /var/tmp is one it shows read-only).
+ * the system's temp folder, which the sandbox replaces with the session's own: /var/tmp is one it shows read-only);
+ * `place.windowFolders`: the window's workspace folders under the fixture's folder (as `root`), whose protected
+ * files every launch covers too, as the extension's SandboxDecision passes them (e.g. the repository a worktree
+ * session was made from).
  */
-export async function makeFixture(options: Omit<BubblewrapOptions, 'home'> = {}, place: { root?: string; tempFolder?: string } = {}): Promise<Fixture> {
+export async function makeFixture(
+  options: Omit<BubblewrapOptions, 'home'> = {},
+  place: { root?: string; tempFolder?: string; windowFolders?: readonly string[] } = {},
+): Promise<Fixture> {
   const base = await realpath(await mkdtemp(join(place.tempFolder ?? tmpdir(), 'gw-security-')));
   const home = join(base, 'home');
   const root = join(base, place.root ?? join('home', 'projects', 'workspace'));
   await mkdir(root, { recursive: true });
+  const alsoCovered = (place.windowFolders ?? []).map((folder) => join(base, folder));
   const sandbox = new BubblewrapSandbox({ shell: '/bin/bash', tempRoot: base, ...options, home });
   const session = sandbox.forSession('test');
   const held: QuarantinedControlPaths[] = [];
   const guard = reviewGuard({ root, base, sandbox, sessionId: 'test', home, onRollback: (changes) => held.push(changes) });
   const launch: Fixture['launch'] = async (command, opts = {}) => {
     await guard.watch(never);
-    return session.launch({ root, cwd: opts.cwd ?? root, command, protectedFiles: defaultProtectedFiles, network: opts.network ?? false }, never);
+    return session.launch({ root, cwd: opts.cwd ?? root, command, protectedFiles: defaultProtectedFiles, network: opts.network ?? false, alsoCovered }, never);
   };
   return {
     base,
@@ -86,7 +93,8 @@ export async function makeFixture(options: Omit<BubblewrapOptions, 'home'> = {},
       const runner = new NodeCommandRunner(root, {
         ...(opts.onOutput ? { onOutput: opts.onOutput } : {}),
         sandbox: {
-          launch: (line, cwd) => session.launch({ root, cwd, command: line, protectedFiles: defaultProtectedFiles, network: opts.network ?? false }, never),
+          launch: (line, cwd) =>
+            session.launch({ root, cwd, command: line, protectedFiles: defaultProtectedFiles, network: opts.network ?? false, alsoCovered }, never),
         },
       });
       const watch = await guard.watch(never);

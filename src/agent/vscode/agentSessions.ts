@@ -102,6 +102,7 @@ export class AgentSessions implements vscode.Disposable {
       settings: agent,
       logger,
       warnUser: (message) => void vscode.window.showWarningMessage(message),
+      windowFolders: localFolderPaths,
       controlGuard:
         machine.controlGuard &&
         ((root, sessionId, willSandbox) =>
@@ -365,6 +366,11 @@ export class AgentSessions implements vscode.Disposable {
 /** The open workspace folders, as the vscode-free root decisions take them. */
 export function openFolders(): OpenFolder[] {
   return (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: folder.uri.toString(), name: folder.name }));
+}
+
+/** The local paths of the open workspace folders (a remote one's files are not on this machine's disk). */
+function localFolderPaths(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
 }
 
 const vscodeFolders: SessionFolders = { open: openFolders, pathOf: (uri) => vscode.Uri.parse(uri).fsPath };

@@ -118,6 +118,12 @@ export interface SandboxSpec {
   workspaceView?: string;
   /** The user and group the command runs as inside (bwrap itself starts as root of an outer user namespace). */
   identity?: { uid: number; gid: number };
+  /**
+   * The size of each tmpfs the command can write (/dev/shm, the emptied home folder, /run): what it keeps there
+   * is memory no per-process limit charges. Absent where bwrap cannot size a tmpfs (before 0.8): the kernel's
+   * default, half the machine's memory each, and /dev stays as bwrap makes it.
+   */
+  scratchBytes?: number;
 }
 
 /** Whether `path` is `folder` or inside it. */
@@ -139,7 +145,7 @@ export function bubblewrapArguments(spec: SandboxSpec): string[] {
   // The command is PID 1 itself: bwrap's own init, outside the seccomp program, would be a process the command
   // could write into through /proc/1/mem (ptrace is refused, that file is not). When it ends the namespace ends.
   args.push('--new-session', '--die-with-parent', '--as-pid-1', '--cap-drop', 'ALL', '--seccomp', String(seccompFd));
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...sharedMemory(spec.scratchBytes));
   // The session's folder is /tmp: nothing of the machine's /tmp (sockets, other sessions) shows,
   // and a program that ignores TMPDIR still writes where the session keeps its files.
   args.push('--bind', spec.tempDir, '/tmp');
@@ -158,11 +164,24 @@ export function bubblewrapArguments(spec: SandboxSpec): string[] {
   return args;
 }
 
+/**
+ * /dev read-only (bwrap's --dev makes it a tmpfs the command could fill), then /dev/shm a tmpfs of `bytes`
+ * of its own (POSIX shared memory, Python's multiprocessing and Chromium need it writable).
+ */
+function sharedMemory(bytes: number | undefined): string[] {
+  return bytes === undefined ? [] : ['--remount-ro', '/dev', ...sized(bytes), '--tmpfs', '/dev/shm'];
+}
+
+/** bwrap's size of the next tmpfs, when there is one to give. */
+function sized(bytes: number | undefined): string[] {
+  return bytes === undefined ? [] : ['--size', String(bytes)];
+}
+
 /** Empty tmpfs over each folder, then what must stay inside it bound back read-only. */
 function emptyFolders(folders: readonly string[], spec: SandboxSpec): string[] {
   const args: string[] = [];
   for (const folder of folders) {
-    args.push('--tmpfs', folder);
+    args.push(...sized(spec.scratchBytes), '--tmpfs', folder);
     const back = [...spec.kept, ...(folder === spec.home ? spec.toolchains : [])].filter((path) => isWithin(path, folder) && path !== folder);
     for (const path of back) args.push('--ro-bind', path, path);
   }

@@ -19,7 +19,7 @@ export type SandboxAvailability = { ok: true } | { ok: false; reason: string };
 export interface SandboxSession {
   /** The launch of `command` for the workspace `root`, starting in the absolute `cwd`. */
   launch(
-    request: { root: string; cwd: string; command: string; protectedFiles: readonly string[]; network: boolean },
+    request: { root: string; cwd: string; command: string; protectedFiles: readonly string[]; network: boolean; alsoCovered?: readonly string[] },
     signal: AbortSignal,
   ): Promise<SandboxLaunch>;
   dispose(): Promise<void>;
@@ -77,6 +77,12 @@ export interface SandboxDecisionOptions {
    * `willSandbox` says whether the command about to run goes into the sandbox.
    */
   controlGuard?: (root: string, sessionId: string, willSandbox: () => boolean) => ControlFileGuard;
+  /**
+   * The local paths of the window's workspace folders: their protected files are covered in every session's
+   * sandbox, not only the session's own root's. A worktree session stands for the folder it was made from (it runs
+   * only while that folder is open), and that folder sits beside the worktree, readable through `/`.
+   */
+  windowFolders?: () => readonly string[];
 }
 
 export class SandboxDecision {
@@ -146,7 +152,11 @@ export class SandboxDecision {
       session = this.options.sandbox.forSession(sessionId);
       this.sessions.set(sessionId, session);
     }
-    return session.launch({ root, cwd, command: command.command, protectedFiles: settings.protectedFiles, network: settings.sandboxNetwork }, signal);
+    const alsoCovered = (this.options.windowFolders?.() ?? []).filter((folder) => folder !== root);
+    return session.launch(
+      { root, cwd, command: command.command, protectedFiles: settings.protectedFiles, network: settings.sandboxNetwork, alsoCovered },
+      signal,
+    );
   }
 
   /**

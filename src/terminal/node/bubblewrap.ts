@@ -30,20 +30,20 @@
  * it, a seccomp rule on socket(AF_UNIX) compared on the low 32 bits, io_uring
  * refused, and 32-bit x86 left unsupported (socketcall cannot be filtered).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import { mkdir, mkdtemp, stat } from 'node:fs/promises';
 import { homedir, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { bubblewrapArguments, homeSecrets, homeToolchains, seccompFd, toolchainSecrets, type SandboxLaunch } from '../common/sandbox';
+import { bubblewrapArguments, homeSecrets, homeToolchains, isWithin, seccompFd, toolchainSecrets, type SandboxLaunch } from '../common/sandbox';
 import { sandboxEnvironment } from '../common/sandboxEnvironment';
 import { seccompArchOf, seccompProgram, type SeccompArch } from '../common/seccompFilter';
 import type { ChangeLayer } from './changeLayer';
 import { changeReviewParts } from './changeReviewLoader';
 import type { LayerArming } from './controlGuard';
 import { removeTree, runtimeFolders, shellOutside } from './sandboxFolders';
-import type { ProtectedPathCache } from './protectedPathCache';
+import type { HiddenPath, ProtectedPathCache } from './protectedPathCache';
 
 export type SandboxAvailability = { ok: true } | { ok: false; reason: string };
 
@@ -53,7 +53,10 @@ const probeTimeoutMs = 5000;
 /** What one sandboxed command may use: processes (of the sandbox's own user namespace), memory per process, bytes per file. */
 export interface SandboxLimits {
   processes: number;
-  /** RLIMIT_DATA: a process's writable memory. */
+  /**
+   * RLIMIT_DATA: a process's private writable memory (not its shared mappings); also the size of /dev/shm and of
+   * each emptied folder's tmpfs (the home folder's scratch), where bwrap can size one.
+   */
   memoryBytes: number;
   fileBytes: number;
 }
@@ -110,10 +113,19 @@ export interface SandboxRequest {
   command: string;
   protectedFiles: readonly string[];
   network: boolean;
+  /**
+   * Absolute: further folders whose protected files are covered too: the window's workspace folders, among them
+   * the repository a worktree session was made from (it sits beside the worktree, reachable as `../../app/.env`
+   * or through the links the worktree holds). Those the sandbox does not show need no look (see coveredBeside).
+   */
+  alsoCovered?: readonly string[];
 }
 
+/** At most this many further folders are looked at per command: a window has a handful. */
+const coveredFolderLimit = 24;
+
 /** What the probe found: whether bwrap can forbid user namespaces inside, and the machine's seccomp architecture. */
-type Probe = { ok: true; disableUserns: boolean; arch: SeccompArch } | { ok: false; reason: string };
+type Probe = { ok: true; disableUserns: boolean; arch: SeccompArch; sizesTmpfs: boolean } | { ok: false; reason: string };
 
 export class BubblewrapSandbox {
   private probe: Promise<Probe> | undefined;
@@ -173,36 +185,44 @@ export class BubblewrapSandbox {
     if (!layer) throw new SandboxUnavailable('no change layer was prepared for this command, so it was not run');
     const env = this.options.env ?? process.env;
     const home = this.options.home ?? homedir();
-    this.protectedPaths ??= new (changeReviewParts().ProtectedPathCache)();
-    const { hidden: protectedHere, ...structure } = await this.protectedPaths.look(request.root, request.protectedFiles, signal);
+    const limits = this.options.limits ?? defaultSandboxLimits();
+    // Records for the session's root and every further folder (coveredFolderLimit), so no look walks again.
+    const protectedPaths = (this.protectedPaths ??= new (changeReviewParts().ProtectedPathCache)({ maxWorkspaces: 2 * coveredFolderLimit }));
+    const { hidden: protectedHere, ...structure } = await protectedPaths.look(request.root, request.protectedFiles, signal);
     // Every repository of the workspace, and the configs that name what runs: the review reads each (what they point at is held).
     layer.knowWorkspace(structure);
-    const secrets = existing([...homeSecrets.map((path) => join(home, ...path.split('/'))), ...expandedIn(home, toolchainSecrets)]);
-    const toolchains = existing(homeToolchains.map((path) => join(home, ...path.split('/')))).map(({ path }) => path);
     const { emptied, kept } = await this.runtimeFoldersOf(env);
+    const sandboxHome = home !== '/' && (await isFolder(home)) ? home : undefined;
+    const beside = coveredBeside(request, [...(sandboxHome ? [sandboxHome] : []), ...emptied, '/tmp']);
+    const protectedBeside = await protectedIn(protectedPaths, { folders: beside, request, signal });
+    const secrets = existing([...homeSecrets.map((path) => join(home, ...path.split('/'))), ...expandedIn(home, toolchainSecrets)]);
+    const secretsElsewhere = realPathsOf(secrets, request.root);
+    const toolchains = existing(homeToolchains.map((path) => join(home, ...path.split('/')))).map(({ path }) => path);
     const spec = {
       workspace: request.root,
       tempDir,
       cwd: request.cwd,
       // bwrap cannot mount over a folder that is not there (a service user's /nonexistent), and `/` is no home to empty.
-      home: home !== '/' && (await isFolder(home)) ? home : undefined,
+      home: sandboxHome,
       toolchains,
       emptied,
       kept,
       // The folder of the session's change layers: the overlay's own mount there shows the workspace without
       // the protected files covered, and earlier layers hold what was held back.
-      hidden: [...secrets, ...protectedHere, { path: dirname(layer.folder), directory: true }],
+      hidden: [...secrets, ...secretsElsewhere, ...protectedHere, ...protectedBeside, { path: dirname(layer.folder), directory: true }],
       // Nothing in the workspace needs to be read-only: every write goes to the layer and is reviewed.
       readOnly: [],
       network: request.network,
       disableUserns: probe.disableUserns,
+      // Shared memory and the scratch folders' files are bounded as one process's memory is.
+      ...(probe.sizesTmpfs ? { scratchBytes: limits.memoryBytes } : {}),
       workspaceView: layer.merged,
       identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
     };
     const shell = shellOutside(this.options.shell ?? env.SHELL, home);
     const bwrap = [this.options.bwrap ?? 'bwrap', ...bubblewrapArguments(spec), shell, '-c', request.command];
     return {
-      argv: launcherArgv(layer.folder, request.root, this.options.limits ?? defaultSandboxLimits(), bwrap),
+      argv: launcherArgv(layer.folder, request.root, limits, bwrap),
       env: sandboxEnvironment(env, { home, shell }),
       seccomp: seccompProgram(probe.arch),
       network: request.network,
@@ -327,14 +347,21 @@ async function probeBubblewrap(bwrap: string, tempRoot: string): Promise<Probe> 
     const layer = join(scratch, 'layer');
     for (const folder of [layer, ...['upper', 'work', 'merged', 'lower'].map((name) => join(layer, name))]) await mkdir(folder);
     const first = await probeRun(bwrap, arch, true, { layer, workspace });
-    if (first.ok) return { ok: true, disableUserns: true, arch };
+    if (first.ok) return { ok: true, disableUserns: true, arch, sizesTmpfs: await sizesTmpfs(bwrap) };
     if (first.missing) return { ok: false, reason: first.reason };
     const second = await probeRun(bwrap, arch, false, { layer, workspace });
-    if (second.ok) return { ok: true, disableUserns: false, arch };
+    if (second.ok) return { ok: true, disableUserns: false, arch, sizesTmpfs: await sizesTmpfs(bwrap) };
     return { ok: false, reason: second.reason };
   } finally {
     await removeTree(scratch).catch(() => undefined);
   }
+}
+
+/** Whether this bwrap can size a tmpfs (`--size`, bwrap 0.8 and later): its --help lists the option. */
+function sizesTmpfs(bwrap: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile(bwrap, ['--help'], { timeout: probeTimeoutMs, maxBuffer: 1 << 16 }, (_error, stdout) => resolve(/^\s*--size\s/m.test(String(stdout))));
+  });
 }
 
 async function probeRun(
@@ -370,6 +397,44 @@ async function probeRun(
 }
 
 /**
+ * The protected files of `folders`, looked up as the root's are (each folder's records cached). One that would
+ * cover the session's root whole is left out: it would hide the workspace, whose own look covers what is in it.
+ */
+async function protectedIn(
+  cache: ProtectedPathCache,
+  look: { folders: readonly string[]; request: SandboxRequest; signal: AbortSignal },
+): Promise<HiddenPath[]> {
+  const { folders, request, signal } = look;
+  if (folders.length > coveredFolderLimit) {
+    throw new SandboxUnavailable(`the window has more than ${coveredFolderLimit} workspace folders, too many to cover their protected files at each command`);
+  }
+  const found: HiddenPath[] = [];
+  for (const folder of folders) {
+    const hidden = await cache.hiddenIn(folder, request.protectedFiles, signal).catch((error: unknown) => {
+      // The same refusal as for the root (too large, unreadable), saying which folder.
+      if (error instanceof Error && !signal.aborted) error.message = `the workspace folder ${folder}: ${error.message}`;
+      throw error;
+    });
+    found.push(...hidden.filter((entry) => !isWithin(request.root, entry.path)));
+  }
+  return found;
+}
+
+/**
+ * The further folders of `request` whose protected files the sandbox must cover: each once, not the root, and not
+ * one the root's own look walks (inside the root) or the sandbox does not show (inside an emptied folder such as
+ * the home folder, or the machine's /tmp, which is the session's own inside).
+ */
+function coveredBeside(request: SandboxRequest, unseen: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const folder of request.alsoCovered ?? []) {
+    if (isWithin(folder, request.root) || unseen.some((hidden) => isWithin(folder, hidden))) continue;
+    folders.add(folder);
+  }
+  return [...folders];
+}
+
+/**
  * The paths `patterns` (relative to `home`, `*` any one name) name that exist; bounded: a folder's first 64 names.
  * Synchronous, as `existing`: mostly folders that are not there, at every command.
  */
@@ -402,6 +467,32 @@ function existing(paths: string[]): { path: string; directory: boolean }[] {
     if (info) found.push({ path, directory: info.isDirectory() });
   }
   return found;
+}
+
+/**
+ * Where each of `secrets` really is, when a link on its path leads elsewhere (a dotfiles repository's
+ * `~/.kube -> ~/dotfiles/kube`, `~/.azure -> /data/azure`): the home folder is emptied inside, so a covering at the
+ * link's own path covers nothing, while `/` shows where it leads (and the workspace's bind, when it leads there).
+ * Left out: a path the sandbox does not show (the machine's /tmp, but for the workspace in it), and a folder that
+ * holds the workspace (covering it would hide the workspace). One realpath each: a handful of existing paths.
+ */
+function realPathsOf(secrets: readonly { path: string; directory: boolean }[], workspace: string): { path: string; directory: boolean }[] {
+  const found: { path: string; directory: boolean }[] = [];
+  for (const { path, directory } of secrets) {
+    const real = realPathOrNothing(path);
+    if (real === undefined || real === path || isWithin(workspace, real)) continue;
+    if (isWithin(real, '/tmp') && !isWithin(real, workspace)) continue;
+    found.push({ path: real, directory });
+  }
+  return found;
+}
+
+function realPathOrNothing(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function namesIn(folder: string): string[] {

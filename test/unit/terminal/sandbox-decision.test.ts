@@ -61,7 +61,7 @@ function recordingLogger(): Logger & { warnings: string[] } {
 /** The home folder /home/u of a machine without symlinks: every path is its own real path. */
 const plainHome: HomeFolder = { path: '/home/u', realPath: (path) => Promise.resolve(path) };
 
-function setup(approval: ApprovalMode = 'auto', options: { guard?: boolean; home?: HomeFolder } = {}) {
+function setup(approval: ApprovalMode = 'auto', options: { guard?: boolean; home?: HomeFolder; windowFolders?: readonly string[] } = {}) {
   const sandbox = new RecordingSandbox();
   const settings: SandboxSettings & { approval: ApprovalMode } = { approval, protectedFiles: ['.env'], sandboxNetwork: false };
   const logger = recordingLogger();
@@ -73,6 +73,7 @@ function setup(approval: ApprovalMode = 'auto', options: { guard?: boolean; home
     logger,
     home: options.home ?? plainHome,
     warnUser: (message) => shown.push(message),
+    ...(options.windowFolders ? { windowFolders: () => options.windowFolders ?? [] } : {}),
     ...(options.guard
       ? {
           controlGuard: (root: string, sessionId: string, willSandbox: () => boolean) => {
@@ -110,8 +111,20 @@ describe('the sandbox decision of agent commands', () => {
     const launch = await decision.sandboxFor(command('s1'), signal);
     assert.ok(launch);
     assert.deepEqual(sandbox.launches, [
-      { sessionId: 's1', request: { root: '/w', cwd: '/w/src', command: 'npm test', protectedFiles: ['.env'], network: false } },
+      { sessionId: 's1', request: { root: '/w', cwd: '/w/src', command: 'npm test', protectedFiles: ['.env'], network: false, alsoCovered: [] } },
     ]);
+  });
+
+  test("the window's other folders are covered too: a worktree session's launch names the folder it was made from", async () => {
+    const { decision, sandbox } = setup('auto', { windowFolders: ['/srv/app', '/srv/lib'] });
+    const worktree = '/srv/.app.gateway-worktrees/s1';
+    await decision.probe({ root: worktree });
+    assert.ok(await decision.sandboxFor(command('s1', 'npm test', worktree), signal));
+    assert.deepEqual(sandbox.launches[0]?.request.alsoCovered, ['/srv/app', '/srv/lib']);
+    // A session of a window folder: the other folders, not itself again.
+    await decision.probe({ root: '/srv/lib' });
+    assert.ok(await decision.sandboxFor(command('s2', 'npm test', '/srv/lib'), signal));
+    assert.deepEqual(sandbox.launches[1]?.request.alsoCovered, ['/srv/app']);
   });
 
   test('before the probe has answered nothing is sandboxed: auto asks', async () => {

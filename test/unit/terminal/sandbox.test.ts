@@ -46,6 +46,17 @@ describe('bubblewrapArguments', () => {
     assert.equal(seccompFd, 3);
   });
 
+  test('with a scratch size (bwrap 0.8+): /dev read-only, /dev/shm and each emptied folder a tmpfs of that size', () => {
+    const args = bubblewrapArguments({ ...spec, scratchBytes: 1024 });
+    assert.deepEqual(args.slice(args.indexOf('--dev'), args.indexOf('--proc') + 8), [
+      ...['--dev', '/dev', '--proc', '/proc', '--remount-ro', '/dev', '--size', '1024', '--tmpfs', '/dev/shm'],
+    ]);
+    assert.deepEqual(args.slice(args.indexOf('/home/u') - 3, args.indexOf('/home/u') + 1), ['--size', '1024', '--tmpfs', '/home/u']);
+    assert.deepEqual(args.slice(args.indexOf('/run') - 3, args.indexOf('/run') + 1), ['--size', '1024', '--tmpfs', '/run']);
+    // The covers of hidden folders are read-only: no size needed.
+    assert.deepEqual(args.slice(args.indexOf('/home/u/.ssh') - 1, args.indexOf('/home/u/.ssh') + 1), ['--tmpfs', '/home/u/.ssh']);
+  });
+
   test('the network is shared only when the user allows it; --disable-userns only where bwrap has it', () => {
     const off = bubblewrapArguments(spec);
     assert.ok(off.includes('--unshare-all') && !off.includes('--share-net'));
