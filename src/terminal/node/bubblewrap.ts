@@ -347,21 +347,25 @@ async function probeBubblewrap(bwrap: string, tempRoot: string): Promise<Probe> 
     const layer = join(scratch, 'layer');
     for (const folder of [layer, ...['upper', 'work', 'merged', 'lower'].map((name) => join(layer, name))]) await mkdir(folder);
     const first = await probeRun(bwrap, arch, true, { layer, workspace });
-    if (first.ok) return { ok: true, disableUserns: true, arch, sizesTmpfs: await sizesTmpfs(bwrap) };
+    if (first.ok) return { ok: true, disableUserns: true, arch, sizesTmpfs: await sizesTmpfs(bwrap, arch, true, { layer, workspace }) };
     if (first.missing) return { ok: false, reason: first.reason };
     const second = await probeRun(bwrap, arch, false, { layer, workspace });
-    if (second.ok) return { ok: true, disableUserns: false, arch, sizesTmpfs: await sizesTmpfs(bwrap) };
+    if (second.ok) return { ok: true, disableUserns: false, arch, sizesTmpfs: await sizesTmpfs(bwrap, arch, false, { layer, workspace }) };
     return { ok: false, reason: second.reason };
   } finally {
     await removeTree(scratch).catch(() => undefined);
   }
 }
 
-/** Whether this bwrap can size a tmpfs (`--size`, bwrap 0.8 and later): its --help lists the option. */
-function sizesTmpfs(bwrap: string): Promise<boolean> {
-  return new Promise((resolve) => {
+/**
+ * Whether this bwrap can size a tmpfs (`--size`, bwrap 0.8 and later) here: a run that sizes one, as every command's
+ * /dev/shm is sized, succeeds. Its --help is looked at first, so an older bwrap costs no second run.
+ */
+async function sizesTmpfs(bwrap: string, arch: SeccompArch, disableUserns: boolean, scratch: { layer: string; workspace: string }): Promise<boolean> {
+  const listed = await new Promise<boolean>((resolve) => {
     execFile(bwrap, ['--help'], { timeout: probeTimeoutMs, maxBuffer: 1 << 16 }, (_error, stdout) => resolve(/^\s*--size\s/m.test(String(stdout))));
   });
+  return listed && (await probeRun(bwrap, arch, disableUserns, scratch, ['--size', String(1 << 20), '--tmpfs', '/dev/shm'])).ok;
 }
 
 async function probeRun(
@@ -369,11 +373,12 @@ async function probeRun(
   arch: SeccompArch,
   disableUserns: boolean,
   scratch: { layer: string; workspace: string },
+  extra: readonly string[] = [],
 ): Promise<{ ok: true } | { ok: false; missing: boolean; reason: string }> {
   const { layer, workspace } = scratch;
   const args = ['--unshare-all', '--unshare-user', ...(disableUserns ? ['--disable-userns'] : []), '--new-session', '--die-with-parent'];
   args.push('--uid', String(process.getuid?.() ?? 0), '--gid', String(process.getgid?.() ?? 0));
-  args.push('--cap-drop', 'ALL', '--seccomp', String(seccompFd), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  args.push('--cap-drop', 'ALL', '--seccomp', String(seccompFd), '--ro-bind', '/', '/', '--dev', '/dev', ...extra, '--proc', '/proc');
   args.push('--bind', join(layer, 'merged'), workspace, '--', 'true');
   return new Promise((resolve) => {
     let stderr = '';
