@@ -18,8 +18,8 @@
  *   configs…): those programs find them by name, so here the name is the
  *   structure; and what the runner configs among them name (`.envrc`'s
  *   sourced files and flake, the scripts husky's hooks run: node/runnerConfigs.ts);
- * - whatever its name, a JSON, YAML or TOML file in a dot-folder or at the
- *   workspace's top whose top level names hooks or MCP or language servers
+ * - whatever its name, a JSON, YAML, TOML or `…rc` file in a dot-folder or at the
+ *   workspace's top that names hooks or MCP or language servers as a word anywhere
  *   (`hooks`, `mcpServers`, `mcp_servers`…): an agent's config (node/agentConfigs.ts);
  * - a Python environment (a venv's `pyvenv.cfg`, a conda environment's
  *   `conda-meta`) in the workspace or the layer: its activate scripts run;
@@ -77,7 +77,7 @@ export interface ChangedEntry {
   hookSettingsChanged?: boolean;
   /** A package.json whose `scripts` changed (held when a hook runs npm, yarn, pnpm or bun). */
   scriptsChanged?: boolean;
-  /** A JSON, YAML or TOML file shaped as an agent's config, its hooks or servers at its top, or too large to read (node/agentConfigs.ts). */
+  /** A config file naming an agent's hooks or servers as a word, or too large or not text to read (node/agentConfigs.ts). */
   namesPrograms?: boolean;
 }
 

@@ -85,7 +85,7 @@ export function stringLiterals(text: string): string[] {
   return values;
 }
 
-/** JSON with comments (`//`, `/* *\/`) and trailing commas as plain JSON; strings kept as they are (agentConfigs.ts reads JSONC so too). */
+/** JSON with comments (`//`, `/* *\/`) and trailing commas as plain JSON; strings kept as they are. */
 export function withoutComments(text: string): string {
   let out = '';
   let index = 0;

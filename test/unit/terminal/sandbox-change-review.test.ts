@@ -2,14 +2,14 @@
 // say about a folder and a config (terminal/node/gitStructure.ts, on real files), and the protected-file cache
 // that replaced the walk before every command (terminal/node/protectedPathCache.ts).
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, readdir, realpath, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, realpath, rename, rm, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { holdReason, judgeChanges, type ChangedEntry } from '../../../src/terminal/common/changeReview';
 import { configEntries, isGitDirectory, pathsConfigPointsAt } from '../../../src/terminal/node/gitStructure';
 import { ProtectedPathCache } from '../../../src/terminal/node/protectedPathCache';
-import { AGENT_CONFIG_BYTES, isAgentConfigCandidate, namesPrograms, namesProgramsAt } from '../../../src/terminal/node/agentConfigs';
+import { AGENT_CONFIG_BYTES, isAgentConfigCandidate, namesProgramsAt, namesProgramsIn } from '../../../src/terminal/node/agentConfigs';
 import { defaultProtectedFiles } from '../../../src/settings/common/valueSets';
 import { putFiles } from '../helpers/workspaceFixture';
 
@@ -110,8 +110,11 @@ describe("agents' configs: by name, and by what they are", () => {
   const HOOKS = JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'sh x.sh' }] }] } });
   const SERVERS = JSON.stringify({ mcpServers: { x: { command: 'sh', args: ['x.sh'] } } });
   /** How the review judges a new file of `path` with `text` (the shape read as changeLayer.ts reads it). */
-  const judged = (path: string, text: string) =>
-    holdReason(file(path, { namesPrograms: isAgentConfigCandidate(path) && namesPrograms(text, path) }), noRepositories, defaultProtectedFiles);
+  const judged = (path: string, text: string | Buffer) => {
+    const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+    const namesPrograms = isAgentConfigCandidate(path) && namesProgramsIn(bytes, bytes.length, path);
+    return holdReason(file(path, { namesPrograms }), noRepositories, defaultProtectedFiles);
+  };
 
   test("the agents' project configs round 17 found are held by name, whatever their text", () => {
     const named = [
@@ -155,6 +158,11 @@ describe("agents' configs: by name, and by what they are", () => {
       ['.newagent/settings.json5', '{hooks: {start: "sh x.sh"}}'],
       // No ordinary package.json has `hooks` at its top: held like any other config.
       ['package.json', JSON.stringify({ name: 'x', hooks: { start: 'sh x.sh' } })],
+      // The word rule holds a nested key or a value too (fail closed): a CI job's `hooks`.
+      ['.gitlab-ci.yml', 'test:\n  hooks:\n    pre_get_sources_script: echo hi\n  script: make\n'],
+      // cosmiconfig's extension-less rc files, JSON or YAML by their content.
+      ['.newagentrc', SERVERS],
+      ['.config/newagentrc', 'hooks:\n  start: sh x.sh\n'],
     ];
     for (const [path, text] of cases) assert.equal(judged(path, text), 'agent-config', `${path}: ${text}`);
   });
@@ -165,8 +173,12 @@ describe("agents' configs: by name, and by what they are", () => {
       ['package.json', JSON.stringify({ name: 'x', husky: { hooks: { 'pre-commit': 'lint' } }, dependencies: { 'react-hooks': '1' } })],
       ['tsconfig.json', '{\n  // comment\n  "compilerOptions": { "strict": true },\n}'],
       ['.eslintrc.json', JSON.stringify({ plugins: ['react-hooks'], rules: { 'react-hooks/rules-of-hooks': 'error' } })],
-      ['docker-compose.yml', 'services:\n  web:\n    image: nginx\n'],
-      ['.gitlab-ci.yml', 'test:\n  hooks:\n    pre_get_sources_script: echo hi\n  script: make\n'],
+      ['.eslintrc', 'plugins:\n  - react-hooks\nrules:\n  react-hooks/exhaustive-deps: warn\n'],
+      ['.gitconfig.json', JSON.stringify({ 'git-hooks-path': '.githooks' })],
+      ['docker-compose.yml', 'services:\n  web:\n    image: nginx\n    command: npm start\n'],
+      // A package.json is strict JSON: its top level only (a description's prose, husky 4's nested `hooks`).
+      ['package.json', JSON.stringify({ name: 'x', description: 'MCP servers and hooks', husky: { hooks: { 'pre-commit': 'lint' } } })],
+      ['.nvmrc', '20\n'],
       ['pyproject.toml', '[project]\nname = "x"\n[tool.ruff]\nline-length = 100\n'],
       ['.config/app.yaml', 'servers:\n  - host: a\n'],
       // Not read: not a config format, or not in a dot-folder nor at the top.
@@ -178,16 +190,71 @@ describe("agents' configs: by name, and by what they are", () => {
     for (const [path, text] of cases) assert.equal(judged(path, text), undefined, `${path}: ${text}`);
   });
 
-  test('read from the file, bounded: a config past the size bound is held unread in a dot-folder, a large top file lands', async () => {
+  test("round 18's spellings: each parser's reading of the key is one of the word rule's readings", () => {
+    const cases: [string, string | Buffer][] = [
+      // 1: escapes in a YAML flow top and under a merge key.
+      ['.newagent/config.yaml', '{"\\x68ooks": {start: sh x.sh}}\n'],
+      ['agent.yaml', 'base: &b\n  "\\u0068ooks": {}\n<<: *b\n'],
+      // 2: JSON5's identity escape and line continuation, jsonc-parser's dropped bad escape, a comment before `:`.
+      ['.newagent/config.json5', '{"mcp\\Servers": {}}'],
+      ['.newagent/config.json5', '{"ho\\\noks": {}}'],
+      ['.newagent/config.jsonc', '{"hoo\\oks": {},}'],
+      ['.newagent/config.json5', '{mcpServers /* c */ : {},}'],
+      ['.newagent/config.json5', '{/* c */hooks: {}}'],
+      // 3: lone CR, U+2028 and NEL line breaks.
+      ['.newagent/config.yaml', 'name: x\rhooks: {}\r'],
+      ['.newagent/config.yaml', 'name: x\u2028mcpServers: {}'],
+      ['.newagent/config.yaml', 'name: x\u0085hooks: {}'],
+      // 4: the key on the `---` line.
+      ['.newagent/config.yaml', '--- hooks: {}\n'],
+      ['.newagent/config.yaml', '--- &a "\\x6cspServers": {}\n'],
+      // 6: extension-less rc files.
+      ['.newagentrc', '{"mcpServers": {}}'],
+      // 7: a line comment ended by a CR or U+2028.
+      ['.newagent/mcp.json', '{"name": "x" // note\r, "mcpServers": {}\n}'],
+      ['agent.json5', '{name: "x" // note\u2028, mcpServers: {}\n}'],
+      // 11: UTF-16 with a BOM, LE and BE, and without one.
+      ['.newagent/config.yaml', Buffer.from('\ufeffhooks:\n  a: b\n', 'utf16le')],
+      ['.newagent/config.yaml', Buffer.from('\ufeffhooks:\n  a: b\n', 'utf16le').swap16()],
+      ['agent.json', Buffer.from('{"mcpServers": {}}', 'utf16le')],
+      // 12: a properties line with a comment.
+      ['.newagent/config.yaml', '!!map # c\n  hooks: {}\n'],
+      // 13: blanks past any bound.
+      ['.newagent/config.yaml', `hooks${' '.repeat(300)}: {}\n`],
+      ['.newagent/config.toml', `[${' '.repeat(300)}mcp_servers.x]\ncommand = "sh"\n`],
+      // Other escapes: \u{…}, octal, TOML's line-ending backslash, a dotted key.
+      ['.newagent/config.json5', '{"\\u{68}ooks": {}}'],
+      ['.newagent/config.yaml', '"\\150ooks": {}\n'],
+      ['.newagent/config.toml', '"amp.mcp\\   \n   Servers" = 1\n'],
+      // Droid's hooks.json events of command entries, without a `hooks` key.
+      ['.newagent/events.json', JSON.stringify({ PreToolUse: [{ type: 'command', command: 'sh x.sh' }] })],
+      // Not decodable: UTF-32, bytes no UTF-8 is, a NUL.
+      ['.newagent/config.yaml', Buffer.from([0xff, 0xfe, 0, 0, 0x61, 0, 0, 0])],
+      ['.newagent/config.yaml', Buffer.from([0x61, 0x3a, 0x20, 0xc3, 0x28])],
+      ['.newagent/config.yaml', 'a: b\n\0'],
+    ];
+    for (const [path, text] of cases) assert.equal(judged(path, text), 'agent-config', `${path}: ${JSON.stringify(text.toString())}`);
+  });
+
+  test("real files land: this repository's own package.json and package-lock.json", async () => {
+    for (const path of ['package.json', 'package-lock.json', 'tsconfig.json']) {
+      const text = await readFile(join(process.cwd(), path)).catch(() => undefined);
+      if (text) assert.equal(judged(path, text), undefined, path);
+    }
+  });
+
+  test('read from the file, bounded: a file past the size bound is held unread wherever it is, a large one under it is read', async () => {
     const base = await realpath(await mkdtemp(join(tmpdir(), 'gw-agentconfigs-')));
     try {
-      const big = `{"data": "${'x'.repeat(AGENT_CONFIG_BYTES)}"}`;
-      await putFiles(base, { 'small.json': HOOKS, 'plain.json': '{"a": 1}', 'big.json': big });
+      const big = `{"data": "${'x'.repeat(2 * 1024 * 1024)}"}`;
+      await putFiles(base, { 'small.json': HOOKS, 'plain.json': '{"a": 1}', 'big.json': big, 'bighooks.yaml': `hooks: {}\n#${'x'.repeat(2 * 1024 * 1024)}\n` });
       assert.equal(namesProgramsAt(join(base, 'small.json'), '.newagent/settings.json'), true);
       assert.equal(namesProgramsAt(join(base, 'plain.json'), '.newagent/settings.json'), false);
-      assert.equal(namesProgramsAt(join(base, 'big.json'), '.newagent/cache.json'), true);
-      // package-lock.json is often larger than the bound.
       assert.equal(namesProgramsAt(join(base, 'big.json'), 'package-lock.json'), false);
+      assert.equal(namesProgramsAt(join(base, 'bighooks.yaml'), 'agent.yaml'), true);
+      await writeFile(join(base, 'huge.json'), '');
+      await truncate(join(base, 'huge.json'), AGENT_CONFIG_BYTES + 1);
+      assert.equal(namesProgramsAt(join(base, 'huge.json'), 'package-lock.json'), true);
       // A link is never followed (the command could point it at the user's files): held for what it is, a link.
       await symlink(join(base, 'plain.json'), join(base, 'link.json'));
       assert.equal(namesProgramsAt(join(base, 'link.json'), '.newagent/settings.json'), true);
