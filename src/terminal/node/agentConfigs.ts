@@ -25,9 +25,9 @@ const CONFIG_EXTENSION = /\.(?:jsonc?|json5|ya?ml|toml)$/i;
 /** cosmiconfig's, lilconfig's and rc's extension-less `.<name>rc` (and `.config/<name>rc`): JSON or YAML by content. */
 const RC_NAME = /(?:^|\/)\.?[^/.]+rc$/i;
 
-/** What may come before a word for it to be a key (`.` for a dotted key, `*\/` after a comment), and after it. */
+/** What may come before a word for it to be a key (`.` for a dotted key, `*\/` after a comment), and after it (a comment too). */
 const BEFORE = String.raw`(?:^|[\s\u0085{,"'[.]|\*/)`;
-const AFTER = String.raw`(?=$|[\s\u0085"':=.\]},])`;
+const AFTER = String.raw`(?=$|[\s\u0085"':=.\]},]|/[*/])`;
 const word = (names: string): RegExp => new RegExp(`${BEFORE}(?:${names})${AFTER}`, 'i');
 /** The keys an agent's config names its hooks and servers by. */
 const PROGRAM_KEY = word('hooks|mcp|mcp[_-]?servers|lsp|lsp[_-]?servers|context[_-]?servers');

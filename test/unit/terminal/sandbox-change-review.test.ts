@@ -201,6 +201,7 @@ describe("agents' configs: by name, and by what they are", () => {
       ['.newagent/config.jsonc', '{"hoo\\oks": {},}'],
       ['.newagent/config.json5', '{mcpServers /* c */ : {},}'],
       ['.newagent/config.json5', '{/* c */hooks: {}}'],
+      ['.newagent/config.json5', '{hooks/* c */: {}}'],
       // 3: lone CR, U+2028 and NEL line breaks.
       ['.newagent/config.yaml', 'name: x\rhooks: {}\r'],
       ['.newagent/config.yaml', 'name: x\u2028mcpServers: {}'],
