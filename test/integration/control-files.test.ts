@@ -274,6 +274,35 @@ describe('the change review of a command (real files, the overlay written by han
     assert.equal(report, undefined, 'the watch ends with the command');
   });
 
+  test("every further folder the launch covers is watched as the root is, for the command's lifetime", async () => {
+    const watched = new Map<string, (path: string) => void>();
+    const watcher: ControlPathWatcher = {
+      watch: (folder, _folders, onPath) => {
+        watched.set(folder, onPath);
+        return { dispose: () => watched.delete(folder) };
+      },
+    };
+    let onCovered: ((folders: readonly string[]) => void) | undefined;
+    const launchSide = { arm: (layer: ChangeLayer, told?: (folders: readonly string[]) => void) => ((onCovered = told), layers.arm(layer)) };
+    const guard = guardOf('changes-covered', { watcher, layers: launchSide });
+    const watch = await guard.watch(signal);
+    assert.ok(watch);
+    assert.deepEqual([...watched.keys()], [root], 'the root from the start');
+    // What the launch that takes the layer covers beside the root: the window's other folders.
+    onCovered!([join(base, 'app'), join(base, 'lib')]);
+    assert.deepEqual([...watched.keys()], [root, join(base, 'app'), join(base, 'lib')]);
+    watched.get(join(base, 'app'))!('src/index.ts');
+    assert.equal(watch.tripped.aborted, false, 'an ordinary file does not stop it');
+    watched.get(join(base, 'lib'))!('config/.env');
+    assert.equal(watch.tripped.aborted, true);
+    assert.match(String(watch.tripped.reason), new RegExp(`appeared in the workspace folder ${join(base, 'lib')} while the command ran: config/\\.env`));
+    await watch.settle(signal);
+    assert.equal(watched.size, 0, 'every watch ends with the review');
+    // A launch that tells only after the review began (the command was stopped meanwhile) leaves no watch behind.
+    onCovered!([join(base, 'late')]);
+    assert.equal(watched.size, 0);
+  });
+
   test('Apply puts exactly the held path in, once; Discard removes what is still held', async () => {
     const { review, changes } = await command(guardOf('changes-apply'), async (upper) => {
       await putFiles(upper, { 'web/.vscode/tasks.json': '{"tasks":[]}\n', 'web/.envrc': 'use flake\n', 'web/index.html': '<p>\n' });

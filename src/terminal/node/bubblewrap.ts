@@ -121,6 +121,12 @@ export interface SandboxRequest {
   alsoCovered?: readonly string[];
 }
 
+/** A layer armed for a session's next launch, and whom the launch tells which further folders it covers (LayerArming). */
+interface ArmedLayer {
+  layer: ChangeLayer;
+  onCovered?: ((folders: readonly string[]) => void) | undefined;
+}
+
 /** At most this many further folders are looked at per command: a window has a handful. */
 const coveredFolderLimit = 24;
 
@@ -133,8 +139,8 @@ export class BubblewrapSandbox {
   private runtime: { at: number; folders: Promise<{ emptied: string[]; kept: string[] }> } | undefined;
   /** The workspaces' protected files, looked at folder by folder and read again only where a folder changed. */
   private protectedPaths: ProtectedPathCache | undefined;
-  /** Per session, the change layers prepared for its next launches, oldest first. */
-  private readonly armed = new Map<string, ChangeLayer[]>();
+  /** Per session, the change layers prepared for its next launches, oldest first, each with whom to tell what it covers. */
+  private readonly armed = new Map<string, ArmedLayer[]>();
 
   constructor(private readonly options: BubblewrapOptions = {}) {}
 
@@ -159,12 +165,13 @@ export class BubblewrapSandbox {
   /** Where session `sessionId`'s next command writes: its change layer, reviewed by the control guard when it ends. */
   layersFor(sessionId: string): LayerArming {
     return {
-      arm: (layer) => {
+      arm: (layer, onCovered) => {
         const queue = this.armed.get(sessionId) ?? [];
-        queue.push(layer);
+        const entry = { layer, onCovered };
+        queue.push(entry);
         this.armed.set(sessionId, queue);
         return () => {
-          const index = queue.indexOf(layer);
+          const index = queue.indexOf(entry);
           if (index >= 0) queue.splice(index, 1);
         };
       },
@@ -181,7 +188,7 @@ export class BubblewrapSandbox {
     const probe = await this.probed();
     if (!probe.ok) throw new SandboxUnavailable(probe.reason);
     // No layer, no command: its writes would have nowhere to go but the workspace, unreviewed.
-    const layer = this.armed.get(sessionId)?.shift();
+    const { layer, onCovered } = this.armed.get(sessionId)?.shift() ?? {};
     if (!layer) throw new SandboxUnavailable('no change layer was prepared for this command, so it was not run');
     const env = this.options.env ?? process.env;
     const home = this.options.home ?? homedir();
@@ -194,6 +201,8 @@ export class BubblewrapSandbox {
     const { emptied, kept } = await this.runtimeFoldersOf(env);
     const sandboxHome = home !== '/' && (await isFolder(home)) ? home : undefined;
     const beside = coveredBeside(request, [...(sandboxHome ? [sandboxHome] : []), ...emptied, '/tmp']);
+    // Watched from before their look, as the root is: a protected file saved there later trips the command.
+    onCovered?.(beside);
     const protectedBeside = await protectedIn(protectedPaths, { folders: beside, request, signal });
     const secrets = existing([...homeSecrets.map((path) => join(home, ...path.split('/'))), ...expandedIn(home, toolchainSecrets)]);
     const secretsElsewhere = realPathsOf(secrets, request.root);
@@ -410,9 +419,6 @@ async function protectedIn(
   look: { folders: readonly string[]; request: SandboxRequest; signal: AbortSignal },
 ): Promise<HiddenPath[]> {
   const { folders, request, signal } = look;
-  if (folders.length > coveredFolderLimit) {
-    throw new SandboxUnavailable(`the window has more than ${coveredFolderLimit} workspace folders, too many to cover their protected files at each command`);
-  }
   const found: HiddenPath[] = [];
   for (const folder of folders) {
     const hidden = await cache.hiddenIn(folder, request.protectedFiles, signal).catch((error: unknown) => {
@@ -435,6 +441,10 @@ function coveredBeside(request: SandboxRequest, unseen: readonly string[]): stri
   for (const folder of request.alsoCovered ?? []) {
     if (isWithin(folder, request.root) || unseen.some((hidden) => isWithin(folder, hidden))) continue;
     folders.add(folder);
+  }
+  // Bounded before anything looks at or watches them.
+  if (folders.size > coveredFolderLimit) {
+    throw new SandboxUnavailable(`the window has more than ${coveredFolderLimit} workspace folders, too many to cover their protected files at each command`);
   }
   return [...folders];
 }

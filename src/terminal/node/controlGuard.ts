@@ -2,9 +2,9 @@
  * The ControlFileGuard port on this machine: the change review around each
  * sandboxed command. Before it, a copy-on-write layer is made and armed for
  * the session's next sandbox launch (the command writes there, never into the
- * workspace); while it runs, a protected file that appears in the workspace
- * (the user saving `.env`) stops it, since the command sees the workspace as
- * it is; when it ends, the layer's change set is judged and what may land
+ * workspace); while it runs, a protected file that appears in the workspace, or
+ * in another folder whose protected files the launch covers (the user saving
+ * `.env`), stops it, since the command sees those folders as they are; when it ends, the layer's change set is judged and what may land
  * lands, the rest is held for the user (src/terminal/node/changeLayer.ts).
  * No walk of the workspace before or after: only what the command changed is read.
  */
@@ -21,7 +21,12 @@ import { ChangeLayer, HeldChanges, type ChangeLimits } from './changeLayer';
 
 /** Where a session's next sandboxed command writes: its launch takes the layer armed for it. */
 export interface LayerArming {
-  arm(layer: ChangeLayer): () => void;
+  /**
+   * `onCovered`: told by the launch that takes the layer which further folders' protected files it covers (the
+   * window's other folders), before it looks at them: what appears there after that look is not covered, so the
+   * command's review watches them too.
+   */
+  arm(layer: ChangeLayer, onCovered?: (folders: readonly string[]) => void): () => void;
 }
 
 export interface NodeControlGuardOptions {
@@ -66,8 +71,7 @@ export class NodeControlGuard implements ControlFileGuard {
       home: this.options.home ?? homedir(),
       ...(this.options.limits ? { limits: this.options.limits } : {}),
     });
-    const disarm = this.options.layers.arm(layer);
-    return new ReviewedCommand({ root, layer, disarm, guard: this, options: this.options });
+    return new ReviewedCommand({ root, layer, guard: this, options: this.options });
   }
 
   /** A layer that still holds something is kept for the user; past the bound the oldest goes. */
@@ -86,14 +90,31 @@ export class NodeControlGuard implements ControlFileGuard {
 class ReviewedCommand implements ControlWatch {
   private readonly trip = new AbortController();
   readonly tripped = this.trip.signal;
-  private readonly subscription: { dispose(): void } | undefined;
+  /** One watch per watched folder (the root, then each covered one), for the command's lifetime. */
+  private readonly subscriptions: { dispose(): void }[] = [];
+  private readonly patterns: readonly string[];
+  private readonly disarm: () => void;
   private settled: Promise<ControlRollback> | undefined;
 
-  constructor(private readonly parts: { root: string; layer: ChangeLayer; disarm: () => void; guard: NodeControlGuard; options: NodeControlGuardOptions }) {
-    const patterns = parts.options.protectedFiles();
-    this.subscription = parts.options.watcher?.watch(parts.root, [], (path) => {
-      if (protectingPattern(path, patterns) !== undefined) this.trip.abort(new Error(`a protected file appeared while the command ran: ${path}`));
+  constructor(private readonly parts: { root: string; layer: ChangeLayer; guard: NodeControlGuard; options: NodeControlGuardOptions }) {
+    this.patterns = parts.options.protectedFiles();
+    this.watchFolder(parts.root, 'a protected file appeared while the command ran');
+    this.disarm = parts.options.layers.arm(parts.layer, (folders) => this.watchCovered(folders));
+  }
+
+  /** The launch's further covered folders (already bounded by it): a protected file saved in one trips the command as in the root. */
+  private watchCovered(folders: readonly string[]): void {
+    for (const folder of folders) this.watchFolder(folder, `a protected file appeared in the workspace folder ${folder} while the command ran`);
+  }
+
+  private watchFolder(folder: string, message: string): void {
+    const watcher = this.parts.options.watcher;
+    // A launch that ends after the review began (stopped meanwhile) must not leave a watch nobody disposes.
+    if (!watcher || this.settled) return;
+    const subscription = watcher.watch(folder, [], (path) => {
+      if (protectingPattern(path, this.patterns) !== undefined) this.trip.abort(new Error(`${message}: ${path}`));
     });
+    this.subscriptions.push(subscription);
   }
 
   settle(signal: AbortSignal): Promise<ControlRollback> {
@@ -112,10 +133,10 @@ class ReviewedCommand implements ControlWatch {
   }
 
   private async finalReview(signal: AbortSignal): Promise<ControlRollback> {
-    const { layer, disarm, guard, options } = this.parts;
-    this.subscription?.dispose();
+    const { layer, guard, options } = this.parts;
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
     // A launch that never took the layer (the command failed to start) leaves it armed: nothing may write through it later.
-    disarm();
+    this.disarm();
     const result = await layer.review(signal);
     const rollback = layer.rollbackOf(result);
     if (!layer.holding) {
