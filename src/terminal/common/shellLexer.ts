@@ -350,8 +350,8 @@ interface Heredoc {
   command: LexedWord[];
 }
 
-/** The programs that read a string as shell text, by base name; `busybox` runs its next word. */
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'busybox']);
+/** The programs that read a string as shell text, by base name (`busybox sh`: busybox is passed over as a runner). */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash', 'posh']);
 const SHELLS_AND_EVAL = new Set([...SHELLS, 'eval']);
 /** Words before a program that run it (`env X=1 sh -c`, `exec sh -c`, `command eval`); their options are skipped too. */
 const RUNNERS = new Set(['env', 'exec', 'command', 'builtin', 'nice', 'nohup', 'time', 'timeout', 'xargs', 'sudo', 'doas', 'setsid', 'stdbuf', 'ionice']);

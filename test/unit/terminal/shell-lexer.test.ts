@@ -100,6 +100,11 @@ describe('text bash reads twice, read again by the lexer beside real bash', () =
     assert.equal(shellLex(`sh -c ${'a'.repeat(MAX_SHELL_TEXT * 0.6)}`).complete, false);
   });
 
+  test('busybox sh -c, after a runner, is read again (no busybox here to compare with)', () => {
+    const all = shellLex(String.raw`command busybox sh -c 'sh tools/bu\sy.sh'`).words.map(literal);
+    assert.ok(all.includes('tools/busy.sh'), JSON.stringify(all));
+  });
+
   test('a command that gives no shell the string does not read it again', () => {
     assert.deepEqual(words("echo -c 'a\\b'"), ['echo', '-c', 'a\\b']);
     assert.equal(
