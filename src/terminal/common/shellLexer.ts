@@ -4,7 +4,11 @@
  * (`$name`, `${…}`, `$(…)`, backquotes, `$((…))`) kept as a part of its word rather than a break in it. What reads a
  * hook's paths and what splits a hook's line for its approval (shellWords.ts) both take their words from here, so a
  * path is one spelling to both, and no regular expression over the raw text pairs a quote the shell does not.
- * Bounded: MAX_SHELL_TEXT characters read, MAX_NESTING expansions deep; past either the result says it is incomplete.
+ * Text bash reads a second time is read again, nested: a backquoted command after its own backslash pass, the inside
+ * of `$((…))`, the string of a shell's `-c` (`sh -c '…'`, also after `env`, `exec`, `command`…), `eval`'s arguments
+ * joined, and a here-document's body (given to a shell: also after the here-document's backslash pass).
+ * Bounded: MAX_SHELL_TEXT characters read in all (every text read again counts), MAX_NESTING readings deep; past either
+ * the result says it is incomplete.
  */
 
 /** Literal text of a word and how it was quoted (`none`: bare; `ansi`: `$'…'`, already decoded). */
@@ -48,9 +52,16 @@ const OPERATORS = new Set([';', '&', '|', '<', '>', '(', ')']);
 
 /** The words of `text`, each with its parts, in the order the shell reads them (a substitution's words before its own word). */
 export function shellLex(text: string): Lexed {
-  const lexer = new Lexer(text.length > MAX_SHELL_TEXT ? text.slice(0, MAX_SHELL_TEXT) : text);
-  lexer.level(undefined, 0, undefined);
-  return { words: lexer.words, complete: lexer.complete && text.length <= MAX_SHELL_TEXT };
+  const reading: Reading = { words: [], complete: text.length <= MAX_SHELL_TEXT, read: Math.min(text.length, MAX_SHELL_TEXT) };
+  new Lexer(text.slice(0, MAX_SHELL_TEXT), reading).level(undefined, 0, undefined);
+  return { words: reading.words, complete: reading.complete };
+}
+
+/** What every reading of one text shares: the words, whether a bound cut it short, and how many characters were read. */
+interface Reading {
+  words: LexedWord[];
+  complete: boolean;
+  read: number;
 }
 
 /** What ends a nested reading: a command substitution's `)`, a backquote, a parameter expansion's `}`. */
@@ -58,18 +69,34 @@ type Stop = ')' | '`' | '}';
 
 class Lexer {
   at = 0;
-  complete = true;
-  readonly words: LexedWord[] = [];
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly reading: Reading,
+  ) {}
 
   /** Reads words until `stop` (unnested) or the end; the words are tagged `nested`. */
   level(stop: Stop | undefined, depth: number, nested: LexedWord['nested']): void {
-    const state: Level = { stop, depth, nested, word: undefined, output: false, open: 0 };
+    const state: Level = { stop, depth, nested, word: undefined, output: false, open: 0, command: [], heredocs: [] };
     while (this.at < this.text.length) {
       if (this.step(state)) break;
     }
     this.endWord(state);
+    this.commandEnd(state);
+  }
+
+  /**
+   * `text`, which bash reads again as shell text, read as a nested level (its words tagged as a substitution's):
+   * one level deeper, and its length counted against MAX_SHELL_TEXT with everything else read.
+   */
+  private reread(text: string, state: Level): void {
+    if (!this.deeper(state)) return;
+    this.reading.read += text.length;
+    if (this.reading.read > MAX_SHELL_TEXT) {
+      this.reading.complete = false;
+      return;
+    }
+    new Lexer(text, this.reading).level(undefined, state.depth + 1, 'command');
   }
 
   /** Reads one character (or quoted string, or expansion) of a level; true when the level ends here. */
@@ -83,7 +110,7 @@ class Lexer {
     else if (char === "'") this.singleQuoted(state);
     else if (char === '"') this.doubleQuoted(state);
     else if (char === '$') this.dollar(state, false);
-    else if (char === '`') this.backquoted(state);
+    else if (char === '`') this.backquoted(state, false);
     else if (BLANKS.has(char)) this.blank(state);
     else if (OPERATORS.has(char)) this.operator(state, char);
     else if (char === '#' && state.word === undefined && state.stop !== '}') this.comment();
@@ -124,7 +151,7 @@ class Lexer {
       } else if (char === '$') {
         this.dollar(state, true);
       } else if (char === '`') {
-        this.backquoted(state);
+        this.backquoted(state, true);
       } else {
         this.add(state, char, 'double');
         this.at++;
@@ -141,7 +168,8 @@ class Lexer {
       this.at++;
       return this.doubleQuoted(state);
     }
-    if (next === '(' && this.text[this.at + 2] === '(') return this.arithmetic(state);
+    // `$((…))`: its inside read as words too (bash runs the substitutions in it), its own parentheses counted.
+    if (next === '(' && this.text[this.at + 2] === '(') return this.nestedExpansion(state, 2, ')', 'arithmetic');
     if (next === '(') return this.nestedExpansion(state, 2, ')', 'command');
     if (next === '{') return this.nestedExpansion(state, 2, '}', 'parameter');
     const name = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9?$!#*@-])/.exec(this.text.slice(this.at + 1, this.at + 257));
@@ -162,36 +190,37 @@ class Lexer {
     this.at = end + 1;
   }
 
-  /** `$((…))`: arithmetic, its end found by counting parentheses (its value is a number, no path). */
-  private arithmetic(state: Level): void {
-    const start = this.at;
-    let open = 0;
-    let at = this.at + 1;
-    for (; at < this.text.length; at++) {
-      if (this.text[at] === '(') open++;
-      else if (this.text[at] === ')' && --open === 0) break;
-    }
-    this.expansion(state, start, Math.min(at + 1, this.text.length), 'arithmetic');
-  }
-
   /** `$(…)` or `${…}`: its inside read as words of their own (a substitution runs them), to its closing character. */
-  private nestedExpansion(state: Level, opening: number, stop: Stop, type: 'command' | 'parameter'): void {
+  private nestedExpansion(state: Level, opening: number, stop: Stop, type: ExpansionPart['type']): void {
     const start = this.at;
     if (!this.deeper(state)) return;
     this.at += opening;
-    this.level(stop, state.depth + 1, type);
+    this.level(stop, state.depth + 1, type === 'parameter' ? 'parameter' : 'command');
     this.expansion(state, start, this.at, type);
   }
 
-  /** A backquoted command: as `$(…)`. */
-  private backquoted(state: Level): void {
-    this.nestedExpansion(state, 1, '`', 'command');
+  /**
+   * A backquoted command: bash first removes the backslash of `\\`, `\$`, a backquote (and in double quotes `\"`), then
+   * reads what is left as a command, whose backslashes it reads again (`` `sh tools/li\\nt.sh` `` runs lint.sh).
+   */
+  private backquoted(state: Level, inDouble: boolean): void {
+    const start = this.at;
+    let end = this.at + 1;
+    let body = '';
+    while (end < this.text.length && this.text[end] !== '`') {
+      const next = this.text[end + 1];
+      const escaped = this.text[end] === '\\' && next !== undefined;
+      body += escaped && ('$`\\'.includes(next) || (inDouble && next === '"')) ? next : this.text.slice(end, escaped ? end + 2 : end + 1);
+      end += escaped ? 2 : 1;
+    }
+    this.reread(body, state);
+    this.expansion(state, start, Math.min(end + 1, this.text.length), 'command');
   }
 
   /** Whether one more level may be read; past MAX_NESTING the reading stops, incomplete. */
   private deeper(state: Level): boolean {
     if (state.depth + 1 <= MAX_NESTING) return true;
-    this.complete = false;
+    this.reading.complete = false;
     this.at = this.text.length;
     return false;
   }
@@ -204,15 +233,70 @@ class Lexer {
   private blank(state: Level): void {
     this.endWord(state);
     this.at++;
+    if (this.text[this.at - 1] !== '\n') return;
+    this.commandEnd(state);
+    // The here-documents of the line just ended: their bodies start here.
+    for (const heredoc of state.heredocs.splice(0)) this.heredocBody(state, heredoc);
   }
 
   private operator(state: Level, char: string): void {
     this.endWord(state);
+    if (char === '<' && this.text.startsWith('<<<', this.at)) {
+      // A here-string: its word is the command's input, read as the word it is.
+      this.at += 3;
+      return;
+    }
+    if (char === '<' && this.text[this.at + 1] === '<') return this.heredocStart(state);
     this.at++;
+    if (char !== '<' && char !== '>') this.commandEnd(state);
     // In a substitution, a subshell's parentheses are counted so that its `)` does not end the substitution.
     if (state.stop === ')' && char === '(') state.open++;
     else if (state.stop === ')' && char === ')') state.open--;
     state.output = char === '>';
+  }
+
+  /** `<<` or `<<-`: the next word is the delimiter of a here-document whose body starts on the next line. */
+  private heredocStart(state: Level): void {
+    this.at += 2;
+    const strip = this.text[this.at] === '-';
+    if (strip) this.at++;
+    state.delimiter = { strip };
+  }
+
+  /**
+   * A here-document's body, to its delimiter line: read as shell text (the input of a shell, or what the rest of the
+   * text would be were the here-document not there), and, given to a shell, also after the backslash pass of an
+   * unquoted delimiter (`\\` is `\`, then the shell reads `ru\n.sh` as run.sh).
+   */
+  private heredocBody(state: Level, heredoc: Heredoc): void {
+    let body = '';
+    while (this.at < this.text.length) {
+      const newline = this.text.indexOf('\n', this.at);
+      const end = newline < 0 ? this.text.length : newline;
+      const line = heredoc.strip ? this.text.slice(this.at, end).replace(/^\t+/, '') : this.text.slice(this.at, end);
+      this.at = end + 1;
+      if (line === heredoc.delimiter) break;
+      body += `${line}\n`;
+    }
+    this.reread(body, state);
+    const unescaped = body.replace(/\\([\\$`\n])/g, (_, next: string) => (next === '\n' ? '' : next));
+    if (unescaped !== body && programIndex(heredoc.command.map(wordText), SHELLS) !== undefined) this.reread(unescaped, state);
+  }
+
+  /**
+   * The end of a simple command: what it gives a second shell to read is read again (a shell's `-c` string and the
+   * words after it, `eval`'s arguments joined by spaces, as bash joins them).
+   */
+  private commandEnd(state: Level): void {
+    const values = state.command.map(wordText);
+    state.command = [];
+    const program = programIndex(values, SHELLS_AND_EVAL);
+    if (program === undefined) return;
+    const rest = values.slice(program + 1);
+    if (basename(values[program]) === 'eval') return this.reread(rest.join(' '), state);
+    const flag = rest.findIndex((value) => /^-[A-Za-z]*c[A-Za-z]*$/.test(value));
+    if (flag < 0) return;
+    for (const operand of rest.slice(flag + 1)) if (!operand.startsWith('-')) this.reread(operand, state);
   }
 
   /** A `#` at a word's start: the rest of the line is a comment. */
@@ -245,10 +329,53 @@ class Lexer {
   /** Ends the word being read; a `>` read before any word still waits for its file. */
   private endWord(state: Level): void {
     if (state.word === undefined) return;
-    this.words.push(state.word);
+    this.reading.words.push(state.word);
+    if (state.delimiter) {
+      // The command's words are still being read: the here-document keeps its list, complete when its body is read.
+      state.heredocs.push({ ...state.delimiter, delimiter: wordText(state.word), command: state.command });
+      state.delimiter = undefined;
+    } else {
+      state.command.push(state.word);
+    }
     state.word = undefined;
     state.output = false;
   }
+}
+
+interface Heredoc {
+  delimiter: string;
+  /** `<<-`: the body's leading tabs are removed. */
+  strip: boolean;
+  /** The words of the command it is given to. */
+  command: LexedWord[];
+}
+
+/** The programs that read a string as shell text, by base name (`busybox sh`: busybox is passed over as a runner). */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash', 'posh']);
+const SHELLS_AND_EVAL = new Set([...SHELLS, 'eval']);
+/** Words before a program that run it (`env X=1 sh -c`, `exec sh -c`, `command eval`); their options are skipped too. */
+const RUNNERS = new Set(['env', 'exec', 'command', 'builtin', 'nice', 'nohup', 'time', 'timeout', 'xargs', 'sudo', 'doas', 'setsid', 'stdbuf', 'ionice']);
+/** How many words before a program are looked through. */
+const MAX_PREFIX = 64;
+
+/** Where among `values` (a command's words) the program is when it is one of `programs`; undefined otherwise. */
+function programIndex(values: readonly string[], programs: ReadonlySet<string>): number | undefined {
+  for (let index = 0; index < Math.min(values.length, MAX_PREFIX); index++) {
+    const value = values[index];
+    // An assignment, a runner, its options and their numbers (`nice -n 5`, `timeout 10`), busybox's applet name next.
+    if (/^[A-Za-z_][A-Za-z0-9_]*=|^-|^[0-9.]+[smhd]?$/.test(value) || RUNNERS.has(basename(value)) || basename(value) === 'busybox') continue;
+    return programs.has(basename(value)) ? index : undefined;
+  }
+  return undefined;
+}
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** A word's text as the second shell is given it: its literal parts, and each expansion as written (read again as one). */
+function wordText(word: LexedWord): string {
+  return word.parts.map((part) => (part.kind === 'text' ? part.text : part.spelling)).join('');
 }
 
 interface Level {
@@ -260,6 +387,12 @@ interface Level {
   output: boolean;
   /** Parentheses (in `$(…)`) or braces (in `${…}`) opened and not yet closed. */
   open: number;
+  /** The words of the simple command being read (what a shell's `-c` or `eval` reads again). */
+  command: LexedWord[];
+  /** `<<` was read: the next word is a here-document's delimiter. */
+  delimiter?: { strip: boolean };
+  /** Here-documents whose bodies start at the next line. */
+  heredocs: Heredoc[];
 }
 
 /** bash's one-letter escapes of `$'…'`. */

@@ -65,6 +65,28 @@ describe('what a hook runs, followed', () => {
     assert.deepEqual([...machine.names], []);
   });
 
+  test('a path a second shell reads: sh -c, bash -c, eval, a here-document, backquotes, $((…))', () => {
+    const mentioned = noneMentioned();
+    mentionedBy(
+      [
+        "sh -c 'bash tools/ch\\eck.sh'",
+        "eval 'bash tools/fm\\t.sh'",
+        'bash -c "bash tools/li\\\\nt.sh"',
+        'out=`bash tools/ba\\\\ck.sh`',
+        'n=$(( $(bash tools/ar\\ith.sh) + 1 ))',
+        'bash <<EOF',
+        'bash tools/ru\\\\n.sh',
+        'EOF',
+      ].join('\n'),
+      mentioned,
+      ['/w'],
+    );
+    for (const name of ['check', 'fmt', 'lint', 'back', 'arith', 'run']) {
+      assert.ok(mentioned.programs.has(`/w/tools/${name}.sh`), name);
+      assert.ok(mentioned.names.has(`${name}.sh`), name);
+    }
+  });
+
   test('what an interpreter loads: python -m a module, npx a package of node_modules', () => {
     const mentioned = noneMentioned();
     mentionedBy('python3 -m tools.lint\nnpx --no-install lint-staged\n', mentioned, ['/w']);

@@ -1,7 +1,7 @@
 // The shell lexer (src/terminal/common/shellLexer.ts): each of bash's rules for reading a word, and a table of
 // spellings read by real bash beside the lexer (bash is the reference: where they differ, the lexer is wrong).
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { ansiDecoded, type LexedWord, MAX_NESTING, MAX_SHELL_TEXT, shellLex } from '../../../src/terminal/common/shellLexer';
 
@@ -57,6 +57,63 @@ describe('the shell lexer read beside real bash', () => {
   }
 });
 
+describe('text bash reads twice, read again by the lexer beside real bash', () => {
+  // Each line prints (to stderr, by the inner reading's echo) the words bash finally gives it: each must be a word the
+  // lexer reads (at any nesting), spelled as bash spells it.
+  const PRINT = '>&2 echo';
+  const BQ = '`';
+  const TWICE = [
+    String.raw`out=${BQ}${PRINT} tools/li\\nt.sh a\\$b${BQ}`,
+    String.raw`out="${BQ}${PRINT} \"tools/q\\uo.sh\"${BQ}"`,
+    String.raw`n=$(( $(${PRINT} tools/ch\eck.sh; echo 0) + 1 ))`,
+    String.raw`sh -c '${PRINT} tools/ch\eck.sh'`,
+    String.raw`bash -c "${PRINT} tools/li\\\\nt.sh"`,
+    String.raw`env X=1 bash -ec '${PRINT} tools/e\nv.sh' name`,
+    String.raw`eval '${PRINT}' 'tools/fm\t.sh' "\$'tools\\x2fa.sh'"`,
+    String.raw`sh -c "bash -c '${PRINT} tools/d\\\\eep.sh'"`,
+    `bash <<EOF\n${PRINT} tools/ru\\\\n.sh\nEOF`,
+    `bash <<'EOF'\n${PRINT} tools/q\\uoted.sh\nEOF`,
+    `sh <<-X\n\t${PRINT} tools/t\\\\ab.sh\n\tX`,
+  ];
+  for (const text of TWICE) {
+    test(text, () => {
+      const ran = spawnSync('bash', ['--norc', '--noprofile', '-c', text], {
+        encoding: 'utf8',
+        // No input: bash given a socket or pipe there reads ~/.bashrc (which would print into what is compared).
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      });
+      const bash = ran.stderr.split(/\s+/).filter((word) => word !== '');
+      const { words: lexed, complete } = shellLex(text);
+      assert.equal(complete, true);
+      assert.ok(bash.length > 0);
+      for (const word of bash) assert.ok(lexed.map(literal).includes(word), `${word} is not among ${JSON.stringify(lexed.map(literal))}`);
+    });
+  }
+
+  test('a second reading counts toward the nesting bound and the length bound', () => {
+    const quoted = (depth: number): string => (depth === 0 ? 'x' : `eval ${JSON.stringify(quoted(depth - 1))}`);
+    assert.equal(shellLex(quoted(MAX_NESTING)).complete, true);
+    assert.equal(shellLex(quoted(MAX_NESTING + 1)).complete, false);
+    // The string is read twice: its length counts twice.
+    assert.equal(shellLex(`sh -c ${'a'.repeat(MAX_SHELL_TEXT * 0.4)}`).complete, true);
+    assert.equal(shellLex(`sh -c ${'a'.repeat(MAX_SHELL_TEXT * 0.6)}`).complete, false);
+  });
+
+  test('busybox sh -c, after a runner, is read again (no busybox here to compare with)', () => {
+    const all = shellLex(String.raw`command busybox sh -c 'sh tools/bu\sy.sh'`).words.map(literal);
+    assert.ok(all.includes('tools/busy.sh'), JSON.stringify(all));
+  });
+
+  test('a command that gives no shell the string does not read it again', () => {
+    assert.deepEqual(words("echo -c 'a\\b'"), ['echo', '-c', 'a\\b']);
+    assert.equal(
+      shellLex("echo -c 'a\\b'").words.some((word) => word.nested !== undefined),
+      false,
+    );
+  });
+});
+
 describe('the shell lexer, rule by rule', () => {
   test("$'…' takes bash's short escapes: \\x 1–2 hex digits, \\u 1–4, \\U 1–8, octal 1–3", () => {
     assert.equal(ansiDecoded(String.raw`tools\u2flint.sh`), 'tools/lint.sh');
@@ -95,6 +152,9 @@ describe('the shell lexer, rule by rule', () => {
         ['', 'a<`b c`>d'],
         ['parameter', 'x:-{y}'],
         ['', '<${x:-{y}}>z'],
+        // An arithmetic's inside is read as words too (bash runs the substitutions in it), its parentheses counted.
+        ['command', '2*'],
+        ['command', '3+4'],
         ['', '<$((2*(3+4)))>w'],
       ],
     );
