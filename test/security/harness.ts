@@ -2,7 +2,7 @@
 // bubblewrap sandbox, and commands run through the same runner the extension uses.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { Writable } from 'node:stream';
 import { join } from 'node:path';
@@ -164,6 +164,21 @@ export function gitOutside(fixture: Fixture, args: string[]): ReturnType<typeof 
   return runOutside('git', ['-C', fixture.root, '-c', 'user.name=u', '-c', 'user.email=u@x', ...args], {
     env: { ...process.env, HOME: fixture.home, GIT_CONFIG_NOSYSTEM: '1' },
   });
+}
+
+/**
+ * A file written by a sandboxed command (`printf`, its folder made first) and whether it landed in the workspace
+ * unapplied, with the review: how an attack test plants a config and sees it held or not.
+ */
+export async function plantFile(fixture: Fixture, path: string, text: string): Promise<{ landed: boolean; review: ControlRollback }> {
+  const folder = path.includes('/') ? `mkdir -p ${path.slice(0, path.lastIndexOf('/'))} && ` : '';
+  const result = await fixture.run(`${folder}printf '%s' '${text.replace(/'/g, `'\\''`)}' > ${path}`);
+  assert.equal(result.exitCode, 0, result.output);
+  const landed = await access(join(fixture.root, path)).then(
+    () => true,
+    () => false,
+  );
+  return { landed, review: result.review };
 }
 
 /** The user's next commit: a new file `x.txt`, added and committed with gitOutside (the repository's hooks run outside). */
