@@ -37,7 +37,7 @@ describe('attack: the file tools write what the sandbox holds back', () => {
     test(`write_file to ${path} asks in auto (a sandboxed command's change to it is held)`, () => {
       assert.equal(isEditorOrAgentPath(path), true, `the review holds ${path} for a sandboxed command`);
       assert.equal(
-        needsApproval(policy, 'write', undefined, [path]),
+        needsApproval(policy, 'write', undefined, { paths: [path] }),
         true,
         `${path} is held back from a sandboxed command as code other software runs, but the file tools write it unasked in auto`,
       );

@@ -76,7 +76,7 @@ describe("attack: an approved hook's program named without a path", () => {
       assert.ok(approvedAs !== undefined, 'the hook can be approved');
       // The model, under auto-edit, rewrites the program: write_file applies it unasked.
       const policy = { mode: 'auto-edit' as ApprovalMode, deniedCommands: [], protectedFiles: defaultProtectedFiles, commandsSandboxed: false };
-      const asks = needsApproval(policy, 'write', undefined, [target]);
+      const asks = needsApproval(policy, 'write', undefined, { paths: [target] });
       await writeFile(join(root, target), rewritten);
       const nowAs = await identityNow();
       assert.notEqual(

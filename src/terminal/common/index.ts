@@ -17,4 +17,5 @@ export { type SandboxFailure, sandboxFailure, sandboxFailureNote } from './sandb
 export { type HomeFolder, type MachineSandbox, NO_SANDBOX_REASON, SandboxDecision } from './sandboxDecision';
 export { isControlPath } from './controlPaths';
 export { isHeldByName } from './changeReview';
+export { configNamesPrograms, isAgentConfigCandidate } from './agentConfigShape';
 export { commandWords, withoutBracedExpansions, withoutOutputs } from './shellWords';

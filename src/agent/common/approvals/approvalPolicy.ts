@@ -9,7 +9,7 @@
  */
 import { ApprovalMode } from '../../../settings/common';
 
-import { findDeniedCommand, isHeldByName, NO_SANDBOX_REASON } from '../../../terminal/common';
+import { configNamesPrograms, findDeniedCommand, isAgentConfigCandidate, isHeldByName, NO_SANDBOX_REASON } from '../../../terminal/common';
 
 import { protectingPattern } from '../../../base/common';
 import { type ToolKind } from '../../../tools/common';
@@ -38,10 +38,29 @@ export function needsApprovalAlways(path: string, protectedFiles: readonly strin
   return isHeldByName(path) || protectingPattern(path, protectedFiles) !== undefined;
 }
 
-/** `writePaths`: every path the write touches (as named, and where links lead), checked with needsApprovalAlways. */
-export function needsApproval(policy: ApprovalPolicy, kind: ToolKind, commandLine?: string, writePaths: readonly string[] = []): boolean {
+/** What a file tool's write would do: every path it touches (as named, and where links lead) and the text it leaves. */
+export interface PlannedWrite {
+  paths: readonly string[];
+  /** The file's whole text after the write; undefined when the tool cannot tell before it runs. */
+  text?: string;
+}
+
+/**
+ * Whether a write asks in every mode: a path needsApprovalAlways names, or an agent's config found by what it says
+ * (terminal/common/agentConfigShape.ts: the rule the sandbox's review holds a command's files by), so a model cannot
+ * write with a file tool what a command of its would have held back. Fail closed: a config whose text is unknown asks.
+ */
+export function writeNeedsApproval(policy: ApprovalPolicy, write: PlannedWrite): boolean {
+  return write.paths.some(
+    (path) =>
+      needsApprovalAlways(path, policy.protectedFiles ?? []) ||
+      (isAgentConfigCandidate(path) && (write.text === undefined || configNamesPrograms(write.text, path))),
+  );
+}
+
+export function needsApproval(policy: ApprovalPolicy, kind: ToolKind, commandLine?: string, write: PlannedWrite = { paths: [] }): boolean {
   if (kind === 'read') return false;
-  if (kind === 'write') return policy.mode === 'ask' || writePaths.some((path) => needsApprovalAlways(path, policy.protectedFiles ?? []));
+  if (kind === 'write') return policy.mode === 'ask' || writeNeedsApproval(policy, write);
   if (policy.mode !== 'auto' || policy.commandsSandboxed !== true) return true;
   if (commandLine === undefined) return true;
   try {

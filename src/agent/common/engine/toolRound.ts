@@ -109,8 +109,8 @@ export class ToolRound {
     onEvent: OnAgentEvent,
   ): Promise<boolean> {
     const policy = this.deps.policy();
-    const writePaths = await this.writePaths(prepared, signal);
-    const asks = tool.needsApproval ? tool.needsApproval(policy.mode) : needsApproval(policy, tool.kind, prepared.command?.line, writePaths);
+    const write = { paths: await this.writePaths(prepared, signal), text: prepared.preview?.after };
+    const asks = tool.needsApproval ? tool.needsApproval(policy.mode) : needsApproval(policy, tool.kind, prepared.command?.line, write);
     // A command's approval says why it asks (the mode, no sandbox, or the denied pattern it matched).
     const reason = asks && prepared.command && !tool.needsApproval ? commandApprovalReason(policy, prepared.command.line) : undefined;
     const shown = reason && prepared.command ? { ...prepared, command: { ...prepared.command, reason } } : prepared;
