@@ -11,7 +11,8 @@ import { compactionNotice } from '../common/engine/compaction';
 import { droppedNotice } from '../../checkpoints/common';
 import { canContinue, type AgentSessionState } from '../../sessionModel/common';
 import type { ErrorPresenter } from '../../gateway/vscode';
-import { openFolders, type AgentSessions, type SessionSink } from './agentSessions';
+import type { AgentSessions, SessionSink } from './agentSessions';
+import { openFolders } from './windowFolders';
 import { approvalToAnswer, sessionIdOf } from '../../sessionModel/common';
 import { OPEN_FOLDER_COMMAND, rootForNewSession } from '../../sessionModel/common';
 import { transcriptUri } from './transcript';
@@ -72,7 +73,7 @@ export function registerAgentCommands(sessions: AgentSessions, errors: ErrorPres
                 ignoreFocusOut: true,
               });
         if (!task?.trim()) return undefined;
-        const place = await sessions.placeFor(placeOf(optionsArgument));
+        const place = await sessions.places.placeFor(placeOf(optionsArgument));
         if (!place) return undefined;
         shared.line(`\n=== ${task.trim()}`);
         const { agent } = as;

@@ -14,7 +14,7 @@ export const RUN_PROMPT_FILE_COMMAND = 'gateway.runPromptFile';
 /** Opens the chat on `@gateway /prompt <name>` for the prompt file picked (or given by name). */
 export async function runPromptFile(sessions: AgentSessions, nameArgument?: unknown): Promise<string | undefined> {
   const controller = new AbortController();
-  const { prompts } = await sessions.agentFiles(controller.signal);
+  const { prompts } = await sessions.customAgents.find(controller.signal);
   if (prompts.length === 0) {
     void vscode.window.showInformationMessage(
       'This workspace has no prompt files (.github/prompts/<name>.prompt.md), nor your profile (User/prompts), or gateway.agent.projectInstructions is off.',
@@ -41,7 +41,7 @@ export async function runPromptFile(sessions: AgentSessions, nameArgument?: unkn
  * the user dismissed the pick.
  */
 export async function pickSessionAgent(sessions: AgentSessions): Promise<{ agent?: SessionAgent } | 'cancelled'> {
-  const { agents } = await sessions.agentFiles(new AbortController().signal);
+  const { agents } = await sessions.customAgents.find(new AbortController().signal);
   if (agents.length === 0) return {};
   const standard = { label: 'Gateway Agent', description: 'all tools', detail: 'The standard agent', agentName: undefined as string | undefined };
   const items = [
@@ -51,5 +51,5 @@ export async function pickSessionAgent(sessions: AgentSessions): Promise<{ agent
   const picked = await vscode.window.showQuickPick(items, { title: 'Gateway: Start Agent Session', placeHolder: 'Start as which agent?' });
   if (!picked) return 'cancelled';
   const agent = agents.find((candidate) => candidate.name === picked.agentName);
-  return agent ? { agent: sessions.asSession(agent) } : {};
+  return agent ? { agent: sessions.customAgents.asSession(agent) } : {};
 }

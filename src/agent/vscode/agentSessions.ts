@@ -5,6 +5,7 @@
  * (the open folders and their URIs, the editors, workspace trust, terminals and
  * notifications) through small ports. Whoever shows a session (a chat turn, or the
  * palette's output) passes an event sink and, optionally, an approval presenter.
+ * Where a new session works is `places` (sessionPlaces.ts); what it may run as, `customAgents` (customAgentFiles.ts).
  */
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../sessionModel/common';
@@ -15,25 +16,19 @@ import type { GatewayClient, WatchedSessions } from '../../gateway/common';
 import { systemClock, type Logger } from '../../base/common';
 import type { AgentSettings } from '../../settings/common';
 import type { ApprovalBroker, ApprovalPresenter } from './approvalBroker';
-import type { OpenFolder, SessionFolders, SessionRoot } from '../../sessionModel/common';
 import type { FileSessionStore } from './sessionStore';
 import type { LocalMachine } from '../common/sessions/localMachine';
 import type { GitWorktrees } from '../common/sessions/worktreePorts';
-import { SessionCheckpoints, type EditorFiles } from '../common/sessions/sessionCheckpoints';
+import { SessionCheckpoints } from '../common/sessions/sessionCheckpoints';
 import { SessionRuns, type AgentTelemetry, type RunSink } from '../common/sessions/sessionRuns';
 import { SandboxDecision } from '../../terminal/common';
-import { grantableHostTools, VsCodeWorkspaceFiles } from '../../tools/vscode';
+import { editorFiles, localFolderPaths, windowFolders } from './windowFolders';
+import { SessionPlaces, type SessionPlace } from './sessionPlaces';
+import { CustomAgentFiles } from './customAgentFiles';
 import { vscodeControlWatcher, showControlRollback } from '../../terminal/vscode';
 import { SessionEngines, type ContextLimits } from './sessionEngine';
-import { rootForNewSession } from '../../sessionModel/common';
-import { sessionAgentOf } from '../common/engine/sessionAgent';
 import { agentExtras } from '../common/sessions/agentExtrasLoader';
 import { type SessionAgent } from '../../sessionModel/common';
-import type { CustomAgent } from '../../customization/common';
-import type { ToolCatalog } from '../common/engine/agentTools';
-import type { WorkspaceAgentFiles } from '../../customization/common';
-import { customizationParts } from '../../customization/common';
-import { toolsFor } from '../../tools/common';
 
 export type { ChildProcessRequest, ControlGuardHooks, LocalMachine } from '../common/sessions/localMachine';
 
@@ -90,9 +85,15 @@ export class AgentSessions implements vscode.Disposable {
   private readonly checkpointService: SessionCheckpoints;
   private readonly engines: SessionEngines;
   private readonly sessionRuns: SessionRuns;
+  /** Where a new session works: the folder or a worktree of its own (the setting, or the user's choice). */
+  readonly places: SessionPlaces;
+  /** The custom agents and prompt files a new session may run as. */
+  readonly customAgents: CustomAgentFiles;
 
   constructor(private readonly options: AgentSessionsOptions) {
     ({ store: this.store, approvals: this.approvals, logger: this.logger } = options);
+    this.customAgents = new CustomAgentFiles({ ...options, settings: () => options.settings().agent });
+    this.places = new SessionPlaces({ worktrees: options.machine.worktrees, settings: () => options.settings().agent });
     const { machine, logger, store } = options;
     const settings = options.settings;
     const agent = () => settings().agent;
@@ -113,7 +114,7 @@ export class AgentSessions implements vscode.Disposable {
           })),
     });
     const protectedFiles = () => agent().protectedFiles;
-    const folders = vscodeFolders;
+    const folders = windowFolders;
     this.checkpointService = new SessionCheckpoints({
       store,
       runs: this.runs,
@@ -150,27 +151,17 @@ export class AgentSessions implements vscode.Disposable {
   }
 
   /** `referencedTools`: VS Code tools the chat request names (`#tool`), offered for this run besides the enabled ones. */
-  start(
-    task: string,
-    sink: SessionSink,
-    signal?: AbortSignal,
-    referencedTools: readonly string[] = [],
-    place?: 'folder' | 'worktree',
-  ): Promise<AgentSessionState> {
-    return this.placeOrCancel(place).then((chosen) => this.sessionRuns.start(task, { sink: this.runSink(sink), signal, referencedTools, place: chosen }));
-  }
-
-  private async placeOrCancel(place: 'folder' | 'worktree' | undefined): Promise<'folder' | 'worktree'> {
-    const chosen = await this.placeFor(place);
-    if (!chosen) throw new Error('The session was not started: no place to work in was chosen.');
-    return chosen;
+  start(task: string, sink: SessionSink, signal?: AbortSignal, referencedTools: readonly string[] = [], place?: SessionPlace): Promise<AgentSessionState> {
+    return this.places
+      .placeOrCancel(place)
+      .then((chosen) => this.sessionRuns.start(task, { sink: this.runSink(sink), signal, referencedTools, place: chosen }));
   }
 
   /** Starts a session as a custom agent or an agent-mode prompt file (its tools, instructions and model). */
-  startAs(input: { task: string; agent: SessionAgent; sink: SessionSink; signal?: AbortSignal; place?: 'folder' | 'worktree' }): Promise<AgentSessionState> {
-    return this.placeOrCancel(input.place).then((place) =>
-      this.sessionRuns.start(input.task, { sink: this.runSink(input.sink), signal: input.signal, agent: input.agent, place }),
-    );
+  startAs(input: { task: string; agent: SessionAgent; sink: SessionSink; signal?: AbortSignal; place?: SessionPlace }): Promise<AgentSessionState> {
+    return this.places
+      .placeOrCancel(input.place)
+      .then((place) => this.sessionRuns.start(input.task, { sink: this.runSink(input.sink), signal: input.signal, agent: input.agent, place }));
   }
 
   /** The sessions' own worktrees on this machine, when there are. */
@@ -187,13 +178,7 @@ export class AgentSessions implements vscode.Disposable {
    * Plan first's Start: a normal session for the task with the plan's steps as its todo list (seeded and in its first
    * message), in the workspace folder or (Start in a New Worktree) in a worktree of its own, made as for any session.
    */
-  startWithPlan(input: {
-    task: string;
-    steps: readonly string[];
-    sink: SessionSink;
-    signal?: AbortSignal;
-    place?: 'folder' | 'worktree';
-  }): Promise<AgentSessionState> {
+  startWithPlan(input: { task: string; steps: readonly string[]; sink: SessionSink; signal?: AbortSignal; place?: SessionPlace }): Promise<AgentSessionState> {
     const { task, steps } = input;
     const { taskWithPlan, seededPlan } = agentExtras();
     return this.sessionRuns.start(taskWithPlan(task, steps), {
@@ -203,38 +188,6 @@ export class AgentSessions implements vscode.Disposable {
       title: task,
       place: input.place ?? 'folder',
     });
-  }
-
-  /** Why a new session cannot work in a worktree of its own here (no folder, no Git repository, no commit…); undefined when it can. */
-  async whyNoWorktree(signal: AbortSignal): Promise<string | undefined> {
-    const decision = rootForNewSession(openFolders());
-    if (!decision.ok) return decision.message;
-    const worktrees = this.options.machine.worktrees;
-    if (!worktrees) return 'Sessions in their own worktree are not available here.';
-    return worktrees.whyNot(vscode.Uri.parse(decision.uri).fsPath, signal);
-  }
-
-  /** The custom agents and prompt files of the folder a new session would work in (none without a folder), then the user's prompt files. */
-  async agentFiles(signal: AbortSignal): Promise<WorkspaceAgentFiles> {
-    const decision = rootForNewSession(openFolders());
-    const { machine, settings, logger, profileFolder } = this.options;
-    const root = decision.ok ? vscode.Uri.parse(decision.uri) : undefined;
-    const files = root && new VsCodeWorkspaceFiles(machine.files(root.fsPath), root);
-    const userFiles = profileFolder !== undefined ? machine.files(profileFolder) : undefined;
-    return customizationParts().findWorkspaceAgentFiles(
-      { ...(files ? { files } : {}), ...(userFiles ? { userFiles } : {}), protectedFiles: settings().agent.protectedFiles, settings: settings().agent, logger },
-      signal,
-    );
-  }
-
-  /** The session's record of a custom agent: its tool names mapped to the built-in tools and VS Code's. */
-  asSession(agent: CustomAgent): SessionAgent {
-    return sessionAgentOf(agent, this.toolCatalog());
-  }
-
-  /** What a custom agent's or prompt file's tool names are matched against: the built-in tools and VS Code's (enabled or not). */
-  toolCatalog(): ToolCatalog {
-    return { builtIns: toolsFor(true).map((tool) => tool.name), host: grantableHostTools(this.options.workspaceState) };
   }
 
   /** Continues a saved session, optionally with a message that steers it. */
@@ -303,26 +256,6 @@ export class AgentSessions implements vscode.Disposable {
     });
   }
 
-  /**
-   * Where a new session works: `requested` when given, else the setting; "ask" asks when the first folder
-   * is the top of a Git repository with a commit (elsewhere there is nothing to choose). Undefined: the user cancelled.
-   */
-  async placeFor(requested: 'folder' | 'worktree' | undefined): Promise<'folder' | 'worktree' | undefined> {
-    if (requested) return requested;
-    const setting = this.options.settings().agent.sessionPlace;
-    if (setting !== 'ask') return setting;
-    const signal = AbortSignal.timeout(10_000);
-    if ((await this.whyNoWorktree(signal).catch((error: unknown) => String(error))) !== undefined) return 'folder';
-    const picked = await vscode.window.showQuickPick(
-      [
-        { label: 'In this folder', description: 'the session changes the workspace folder', place: 'folder' as const },
-        { label: 'In a new worktree', description: 'a branch of its own from the current commit, beside the repository', place: 'worktree' as const },
-      ],
-      { title: 'Where should the agent session work?', placeHolder: 'gateway.agent.sessionPlace sets the default', ignoreFocusOut: true },
-    );
-    return picked?.place;
-  }
-
   /** A retention pass: orphan folders removed, then the least recently used sessions' checkpoints past the bound; the log names what went. */
   keepCheckpointsInBudget(signal: AbortSignal): Promise<RetentionReport | undefined> {
     return this.checkpointService.keepInBudget(signal);
@@ -361,28 +294,4 @@ export class AgentSessions implements vscode.Disposable {
     this.engines.dispose();
     this.sandbox.dispose();
   }
-}
-
-/** The open workspace folders, as the vscode-free root decisions take them. */
-export function openFolders(): OpenFolder[] {
-  return (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: folder.uri.toString(), name: folder.name }));
-}
-
-/** The local paths of the open workspace folders (a remote one's files are not on this machine's disk). */
-function localFolderPaths(): string[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
-}
-
-const vscodeFolders: SessionFolders = { open: openFolders, pathOf: (uri) => vscode.Uri.parse(uri).fsPath };
-
-/** The folder's files as the editors show them (unsaved changes included). */
-function editorFiles(machine: LocalMachine, root: SessionRoot): EditorFiles {
-  const uri = vscode.Uri.parse(root.uri);
-  return { files: new VsCodeWorkspaceFiles(machine.files(root.path), uri), isUnsaved: (path) => isUnsaved(uri, path) };
-}
-
-/** Whether the file is open in an editor with changes not saved yet. */
-function isUnsaved(root: vscode.Uri, path: string): boolean {
-  const uri = vscode.Uri.joinPath(root, path).toString();
-  return vscode.workspace.textDocuments.some((document) => document.isDirty && document.uri.toString() === uri);
 }

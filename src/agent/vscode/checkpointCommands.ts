@@ -24,7 +24,8 @@ import type { UndoRestoreOffer } from '../../checkpoints/vscode';
 import type { FileVersion } from '../../checkpoints/common';
 import { sessionActionNoLongerApplies, sessionIdOf, decidedRoot, rootForSavedSession, type AgentSessionState } from '../../sessionModel/common';
 import { normalizeWorkspacePath } from '../../tools/common';
-import { openFolders, type AgentSessions } from './agentSessions';
+import type { AgentSessions } from './agentSessions';
+import { openFolders, windowFolders } from './windowFolders';
 import type { CheckpointCommand } from './checkpointCommandsLoader';
 import { checkpointTime } from '../common/sessions/sessionRow';
 import { CHECKPOINT_SCHEME, isCheckpointNode } from './checkpointNode';
@@ -245,7 +246,7 @@ async function pickSession(sessions: AgentSessions, placeHolder: string): Promis
 
 function rootOf(state: AgentSessionState): vscode.Uri {
   const decision = rootForSavedSession(state.rootUri, openFolders(), 'review its changes', state.worktree);
-  return vscode.Uri.parse(decidedRoot(decision, { open: openFolders, pathOf: (uri) => vscode.Uri.parse(uri).fsPath }).uri);
+  return vscode.Uri.parse(decidedRoot(decision, windowFolders).uri);
 }
 
 async function readIfThere(uri: vscode.Uri): Promise<string | undefined> {

@@ -1,6 +1,7 @@
 /** The agent feature's vscode layer as other features see it: import from here, not from its files. */
 export { registerAgentCommands } from './agentCommands';
-export { AgentSessions, openFolders, type SessionSink } from './agentSessions';
+export { AgentSessions, type SessionSink } from './agentSessions';
+export { openFolders } from './windowFolders';
 export { ApprovalBroker, PROPOSED_SCHEME, soleFolderName } from './approvalBroker';
 export { registerDeleteSessionCommand } from './deleteSessionCommand';
 export { registerForgetHookDecisions } from './hookDecisionsCommand';

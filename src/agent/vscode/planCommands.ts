@@ -83,7 +83,9 @@ export function registerPlanCommands(deps: PlanCommandsDeps): vscode.Disposable[
     if (steps.length === 0) return void vscode.window.showWarningMessage('The plan has no numbered steps ("1. …"): edit it, then Start again.');
     if (!(await deps.hasFolder())) return undefined;
     if (place === 'worktree') {
-      const why = await sessions.whyNoWorktree(AbortSignal.timeout(10_000)).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+      const why = await sessions.places
+        .whyNoWorktree(AbortSignal.timeout(10_000))
+        .catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
       if (why !== undefined) {
         // Not awaited: the command ends here (a test or a script reads why); Start Here starts the same text in the folder.
         void vscode.window

@@ -7,7 +7,8 @@ import { contextUsage, lastCompactionNotice } from '../common/engine/compaction'
 import { checkpointTime, planStepText, sessionRow } from '../common/sessions/sessionRow';
 import { filesChangedText } from '../common/sessions/transcriptMarkdown';
 import type { PlanStep } from '../../tools/common';
-import { openFolders, type AgentSessions } from './agentSessions';
+import type { AgentSessions } from './agentSessions';
+import { openFolders } from './windowFolders';
 import { describePlace } from '../../sessionModel/common';
 import { transcriptUri } from './transcript';
 import { isCheckpointNode, type CheckpointNode } from './checkpointNode';

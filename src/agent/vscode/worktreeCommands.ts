@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { sessionIdOf, type AgentSessionState, type SessionWorktree } from '../../sessionModel/common';
 import type { GitWorktrees, StaleWorktree } from '../common/sessions/worktreePorts';
 import type { AgentSessions } from './agentSessions';
+import { openFolders } from './windowFolders';
 
 /** The scheme of a file's content at a worktree's base commit: `gateway-worktree-base:/<session id>/<path>`. */
 export const WORKTREE_BASE_SCHEME = 'gateway-worktree-base';
@@ -168,11 +169,6 @@ export function worktreeHandlers(sessions: AgentSessions): {
       },
     },
   };
-}
-
-/** The open workspace folders' URIs (as agentSessions.ts's openFolders, without loading it here). */
-function openFolders(): { uri: string }[] {
-  return (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: folder.uri.toString() }));
 }
 
 function refuse(reason: string): ApplyOutcome {

@@ -90,7 +90,7 @@ export async function runAgentTurn(
   }
   const signal = toAbortSignal(token);
   // The workspace's agents are read only for a task that starts with @ (a name with spaces is known by them).
-  const agents = !previous && task.startsWith('@') ? (await agent.sessions.agentFiles(signal)).agents : [];
+  const agents = !previous && task.startsWith('@') ? (await agent.sessions.customAgents.find(signal)).agents : [];
   const mention = previous
     ? undefined
     : agentMention(
@@ -124,7 +124,7 @@ async function startAsAgent(
     );
     return { metadata: { command: 'agent' } };
   }
-  const session = agent.sessions.asSession(custom);
+  const session = agent.sessions.customAgents.asSession(custom);
   return sessionTurn(agent, turn, (sink) => agent.sessions.startAs({ task: mention.task, agent: session, sink, signal }));
 }
 

@@ -33,7 +33,7 @@ export async function resolvePromptTurn(
 ): Promise<PromptResolution> {
   const signal = toAbortSignal(token);
   const call = parsePromptCall(request.prompt);
-  const { prompts, agents } = await deps.sessions.agentFiles(signal);
+  const { prompts, agents } = await deps.sessions.customAgents.find(signal);
   const name = call.name || attachedPromptName(request, prompts) || (await pickPrompt(prompts));
   const done = (text: string): PromptResolution => {
     stream.markdown(text);
@@ -49,7 +49,7 @@ export async function resolvePromptTurn(
   if (inputs === undefined) return done(`${inlineCode(prompt.name)} was not run: an input it asks for was not given.`);
   const expanded = expandPrompt(prompt, { inputs, rest: call.rest }, editorContext());
   if (prompt.mode === 'agent') {
-    const agent = promptSessionAgent(prompt, agents, deps.sessions.toolCatalog());
+    const agent = promptSessionAgent(prompt, agents, deps.sessions.customAgents.toolCatalog());
     if (typeof agent === 'string') return done(agent);
     const result: AgentChatResult = await sessionTurn(deps, { stream, signal, toolInvocationToken: request.toolInvocationToken }, (sink) =>
       deps.sessions.startAs({ task: expanded.text, agent, sink, signal }),
