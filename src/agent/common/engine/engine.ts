@@ -15,7 +15,8 @@
  * The engine is the loop; its parts are collaborators built from its deps: one
  * turn (modelTurn.ts), the tool-call round (toolRound.ts) with the checkpoint
  * after it (stepCheckpoint.ts), compaction (sessionCompactor.ts), the request
- * sizes (requestSizing.ts), saving (sessionProgress.ts) and the run's time (runTimer.ts).
+ * sizes (requestSizing.ts), saving (sessionProgress.ts), the run's time (runTimer.ts) and the workspace's hooks
+ * at the session's start, at a prompt and at its end (sessionHookSteps.ts).
  */
 import { AbortError, type GatewayClient } from '../../../gateway/common';
 import { type ModelLimits } from '../../../models/common';
@@ -38,6 +39,7 @@ import { SubagentRunner } from './subagents';
 import type { AgentSessionState } from '../../../sessionModel/common';
 import { StepCheckpointRecorder, type CaptureCheckpoint, type KeepOriginal } from '../../../checkpoints/common';
 import { ToolRound } from './toolRound';
+import { addDeveloperItem, SessionHookSteps } from './sessionHookSteps';
 import type { RunHooks } from '../../../customization/common';
 import type { HomeSkills } from '../../../customization/common';
 
@@ -93,6 +95,7 @@ export class AgentEngine {
   private readonly turns: ModelTurns;
   private readonly toolRound: ToolRound;
   private readonly subagents: SubagentRunner | undefined;
+  private readonly hookSteps: SessionHookSteps;
 
   constructor(private readonly deps: AgentEngineDeps) {
     this.subagents = deps.subagents ? new SubagentRunner({ ...deps, startEngine: (childDeps) => new AgentEngine(childDeps) }) : undefined;
@@ -117,6 +120,7 @@ export class AgentEngine {
     this.turns = new ModelTurns({ ...deps, sizing: this.sizing, compactor: this.compactor, maxRepeatedCalls: () => deps.budgets().maxRepeatedCalls });
     const checkpoints = new StepCheckpointRecorder(deps.checkpoint, deps.logger);
     this.toolRound = new ToolRound({ ...deps, sizing: this.sizing, progress: this.progress, checkpoints });
+    this.hookSteps = new SessionHookSteps(deps);
   }
 
   /**
@@ -138,7 +142,7 @@ export class AgentEngine {
     this.subagents?.startRun({ state, start, timer, onEvent });
     await this.progress.setStatus(state, 'running', undefined, onEvent);
     try {
-      const promptRefused = await this.startHooks(state, signal);
+      const promptRefused = await this.hookSteps.start(state, signal);
       if (promptRefused !== undefined) await this.progress.setStatus(state, 'paused', promptRefused, onEvent);
       else await this.runSteps(state, { start, timer, tick }, AbortSignal.any([signal, overTime.signal]), onEvent);
     } catch (error) {
@@ -152,73 +156,9 @@ export class AgentEngine {
       }
     } finally {
       stopWatching.abort();
-      await this.endHooks(state);
+      await this.hookSteps.end(state);
     }
     return state;
-  }
-
-  /**
-   * The session-start hooks' context, as an item of the next request; the hook files join the session's project files.
-   * The prompt hooks then see the user's prompt: the reason, for the user, when one of them refused it.
-   */
-  private async startHooks(state: AgentSessionState, signal: AbortSignal): Promise<string | undefined> {
-    let started;
-    try {
-      // The tools the session has (a custom agent's list narrows them): a hook none of them can trigger is not asked about.
-      const tools = this.deps.tools().map((tool) => tool.name);
-      started = await this.deps.hooks?.start(state.turns === 0 ? 'startup' : 'resume', signal, tools);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      this.deps.logger.warn(`Hooks of agent session ${state.id} were not started: ${errorMessage(error)}`);
-      return undefined;
-    }
-    if (!started) return undefined;
-    const sent = state.projectInstructions ?? { files: [], bytes: 0 };
-    const added = started.files.filter((path) => !sent.files.includes(path));
-    if (added.length > 0) state.projectInstructions = { ...sent, files: [...sent.files, ...added] };
-    if (started.context !== undefined) this.addHookContext(state, `The workspace's session-start hooks said:\n${started.context}`);
-    return this.promptHooks(state, signal);
-  }
-
-  private addHookContext(state: AgentSessionState, content: string): void {
-    const item = { role: 'developer' as const, content };
-    state.transcript.push(item);
-    state.unsent.push(item);
-  }
-
-  /**
-   * The user's prompt of this run (the last user message not sent yet; none when the session goes on without one) to
-   * the prompt hooks. Their context goes with it; a refused prompt leaves the session unsent (as Claude Code erases
-   * it), and the reason is returned for the user.
-   */
-  private async promptHooks(state: AgentSessionState, signal: AbortSignal): Promise<string | undefined> {
-    const prompt = state.unsent.findLast((item) => 'role' in item && item.role === 'user');
-    const text = prompt && 'content' in prompt && typeof prompt.content === 'string' ? prompt.content : undefined;
-    if (text === undefined || !this.deps.hooks?.promptSubmitted) return undefined;
-    let verdict;
-    try {
-      verdict = await this.deps.hooks.promptSubmitted(text, signal);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      this.deps.logger.warn(`Prompt hooks of agent session ${state.id} failed: ${errorMessage(error)}`);
-      return undefined;
-    }
-    if (verdict.refusal !== undefined) {
-      state.unsent = state.unsent.filter((item) => item !== prompt);
-      state.transcript = state.transcript.filter((item) => item !== prompt);
-      return `A prompt hook refused your prompt, so it was not sent: ${verdict.refusal}. Change it and send it again.`;
-    }
-    if (verdict.context !== undefined) this.addHookContext(state, `The workspace's prompt hooks said, about the user's prompt:\n${verdict.context}`);
-    return undefined;
-  }
-
-  /** The stop and session-end hooks, bounded by their own time limits (the run's signal may be the user's Stop); a failure is the log's. */
-  private async endHooks(state: AgentSessionState): Promise<void> {
-    try {
-      await this.deps.hooks?.end(state.status === 'done', state.statusReason ?? state.status, new AbortController().signal);
-    } catch (error) {
-      this.deps.logger.warn(`Hooks at the end of agent session ${state.id} failed: ${errorMessage(error)}`);
-    }
   }
 
   /** Compacts now (the user's Compact command): a summary, or the trim when no summary can be had. */
@@ -259,35 +199,16 @@ export class AgentEngine {
         this.toolRound.answerPendingWith(state, `Not run: ${loopReason}`);
         return this.progress.setStatus(state, 'stopped', loopReason, onEvent);
       }
-      if (state.pendingCalls.length === 0 && !(await this.stopHookContinues(state, result.text, signal))) {
+      if (state.pendingCalls.length === 0 && !(await this.hookSteps.stopContinues(state, result.text, signal))) {
         return this.progress.setStatus(state, 'done', undefined, onEvent);
       }
     }
   }
 
-  /** Whether a Stop hook keeps the session going (its reason becomes an item of the next request); a failure is the log's. */
-  private async stopHookContinues(state: AgentSessionState, lastMessage: string, signal: AbortSignal): Promise<boolean> {
-    let reason: string | undefined;
-    try {
-      reason = await this.deps.hooks?.stop?.(lastMessage, signal);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      this.deps.logger.warn(`Stop hooks of agent session ${state.id} failed: ${errorMessage(error)}`);
-    }
-    if (reason === undefined) return false;
-    const item = { role: 'developer' as const, content: reason };
-    state.transcript.push(item);
-    state.unsent.push(item);
-    return true;
-  }
-
   /** The project instructions that now apply and were not sent yet, as an item of the next request (kept in the chain, so sent once). */
   private async addProjectInstructions(state: AgentSessionState, signal: AbortSignal): Promise<void> {
     const text = await this.projectInstructions?.next(state, signal);
-    if (text === undefined) return;
-    const item = { role: 'developer' as const, content: text };
-    state.transcript.push(item);
-    state.unsent.push(item);
+    if (text !== undefined) addDeveloperItem(state, text);
   }
 }
 
