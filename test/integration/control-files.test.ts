@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readFile, readdir, readlink, realpath, rm, symlink } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, readdir, readlink, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -15,7 +15,7 @@ import { controlPathOf, isControlName, rollbackNote } from '../../src/terminal/c
 import { needsApprovalAlways } from '../../src/agent/common/approvals/approvalPolicy';
 import type { ControlPathWatcher, QuarantinedControlPaths } from '../../src/terminal/common/commandPorts';
 import type { ChangeLayer } from '../../src/terminal/node/changeLayer';
-import { NodeControlGuard, type NodeControlGuardOptions } from '../../src/terminal/node/controlGuard';
+import { NodeControlGuard, type CoverageTold, type NodeControlGuardOptions } from '../../src/terminal/node/controlGuard';
 import { ProtectedPathCache, WorkspaceTooLarge } from '../../src/terminal/node/protectedPathCache';
 import { NodeCommandRunner } from '../../src/terminal/node/nodeCommandRunner';
 import { NodeFileChanges } from '../../src/tools/node/nodeFileChanges';
@@ -282,14 +282,14 @@ describe('the change review of a command (real files, the overlay written by han
         return { dispose: () => watched.delete(folder) };
       },
     };
-    let onCovered: ((folders: readonly string[]) => void) | undefined;
-    const launchSide = { arm: (layer: ChangeLayer, told?: (folders: readonly string[]) => void) => ((onCovered = told), layers.arm(layer)) };
+    let told: CoverageTold | undefined;
+    const launchSide = { arm: (layer: ChangeLayer, covered?: CoverageTold) => ((told = covered), layers.arm(layer)) };
     const guard = guardOf('changes-covered', { watcher, layers: launchSide });
     const watch = await guard.watch(signal);
     assert.ok(watch);
     assert.deepEqual([...watched.keys()], [root], 'the root from the start');
     // What the launch that takes the layer covers beside the root: the window's other folders.
-    onCovered!([join(base, 'app'), join(base, 'lib')]);
+    told!.folders([join(base, 'app'), join(base, 'lib')]);
     assert.deepEqual([...watched.keys()], [root, join(base, 'app'), join(base, 'lib')]);
     watched.get(join(base, 'app'))!('src/index.ts');
     assert.equal(watch.tripped.aborted, false, 'an ordinary file does not stop it');
@@ -299,8 +299,55 @@ describe('the change review of a command (real files, the overlay written by han
     await watch.settle(signal);
     assert.equal(watched.size, 0, 'every watch ends with the review');
     // A launch that tells only after the review began (the command was stopped meanwhile) leaves no watch behind.
-    onCovered!([join(base, 'late')]);
+    told!.folders([join(base, 'late')]);
     assert.equal(watched.size, 0);
+  });
+
+  test('a covered protected file moved away (its folder renamed: the watcher names only the folder) stops the command', async () => {
+    const gone = new Map<string, (path: string) => void>();
+    const appeared = new Map<string, (path: string) => void>();
+    const watcher: ControlPathWatcher = {
+      watch: (folder, _folders, onPath, onGone) => {
+        appeared.set(folder, onPath);
+        if (onGone) gone.set(folder, onGone);
+        return { dispose: () => (gone.delete(folder), appeared.delete(folder)) };
+      },
+    };
+    let told: CoverageTold | undefined;
+    const launchSide = { arm: (layer: ChangeLayer, covered?: CoverageTold) => ((told = covered), layers.arm(layer)) };
+    const guard = guardOf('changes-moved', { watcher, layers: launchSide });
+    await mkdir(join(root, 'config'), { recursive: true });
+    await writeFile(join(root, 'config', '.env'), 'TOKEN=1\n');
+    await writeFile(join(root, 'notes.txt'), 'notes\n');
+    const watch = await guard.watch(signal);
+    assert.ok(watch);
+    told!.folders([]);
+    told!.files([join(root, 'config', '.env')]);
+    assert.equal(watch.tripped.aborted, false, 'every covered file is where it was covered');
+    // Another file removed, a folder that holds no covered file renamed: nothing to stop.
+    await rm(join(root, 'notes.txt'));
+    gone.get(root)!('notes.txt');
+    assert.equal(watch.tripped.aborted, false);
+    // The user renames the folder: the editor reports `settings` (created) and `config` (deleted), not `settings/.env`.
+    await rename(join(root, 'config'), join(root, 'settings'));
+    appeared.get(root)!('settings');
+    assert.equal(watch.tripped.aborted, false, 'the new name alone says nothing protected');
+    gone.get(root)!('config');
+    assert.equal(watch.tripped.aborted, true);
+    assert.match(String(watch.tripped.reason), /a protected file was moved or removed while the command ran \(.*config\/\.env\)/);
+    await watch.settle(signal);
+    await rm(join(root, 'settings'), { recursive: true });
+  });
+
+  test('a covered protected file already gone when the launch tells of it stops the command before it starts', async () => {
+    let told: CoverageTold | undefined;
+    const launchSide = { arm: (layer: ChangeLayer, covered?: CoverageTold) => ((told = covered), layers.arm(layer)) };
+    const guard = guardOf('changes-moved-early', { watcher: { watch: () => ({ dispose: () => undefined }) }, layers: launchSide });
+    const watch = await guard.watch(signal);
+    assert.ok(watch);
+    told!.files([join(root, 'moved-before-start', '.env')]);
+    assert.equal(watch.tripped.aborted, true);
+    await watch.settle(signal);
   });
 
   test('Apply puts exactly the held path in, once; Discard removes what is still held', async () => {

@@ -44,10 +44,10 @@ export interface ControlWatch {
 export interface ControlPathWatcher {
   /**
    * Calls `onPath` with the workspace-relative path of each entry created or changed
-   * in the workspace. `folders`: the workspace's folders to watch (workspace-relative),
-   * for a watcher that needs one watch per folder; a recursive watcher ignores it.
+   * in the workspace, and `onGone` (when given) with each one deleted or moved away. `folders`: the workspace's
+   * folders to watch (workspace-relative), for a watcher that needs one watch per folder; a recursive watcher ignores it.
    */
-  watch(root: string, folders: readonly string[], onPath: (path: string) => void): { dispose(): void };
+  watch(root: string, folders: readonly string[], onPath: (path: string) => void, onGone?: (path: string) => void): { dispose(): void };
 }
 
 /** The changes of one command that were held back, kept outside the workspace until the user applies or discards them. */

@@ -41,7 +41,7 @@ import { sandboxEnvironment } from '../common/sandboxEnvironment';
 import { seccompArchOf, seccompProgram, type SeccompArch } from '../common/seccompFilter';
 import type { ChangeLayer } from './changeLayer';
 import { changeReviewParts } from './changeReviewLoader';
-import type { LayerArming } from './controlGuard';
+import type { CoverageTold, LayerArming } from './controlGuard';
 import { removeTree, runtimeFolders, shellOutside } from './sandboxFolders';
 import type { HiddenPath, ProtectedPathCache } from './protectedPathCache';
 
@@ -124,7 +124,7 @@ export interface SandboxRequest {
 /** A layer armed for a session's next launch, and whom the launch tells which further folders it covers (LayerArming). */
 interface ArmedLayer {
   layer: ChangeLayer;
-  onCovered?: ((folders: readonly string[]) => void) | undefined;
+  covered?: CoverageTold | undefined;
 }
 
 /** At most this many further folders are looked at per command: a window has a handful. */
@@ -165,9 +165,9 @@ export class BubblewrapSandbox {
   /** Where session `sessionId`'s next command writes: its change layer, reviewed by the control guard when it ends. */
   layersFor(sessionId: string): LayerArming {
     return {
-      arm: (layer, onCovered) => {
+      arm: (layer, covered) => {
         const queue = this.armed.get(sessionId) ?? [];
-        const entry = { layer, onCovered };
+        const entry = { layer, covered };
         queue.push(entry);
         this.armed.set(sessionId, queue);
         return () => {
@@ -188,7 +188,7 @@ export class BubblewrapSandbox {
     const probe = await this.probed();
     if (!probe.ok) throw new SandboxUnavailable(probe.reason);
     // No layer, no command: its writes would have nowhere to go but the workspace, unreviewed.
-    const { layer, onCovered } = this.armed.get(sessionId)?.shift() ?? {};
+    const { layer, covered } = this.armed.get(sessionId)?.shift() ?? {};
     if (!layer) throw new SandboxUnavailable('no change layer was prepared for this command, so it was not run');
     const env = this.options.env ?? process.env;
     const home = this.options.home ?? homedir();
@@ -202,8 +202,10 @@ export class BubblewrapSandbox {
     const sandboxHome = home !== '/' && (await isFolder(home)) ? home : undefined;
     const beside = coveredBeside(request, [...(sandboxHome ? [sandboxHome] : []), ...emptied, '/tmp']);
     // Watched from before their look, as the root is: a protected file saved there later trips the command.
-    onCovered?.(beside);
+    covered?.folders(beside);
     const protectedBeside = await protectedIn(protectedPaths, { folders: beside, request, signal });
+    // Before the command starts: one of them moved away from where it is covered stops it.
+    covered?.files([...protectedHere, ...protectedBeside].map((entry) => entry.path));
     const secrets = existing([...homeSecrets.map((path) => join(home, ...path.split('/'))), ...expandedIn(home, toolchainSecrets)]);
     const secretsElsewhere = realPathsOf(secrets, request.root);
     const toolchains = existing(homeToolchains.map((path) => join(home, ...path.split('/')))).map(({ path }) => path);

@@ -9,6 +9,7 @@
  * No walk of the workspace before or after: only what the command changed is read.
  */
 import { randomBytes } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import { mkdir, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,11 +23,18 @@ import { ChangeLayer, HeldChanges, type ChangeLimits } from './changeLayer';
 /** Where a session's next sandboxed command writes: its launch takes the layer armed for it. */
 export interface LayerArming {
   /**
-   * `onCovered`: told by the launch that takes the layer which further folders' protected files it covers (the
+   * `covered`: told by the launch that takes the layer which further folders' protected files it covers (the
    * window's other folders), before it looks at them: what appears there after that look is not covered, so the
-   * command's review watches them too.
+   * command's review watches them too; then the protected files it covers (absolute paths), before the command
+   * starts: one moved away from where it is covered (its folder renamed) is not covered where it goes.
    */
-  arm(layer: ChangeLayer, onCovered?: (folders: readonly string[]) => void): () => void;
+  arm(layer: ChangeLayer, covered?: CoverageTold): () => void;
+}
+
+/** What a launch tells the guard of what it covers. */
+export interface CoverageTold {
+  folders(folders: readonly string[]): void;
+  files(paths: readonly string[]): void;
 }
 
 export interface NodeControlGuardOptions {
@@ -95,11 +103,16 @@ class ReviewedCommand implements ControlWatch {
   private readonly patterns: readonly string[];
   private readonly disarm: () => void;
   private settled: Promise<ControlRollback> | undefined;
+  /** The protected files the launch covers (absolute), once it told them. */
+  private covered: readonly string[] = [];
 
   constructor(private readonly parts: { root: string; layer: ChangeLayer; guard: NodeControlGuard; options: NodeControlGuardOptions }) {
     this.patterns = parts.options.protectedFiles();
     this.watchFolder(parts.root, 'a protected file appeared while the command ran');
-    this.disarm = parts.options.layers.arm(parts.layer, (folders) => this.watchCovered(folders));
+    this.disarm = parts.options.layers.arm(parts.layer, {
+      folders: (folders) => this.watchCovered(folders),
+      files: (paths) => this.knowCovered(paths),
+    });
   }
 
   /** The launch's further covered folders (already bounded by it): a protected file saved in one trips the command as in the root. */
@@ -111,10 +124,35 @@ class ReviewedCommand implements ControlWatch {
     const watcher = this.parts.options.watcher;
     // A launch that ends after the review began (stopped meanwhile) must not leave a watch nobody disposes.
     if (!watcher || this.settled) return;
-    const subscription = watcher.watch(folder, [], (path) => {
-      if (protectingPattern(path, this.patterns) !== undefined) this.trip.abort(new Error(`${message}: ${path}`));
-    });
+    const subscription = watcher.watch(
+      folder,
+      [],
+      (path) => {
+        if (protectingPattern(path, this.patterns) !== undefined) this.trip.abort(new Error(`${message}: ${path}`));
+      },
+      (path) => this.checkCovered(join(folder, path)),
+    );
     this.subscriptions.push(subscription);
+  }
+
+  /**
+   * The protected files the launch covers. The cover is a mount at each one's path: a folder above one renamed
+   * while the command runs takes the file to a path nobody covers (the editor's watcher reports the folder by its
+   * new name, not the files in it), so a covered file no longer where it was covered stops the command.
+   */
+  private knowCovered(paths: readonly string[]): void {
+    this.covered = paths;
+    this.checkCovered(undefined);
+  }
+
+  /** Stops the command when a covered file at or below `gone` (every one when undefined) is no longer at its path. */
+  private checkCovered(gone: string | undefined): void {
+    for (const path of this.covered) {
+      if (gone !== undefined && path !== gone && !path.startsWith(`${gone}/`)) continue;
+      if (lstatSync(path, { throwIfNoEntry: false }) !== undefined) continue;
+      this.trip.abort(new Error(`a protected file was moved or removed while the command ran (${path}): where it went, it is not covered`));
+      return;
+    }
   }
 
   settle(signal: AbortSignal): Promise<ControlRollback> {

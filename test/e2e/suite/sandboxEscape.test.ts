@@ -4,7 +4,7 @@
 // outlived its command (and then raced the unsandboxed tools).
 import * as vscode from 'vscode';
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { assert, assertEqual, test } from './harness';
 import { EMULATOR_BASE_URL, emulatorRequests, resetEmulator, scriptTurns, waitFor } from './emulatorControl';
@@ -178,6 +178,41 @@ test(
     } finally {
       await settings.update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
       rmSync(late, { force: true });
+    }
+  },
+  { timeoutMs: 90_000 },
+);
+
+test(
+  'auto (round 19b): a covered protected file whose folder the user renames while a sandboxed command runs stops the command before it reads it',
+  async () => {
+    const gateway = await api();
+    const settings = vscode.workspace.getConfiguration('gateway');
+    const before = join(root().fsPath, 'renamed-config');
+    const after = join(root().fsPath, 'renamed-settings');
+    rmSync(after, { recursive: true, force: true });
+    mkdirSync(before, { recursive: true });
+    writeFileSync(join(before, '.env'), 'API_KEY=renamed-while-it-ran\n');
+    try {
+      // Covered at renamed-config/.env when the command starts; after the rename it sits where no cover is.
+      const command =
+        'for i in $(seq 1 100); do [ -e renamed-settings ] && sleep 2 && cat renamed-settings/.env && exit 0; sleep 0.1; done; echo never-renamed';
+      const running = runAutoSession(gateway, 'read a renamed secret', [{ toolCalls: [{ name: 'run_command', arguments: { command } }] }, { text: 'Done.' }]);
+      await waitFor(
+        'the command to start',
+        async () => (await gateway.agentSessions()).some((s) => s.title === 'read a renamed secret' && s.status === 'running'),
+        30_000,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      renameSync(before, after);
+      const outputs = await running;
+      assertEqual(outputs.length, 1, 'tool results sent back');
+      assert(!/renamed-while-it-ran/.test(outputs[0]), `the command read the protected file under its folder's new name: ${outputs[0]}`);
+      assert(/a protected file (appeared|was moved or removed)/.test(outputs[0]), `the model is told why it was stopped: ${outputs[0]}`);
+    } finally {
+      await settings.update('agent.approval', 'ask', vscode.ConfigurationTarget.Global);
+      rmSync(before, { recursive: true, force: true });
+      rmSync(after, { recursive: true, force: true });
     }
   },
   { timeoutMs: 90_000 },
