@@ -6,7 +6,9 @@
  * `.vscode/tasks.json`, an `.envrc` in a subfolder…), links and protected
  * files are held back for the user (the notification can apply them); a hook
  * that left such changes has its answer ignored. A protected file that appears
- * in the workspace while it runs stops it. When the session's commands do not
+ * in the workspace while it runs stops it. The host's run ends only once the
+ * hook's processes are gone; when its stop could not confirm that, everything it
+ * changed is held (it may still be writing). When the session's commands do not
  * run sandboxed, the guard reviews nothing (the user approved what runs).
  */
 import type { ControlFileGuard, ControlRollback, ControlWatch } from '../../terminal/common';
