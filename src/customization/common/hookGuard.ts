@@ -6,12 +6,14 @@
  * `.vscode/tasks.json`, an `.envrc` in a subfolder…), links and protected
  * files are held back for the user (the notification can apply them); a hook
  * that left such changes has its answer ignored. A protected file that appears
- * in the workspace while it runs stops it. When the session's commands do not
+ * in the workspace while it runs stops it. The host's run ends only once the
+ * hook's processes are gone; when its stop could not confirm that, everything it
+ * changed is held (it may still be writing). When the session's commands do not
  * run sandboxed, the guard reviews nothing (the user approved what runs).
  */
 import type { ControlFileGuard, ControlRollback, ControlWatch } from '../../terminal/common';
 import type { HookHost, HookRunRequest } from './hooks';
-import type { HookProcessResult } from './hookProtocol';
+import { isHookStillRunning, type HookProcessResult } from './hookProtocol';
 
 /** How a guarded hook ended: its result, or why its answer does not count. */
 export type GuardedHookRun = { result: HookProcessResult; problem?: undefined } | { problem: string; result?: undefined };
@@ -44,13 +46,19 @@ export async function runGuardedHook(
   } catch (error) {
     failure = error;
   }
+  // A process of the hook that a stop could not confirm gone may still write what the review would land: all waits.
+  const holdAll = isHookStillRunning(failure) ? `a process of the hook could not be confirmed gone after it was stopped` : undefined;
   // Bounded by the guard itself; not the run's signal, so a stop still reviews what the hook changed.
-  const rollback = watch ? await watch.settle(new AbortController().signal) : undefined;
+  const rollback = watch ? await watch.settle(new AbortController().signal, holdAll) : undefined;
   if (signal.aborted) throw signal.reason;
   const stopped = watch?.tripped.aborted === true;
   const undone = rollback ? rollbackText(rollback, stopped) : undefined;
   if (undone !== undefined) return { problem: undone };
-  if (result === undefined) throw failure;
+  if (result === undefined) {
+    // Unreviewed (not sandboxed): the user's log still says why the hook's answer does not count.
+    if (isHookStillRunning(failure)) return { problem: failure.message };
+    throw failure;
+  }
   return { result };
 }
 

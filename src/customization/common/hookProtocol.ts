@@ -125,6 +125,18 @@ export interface HookProcessResult {
   timedOut: boolean;
 }
 
+/**
+ * The error of a hook run whose stop could not confirm every process gone: its changes must not land unasked. Told
+ * by a field, not a class: the host is built into a file of its own, whose copy of a class would not be this one.
+ */
+export function hookStillRunning(message: string): Error {
+  return Object.assign(new Error(message), { hookStillRunning: true });
+}
+
+export function isHookStillRunning(error: unknown): error is Error {
+  return error instanceof Error && (error as { hookStillRunning?: unknown }).hookStillRunning === true;
+}
+
 /** What a hook's answer means for the agent. */
 export interface HookVerdict {
   /** Before a call: it must not run, for this reason (the model reads it). */

@@ -45,6 +45,10 @@ export interface HookRunRequest {
 
 /** Runs hook processes on this machine (in the `auto` mode's sandbox when commands run there), and digests their text. */
 export interface HookHost {
+  /**
+   * Settles only once every process of the hook is gone (stopped at its time limit, at an abort, when it ends).
+   * Rejects with an error made by `hookStillRunning` (hookProtocol.ts) when one could not be confirmed gone in the stop's bounded wait.
+   */
   run(request: HookRunRequest, signal: AbortSignal): Promise<HookProcessResult>;
   /** The sha256 (hex) of `text`. */
   digest(text: string): string;

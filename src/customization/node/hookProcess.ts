@@ -1,7 +1,9 @@
 /**
  * The HookHost on this machine: a hook is a shell line from the repository, run
- * with its JSON input on stdin, in its own process group, killed (SIGKILL, the
- * whole group) at its time limit, its stdout and stderr each kept to a bound.
+ * with its JSON input on stdin, in its own process group, stopped as run_command
+ * is (SIGKILL to the group and, sandboxed, to bwrap's children by PID) at its
+ * time limit, at an abort and when it ends, its run over only once they are
+ * gone; its stdout and stderr each kept to a bound.
  * Its environment is rebuilt from the sandbox's allow-list (no API key, token
  * or socket address of the extension host reaches it), sandboxed or not; in the
  * `auto` mode it runs in the session's bubblewrap sandbox like run_command. A
@@ -12,9 +14,10 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import type { Writable } from 'node:stream';
 import { sandboxEnvironment, seccompFd, type SandboxLaunch } from '../../terminal/common';
+import { stopGroup, type GroupStop } from '../../terminal/node';
 import { absoluteInside } from '../../base/node';
 import type { HookHost, HookRunRequest } from '../common/hooks';
-import type { HookProcessResult } from '../common/hookProtocol';
+import { hookStillRunning, type HookProcessResult } from '../common/hookProtocol';
 import { envExports } from '../common/hookConfig';
 
 export interface NodeHookHostOptions {
@@ -62,6 +65,9 @@ function spawnInSandbox(launch: SandboxLaunch, cwd: string, root: string): Child
   return child;
 }
 
+/** Time to wait for the output to close once the hook is gone or given up (a process out of reach may hold it open). */
+const DRAIN_MS = 500;
+
 function finished(child: ChildProcess, request: HookRunRequest, signal: AbortSignal): Promise<HookProcessResult> {
   const stdout = new BoundedText(request.maxOutputBytes);
   const stderr = new BoundedText(request.maxOutputBytes);
@@ -73,40 +79,46 @@ function finished(child: ChildProcess, request: HookRunRequest, signal: AbortSig
   return new Promise((resolve, reject) => {
     let timedOut = false;
     let exitCode: number | undefined;
-    const kill = () => killGroup(child);
+    let settled = false;
+    // run_command's stop (terminal/node startedChild.ts): the group, and bwrap's children by PID, since a sandboxed
+    // hook is PID 1 of its namespace in a session of its own and may clear its parent-death signal; no grace time.
+    let group: GroupStop | undefined;
+    const stop = () => {
+      if (child.pid !== undefined) group ??= stopGroup(child.pid, 0);
+    };
     const timer = setTimeout(() => {
       timedOut = true;
-      kill();
+      stop();
     }, request.timeoutMs);
-    signal.addEventListener('abort', kill, { once: true });
+    signal.addEventListener('abort', stop, { once: true });
     const done = () => {
+      if (settled) return false;
+      settled = true;
       clearTimeout(timer);
-      signal.removeEventListener('abort', kill);
+      signal.removeEventListener('abort', stop);
+      return true;
     };
     child.once('error', (error) => {
-      done();
-      reject(error);
+      if (done()) reject(error);
     });
+    // Ends only once what a stop found is gone: the hook's changes are reviewed next, and it must not still write them.
+    const finish = async () => {
+      if (!done()) return;
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      const gone = (await group?.gone) ?? true;
+      if (!gone) reject(hookStillRunning(`was stopped, but a process of it could not be confirmed gone`));
+      else if (signal.aborted) reject(signal.reason);
+      else resolve({ exitCode: timedOut ? undefined : exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut });
+    };
     // What the hook left running in its group would hold the pipes open: it goes with the hook.
     child.once('exit', (code) => {
       exitCode = code ?? undefined;
-      kill();
+      stop();
+      void (group?.gone ?? Promise.resolve()).then(() => setTimeout(() => void finish(), DRAIN_MS).unref());
     });
-    child.once('close', () => {
-      done();
-      if (signal.aborted) reject(signal.reason);
-      else resolve({ exitCode: timedOut ? undefined : exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut });
-    });
+    child.once('close', () => void finish());
   });
-}
-
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // The group is gone already.
-  }
 }
 
 /** The first `maxBytes` of a stream, and a count of what came after. */

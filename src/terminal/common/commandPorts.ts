@@ -30,9 +30,10 @@ export interface ControlWatch {
   /**
    * Once the command has ended (or was stopped): reads its change set, lands what
    * may land and holds the rest for the user. Runs even after a stop; bounded in
-   * time by the guard itself; once per watch (a second call gives the first's result).
+   * time by the guard itself; once per watch (a second call gives the first's result). `holdAll`: why nothing
+   * may land unasked (a process of the command could not be confirmed gone): every change is held, with it.
    */
-  settle(signal: AbortSignal): Promise<ControlRollback>;
+  settle(signal: AbortSignal, holdAll?: string): Promise<ControlRollback>;
   /**
    * While the command still runs (a background command, at each read of its output): lands what may land so
    * far, copied so the command goes on seeing its own files, and tells what is newly held.

@@ -122,9 +122,10 @@ export class ChangeLayer {
   /**
    * Reads the change set, judges it, lands what may land; the rest stays held here. `interim`: the command
    * still runs (its overlay is mounted), so files are copied in rather than moved, deletions wait for the end,
-   * and only what is newly held is told.
+   * and only what is newly held is told. `holdAll`: why nothing may land unasked (the command may still run), as
+   * for a change set past a bound.
    */
-  async review(signal: AbortSignal, interim = false): Promise<ChangeReviewResult> {
+  async review(signal: AbortSignal, interim = false, holdAll?: string): Promise<ChangeReviewResult> {
     const deadline = this.now() + this.limits.timeLimitMs;
     const read = await readChangeSet(
       {
@@ -137,6 +138,7 @@ export class ChangeLayer {
       },
       { deadline, signal },
     );
+    if (holdAll !== undefined) read.incomplete ??= holdAll;
     this.entries = read.entries;
     // Nothing changed (most commands that only read): nothing to judge, no repository to look at.
     const facts =

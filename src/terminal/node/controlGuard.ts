@@ -155,8 +155,8 @@ class ReviewedCommand implements ControlWatch {
     }
   }
 
-  settle(signal: AbortSignal): Promise<ControlRollback> {
-    this.settled ??= this.interim.then(() => this.finalReview(signal));
+  settle(signal: AbortSignal, holdAll?: string): Promise<ControlRollback> {
+    this.settled ??= this.interim.then(() => this.finalReview(signal, holdAll));
     return this.settled;
   }
 
@@ -170,12 +170,12 @@ class ReviewedCommand implements ControlWatch {
     return next;
   }
 
-  private async finalReview(signal: AbortSignal): Promise<ControlRollback> {
+  private async finalReview(signal: AbortSignal, holdAll: string | undefined): Promise<ControlRollback> {
     const { layer, guard, options } = this.parts;
     for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
     // A launch that never took the layer (the command failed to start) leaves it armed: nothing may write through it later.
     this.disarm();
-    const result = await layer.review(signal);
+    const result = await layer.review(signal, false, holdAll);
     const rollback = layer.rollbackOf(result);
     if (!layer.holding) {
       // The layer is empty of anything held: removing it is the host's housekeeping, not the command's time.

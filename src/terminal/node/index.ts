@@ -3,4 +3,5 @@ export { BubblewrapSandbox } from './bubblewrap';
 export { changeReviewParts } from './changeReviewLoader';
 export { nodeHomeFolder } from './homeFolder';
 export { NodeCommandRunner } from './nodeCommandRunner';
+export { stopGroup, type GroupStop } from './startedChild';
 export { plainTerminalText } from './terminalText';

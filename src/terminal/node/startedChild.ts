@@ -68,9 +68,12 @@ function endOf(child: ChildProcess, { onOutput, drainMs }: FollowOptions): Promi
   });
 }
 
-/** A stop under way: `gone` resolves once every process it found is gone (or, bounded, when waiting is given up). */
+/**
+ * A stop under way: `gone` resolves once every process it found is gone (true), or, bounded, when waiting is given
+ * up while one still runs (false: what it changed must not land unasked).
+ */
 export interface GroupStop {
-  readonly gone: Promise<void>;
+  readonly gone: Promise<boolean>;
 }
 
 /** How often a stop looks whether what it found is gone. */
@@ -92,11 +95,12 @@ export function stopGroup(pid: number, graceMs: number): GroupStop {
     signalGroup(pid, 'SIGKILL');
     for (const child of alive()) signalProcess(child.pid, 'SIGKILL');
   }, graceMs);
-  const gone = new Promise<void>((resolve) => {
+  const gone = new Promise<boolean>((resolve) => {
     const deadline = Date.now() + graceMs + 3000;
     const look = () => {
-      if (alive().length === 0 || Date.now() > deadline) {
-        resolve();
+      const running = alive().length > 0;
+      if (!running || Date.now() > deadline) {
+        resolve(!running);
         return;
       }
       // Not unref'd: a run waits on this (bounded by the deadline), and nothing else may be keeping the process up.
