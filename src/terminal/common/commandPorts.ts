@@ -8,6 +8,8 @@ export interface CommandResult {
   timedOut: boolean;
   /** Set when the command ran in the `auto` mode's sandbox. */
   sandboxed?: { network: boolean };
+  /** Set when it was stopped and a process of it could not be confirmed gone (what it changed must not land unasked). */
+  lingering?: true;
 }
 
 /**
@@ -81,7 +83,12 @@ export interface StartedCommand {
   stop(): Promise<void>;
   /** Set when it runs in the `auto` mode's sandbox. */
   readonly sandboxed?: { network: boolean };
+  /** Once it ended: whether a stop gave up waiting while a process of it still ran (what it changed must not land unasked). */
+  lingering?(): boolean;
 }
+
+/** Why a command's change set waits whole when a process of it outlived its stop: it may still be writing. */
+export const LINGERING_REASON = 'a process of the command could not be confirmed gone after it was stopped';
 
 /** Runs a command line in a folder of the workspace, where the user can see it. */
 export interface CommandRunner {

@@ -2,6 +2,7 @@
 export { findDeniedCommand } from './commandPolicy';
 export {
   type BackgroundStart,
+  LINGERING_REASON,
   type CommandResult,
   type CommandRunner,
   type ControlFileGuard,

@@ -7,7 +7,7 @@
  * stopped with its group.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { BackgroundStart, CommandResult, CommandRunner, StartedCommand } from '../common/commandPorts';
+import { LINGERING_REASON, type BackgroundStart, type CommandResult, type CommandRunner, type StartedCommand } from '../common/commandPorts';
 import { omittedNote } from '../../base/common';
 import type { SandboxLaunch } from '../common/sandbox';
 import { spawnSandboxed } from './bubblewrap';
@@ -75,13 +75,14 @@ export class NodeCommandRunner implements CommandRunner {
         // Let go of pipes a background job still holds, or they would keep this process alive.
         child.stdout?.destroy();
         child.stderr?.destroy();
-        const done = () => {
-          if (signal.aborted) rejectPromise(signal.reason);
-          else resolvePromise({ exitCode, output: output.text(), timedOut, ...(launch ? { sandboxed: { network: launch.network } } : {}) });
+        const done = (gone: boolean) => {
+          const lingering = gone ? {} : { lingering: true as const };
+          if (signal.aborted) rejectPromise(gone ? signal.reason : Object.assign(new Error(LINGERING_REASON), lingering, { cause: signal.reason }));
+          else resolvePromise({ exitCode, output: output.text(), timedOut, ...lingering, ...(launch ? { sandboxed: { network: launch.network } } : {}) });
         };
         // After a stop, only once what it found is gone: the command's changes are reviewed next, and it must not still write them.
         if (group) void group.gone.then(done);
-        else done();
+        else done(true);
       };
       child.on('error', (error) => {
         if (settle()) rejectPromise(error);

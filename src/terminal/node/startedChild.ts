@@ -27,9 +27,10 @@ export async function followChild(child: ChildProcess, options: FollowOptions): 
   // What the shell left in its group (`server &`) is stopped with it: nobody would read it or stop it later.
   void exited.then(() => signalGroup(pid, 'SIGKILL'));
   let group: GroupStop | undefined;
+  let lingering = false;
   // Ended only once what a stop found running is gone too: the review of its changes must not race it.
   const ended = exited.then(async (code) => {
-    await group?.gone;
+    if (group && !(await group.gone)) lingering = true;
     return code;
   });
   let stopping: Promise<void> | undefined;
@@ -43,7 +44,7 @@ export async function followChild(child: ChildProcess, options: FollowOptions): 
         resolve();
       });
     }));
-  return { ended, stop, ...(options.sandboxed ? { sandboxed: options.sandboxed } : {}) };
+  return { ended, stop, lingering: () => lingering, ...(options.sandboxed ? { sandboxed: options.sandboxed } : {}) };
 }
 
 /** The exit code once the child has exited and its output is read (or the drain time is over); never rejects. */

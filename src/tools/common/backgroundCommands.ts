@@ -7,7 +7,7 @@
  * time budget. Timers go through the Clock port, so tests control time.
  */
 import type { Clock } from '../../base/common';
-import { rollbackNote, type BackgroundStart, type ControlRollback, type ControlWatch, type StartedCommand } from '../../terminal/common';
+import { LINGERING_REASON, rollbackNote, type BackgroundStart, type ControlRollback, type ControlWatch, type StartedCommand } from '../../terminal/common';
 import { OutputRing } from './outputRing';
 import { ToolFailure } from './tool';
 
@@ -194,7 +194,7 @@ export class BackgroundCommands {
     const exitCode = await started.ended;
     watch?.tripped.removeEventListener('abort', onTrip);
     // Bounded by the guard itself; after the end, so what the command left is all there.
-    if (watch) entry.rollback = await settled(watch, entry.stopReason === 'guard');
+    if (watch) entry.rollback = await settled(watch, { stoppedByGuard: entry.stopReason === 'guard', lingering: started.lingering?.() === true });
     entry.end = { exitCode, ...(entry.stopReason ? { stoppedBy: entry.stopReason } : {}) };
     entry.over.abort();
     for (const listener of entry.listeners) listener();
@@ -264,9 +264,10 @@ async function reviewed(review: (signal: AbortSignal) => Promise<ControlRollback
 }
 
 /** The rollback note of a watch once its command ended; a guard that failed says so rather than nothing. */
-async function settled(watch: ControlWatch, stoppedByGuard: boolean): Promise<string> {
+async function settled(watch: ControlWatch, end: { stoppedByGuard: boolean; lingering: boolean }): Promise<string> {
   try {
-    return rollbackNote(await watch.settle(new AbortController().signal), stoppedByGuard);
+    // A process of it that outlived its stop may still write: then nothing lands unasked.
+    return rollbackNote(await watch.settle(new AbortController().signal, end.lingering ? LINGERING_REASON : undefined), end.stoppedByGuard);
   } catch (error) {
     return `The check for control files this command left failed: ${error instanceof Error ? error.message : String(error)}`;
   }

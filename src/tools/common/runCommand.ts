@@ -5,7 +5,7 @@ import { TOOL_PARAMETERS } from './toolParameters';
 import { resolveWorkspacePath } from './pathPolicy';
 import { omittedNote, splitOmittedNote, tailBytes } from '../../base/common';
 import { describeBackground } from './commandOutput';
-import { sandboxFailure, sandboxFailureNote, sandboxNote, rollbackNote, type CommandResult, type ControlWatch } from '../../terminal/common';
+import { LINGERING_REASON, sandboxFailure, sandboxFailureNote, sandboxNote, rollbackNote, type CommandResult, type ControlWatch } from '../../terminal/common';
 
 export const defaultTimeoutSeconds = 60;
 export const maxTimeoutSeconds = 600;
@@ -68,8 +68,10 @@ async function runIn(cwd: string, command: string, timeoutSeconds: number, ctx: 
   } catch (error) {
     failure = error;
   }
-  // Also after the user's stop: what the command left must not stay. The guard bounds its own time.
-  const rollback = watch ? await watch.settle(new AbortController().signal) : undefined;
+  // Also after the user's stop: what the command left must not stay. The guard bounds its own time. A process of it
+  // that outlived its stop may still write: then nothing lands unasked.
+  const lingering = result?.lingering === true || (failure instanceof Error && 'lingering' in failure);
+  const rollback = watch ? await watch.settle(new AbortController().signal, lingering ? LINGERING_REASON : undefined) : undefined;
   const stoppedByGuard = result === undefined && watch?.tripped.aborted === true && !signal.aborted;
   const rolledBack = rollback ? rollbackNote(rollback, stoppedByGuard) : '';
   const after = rolledBack === '' ? '' : `\n${rolledBack}`;

@@ -4,7 +4,7 @@
 // tools-background-processes.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { BackgroundStart, ControlWatch, StartedCommand } from '../../../src/terminal/common/commandPorts';
+import { LINGERING_REASON, type BackgroundStart, type ControlWatch, type StartedCommand } from '../../../src/terminal/common/commandPorts';
 import type { ControlRollback } from '../../../src/terminal/common/controlPaths';
 import { BackgroundCommands, BackgroundLimitReached, UnknownBackgroundCommand } from '../../../src/tools/common/backgroundCommands';
 import { describeBackground } from '../../../src/tools/common/commandOutput';
@@ -16,6 +16,8 @@ const never = new AbortController().signal;
 /** A started command the test drives: what it prints, when it ends, and whether it was stopped. */
 class DrivenCommand implements StartedCommand {
   stops = 0;
+  /** Whether its stop gave up waiting while a process of it still ran. */
+  outlivedStop = false;
   private finish: (code: number | undefined) => void = () => undefined;
   readonly ended = new Promise<number | undefined>((resolve) => (this.finish = resolve));
 
@@ -33,6 +35,10 @@ class DrivenCommand implements StartedCommand {
     this.stops++;
     this.exit(undefined);
     return this.ended.then(() => undefined);
+  }
+
+  lingering(): boolean {
+    return this.outlivedStop;
   }
 }
 
@@ -260,5 +266,27 @@ describe('BackgroundCommands', () => {
     assert.equal(report.end?.stoppedBy, 'guard');
     assert.match(report.rollback, /^Stopped: a protected file appeared in the workspace while the command ran/);
     assert.equal(describeBackground(report).ok, false);
+  });
+
+  test('a command whose stop could not confirm every process gone: its change set waits whole, the reason given', async () => {
+    for (const outlived of [false, true]) {
+      const { clock, started, commands } = setup();
+      const holds: (string | undefined)[] = [];
+      const watch: ControlWatch = {
+        tripped: new AbortController().signal,
+        settle: (_signal, holdAll) => {
+          holds.push(holdAll);
+          return Promise.resolve({ moved: [], failed: [] });
+        },
+      };
+      const starting = commands.start({ command: 'server', cwd: '.', watch }, never);
+      await settle();
+      clock.advance(10_000);
+      await starting;
+      started[0].outlivedStop = outlived;
+      await commands.stop('bg1');
+      await settle();
+      assert.deepEqual(holds, [outlived ? LINGERING_REASON : undefined]);
+    }
   });
 });

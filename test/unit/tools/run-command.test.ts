@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { needsApproval } from '../../../src/agent/common/approvals/approvalPolicy';
 import { DEFAULT_DENIED_COMMANDS } from '../../../src/settings/common/gatewaySettings';
 import { findDeniedCommand } from '../../../src/terminal/common/commandPolicy';
+import { LINGERING_REASON } from '../../../src/terminal/common/commandPorts';
 import { allTools } from '../../../src/tools/common/registry';
 import { outputTailBytes } from '../../../src/tools/common/runCommand';
 import { type ToolContext } from '../../../src/tools/common/tool';
@@ -199,6 +200,32 @@ describe('run_command', () => {
     };
   });
   after(() => rm(join(root, '..'), { recursive: true, force: true }));
+
+  test('a command whose stop could not confirm every process gone: its change set waits whole, ended or stopped', async () => {
+    const holds: (string | undefined)[] = [];
+    const guard = {
+      watch: () =>
+        Promise.resolve({
+          tripped: new AbortController().signal,
+          settle: (_signal: AbortSignal, holdAll?: string) => {
+            holds.push(holdAll);
+            return Promise.resolve({ moved: [], failed: [] });
+          },
+        }),
+    } as unknown as ToolContext['controlGuard'];
+    const ended = { exitCode: undefined, output: '', timedOut: true, lingering: true as const };
+    const stopped = Object.assign(new Error(LINGERING_REASON), { lingering: true });
+    for (const [runner, expected] of [
+      [{ run: () => Promise.resolve({ exitCode: 0, output: 'ok', timedOut: false }) }, undefined],
+      [{ run: () => Promise.resolve(ended) }, LINGERING_REASON],
+      [{ run: () => Promise.reject(stopped) }, LINGERING_REASON],
+    ] as const) {
+      holds.length = 0;
+      const lingering: ToolContext = { ...ctx, commands: runner, controlGuard: guard };
+      await (await runCommand.prepare({ command: 'server' }, lingering, signal)).execute(signal).catch(() => undefined);
+      assert.deepEqual(holds, [expected]);
+    }
+  });
 
   test('the exit code and the output, stdout and stderr together', async () => {
     const prepared = await runCommand.prepare({ command: 'echo out; echo err >&2; exit 3' }, ctx, signal);
