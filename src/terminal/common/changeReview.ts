@@ -40,6 +40,7 @@ export {
   isHeldConfigFile,
   isOtherRepositoryConfig,
   isProgramConfigPath,
+  isReviewedConfig,
   isRunnerConfigName,
   otherRepositoryConfigIn,
 } from './heldNames';

@@ -169,6 +169,23 @@ export function isHeldConfigFile(path: string): boolean {
   return /\.(jsonc?|json5|ya?ml|toml)$/i.test(path) && isEditorOrAgentPath(path);
 }
 
+/**
+ * Whether the entry at `path` (`/`-separated, from the folder it is found in) is a config the review reads: a runner
+ * config, a Mercurial or Sapling repository's config, an editor's or agent's program config, or a file held by name
+ * whose values may start a program. One predicate for the workspace's walk (node/protectedPathCache.ts) and the
+ * folders above it and beside it (node/configsAround.ts), so a config is read wherever it is found.
+ */
+export function isReviewedConfig(path: string, isDirectory: boolean): boolean {
+  const segments = path.split('/');
+  const name = segments[segments.length - 1];
+  return (
+    isRunnerConfigName(name) ||
+    isOtherRepositoryConfig(segments[segments.length - 2] ?? '', name) ||
+    isProgramConfigPath(path) ||
+    (!isDirectory && isHeldConfigFile(path))
+  );
+}
+
 /** The configs, by their folder, whose command lines run. */
 const PROGRAM_CONFIGS = new Map([
   // settings.json: a terminal profile's path and args, an interpreter's or a tool's path (`python.defaultInterpreterPath`,

@@ -196,8 +196,6 @@ export class BubblewrapSandbox {
     // Records for the session's root and every further folder (coveredFolderLimit), so no look walks again.
     const protectedPaths = (this.protectedPaths ??= new (changeReviewParts().ProtectedPathCache)({ maxWorkspaces: 2 * coveredFolderLimit }));
     const { hidden: protectedHere, ...structure } = await protectedPaths.look(request.root, request.protectedFiles, signal);
-    // Every repository of the workspace, and the configs that name what runs: the review reads each (what they point at is held).
-    layer.knowWorkspace(structure);
     const { emptied, kept } = await this.runtimeFoldersOf(env);
     const sandboxHome = home !== '/' && (await isFolder(home)) ? home : undefined;
     const beside = coveredBeside(request, [...(sandboxHome ? [sandboxHome] : []), ...emptied, '/tmp']);
@@ -230,6 +228,15 @@ export class BubblewrapSandbox {
       workspaceView: layer.merged,
       identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
     };
+    // Every repository of the workspace, and the configs that name what runs: the review reads each (what they point
+    // at is held). What this sandbox hides the review never reads for the command (reviewReadable.ts), and the
+    // window's other folders' configs are read as the workspace's are.
+    layer.knowWorkspace({
+      ...structure,
+      hidden: [...spec.hidden.map(({ path }) => path), ...emptied, ...(sandboxHome ? [sandboxHome] : []), '/tmp'],
+      shown: kept,
+      windowFolders: request.alsoCovered ?? [],
+    });
     const shell = shellOutside(this.options.shell ?? env.SHELL, home);
     const bwrap = [this.options.bwrap ?? 'bwrap', ...bubblewrapArguments(spec), shell, '-c', request.command];
     return {

@@ -295,7 +295,7 @@ export async function followPrograms(options: {
    * command that text. The hooks themselves (mentioned.hooks) are read wherever they are.
    */
   readable: (path: string) => boolean;
-  /** Among the files it may not read, those whose being there makes what runs unknown (the home folder's). */
+  /** Among the files it may not read, those whose being there makes what runs unknown (what the sandbox hides outside the workspace). */
   unknownIfThere?: (path: string) => boolean;
   now?: () => number;
 }): Promise<void> {
@@ -329,10 +329,13 @@ export async function followPrograms(options: {
       add(path);
       if (now() > deadline) throw new ConfigTooLarge(`following what the hooks run took more than ${FOLLOW_MS / 1000} s, too long to check`);
       if (!mentioned.hooks.has(path) && !options.readable(path)) {
-        // A file of the chain the review may not read (one in the home folder): what it runs is unknown, so the whole
-        // change set waits rather than the chain ending there (round 12: a global hook's `. ~/.githooks/lib.sh`).
+        // A file of the chain the review may not read (one in the home folder, one the sandbox covers): what it runs is
+        // unknown, so the whole change set waits rather than the chain ending there (round 12: a global hook's
+        // `. ~/.githooks/lib.sh`; round 19b: another window folder's `.env`).
         if (options.unknownIfThere?.(path) && isFileThere(path)) {
-          throw new ConfigTooLarge('what the hooks run reads a file in your home folder, which the review does not read, so what it runs is unknown');
+          throw new ConfigTooLarge(
+            'what the hooks run reads a file the sandbox hides from the command (in your home folder, or a protected file), which the review does not read, so what it runs is unknown',
+          );
         }
         continue;
       }

@@ -14,7 +14,7 @@ import { lstatSync, statfsSync, type Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { protectingPatternOfEntry } from '../../base/common';
-import { isEditorOrAgentPath, isHeldConfigFile, isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName } from '../common/changeReview';
+import { isEditorOrAgentPath, isReviewedConfig } from '../common/changeReview';
 import { configsBehindLink } from './linkedConfigFolders';
 
 /** Entries looked at outside node_modules; beyond it the sandbox cannot promise to cover the protected files. */
@@ -234,13 +234,7 @@ export class ProtectedPathCache {
         record.repository = true;
         continue;
       }
-      if (
-        isRunnerConfigName(entry.name) ||
-        isOtherRepositoryConfig(folder.slice(folder.lastIndexOf('/') + 1), entry.name) ||
-        isProgramConfigPath(relative) ||
-        (!entry.isDirectory() && isHeldConfigFile(relative))
-      )
-        record.runners.push(relative);
+      if (isReviewedConfig(relative, entry.isDirectory())) record.runners.push(relative);
       if (entry.isSymbolicLink() && isEditorOrAgentPath(relative)) record.linkedConfigFolders.push(relative);
       // Its folders were checked as the walk came to them (a protected one is covered whole, never entered).
       if (protectingPatternOfEntry(relative, patterns) !== undefined) {

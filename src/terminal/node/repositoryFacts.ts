@@ -7,13 +7,15 @@
  * change set waits for the user.
  */
 import { closeSync, lstatSync, type Stats } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
-import { protectingPattern, yieldToHost } from '../../base/common';
+import { join } from 'node:path';
+import { yieldToHost } from '../../base/common';
 import type { ChangedEntry, RepositoryFacts } from '../common/changeReview';
 import { absentOr, addNamedInside, ConfigTooLarge, gitDirectoryOf, MAX_POINTED_PATHS, pathsConfigPointsAt } from './gitStructure';
 import { followPrograms, mentionedBy, noneMentioned } from './hookPrograms';
 import { openBeneathSync } from './pinnedPaths';
-import { pathsRunnerConfigsPointAt, runnerConfigsAbove } from './runnerConfigs';
+import { configsAround } from './configsAround';
+import { commandCouldRead, unknownIfThere } from './reviewReadable';
+import { pathsRunnerConfigsPointAt } from './runnerConfigs';
 
 /** Repositories of the workspace whose configs a review reads at most (a monorepo of vendored checkouts has hundreds). */
 const MAX_REPOSITORIES = 2000;
@@ -25,6 +27,12 @@ export interface KnownStructure {
   repositories: readonly string[];
   gitDirectories: readonly string[];
   runnerConfigs: readonly string[];
+  /** Absolute: what the launch's sandbox hides (covered files and folders, emptied folders): never read for the command. */
+  hidden?: readonly string[];
+  /** Absolute: folders inside a hidden one the sandbox shows again. */
+  shown?: readonly string[];
+  /** Absolute: the window's other folders, whose configs are read too. */
+  windowFolders?: readonly string[];
 }
 
 export interface RepositoryFactsOptions {
@@ -131,11 +139,16 @@ async function factsOf(options: RepositoryFactsOptions): Promise<RepositoryFacts
       throw error;
     }
   }
+  // What the command could read itself, by what its sandbox hides: nothing else is read for it.
+  const readable = { root, home, protectedPatterns: options.protectedPatterns, hidden: known.hidden, shown: known.shown };
   try {
+    // The configs above the workspace and at the window's other folders' tops, each read from its own folder.
+    const around = await configsAround(root, known.windowFolders ?? [], signal);
     for (const path of await pathsRunnerConfigsPointAt({
       root: root,
       upper: upper,
-      configs: [...known.runnerConfigs, ...(await runnerConfigsAbove(root))],
+      configs: [...known.runnerConfigs, ...around.map((config) => config.path)],
+      tops: new Map(around.map((config) => [config.path, config.top])),
       mentioned,
     })) {
       pointedAt.add(path);
@@ -145,9 +158,9 @@ async function factsOf(options: RepositoryFactsOptions): Promise<RepositoryFacts
       upper: upper,
       mentioned,
       add: (path) => addNamedInside(pointedAt, root, path),
-      readable: (path) => commandCouldRead(path, options),
-      // The home folder's files (not the workspace's, when it lies in the home folder: a protected one there names nothing that runs).
-      unknownIfThere: (path) => isInside(home, path) && !isInside(root, path) && path !== root,
+      readable: (path) => commandCouldRead(path, readable),
+      // What the sandbox hides outside the workspace (the home folder, another folder's covered files): not read, so unknown.
+      unknownIfThere: (path) => unknownIfThere(path, readable),
     });
   } catch (error) {
     if (error instanceof ConfigTooLarge) return { gitDirectories, pointedAt: [], incomplete: error.message };
@@ -165,19 +178,6 @@ async function factsOf(options: RepositoryFactsOptions): Promise<RepositoryFacts
     rootIsPythonEnvironment,
     pythonEnvironments,
   };
-}
-
-/** Whether a sandboxed command could read `path` itself: in the workspace and not protected, or outside the home folder. */
-function commandCouldRead(path: string, options: { root: string; home: string; protectedPatterns: readonly string[] }): boolean {
-  const inside = relative(options.root, path);
-  if (!inside.startsWith('..') && !isAbsolute(inside)) return protectingPattern(inside.split(sep).join('/'), options.protectedPatterns) === undefined;
-  const inHome = relative(options.home, path);
-  return inHome.startsWith('..') || isAbsolute(inHome);
-}
-
-function isInside(folder: string, path: string): boolean {
-  const inside = relative(folder, path);
-  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
 }
 
 /** lstat without following a final link; undefined when there is nothing there, UnreadablePath when it cannot be looked at. */

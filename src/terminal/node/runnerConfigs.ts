@@ -12,7 +12,7 @@
  * Bounded: 500 configs, 200 files in a folder, 64 KB of each.
  */
 import { lstat, readdir } from 'node:fs/promises';
-import { isHeldConfigFile, isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName, otherRepositoryConfigIn } from '../common/changeReview';
+import { isHeldConfigFile, isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName } from '../common/changeReview';
 import { programConfigTexts } from './programConfigs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { listBeneath, readBeneath, withFolderBeneath } from './pinnedPaths';
@@ -35,6 +35,8 @@ export async function pathsRunnerConfigsPointAt(options: {
   root: string;
   upper: string;
   configs: readonly string[];
+  /** Absolute: the folder each config outside the workspace was found in (configsAround.ts); the workspace's top for the rest. */
+  tops?: ReadonlyMap<string, string>;
   mentioned?: Mentioned;
 }): Promise<string[]> {
   const { root, upper, configs } = options;
@@ -53,14 +55,16 @@ export async function pathsRunnerConfigsPointAt(options: {
     // Another JSON, YAML or TOML file held by name (`.roo/mcp.json`, `opencode.json`): read as a program config too.
     const heldOnly = !isProgramConfigPath(config) && !isRunnerConfigName(name) && !otherRepository && isHeldConfigFile(config);
     const programConfig = isProgramConfigPath(config) || heldOnly;
+    // Never above the folder it was found in: a config outside the workspace runs from its own folder, as one inside from the top.
+    const top = options.tops?.get(config) ?? root;
     const places = programConfig
       ? [...new Set([base, join(root, dirname(config), '..'), join(root, dirname(config), '..', '..'), root])].filter(
-          (place) => !relative(root, place).startsWith('..'),
+          (place) => !relative(top, place).startsWith('..'),
         )
       : otherRepository
         ? [base, join(root, dirname(config))]
         : [base];
-    // A config above the workspace is not in the command's layer: only the one on disk runs.
+    // A config outside the workspace is not in the command's layer: only the one on disk runs.
     for (const whole of await textsAndDecoded(config, root, config.startsWith('../') ? undefined : upper)) {
       const read = programConfig ? programConfigTexts(whole) : { commands: whole, values: [], json: false };
       // Such a file in YAML or TOML: its lines are values (a word naming an existing file is a program), not command lines.
@@ -186,27 +190,6 @@ async function textsOf(config: string, root: string, upper: string | undefined):
     }
   }
   return texts;
-}
-
-/**
- * The runner configs in the folders above the workspace (`../.envrc`, `../../.husky`), workspace-relative: direnv
- * loads the nearest `.envrc` walking up, and a monorepo's hooks live at its top, above the package opened.
- */
-export async function runnerConfigsAbove(root: string): Promise<string[]> {
-  const found: string[] = [];
-  let folder = root;
-  for (let level = 0; level < 64; level++) {
-    const parent = dirname(folder);
-    if (parent === folder) break;
-    folder = parent;
-    // Every name: the listing is read whole anyway, and a name past a cut would be a config never read.
-    for (const name of await readdir(folder).catch(() => [] as string[])) {
-      if (isRunnerConfigName(name)) found.push(relative(root, join(folder, name)));
-      const otherConfig = otherRepositoryConfigIn(name);
-      if (otherConfig !== undefined) found.push(relative(root, join(folder, otherConfig)));
-    }
-  }
-  return found;
 }
 
 /** A config's whole text; over CONFIG_BYTES what it names past the bound is unknown, so the whole change set waits. */

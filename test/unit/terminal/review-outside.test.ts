@@ -1,0 +1,121 @@
+// What the change review reads outside the workspace (src/terminal/node/configsAround.ts, reviewReadable.ts): the
+// configs of the folders above it and of the window's other folders, judged as the workspace's walk judges them, and
+// never a file the command's sandbox hides. The attacks these close, run in the real sandbox, are
+// test/security/attack19b-parent-editor-configs.test.ts and attack19b-review-oracle-window-secrets.test.ts.
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { isReviewedConfig } from '../../../src/terminal/common/changeReview';
+import { configsAround } from '../../../src/terminal/node/configsAround';
+import { noneMentioned } from '../../../src/terminal/node/hookPrograms';
+import { pathsRunnerConfigsPointAt } from '../../../src/terminal/node/runnerConfigs';
+import { commandCouldRead, unknownIfThere } from '../../../src/terminal/node/reviewReadable';
+
+const never = new AbortController().signal;
+
+describe('isReviewedConfig', () => {
+  test('takes the runner, repository, program and held configs by what they are', () => {
+    for (const path of [
+      '.envrc',
+      '.husky',
+      '.hg/hgrc',
+      '.vscode/tasks.json',
+      '.claude/settings.json',
+      'x.code-workspace',
+      '.roo/mcp.json',
+      '.github/hooks/a.json',
+    ]) {
+      assert.ok(isReviewedConfig(path, path === '.husky'), path);
+    }
+    for (const path of ['README.md', '.vscode', 'src/index.ts', '.github/workflows/ci.yml']) assert.ok(!isReviewedConfig(path, path === '.vscode'), path);
+  });
+});
+
+describe('configsAround', () => {
+  let base: string;
+  let root: string;
+  before(async () => {
+    base = await realpath(await mkdtemp(join(tmpdir(), 'review-outside-')));
+    root = join(base, 'mono', 'workspace');
+    await mkdir(join(root, 'scripts'), { recursive: true });
+    await mkdir(join(base, 'mono', '.vscode'), { recursive: true });
+    await mkdir(join(base, 'mono', '.claude'), { recursive: true });
+    await mkdir(join(base, 'mono', '.github', 'hooks'), { recursive: true });
+    await mkdir(join(base, 'mono', 'docs'), { recursive: true });
+    await writeFile(join(base, 'mono', '.vscode', 'tasks.json'), JSON.stringify({ tasks: [{ command: 'sh workspace/scripts/build.sh' }] }));
+    await writeFile(join(base, 'mono', '.claude', 'settings.json'), '{}');
+    await writeFile(join(base, 'mono', '.github', 'hooks', 'hooks.json'), '{}');
+    await writeFile(join(base, 'mono', 'mono.code-workspace'), '{}');
+    await writeFile(join(base, 'mono', 'docs', 'notes.json'), '{}');
+    await writeFile(join(base, 'mono', '.envrc'), '');
+    // Another folder of the window, and a linked editor folder there.
+    await mkdir(join(base, 'other', 'shared-vscode'), { recursive: true });
+    await writeFile(join(base, 'other', 'shared-vscode', 'tasks.json'), JSON.stringify({ tasks: [{ command: 'sh ../mono/workspace/scripts/x.sh' }] }));
+    await symlink('shared-vscode', join(base, 'other', '.vscode'));
+  });
+  after(async () => rm(base, { recursive: true, force: true }));
+
+  test("lists the folders above's configs, each with the folder it was found in", async () => {
+    const found = await configsAround(root, [], never);
+    const mono = found.filter((config) => config.top === join(base, 'mono')).map((config) => config.path);
+    assert.deepEqual(
+      mono.sort(),
+      ['../.claude/settings.json', '../.envrc', '../.github/hooks/hooks.json', '../.vscode/tasks.json', '../mono.code-workspace'].sort(),
+    );
+  });
+
+  test("lists a window folder's configs at its top, a linked editor folder included; not one inside the workspace", async () => {
+    const found = await configsAround(root, [join(base, 'other'), join(root, 'scripts')], never);
+    assert.ok(found.some((config) => config.path === '../../other/.vscode/tasks.json' && config.top === join(base, 'other')));
+    assert.ok(!found.some((config) => config.path.startsWith('scripts')));
+  });
+
+  test('what they run is followed from their own folder', async () => {
+    const around = await configsAround(root, [join(base, 'other')], never);
+    const mentioned = noneMentioned();
+    await pathsRunnerConfigsPointAt({
+      root,
+      upper: join(base, 'no-layer'),
+      configs: around.map((config) => config.path),
+      tops: new Map(around.map((config) => [config.path, config.top])),
+      mentioned,
+    });
+    // `sh workspace/scripts/build.sh` from the monorepo's top, `sh ../mono/workspace/scripts/x.sh` from the other folder's.
+    assert.ok(mentioned.programs.has(join(root, 'scripts', 'build.sh')), [...mentioned.programs].join(', '));
+    assert.ok(mentioned.programs.has(join(root, 'scripts', 'x.sh')), [...mentioned.programs].join(', '));
+  });
+});
+
+describe('commandCouldRead', () => {
+  const options = {
+    root: '/w/app',
+    home: '/home/u',
+    protectedPatterns: ['**/.env', '**/*.pem'],
+    hidden: ['/srv/other/.env', '/data/azure', '/run/user/1000', '/tmp'],
+    shown: ['/run/user/1000/resolv.conf'],
+  };
+
+  test('the workspace: all but its protected files, none of which makes what runs unknown', () => {
+    assert.ok(commandCouldRead('/w/app/scripts/a.sh', options));
+    assert.ok(!commandCouldRead('/w/app/.env', options));
+    assert.ok(!unknownIfThere('/w/app/.env', options));
+  });
+
+  test('what the sandbox hides is not read and makes what runs unknown, as the home folder', () => {
+    for (const path of ['/srv/other/.env', '/data/azure/config', '/run/user/1000/x', '/tmp/x', '/home/u/.bashrc']) {
+      assert.ok(!commandCouldRead(path, options), path);
+      assert.ok(unknownIfThere(path, options), path);
+    }
+    assert.ok(commandCouldRead('/run/user/1000/resolv.conf', options));
+    assert.ok(commandCouldRead('/srv/other/scripts/x.sh', options));
+    assert.ok(!unknownIfThere('/srv/other/scripts/x.sh', options));
+  });
+
+  test('a protected name is never read wherever it is, even when the launch did not say it hides it', () => {
+    assert.ok(!commandCouldRead('/opt/keys/id.pem', options));
+    assert.ok(!commandCouldRead('/srv/third/.env', { ...options, hidden: [] }));
+    assert.ok(unknownIfThere('/srv/third/.env', { ...options, hidden: [] }));
+  });
+});
