@@ -106,3 +106,14 @@ test("a change to a script the folder's ignored agent settings run as a hook is 
   const refused = await worktrees.apply(worktree, signal);
   assert.deepEqual(!refused.ok && refused.held?.map((entry) => entry.path), ['scripts/dev-env.sh']);
 });
+
+test("a change to a script the folder's untracked core.hooksPath hooks run is held", async (t) => {
+  const { root, worktree, worktrees } = await changedWorktree(t, 'shooks');
+  rmSync(join(root, '.envrc'));
+  mkdirSync(join(root, '.hooks-local'));
+  writeFileSync(join(root, '.gitignore'), '.envrc\n.hooks-local/\n');
+  writeFileSync(join(root, '.hooks-local', 'pre-commit'), '#!/bin/sh\nsh scripts/dev-env.sh\n', { mode: 0o755 });
+  gitIn(root, 'config', 'core.hooksPath', '.hooks-local');
+  const refused = await worktrees.apply(worktree, signal);
+  assert.deepEqual(!refused.ok && refused.held?.map((entry) => entry.path), ['scripts/dev-env.sh']);
+});
