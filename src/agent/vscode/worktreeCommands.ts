@@ -116,7 +116,9 @@ export function worktreeHandlers(sessions: AgentSessions): {
         const kept = left.length === 0 ? '' : ` Left in the worktree (held in the workspace folder): ${left.map((entry) => entry.path).join(', ')}.`;
         void vscode.window.showInformationMessage(
           result.files.length === 0
-            ? `"${state.title}" has no changes to apply.${kept}`
+            ? left.length === 0
+              ? `"${state.title}" has no changes to apply.`
+              : `Nothing of "${state.title}" was applied.${kept}`
             : `Applied the changes of "${state.title}" to the workspace: ${result.files.join(', ')}.${kept}`,
         );
         return { applied: true, files: result.files, ...(left.length > 0 ? { left } : {}) };
