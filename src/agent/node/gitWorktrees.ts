@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readlink, readdir, realpath, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   WORKTREE_BRANCH_PREFIX,
@@ -16,7 +16,9 @@ import {
   worktreesFolderFor,
   type SessionWorktree,
 } from '../../sessionModel/common';
-import type { GitWorktrees, StaleWorktree, WorktreeApply, WorktreeChange, WorktreeMade } from '../common/sessions/worktreePorts';
+import { defaultProtectedFiles } from '../../settings/common';
+import type { GitWorktrees, StaleWorktree, WorktreeApply, WorktreeApplyOptions, WorktreeChange, WorktreeMade } from '../common/sessions/worktreePorts';
+import { heldInFolder, heldText } from './worktreeHeldPaths';
 
 const GIT_TIMEOUT_MS = 60_000;
 const GIT_MAX_OUTPUT = 64 * 1024 * 1024;
@@ -63,6 +65,15 @@ export function isLinkableFolder(name: string): boolean {
 }
 
 export class NodeGitWorktrees implements GitWorktrees {
+  constructor(
+    private readonly options: {
+      /** The user's home folder (`~/` in a Git config the review reads); default `os.homedir()`. */
+      home?: string;
+      /** `gateway.agent.protectedFiles` now; default its default. */
+      protectedFiles?: () => readonly string[];
+    } = {},
+  ) {}
+
   async whyNot(repoRoot: string, signal: AbortSignal): Promise<string | undefined> {
     if (!isPlainAbsolutePath(repoRoot)) return `A worktree needs a local folder: ${repoRoot}`;
     // A folder git cannot run in (gone, not readable) is no repository either.
@@ -121,7 +132,7 @@ export class NodeGitWorktrees implements GitWorktrees {
       const [, newMode = '', , , letter = ''] = fields[i].slice(1).split(' ');
       const status = letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified';
       const kind = newMode === '120000' ? 'link' : newMode === '160000' ? 'submodule' : undefined;
-      changes.push({ path: fields[i + 1], status, ...(kind ? { kind } : {}) });
+      changes.push({ path: fields[i + 1], status, ...(kind ? { kind } : {}), ...(newMode === '100755' ? { executable: true } : {}) });
     }
     return changes;
   }
@@ -132,7 +143,7 @@ export class NodeGitWorktrees implements GitWorktrees {
     return result.code === 0 ? new Uint8Array(result.stdout) : undefined;
   }
 
-  async apply(worktree: SessionWorktree, signal: AbortSignal, refuse?: (files: readonly string[]) => string | undefined): Promise<WorktreeApply> {
+  async apply(worktree: SessionWorktree, signal: AbortSignal, options: WorktreeApplyOptions = {}): Promise<WorktreeApply> {
     const changes = await this.changes(worktree, signal);
     const files = changes.map((change) => change.path);
     if (files.length === 0) return { ok: true, files };
@@ -144,18 +155,37 @@ export class NodeGitWorktrees implements GitWorktrees {
         reason: `The session made ${special.map((change) => `${change.path} a ${change.kind === 'link' ? 'symbolic link' : 'submodule'}`).join(', ')}: Apply does not write links or submodules into the workspace. Open the worktree to take the changes by hand.`,
         files,
       };
-    const refused = refuse?.(files);
+    const refused = options.refuse?.(files);
     if (refused !== undefined) return { ok: false, reason: refused, files };
-    const patch = (await git(await this.ours(worktree), ['diff', '--cached', '--binary', '--no-renames', worktree.baseCommit, '--'], signal)).stdout;
+    // Judged against the folder as it is now (round 19b): the worktree's own review never saw the folder's untracked
+    // configs, so what they run was an ordinary file there.
+    const held = await heldInFolder({
+      worktree,
+      source: await this.ours(worktree),
+      changes,
+      home: this.options.home ?? homedir(),
+      protectedPatterns: this.options.protectedFiles?.() ?? defaultProtectedFiles,
+      signal,
+    });
+    const approved = new Set(options.approved ?? []);
+    const unapproved = held.filter((entry) => !approved.has(entry.path));
+    if (unapproved.length > 0 && !options.leaveHeld) return { ok: false, reason: heldText(unapproved), files, held: unapproved };
+    const left = new Set(unapproved.map((entry) => entry.path));
+    const applied = files.filter((path) => !left.has(path));
+    if (applied.length === 0) return { ok: true, files: [], left: unapproved };
+    // The paths left out, each named literally: none of them reaches the patch (a short list: the held ones).
+    const pathspecs = [...left].map((path) => `:(exclude,literal)${path}`);
+    const diff = await git(await this.ours(worktree), ['diff', '--cached', '--binary', '--no-renames', worktree.baseCommit, '--', ...pathspecs], signal);
+    if (diff.code !== 0) throw new Error(`git diff failed: ${diff.stderr.trim() || `exit ${diff.code}`}`);
     const folder = await mkdtemp(join(tmpdir(), 'gateway-apply-'));
     try {
       const patchFile = join(folder, 'session.patch');
-      await writeFile(patchFile, patch);
+      await writeFile(patchFile, diff.stdout);
       // Checked first, whole: nothing is written unless every change applies to the folder as it is now.
       const check = await git(worktree.repoRoot, ['apply', '--check', '--whitespace=nowarn', patchFile], signal);
       if (check.code !== 0) return { ok: false, reason: conflictText(check.stderr), files };
       await gitOk(worktree.repoRoot, ['apply', '--whitespace=nowarn', patchFile], signal);
-      return { ok: true, files };
+      return { ok: true, files: applied, ...(left.size > 0 ? { left: unapproved } : {}) };
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

@@ -10,10 +10,10 @@ export function gitWorktreesPart(): typeof GitWorktreesPart {
   return require('./gitWorktrees') as typeof GitWorktreesPart;
 }
 
-/** The port, its module loaded at the first call. */
-export function lazyGitWorktrees(): GitWorktrees {
+/** The port, its module loaded at the first call; `options` as NodeGitWorktrees takes them (what Apply's review reads). */
+export function lazyGitWorktrees(options: { home?: string; protectedFiles?: () => readonly string[] } = {}): GitWorktrees {
   let made: GitWorktrees | undefined;
-  const part = (): GitWorktrees => (made ??= new (gitWorktreesPart().NodeGitWorktrees)());
+  const part = (): GitWorktrees => (made ??= new (gitWorktreesPart().NodeGitWorktrees)(options));
   return {
     whyNot: (...args) => part().whyNot(...args),
     create: (...args) => part().create(...args),

@@ -70,7 +70,7 @@ export function nodeLocalMachine(options: NodeLocalMachineOptions): LocalMachine
     workspaceRestore: (rootPath) => new NodeWorkspaceRestore(rootPath, { protectedFiles }),
     checkpointShelf: new NodeCheckpointShelf(checkpointRoot),
     checkpointStorageBytes: options.checkpointStorageBytes,
-    worktrees: lazyGitWorktrees(),
+    worktrees: lazyGitWorktrees({ home: options.home, protectedFiles }),
   };
 }
 

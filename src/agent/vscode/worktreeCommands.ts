@@ -2,12 +2,13 @@
  * Issue 40: the actions on a session that works in its own worktree (a row of the
  * Sessions view, or the palette with a session id): Review Changes against the commit
  * it started from, Apply to Workspace (checked whole first: a conflict is shown, never
- * forced; files with unsaved editors refused), Open Worktree in a new window, Discard
+ * forced; files with unsaved editors refused; a path the sandbox's review would hold in the
+ * workspace folder asked about in a modal), Open Worktree in a new window, Discard
  * (worktree and branch, after a modal), and Clean Up Stale Worktrees.
  */
 import * as vscode from 'vscode';
 import { sessionIdOf, type AgentSessionState, type SessionWorktree } from '../../sessionModel/common';
-import type { GitWorktrees, StaleWorktree } from '../common/sessions/worktreePorts';
+import type { GitWorktrees, HeldOnApply, StaleWorktree, WorktreeApply } from '../common/sessions/worktreePorts';
 import type { AgentSessions } from './agentSessions';
 import { openFolders } from './windowFolders';
 
@@ -16,9 +17,15 @@ export const WORKTREE_BASE_SCHEME = 'gateway-worktree-base';
 
 export const DISCARD = 'Discard';
 export const REMOVE = 'Remove';
+/** Apply to Workspace's choices when some paths would be held in the workspace folder (Cancel is the modal's own). */
+export const APPLY_WITHOUT_HELD = 'Apply Without Them';
+export const APPLY_ALL = 'Apply All Anyway';
 
-/** What Apply to Workspace returns (the palette and tests read it). */
-export type ApplyOutcome = { applied: true; files: string[] } | { applied: false; reason: string };
+/**
+ * What Apply to Workspace returns (the palette and tests read it): `left`, the held paths not applied (still in
+ * the worktree); `held`, the paths a refusal was about.
+ */
+export type ApplyOutcome = { applied: true; files: string[]; left?: HeldOnApply[] } | { applied: false; reason: string; held?: HeldOnApply[] };
 
 /** The commands' handlers and the base content's provider (a lazily loaded part: worktreeCommandsLoader.ts registers them). */
 export function worktreeHandlers(sessions: AgentSessions): {
@@ -77,7 +84,10 @@ export function worktreeHandlers(sessions: AgentSessions): {
         );
         return changes.length;
       },
-      'gateway.agent.applyWorktree': async (idArgument?: unknown): Promise<ApplyOutcome | undefined> => {
+      // A path the sandbox's review would hold in the workspace folder is asked about in a modal. `{ confirmed: true }`
+      // (a script's or test's call) never asks, so it never carries such a path: it refuses the whole, or with
+      // `leaveHeld: true` applies the rest and leaves those in the worktree.
+      'gateway.agent.applyWorktree': async (idArgument?: unknown, options?: unknown): Promise<ApplyOutcome | undefined> => {
         const found = await sessionWorktree(idArgument);
         if (!found) return undefined;
         const { state, worktree } = found;
@@ -85,20 +95,33 @@ export function worktreeHandlers(sessions: AgentSessions): {
         const repo = vscode.Uri.file(worktree.repoRoot);
         if (!openFolders().some((folder) => vscode.Uri.parse(folder.uri).fsPath === repo.fsPath))
           return refuse(`The folder ${worktree.repoRoot} this session started from is not open in this window.`);
-        const result = await worktrees().apply(worktree, new AbortController().signal, (files) => unsavedRefusal(repo, files));
+        const signal = new AbortController().signal;
+        const refuseUnsaved = (files: readonly string[]) => unsavedRefusal(repo, files);
+        let result: WorktreeApply = await worktrees().apply(worktree, signal, { refuse: refuseUnsaved });
+        if (!result.ok && result.held) {
+          const choice = isConfirmed(options) ? (leavesHeld(options) ? APPLY_WITHOUT_HELD : undefined) : await askAboutHeld(state.title, result.held);
+          if (choice === APPLY_ALL)
+            result = await worktrees().apply(worktree, signal, { refuse: refuseUnsaved, approved: result.held.map((entry) => entry.path) });
+          else if (choice === APPLY_WITHOUT_HELD) result = await worktrees().apply(worktree, signal, { refuse: refuseUnsaved, leaveHeld: true });
+          else if (!isConfirmed(options)) return { applied: false, reason: 'Cancelled: nothing in the workspace changed.', held: result.held };
+        }
         if (!result.ok) {
           const review = 'Review Changes';
           void vscode.window
             .showWarningMessage(`The changes of "${state.title}" were not applied (nothing in the workspace changed): ${result.reason}`, review)
             .then((picked) => picked === review && vscode.commands.executeCommand('gateway.agent.reviewWorktree', state.id));
-          return { applied: false, reason: result.reason };
+          return { applied: false, reason: result.reason, ...(result.held ? { held: result.held } : {}) };
         }
+        const left = result.left ?? [];
+        const kept = left.length === 0 ? '' : ` Left in the worktree (held in the workspace folder): ${left.map((entry) => entry.path).join(', ')}.`;
         void vscode.window.showInformationMessage(
           result.files.length === 0
-            ? `"${state.title}" has no changes to apply.`
-            : `Applied the changes of "${state.title}" to the workspace: ${result.files.join(', ')}.`,
+            ? left.length === 0
+              ? `"${state.title}" has no changes to apply.`
+              : `Nothing of "${state.title}" was applied.${kept}`
+            : `Applied the changes of "${state.title}" to the workspace: ${result.files.join(', ')}.${kept}`,
         );
-        return { applied: true, files: result.files };
+        return { applied: true, files: result.files, ...(left.length > 0 ? { left } : {}) };
       },
       'gateway.agent.openWorktree': async (idArgument?: unknown) => {
         const found = await sessionWorktree(idArgument);
@@ -174,6 +197,34 @@ export function worktreeHandlers(sessions: AgentSessions): {
 function refuse(reason: string): ApplyOutcome {
   void vscode.window.showWarningMessage(reason);
   return { applied: false, reason };
+}
+
+/**
+ * Asks what to do with the paths that would be held in the workspace folder; undefined for Cancel (the modal's
+ * Escape and close too: nothing is applied unless the user picks).
+ */
+async function askAboutHeld(title: string, held: readonly HeldOnApply[]): Promise<string | undefined> {
+  const shown = held.slice(0, 15).map((entry) => `• ${entry.path}: ${entry.why}`);
+  if (held.length > shown.length) shown.push(`• and ${held.length - shown.length} more`);
+  return vscode.window.showWarningMessage(
+    `Some changes of "${title}" are ones the sandbox holds for you in the workspace folder.`,
+    {
+      modal: true,
+      detail: [
+        ...shown,
+        '',
+        'In the workspace folder, programs run these outside the sandbox (its Git hooks, direnv, VS Code, agents), though the worktree had nothing that ran them.',
+        `${APPLY_WITHOUT_HELD}: the rest is applied, these stay in the worktree. ${APPLY_ALL}: everything is written. Cancel: nothing changes.`,
+      ].join('\n'),
+    },
+    APPLY_WITHOUT_HELD,
+    APPLY_ALL,
+  );
+}
+
+/** `{ leaveHeld: true }` beside `confirmed`: a caller that asked for the rest to be applied without the held paths. */
+function leavesHeld(options: unknown): boolean {
+  return typeof options === 'object' && options !== null && (options as { leaveHeld?: unknown }).leaveHeld === true;
 }
 
 function isConfirmed(options: unknown): boolean {

@@ -6,3 +6,4 @@
 export { NodeControlGuard } from './controlGuard';
 export { ProtectedPathCache } from './protectedPathCache';
 export { followPrograms, mentionedBy, noneMentioned } from './hookPrograms';
+export { heldInFolder } from './folderChangeReview';

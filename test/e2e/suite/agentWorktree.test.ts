@@ -86,6 +86,24 @@ test(
       assert(refused.applied === false && (refused.reason ?? '').includes(FILE), `the conflict is shown, not forced: ${JSON.stringify(refused)}`);
       assertEqual(readFileSync(join(dir, FILE), 'utf8'), changed('ALPHA'), 'a refused apply changes nothing');
 
+      // Round 19b: a file the workspace folder's own (untracked) .envrc sources is not carried by a script's call.
+      mkdirSync(join(a.path, 'tools'), { recursive: true });
+      writeFileSync(join(a.path, 'tools', 'dev-env.sh'), 'echo ran outside the sandbox\n');
+      writeFileSync(join(dir, '.envrc'), 'source tools/dev-env.sh\n');
+      try {
+        const held = await vscode.commands.executeCommand<{ applied: boolean; held?: { path: string }[] }>('gateway.agent.applyWorktree', alpha.id, {
+          confirmed: true,
+        });
+        assert(
+          held.applied === false && JSON.stringify(held.held?.map((entry) => entry.path)) === JSON.stringify(['tools/dev-env.sh']),
+          `what the folder's .envrc sources is held, not applied: ${JSON.stringify(held)}`,
+        );
+        assert(!existsSync(join(dir, 'tools', 'dev-env.sh')), 'nothing was written');
+      } finally {
+        rmSync(join(dir, '.envrc'), { force: true });
+        rmSync(join(a.path, 'tools'), { recursive: true, force: true });
+      }
+
       assert(await vscode.commands.executeCommand<boolean>('gateway.agent.discardWorktree', beta.id, { confirmed: true }), 'the second is discarded');
       assert(!existsSync(b.path), 'its worktree is gone');
       assertEqual(git(dir, 'branch', '--list', b.branch).trim(), '', 'its branch is gone');

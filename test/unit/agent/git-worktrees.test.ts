@@ -77,7 +77,7 @@ test('two sessions get their own worktrees beside the repository, from HEAD, eac
   assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'one\nFIRST\nthree\n');
 
   // An unsaved editor refuses before anything is written.
-  const vetoed = await worktrees.apply(second.worktree, signal, (files) => `unsaved: ${files.join(', ')}`);
+  const vetoed = await worktrees.apply(second.worktree, signal, { refuse: (files) => `unsaved: ${files.join(', ')}` });
   assert.deepEqual(vetoed, { ok: false, reason: 'unsaved: a.txt', files: ['a.txt'] });
 
   // A symbolic link the session made is never written into the workspace.

@@ -19,10 +19,31 @@ export interface WorktreeChange {
   status: 'added' | 'modified' | 'deleted';
   /** What the path is now when it is not a file: a symbolic link or a submodule (Apply refuses both). */
   kind?: 'link' | 'submodule';
+  /** Git's mode 100755: Apply writes it executable. */
+  executable?: boolean;
 }
 
-/** Apply to Workspace: applied whole, or refused whole with what conflicts (nothing of the workspace changed). */
-export type WorktreeApply = { ok: true; files: string[] } | { ok: false; reason: string; files: string[] };
+/** A changed path the sandbox's review would hold in the workspace folder as it is now, and why in the user's words. */
+export interface HeldOnApply {
+  path: string;
+  why: string;
+}
+
+/**
+ * Apply to Workspace: applied (whole, or without the held paths when the caller chose `leaveHeld`: `left` lists
+ * them, still in the worktree), or refused whole with why (nothing of the workspace changed); `held` when the
+ * refusal is that some paths would be held in the workspace folder (the caller may ask the user and call again).
+ */
+export type WorktreeApply = { ok: true; files: string[]; left?: HeldOnApply[] } | { ok: false; reason: string; files: string[]; held?: HeldOnApply[] };
+
+export interface WorktreeApplyOptions {
+  /** Sees the files first and may refuse them (unsaved editors). */
+  refuse?: (files: readonly string[]) => string | undefined;
+  /** Held paths the user chose to apply anyway: exactly those they were shown. A path held now and not among them refuses the whole. */
+  approved?: readonly string[];
+  /** Applies the rest and leaves every held path in the worktree (the user's choice, or a caller's explicit one). */
+  leaveHeld?: boolean;
+}
 
 /** A worktree (or a branch left without one) of ours whose session is gone. */
 export interface StaleWorktree {
@@ -48,9 +69,11 @@ export interface GitWorktrees {
   /**
    * Applies the session's changes to the repository's working folder, all or nothing: a change
    * that does not apply (the user changed the same lines, a file is in the way) refuses the whole.
-   * `refuse` sees the files first and may refuse them (unsaved editors).
+   * A changed path the sandbox's review would hold in that folder as it is now (what its untracked
+   * `.envrc` sources, its hooks, its editors' configs…) refuses the whole too, unless `options`
+   * approves it or leaves it out.
    */
-  apply(worktree: SessionWorktree, signal: AbortSignal, refuse?: (files: readonly string[]) => string | undefined): Promise<WorktreeApply>;
+  apply(worktree: SessionWorktree, signal: AbortSignal, options?: WorktreeApplyOptions): Promise<WorktreeApply>;
   /** Removes the worktree and its branch (only ours: the folder and branch the session's id gives). */
   discard(worktree: SessionWorktree, signal: AbortSignal): Promise<void>;
   /** Our worktrees and branches in the repository whose session is not in `known`. */
