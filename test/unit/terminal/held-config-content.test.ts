@@ -4,6 +4,7 @@
 // the real sandbox, are test/security/attack19a-*.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { writeNeedsApproval } from '../../../src/agent/common/approvals/approvalPolicy';
 import { isAgentConfigCandidate } from '../../../src/terminal/common/agentConfigShape';
 import { isHeldByName, isHeldConfigFile, isProgramConfigPath } from '../../../src/terminal/common/changeReview';
 import { programConfigTexts } from '../../../src/terminal/node/programConfigs';
@@ -30,6 +31,17 @@ describe("an agent's manifest by its name in any folder", () => {
   ]) {
     test(`${path} is not`, () => assert.ok(!isAgentConfigCandidate(path)));
   }
+});
+
+describe("a file tool's write asks as the review holds", () => {
+  const policy = { mode: 'auto-edit' as const, deniedCommands: [] };
+  test('a linked extension manifest naming mcpServers, and OpenHands scripts, ask; a manifest naming none does not', () => {
+    const manifest = JSON.stringify({ name: 'db', mcpServers: { db: { command: 'node', args: ['s.js'] } } });
+    assert.ok(writeNeedsApproval(policy, { paths: ['agents/extensions/db/gemini-extension.json'], text: manifest }));
+    assert.ok(!writeNeedsApproval(policy, { paths: ['agents/extensions/db/gemini-extension.json'], text: '{"name":"db"}' }));
+    assert.ok(writeNeedsApproval(policy, { paths: ['.openhands/setup.sh'], text: 'echo' }));
+    assert.ok(writeNeedsApproval(policy, { paths: ['.idea/watcherTasks.xml'], text: '<project/>' }));
+  });
 });
 
 describe('OpenHands', () => {
