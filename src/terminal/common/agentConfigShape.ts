@@ -3,7 +3,7 @@
  * (`.factory`, `.augment`, `.qoder`…) and runs the hooks and the MCP or language servers named there, unasked, the
  * next time the user works in the project: no list of names keeps up. So a config file of the change set (JSON,
  * JSONC, JSON5, YAML, TOML, or an extension-less `…rc`), in a folder (or under a name) that starts with a dot or at
- * the workspace's top, is held when it names what those configs share, as a whole word anywhere in its text:
+ * the workspace's top, or an agent's manifest by its name anywhere (`gemini-extension.json`: MANIFEST), is held when it names what those configs share, as a whole word anywhere in its text:
  * - `hooks`, `mcpServers`, `mcp_servers`, `mcp`, `lspServers`, `lsp` or `context_servers` (Claude Code's, Droid's,
  *   Auggie's, Qoder's, Cursor's and Copilot's `hooks`; most agents' `mcpServers`; Codex's TOML `[mcp_servers.x]`;
  *   OpenCode's `mcp` and `lsp`; Copilot CLI's `lspServers`; Zed's `context_servers`; Amp's `amp.mcpServers`);
@@ -69,16 +69,28 @@ function decoded(text: string, keep: boolean): string {
 }
 
 /**
+ * The manifests an agent reads wherever they sit, by their file name: a Gemini CLI extension's (Qwen Code's too) and
+ * a Claude Code or Gemini CLI plugin's `hooks/hooks.json`, in the folder a developer links or adds as a local
+ * marketplace (`gemini extensions link agents/extensions/x`: read at every start, its `mcpServers` started), and an
+ * MCP config (`mcp.json`, `.mcp.json`). The word rule is not applied to every folder's configs: it would read each
+ * changed JSON, YAML and TOML file (builds' and tests' outputs, sub-packages' lock files, a few MB each) after every
+ * command, and hold the test fixtures and data files that say `hooks` or `command`; outside a dot folder an agent
+ * finds its config by one of these names. (A manifest that names its hooks or servers in a file of another name is
+ * held itself, not followed: the documented limit of the shape rule.)
+ */
+const MANIFEST = /(?:^|\/)(?:(?:gemini|qwen)-extension\.json|\.?mcp\.json|hooks\/hooks\.json)$/i;
+
+/**
  * Whether `path` (workspace-relative) is read for what it names: a config at the workspace's top, or named with a dot,
- * or in a folder named with one. Not below `node_modules`: no agent reads its project config from there, and a
- * package manager writes thousands of such files (pnpm's `node_modules/.pnpm`). A script (`.<name>rc.js`) is code,
- * judged by the rules for code.
+ * or in a folder named with one, or an agent's manifest by its name anywhere (MANIFEST). Not below `node_modules`: no
+ * agent reads its project config from there, and a package manager writes thousands of such files (pnpm's
+ * `node_modules/.pnpm`). A script (`.<name>rc.js`) is code, judged by the rules for code.
  */
 export function isAgentConfigCandidate(path: string): boolean {
   if (!CONFIG_EXTENSION.test(path) && !RC_NAME.test(path)) return false;
   if (!path.includes('/')) return true;
   const segments = path.split('/');
-  return !segments.includes('node_modules') && segments.some((segment) => segment.startsWith('.'));
+  return !segments.includes('node_modules') && (MANIFEST.test(path) || segments.some((segment) => segment.startsWith('.')));
 }
 
 /** Whether a config's text (`path`: workspace-relative) names programs to run: package.json by its top keys, the rest by the word rule. */

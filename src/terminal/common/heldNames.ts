@@ -81,6 +81,9 @@ const EDITOR_AND_AGENT_NAMES = new Set([
   '.amp',
   'opencode.jsonc',
   'lsp.json',
+  // OpenHands runs `.openhands/setup.sh` at the start of every session and installs `.openhands/pre-commit.sh` as the
+  // Git pre-commit hook of its commits; its `hooks.json` is Claude Code's hooks format.
+  '.openhands',
   // bun loads the modules bunfig.toml's `preload` names, and pnpm runs .pnpmfile.cjs, at every install or run.
   'bunfig.toml',
   '.bunfig.toml',
@@ -160,13 +163,29 @@ export function isProgramConfigPath(path: string): boolean {
 }
 
 /**
- * Whether `path` is a JSON, YAML or TOML file among what is held by name (`.roo/mcp.json`, `.kilocode/mcp.json`,
- * `.qwen/settings.json`, `opencode.json`, `crush.json`, `.zed/settings.json`, `.codex/config.toml`…): the agents and
- * editors that read it may start a server or a tool it names, so its values are read as a program config's are
- * (node/runnerConfigs.ts), whichever program reads it: no list of configs keeps up.
+ * Whether `path` is a config among what is held by name (`.roo/mcp.json`, `.kilocode/mcp.json`, `.qwen/settings.json`,
+ * `opencode.json`, `crush.json`, `.zed/settings.json`, `.codex/config.toml`, Kiro's `.kiro/hooks/x.kiro.hook`,
+ * JetBrains' File Watchers…): the agents and editors that read it may start a server or a tool it names, so its
+ * values are read as a program config's are (node/runnerConfigs.ts, node/programConfigs.ts: by what the text parses
+ * as, JSON or XML whatever the extension), whichever program reads it: no list of configs keeps up. Which files are
+ * read goes by the name, since every one is read at every review (64 KB each, 500 in all, past either the whole change
+ * set waits): the JSON, YAML and TOML ones, Kiro's `.hook` files (JSON), and of the XML ones those JetBrains IDEs run
+ * programs from by themselves. Not the rest of `.idea`: its project model and window state (workspace.xml names the
+ * user's open and changed files, other.xml and the caches run past 64 KB) would hold ordinary edits or whole change sets.
  */
 export function isHeldConfigFile(path: string): boolean {
-  return /\.(jsonc?|json5|ya?ml|toml)$/i.test(path) && isEditorOrAgentPath(path);
+  return (/\.(jsonc?|json5|ya?ml|toml|hook)$/i.test(path) || isIdeRunConfig(path)) && isEditorOrAgentPath(path);
+}
+
+/**
+ * A JetBrains config that runs programs without the user starting them: File Watchers (`.idea/watcherTasks.xml`, run
+ * at each save), and the shared run configurations (`.idea/runConfigurations/*.xml`), which a startup task runs at
+ * project open.
+ */
+function isIdeRunConfig(path: string): boolean {
+  const segments = path.toLowerCase().split('/');
+  const [name, parent, grandparent] = [segments[segments.length - 1], segments[segments.length - 2], segments[segments.length - 3]];
+  return (parent === '.idea' && name === 'watchertasks.xml') || (grandparent === '.idea' && parent === 'runconfigurations' && name.endsWith('.xml'));
 }
 
 /**
@@ -194,6 +213,8 @@ const PROGRAM_CONFIGS = new Map([
   ['.claude', ['settings.json', 'settings.local.json']],
   ['.cursor', ['hooks.json', 'mcp.json']],
   ['.gemini', ['settings.json']],
+  // OpenHands' session setup script and its commits' pre-commit hook: what they run is followed as a hook's is.
+  ['.openhands', ['hooks.json', 'setup.sh', 'pre-commit.sh']],
 ]);
 
 /** Whether `path` is one of the files VS Code or another agent runs code from, by the name those programs look for. */

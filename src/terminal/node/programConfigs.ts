@@ -17,19 +17,31 @@
  */
 
 import { withoutOutputs } from '../common/shellWords';
+import { xmlConfig } from './xmlConfigs';
 
-/** Keys whose value (a string, or strings in an array or object) is a command line or part of one. */
-const COMMAND_KEYS = new Set(['command', 'args', 'bash', 'sh', 'powershell', 'initializecommand', 'program', 'runtimeexecutable', 'runtimeargs']);
+/** Keys whose value (a string, or strings in an array or object) is a command line or part of one (`arguments`: a JetBrains File Watcher's). */
+const COMMAND_KEYS = new Set(['command', 'args', 'arguments', 'bash', 'sh', 'powershell', 'initializecommand', 'program', 'runtimeexecutable', 'runtimeargs']);
 const MAX_DEPTH = 20;
 const MAX_VALUES = 10_000;
 
-/** What a config's whole text runs: its command lines, one a line (the whole text when it is not JSON), and its other string values. */
+/**
+ * What a config's whole text runs: its command lines, one a line (the whole text when it is neither JSON nor XML), and
+ * its other string values. Read by what the text is, whatever the file's extension (a Kiro `.kiro.hook` is JSON, a
+ * JetBrains File Watcher's config XML: xmlConfigs.ts); `json`: it parsed as either.
+ */
 export function programConfigTexts(text: string): { commands: string; values: string[]; json: boolean } {
   let parsed: unknown;
-  try {
-    parsed = JSON.parse(withoutComments(text));
-  } catch {
-    return { commands: text, values: stringLiterals(text), json: false };
+  // A text that starts as XML is no JSON; one that is neither is read whole.
+  const xml = xmlConfig(text);
+  if (xml !== undefined) {
+    if (xml.tree === undefined) return { commands: xml.text, values: xml.values, json: true };
+    parsed = xml.tree;
+  } else {
+    try {
+      parsed = JSON.parse(withoutComments(text));
+    } catch {
+      return { commands: text, values: stringLiterals(text), json: false };
+    }
   }
   const lines: string[] = [];
   const values: string[] = [];
@@ -63,10 +75,10 @@ export function programConfigTexts(text: string): { commands: string; values: st
     if (here.length > 0) lines.push(here.join(' '));
   };
   walk(parsed, 0);
-  if (cut) return { commands: text, values: stringLiterals(text), json: true };
+  if (cut) return xml ? { commands: xml.text, values: xml.values, json: true } : { commands: text, values: stringLiterals(text), json: true };
   // What a line writes (`echo ok > note.txt`, `2>> hook.log`) is its output, not what it runs (hookContent.ts does
   // not digest a `>` target either): a hook's own ordinary output file is not held for being named.
-  return { commands: lines.map(withoutOutputs).join('\n'), values, json: true };
+  return { commands: [...lines, ...(xml?.commands ?? [])].map(withoutOutputs).join('\n'), values, json: true };
 }
 
 /**

@@ -132,8 +132,8 @@ function valueLines(whole: string): string[] {
 async function textsAndDecoded(config: string, root: string, upper: string | undefined): Promise<string[]> {
   const texts = await textsOf(config, root, upper);
   // A JSON config's escapes are JSON.parse's to decode: decoded here, its `\"` would break the JSON (read then as raw
-  // text, every path-like word of it held, a hook's own output file included).
-  if (/\.(?:json|jsonc|code-workspace)$/i.test(config)) return texts;
+  // text, every path-like word of it held, a hook's own output file included). Kiro's `.kiro.hook` is JSON too.
+  if (/\.(?:json|jsonc|code-workspace|hook)$/i.test(config)) return texts;
   const decoded = texts.map(withEscapesDecoded).filter((text, index) => text !== texts[index]);
   return [...texts, ...decoded];
 }
