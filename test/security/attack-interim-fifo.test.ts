@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { spawnSandboxed } from '../../src/terminal/node/bubblewrap';
+import { spawnSandboxed } from '../../src/terminal/node/sandboxSpawn';
 import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeFixture, never, sandboxHere, type Fixture } from './harness';
 

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { spawnSandboxed } from '../../src/terminal/node/bubblewrap';
+import { spawnSandboxed } from '../../src/terminal/node/sandboxSpawn';
 import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeFixture, never, sandboxHere, type Fixture } from './harness';
 

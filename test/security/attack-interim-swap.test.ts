@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { spawnSandboxed } from '../../src/terminal/node/bubblewrap';
+import { spawnSandboxed } from '../../src/terminal/node/sandboxSpawn';
 import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeFixture, never, sandboxHere, type Fixture } from './harness';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { spawnSandboxed } from '../../src/terminal/node/bubblewrap';
+import { spawnSandboxed } from '../../src/terminal/node/sandboxSpawn';
 import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeFixture, never, runOutside, sandboxHere, type Fixture } from './harness';
 

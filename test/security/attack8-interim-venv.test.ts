@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { spawnSandboxed } from '../../src/terminal/node/bubblewrap';
+import { spawnSandboxed } from '../../src/terminal/node/sandboxSpawn';
 import { defaultProtectedFiles } from '../../src/settings/common/valueSets';
 import { makeFixture, never, sandboxHere, type Fixture } from './harness';
 

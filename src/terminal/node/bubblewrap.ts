@@ -30,12 +30,11 @@
  * it, a seccomp rule on socket(AF_UNIX) compared on the low 32 bits, io_uring
  * refused, and 32-bit x86 left unsupported (socketcall cannot be filtered).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import { mkdir, mkdtemp, stat } from 'node:fs/promises';
 import { homedir, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Writable } from 'node:stream';
 import { bubblewrapArguments, homeSecrets, homeToolchains, isWithin, seccompFd, toolchainSecrets, type SandboxLaunch } from '../common/sandbox';
 import { sandboxEnvironment } from '../common/sandboxEnvironment';
 import { seccompArchOf, seccompProgram, type SeccompArch } from '../common/seccompFilter';
@@ -43,6 +42,8 @@ import type { ChangeLayer } from './changeLayer';
 import { changeReviewParts } from './changeReviewLoader';
 import type { CoverageTold, LayerArming } from './controlGuard';
 import { removeTree, runtimeFolders, shellOutside } from './sandboxFolders';
+import { spawnSandboxed } from './sandboxSpawn';
+import type { LoadedSandbox } from './lazySandbox';
 import type { HiddenPath, ProtectedPathCache } from './protectedPathCache';
 
 export type SandboxAvailability = { ok: true } | { ok: false; reason: string };
@@ -133,7 +134,7 @@ const coveredFolderLimit = 24;
 /** What the probe found: whether bwrap can forbid user namespaces inside, and the machine's seccomp architecture. */
 type Probe = { ok: true; disableUserns: boolean; arch: SeccompArch; sizesTmpfs: boolean } | { ok: false; reason: string };
 
-export class BubblewrapSandbox {
+export class BubblewrapSandbox implements LoadedSandbox {
   private probe: Promise<Probe> | undefined;
   private readonly sessions = new Set<BubblewrapSession>();
   private runtime: { at: number; folders: Promise<{ emptied: string[]; kept: string[] }> } | undefined;
@@ -309,21 +310,6 @@ export class BubblewrapSession {
       this.forget();
     }
   }
-}
-
-/**
- * Starts a launch: `argv` with exactly its environment, in its own process
- * group, no stdin (a command never reads the user's terminal), the seccomp
- * program written to a pipe at `seccompFd` and closed (a pipe, not a file the
- * sandbox could change before bwrap reads it).
- */
-export function spawnSandboxed(launch: SandboxLaunch, cwd: string): ChildProcess {
-  const child = spawn(launch.argv[0], launch.argv.slice(1), { cwd, env: launch.env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true });
-  const program = child.stdio[seccompFd] as Writable | null;
-  // A bwrap that dies before reading it closes the pipe: that is its error to report, not this write's.
-  program?.on('error', () => undefined);
-  program?.end(Buffer.from(launch.seccomp));
-  return child;
 }
 
 /** The command line that runs `bwrap` (its argv) over the layer in `layerFolder`: unshare, then the launcher in bash. */

@@ -4,6 +4,7 @@
  * neither reads nor compiles them.
  */
 export { NodeControlGuard } from './controlGuard';
+export { BubblewrapSandbox } from './bubblewrap';
 export { ProtectedPathCache } from './protectedPathCache';
 export { followPrograms, mentionedBy, noneMentioned } from './hookPrograms';
 export { heldInFolder } from './folderChangeReview';

@@ -1,5 +1,5 @@
 /** The terminal feature's node layer as other features see it: import from here, not from its files. */
-export { BubblewrapSandbox } from './bubblewrap';
+export { BubblewrapSandbox } from './lazySandbox';
 export { changeReviewParts } from './changeReviewLoader';
 export { nodeHomeFolder } from './homeFolder';
 export { NodeCommandRunner } from './nodeCommandRunner';

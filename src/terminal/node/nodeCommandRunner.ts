@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { LINGERING_REASON, type BackgroundStart, type CommandResult, type CommandRunner, type StartedCommand } from '../common/commandPorts';
 import { omittedNote } from '../../base/common';
 import type { SandboxLaunch } from '../common/sandbox';
-import { spawnSandboxed } from './bubblewrap';
+import { spawnSandboxed } from './sandboxSpawn';
 import { absoluteInside } from '../../base/node';
 import { followChild, stopGroup, type GroupStop } from './startedChild';
 
