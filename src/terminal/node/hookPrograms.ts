@@ -22,6 +22,7 @@ import { listBeneath, readBeneath } from './pinnedPaths';
 import { ReviewBound } from './reviewBounds';
 import { CASELESS_TOOL_FILES } from './toolFileSpellings';
 import { PACKAGE_RUNNERS, runnerFilesAt, taskFileText } from './taskRunners';
+import { programKeys, unknownPrograms } from './unknownRunners';
 import { bareWords, type Listings, type PendingWords, resolvePending, SCRIPT_EXTENSIONS, shellWordsOf, valueWords } from './namedFiles';
 
 /** What the texts that run outside the sandbox name, gathered across them. */
@@ -86,6 +87,9 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
     for (const word of pathLikeWords(spelled)) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
   }
   shellSpelled(text, mentioned, folders);
+  // A program the runner table does not know: its own files at the top of where it runs (unknownRunners.ts).
+  const unknown = unknownPrograms(text);
+  if (unknown.length > 0) mentioned.pending.push({ places: [...folders], words: unknown.flatMap(programKeys) });
   const words = text.split(/[^A-Za-z0-9_@/.-]+/);
   for (const [index, word] of words.entries()) {
     // A task runner's task file, where the text runs (taskRunners.ts: the same table the hooks' approval reads).
