@@ -8,7 +8,9 @@
  * - what an interpreter makes of a name: `node scripts/check` loads check.js, `python -m tools.lint` loads
  *   tools/lint.py and the package's `__init__.py`;
  * - the programs a tool runs: `make` reads the Makefile (and what it includes and its recipes run), `npm test`
- *   runs package.json's scripts (and what they name), `npx x` runs node_modules' x;
+ *   runs package.json's scripts (and what they name), `deno task` deno.json's tasks (the runners' table:
+ *   taskRunners.ts), `npx x` runs node_modules' x; a program the table does not know, the files at the top of where
+ *   it runs that are named after it (unknownRunners.ts);
  * - and then the same for every file reached, 6 files deep and 200 files at most: past either, what runs is not
  *   known, so the caller holds the whole change set (ConfigTooLarge).
  * Over-holding asks the user; missing one runs code outside the sandbox at the next commit.
