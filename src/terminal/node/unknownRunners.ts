@@ -29,8 +29,8 @@ const PLAIN = new Set(
 const KEYWORDS = new Set(
   'const let var import from export function return class def try except finally with raise pass print require module await async new else end'.split(' '),
 );
-/** Distinct programs one text runs: past it the whole change set waits (a text is one hook or script, not a program list). */
-const PROGRAMS = new ReviewBound(1024, 'the programs one hook or script runs');
+/** Distinct programs one text runs (a followed script in another language gives a word a line): past it the whole change set waits. */
+const PROGRAMS = new ReviewBound(4096, 'the programs one hook or script runs');
 
 /**
  * The programs `text` runs that the table does not know: the first word of each command (after assignments and
