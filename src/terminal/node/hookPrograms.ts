@@ -8,7 +8,9 @@
  * - what an interpreter makes of a name: `node scripts/check` loads check.js, `python -m tools.lint` loads
  *   tools/lint.py and the package's `__init__.py`;
  * - the programs a tool runs: `make` reads the Makefile (and what it includes and its recipes run), `npm test`
- *   runs package.json's scripts (and what they name), `npx x` runs node_modules' x;
+ *   runs package.json's scripts (and what they name), `deno task` deno.json's tasks (the runners' table:
+ *   taskRunners.ts), `npx x` runs node_modules' x; a program the table does not know, the files at the top of where
+ *   it runs that are named after it (unknownRunners.ts);
  * - and then the same for every file reached, 6 files deep and 200 files at most: past either, what runs is not
  *   known, so the caller holds the whole change set (ConfigTooLarge).
  * Over-holding asks the user; missing one runs code outside the sandbox at the next commit.
@@ -21,6 +23,8 @@ import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructu
 import { listBeneath, readBeneath } from './pinnedPaths';
 import { ReviewBound } from './reviewBounds';
 import { CASELESS_TOOL_FILES } from './toolFileSpellings';
+import { PACKAGE_RUNNERS, runnerFilesAt, taskFileText } from './taskRunners';
+import { programKeys, unknownPrograms } from './unknownRunners';
 import { bareWords, type Listings, type PendingWords, resolvePending, SCRIPT_EXTENSIONS, shellWordsOf, valueWords } from './namedFiles';
 
 /** What the texts that run outside the sandbox name, gathered across them. */
@@ -45,29 +49,6 @@ export function noneMentioned(home?: string): Mentioned {
   return { names: new Set(), packageScripts: false, programs: new Set(), tops: new Set(), hooks: new Set(), pending: [], ...(home ? { home } : {}) };
 }
 
-/** Files a build tool reads (`make check` reads the Makefile), and the hook managers' configs their programs read. */
-const TOOL_FILES: Record<string, string[]> = {
-  make: ['makefile', 'gnumakefile', 'Makefile', 'GNUmakefile'],
-  // A recipe's `$(MAKE) -C dir`: make again.
-  MAKE: ['makefile', 'gnumakefile', 'Makefile', 'GNUmakefile'],
-  just: ['justfile', '.justfile'],
-  // Task also reads its `.dist` files (a project's shared default, the plain one a user's override).
-  task: [
-    'taskfile.yml',
-    'taskfile.yaml',
-    'Taskfile.yml',
-    'Taskfile.yaml',
-    'taskfile.dist.yml',
-    'taskfile.dist.yaml',
-    'Taskfile.dist.yml',
-    'Taskfile.dist.yaml',
-  ],
-  rake: ['rakefile', 'Rakefile'],
-  lefthook: ['lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', 'lefthook.yaml', 'lefthook.toml', 'lefthook.json'],
-  'lint-staged': ['.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yml', '.lintstagedrc.yaml', 'lint-staged.config.js', 'lint-staged.config.mjs'],
-};
-/** The words that run a package's program from node_modules (`npx lint-staged`, `yarn lint-staged`, `pnpm exec x`). */
-const PACKAGE_RUNNERS = /^(npm|npx|yarn|pnpm|pnpx|bun|bunx)$/;
 const MAX_MENTIONED = 100_000;
 /**
  * Folders a text's words are resolved from: where it runs, and where its cd, pushd and make -C lead. A bare word is
@@ -108,11 +89,20 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
     for (const word of pathLikeWords(spelled)) for (const part of word.split(':')) if (part !== '') namedPath(part, mentioned, folders);
   }
   shellSpelled(text, mentioned, folders);
+  // A program the runner table does not know: its own files at the top of where it runs (unknownRunners.ts).
+  const unknown = unknownPrograms(text);
+  if (unknown.length > 0) mentioned.pending.push({ places: [...folders], words: unknown.flatMap(programKeys) });
   const words = text.split(/[^A-Za-z0-9_@/.-]+/);
   for (const [index, word] of words.entries()) {
-    for (const file of TOOL_FILES[word] ?? []) {
-      addName(mentioned, file);
+    // A task runner's task file, where the text runs (taskRunners.ts: the same table the hooks' approval reads).
+    const runner = runnerFilesAt(words, index);
+    for (const file of runner?.files ?? []) {
+      if (!file.includes('/')) addName(mentioned, file);
       for (const place of folders) addProgram(mentioned, join(place, file));
+    }
+    if (runner?.packageScripts) {
+      mentioned.packageScripts = true;
+      for (const place of folders) addProgram(mentioned, join(place, 'package.json'));
     }
     // `just` finds `Justfile`, `JUSTFILE`…: whichever capitalisation is there is read (looked up, not opened by name).
     if (Object.hasOwn(CASELESS_TOOL_FILES, word)) mentioned.pending.push({ places: [...folders], words: CASELESS_TOOL_FILES[word] });
@@ -408,23 +398,10 @@ async function textsOf(path: string, root: string, upper: string | undefined, li
           ? await readStart(join(view.folder, name), TEXT_BYTES, 'follow', tooLarge)
           : await readBeneath(view.upper, view.folder === '' ? name : `${view.folder}/${name}`, TEXT_BYTES, tooLarge);
       if (text === undefined) continue;
-      texts.push(name === 'package.json' ? scriptsOf(text) : text);
+      texts.push(taskFileText(name, text));
     }
   }
   return texts;
-}
-
-/** package.json's scripts, one a line (what npm runs); the whole text when it is not JSON (read as any other file). */
-function scriptsOf(text: string): string {
-  try {
-    const scripts: unknown = (JSON.parse(text) as { scripts?: unknown }).scripts;
-    if (typeof scripts !== 'object' || scripts === null) return '';
-    return Object.values(scripts)
-      .filter((value): value is string => typeof value === 'string')
-      .join('\n');
-  } catch {
-    return text;
-  }
 }
 
 /** A regular file (links followed) is at `path`; a path the host cannot look at counts as one (nothing is known of it). */

@@ -17,6 +17,7 @@ import { yieldToHost } from '../../base/common';
 import { commandWords } from '../common/shellWords';
 import { absentOr, ConfigTooLarge, pathLikeWords } from './gitStructure';
 import { openBeneathSync } from './pinnedPaths';
+import { programKey } from './unknownRunners';
 
 /** Words waiting to be looked up, each with the places (absolute folders) it is read from. */
 export interface PendingWords {
@@ -84,7 +85,7 @@ function boundedWords(found: ReadonlySet<string>): string[] {
   return [...found];
 }
 
-/** One review's listings: each folder's names that are not folders (the layer's and the workspace's), by stem. */
+/** One review's listings: each folder's names that are not folders (the layer's and the workspace's), by stem and by programKey. */
 export type Listings = Map<string, Promise<ReadonlyMap<string, readonly string[]>>>;
 
 /** Look-ups between two turns of the host's event loop, and in one review at most (past it, the whole change set waits). */
@@ -141,6 +142,8 @@ function byStem(names: ReadonlySet<string>): ReadonlyMap<string, readonly string
   };
   for (const name of names) {
     add(name, name);
+    // The name a program the runner table does not know finds it by (unknownRunners.ts: `eslint` → .eslintrc.cjs).
+    add(programKey(name), name);
     const dot = name.lastIndexOf('.');
     if (dot > 0 && SCRIPT_EXTENSIONS.includes(name.slice(dot))) add(name.slice(0, dot), name);
   }

@@ -2,7 +2,7 @@
  * The Git hook settings of a package.json: what the hook managers that read it would run at the next commit.
  * husky 4's `husky`, yorkie's `gitHooks`, `simple-git-hooks`, `lint-staged`, ghooks' `config.ghooks`; husky before
  * 1.0 runs the `scripts` named after the hooks (`precommit`, `prepush`, `commitmsg`…); the `pre-commit` and
- * `pre-push` packages run the scripts their key names, `test` when none. A package.json whose settings differ
+ * `pre-push` packages run the scripts their key names (a list, a string, or an object's `run`), `test` when none. A package.json whose settings differ
  * from the workspace's is held.
  */
 import { randomBytes } from 'node:crypto';
@@ -61,10 +61,16 @@ export function hookSettingsOf(text: string): string {
   const scripts = asRecord(record.scripts);
   const dependencies = { ...asRecord(record.dependencies), ...asRecord(record.devDependencies) };
   const run = new Set(HUSKY0_SCRIPTS);
+  let allScripts = false;
   for (const key of ['pre-commit', 'precommit', 'pre-push', 'prepush']) {
-    const named = record[key];
+    // The object form `{ "run": ["lint"] }` or `{ "run": "lint, test" }` too, as the pre-commit package's parse() reads
+    // it (round 19a); an object whose `run` is neither a string nor a list is not known: every script is compared.
+    const value = record[key];
+    const named = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).run : value;
+    if (named !== undefined && named !== null && typeof named !== 'string' && !Array.isArray(named)) allScripts = true;
     for (const name of typeof named === 'string' ? named.split(/[\s,]+/) : Array.isArray(named) ? named : []) if (typeof name === 'string') run.add(name);
   }
+  if (allScripts) for (const name of Object.keys(scripts)) run.add(name);
   if (TEST_RUNNING_PACKAGES.some((name) => Object.hasOwn(dependencies, name))) run.add('test');
   const scriptsRun = [...run].sort().map((name) => [name, Object.hasOwn(scripts, name) ? scripts[name] : null]);
   return JSON.stringify([HOOK_SETTING_KEYS.map((key) => record[key] ?? null), asRecord(record.config).ghooks ?? null, scriptsRun]);

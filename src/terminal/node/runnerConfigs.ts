@@ -1,8 +1,8 @@
 /**
  * What the configs that name more files run outside the sandbox point at, read as their programs read them:
  * - direnv's `.envrc`: every path its text names (`source_env scripts/dev.envrc`, `dotenv_if_exists x.env`), and
- *   with `use flake` / `use nix` / `use devenv` the flake or shell it builds (flake.nix and flake.lock,
- *   shell.nix, default.nix, devenv.nix), whose shellHook direnv sources, and what those read in turn
+ *   with `use flake` / `use nix` / `use devenv` / devbox / flox the flake or shell it builds (flake.nix and flake.lock,
+ *   shell.nix, default.nix, devenv.nix, devbox.json, .flox/env/manifest.toml), whose shellHook direnv sources, and what those read in turn
  *   (3 deep: a flake's imports, a shellHook's script); direnv's allow covers the `.envrc` alone;
  * - husky's folder (its hooks and husky's own `_` scripts): every path the hooks' text names
  *   (`sh scripts/check.sh`), taken from the work tree's top, where Git runs them;
@@ -138,12 +138,17 @@ async function textsAndDecoded(config: string, root: string, upper: string | und
   return [...texts, ...decoded];
 }
 
-/** The files `use flake` and `use nix` build the shell from. */
+/** The files `use flake`, `use nix`, `use devenv`, devbox and flox build the shell from. */
 function builtByEnvrc(text: string): string[] {
   const built: string[] = [];
   if (/^[ \t]*use[ \t]+flake\b/m.test(text)) built.push('flake.nix', 'flake.lock');
   if (/^[ \t]*use[ \t]+nix\b/m.test(text)) built.push('shell.nix', 'default.nix');
   if (/^[ \t]*use[ \t]+devenv\b/m.test(text)) built.push('devenv.nix', 'devenv.yaml', 'devenv.lock', 'devenv.local.nix');
+  // devbox's generated `.envrc` (`eval "$(devbox generate direnv --print-envrc)"`) runs devbox.json's init_hook, and
+  // `use flox` the manifest's `[hook]` and `[profile]` (round 19a); neither spells its file. Their texts are followed as
+  // command lines too: the words `devbox` and `flox` are runners of taskRunners.ts, read by mentionedBy.
+  if (/\bdevbox\b/.test(text)) built.push('devbox.json', 'devbox.lock');
+  if (/\bflox\b/.test(text)) built.push('.flox/env/manifest.toml', '.flox/env.json');
   return built;
 }
 
