@@ -19,3 +19,4 @@ export { isControlPath } from './controlPaths';
 export { isHeldByName } from './changeReview';
 export { configNamesPrograms, isAgentConfigCandidate } from './agentConfigShape';
 export { commandWords, withoutBracedExpansions, withoutOutputs } from './shellWords';
+export { relativeFolder } from './shellFolders';
