@@ -8,7 +8,7 @@
  * A folder the shell computes is read as a name is: a value at the word's start (`"$ROOT/tools"`, `"$(dirname
  * "$0")"`) is a break, what follows it the folder (none: the places already given); a value or pattern inside it
  * (`tools/$x`, `t*`) leaves the folder unknown, so the folder it lies in is held whole, or, when that is the
- * top, the whole change set waits.
+ * top (`t*`, `./t*`), the whole change set waits.
  */
 import { shellLex } from '../common/shellLexer';
 import { commandFolders } from '../common/shellFolders';
@@ -25,13 +25,11 @@ export interface TextFolders {
   interpreted: string[];
 }
 
-/** Lines of a text read one by one for its folders; a longer text is read whole only. */
-const MAX_LINES = 20_000;
-
 export function textFolders(text: string, home: boolean): TextFolders {
   const found: TextFolders = { places: [], held: [], interpreted: [] };
   const lines = text.includes('\n') ? text.split('\n') : [];
-  for (const reading of [text, ...(lines.length <= MAX_LINES ? lines : [])]) {
+  // Every line too (the text is at most the caller's 64 KB: each line lexed once more, no bound that reads less).
+  for (const reading of [text, ...lines]) {
     const { words, complete } = shellLex(reading);
     if (!complete) throw new ConfigTooLarge('a text the hooks run nests its expansions too deep or is too long to read as the shell does');
     const { folders, interpreted } = commandFolders(words);
@@ -51,7 +49,10 @@ function folderOf(spelled: string, found: TextFolders): void {
   if (spelled === '') return;
   const pattern = /[*?[{]/.exec(spelled);
   if (pattern) {
-    const held = cleanTail(spelled.slice(0, spelled.lastIndexOf('/', pattern.index) + 1).replace(/\/$/, ''));
+    const prefix = spelled.slice(0, spelled.lastIndexOf('/', pattern.index) + 1).replace(/\/$/, '');
+    const held = cleanTail(prefix);
+    // After a value at the word's start (`"$ROOT"/*`) the pattern is read as a name's is: a break, nothing held.
+    if (held === '' && prefix.includes('$')) return;
     if (held === '')
       throw new ConfigTooLarge(
         `a hook's \`cd\` or folder option leads to a folder the shell computes (${spelled.slice(0, 60)}), so what it runs there is unknown`,

@@ -90,3 +90,10 @@ describe("a hook's working folder (relativeFolder, shared with the approval)", (
     assert.equal(relativeFolder(3), undefined);
   });
 });
+
+describe('a pattern after a value at the start of a folder word', () => {
+  test('is a break, as in a name: nothing held, nothing waits', () => {
+    assert.deepEqual(textFolders('cd "$ROOT"/* && ./check', false), { places: [], held: [], interpreted: [] });
+    assert.throws(() => textFolders('cd ./t*', false), ConfigTooLarge);
+  });
+});
