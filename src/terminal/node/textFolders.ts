@@ -33,7 +33,7 @@ export function textFolders(text: string, home: boolean): TextFolders {
     const { words, complete } = shellLex(reading);
     if (!complete) throw new ConfigTooLarge('a text the hooks run nests its expansions too deep or is too long to read as the shell does');
     const { folders, interpreted } = commandFolders(words);
-    for (const word of folders) folderOf(spelledWord(word, home), found);
+    for (const word of folders) folderOf(folderSpelling(word, home), found);
     for (const word of interpreted) {
       const spelled = spelledWord(word, home);
       if (spelled !== '' && !/[/$*?[{~]/.test(spelled)) found.interpreted.push(spelled);
@@ -66,6 +66,20 @@ function folderOf(spelled: string, found: TextFolders): void {
   }
   const tail = cleanTail(spelled);
   if (tail !== '') found.places.push(tail);
+}
+
+/**
+ * A folder word spelled for the review, a leading `$(dirname x)` of a literal path as that path's folder
+ * (`cd $(dirname tools/x) && ./check` runs tools/check; round 19a).
+ */
+function folderSpelling(word: LexedWord, home: boolean): string {
+  // A quote's opening is an empty part before it (`"$(dirname x)/.."`).
+  const [first, ...rest] = word.parts.filter((part, index) => index > 0 || part.kind !== 'text' || part.text !== '');
+  const named = first?.kind === 'expansion' ? /^\$\(\s*dirname\s+(["']?)([A-Za-z0-9_./-]{1,4096})\1\s*\)$/.exec(first.spelling) : null;
+  if (named === null) return spelledWord(word, home);
+  const path = named[2].replace(/\/+$/, '');
+  const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) || '/' : '.';
+  return folder + spelledWord({ ...word, parts: rest }, home);
 }
 
 /** A lexed word spelled for the review: its literal parts, and each expansion as completionOf spells it. */

@@ -97,3 +97,11 @@ describe('a pattern after a value at the start of a folder word', () => {
     assert.throws(() => textFolders('cd ./t*', false), ConfigTooLarge);
   });
 });
+
+describe('a folder given as `$(dirname path)`', () => {
+  test("is that path's folder", () => {
+    assert.deepEqual(textFolders('cd $(dirname tools/x) && ./check', false).places, ['tools']);
+    assert.deepEqual(textFolders('cd "$(dirname "tools/sub/x")/.."', false).places, ['tools/sub/..']);
+    assert.deepEqual(textFolders('cd "$(dirname "$0")"', false).places, []);
+  });
+});
