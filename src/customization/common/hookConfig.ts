@@ -8,6 +8,7 @@
  * A file is workspace content, so hostile: every count, length and time is
  * bounded here, and what cannot be used is a note for the log, never an error.
  */
+import { relativeFolder } from '../../terminal/common';
 
 /**
  * `userPromptSubmitted`: when the user submits a prompt. Copilot's output is not read (Copilot reads none); Claude Code's
@@ -388,18 +389,6 @@ function wildcardMatches(parts: readonly string[], name: string): boolean {
     at = found + part.length;
   }
   return at <= name.length - parts[parts.length - 1].length;
-}
-
-/** A `/`-separated relative folder without `..` (or '.'); undefined for anything else. */
-function relativeFolder(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.length > 500) return undefined;
-  const trimmed = value
-    .trim()
-    .replace(/^\.\/+/, '')
-    .replace(/\/+$/, '');
-  if (trimmed === '' || trimmed === '.') return '.';
-  if (trimmed.startsWith('/') || trimmed.includes('\\') || trimmed.includes('\0')) return undefined;
-  return trimmed.split('/').some((segment) => segment === '..' || segment === '') ? undefined : trimmed;
 }
 
 function jsonObject(text: string, source: string, notes: string[]): Record<string, unknown> | undefined {

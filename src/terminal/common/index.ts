@@ -20,3 +20,4 @@ export { isControlPath } from './controlPaths';
 export { isHeldByName } from './changeReview';
 export { configNamesPrograms, isAgentConfigCandidate } from './agentConfigShape';
 export { commandWords, withoutBracedExpansions, withoutOutputs } from './shellWords';
+export { relativeFolder } from './shellFolders';

@@ -1,7 +1,7 @@
 /**
  * A shell text read once as bash reads its words, without running anything: quotes (single, double, bash's ANSI-C
  * `$'…'` decoded by bash's rules, `$"…"` as double quotes), backslashes, comments, the operators, and each expansion
- * (`$name`, `${…}`, `$(…)`, backquotes, `$((…))`) kept as a part of its word rather than a break in it. What reads a
+ * (`$name`, `${…}`, `$(…)`, backquotes, `$((…))` and bash's older `$[…]`) kept as a part of its word rather than a break in it. What reads a
  * hook's paths and what splits a hook's line for its approval (shellWords.ts) both take their words from here, so a
  * path is one spelling to both, and no regular expression over the raw text pairs a quote the shell does not.
  * Text bash reads a second time is read again, nested: a backquoted command after its own backslash pass, the inside
@@ -33,6 +33,11 @@ export interface LexedWord {
   written?: boolean;
   /** Where it was read inside another word: a command substitution's command (`$(sh x.sh)`) or a `${…}`'s operand. */
   nested?: 'command' | 'parameter';
+  /**
+   * The simple command it is a word of: the words of one command share it (in their order), whatever is read between
+   * them (a substitution's own words). What reads a command's options (shellFolders.ts: `cd -P -- x`) groups by it.
+   */
+  command?: number;
 }
 
 export interface Lexed {
@@ -52,7 +57,7 @@ const OPERATORS = new Set([';', '&', '|', '<', '>', '(', ')']);
 
 /** The words of `text`, each with its parts, in the order the shell reads them (a substitution's words before its own word). */
 export function shellLex(text: string): Lexed {
-  const reading: Reading = { words: [], complete: text.length <= MAX_SHELL_TEXT, read: Math.min(text.length, MAX_SHELL_TEXT) };
+  const reading: Reading = { words: [], complete: text.length <= MAX_SHELL_TEXT, read: Math.min(text.length, MAX_SHELL_TEXT), commands: 0 };
   new Lexer(text.slice(0, MAX_SHELL_TEXT), reading).level(undefined, 0, undefined);
   return { words: reading.words, complete: reading.complete };
 }
@@ -62,10 +67,12 @@ interface Reading {
   words: LexedWord[];
   complete: boolean;
   read: number;
+  /** Simple commands begun so far (each word's `command`). */
+  commands: number;
 }
 
-/** What ends a nested reading: a command substitution's `)`, a backquote, a parameter expansion's `}`. */
-type Stop = ')' | '`' | '}';
+/** What ends a nested reading: a command substitution's `)`, a backquote, a parameter expansion's `}`, `$[…]`'s `]`. */
+type Stop = ')' | '`' | '}' | ']';
 
 class Lexer {
   at = 0;
@@ -77,7 +84,7 @@ class Lexer {
 
   /** Reads words until `stop` (unnested) or the end; the words are tagged `nested`. */
   level(stop: Stop | undefined, depth: number, nested: LexedWord['nested']): void {
-    const state: Level = { stop, depth, nested, word: undefined, output: false, open: 0, command: [], heredocs: [] };
+    const state: Level = { stop, depth, nested, word: undefined, output: false, open: 0, command: [], commandId: this.reading.commands++, heredocs: [] };
     while (this.at < this.text.length) {
       if (this.step(state)) break;
     }
@@ -171,6 +178,8 @@ class Lexer {
     // `$((…))`: its inside read as words too (bash runs the substitutions in it), its own parentheses counted.
     if (next === '(' && this.text[this.at + 2] === '(') return this.nestedExpansion(state, 2, ')', 'arithmetic');
     if (next === '(') return this.nestedExpansion(state, 2, ')', 'command');
+    // `$[…]`: bash's older spelling of `$((…))` (still read: `i=$[i+1]`), a value known only when it runs.
+    if (next === '[') return this.nestedExpansion(state, 2, ']', 'arithmetic');
     if (next === '{') return this.nestedExpansion(state, 2, '}', 'parameter');
     const name = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9?$!#*@-])/.exec(this.text.slice(this.at + 1, this.at + 257));
     if (name === null) {
@@ -290,6 +299,7 @@ class Lexer {
   private commandEnd(state: Level): void {
     const values = state.command.map(wordText);
     state.command = [];
+    state.commandId = this.reading.commands++;
     const program = programIndex(values, SHELLS_AND_EVAL);
     if (program === undefined) return;
     const rest = values.slice(program + 1);
@@ -309,6 +319,9 @@ class Lexer {
     // A `${…}`'s own braces are counted: `${x:-{a}}` ends at its second `}`, as bash reads it.
     if (state.stop === '}' && char === '{') state.open++;
     else if (state.stop === '}' && char === '}') state.open--;
+    // And `$[…]`'s brackets (`$[a[1]+1]`).
+    else if (state.stop === ']' && char === '[') state.open++;
+    else if (state.stop === ']' && char === ']') state.open--;
     this.add(state, char, 'none');
     this.at++;
   }
@@ -335,6 +348,7 @@ class Lexer {
       state.heredocs.push({ ...state.delimiter, delimiter: wordText(state.word), command: state.command });
       state.delimiter = undefined;
     } else {
+      state.word.command = state.commandId;
       state.command.push(state.word);
     }
     state.word = undefined;
@@ -389,6 +403,8 @@ interface Level {
   open: number;
   /** The words of the simple command being read (what a shell's `-c` or `eval` reads again). */
   command: LexedWord[];
+  /** That command's number (its words' `command`). */
+  commandId: number;
   /** `<<` was read: the next word is a here-document's delimiter. */
   delimiter?: { strip: boolean };
   /** Here-documents whose bodies start at the next line. */

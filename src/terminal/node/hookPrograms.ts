@@ -22,8 +22,9 @@ import { shellLex } from '../common/shellLexer';
 import { absentOr, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
 import { listBeneath, readBeneath } from './pinnedPaths';
 import { ReviewBound } from './reviewBounds';
+import { cleanTail, spelledWord, textFolders } from './textFolders';
 import { CASELESS_TOOL_FILES } from './toolFileSpellings';
-import { PACKAGE_RUNNERS, runnerFilesAt, taskFileText } from './taskRunners';
+import { isKnownRunner, PACKAGE_RUNNERS, runnerFilesAt, taskFileText } from './taskRunners';
 import { programKeys, unknownPrograms } from './unknownRunners';
 import { bareWords, type Listings, type PendingWords, resolvePending, SCRIPT_EXTENSIONS, shellWordsOf, valueWords } from './namedFiles';
 
@@ -43,6 +44,8 @@ export interface Mentioned {
   home?: string;
   /** Words that name a program only if a file of that name is there (namedFiles.ts), resolved by followPrograms. */
   pending: PendingWords[];
+  /** Folders an interpreter runs (`node .`): their package.json's `main` is a program too. */
+  entryFolders?: Set<string>;
 }
 
 export function noneMentioned(home?: string): Mentioned {
@@ -71,14 +74,14 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
   for (const match of text.matchAll(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}\.[A-Za-z0-9]{1,12}\b/g)) addName(mentioned, match[0]);
   const given = [...new Set([...places, ...mentioned.tops])];
   const folders = new Set(given);
-  // `cd scripts && ./check`, `pushd scripts`, `make -C tools`, `--directory=tools`: the words after one are read from
-  // there too (at most PLACES folders a text: each, from each given place, is a place every word is resolved from).
-  const targets = new Set<string>();
-  for (const match of text.matchAll(/(?:^|[\s;&|(])(?:cd|pushd|-C|--directory=?|--prefix=?)[ \t]*([A-Za-z0-9_./-]{1,200})/g)) {
-    targets.add(match[1]);
-    PLACES.check(targets.size);
-    for (const place of given) folders.add(resolve(place, match[1]));
-  }
+  // `cd "scripts" && ./check`, `cd -P -- scripts`, `make -C tools`, `yarn --cwd=tools`, `task -d tools`: the words are
+  // read from there too (at most PLACES folders a text: each, from each given place, is a place every word is
+  // resolved from); a folder the shell computes inside a path is held whole where it lies (textFolders.ts).
+  const found = textFolders(text, mentioned.home !== undefined);
+  PLACES.check(found.places.length);
+  for (const folder of found.places) for (const place of given) folders.add(resolve(place, folder));
+  for (const folder of found.held) for (const place of folders) addProgram(mentioned, resolve(place, folder));
+  for (const word of found.interpreted) interpreterGiven(word, mentioned, folders);
   // `$HOME/x` and `${HOME}/x` are `~/x` (the home folder), not a name whose folders the shell fills in.
   const homeSpelled = mentioned.home === undefined ? text : text.replace(/\$\{HOME\}|\$HOME\b/g, '~');
   // The text as it is written (a followed file may be no shell text: a Makefile, a script in another language, whose
@@ -155,6 +158,21 @@ export function mentionedByValue(value: string, mentioned: Mentioned, places: re
   if (words.length > 0) mentioned.pending.push({ places, words });
 }
 
+/**
+ * A command line whose working folder is not known before it runs (a task's `"cwd": "${fileDirname}"`): read from the
+ * tops as any line, and each of its bare words held by name wherever it is (`sh run-lint` runs a run-lint of that
+ * folder). What a tool reads in that folder (its Makefile's recipes, package.json's scripts) cannot be followed from
+ * an unknown folder, so such a line that runs one makes the whole change set wait.
+ */
+export function mentionedAnywhere(text: string, mentioned: Mentioned): void {
+  mentionedBy(text, mentioned);
+  for (const word of bareWords(shellWordsOf(text))) addNameAndVariants(mentioned, word);
+  const tool = text.split(/[^A-Za-z0-9_@/.-]+/).find((word) => isKnownRunner(word.slice(word.lastIndexOf('/') + 1)));
+  if (tool !== undefined) {
+    throw new ConfigTooLarge(`a config runs ${tool} in a working folder given by a variable, so what ${tool} reads there is unknown`);
+  }
+}
+
 /** Entries of one `PATH=` a text sets, each a folder held whole. */
 const PATH_ENTRIES = new ReviewBound(32, 'the entries of a `PATH` a hook or config sets');
 
@@ -165,23 +183,29 @@ const PATH_ENTRIES = new ReviewBound(32, 'the entries of a `PATH` a hook or conf
 function asTheShellReads(text: string, home: boolean): string[] {
   const { words, complete } = shellLex(text);
   if (!complete) throw new ConfigTooLarge('a text the hooks run nests its expansions too deep or is too long to read as the shell does');
-  return words.map((word) => {
-    let spelled = '';
-    for (const part of word.parts) spelled += part.kind === 'text' ? part.text : completionOf(part.spelling, spelled, home);
-    return spelled;
-  });
+  return words.map((word) => spelledWord(word, home));
 }
 
+/** The files an interpreter runs from a folder it is given (`node .`: package.json's `main` or index.js; `python3 .`). */
+const ENTRY_FILES = ['package.json', 'index.js', 'index.mjs', 'index.cjs', 'index.ts', '__main__.py'];
+
 /**
- * An expansion's value as the review reads it, from what precedes it in its word: the working folder's spellings are
- * `.`, a leading `$HOME` is `~`; inside a path (`tools/ch$(:)eck.sh`, `scripts/$c.sh`) a value known only when the
- * hook runs completes the name, read as a glob (the folder held whole); at a word's start (`"$ROOT/x"`,
- * `$(git rev-parse --show-toplevel)/x`) a break, what follows being the path.
+ * A bare word an interpreter is given (`node hooks`, `python3 pyhook`, `node .`): a folder runs its entry file
+ * (package.json's `main`, `index.js`, `__main__.py`), so the folder is held whole as `node scripts/precommit`'s is
+ * (a file of that name is read as any program is); `.`, the folder the text runs in, by its entry files and the
+ * `main` its package.json names (followPrograms reads it: mentioned.entryFolders).
  */
-function completionOf(spelling: string, before: string, home: boolean): string {
-  if (/^\$(?:\{PWD\}|PWD|\(pwd\))$/.test(spelling)) return '.';
-  if (home && before === '' && /^\$(?:\{HOME\}|HOME)$/.test(spelling)) return '~';
-  return /[A-Za-z0-9_./-]$/.test(before) ? '*' : '$';
+function interpreterGiven(word: string, mentioned: Mentioned, folders: ReadonlySet<string>): void {
+  for (const place of folders) {
+    const folder = resolve(place, word);
+    if (word !== '.' && word !== '..') {
+      addProgram(mentioned, folder);
+      continue;
+    }
+    for (const entry of ENTRY_FILES) addProgram(mentioned, join(folder, entry));
+    mentioned.entryFolders ??= new Set();
+    mentioned.entryFolders.add(folder);
+  }
 }
 
 /**
@@ -230,19 +254,6 @@ function addNameAndVariants(mentioned: Mentioned, last: string): void {
 
 function hasExtension(name: string): boolean {
   return /\.[A-Za-z0-9]{1,12}$/.test(name);
-}
-
-/**
- * The part of a word after its last component the shell would have filled in or that climbs (`{PWD}`, `..`, an
- * empty one before `/`): `/../../script/test` (of `"$(dirname "$0")/../../script/test"`) is `script/test`.
- */
-function cleanTail(word: string): string {
-  const components = word.split('/');
-  let start = 0;
-  for (const [index, component] of components.entries()) {
-    if (component === '' || component === '.' || component === '..' || /[{}$~*?[\]]/.test(component)) start = index + 1;
-  }
-  return components.slice(start).join('/');
 }
 
 function moduleNamed(module: string, mentioned: Mentioned, folders: ReadonlySet<string>): void {
@@ -332,7 +343,7 @@ export async function followPrograms(options: {
       // An installed package is held whole where a text names it (node_modules/x), not read: its own modules and
       // dependencies are a tree no bound fits (README: what a package of node_modules loads is not followed).
       if (path.split(sep).includes('node_modules')) continue;
-      const texts = await textsOf(path, root, upper, listings);
+      const texts = await textsOf(path, root, upper, listings, mentioned.entryFolders?.has(dirname(path)) === true);
       // Only files that are there count against the bounds (most spellings name nothing).
       if (texts.length === 0) continue;
       if (depth >= FOLLOWED_DEPTH || ++read > FOLLOWED_FILES) {
@@ -365,7 +376,7 @@ async function whereLinksLead(path: string, root: string, realRoot: string): Pro
  * The texts of a file in the layer and in the workspace (a file outside the workspace: as it is); package.json: its
  * scripts. A name without an extension is also the file an interpreter would load (`scripts/check` → check.js).
  */
-async function textsOf(path: string, root: string, upper: string | undefined, listings: Map<string, Promise<string[]>>): Promise<string[]> {
+async function textsOf(path: string, root: string, upper: string | undefined, listings: Map<string, Promise<string[]>>, entry: boolean): Promise<string[]> {
   const inside = relative(root, path);
   const inLayer = upper !== undefined && !inside.startsWith('..') && !isAbsolute(inside);
   // The command's view (`upper`): every folder on the way opened beneath the layer without following a link (a
@@ -398,10 +409,20 @@ async function textsOf(path: string, root: string, upper: string | undefined, li
           ? await readStart(join(view.folder, name), TEXT_BYTES, 'follow', tooLarge)
           : await readBeneath(view.upper, view.folder === '' ? name : `${view.folder}/${name}`, TEXT_BYTES, tooLarge);
       if (text === undefined) continue;
-      texts.push(taskFileText(name, text));
+      texts.push(name === 'package.json' && entry ? `${packageMain(text)}\n${taskFileText(name, text)}` : taskFileText(name, text));
     }
   }
   return texts;
+}
+
+/** package.json's `main` as a line, when an interpreter runs its folder (`node .`); nothing when it is not JSON (read whole by taskFileText). */
+function packageMain(text: string): string {
+  try {
+    const { main } = JSON.parse(text) as { main?: unknown };
+    return typeof main === 'string' ? `./${main.replace(/^\.\//, '')}` : '';
+  } catch {
+    return '';
+  }
 }
 
 /** A regular file (links followed) is at `path`; a path the host cannot look at counts as one (nothing is known of it). */

@@ -17,7 +17,19 @@
  */
 
 import { withoutOutputs } from '../common/shellWords';
+import { relativeFolder } from '../common/shellFolders';
 import { xmlConfig } from './xmlConfigs';
+
+/**
+ * A command line of an entry that names its working folder (a Copilot hook's or MCP server's `cwd`, a task's
+ * `options.cwd`, an npm task's `path`): workspace-relative, `${workspaceFolder}` expanded, read as the approval reads
+ * a hook's `cwd` (hookConfig.ts relativeFolder); undefined when it is not known before the entry runs (another
+ * variable, a folder outside the workspace), its words then held wherever they are (hookPrograms.ts mentionedAnywhere).
+ */
+export interface PlacedCommands {
+  folder: string | undefined;
+  commands: string;
+}
 
 /** Keys whose value (a string, or strings in an array or object) is a command line or part of one (`arguments`: a JetBrains File Watcher's). */
 const COMMAND_KEYS = new Set(['command', 'args', 'arguments', 'bash', 'sh', 'powershell', 'initializecommand', 'program', 'runtimeexecutable', 'runtimeargs']);
@@ -29,21 +41,22 @@ const MAX_VALUES = 10_000;
  * its other string values. Read by what the text is, whatever the file's extension (a Kiro `.kiro.hook` is JSON, a
  * JetBrains File Watcher's config XML: xmlConfigs.ts); `json`: it parsed as either.
  */
-export function programConfigTexts(text: string): { commands: string; values: string[]; json: boolean } {
+export function programConfigTexts(text: string): { commands: string; values: string[]; json: boolean; placed: PlacedCommands[] } {
   let parsed: unknown;
   // A text that starts as XML is no JSON; one that is neither is read whole.
   const xml = xmlConfig(text);
   if (xml !== undefined) {
-    if (xml.tree === undefined) return { commands: xml.text, values: xml.values, json: true };
+    if (xml.tree === undefined) return { commands: xml.text, values: xml.values, json: true, placed: [] };
     parsed = xml.tree;
   } else {
     try {
       parsed = JSON.parse(withoutComments(text));
     } catch {
-      return { commands: text, values: stringLiterals(text), json: false };
+      return { commands: text, values: stringLiterals(text), json: false, placed: [] };
     }
   }
   const lines: string[] = [];
+  const placed: PlacedCommands[] = [];
   const values: string[] = [];
   let seen = 0;
   // Past a bound the walk stops, and the text is read by its strings instead: nothing of it goes unread.
@@ -65,20 +78,41 @@ export function programConfigTexts(text: string): { commands: string; values: st
       return;
     }
     const object = value as Record<string, unknown>;
-    // An npm task (`"type": "npm", "script": "build"`) runs package.json's script.
-    if (object.type === 'npm' && typeof object.script === 'string') lines.push(`npm run ${object.script}`);
     const here: string[] = [];
+    // An npm task (`"type": "npm", "script": "build"`) runs package.json's script.
+    if (object.type === 'npm' && typeof object.script === 'string') here.push(`npm run ${object.script};`);
     for (const [key, item] of Object.entries(object)) {
       if (COMMAND_KEYS.has(key.toLowerCase())) here.push(...strings(item, depth + 1));
       else walk(item, depth + 1);
     }
-    if (here.length > 0) lines.push(here.join(' '));
+    if (here.length === 0) return;
+    lines.push(here.join(' '));
+    // Run in its working folder: its line is read from there too (round 19a: `make lint` with `"cwd": "tools"`).
+    const folder = workingFolderOf(object);
+    if (folder !== null) placed.push({ folder, commands: withoutOutputs(here.join(' ')) });
   };
   walk(parsed, 0);
-  if (cut) return xml ? { commands: xml.text, values: xml.values, json: true } : { commands: text, values: stringLiterals(text), json: true };
+  if (cut)
+    return xml ? { commands: xml.text, values: xml.values, json: true, placed: [] } : { commands: text, values: stringLiterals(text), json: true, placed: [] };
   // What a line writes (`echo ok > note.txt`, `2>> hook.log`) is its output, not what it runs (hookContent.ts does
   // not digest a `>` target either): a hook's own ordinary output file is not held for being named.
-  return { commands: [...lines, ...(xml?.commands ?? [])].map(withoutOutputs).join('\n'), values, json: true };
+  return { commands: [...lines, ...(xml?.commands ?? [])].map(withoutOutputs).join('\n'), values, json: true, placed };
+}
+
+/** Keys of an entry whose value is the folder its line runs in (`options.cwd` of a task is read below). */
+const FOLDER_KEYS = ['cwd', 'workingDirectory', 'working_directory'];
+
+/**
+ * The working folder an entry names, workspace-relative ('.': the top); undefined when it names one the review cannot
+ * know (another variable than `${workspaceFolder}`, one outside the workspace); null when it names none.
+ */
+function workingFolderOf(entry: Record<string, unknown>): string | undefined | null {
+  const options = entry.options;
+  const taskFolder = typeof options === 'object' && options !== null && !Array.isArray(options) ? (options as Record<string, unknown>).cwd : undefined;
+  const raw = [...FOLDER_KEYS.map((key) => entry[key]), taskFolder, entry.type === 'npm' ? entry.path : undefined].find((value) => typeof value === 'string');
+  if (typeof raw !== 'string') return null;
+  const expanded = raw.replace(/\$\{(?:workspaceFolder|workspaceRoot)\}/g, '.');
+  return /[$~]/.test(expanded) ? undefined : relativeFolder(expanded);
 }
 
 /**

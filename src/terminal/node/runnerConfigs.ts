@@ -17,7 +17,7 @@ import { programConfigTexts } from './programConfigs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { listBeneath, readBeneath, withFolderBeneath } from './pinnedPaths';
 import { absentOr, addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
-import { mentionedBy, mentionedByValue, type Mentioned } from './hookPrograms';
+import { mentionedAnywhere, mentionedBy, mentionedByValue, type Mentioned } from './hookPrograms';
 import { withEscapesDecoded } from './formatEscapes';
 import { ReviewBound } from './reviewBounds';
 
@@ -66,10 +66,25 @@ export async function pathsRunnerConfigsPointAt(options: {
         : [base];
     // A config outside the workspace is not in the command's layer: only the one on disk runs.
     for (const whole of await textsAndDecoded(config, root, config.startsWith('../') ? undefined : upper)) {
-      const read = programConfig ? programConfigTexts(whole) : { commands: whole, values: [], json: false };
+      const read = programConfig ? programConfigTexts(whole) : { commands: whole, values: [], json: false, placed: [] };
       // Such a file in YAML or TOML: its lines are values (a word naming an existing file is a program), not command lines.
       const { commands: text, values } = heldOnly && !read.json ? { commands: '', values: valueLines(whole) } : read;
       if (options.mentioned) mentionedBy(text, options.mentioned, places);
+      // An entry's own working folder (`cwd`, a task's `options.cwd`, an npm task's `path`, lefthook's `root`): its
+      // line runs there, so it is read from there too.
+      for (const { folder, commands } of [...read.placed, ...lefthookRoots(name, whole, text)]) {
+        if (!options.mentioned) continue;
+        if (folder === undefined) mentionedAnywhere(commands, options.mentioned);
+        else
+          mentionedBy(
+            commands,
+            options.mentioned,
+            inside(
+              root,
+              places.map((place) => resolve(place, folder)),
+            ),
+          );
+      }
       // Its other values: a word that names an existing file is a program (an MCP server's envFile, an rcfile).
       for (const value of values) if (options.mentioned) mentionedByValue(value, options.mentioned, places);
       for (const word of pathLikeWords(text)) add(resolve(base, word));
@@ -116,6 +131,32 @@ async function followSourced(options: { root: string; upper: string; start: read
     }
     level = next;
   }
+}
+
+/**
+ * lefthook's `root` of a command ("change the CWD for the command you execute"): the config's text read again from
+ * each (a text's lines all from each root: one more place, never one fewer). A root given by a variable is unknown.
+ */
+function lefthookRoots(name: string, whole: string, text: string): { folder: string | undefined; commands: string }[] {
+  if (!/^\.?lefthook(?:-local)?\.(?:ya?ml|toml|json)$/.test(name)) return [];
+  const roots = new Set<string | undefined>();
+  for (const match of whole.matchAll(/^[ \t]*"?root"?[ \t]*[:=][ \t]*(["']?)([^"'#\n]*)\1[ \t,]*(?:#.*)?$/gm)) {
+    const folder = match[2].trim();
+    if (folder !== '') roots.add(/[$~{]/.test(folder) ? undefined : folder);
+    ROOTS.check(roots.size);
+  }
+  return [...roots].map((folder) => ({ folder, commands: text }));
+}
+
+/** Distinct `root`s of one lefthook config read (each reads the config's text again). */
+const ROOTS = new ReviewBound(24, "a lefthook config's command `root`s");
+
+/** The places inside the workspace. */
+function inside(root: string, places: readonly string[]): string[] {
+  return [...new Set(places)].filter((place) => {
+    const path = relative(root, place);
+    return !path.startsWith('..') && !isAbsolute(path);
+  });
 }
 
 /** A YAML or TOML file's lines that may hold a value; past the bound the whole change set waits. */

@@ -160,6 +160,23 @@ describe('the shell lexer, rule by rule', () => {
     );
   });
 
+  test("bash's older arithmetic `$[…]` is an expansion, read as `$((…))` is (its brackets counted)", () => {
+    assert.deepEqual(
+      shellLex('sh "scripts/step$[n+1]" x$[a[1]+1]y').words.map((word) =>
+        word.parts.map((part) => (part.kind === 'text' ? part.text : `<${part.spelling}>`)).join(''),
+      ),
+      ['sh', 'n+1', 'scripts/step<$[n+1]>', 'a[1]+1', 'x<$[a[1]+1]>y'],
+    );
+    assert.equal(shellLex('x$[1]').words.at(-1)?.parts[1]?.kind, 'expansion');
+  });
+
+  test("each word says the simple command it belongs to, a substitution's words their own", () => {
+    const lexed = shellLex('cd "$(dirname x)" && make; sh -c "cd t"').words;
+    const byCommand = new Map<number | undefined, string[]>();
+    for (const word of lexed) byCommand.set(word.command, [...(byCommand.get(word.command) ?? []), literal(word)]);
+    assert.deepEqual([...byCommand.values()], [['cd', ''], ['dirname', 'x'], ['make'], ['sh', '-c', 'cd t'], ['cd', 't']]);
+  });
+
   test("a subshell's parentheses inside a substitution do not end it; a quoted `)` does not either", () => {
     const word = shellLex('x$( (cd a && sh ")" ) )y').words.at(-1);
     assert.deepEqual(

@@ -1,0 +1,131 @@
+/**
+ * The folders a shell text's commands run their programs in, read from the lexer's words (shellLexer.ts: quotes,
+ * `$'…'` and backslashes already decoded, each command's words grouped) rather than by a pattern over the raw text,
+ * which missed `cd "tools"`, took cd's `-P` for the folder, and knew no runner's own folder option (round 19a):
+ * - `cd` and `pushd`: the first word after their options (`-L`, `-P`, `-e`, `-@`, combined, and `--`), as bash reads them;
+ * - a folder option's value, in either form (`--cwd tools`, `--cwd=tools`, `-Ctools`): make's and env's `-C`,
+ *   `--directory`, `--chdir`; npm's `--prefix`; yarn's and bun's `--cwd`; pnpm's `--dir` and `-C`; task's `-d` and
+ *   `--dir`; just's `-d` and `--working-directory`. The long options are read after any program (a wrong guess holds
+ *   more, never less); `-d` only after task and just, where it is the folder.
+ * And the words an interpreter runs as its program (`node hooks`, `python3 pyhook`, `node .`): a folder there runs its
+ * entry file (package.json's `main`, `index.js`, `__main__.py`).
+ * A word keeps its parts: one the shell computes (`cd "$(…)"`, `cd t*`) is the caller's to read conservatively.
+ */
+import type { LexedWord, WordPart } from './shellLexer';
+
+export interface CommandFolders {
+  /** Words that name a folder a command runs in. */
+  folders: LexedWord[];
+  /** Words an interpreter is given as its program (a file, or a folder whose entry file it runs). */
+  interpreted: LexedWord[];
+}
+
+const CHANGE_FOLDER = new Set(['cd', 'pushd']);
+/** Long options whose value is the folder the program works in (any program's: the names are not used otherwise). */
+const LONG_FOLDER_OPTIONS = ['--directory', '--prefix', '--cwd', '--dir', '--chdir', '--working-directory'];
+/** Programs whose `-d` is the folder they work in (elsewhere `-d` means many things). */
+const SHORT_D_PROGRAMS = new Set(['task', 'just']);
+/** Interpreters that run a folder's entry file when given a folder. */
+const INTERPRETERS = /^(?:node|nodejs|tsx|ts-node|python[0-9.]*|pypy[0-9.]*)$/;
+
+/** The folder words and interpreted words of `words` (a shellLex result), command by command. */
+export function commandFolders(words: readonly LexedWord[]): CommandFolders {
+  const found: CommandFolders = { folders: [], interpreted: [] };
+  const commands = new Map<number, LexedWord[]>();
+  for (const word of words) {
+    if (word.command === undefined || word.written) continue;
+    const command = commands.get(word.command);
+    if (command) command.push(word);
+    else commands.set(word.command, [word]);
+  }
+  for (const command of commands.values()) readCommand(command, found);
+  return found;
+}
+
+function readCommand(command: readonly LexedWord[], found: CommandFolders): void {
+  const programs = new Set<string>();
+  for (let index = 0; index < command.length; index++) {
+    const text = literalText(command[index]);
+    if (text === undefined) continue;
+    const program = text.slice(text.lastIndexOf('/') + 1);
+    if (CHANGE_FOLDER.has(text)) {
+      const operand = cdOperand(command, index + 1);
+      if (operand !== undefined) found.folders.push(operand);
+    }
+    if (INTERPRETERS.test(program)) {
+      const operand = interpreterOperand(command, index + 1);
+      if (operand !== undefined) found.interpreted.push(operand);
+    }
+    const value = folderOptionValue(command, index, programs);
+    if (value !== undefined) found.folders.push(value);
+    programs.add(program);
+  }
+}
+
+/** cd's folder: past its options (`-L`, `-P`, `-e`, `-@`, `--`); none for `cd` alone or `cd -` (the last folder). */
+function cdOperand(command: readonly LexedWord[], from: number): LexedWord | undefined {
+  for (let index = from; index < command.length; index++) {
+    const text = literalText(command[index]);
+    if (text === '--') return command[index + 1];
+    if (text !== undefined && /^-[LPe@]+$/.test(text)) continue;
+    return text === '-' ? undefined : command[index];
+  }
+  return undefined;
+}
+
+/** The first word after an interpreter's options; none when it runs a module or a string (`-m`, `-c`, `-e`: read elsewhere). */
+function interpreterOperand(command: readonly LexedWord[], from: number): LexedWord | undefined {
+  const word = command[from];
+  const text = word === undefined ? undefined : literalText(word);
+  if (text?.startsWith('-')) return undefined;
+  return word;
+}
+
+/** The folder an option at `command[index]` gives (`-C x`, `-Cx`, `--cwd x`, `--cwd=x`, task's `-d x`). */
+function folderOptionValue(command: readonly LexedWord[], index: number, programs: ReadonlySet<string>): LexedWord | undefined {
+  const word = command[index];
+  const first = word.parts[0];
+  if (first?.kind !== 'text' || !first.text.startsWith('-')) return undefined;
+  const text = first.text;
+  const short = text.startsWith('-C') ? 2 : text.startsWith('-d') && [...programs].some((program) => SHORT_D_PROGRAMS.has(program)) ? 2 : 0;
+  if (short > 0) return text.length === short && word.parts.length === 1 ? command[index + 1] : withoutPrefix(word, short);
+  for (const option of LONG_FOLDER_OPTIONS) {
+    if (text === option && word.parts.length === 1) return command[index + 1];
+    if (text.startsWith(`${option}=`)) return withoutPrefix(word, option.length + 1);
+  }
+  return undefined;
+}
+
+/** The word without its first `length` characters (all in its first part, literal). */
+function withoutPrefix(word: LexedWord, length: number): LexedWord | undefined {
+  const [first, ...rest] = word.parts;
+  if (first.kind !== 'text') return undefined;
+  const parts: WordPart[] = [...(first.text.length > length ? [{ ...first, text: first.text.slice(length) }] : []), ...rest];
+  return parts.length === 0 ? undefined : { ...word, parts };
+}
+
+/** A word's text when no part of it is an expansion. */
+function literalText(word: LexedWord): string | undefined {
+  let text = '';
+  for (const part of word.parts) {
+    if (part.kind !== 'text') return undefined;
+    text += part.text;
+  }
+  return text;
+}
+
+/**
+ * A `/`-separated relative folder without `..` (or '.'); undefined for anything else. How a hook's `cwd` is read, by
+ * its approval (customization/common/hookConfig.ts) and by the sandbox's review of the configs that name one
+ * (terminal/node/programConfigs.ts), so both read a hook's folder the same way.
+ */
+export function relativeFolder(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 500) return undefined;
+  const trimmed = value
+    .trim()
+    .replace(/^\.\/+/, '')
+    .replace(/\/+$/, '');
+  if (trimmed === '' || trimmed === '.') return '.';
+  if (trimmed.startsWith('/') || trimmed.includes('\\') || trimmed.includes('\0')) return undefined;
+  return trimmed.split('/').some((segment) => segment === '..' || segment === '') ? undefined : trimmed;
+}
