@@ -19,6 +19,7 @@ import {
 import { defaultProtectedFiles } from '../../settings/common';
 import type { GitWorktrees, StaleWorktree, WorktreeApply, WorktreeApplyOptions, WorktreeChange, WorktreeMade } from '../common/sessions/worktreePorts';
 import { heldInFolder, heldText } from './worktreeHeldPaths';
+import { numstatPaths, PATCH_MISMATCH, PLAIN_PATCH, samePaths } from './worktreePatch';
 
 const GIT_TIMEOUT_MS = 60_000;
 const GIT_MAX_OUTPUT = 64 * 1024 * 1024;
@@ -175,12 +176,15 @@ export class NodeGitWorktrees implements GitWorktrees {
     if (applied.length === 0) return { ok: true, files: [], left: unapproved };
     // The paths left out, each named literally: none of them reaches the patch (a short list: the held ones).
     const pathspecs = [...left].map((path) => `:(exclude,literal)${path}`);
-    const diff = await git(await this.ours(worktree), ['diff', '--cached', '--binary', '--no-renames', worktree.baseCommit, '--', ...pathspecs], signal);
+    const diff = await git(await this.ours(worktree), [...PLAIN_PATCH, worktree.baseCommit, '--', ...pathspecs], signal);
     if (diff.code !== 0) throw new Error(`git diff failed: ${diff.stderr.trim() || `exit ${diff.code}`}`);
     const folder = await mkdtemp(join(tmpdir(), 'gateway-apply-'));
     try {
       const patchFile = join(folder, 'session.patch');
       await writeFile(patchFile, diff.stdout);
+      // The paths the patch writes, as `git apply` reads them, must be exactly the judged ones (round 20b).
+      const written = numstatPaths(await gitOk(worktree.repoRoot, ['apply', '--numstat', '-z', patchFile], signal));
+      if (!samePaths(written, applied)) return { ok: false, reason: PATCH_MISMATCH, files };
       // Checked first, whole: nothing is written unless every change applies to the folder as it is now.
       const check = await git(worktree.repoRoot, ['apply', '--check', '--whitespace=nowarn', patchFile], signal);
       if (check.code !== 0) return { ok: false, reason: conflictText(check.stderr), files };

@@ -104,6 +104,27 @@ test('two sessions get their own worktrees beside the repository, from HEAD, eac
   assert.ok(existsSync(join(root, 'node_modules', 'dep', 'index.js')));
 });
 
+test("Apply writes the paths it judged whatever the user's diff settings (diff.noprefix, mnemonicPrefix, an external diff)", async (t) => {
+  const root = repo(t);
+  for (const [key, value] of [
+    ['diff.noprefix', 'true'],
+    ['diff.mnemonicPrefix', 'true'],
+    ['diff.external', 'false'],
+  ]) {
+    gitIn(root, 'config', key, value);
+  }
+  const worktrees = new NodeGitWorktrees();
+  const made = await worktrees.create({ repoRoot: root, sessionId: 'snoprefix', linkedFolders: [], signal });
+  mkdirSync(join(made.worktree.path, 'x'));
+  writeFileSync(join(made.worktree.path, 'x', 'notes.md'), 'in a folder\n');
+  writeFileSync(join(made.worktree.path, 'a.txt'), 'one\nTWO\nthree\n');
+  const applied = await worktrees.apply(made.worktree, signal);
+  assert.deepEqual(applied, { ok: true, files: ['a.txt', 'x/notes.md'] });
+  assert.equal(readFileSync(join(root, 'x', 'notes.md'), 'utf8'), 'in a folder\n');
+  assert.equal(existsSync(join(root, 'notes.md')), false, 'no folder of the path stripped');
+  assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'one\nTWO\nthree\n');
+});
+
 test('a stale removal refuses what is not ours', async (t) => {
   const root = repo(t);
   const worktrees = new NodeGitWorktrees();
