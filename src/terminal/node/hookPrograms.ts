@@ -329,6 +329,10 @@ export async function followPrograms(options: {
       done.add(path);
       add(path);
       if (now() > deadline) throw new ConfigTooLarge(`following what the hooks run took more than ${FOLLOW_MS / 1000} s, too long to check`);
+      // An installed package of the workspace is held whole, never read (below): where its link leads (`npm link`'s
+      // `node_modules/lib -> ~/code/lib`) makes nothing unknown.
+      const installed = path.split(sep).includes('node_modules');
+      if (installed && isWithinFolder(root, path)) continue;
       if (!mentioned.hooks.has(path) && !options.readable(path)) {
         // A file of the chain the review may not read (one in the home folder, one the sandbox covers): what it runs is
         // unknown, so the whole change set waits rather than the chain ending there (round 12: a global hook's
@@ -340,7 +344,7 @@ export async function followPrograms(options: {
       }
       // An installed package is held whole where a text names it (node_modules/x), not read: its own modules and
       // dependencies are a tree no bound fits (README: what a package of node_modules loads is not followed).
-      if (path.split(sep).includes('node_modules')) continue;
+      if (installed) continue;
       const texts = await textsOf(path, root, upper, listings, mentioned.entryFolders?.has(dirname(path)) === true, options);
       // Only files that are there count against the bounds (most spellings name nothing).
       if (texts.length === 0) continue;
@@ -450,4 +454,9 @@ function isFileThere(path: string): boolean {
     const code = (error as NodeJS.ErrnoException).code;
     return code !== 'ENOTDIR' && code !== 'ELOOP' && code !== 'ENAMETOOLONG';
   }
+}
+
+function isWithinFolder(folder: string, path: string): boolean {
+  const inside = relative(folder, path);
+  return !inside.startsWith('..') && !isAbsolute(inside);
 }

@@ -197,4 +197,23 @@ describe('commandCouldRead: where a path leads (round 20b)', () => {
     assert.ok(!mentioned.names.has('tr0ub4dor3.sh'), [...mentioned.names].join(', '));
     assert.ok(mentioned.names.has('app'), [...mentioned.names].join(', '));
   });
+  test("a linked installed package (`npm link`'s node_modules/lib -> ~/code/lib) is held whole, as before: nothing waits", async () => {
+    await mkdir(join(home, 'code', 'lib'), { recursive: true });
+    await writeFile(join(home, 'code', 'lib', 'index.js'), 'x\n');
+    await mkdir(join(root, 'node_modules'), { recursive: true });
+    await symlink(join(home, 'code', 'lib'), join(root, 'node_modules', 'lib'));
+    await writeFile(join(root, 'lint.sh'), 'node node_modules/lib/index.js\n');
+    assert.ok(unknownIfThere(join(root, 'node_modules', 'lib', 'index.js'), options));
+    const mentioned = noneMentioned();
+    mentioned.programs.add(join(root, 'lint.sh'));
+    const added: string[] = [];
+    await followPrograms({
+      root,
+      mentioned,
+      add: (path) => added.push(path),
+      readable: (path) => commandCouldRead(path, options),
+      unknownIfThere: (path) => unknownIfThere(path, options),
+    });
+    assert.ok(added.includes(join(root, 'node_modules', 'lib', 'index.js')), added.join(', '));
+  });
 });
