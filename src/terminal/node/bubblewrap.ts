@@ -230,8 +230,9 @@ export class BubblewrapSandbox implements LoadedSandbox {
       identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
     };
     // Every repository of the workspace, and the configs that name what runs: the review reads each (what they point
-    // at is held). What this sandbox hides the review never reads for the command (reviewReadable.ts), and the
-    // window's other folders' configs are read as the workspace's are.
+    // at is held). What this sandbox hides the review never reads for the command (reviewReadable.ts), every covered
+    // place given, inside the workspace too (its protected files, a linked home secret's real place there: round 20b),
+    // and the window's other folders' configs are read as the workspace's are.
     layer.knowWorkspace({
       ...structure,
       hidden: [...spec.hidden.map(({ path }) => path), ...emptied, ...(sandboxHome ? [sandboxHome] : []), '/tmp'],

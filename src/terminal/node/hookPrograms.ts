@@ -329,21 +329,23 @@ export async function followPrograms(options: {
       done.add(path);
       add(path);
       if (now() > deadline) throw new ConfigTooLarge(`following what the hooks run took more than ${FOLLOW_MS / 1000} s, too long to check`);
+      // An installed package of the workspace is held whole, never read (below): where its link leads (`npm link`'s
+      // `node_modules/lib -> ~/code/lib`) makes nothing unknown.
+      const installed = path.split(sep).includes('node_modules');
+      if (installed && isWithinFolder(root, path)) continue;
       if (!mentioned.hooks.has(path) && !options.readable(path)) {
         // A file of the chain the review may not read (one in the home folder, one the sandbox covers): what it runs is
         // unknown, so the whole change set waits rather than the chain ending there (round 12: a global hook's
         // `. ~/.githooks/lib.sh`; round 19b: another window folder's `.env`).
         if (options.unknownIfThere?.(path) && isFileThere(path)) {
-          throw new ConfigTooLarge(
-            'what the hooks run reads a file the sandbox hides from the command (in your home folder, or a protected file), which the review does not read, so what it runs is unknown',
-          );
+          throw unknownRead();
         }
         continue;
       }
       // An installed package is held whole where a text names it (node_modules/x), not read: its own modules and
       // dependencies are a tree no bound fits (README: what a package of node_modules loads is not followed).
-      if (path.split(sep).includes('node_modules')) continue;
-      const texts = await textsOf(path, root, upper, listings, mentioned.entryFolders?.has(dirname(path)) === true);
+      if (installed) continue;
+      const texts = await textsOf(path, root, upper, listings, mentioned.entryFolders?.has(dirname(path)) === true, options);
       // Only files that are there count against the bounds (most spellings name nothing).
       if (texts.length === 0) continue;
       if (depth >= FOLLOWED_DEPTH || ++read > FOLLOWED_FILES) {
@@ -356,6 +358,12 @@ export async function followPrograms(options: {
       for (const target of await whereLinksLead(path, root, await realRoot)) addProgram(mentioned, target);
     }
   }
+}
+
+function unknownRead(): ConfigTooLarge {
+  return new ConfigTooLarge(
+    'what the hooks run reads a file the sandbox hides from the command (in your home folder, or a protected file), which the review does not read, so what it runs is unknown',
+  );
 }
 
 /**
@@ -376,7 +384,14 @@ async function whereLinksLead(path: string, root: string, realRoot: string): Pro
  * The texts of a file in the layer and in the workspace (a file outside the workspace: as it is); package.json: its
  * scripts. A name without an extension is also the file an interpreter would load (`scripts/check` → check.js).
  */
-async function textsOf(path: string, root: string, upper: string | undefined, listings: Map<string, Promise<string[]>>, entry: boolean): Promise<string[]> {
+async function textsOf(
+  path: string,
+  root: string,
+  upper: string | undefined,
+  listings: Map<string, Promise<string[]>>,
+  entry: boolean,
+  judge: { readable: (path: string) => boolean; unknownIfThere?: (path: string) => boolean },
+): Promise<string[]> {
   const inside = relative(root, path);
   const inLayer = upper !== undefined && !inside.startsWith('..') && !isAbsolute(inside);
   // The command's view (`upper`): every folder on the way opened beneath the layer without following a link (a
@@ -404,6 +419,12 @@ async function textsOf(path: string, root: string, upper: string | undefined, li
       // Regular files only, a pipe never waited on; in the layer no link followed (the command made it, to anywhere).
       // Past the bound what it names is unknown: the whole change set waits.
       const tooLarge = () => new ConfigTooLarge(`${name}, which the hooks run, is over ${TEXT_BYTES / 1024} KB, too large to check`);
+      // The file an interpreter would load in the workspace (`scripts/check` → check.sh) is judged as `path` was: it
+      // may be a link the workspace has to a place the command cannot read (round 20b).
+      if (view.upper === undefined && name !== basename(path) && !judge.readable(join(view.folder, name))) {
+        if (judge.unknownIfThere?.(join(view.folder, name)) && isFileThere(join(view.folder, name))) throw unknownRead();
+        continue;
+      }
       const text =
         view.upper === undefined
           ? await readStart(join(view.folder, name), TEXT_BYTES, 'follow', tooLarge)
@@ -433,4 +454,9 @@ function isFileThere(path: string): boolean {
     const code = (error as NodeJS.ErrnoException).code;
     return code !== 'ENOTDIR' && code !== 'ELOOP' && code !== 'ENAMETOOLONG';
   }
+}
+
+function isWithinFolder(folder: string, path: string): boolean {
+  const inside = relative(folder, path);
+  return !inside.startsWith('..') && !isAbsolute(inside);
 }

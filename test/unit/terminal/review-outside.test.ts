@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { isReviewedConfig } from '../../../src/terminal/common/changeReview';
 import { configsAround } from '../../../src/terminal/node/configsAround';
-import { noneMentioned } from '../../../src/terminal/node/hookPrograms';
+import { followPrograms, noneMentioned } from '../../../src/terminal/node/hookPrograms';
 import { pathsRunnerConfigsPointAt } from '../../../src/terminal/node/runnerConfigs';
 import { commandCouldRead, unknownIfThere } from '../../../src/terminal/node/reviewReadable';
 
@@ -117,5 +117,103 @@ describe('commandCouldRead', () => {
     assert.ok(!commandCouldRead('/opt/keys/id.pem', options));
     assert.ok(!commandCouldRead('/srv/third/.env', { ...options, hidden: [] }));
     assert.ok(unknownIfThere('/srv/third/.env', { ...options, hidden: [] }));
+  });
+});
+
+describe('commandCouldRead: where a path leads (round 20b)', () => {
+  let base: string;
+  let root: string;
+  let home: string;
+  let options: { root: string; home: string; protectedPatterns: string[]; hidden: string[]; shown: string[] };
+  before(async () => {
+    base = await realpath(await mkdtemp(join(tmpdir(), 'review-leads-')));
+    home = join(base, 'home');
+    root = join(home, 'dotfiles');
+    await mkdir(join(root, 'config'), { recursive: true });
+    await mkdir(join(root, 'kube'), { recursive: true });
+    await mkdir(join(root, 'scripts'), { recursive: true });
+    await mkdir(join(home, '.private'), { recursive: true });
+    await mkdir(join(base, 'srv'), { recursive: true });
+    await writeFile(join(root, '.env'), 'sh tr0ub4dor3.sh\n');
+    await writeFile(join(root, 'kube', 'config'), 'server: https://h\n');
+    await writeFile(join(root, 'scripts', 'check.sh'), 'echo ok\n');
+    await writeFile(join(home, '.private', 'app'), 'x\n');
+    await writeFile(join(base, 'srv', 'tool.sh'), 'echo tool\n');
+    // The workspace's own links: to a protected file, to the covered real place of ~/.kube, into the home folder,
+    // to a readable file outside, to a file of its own; one that leads nowhere.
+    await symlink('../.env', join(root, 'config', 'app.conf'));
+    await symlink('../kube/config', join(root, 'config', 'cluster'));
+    await symlink(join(home, '.private', 'app'), join(root, 'config', 'private'));
+    await symlink(join(base, 'srv', 'tool.sh'), join(root, 'config', 'tool.sh'));
+    await symlink('../scripts/check.sh', join(root, 'config', 'check.sh'));
+    await symlink('../nowhere', join(root, 'config', 'dangling'));
+    await symlink(join(root, 'kube'), join(home, '.kube'));
+    options = { root, home, protectedPatterns: ['**/.env'], hidden: [join(root, 'kube'), home, '/run/user/1000'], shown: [] };
+  });
+  after(async () => rm(base, { recursive: true, force: true }));
+
+  test('a link to a protected file is not read, and, as the protected file, makes nothing unknown', () => {
+    assert.ok(!commandCouldRead(join(root, 'config', 'app.conf'), options));
+    assert.ok(!unknownIfThere(join(root, 'config', 'app.conf'), options));
+  });
+
+  test('a covered place inside the workspace (a linked home secret there) is not read, spelled or reached, and makes what runs unknown', () => {
+    for (const path of [join(root, 'kube', 'config'), join(root, 'config', 'cluster'), join(home, '.kube', 'config')]) {
+      assert.ok(!commandCouldRead(path, options), path);
+      assert.ok(unknownIfThere(path, options), path);
+    }
+  });
+
+  test('a link into the home folder is not read and makes what runs unknown; one that leads nowhere is not read', () => {
+    assert.ok(!commandCouldRead(join(root, 'config', 'private'), options));
+    assert.ok(unknownIfThere(join(root, 'config', 'private'), options));
+    assert.ok(!commandCouldRead(join(root, 'config', 'dangling'), options));
+  });
+
+  test('what hides a folder holding the workspace (the home folder) does not hide the workspace; readable places stay readable', () => {
+    for (const path of [
+      join(root, 'scripts', 'check.sh'),
+      join(root, 'config', 'check.sh'),
+      join(root, 'config', 'tool.sh'),
+      // Not there yet (the command's new file, read from its layer): judged by its spelling.
+      join(root, 'scripts', 'new.sh'),
+    ]) {
+      assert.ok(commandCouldRead(path, options), path);
+    }
+  });
+
+  test('an extension an interpreter adds (`sh config/app` reads config/app.sh) is judged where it leads too', async () => {
+    await symlink('../.env', join(root, 'config', 'app.sh'));
+    await writeFile(join(root, 'run.sh'), 'sh config/app\n');
+    const mentioned = noneMentioned();
+    mentioned.programs.add(join(root, 'run.sh'));
+    await followPrograms({
+      root,
+      mentioned,
+      add: () => {},
+      readable: (path) => commandCouldRead(path, options),
+      unknownIfThere: (path) => unknownIfThere(path, options),
+    });
+    assert.ok(!mentioned.names.has('tr0ub4dor3.sh'), [...mentioned.names].join(', '));
+    assert.ok(mentioned.names.has('app'), [...mentioned.names].join(', '));
+  });
+  test("a linked installed package (`npm link`'s node_modules/lib -> ~/code/lib) is held whole, as before: nothing waits", async () => {
+    await mkdir(join(home, 'code', 'lib'), { recursive: true });
+    await writeFile(join(home, 'code', 'lib', 'index.js'), 'x\n');
+    await mkdir(join(root, 'node_modules'), { recursive: true });
+    await symlink(join(home, 'code', 'lib'), join(root, 'node_modules', 'lib'));
+    await writeFile(join(root, 'lint.sh'), 'node node_modules/lib/index.js\n');
+    assert.ok(unknownIfThere(join(root, 'node_modules', 'lib', 'index.js'), options));
+    const mentioned = noneMentioned();
+    mentioned.programs.add(join(root, 'lint.sh'));
+    const added: string[] = [];
+    await followPrograms({
+      root,
+      mentioned,
+      add: (path) => added.push(path),
+      readable: (path) => commandCouldRead(path, options),
+      unknownIfThere: (path) => unknownIfThere(path, options),
+    });
+    assert.ok(added.includes(join(root, 'node_modules', 'lib', 'index.js')), added.join(', '));
   });
 });
