@@ -53,8 +53,7 @@ function readCommand(command: readonly LexedWord[], found: CommandFolders): void
       if (operand !== undefined) found.folders.push(operand);
     }
     if (INTERPRETERS.test(program)) {
-      const operand = interpreterOperand(command, index + 1);
-      if (operand !== undefined) found.interpreted.push(operand);
+      found.interpreted.push(...interpreterOperands(command, index + 1, program));
     }
     const value = folderOptionValue(command, index, programs);
     if (value !== undefined) found.folders.push(value);
@@ -73,12 +72,101 @@ function cdOperand(command: readonly LexedWord[], from: number): LexedWord | und
   return undefined;
 }
 
-/** The first word after an interpreter's options; none when it runs a module or a string (`-m`, `-c`, `-e`: read elsewhere). */
-function interpreterOperand(command: readonly LexedWord[], from: number): LexedWord | undefined {
-  const word = command[from];
-  const text = word === undefined ? undefined : literalText(word);
-  if (text?.startsWith('-')) return undefined;
-  return word;
+/** Python's options that take a value (`-X dev`, `-Xdev`, `-W error`), and those that end its options (`-c`, `-m`). */
+const PYTHON_VALUE_LETTERS = 'XW';
+const PYTHON_END_LETTERS = 'cm';
+const PYTHON_LONG_VALUE = new Set(['--check-hash-based-pycs']);
+/** Node's (and tsx's, ts-node's) options that take a value as the next word. */
+const NODE_VALUE_OPTIONS = new Set([
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '-C',
+  '--conditions',
+  '--input-type',
+  '--env-file',
+  '--env-file-if-exists',
+  '--title',
+  '--disable-warning',
+  '--watch-path',
+  '--test-reporter',
+  '--test-reporter-destination',
+  '--test-name-pattern',
+  '--test-skip-pattern',
+  '--experimental-config-file',
+  '--inspect-port',
+  '--redirect-warnings',
+  '--tsconfig',
+  '-P',
+  '--project',
+  '-O',
+  '--compiler-options',
+  '--compiler',
+  '-I',
+  '--ignore',
+  '--cwd',
+  '--dir',
+]);
+/** Node's options that give it its program as a string (read elsewhere): no operand is run. */
+const NODE_END_OPTIONS = new Set(['-e', '--eval', '-p', '--print']);
+/** Node's options known to take no value (others without `=` are read both ways: a wrong guess holds more). */
+const NODE_FLAGS =
+  /^--(?:no-|experimental-|trace-|enable-|disable-(?!warning$)|watch$|test$|inspect(?:-brk|-wait)?$|abort-on-uncaught-exception$|preserve-symlinks|pending-deprecation$|throw-deprecation$|frozen-intrinsics$|expose-gc$|allow-|permission$|check$|interactive$|transpile-only$|swc$|esm$|files$|pretty$|skip-project$|skip-ignore$|prefer-ts-exts$|log-error$|emit$|script-mode$|cwd-mode$)/;
+
+/**
+ * The words an interpreter runs as its program: the first word after its options, read with its own grammar (python's
+ * `-X`/`-W` take a value, alone or joined, `-c`/`-m` end it; node's `-r`/`--require`/`--import`/`--loader` take one,
+ * `-e`/`-p` end it; `--x=y` is one word). An option not known to take no value gives both readings: the next word as
+ * the program, and the first word after that (a wrong guess holds more, never less). None for a module or a string.
+ */
+function interpreterOperands(command: readonly LexedWord[], from: number, program: string): LexedWord[] {
+  const python = /^(?:python|pypy)/.test(program);
+  const found: LexedWord[] = [];
+  for (let index = from; index < command.length; index++) {
+    const word = command[index];
+    const text = literalText(word);
+    if (text === undefined || !text.startsWith('-') || text === '-') {
+      if (text !== '-') found.push(word);
+      return found;
+    }
+    if (text === '--') {
+      if (command[index + 1] !== undefined) found.push(command[index + 1]);
+      return found;
+    }
+    if (text.startsWith('--') && text.includes('=')) continue;
+    if (python) {
+      if (text.startsWith('--')) {
+        if (PYTHON_LONG_VALUE.has(text)) index++;
+        continue;
+      }
+      let skip = 0;
+      for (let at = 1; at < text.length; at++) {
+        if (PYTHON_END_LETTERS.includes(text[at])) return found;
+        if (PYTHON_VALUE_LETTERS.includes(text[at])) {
+          skip = at === text.length - 1 ? 1 : 0;
+          break;
+        }
+      }
+      index += skip;
+      continue;
+    }
+    if (NODE_END_OPTIONS.has(text)) return found;
+    if (NODE_VALUE_OPTIONS.has(text)) {
+      index++;
+      continue;
+    }
+    if (/^-[a-zA-Z]$/.test(text) || NODE_FLAGS.test(text) || !text.startsWith('--')) continue;
+    // An unknown long option: its next word may be its value or the program.
+    const next = command[index + 1];
+    const nextText = next === undefined ? undefined : literalText(next);
+    if (next !== undefined && !nextText?.startsWith('-')) {
+      found.push(next);
+      index++;
+    }
+  }
+  return found;
 }
 
 /** The folder an option at `command[index]` gives (`-C x`, `-Cx`, `--cwd x`, `--cwd=x`, task's `-d x`). */

@@ -56,6 +56,15 @@ describe("a command's folder words, from the lexer", () => {
     assert.deepEqual(interpreted('node hooks; node .; python3 pyhook; /usr/bin/python3.12 tool'), ['hooks', '.', 'pyhook', 'tool']);
     assert.deepEqual(interpreted('python3 -m tools.hook; node -e "x"'), []);
   });
+
+  test("an interpreter's options are skipped with its grammar (attack20a-interpreter-options)", () => {
+    assert.deepEqual(interpreted('python3 -u pyhook; python3 -X dev a; python3 -Xdev b; python3 -uW error c; python3 -- d'), ['pyhook', 'a', 'b', 'c', 'd']);
+    assert.deepEqual(interpreted('python3 -u -m tools.hook; python3 -uc "x"; python3 -X dev -m y'), []);
+    assert.deepEqual(interpreted('node --no-warnings hooks; node -r ./setup x; node --import=tsx y; node --require ./s z'), ['hooks', 'x', 'y', 'z']);
+    assert.deepEqual(interpreted('node --no-warnings -e "x"; node --print 1'), []);
+    // An unknown option: both its next word and the one after.
+    assert.deepEqual(interpreted('node --some-option v hooks'), ['v', 'hooks']);
+  });
 });
 
 describe('the folders the review reads a text from (textFolders)', () => {
