@@ -5,8 +5,9 @@
  * - `cd` and `pushd`: the first word after their options (`-L`, `-P`, `-e`, `-@`, combined, and `--`), as bash reads them;
  * - a folder option's value, in either form (`--cwd tools`, `--cwd=tools`, `-Ctools`): make's and env's `-C`,
  *   `--directory`, `--chdir`; npm's `--prefix`; yarn's and bun's `--cwd`; pnpm's `--dir` and `-C`; task's `-d` and
- *   `--dir`; just's `-d` and `--working-directory`. The long options are read after any program (a wrong guess holds
- *   more, never less); `-d` only after task and just, where it is the folder.
+ *   `--dir`; just's `-d` and `--working-directory`; mise's `-C` and `--cd`; flox's `-d` and `--dir`. The long options are
+ *   read after any program (a wrong guess holds more, never less); `-d` only after task, just and flox, where it is the
+ *   folder.
  * And the words an interpreter runs as its program (`node hooks`, `python3 pyhook`, `node .`): a folder there runs its
  * entry file (package.json's `main`, `index.js`, `__main__.py`).
  * A word keeps its parts: one the shell computes (`cd "$(…)"`, `cd t*`) is the caller's to read conservatively.
@@ -22,9 +23,9 @@ export interface CommandFolders {
 
 const CHANGE_FOLDER = new Set(['cd', 'pushd']);
 /** Long options whose value is the folder the program works in (any program's: the names are not used otherwise). */
-const LONG_FOLDER_OPTIONS = ['--directory', '--prefix', '--cwd', '--dir', '--chdir', '--working-directory'];
+const LONG_FOLDER_OPTIONS = ['--directory', '--prefix', '--cwd', '--cd', '--dir', '--chdir', '--working-directory'];
 /** Programs whose `-d` is the folder they work in (elsewhere `-d` means many things). */
-const SHORT_D_PROGRAMS = new Set(['task', 'just']);
+const SHORT_D_PROGRAMS = new Set(['task', 'just', 'flox']);
 /** Interpreters that run a folder's entry file when given a folder. */
 const INTERPRETERS = /^(?:node|nodejs|tsx|ts-node|python[0-9.]*|pypy[0-9.]*)$/;
 

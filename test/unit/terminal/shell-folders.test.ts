@@ -40,6 +40,9 @@ describe("a command's folder words, from the lexer", () => {
     assert.deepEqual(folders('bun --cwd tools run lint'), ['tools']);
     assert.deepEqual(folders('task -d tools check; task --dir=web check'), ['tools', 'web']);
     assert.deepEqual(folders('just -d tools x; just --working-directory web x'), ['tools', 'web']);
+    // attack20a-hook-folders: mise's --cd, flox's -d.
+    assert.deepEqual(folders('mise --cd tools run lint; mise --cd=web run x; mise -C a run y'), ['tools', 'web', 'a']);
+    assert.deepEqual(folders('flox activate -d tools -- true; flox activate --dir web'), ['tools', 'web']);
     assert.deepEqual(folders('env --chdir=tools make check; env -C web make'), ['tools', 'web']);
   });
 
