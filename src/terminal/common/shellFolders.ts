@@ -44,7 +44,8 @@ export function commandFolders(words: readonly LexedWord[]): CommandFolders {
 }
 
 function readCommand(command: readonly LexedWord[], found: CommandFolders): void {
-  const programs = new Set<string>();
+  // Whether task, just or flox came before (a flag, not the set of names: spreading it at each `-d` was quadratic).
+  let shortD = false;
   for (let index = 0; index < command.length; index++) {
     const text = literalText(command[index]);
     if (text === undefined) continue;
@@ -56,9 +57,9 @@ function readCommand(command: readonly LexedWord[], found: CommandFolders): void
     if (INTERPRETERS.test(program)) {
       found.interpreted.push(...interpreterOperands(command, index + 1, program));
     }
-    const value = folderOptionValue(command, index, programs);
+    const value = folderOptionValue(command, index, shortD);
     if (value !== undefined) found.folders.push(value);
-    programs.add(program);
+    if (SHORT_D_PROGRAMS.has(program)) shortD = true;
   }
 }
 
@@ -171,12 +172,12 @@ function interpreterOperands(command: readonly LexedWord[], from: number, progra
 }
 
 /** The folder an option at `command[index]` gives (`-C x`, `-Cx`, `--cwd x`, `--cwd=x`, task's `-d x`). */
-function folderOptionValue(command: readonly LexedWord[], index: number, programs: ReadonlySet<string>): LexedWord | undefined {
+function folderOptionValue(command: readonly LexedWord[], index: number, shortD: boolean): LexedWord | undefined {
   const word = command[index];
   const first = word.parts[0];
   if (first?.kind !== 'text' || !first.text.startsWith('-')) return undefined;
   const text = first.text;
-  const short = text.startsWith('-C') ? 2 : text.startsWith('-d') && [...programs].some((program) => SHORT_D_PROGRAMS.has(program)) ? 2 : 0;
+  const short = text.startsWith('-C') ? 2 : text.startsWith('-d') && shortD ? 2 : 0;
   if (short > 0) return text.length === short && word.parts.length === 1 ? command[index + 1] : withoutPrefix(word, short);
   for (const option of LONG_FOLDER_OPTIONS) {
     if (text === option && word.parts.length === 1) return command[index + 1];

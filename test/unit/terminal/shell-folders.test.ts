@@ -60,6 +60,20 @@ describe("a command's folder words, from the lexer", () => {
     assert.deepEqual(interpreted('python3 -m tools.hook; node -e "x"'), []);
   });
 
+  test('many distinct words then many -d words: read in linear time (attack20a-slow-folder-options)', () => {
+    const words = Array.from({ length: 6000 }, (_, index) => `w${index}`).join(' ');
+    const line = `task ${words} ${'-d x '.repeat(10_000)}`;
+    const started = Date.now();
+    assert.equal(folders(line).length, 10_000);
+    assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
+    assert.deepEqual(folders(`ls ${words} -d x`), []);
+  });
+
+  test('a text stops being read when the review is overdue', () => {
+    assert.throws(() => textFolders('cd a\ncd b', false, () => true), ConfigTooLarge);
+    assert.deepEqual(textFolders('cd a\ncd b', false, () => false).places, ['a', 'b']);
+  });
+
   test("an interpreter's options are skipped with its grammar (attack20a-interpreter-options)", () => {
     assert.deepEqual(interpreted('python3 -u pyhook; python3 -X dev a; python3 -Xdev b; python3 -uW error c; python3 -- d'), ['pyhook', 'a', 'b', 'c', 'd']);
     assert.deepEqual(interpreted('python3 -u -m tools.hook; python3 -uc "x"; python3 -X dev -m y'), []);
