@@ -59,6 +59,26 @@ describe("an entry's working folder", () => {
     assert.deepEqual(programConfigTexts(hooks).placed, [{ folder: undefined, commands: 'make lint' }]);
   });
 
+  test("tasks.json's top-level options.cwd and a task's OS sections (attack20a-task-options)", () => {
+    const tasks = JSON.stringify({
+      options: { cwd: '${workspaceFolder}/tools' },
+      tasks: [
+        { type: 'shell', command: 'eslint .' },
+        { type: 'shell', command: 'make a', options: { cwd: 'own' } },
+        { type: 'shell', command: 'make b', linux: { options: { cwd: 'lin' } }, windows: { options: { cwd: 'win' } } },
+        { type: 'shell', options: { cwd: 'task' }, linux: { command: 'make c' } },
+      ],
+    });
+    assert.deepEqual(programConfigTexts(tasks).placed, [
+      { folder: 'tools', commands: 'eslint .' },
+      { folder: 'own', commands: 'make a' },
+      { folder: 'tools', commands: 'make b' },
+      { folder: 'lin', commands: 'make b' },
+      { folder: 'win', commands: 'make b' },
+      { folder: 'task', commands: 'make c' },
+    ]);
+  });
+
   test("a Copilot hook's cwd and lefthook's root: the Makefile make reads there is followed", async () => {
     for (const [config, text] of [
       ['.github/hooks/lint.json', JSON.stringify({ version: 1, hooks: { postToolUse: [{ type: 'command', bash: 'make lint', cwd: 'tools' }] } })],
