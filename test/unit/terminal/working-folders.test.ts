@@ -83,6 +83,9 @@ describe("an entry's working folder", () => {
     for (const [config, text] of [
       ['.github/hooks/lint.json', JSON.stringify({ version: 1, hooks: { postToolUse: [{ type: 'command', bash: 'make lint', cwd: 'tools' }] } })],
       ['lefthook.yml', 'pre-commit:\n  commands:\n    lint:\n      root: "tools"\n      run: make lint\n'],
+      // attack20a-lefthook-root: one-line JSON, and a JSON escape.
+      ['lefthook.json', '{"pre-commit":{"commands":{"lint":{"root":"tools/","run":"make lint"}}}}'],
+      ['lefthook.json', '{\n  "pre-commit": { "commands": { "lint": { "root": "tool\\u0073/", "run": "make lint" } } }\n}\n'],
     ]) {
       await mkdir(dirname(join(root, config)), { recursive: true });
       await writeFile(join(root, config), text);
