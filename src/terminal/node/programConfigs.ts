@@ -52,7 +52,7 @@ export function programConfigTexts(text: string): { commands: string; values: st
     try {
       parsed = JSON.parse(withoutComments(text));
     } catch {
-      return { commands: text, values: stringLiterals(text), json: false, placed: [] };
+      return { commands: text, values: stringLiterals(text), json: false, placed: unparsedFolders(text) };
     }
   }
   const lines: string[] = [];
@@ -115,6 +115,33 @@ function workingFolderOf(entry: Record<string, unknown>): string | undefined | n
   if (typeof raw !== 'string') return null;
   const expanded = raw.replace(/\$\{(?:workspaceFolder|workspaceRoot)\}/g, '.');
   return /[$~]/.test(expanded) ? undefined : relativeFolder(expanded);
+}
+
+/**
+ * A config that is neither JSON nor XML (Codex's TOML `[mcp_servers.x]` with `cwd = "tools"`, a YAML one): each
+ * `cwd`/`working_directory`/`workingDirectory`/`root` value, anywhere, is a folder its whole text is read from too
+ * (round 20a; a wrong guess holds more, never less).
+ */
+function unparsedFolders(text: string): PlacedCommands[] {
+  const folders = new Set<string | undefined>();
+  for (const match of text.matchAll(
+    /\b(?:cwd|working_directory|workingDirectory|working-directory|root)["']?[ \t]*[:=][ \t]*(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s,#}\]]+))/g,
+  )) {
+    let raw = match[2] ?? match[3] ?? match[1];
+    if (match[1] !== undefined) {
+      try {
+        raw = JSON.parse(`"${match[1]}"`) as string;
+      } catch {
+        raw = match[1];
+      }
+    }
+    const folder = workingFolderOf({ cwd: raw });
+    if (folder !== null) folders.add(folder);
+    if (folders.size > 24) return [{ folder: undefined, commands: text }];
+  }
+  // Its sections' strings joined, one line a section: TOML's `command = "npx"` and `args = ["docs-mcp"]` are one line run.
+  const commands = [text, ...text.split(/^[ \t]*\[/m).map((section) => stringLiterals(section).join(' '))].join('\n');
+  return [...folders].map((folder) => ({ folder, commands }));
 }
 
 /** A task's sections VS Code merges into it on that system: all read (a wrong guess holds more, never less). */

@@ -79,6 +79,20 @@ describe("an entry's working folder", () => {
     ]);
   });
 
+  test("a TOML config's cwd: its text, and its sections' strings as a line, read from there (attack20a-toml-mcp-cwd)", () => {
+    const toml = '[mcp_servers.docs]\ncommand = "npx"\nargs = ["docs-mcp"]\ncwd = "tools"\n';
+    const placed = programConfigTexts(toml).placed;
+    assert.deepEqual(
+      placed.map((entry) => entry.folder),
+      ['tools'],
+    );
+    assert.match(placed[0].commands, /npx docs-mcp/);
+    assert.deepEqual(
+      programConfigTexts('[x]\ncwd = "${env:X}"\n').placed.map((entry) => entry.folder),
+      [undefined],
+    );
+  });
+
   test("a Copilot hook's cwd and lefthook's root: the Makefile make reads there is followed", async () => {
     for (const [config, text] of [
       ['.github/hooks/lint.json', JSON.stringify({ version: 1, hooks: { postToolUse: [{ type: 'command', bash: 'make lint', cwd: 'tools' }] } })],
