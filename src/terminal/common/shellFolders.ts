@@ -5,8 +5,9 @@
  * - `cd` and `pushd`: the first word after their options (`-L`, `-P`, `-e`, `-@`, combined, and `--`), as bash reads them;
  * - a folder option's value, in either form (`--cwd tools`, `--cwd=tools`, `-Ctools`): make's and env's `-C`,
  *   `--directory`, `--chdir`; npm's `--prefix`; yarn's and bun's `--cwd`; pnpm's `--dir` and `-C`; task's `-d` and
- *   `--dir`; just's `-d` and `--working-directory`. The long options are read after any program (a wrong guess holds
- *   more, never less); `-d` only after task and just, where it is the folder.
+ *   `--dir`; just's `-d` and `--working-directory`; mise's `-C` and `--cd`; flox's `-d` and `--dir`. The long options are
+ *   read after any program (a wrong guess holds more, never less); `-d` only after task, just and flox, where it is the
+ *   folder.
  * And the words an interpreter runs as its program (`node hooks`, `python3 pyhook`, `node .`): a folder there runs its
  * entry file (package.json's `main`, `index.js`, `__main__.py`).
  * A word keeps its parts: one the shell computes (`cd "$(…)"`, `cd t*`) is the caller's to read conservatively.
@@ -22,9 +23,9 @@ export interface CommandFolders {
 
 const CHANGE_FOLDER = new Set(['cd', 'pushd']);
 /** Long options whose value is the folder the program works in (any program's: the names are not used otherwise). */
-const LONG_FOLDER_OPTIONS = ['--directory', '--prefix', '--cwd', '--dir', '--chdir', '--working-directory'];
+const LONG_FOLDER_OPTIONS = ['--directory', '--prefix', '--cwd', '--cd', '--dir', '--chdir', '--working-directory'];
 /** Programs whose `-d` is the folder they work in (elsewhere `-d` means many things). */
-const SHORT_D_PROGRAMS = new Set(['task', 'just']);
+const SHORT_D_PROGRAMS = new Set(['task', 'just', 'flox']);
 /** Interpreters that run a folder's entry file when given a folder. */
 const INTERPRETERS = /^(?:node|nodejs|tsx|ts-node|python[0-9.]*|pypy[0-9.]*)$/;
 
@@ -43,7 +44,8 @@ export function commandFolders(words: readonly LexedWord[]): CommandFolders {
 }
 
 function readCommand(command: readonly LexedWord[], found: CommandFolders): void {
-  const programs = new Set<string>();
+  // Whether task, just or flox came before (a flag, not the set of names: spreading it at each `-d` was quadratic).
+  let shortD = false;
   for (let index = 0; index < command.length; index++) {
     const text = literalText(command[index]);
     if (text === undefined) continue;
@@ -53,12 +55,11 @@ function readCommand(command: readonly LexedWord[], found: CommandFolders): void
       if (operand !== undefined) found.folders.push(operand);
     }
     if (INTERPRETERS.test(program)) {
-      const operand = interpreterOperand(command, index + 1);
-      if (operand !== undefined) found.interpreted.push(operand);
+      found.interpreted.push(...interpreterOperands(command, index + 1, program));
     }
-    const value = folderOptionValue(command, index, programs);
+    const value = folderOptionValue(command, index, shortD);
     if (value !== undefined) found.folders.push(value);
-    programs.add(program);
+    if (SHORT_D_PROGRAMS.has(program)) shortD = true;
   }
 }
 
@@ -73,21 +74,110 @@ function cdOperand(command: readonly LexedWord[], from: number): LexedWord | und
   return undefined;
 }
 
-/** The first word after an interpreter's options; none when it runs a module or a string (`-m`, `-c`, `-e`: read elsewhere). */
-function interpreterOperand(command: readonly LexedWord[], from: number): LexedWord | undefined {
-  const word = command[from];
-  const text = word === undefined ? undefined : literalText(word);
-  if (text?.startsWith('-')) return undefined;
-  return word;
+/** Python's options that take a value (`-X dev`, `-Xdev`, `-W error`), and those that end its options (`-c`, `-m`). */
+const PYTHON_VALUE_LETTERS = 'XW';
+const PYTHON_END_LETTERS = 'cm';
+const PYTHON_LONG_VALUE = new Set(['--check-hash-based-pycs']);
+/** Node's (and tsx's, ts-node's) options that take a value as the next word. */
+const NODE_VALUE_OPTIONS = new Set([
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '-C',
+  '--conditions',
+  '--input-type',
+  '--env-file',
+  '--env-file-if-exists',
+  '--title',
+  '--disable-warning',
+  '--watch-path',
+  '--test-reporter',
+  '--test-reporter-destination',
+  '--test-name-pattern',
+  '--test-skip-pattern',
+  '--experimental-config-file',
+  '--inspect-port',
+  '--redirect-warnings',
+  '--tsconfig',
+  '-P',
+  '--project',
+  '-O',
+  '--compiler-options',
+  '--compiler',
+  '-I',
+  '--ignore',
+  '--cwd',
+  '--dir',
+]);
+/** Node's options that give it its program as a string (read elsewhere): no operand is run. */
+const NODE_END_OPTIONS = new Set(['-e', '--eval', '-p', '--print']);
+/** Node's options known to take no value (others without `=` are read both ways: a wrong guess holds more). */
+const NODE_FLAGS =
+  /^--(?:no-|experimental-|trace-|enable-|disable-(?!warning$)|watch$|test$|inspect(?:-brk|-wait)?$|abort-on-uncaught-exception$|preserve-symlinks|pending-deprecation$|throw-deprecation$|frozen-intrinsics$|expose-gc$|allow-|permission$|check$|interactive$|transpile-only$|swc$|esm$|files$|pretty$|skip-project$|skip-ignore$|prefer-ts-exts$|log-error$|emit$|script-mode$|cwd-mode$)/;
+
+/**
+ * The words an interpreter runs as its program: the first word after its options, read with its own grammar (python's
+ * `-X`/`-W` take a value, alone or joined, `-c`/`-m` end it; node's `-r`/`--require`/`--import`/`--loader` take one,
+ * `-e`/`-p` end it; `--x=y` is one word). An option not known to take no value gives both readings: the next word as
+ * the program, and the first word after that (a wrong guess holds more, never less). None for a module or a string.
+ */
+function interpreterOperands(command: readonly LexedWord[], from: number, program: string): LexedWord[] {
+  const python = /^(?:python|pypy)/.test(program);
+  const found: LexedWord[] = [];
+  for (let index = from; index < command.length; index++) {
+    const word = command[index];
+    const text = literalText(word);
+    if (text === undefined || !text.startsWith('-') || text === '-') {
+      if (text !== '-') found.push(word);
+      return found;
+    }
+    if (text === '--') {
+      if (command[index + 1] !== undefined) found.push(command[index + 1]);
+      return found;
+    }
+    if (text.startsWith('--') && text.includes('=')) continue;
+    if (python) {
+      if (text.startsWith('--')) {
+        if (PYTHON_LONG_VALUE.has(text)) index++;
+        continue;
+      }
+      let skip = 0;
+      for (let at = 1; at < text.length; at++) {
+        if (PYTHON_END_LETTERS.includes(text[at])) return found;
+        if (PYTHON_VALUE_LETTERS.includes(text[at])) {
+          skip = at === text.length - 1 ? 1 : 0;
+          break;
+        }
+      }
+      index += skip;
+      continue;
+    }
+    if (NODE_END_OPTIONS.has(text)) return found;
+    if (NODE_VALUE_OPTIONS.has(text)) {
+      index++;
+      continue;
+    }
+    if (/^-[a-zA-Z]$/.test(text) || NODE_FLAGS.test(text) || !text.startsWith('--')) continue;
+    // An unknown long option: its next word may be its value or the program.
+    const next = command[index + 1];
+    const nextText = next === undefined ? undefined : literalText(next);
+    if (next !== undefined && !nextText?.startsWith('-')) {
+      found.push(next);
+      index++;
+    }
+  }
+  return found;
 }
 
 /** The folder an option at `command[index]` gives (`-C x`, `-Cx`, `--cwd x`, `--cwd=x`, task's `-d x`). */
-function folderOptionValue(command: readonly LexedWord[], index: number, programs: ReadonlySet<string>): LexedWord | undefined {
+function folderOptionValue(command: readonly LexedWord[], index: number, shortD: boolean): LexedWord | undefined {
   const word = command[index];
   const first = word.parts[0];
   if (first?.kind !== 'text' || !first.text.startsWith('-')) return undefined;
   const text = first.text;
-  const short = text.startsWith('-C') ? 2 : text.startsWith('-d') && [...programs].some((program) => SHORT_D_PROGRAMS.has(program)) ? 2 : 0;
+  const short = text.startsWith('-C') ? 2 : text.startsWith('-d') && shortD ? 2 : 0;
   if (short > 0) return text.length === short && word.parts.length === 1 ? command[index + 1] : withoutPrefix(word, short);
   for (const option of LONG_FOLDER_OPTIONS) {
     if (text === option && word.parts.length === 1) return command[index + 1];

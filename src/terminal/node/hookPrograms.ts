@@ -46,6 +46,8 @@ export interface Mentioned {
   pending: PendingWords[];
   /** Folders an interpreter runs (`node .`): their package.json's `main` is a program too. */
   entryFolders?: Set<string>;
+  /** While following: whether its time is up, checked inside a long text too (not only between files). */
+  overdue?: () => boolean;
 }
 
 export function noneMentioned(home?: string): Mentioned {
@@ -77,7 +79,7 @@ export function mentionedBy(text: string, mentioned: Mentioned, places: readonly
   // `cd "scripts" && ./check`, `cd -P -- scripts`, `make -C tools`, `yarn --cwd=tools`, `task -d tools`: the words are
   // read from there too (at most PLACES folders a text: each, from each given place, is a place every word is
   // resolved from); a folder the shell computes inside a path is held whole where it lies (textFolders.ts).
-  const found = textFolders(text, mentioned.home !== undefined);
+  const found = textFolders(text, mentioned.home !== undefined, mentioned.overdue);
   PLACES.check(found.places.length);
   for (const folder of found.places) for (const place of given) folders.add(resolve(place, folder));
   for (const folder of found.held) for (const place of folders) addProgram(mentioned, resolve(place, folder));
@@ -351,7 +353,12 @@ export async function followPrograms(options: {
       if (depth >= FOLLOWED_DEPTH || ++read > FOLLOWED_FILES) {
         throw new ConfigTooLarge(`what the hooks run goes more than ${FOLLOWED_DEPTH} files deep or past ${FOLLOWED_FILES} files, too many to check`);
       }
-      for (const text of texts) mentionedBy(text, mentioned, [dirname(path)]);
+      mentioned.overdue = () => now() > deadline;
+      try {
+        for (const text of texts) mentionedBy(text, mentioned, [dirname(path)]);
+      } finally {
+        delete mentioned.overdue;
+      }
       // A link of the chain (`.githooks/pre-commit -> ../scripts/pre-commit.sh`, a linked folder): what runs is where
       // it leads, under another name, so that path is held and followed too.
       realRoot ??= realpath(root).catch(() => root);

@@ -52,7 +52,7 @@ export function programConfigTexts(text: string): { commands: string; values: st
     try {
       parsed = JSON.parse(withoutComments(text));
     } catch {
-      return { commands: text, values: stringLiterals(text), json: false, placed: [] };
+      return { commands: text, values: stringLiterals(text), json: false, placed: unparsedFolders(text) };
     }
   }
   const lines: string[] = [];
@@ -69,29 +69,31 @@ export function programConfigTexts(text: string): { commands: string; values: st
     if (typeof value === 'object' && value !== null) return Object.values(value).flatMap((item) => strings(item, depth + 1));
     return [];
   };
-  const walk = (value: unknown, depth: number): void => {
+  // `inherited`: the working folders an enclosing object gives (tasks.json's top-level `options.cwd`, a task's folder
+  // for the command of its `linux`/`osx`/`windows` section), used where an entry names none of its own.
+  const walk = (value: unknown, depth: number, inherited: readonly (string | undefined)[]): void => {
     if (bounded(depth)) return;
     if (typeof value === 'string') values.push(value);
     if (typeof value !== 'object' || value === null) return;
     if (Array.isArray(value)) {
-      for (const item of value) walk(item, depth + 1);
+      for (const item of value) walk(item, depth + 1, inherited);
       return;
     }
     const object = value as Record<string, unknown>;
+    const folders = workingFoldersOf(object, inherited);
     const here: string[] = [];
     // An npm task (`"type": "npm", "script": "build"`) runs package.json's script.
     if (object.type === 'npm' && typeof object.script === 'string') here.push(`npm run ${object.script};`);
     for (const [key, item] of Object.entries(object)) {
       if (COMMAND_KEYS.has(key.toLowerCase())) here.push(...strings(item, depth + 1));
-      else walk(item, depth + 1);
+      else walk(item, depth + 1, folders);
     }
     if (here.length === 0) return;
     lines.push(here.join(' '));
     // Run in its working folder: its line is read from there too (round 19a: `make lint` with `"cwd": "tools"`).
-    const folder = workingFolderOf(object);
-    if (folder !== null) placed.push({ folder, commands: withoutOutputs(here.join(' ')) });
+    for (const folder of folders) placed.push({ folder, commands: withoutOutputs(here.join(' ')) });
   };
-  walk(parsed, 0);
+  walk(parsed, 0, []);
   if (cut)
     return xml ? { commands: xml.text, values: xml.values, json: true, placed: [] } : { commands: text, values: stringLiterals(text), json: true, placed: [] };
   // What a line writes (`echo ok > note.txt`, `2>> hook.log`) is its output, not what it runs (hookContent.ts does
@@ -113,6 +115,53 @@ function workingFolderOf(entry: Record<string, unknown>): string | undefined | n
   if (typeof raw !== 'string') return null;
   const expanded = raw.replace(/\$\{(?:workspaceFolder|workspaceRoot)\}/g, '.');
   return /[$~]/.test(expanded) ? undefined : relativeFolder(expanded);
+}
+
+/**
+ * A config that is neither JSON nor XML (Codex's TOML `[mcp_servers.x]` with `cwd = "tools"`, a YAML one): each
+ * `cwd`/`working_directory`/`workingDirectory`/`root` value, anywhere, is a folder its whole text is read from too
+ * (round 20a; a wrong guess holds more, never less).
+ */
+function unparsedFolders(text: string): PlacedCommands[] {
+  const folders = new Set<string | undefined>();
+  for (const match of text.matchAll(
+    /\b(?:cwd|working_directory|workingDirectory|working-directory|root)["']?[ \t]*[:=][ \t]*(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s,#}\]]+))/g,
+  )) {
+    let raw = match[2] ?? match[3] ?? match[1];
+    if (match[1] !== undefined) {
+      try {
+        raw = JSON.parse(`"${match[1]}"`) as string;
+      } catch {
+        raw = match[1];
+      }
+    }
+    const folder = workingFolderOf({ cwd: raw });
+    if (folder !== null) folders.add(folder);
+    if (folders.size > 24) return [{ folder: undefined, commands: text }];
+  }
+  // Its sections' strings joined, one line a section: TOML's `command = "npx"` and `args = ["docs-mcp"]` are one line run.
+  const commands = [text, ...text.split(/^[ \t]*\[/m).map((section) => stringLiterals(section).join(' '))].join('\n');
+  return [...folders].map((folder) => ({ folder, commands }));
+}
+
+/** A task's sections VS Code merges into it on that system: all read (a wrong guess holds more, never less). */
+const OS_SECTIONS = ['linux', 'osx', 'windows'];
+
+/**
+ * The working folders an entry runs in, as VS Code resolves a task: its own (`cwd`, `options.cwd`…), else the one
+ * enclosing it gives (tasks.json's top-level `options`, the default of every task); and each OS section's
+ * `options.cwd`, whichever system this is. Empty when none is named.
+ */
+function workingFoldersOf(entry: Record<string, unknown>, inherited: readonly (string | undefined)[]): (string | undefined)[] {
+  const own = workingFolderOf(entry);
+  const folders = own === null ? [...inherited] : [own];
+  for (const key of OS_SECTIONS) {
+    const section = entry[key];
+    if (typeof section !== 'object' || section === null || Array.isArray(section)) continue;
+    const folder = workingFolderOf(section as Record<string, unknown>);
+    if (folder !== null) folders.push(folder);
+  }
+  return [...new Set(folders)];
 }
 
 /**

@@ -13,7 +13,7 @@
  */
 import { lstat, readdir } from 'node:fs/promises';
 import { isHeldConfigFile, isOtherRepositoryConfig, isProgramConfigPath, isRunnerConfigName } from '../common/changeReview';
-import { programConfigTexts } from './programConfigs';
+import { programConfigTexts, stringLiterals } from './programConfigs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { listBeneath, readBeneath, withFolderBeneath } from './pinnedPaths';
 import { absentOr, addNamedInside, ConfigTooLarge, pathLikeWords, readStart } from './gitStructure';
@@ -145,7 +145,21 @@ function lefthookRoots(name: string, whole: string, text: string): { folder: str
     if (folder !== '') roots.add(/[$~{]/.test(folder) ? undefined : folder);
     ROOTS.check(roots.size);
   }
-  return [...roots].map((folder) => ({ folder, commands: text }));
+  // Anywhere on a line too, a JSON string decoded (round 20a: a one-line `lefthook.json`'s `"root":"tools/"`,
+  // `"tool\u0073/"`): a wrong guess holds more, never less.
+  for (const match of whole.matchAll(/"root"[ \t\r\n]*:[ \t\r\n]*("(?:[^"\\\n]|\\.)*")/g)) {
+    let folder: string;
+    try {
+      folder = (JSON.parse(match[1]) as string).trim();
+    } catch {
+      folder = match[1].slice(1, -1).trim();
+    }
+    if (folder !== '') roots.add(/[$~{\\]/.test(folder) ? undefined : folder);
+    ROOTS.check(roots.size);
+  }
+  // A JSON config's commands are its string values, decoded, one a line (its `"run":"eslint ."` is no shell line).
+  const commands = name.endsWith('.json') ? `${text}\n${stringLiterals(whole).join('\n')}` : text;
+  return [...roots].map((folder) => ({ folder, commands }));
 }
 
 /** Distinct `root`s of one lefthook config read (each reads the config's text again). */

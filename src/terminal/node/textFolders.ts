@@ -25,11 +25,13 @@ export interface TextFolders {
   interpreted: string[];
 }
 
-export function textFolders(text: string, home: boolean): TextFolders {
+/** `overdue` tells when the review's time is up: checked at each line, so one long text cannot hold the host past it. */
+export function textFolders(text: string, home: boolean, overdue?: () => boolean): TextFolders {
   const found: TextFolders = { places: [], held: [], interpreted: [] };
   const lines = text.includes('\n') ? text.split('\n') : [];
   // Every line too (the text is at most the caller's 64 KB: each line lexed once more, no bound that reads less).
   for (const reading of [text, ...lines]) {
+    if (overdue?.()) throw new ConfigTooLarge('reading what the hooks run took too long to check');
     const { words, complete } = shellLex(reading);
     if (!complete) throw new ConfigTooLarge('a text the hooks run nests its expansions too deep or is too long to read as the shell does');
     const { folders, interpreted } = commandFolders(words);

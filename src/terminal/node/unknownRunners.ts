@@ -10,7 +10,7 @@
  * (pyproject.toml's table, a config folder) is met by the table only.
  * Cheap: each program is a few keys looked up in the listing of the folder, which namedFiles.ts already makes (no walk).
  */
-import { isWrapper } from '../common/commandWrappers';
+import { afterOptions, isWrapper } from '../common/commandWrappers';
 import { isKnownRunner, PACKAGE_RUNNERS } from './taskRunners';
 import { ReviewBound } from './reviewBounds';
 
@@ -46,29 +46,73 @@ export function unknownPrograms(text: string): string[] {
       .trim()
       .replace(/^(?:-[ \t]+)?[A-Za-z_][A-Za-z0-9_-]*:[ \t]+/, '')
       .split(/[ \t]+/);
-    let index = 0;
-    while (index < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index]) || isWrapper(words[index]) || words[index].startsWith('-'))) index++;
-    let program = programName(words[index]);
-    // `npx eslint`, `yarn prettier`, `pnpm exec stylelint`: the program is the package runner's next word.
-    if (PACKAGE_RUNNERS.test(program)) {
-      index++;
-      while (index < words.length && (words[index].startsWith('-') || RUNNER_VERBS.has(words[index]))) index++;
-      program = programName(words[index]);
+    for (const program of programsOf(words, 0, 0)) {
+      if (!/^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$/.test(program) || program.length > 40) continue;
+      if (PLAIN.has(program) || KEYWORDS.has(program) || isKnownRunner(program) || /^python[0-9.]*$/.test(program)) continue;
+      found.add(program);
+      PROGRAMS.check(found.size);
     }
-    if (!/^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$/.test(program) || program.length > 40) continue;
-    if (PLAIN.has(program) || KEYWORDS.has(program) || isKnownRunner(program) || /^python[0-9.]*$/.test(program)) continue;
-    found.add(program);
-    PROGRAMS.check(found.size);
   }
   return [...found];
 }
 
 const RUNNER_VERBS = new Set(['run', 'exec', 'dlx', 'x', 'run-script']);
+/** A package runner's options whose value is the next word (`pnpm -C tools exec`, `npx --prefix tools`); `-p`/`--package` names a package, a program too. */
+const RUNNER_VALUE_OPTIONS = new Set([
+  '-C',
+  '--dir',
+  '--prefix',
+  '--cwd',
+  '--filter',
+  '-F',
+  '--workspace',
+  '--cache',
+  '--registry',
+  '--userconfig',
+  '-c',
+  '--call',
+  '--shell',
+]);
+const RUNNER_PACKAGE_OPTIONS = new Set(['-p', '--package']);
+/** find's actions that run a command: the word after them is a program. */
+const FIND_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
-/** A command's word as a program's file name: quotes off, its folder off. */
+/**
+ * The programs a command's words run, read with each wrapper's own grammar (commandWrappers.ts: `timeout 60 eslint`,
+ * `nice -n 10 eslint`, `xargs -n 1 eslint`, `env -u CI eslint`), a package runner's options and verbs (`pnpm -C tools
+ * exec eslint`, `npx --prefix tools eslint`, `npx eslint@9`: the version off), and find's `-exec` (round 20a).
+ */
+function programsOf(words: readonly string[], from: number, depth: number): string[] {
+  const programs: string[] = [];
+  let index = from;
+  while (index < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index]) || words[index].startsWith('-'))) index++;
+  let program = programName(words[index]);
+  if (isWrapper(program) && depth < 8) {
+    const rest = words.slice(index + 1).map((text) => ({ text, raw: text, dynamic: false }));
+    const after = afterOptions(program, rest);
+    return programsOf(words, words.length - after.length, depth + 1);
+  }
+  if (program === 'find' && depth < 8) {
+    for (let at = index + 1; at < words.length; at++) if (FIND_ACTIONS.has(words[at])) programs.push(...programsOf(words, at + 1, depth + 1));
+    return programs;
+  }
+  // `npx eslint`, `yarn prettier`, `pnpm exec stylelint`: the program is the package runner's next word.
+  if (PACKAGE_RUNNERS.test(program)) {
+    index++;
+    while (index < words.length && (words[index].startsWith('-') || RUNNER_VERBS.has(words[index]))) {
+      if (RUNNER_PACKAGE_OPTIONS.has(words[index])) programs.push(programName(words[index + 1]));
+      index += RUNNER_VALUE_OPTIONS.has(words[index]) || RUNNER_PACKAGE_OPTIONS.has(words[index]) ? 2 : 1;
+    }
+    program = programName(words[index]);
+  }
+  programs.push(program);
+  return programs;
+}
+
+/** A command's word as a program's file name: quotes off, its folder (or a package's scope) off, a package's `@version` off. */
 function programName(word: string | undefined): string {
   const name = (word ?? '').replace(/^["']|["']$/g, '');
-  return name.slice(name.lastIndexOf('/') + 1);
+  return name.slice(name.lastIndexOf('/') + 1).replace(/(?<=.)@[^@]*$/, '');
 }
 
 /** The keys (namedFiles.ts programKey) a program's own files answer to: its name, its first part, each with `rc` or `file`. */

@@ -40,6 +40,9 @@ describe("a command's folder words, from the lexer", () => {
     assert.deepEqual(folders('bun --cwd tools run lint'), ['tools']);
     assert.deepEqual(folders('task -d tools check; task --dir=web check'), ['tools', 'web']);
     assert.deepEqual(folders('just -d tools x; just --working-directory web x'), ['tools', 'web']);
+    // attack20a-hook-folders: mise's --cd, flox's -d.
+    assert.deepEqual(folders('mise --cd tools run lint; mise --cd=web run x; mise -C a run y'), ['tools', 'web', 'a']);
+    assert.deepEqual(folders('flox activate -d tools -- true; flox activate --dir web'), ['tools', 'web']);
     assert.deepEqual(folders('env --chdir=tools make check; env -C web make'), ['tools', 'web']);
   });
 
@@ -55,6 +58,29 @@ describe("a command's folder words, from the lexer", () => {
   test('an interpreter: the word it runs, none for a module or a string', () => {
     assert.deepEqual(interpreted('node hooks; node .; python3 pyhook; /usr/bin/python3.12 tool'), ['hooks', '.', 'pyhook', 'tool']);
     assert.deepEqual(interpreted('python3 -m tools.hook; node -e "x"'), []);
+  });
+
+  test('many distinct words then many -d words: read in linear time (attack20a-slow-folder-options)', () => {
+    const words = Array.from({ length: 6000 }, (_, index) => `w${index}`).join(' ');
+    const line = `task ${words} ${'-d x '.repeat(10_000)}`;
+    const started = Date.now();
+    assert.equal(folders(line).length, 10_000);
+    assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
+    assert.deepEqual(folders(`ls ${words} -d x`), []);
+  });
+
+  test('a text stops being read when the review is overdue', () => {
+    assert.throws(() => textFolders('cd a\ncd b', false, () => true), ConfigTooLarge);
+    assert.deepEqual(textFolders('cd a\ncd b', false, () => false).places, ['a', 'b']);
+  });
+
+  test("an interpreter's options are skipped with its grammar (attack20a-interpreter-options)", () => {
+    assert.deepEqual(interpreted('python3 -u pyhook; python3 -X dev a; python3 -Xdev b; python3 -uW error c; python3 -- d'), ['pyhook', 'a', 'b', 'c', 'd']);
+    assert.deepEqual(interpreted('python3 -u -m tools.hook; python3 -uc "x"; python3 -X dev -m y'), []);
+    assert.deepEqual(interpreted('node --no-warnings hooks; node -r ./setup x; node --import=tsx y; node --require ./s z'), ['hooks', 'x', 'y', 'z']);
+    assert.deepEqual(interpreted('node --no-warnings -e "x"; node --print 1'), []);
+    // An unknown option: both its next word and the one after.
+    assert.deepEqual(interpreted('node --some-option v hooks'), ['v', 'hooks']);
   });
 });
 

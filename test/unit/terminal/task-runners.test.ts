@@ -106,6 +106,25 @@ describe('a program the table does not know', () => {
     assert.deepEqual(unknownPrograms('#!/usr/bin/env node\nfoo(1)'), []);
   });
 
+  test("a wrapper's or runner's operand is not the program (attack20a-wrapper-operands)", () => {
+    for (const line of [
+      'timeout 60 eslint .',
+      'timeout -k 5 60 eslint .',
+      'nice -n 10 eslint .',
+      "find . -name '*.js' -exec eslint {} +",
+      'xargs -n 1 eslint < files.txt',
+      'pnpm -C tools exec eslint .',
+      'npx --prefix tools eslint .',
+      'npx eslint@9 .',
+      'pnpm dlx eslint@latest .',
+      'npx @scope/eslint@1 .',
+      'env -u CI eslint .',
+      'if ! eslint .; then exit 1; fi',
+    ])
+      assert.deepEqual(unknownPrograms(line), ['eslint'], line);
+    assert.deepEqual(unknownPrograms('npx -p danger@11 eslint .'), ['danger', 'eslint']);
+  });
+
   test("a file answers to the program it is named after: a leading dot, an rc or file suffix, the program's first part", () => {
     const keys = programKeys('golangci-lint');
     for (const name of ['.golangci.yml', 'golangcilintrc']) assert.ok(keys.includes(programKey(name)), name);

@@ -59,10 +59,47 @@ describe("an entry's working folder", () => {
     assert.deepEqual(programConfigTexts(hooks).placed, [{ folder: undefined, commands: 'make lint' }]);
   });
 
+  test("tasks.json's top-level options.cwd and a task's OS sections (attack20a-task-options)", () => {
+    const tasks = JSON.stringify({
+      options: { cwd: '${workspaceFolder}/tools' },
+      tasks: [
+        { type: 'shell', command: 'eslint .' },
+        { type: 'shell', command: 'make a', options: { cwd: 'own' } },
+        { type: 'shell', command: 'make b', linux: { options: { cwd: 'lin' } }, windows: { options: { cwd: 'win' } } },
+        { type: 'shell', options: { cwd: 'task' }, linux: { command: 'make c' } },
+      ],
+    });
+    assert.deepEqual(programConfigTexts(tasks).placed, [
+      { folder: 'tools', commands: 'eslint .' },
+      { folder: 'own', commands: 'make a' },
+      { folder: 'tools', commands: 'make b' },
+      { folder: 'lin', commands: 'make b' },
+      { folder: 'win', commands: 'make b' },
+      { folder: 'task', commands: 'make c' },
+    ]);
+  });
+
+  test("a TOML config's cwd: its text, and its sections' strings as a line, read from there (attack20a-toml-mcp-cwd)", () => {
+    const toml = '[mcp_servers.docs]\ncommand = "npx"\nargs = ["docs-mcp"]\ncwd = "tools"\n';
+    const placed = programConfigTexts(toml).placed;
+    assert.deepEqual(
+      placed.map((entry) => entry.folder),
+      ['tools'],
+    );
+    assert.match(placed[0].commands, /npx docs-mcp/);
+    assert.deepEqual(
+      programConfigTexts('[x]\ncwd = "${env:X}"\n').placed.map((entry) => entry.folder),
+      [undefined],
+    );
+  });
+
   test("a Copilot hook's cwd and lefthook's root: the Makefile make reads there is followed", async () => {
     for (const [config, text] of [
       ['.github/hooks/lint.json', JSON.stringify({ version: 1, hooks: { postToolUse: [{ type: 'command', bash: 'make lint', cwd: 'tools' }] } })],
       ['lefthook.yml', 'pre-commit:\n  commands:\n    lint:\n      root: "tools"\n      run: make lint\n'],
+      // attack20a-lefthook-root: one-line JSON, and a JSON escape.
+      ['lefthook.json', '{"pre-commit":{"commands":{"lint":{"root":"tools/","run":"make lint"}}}}'],
+      ['lefthook.json', '{\n  "pre-commit": { "commands": { "lint": { "root": "tool\\u0073/", "run": "make lint" } } }\n}\n'],
     ]) {
       await mkdir(dirname(join(root, config)), { recursive: true });
       await writeFile(join(root, config), text);
